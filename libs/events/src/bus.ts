@@ -1,0 +1,37 @@
+import type { EventEnvelope } from './events';
+
+/** A running subscription or consumer; `stop()` drains in-flight work, then stops. */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  /** Durable consumer name: survives restarts, resumes where it stopped. */
+  durable: string;
+  /** Subjects (wildcards allowed) to receive, built with `Subjects`. */
+  filterSubjects: string[];
+  /** Redelivery delay after a handler throws (default 1000 ms). */
+  retryDelayMs?: number;
+}
+
+/**
+ * The bus port. Two kinds of traffic:
+ * - request/reply on core subjects (dispatch to server agents in queue groups),
+ *   fire-and-forget, no persistence;
+ * - events on a durable stream (JetStream in production), at-least-once to
+ *   durable consumers, de-duplicated on publish by `event.id`.
+ * Adapters: NATS (libs/events/src/nats-bus.ts) and in-process (memory-bus.ts).
+ */
+export interface Bus {
+  /** Sends `body` to one member of the queue group on `subject`; rejects with ParleyError `agent_timeout` or `agent_unavailable`. */
+  request(subject: string, body: Uint8Array, opts: { timeoutMs: number }): Promise<Uint8Array>;
+  /** Answers requests on `subject` as a member of queue group `queue`. */
+  serve(subject: string, queue: string, handler: (body: Uint8Array) => Promise<Uint8Array>): Promise<Stoppable>;
+  /** Stores an event durably; resolves once the stream has acknowledged it. Same id twice = stored once. */
+  publishEvent(event: EventEnvelope): Promise<void>;
+  /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
+  consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
+  /** Resolves true when connected and the stream exists. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,5 @@
+export type { Db, Queryable, QueryResult } from './db';
+export { createPgDb, type PgDbOptions } from './pg-db';
+export { createPgliteDb } from './pglite-db';
+export { migrate, loadMigrations, SERVICE_SCHEMAS, type ServiceSchema, type Migration } from './migrate';
+export { openDb } from './open';

@@ -1,0 +1,1 @@
+export { resolveInfra, exportInfra, integrationInfra, createTestDatabase, uniquePrefix, isCI, type Infra } from './infra';

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `npm test`: runs every vitest project once and ends with the plain summary
+// line `N passed, N failed, N skipped` that CI reads. Extra arguments go to vitest
+// (e.g. `npm test -- --project unit`).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const out = join(mkdtempSync(join(tmpdir(), 'parley-test-')), 'results.json');
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
+const r = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
+if (!existsSync(out)) {
+  console.log('0 passed, 1 failed');
+  process.exit(r.status || 1);
+}
+const res = JSON.parse(readFileSync(out, 'utf8'));
+const passed = res.numPassedTests ?? 0;
+const failed = (res.numFailedTests ?? 0) + (res.numFailedTestSuites ?? 0) - countFailedSuitesWithFailedTests(res);
+const skipped = (res.numPendingTests ?? 0) + (res.numTodoTests ?? 0);
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(r.status ?? (failed > 0 ? 1 : 0));
+
+// A suite that failed to load has no test results; count it as one failure.
+function countFailedSuitesWithFailedTests(res) {
+  return (res.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+}

@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects:
+ * - unit: pure and in-process tests (PGlite, the in-process bus), no services needed;
+ * - integration: `*.int.test.ts`, against real PostgreSQL and NATS JetStream
+ *   (testcontainers where a container runtime exists, the running services
+ *   otherwise; see libs/testkit). With CI set they fail, never skip, when the
+ *   services are unreachable.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['libs/*/test/**/*.int.test.ts', 'apps/*/test/**/*.int.test.ts', 'e2e/**/*.int.test.ts'],
+          globalSetup: ['tools/vitest/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
+    ],
+  },
+});
