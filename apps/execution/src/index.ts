@@ -1,0 +1,65 @@
+import { ExecutionServiceService, bindService, startGrpcServer, type ExecutionApi, type NegotiationApi } from '@parley/contracts';
+import { createOutboxRelay, type Bus, type Subjects } from '@parley/events';
+import type { Clock, Logger } from '@parley/runtime';
+import { migrate, type Db } from '@parley/storage';
+import { createExecutionService } from './service';
+
+export { createExecutionService } from './service';
+
+export interface ExecutionDeps {
+  db: Db;
+  bus: Bus;
+  subjects: Subjects;
+  negotiation: NegotiationApi;
+  clock: Clock;
+  log: Logger;
+  timeoutMs: number;
+  grpcHost?: string;
+  grpcPort: number;
+}
+
+export interface RunningExecution {
+  port: number;
+  api: ExecutionApi;
+  /** Publishes every pending outbox event (tests, shutdown). */
+  drainOutbox(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startExecution(deps: ExecutionDeps): Promise<RunningExecution> {
+  await migrate(deps.db, 'execution');
+  const relay = createOutboxRelay({
+    db: deps.db,
+    schema: 'execution',
+    bus: deps.bus,
+    onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: e }),
+  });
+  relay.start();
+  const api = createExecutionService({
+    db: deps.db,
+    bus: deps.bus,
+    subjects: deps.subjects,
+    negotiation: deps.negotiation,
+    clock: deps.clock,
+    log: deps.log,
+    timeoutMs: deps.timeoutMs,
+    onOutboxWrite: () => relay.nudge(),
+  });
+  const server = await startGrpcServer({
+    ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
+    port: deps.grpcPort,
+    services: [bindService(ExecutionServiceService, api)],
+  });
+  deps.log.info('execution serving', { grpc_port: server.port, timeout_ms: deps.timeoutMs });
+  return {
+    port: server.port,
+    api,
+    drainOutbox: () => relay.drain(),
+    async stop() {
+      await server.stop();
+      // Events of executions that completed before the stop are published, or stay in the outbox for the next start.
+      await relay.drain().catch(() => {});
+      await relay.stop();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { templateFromWire, templateToWire, type ExecutionApi, type NegotiationApi, type RegistryApi } from '@parley/contracts';
+import {
+  ERROR_CATALOGUE,
+  ParleyError,
+  assertNoForbiddenKeys,
+  parseExecuteParams,
+  parseGetSchemaTemplateParams,
+  parseListAgentsParams,
+  parseListSchemasParams,
+  parsePublishSchemaParams,
+  parseRegisterAgentParams,
+  parseTemplate,
+  toParleyError,
+  validateAgentName,
+} from '@parley/protocol';
+
+/**
+ * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
+ * Method names and params follow draft-zhou Appendix A (`get_schema_template`,
+ * Figure 6; the payload exchange of Figure 8 as `execute`). Every method
+ * parses its params at the edge (libs/protocol rpc-params) and then calls the
+ * owning service over gRPC.
+ */
+export interface Backends {
+  registry: RegistryApi;
+  negotiation: NegotiationApi;
+  execution: ExecutionApi;
+}
+
+type Handler = (params: unknown, b: Backends) => Promise<unknown>;
+
+export const METHODS = {
+  /** draft-zhou §3.2 step (3), Figures 6 and 7: the result is the template itself. */
+  async get_schema_template(params, b) {
+    const p = parseGetSchemaTemplateParams(params);
+    const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
+    if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
+    return templateFromWire(r.template);
+  },
+  /** draft-zhou §3.2 steps (4)-(6), Figures 8 and 9: the result is the server agent's result. */
+  async execute(params, b) {
+    const p = parseExecuteParams(params);
+    // Checked before the payload is re-encoded for gRPC: a protobuf Struct cannot
+    // carry a `__proto__` member faithfully, so it must be refused here.
+    assertNoForbiddenKeys(p.payload, 'payload');
+    const r = await b.execution.execute(p);
+    return r.result ?? {};
+  },
+  async register_agent(params, b) {
+    const p = parseRegisterAgentParams(params);
+    const r = await b.registry.registerAgent({
+      agent: {
+        name: p.name,
+        description: p.description ?? '',
+        domain: p.domain ?? '',
+        tags: p.tags ?? [],
+        scenarios: p.scenarios,
+        version: p.version ?? '',
+        registered_at: '',
+        updated_at: '',
+        executions: 0,
+        last_executed_at: '',
+      },
+    });
+    return { agent: r.agent, created: r.created };
+  },
+  async get_agent(params, b) {
+    const name = (params as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') throw new ParleyError('invalid_params', 'name is required', { path: 'params.name', rule: 'required' });
+    validateAgentName(name, 'params.name');
+    return { agent: (await b.registry.getAgent({ name })).agent };
+  },
+  async list_agents(params, b) {
+    return { agents: (await b.registry.listAgents(parseListAgentsParams(params))).agents };
+  },
+  async publish_schema(params, b) {
+    const p = parsePublishSchemaParams(params);
+    // Validate at the edge too: the typed proto message would silently drop a
+    // misspelt member, and the client deserves the exact path of its mistake.
+    const { template } = parseTemplate(p.template);
+    const r = await b.negotiation.publishSchema({
+      agent: p.agent,
+      template: templateToWire(template),
+      language: p.language ?? 'en',
+      ...(p.response_schema ? { response_schema: p.response_schema } : {}),
+    });
+    return { schema: r.schema, created: r.created, notes: r.notes };
+  },
+  async list_schemas(params, b) {
+    return { schemas: (await b.negotiation.listSchemas(parseListSchemasParams(params))).schemas };
+  },
+} satisfies Record<string, Handler>;
+
+export type MethodName = keyof typeof METHODS;
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result?: unknown;
+  error?: { code: number; message: string; data: Record<string, unknown> };
+}
+
+/** The one mapping from a ParleyError to a JSON-RPC error object (codes from ERROR_CATALOGUE). */
+export function errorResponse(id: JsonRpcId, e: unknown): JsonRpcResponse {
+  const err = toParleyError(e);
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ERROR_CATALOGUE[err.type].jsonrpc, message: err.message, data: { ...err.toJSON(), retryable: err.retryable } },
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Handles one parsed request object. Returns undefined for a notification
+ * (no `id`), which gets no response per JSON-RPC 2.0 §4.1.
+ */
+export async function handleOne(req: unknown, b: Backends, onInternal: (e: unknown, method: string) => void): Promise<JsonRpcResponse | undefined> {
+  if (!isObject(req)) return errorResponse(null, new ParleyError('invalid_request', 'A request must be a JSON object', { path: 'request', rule: 'type' }));
+  const id = req.id;
+  const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  const replyId: JsonRpcId = validId && id !== undefined ? (id as JsonRpcId) : null;
+  const envelopeError = (path: string, rule: string, msg: string) => errorResponse(replyId, new ParleyError('invalid_request', msg, { path, rule }));
+  if (!validId) return envelopeError('id', 'type', 'id must be a string, a number or null');
+  if (req.jsonrpc !== '2.0') return envelopeError('jsonrpc', 'equals_2.0', 'jsonrpc must be exactly "2.0"');
+  if (typeof req.method !== 'string' || req.method === '') return envelopeError('method', 'type', 'method must be a non-empty string');
+  if (req.params !== undefined && !isObject(req.params)) {
+    return errorResponse(replyId, new ParleyError('invalid_params', 'params must be an object (by-name parameters)', { path: 'params', rule: 'type' }));
+  }
+  const notification = id === undefined;
+  const method = req.method;
+  if (!Object.prototype.hasOwnProperty.call(METHODS, method)) {
+    const r = errorResponse(replyId, new ParleyError('method_not_found', `Unknown method "${method.slice(0, 64)}"`, {
+      path: 'method',
+      rule: 'known_method',
+      details: { methods: Object.keys(METHODS) },
+    }));
+    return notification ? undefined : r;
+  }
+  try {
+    const result = await METHODS[method as MethodName](req.params ?? {}, b);
+    return notification ? undefined : { jsonrpc: '2.0', id: replyId, result };
+  } catch (e) {
+    if (!(e instanceof ParleyError) || e.type === 'internal') onInternal(e, method);
+    return notification ? undefined : errorResponse(replyId, e);
+  }
+}

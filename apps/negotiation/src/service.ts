@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import { templateFromWire, templateToWire, type NegotiationApi, type RegistryApi, type SchemaVersion } from '@parley/contracts';
+import {
+  ParleyError,
+  assertSameShape,
+  compileResponseSchema,
+  negotiateLanguage,
+  normalizeLanguageTag,
+  parseTemplate,
+  scenarioId,
+  validateAgentName,
+  type SchemaTemplate,
+} from '@parley/protocol';
+import type { Db, Queryable } from '@parley/storage';
+import type { Clock } from '@parley/runtime';
+
+/**
+ * Negotiation: base schema templates per agent namespace, immutable once
+ * published and versioned per (agent, scenario), with language variants.
+ *
+ * - draft-zhou §4.1: schema_id is unique within the server agent's namespace,
+ *   so the key is (agent, schema_id).
+ * - §6.2.2: the base schema is immutable and versioned; a change is a new
+ *   schema_id. Re-publishing identical content is a no-op (idempotent).
+ * - §4.2: "provide multilingual annotations when serving cross-lingual client
+ *   agents": a variant may differ from the base only in semantic descriptions.
+ */
+interface SchemaRow {
+  agent: string;
+  schema_id: string;
+  scenario: string;
+  scenario_id: string;
+  version: number;
+  default_language: string;
+  response_schema: Record<string, unknown> | null;
+  published_at: Date | string;
+  languages: string[];
+}
+
+const SELECT_SCHEMAS = `
+  SELECT s.agent, s.schema_id, s.scenario, s.scenario_id, s.version, s.default_language, s.response_schema, s.published_at,
+         (SELECT array_agg(v.language ORDER BY v.language) FROM negotiation.schema_variants v
+           WHERE v.agent = s.agent AND v.schema_id = s.schema_id) AS languages
+  FROM negotiation.schemas s`;
+
+export function createNegotiationService(deps: { db: Db; clock: Clock; registry: RegistryApi }): NegotiationApi {
+  const { db, clock, registry } = deps;
+
+  return {
+    async publishSchema(req) {
+      validateAgentName(req.agent, 'params.agent');
+      if (!req.template) throw new ParleyError('invalid_params', 'template is required', { path: 'params.template', rule: 'required' });
+      const { template, notes } = parseTemplate(templateFromWire(req.template));
+      const language = req.language ? normalizeLanguageTag(req.language, 'params.language') : 'en';
+      const responseSchema = req.response_schema ?? null;
+      if (responseSchema) compileResponseSchema(responseSchema); // throws template_invalid at response_schema
+      const sid = scenarioId(template.scenario);
+
+      // The agent must exist and serve the scenario it publishes for.
+      const { agent } = await registry.getAgent({ name: req.agent });
+      if (!agent?.scenarios.includes(sid)) {
+        throw new ParleyError('scenario_not_served', `Agent "${req.agent}" does not serve scenario "${sid}"; register it with that scenario first`, {
+          path: 'params.template.scenario',
+          rule: 'served_by_agent',
+          details: { agent: req.agent, scenario_id: sid },
+        });
+      }
+
+      const hash = contentHash(template);
+      const now = clock.now().toISOString();
+      const created = await db.transaction(async (tx) => {
+        // Serialises publications per (agent, scenario) so versions are gap-free.
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [lockKey(`${req.agent}/${sid}`)]);
+        const existing = await selectSchema(tx, req.agent, template.schema_id);
+        if (!existing) {
+          const v = await tx.query<{ next: number }>(
+            'SELECT COALESCE(max(version), 0) + 1 AS next FROM negotiation.schemas WHERE agent = $1 AND scenario_id = $2',
+            [req.agent, sid],
+          );
+          await tx.query(
+            `INSERT INTO negotiation.schemas (agent, schema_id, scenario, scenario_id, version, default_language, response_schema, published_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+            [req.agent, template.schema_id, template.scenario, sid, v.rows[0]?.next ?? 1, language, responseSchema ? JSON.stringify(responseSchema) : null, now],
+          );
+          await insertVariant(tx, req.agent, template, language, hash, now);
+          return true;
+        }
+        if (JSON.stringify(existing.response_schema ?? null) !== JSON.stringify(responseSchema)) {
+          throw immutable(req.agent, template.schema_id, 'response_schema');
+        }
+        const variant = await tx.query<{ template: SchemaTemplate; template_hash: string }>(
+          'SELECT template, template_hash FROM negotiation.schema_variants WHERE agent = $1 AND schema_id = $2 AND language = $3',
+          [req.agent, template.schema_id, language],
+        );
+        const have = variant.rows[0];
+        if (have) {
+          if (have.template_hash === hash) return false;
+          throw immutable(req.agent, template.schema_id, 'template');
+        }
+        const base = await tx.query<{ template: SchemaTemplate }>(
+          'SELECT template FROM negotiation.schema_variants WHERE agent = $1 AND schema_id = $2 AND language = $3',
+          [req.agent, template.schema_id, existing.default_language],
+        );
+        const baseTemplate = base.rows[0]?.template;
+        if (baseTemplate) assertSameShape(baseTemplate, template, language);
+        await insertVariant(tx, req.agent, template, language, hash, now);
+        return true;
+      });
+      const row = await selectSchema(db, req.agent, template.schema_id);
+      if (!row) throw new ParleyError('internal', 'Published schema vanished');
+      return { schema: toVersion(row), created, notes };
+    },
+
+    async getSchemaTemplate(req) {
+      const sid = scenarioOf(req.scenario, 'params.scenario');
+      const rows = (
+        await db.query<SchemaRow>(
+          `${SELECT_SCHEMAS} WHERE s.scenario_id = $1 ${req.agent !== undefined ? 'AND s.agent = $2' : ''}
+           ORDER BY s.agent, s.version DESC`,
+          req.agent !== undefined ? [sid, req.agent] : [sid],
+        )
+      ).rows;
+      const agents = [...new Set(rows.map((r) => r.agent))];
+      if (agents.length === 0) {
+        throw new ParleyError('scenario_not_found', `No schema is published for scenario "${sid}"${req.agent ? ` by agent "${req.agent}"` : ''}`, {
+          path: 'params.scenario',
+          rule: 'exists',
+          details: { scenario_id: sid },
+        });
+      }
+      if (agents.length > 1) {
+        throw new ParleyError('ambiguous_agent', `Several agents serve "${sid}"; name one with params.agent`, {
+          path: 'params.agent',
+          rule: 'required_when_ambiguous',
+          details: { agents },
+        });
+      }
+      const latest = rows[0] as SchemaRow; // rows are ordered newest version first
+      const preferred = req.preferred_language ? normalizeLanguageTag(req.preferred_language, 'params.preferred_language') : undefined;
+      const language = negotiateLanguage(preferred, latest.languages, latest.default_language);
+      const template = await selectVariant(db, latest.agent, latest.schema_id, language);
+      return { template: templateToWire(template), schema: toVersion(latest), language };
+    },
+
+    async getSchema(req) {
+      const rows = (
+        await db.query<SchemaRow>(
+          `${SELECT_SCHEMAS} WHERE s.schema_id = $1 ${req.agent !== undefined ? 'AND s.agent = $2' : ''} ORDER BY s.agent`,
+          req.agent !== undefined ? [req.schema_id, req.agent] : [req.schema_id],
+        )
+      ).rows;
+      if (rows.length === 0) {
+        throw new ParleyError('schema_not_found', `No schema with schema_id "${req.schema_id}"${req.agent ? ` in agent "${req.agent}"` : ''}`, {
+          path: 'params.schema_id',
+          rule: 'exists',
+        });
+      }
+      if (rows.length > 1) {
+        throw new ParleyError('ambiguous_agent', `schema_id "${req.schema_id}" exists in several agents' namespaces; name one with params.agent`, {
+          path: 'params.agent',
+          rule: 'required_when_ambiguous',
+          details: { agents: rows.map((r) => r.agent) },
+        });
+      }
+      const row = rows[0] as SchemaRow;
+      const template = await selectVariant(db, row.agent, row.schema_id, row.default_language);
+      return {
+        template: templateToWire(template),
+        schema: toVersion(row),
+        ...(row.response_schema ? { response_schema: row.response_schema } : {}),
+      };
+    },
+
+    async listSchemas(req) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (req.agent !== undefined) {
+        params.push(req.agent);
+        where.push(`s.agent = $${params.length}`);
+      }
+      if (req.scenario !== undefined) {
+        params.push(scenarioOf(req.scenario, 'params.scenario'));
+        where.push(`s.scenario_id = $${params.length}`);
+      }
+      const r = await db.query<SchemaRow>(
+        `${SELECT_SCHEMAS}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY s.agent, s.scenario_id, s.version`,
+        params,
+      );
+      return { schemas: r.rows.map(toVersion) };
+    },
+  };
+}
+
+async function selectSchema(q: Queryable, agent: string, schemaId: string): Promise<SchemaRow | undefined> {
+  return (await q.query<SchemaRow>(`${SELECT_SCHEMAS} WHERE s.agent = $1 AND s.schema_id = $2`, [agent, schemaId])).rows[0];
+}
+
+async function selectVariant(q: Queryable, agent: string, schemaId: string, language: string): Promise<SchemaTemplate> {
+  const r = await q.query<{ template: SchemaTemplate }>(
+    'SELECT template FROM negotiation.schema_variants WHERE agent = $1 AND schema_id = $2 AND language = $3',
+    [agent, schemaId, language],
+  );
+  const t = r.rows[0]?.template;
+  if (!t) throw new ParleyError('internal', `Variant ${agent}/${schemaId}/${language} missing`);
+  return typeof t === 'string' ? (JSON.parse(t) as SchemaTemplate) : t;
+}
+
+async function insertVariant(tx: Queryable, agent: string, t: SchemaTemplate, language: string, hash: string, now: string): Promise<void> {
+  await tx.query(
+    'INSERT INTO negotiation.schema_variants (agent, schema_id, language, template, template_hash, published_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [agent, t.schema_id, language, JSON.stringify(t), hash, now],
+  );
+}
+
+function immutable(agent: string, schemaId: string, what: string): ParleyError {
+  return new ParleyError('schema_immutable', `${agent}/${schemaId} is published and immutable (draft-zhou §6.2.2); publish the change under a new schema_id`, {
+    path: what === 'template' ? 'params.template' : `params.${what}`,
+    rule: 'immutable',
+    details: { agent, schema_id: schemaId },
+  });
+}
+
+function scenarioOf(s: string, path: string): string {
+  try {
+    return scenarioId(s);
+  } catch {
+    throw new ParleyError('invalid_params', `"${s}" is not a scenario name`, { path, rule: 'scenario' });
+  }
+}
+
+/** Content hash over a canonical (key-sorted) rendering, so member order does not make a new version. */
+function contentHash(t: SchemaTemplate): string {
+  return createHash('sha256').update(canonicalJson(t)).digest('hex');
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+function lockKey(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+function toVersion(r: SchemaRow): SchemaVersion {
+  return {
+    agent: r.agent,
+    schema_id: r.schema_id,
+    scenario: r.scenario,
+    scenario_id: r.scenario_id,
+    version: r.version,
+    languages: r.languages ?? [],
+    default_language: r.default_language,
+    has_response_schema: r.response_schema !== null,
+    published_at: r.published_at instanceof Date ? r.published_at.toISOString() : new Date(r.published_at).toISOString(),
+  };
+}
+

@@ -1,0 +1,125 @@
+import {
+  ExecutionServiceService,
+  NegotiationServiceService,
+  RegistryServiceService,
+  createGrpcClient,
+  type GrpcClient,
+} from '@parley/contracts';
+import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
+import { startExecution, type RunningExecution } from '@parley/execution';
+import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
+import { startGateway } from '@parley/gateway';
+import { startNegotiation } from '@parley/negotiation';
+import { startRegistry } from '@parley/registry';
+import { createLogger, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { createPgliteDb, openDb, type Db } from '@parley/storage';
+import type { Agent } from '@parley/agent-sdk';
+
+/**
+ * Every Parley service in one process. The services are the same code as the
+ * separate processes, and they still talk to each other over gRPC (on loopback
+ * ports the OS picks) and over the bus; only the adapters change:
+ * PGlite instead of PostgreSQL and the in-process bus instead of NATS, unless
+ * `databaseUrl` / `natsUrl` name real ones.
+ */
+export interface EmbeddedOptions {
+  port?: number;
+  host?: string;
+  /** postgres://… to use a server; default PGlite (in memory, or in `dataDir`). */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** nats://… to use NATS JetStream; default the in-process bus. */
+  natsUrl?: string;
+  prefix?: string;
+  /** Start the example agents and publish the seeded scenarios (default true). */
+  seed?: boolean;
+  executeTimeoutMs?: number;
+  maxBodyBytes?: number;
+  clock?: Clock;
+  log?: Logger;
+}
+
+export interface EmbeddedParley {
+  url: string;
+  port: number;
+  db: Db;
+  bus: Bus;
+  subjects: Subjects;
+  execution: RunningExecution;
+  agents: Agent[];
+  stop(): Promise<void>;
+}
+
+export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedParley> {
+  const log = opts.log ?? createLogger({ level: 'info' });
+  const clock = opts.clock ?? systemClock;
+  const subjects = createSubjects(opts.prefix ?? 'parley');
+  const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
+  const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
+  const grpcHost = '127.0.0.1';
+  const clients: GrpcClient<never>[] = [];
+  const client = <S,>(c: S): S => {
+    clients.push(c as unknown as GrpcClient<never>);
+    return c;
+  };
+
+  const registry = await startRegistry({ db, bus, subjects, clock, log: log.child({ service: 'registry' }), grpcHost, grpcPort: 0 });
+  const registryClient = client(createGrpcClient(RegistryServiceService, `${grpcHost}:${registry.port}`));
+  const negotiation = await startNegotiation({ db, registry: registryClient.api, clock, log: log.child({ service: 'negotiation' }), grpcHost, grpcPort: 0 });
+  const negotiationClient = client(createGrpcClient(NegotiationServiceService, `${grpcHost}:${negotiation.port}`));
+  const timeoutMs = opts.executeTimeoutMs ?? 5000;
+  const execution = await startExecution({
+    db,
+    bus,
+    subjects,
+    negotiation: negotiationClient.api,
+    clock,
+    log: log.child({ service: 'execution' }),
+    timeoutMs,
+    grpcHost,
+    grpcPort: 0,
+  });
+  const executionClient = client(createGrpcClient(ExecutionServiceService, `${grpcHost}:${execution.port}`, { deadlineMs: timeoutMs + 5000 }));
+  const health: HealthState = {
+    shuttingDown: false,
+    checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
+  };
+  const gateway = await startGateway({
+    backends: { registry: registryClient.api, negotiation: negotiationClient.api, execution: executionClient.api },
+    health,
+    log: log.child({ service: 'gateway' }),
+    ...(opts.host ? { host: opts.host } : {}),
+    port: opts.port ?? 8080,
+    maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
+  });
+
+  const agents: Agent[] = [];
+  if (opts.seed ?? true) {
+    for (const scenario of EXAMPLE_SCENARIOS) {
+      const agent = await startExampleAgent(scenario, { bus, prefix: subjects.prefix });
+      await registerExampleAgent(agent, scenario, gateway.url);
+      agents.push(agent);
+    }
+  }
+
+  return {
+    url: gateway.url,
+    port: gateway.port,
+    db,
+    bus,
+    subjects,
+    execution,
+    agents,
+    async stop() {
+      health.shuttingDown = true;
+      await gateway.stop();
+      for (const a of agents) await a.close();
+      await execution.stop();
+      await negotiation.stop();
+      await registry.stop();
+      for (const c of clients) c.close();
+      await bus.close();
+      await db.close();
+    },
+  };
+}

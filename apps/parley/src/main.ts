@@ -1,0 +1,52 @@
+// `npm start`: every Parley service in one process on embedded defaults (PGlite,
+// the in-process bus), seeded with the drafts' scenarios, then a walk through the
+// flight-booking example of draft-zhou §5.1 / Appendix A.
+//   PORT (8080)  DATABASE_URL, NATS_URL (optional: use real ones)  PARLEY_DATA_DIR (persist PGlite)
+//   PARLEY_DEMO=0 skips the walk-through.
+import { createParleyClient } from '@parley/client';
+import { createLogger, envInt, envOptional, runUntilSignal } from '@parley/runtime';
+import { startParley } from './embedded';
+
+const env = process.env;
+const log = createLogger({ level: env.LOG_LEVEL ?? 'warn', base: { mode: 'embedded' } });
+
+runUntilSignal('parley', log, async () => {
+  const databaseUrl = envOptional(env, 'DATABASE_URL');
+  const natsUrl = envOptional(env, 'NATS_URL');
+  const dataDir = envOptional(env, 'PARLEY_DATA_DIR');
+  const parley = await startParley({
+    port: envInt(env, 'PORT', 8080, { min: 0, max: 65535 }),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(natsUrl ? { natsUrl } : {}),
+    ...(dataDir ? { dataDir } : {}),
+    log,
+  });
+  const url = parley.url.replace('127.0.0.1', 'localhost');
+  const out = (s = '') => process.stdout.write(s + '\n');
+  out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'})`);
+  out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);
+
+  if (env.PARLEY_DEMO !== '0') {
+    const client = createParleyClient(parley.url);
+    out('\n--- draft-zhou Appendix A, step (3): get_schema_template (Figure 6) ---');
+    const template = await client.getSchemaTemplate({ scenario: 'flight_booking', preferred_language: 'en-US' });
+    out(`schema ${template.schema_id}: keys ${template.keys.map((k) => k.key_name).join(', ')}`);
+    out('\n--- step (4)-(6): execute the payload of Figure 8 ---');
+    const result = await client.execute({
+      schema_id: 'flight_booking_v1',
+      client_id: 'demo-assistant',
+      payload: { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04', cabin_class: 'business', passenger_count: 1, other: 'window seat' },
+    });
+    out(JSON.stringify(result, null, 2));
+  }
+
+  out(`
+Try it:
+  curl -s ${url}/rpc -H 'content-type: application/json' \\
+    -d '{"jsonrpc":"2.0","id":1,"method":"get_schema_template","params":{"scenario":"flight_booking","preferred_language":"en-US"}}'
+  curl -s ${url}/rpc -H 'content-type: application/json' \\
+    -d '{"jsonrpc":"2.0","id":2,"method":"execute","params":{"schema_id":"flight_booking_v1","payload":{"origin":"PEK","destination":"SHA","departure_date":"2026-05-04","other":"window seat"}}}'
+  curl -s ${url}/rpc -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":3,"method":"list_agents","params":{}}'
+Press Ctrl-C to stop.`);
+  return parley;
+});

@@ -1,0 +1,57 @@
+import { RegistryServiceService, bindService, startGrpcServer, type RegistryApi } from '@parley/contracts';
+import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import type { Clock, Logger } from '@parley/runtime';
+import { migrate, type Db } from '@parley/storage';
+import { createRegistryService, recordExecution } from './service';
+
+export { createRegistryService } from './service';
+
+export interface RegistryDeps {
+  db: Db;
+  bus: Bus;
+  subjects: Subjects;
+  clock: Clock;
+  log: Logger;
+  grpcHost?: string;
+  grpcPort: number;
+}
+
+export interface RunningRegistry {
+  port: number;
+  api: RegistryApi;
+  stop(): Promise<void>;
+}
+
+/** Migrates the registry's tables, serves RegistryService over gRPC and counts executions from events. */
+export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry> {
+  await migrate(deps.db, 'registry');
+  const api = createRegistryService({ db: deps.db, clock: deps.clock });
+  const server = await startGrpcServer({
+    ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
+    port: deps.grpcPort,
+    services: [bindService(RegistryServiceService, api)],
+  });
+  // Durable and idempotent: usage counts survive restarts and redeliveries.
+  const usage: Stoppable = await consumeIdempotently(
+    {
+      bus: deps.bus,
+      db: deps.db,
+      schema: 'registry',
+      durable: `${deps.subjects.prefix}-registry-usage`,
+      filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)],
+    },
+    async (event, tx) => {
+      if (event.type !== EventType.PayloadExecuted) return;
+      await recordExecution(tx, { agent: event.data.agent, scenario_id: event.scenario_id, occurred_at: event.occurred_at });
+    },
+  );
+  deps.log.info('registry serving', { grpc_port: server.port });
+  return {
+    port: server.port,
+    api,
+    async stop() {
+      await server.stop();
+      await usage.stop();
+    },
+  };
+}

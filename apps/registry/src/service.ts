@@ -1,0 +1,136 @@
+import type { Agent, RegistryApi } from '@parley/contracts';
+import { ParleyError, scenarioId, validateAgentName } from '@parley/protocol';
+import type { Db, Queryable } from '@parley/storage';
+import type { Clock } from '@parley/runtime';
+
+/**
+ * The registry: agent profiles, the scenarios each agent serves, and discovery
+ * by scenario, tag or domain (draft-zhou §3.2 step (2): "This step MAY leverage
+ * an agent registry, capability directory, or historical context").
+ */
+interface AgentRow {
+  name: string;
+  description: string;
+  domain: string;
+  tags: string[];
+  version: string;
+  registered_at: Date | string;
+  updated_at: Date | string;
+  scenarios: string[] | null;
+  executions: number | string | null;
+  last_executed_at: Date | string | null;
+}
+
+const TAG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+const SELECT_AGENTS = `
+  SELECT a.name, a.description, a.domain, a.tags, a.version, a.registered_at, a.updated_at,
+         (SELECT array_agg(s.scenario_id ORDER BY s.scenario_id) FROM registry.agent_scenarios s WHERE s.agent = a.name) AS scenarios,
+         (SELECT sum(u.executions) FROM registry.scenario_usage u WHERE u.agent = a.name) AS executions,
+         (SELECT max(u.last_executed_at) FROM registry.scenario_usage u WHERE u.agent = a.name) AS last_executed_at
+  FROM registry.agents a`;
+
+export function createRegistryService(deps: { db: Db; clock: Clock }): RegistryApi {
+  const { db, clock } = deps;
+  return {
+    async registerAgent(req) {
+      const a = req.agent;
+      if (!a) throw new ParleyError('invalid_params', 'agent is required', { path: 'params', rule: 'required' });
+      validateAgentName(a.name, 'params.name');
+      if (!a.scenarios.length) {
+        throw new ParleyError('agent_invalid', 'An agent must serve at least one scenario', { path: 'params.scenarios', rule: 'min_items' });
+      }
+      const scenarios = [...new Set(a.scenarios.map((s, i) => canonicalScenario(s, `params.scenarios[${i}]`)))];
+      a.tags.forEach((t, i) => {
+        if (!TAG.test(t)) throw new ParleyError('agent_invalid', `Tag "${t}" must match ${TAG.source}`, { path: `params.tags[${i}]`, rule: 'tag_format' });
+      });
+      const now = clock.now().toISOString();
+      const created = await db.transaction(async (tx) => {
+        const r = await tx.query<{ inserted: boolean }>(
+          `INSERT INTO registry.agents (name, description, domain, tags, version, registered_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $6)
+           ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, domain = EXCLUDED.domain,
+             tags = EXCLUDED.tags, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+           RETURNING (xmax = 0) AS inserted`,
+          [a.name, a.description, a.domain, [...new Set(a.tags)], a.version, now],
+        );
+        await tx.query('DELETE FROM registry.agent_scenarios WHERE agent = $1', [a.name]);
+        for (const s of scenarios) {
+          await tx.query('INSERT INTO registry.agent_scenarios (agent, scenario_id) VALUES ($1, $2)', [a.name, s]);
+        }
+        return r.rows[0]?.inserted === true;
+      });
+      return { agent: await getAgent(db, a.name), created };
+    },
+
+    async getAgent(req) {
+      validateAgentName(req.name, 'params.name');
+      return { agent: await getAgent(db, req.name) };
+    },
+
+    async listAgents(req) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (req.scenario !== undefined) {
+        params.push(canonicalScenario(req.scenario, 'params.scenario'));
+        where.push(`EXISTS (SELECT 1 FROM registry.agent_scenarios s WHERE s.agent = a.name AND s.scenario_id = $${params.length})`);
+      }
+      if (req.tag !== undefined) {
+        params.push(req.tag);
+        where.push(`$${params.length} = ANY (a.tags)`);
+      }
+      if (req.domain !== undefined) {
+        params.push(req.domain);
+        where.push(`a.domain = $${params.length}`);
+      }
+      const sql = `${SELECT_AGENTS}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY a.name`;
+      const r = await db.query<AgentRow>(sql, params);
+      return { agents: r.rows.map(toAgent) };
+    },
+  };
+}
+
+/** Applies one `payload.executed` event to the usage counters (called inside the consumer's transaction). */
+export async function recordExecution(tx: Queryable, e: { agent: string; scenario_id: string; occurred_at: string }): Promise<void> {
+  await tx.query(
+    `INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at) VALUES ($1, $2, 1, $3)
+     ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + 1,
+       last_executed_at = GREATEST(registry.scenario_usage.last_executed_at, EXCLUDED.last_executed_at)`,
+    [e.agent, e.scenario_id, e.occurred_at],
+  );
+}
+
+function canonicalScenario(s: string, path: string): string {
+  try {
+    return scenarioId(s);
+  } catch {
+    throw new ParleyError('invalid_params', `"${s}" is not a scenario name`, { path, rule: 'scenario' });
+  }
+}
+
+async function getAgent(db: Queryable, name: string): Promise<Agent> {
+  const r = await db.query<AgentRow>(`${SELECT_AGENTS} WHERE a.name = $1`, [name]);
+  const row = r.rows[0];
+  if (!row) throw new ParleyError('agent_not_found', `No agent named "${name}"`, { path: 'params.name', rule: 'exists' });
+  return toAgent(row);
+}
+
+function iso(v: Date | string | null): string {
+  if (v === null) return '';
+  return v instanceof Date ? v.toISOString() : new Date(v).toISOString();
+}
+
+function toAgent(r: AgentRow): Agent {
+  return {
+    name: r.name,
+    description: r.description,
+    domain: r.domain,
+    tags: r.tags,
+    scenarios: r.scenarios ?? [],
+    version: r.version,
+    registered_at: iso(r.registered_at),
+    updated_at: iso(r.updated_at),
+    executions: Number(r.executions ?? 0),
+    last_executed_at: iso(r.last_executed_at),
+  };
+}

@@ -1,0 +1,139 @@
+import { createNatsBus, createSubjects, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import {
+  decodeDispatchRequest,
+  encodeDispatch,
+  scenarioId,
+  validateAgentName,
+  type JsonObject,
+  type SchemaTemplate,
+} from '@parley/protocol';
+import { createParleyClient } from '@parley/client';
+
+/**
+ * What a server agent imports. An agent serves scenarios: for each, it joins
+ * the NATS queue group `<agent>` on `<prefix>.v1.<scenario>.execute.<agent>`,
+ * so every replica of the agent shares the load of that scenario and a busy
+ * scenario scales by adding replicas.
+ *
+ *   const agent = await createAgent({ name: 'acme-air', natsUrl: 'nats://127.0.0.1:4222' });
+ *   await agent.serve('flight_booking', async (payload) => ({ status: 'confirmed', ... }));
+ *
+ * Payloads reach the handler validated, with defaults applied (Parley's
+ * execution service does what draft-zhou §3.1 asks of the server agent).
+ */
+export interface ExecutionContext {
+  execution_id: string;
+  schema_id: string;
+  scenario_id: string;
+  client_id: string;
+  /** When the caller stops waiting. */
+  deadline: Date;
+}
+
+export type ScenarioHandler = (payload: JsonObject, ctx: ExecutionContext) => Promise<JsonObject> | JsonObject;
+
+/** Throw this from a handler to report a business failure with a code (e.g. `sold_out`). */
+export class AgentFailure extends Error {
+  override readonly name = 'AgentFailure';
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface AgentOptions {
+  name: string;
+  /** A NATS server to connect to; or pass `bus` (the embedded mode's in-process bus). */
+  natsUrl?: string;
+  bus?: Bus;
+  /** Subject prefix (default `parley`, or the PARLEY_SUBJECT_PREFIX the deployment uses). */
+  prefix?: string;
+  onError?: (e: unknown, scenario: string) => void;
+}
+
+export interface Agent {
+  readonly name: string;
+  serve(scenario: string, handler: ScenarioHandler): Promise<Stoppable>;
+  /** Registers this agent and publishes its templates through a Parley gateway. Idempotent. */
+  register(gatewayUrl: string, profile: AgentProfile, schemas: PublishedSchema[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AgentProfile {
+  scenarios: string[];
+  description?: string;
+  domain?: string;
+  tags?: string[];
+  version?: string;
+}
+
+export interface PublishedSchema {
+  template: SchemaTemplate;
+  responseSchema?: JsonObject;
+  language?: string;
+}
+
+export async function createAgent(opts: AgentOptions): Promise<Agent> {
+  validateAgentName(opts.name, 'name');
+  const subjects: Subjects = createSubjects(opts.prefix ?? 'parley');
+  const owned = !opts.bus;
+  let bus: Bus;
+  if (opts.bus) bus = opts.bus;
+  else if (opts.natsUrl) bus = await createNatsBus({ servers: opts.natsUrl, subjects, name: `parley-agent-${opts.name}` });
+  else throw new Error('createAgent needs natsUrl or bus');
+  const served: Stoppable[] = [];
+
+  return {
+    name: opts.name,
+    async serve(scenario, handler) {
+      const sid = scenarioId(scenario);
+      const s = await bus.serve(subjects.execute(sid, opts.name), opts.name, async (body) => {
+        let req;
+        try {
+          req = decodeDispatchRequest(body);
+        } catch (e) {
+          return encodeDispatch({ ok: false, error: { message: 'malformed dispatch request', code: 'bad_request' } });
+        }
+        try {
+          const result = await handler(req.payload, {
+            execution_id: req.execution_id,
+            schema_id: req.schema_id,
+            scenario_id: req.scenario_id,
+            client_id: req.client_id,
+            deadline: new Date(req.deadline),
+          });
+          if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+            return encodeDispatch({ ok: false, error: { message: 'handler returned a non-object result', code: 'bad_result' } });
+          }
+          return encodeDispatch({ ok: true, result });
+        } catch (e) {
+          opts.onError?.(e, sid);
+          const code = e instanceof AgentFailure ? e.code : undefined;
+          // Only an AgentFailure's message is shown to clients; anything else may carry internals.
+          const message = e instanceof AgentFailure ? e.message : 'the agent failed to execute the payload';
+          return encodeDispatch({ ok: false, error: code ? { message, code } : { message } });
+        }
+      });
+      served.push(s);
+      return s;
+    },
+    async register(gatewayUrl, profile, schemas) {
+      const client = createParleyClient(gatewayUrl);
+      await client.registerAgent({ name: opts.name, ...profile });
+      for (const s of schemas) {
+        await client.publishSchema({
+          agent: opts.name,
+          template: s.template,
+          ...(s.language ? { language: s.language } : {}),
+          ...(s.responseSchema ? { response_schema: s.responseSchema } : {}),
+        });
+      }
+    },
+    async close() {
+      for (const s of served.splice(0)) await s.stop();
+      if (owned) await bus.close();
+    },
+  };
+}

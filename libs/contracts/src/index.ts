@@ -1,0 +1,48 @@
+// The one public entry of the contracts: generated messages and service
+// definitions for proto/parley/v1 (ts-proto, build output), and the gRPC glue.
+export { KeyDefinition, SchemaTemplate, ErrorDetail } from './gen/parley/v1/common';
+export {
+  Agent,
+  RegisterAgentRequest,
+  RegisterAgentResponse,
+  GetAgentRequest,
+  GetAgentResponse,
+  ListAgentsRequest,
+  ListAgentsResponse,
+  RegistryServiceService,
+} from './gen/parley/v1/registry';
+export {
+  SchemaVersion,
+  PublishSchemaRequest,
+  PublishSchemaResponse,
+  GetSchemaTemplateRequest,
+  GetSchemaTemplateResponse,
+  GetSchemaRequest,
+  GetSchemaResponse,
+  ListSchemasRequest,
+  ListSchemasResponse,
+  NegotiationServiceService,
+} from './gen/parley/v1/negotiation';
+export { ExecuteRequest, ExecuteResponse, ExecutionServiceService } from './gen/parley/v1/execution';
+export {
+  bindService,
+  createGrpcClient,
+  startGrpcServer,
+  toGrpcHandlers,
+  toServiceError,
+  fromServiceError,
+  type CallContext,
+  type GrpcClient,
+  type GrpcServerHandle,
+  type ServiceBinding,
+  type UnaryApi,
+} from './grpc';
+
+import type { RegistryServiceService } from './gen/parley/v1/registry';
+import type { NegotiationServiceService } from './gen/parley/v1/negotiation';
+import type { ExecutionServiceService } from './gen/parley/v1/execution';
+import type { UnaryApi } from './grpc';
+export type RegistryApi = UnaryApi<typeof RegistryServiceService>;
+export type NegotiationApi = UnaryApi<typeof NegotiationServiceService>;
+export type ExecutionApi = UnaryApi<typeof ExecutionServiceService>;
+export { keyFromWire, templateFromWire, templateToWire } from './template-wire';

@@ -1,0 +1,444 @@
+import {
+  connect,
+  Feature,
+  nanos,
+  NoRespondersError,
+  RequestError,
+  TimeoutError,
+  type NatsConnection,
+  type NatsConnectionImpl,
+} from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type ConsumerMessages,
+  type JetStreamManager,
+  type JsMsg,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { ParleyError } from '@parley/protocol';
+import type { Bus, ConsumeOptions, Stoppable } from './bus';
+import { decodeEvent, encodeEvent } from './codec';
+import type { EventEnvelope } from './events';
+import { consoleLogger, errorText, settleWithin, type EventsLogger } from './log';
+import { matchesAny } from './match';
+import type { Subjects } from './subjects';
+
+export interface NatsBusOptions {
+  /** Where to connect; ignored when `nc` is given. */
+  servers?: string | string[];
+  /** An existing connection to share (the bus then leaves it open on close()). */
+  nc?: NatsConnection;
+  subjects: Subjects;
+  /** Connection name shown by the server (monitoring, `nats server report connections`). */
+  name?: string;
+  /** Stream replicas (default 1; 3 on a production cluster). */
+  streamReplicas?: number;
+  /** JetStream de-duplication window for `msgID` = event id (default 10 min). */
+  duplicateWindowMs?: number;
+  /** Stream retention by age (default 0: events are kept until deleted). */
+  maxAgeMs?: number;
+  /** Consumer ack wait: an unacknowledged delivery is redelivered after it (default 30 s). */
+  ackWaitMs?: number;
+  /**
+   * Consumer max_ack_pending (default 1). Only 1 keeps stream order when a
+   * handler throws: with more, later events are delivered while the failed one
+   * waits for its redelivery.
+   */
+  maxAckPending?: number;
+  /**
+   * Heartbeat interval the server keeps on a waiting pull (default 5 s). Two
+   * missed ones make the consumer start over, which is also how a consumer
+   * deleted under it is noticed on servers that do not report the deletion.
+   */
+  idleHeartbeatMs?: number;
+  /** PubAck wait for publishEvent (default 5 s). */
+  publishTimeoutMs?: number;
+  /** How long a served subscription's stop() waits for request handlers still running (default 5 s). */
+  drainTimeoutMs?: number;
+  logger?: EventsLogger;
+}
+
+/** The NATS adapter; `connection` is for the agent SDK and tools that need core NATS directly. */
+export interface NatsBus extends Bus {
+  readonly connection: NatsConnection;
+}
+
+const DEFAULT_RETRY_DELAY_MS = 1000;
+const RESTART_BACKOFF_MAX_MS = 5000;
+
+/**
+ * The Bus port on NATS: core request/reply in queue groups for agent dispatch,
+ * JetStream for events. Ensures the event stream on start (create or update,
+ * safe when replicas start together).
+ */
+export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
+  const { subjects } = opts;
+  const log = opts.logger ?? consoleLogger;
+  const ownsConnection = !opts.nc;
+  const nc =
+    opts.nc ??
+    (await connect({
+      servers: opts.servers ?? 'nats://127.0.0.1:4222',
+      // A service outlives NATS restarts: keep reconnecting instead of closing.
+      maxReconnectAttempts: -1,
+      ...(opts.name ? { name: opts.name } : {}),
+    }));
+  const ackWaitMs = opts.ackWaitMs ?? 30_000;
+  const maxAckPending = Math.max(1, opts.maxAckPending ?? 1);
+  const publishTimeoutMs = opts.publishTimeoutMs ?? 5000;
+  const drainTimeoutMs = opts.drainTimeoutMs ?? 5000;
+  const idleHeartbeatMs = opts.idleHeartbeatMs ?? 5000;
+
+  let jsm: JetStreamManager;
+  try {
+    jsm = await jetstreamManager(nc);
+    await ensureStream(jsm, desiredStream(opts), log);
+  } catch (err) {
+    if (ownsConnection) await nc.close().catch(() => {});
+    throw err;
+  }
+  const js = jsm.jetstream();
+  const healthJsm = await jetstreamManager(nc, { timeout: 2000, checkAPI: false });
+  // Server 2.10+; older servers take one filter per consumer (see planFilters).
+  const multiFilter = (nc as Partial<NatsConnectionImpl>).features?.supports(Feature.JS_MULTIPLE_CONSUMER_FILTER) ?? false;
+
+  const running = new Set<Stoppable>();
+  let closed = false;
+  const assertOpen = () => {
+    if (closed) throw new ParleyError('unavailable', 'The event bus is closed.');
+  };
+  const track = (s: Stoppable): Stoppable => {
+    const wrapped: Stoppable = {
+      async stop() {
+        running.delete(wrapped);
+        await s.stop();
+      },
+    };
+    running.add(wrapped);
+    return wrapped;
+  };
+
+  async function request(subject: string, body: Uint8Array, o: { timeoutMs: number }): Promise<Uint8Array> {
+    assertOpen();
+    const details = { subject, timeout_ms: o.timeoutMs };
+    try {
+      const m = await nc.request(subject, body, { timeout: o.timeoutMs });
+      return m.data;
+    } catch (err) {
+      if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders())) {
+        throw new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details, cause: err });
+      }
+      if (err instanceof TimeoutError) {
+        throw new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details, cause: err });
+      }
+      throw new ParleyError('unavailable', `NATS request on ${subject} failed: ${errorText(err)}`, { details, cause: err });
+    }
+  }
+
+  async function serve(subject: string, queue: string, handler: (body: Uint8Array) => Promise<Uint8Array>): Promise<Stoppable> {
+    assertOpen();
+    const inFlight = new Set<Promise<void>>();
+    const sub = nc.subscribe(subject, {
+      queue,
+      callback: (err, msg) => {
+        if (err) {
+          log.error('subscription error', { subject, queue, error: errorText(err) });
+          return;
+        }
+        const run: Promise<void> = Promise.resolve()
+          .then(() => handler(msg.data))
+          .then(
+            (reply) => void msg.respond(reply),
+            // The bus carries bytes only; a handler reports failures inside its reply. A throw is a bug: no reply, the requester times out.
+            (e: unknown) => log.error('request handler threw; no reply sent', { subject, queue, error: errorText(e) }),
+          )
+          .finally(() => inFlight.delete(run));
+        inFlight.add(run);
+      },
+    });
+    // Make sure the server has the subscription before the caller announces itself as serving.
+    await nc.flush();
+    return track({
+      async stop() {
+        if (!sub.isClosed()) await sub.drain().catch(() => {});
+        await settleWithin(inFlight, drainTimeoutMs);
+      },
+    });
+  }
+
+  async function publishEvent(event: EventEnvelope): Promise<void> {
+    assertOpen();
+    const subject = subjects.event(event.scenario_id, event.type);
+    try {
+      await js.publish(subject, encodeEvent(event), {
+        msgID: event.id,
+        expect: { streamName: subjects.stream },
+        timeout: publishTimeoutMs,
+      });
+    } catch (err) {
+      throw new ParleyError('unavailable', `Event ${event.id} was not stored: ${errorText(err)}`, {
+        cause: err,
+        details: { subject, event_id: event.id },
+      });
+    }
+  }
+
+  /**
+   * One filter goes to the server as filter_subject; several as filter_subjects
+   * when the server has it (2.10+), otherwise the consumer takes the whole
+   * stream and the bus acks what does not match without calling the handler.
+   */
+  function planFilters(filters: string[]): { server: Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>; client?: string[] } {
+    if (filters.length === 0) return { server: { filter_subject: undefined, filter_subjects: undefined } };
+    if (filters.length === 1) return { server: { filter_subject: filters[0], filter_subjects: undefined } };
+    if (multiFilter) return { server: { filter_subject: undefined, filter_subjects: filters } };
+    return { server: { filter_subject: undefined, filter_subjects: undefined }, client: filters };
+  }
+
+  async function ensureConsumer(durable: string, filter: Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>): Promise<void> {
+    const cfg: Partial<ConsumerConfig> = {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ackWaitMs),
+      max_ack_pending: maxAckPending,
+      // Never give up on an event: a handler that keeps failing holds its consumer back, visibly, instead of losing data.
+      max_deliver: -1,
+      ...filter,
+    };
+    if (!multiFilter) {
+      let existing: ConsumerInfo | undefined;
+      try {
+        existing = await jsm.consumers.info(subjects.stream, durable);
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
+      }
+      if (existing && !sameFilter(existing.config, filter)) {
+        // Servers before 2.10 accept a filter change but go on delivering by the old
+        // filter; re-create the durable at the position it had acknowledged.
+        log.warn('re-creating durable consumer with its new filter', { durable, from_seq: existing.ack_floor.stream_seq + 1 });
+        await jsm.consumers.delete(subjects.stream, durable);
+        await jsm.consumers.add(subjects.stream, {
+          ...cfg,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: existing.ack_floor.stream_seq + 1,
+        });
+        return;
+      }
+    }
+    try {
+      await jsm.consumers.add(subjects.stream, cfg);
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError)) throw err;
+      // The durable exists with another filter or limits (a new release): update it in place, keeping its position.
+      await jsm.consumers.update(subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: maxAckPending, ...filter });
+    }
+  }
+
+  async function consume(o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
+    assertOpen();
+    const retryDelayMs = o.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    const plan = planFilters([...o.filterSubjects]);
+    await ensureConsumer(o.durable, plan.server);
+    let consumer = await js.consumers.get(subjects.stream, o.durable);
+
+    let stopping = false;
+    let messages: ConsumerMessages | undefined;
+    const stopSignal = new AbortController();
+
+    const ack = async (m: JsMsg) => {
+      try {
+        await m.ackAck({ timeout: 5000 });
+      } catch (err) {
+        log.warn('ack not confirmed; the event may be delivered again', { durable: o.durable, seq: m.seq, error: errorText(err) });
+      }
+    };
+
+    const handle = async (m: JsMsg) => {
+      if (plan.client && !matchesAny(plan.client, m.subject)) return ack(m);
+      let event: EventEnvelope;
+      try {
+        event = decodeEvent(m.data);
+      } catch (err) {
+        log.error('undecodable event terminated', { durable: o.durable, seq: m.seq, subject: m.subject, error: errorText(err) });
+        m.term('undecodable');
+        return;
+      }
+      // A slow handler must not be mistaken for a dead one and have its event redelivered elsewhere.
+      const beat = setInterval(() => m.working(), Math.max(1000, Math.floor(ackWaitMs / 3)));
+      try {
+        await handler(event);
+      } catch (err) {
+        clearInterval(beat);
+        log.warn('event handler threw; redelivering', { durable: o.durable, event_id: event.id, retry_ms: retryDelayMs, error: errorText(err) });
+        m.nak(retryDelayMs);
+        return;
+      }
+      clearInterval(beat);
+      await ack(m);
+    };
+
+    const loop = (async () => {
+      let failures = 0;
+      while (!stopping) {
+        try {
+          messages = await consumer.consume({ max_messages: maxAckPending, idle_heartbeat: idleHeartbeatMs, expires: Math.max(30_000, idleHeartbeatMs * 3) });
+          const current = messages;
+          if (stopping) {
+            await current.close();
+            break;
+          }
+          void (async () => {
+            for await (const s of current.status()) {
+              // The client would keep pulling from a deleted consumer; start over, which re-creates it.
+              if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'heartbeats_missed') {
+                void current.close();
+                return;
+              }
+            }
+          })().catch(() => {});
+          for await (const m of current) {
+            // Pulled before stop() but not handled: hand it back now rather than after ack_wait.
+            if (stopping) {
+              m.nak();
+              continue;
+            }
+            await handle(m);
+            failures = 0;
+          }
+        } catch (err) {
+          if (!stopping) log.warn('consumer interrupted; restarting', { durable: o.durable, error: errorText(err) });
+        }
+        if (stopping || nc.isClosed()) break;
+        failures++;
+        await sleep(Math.min(RESTART_BACKOFF_MAX_MS, 100 * 2 ** Math.min(failures, 6)), stopSignal.signal);
+        if (stopping) break;
+        try {
+          await ensureConsumer(o.durable, plan.server);
+          consumer = await js.consumers.get(subjects.stream, o.durable);
+        } catch (err) {
+          log.warn('consumer could not be re-created; retrying', { durable: o.durable, error: errorText(err) });
+        }
+      }
+    })();
+
+    return track({
+      async stop() {
+        if (stopping) return loop;
+        stopping = true;
+        stopSignal.abort();
+        await messages?.close().catch(() => {});
+        await loop;
+      },
+    });
+  }
+
+  return {
+    connection: nc,
+    request,
+    serve,
+    publishEvent,
+    consume,
+    async healthy() {
+      if (closed || nc.isClosed() || nc.isDraining()) return false;
+      try {
+        await healthJsm.streams.info(subjects.stream);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([...running].map((s) => s.stop()));
+      if (ownsConnection && !nc.isClosed()) await nc.drain();
+    },
+  };
+}
+
+function desiredStream(opts: NatsBusOptions): StreamConfig {
+  const duplicateWindowMs = opts.duplicateWindowMs ?? 10 * 60_000;
+  const maxAgeMs = opts.maxAgeMs ?? 0;
+  if (maxAgeMs > 0 && duplicateWindowMs > maxAgeMs) {
+    throw new Error(`duplicateWindowMs (${duplicateWindowMs}) must not exceed maxAgeMs (${maxAgeMs})`);
+  }
+  return {
+    name: opts.subjects.stream,
+    subjects: opts.subjects.streamSubjects(),
+    storage: StorageType.File,
+    num_replicas: opts.streamReplicas ?? 1,
+    duplicate_window: nanos(duplicateWindowMs),
+    max_age: nanos(maxAgeMs),
+  } as StreamConfig;
+}
+
+/**
+ * Creates the stream or brings it to the wanted config. Subjects are only ever
+ * added: during a rolling upgrade an older replica must not remove the subject
+ * of an event type a newer one already publishes.
+ */
+async function ensureStream(jsm: JetStreamManager, want: StreamConfig, log: EventsLogger): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    let have: StreamConfig | undefined;
+    try {
+      have = (await jsm.streams.info(want.name)).config;
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
+    }
+    try {
+      if (!have) {
+        await jsm.streams.add(want);
+        return;
+      }
+      const subjectsUnion = [...new Set([...have.subjects, ...want.subjects])];
+      const same =
+        subjectsUnion.length === have.subjects.length &&
+        have.duplicate_window === want.duplicate_window &&
+        have.max_age === want.max_age &&
+        have.num_replicas === want.num_replicas;
+      if (same) return;
+      if (have.storage !== want.storage) {
+        log.warn('event stream has another storage type; it cannot be changed in place', { stream: want.name, storage: have.storage });
+      }
+      await jsm.streams.update(want.name, {
+        subjects: subjectsUnion,
+        duplicate_window: want.duplicate_window,
+        max_age: want.max_age,
+        num_replicas: want.num_replicas,
+      });
+      return;
+    } catch (err) {
+      // Another process created or changed the stream between our read and write: read again.
+      if (attempt < 3 && err instanceof JetStreamApiError) continue;
+      throw err;
+    }
+  }
+}
+
+function sameFilter(have: Partial<ConsumerConfig>, want: Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>): boolean {
+  const norm = (c: Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>) =>
+    [...(c.filter_subjects ?? []), ...(c.filter_subject ? [c.filter_subject] : [])].filter((f) => f !== '>').sort().join(' ');
+  return norm(have) === norm(want);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,241 @@
+import type { Db, Queryable } from '@parley/storage';
+import type { Bus } from './bus';
+import type { EventEnvelope } from './events';
+import { consoleLogger, errorText } from './log';
+import type { Subjects } from './subjects';
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+function schemaName(schema: string): string {
+  // Interpolated into SQL: only plain lower-case identifiers, as the service schemas are.
+  if (!IDENT.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  return schema;
+}
+
+/**
+ * Writes events to `<schema>.outbox` in the caller's transaction, so they exist
+ * if and only if the state change that caused them commits. Call
+ * `relay.nudge()` after the commit to publish them without waiting for a poll.
+ */
+export async function appendToOutbox(tx: Queryable, schema: string, subjects: Subjects, events: readonly EventEnvelope[]): Promise<void> {
+  if (events.length === 0) return;
+  const s = schemaName(schema);
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const e of events) {
+    const n = params.length;
+    values.push(`($${n + 1}::uuid, $${n + 2}, $${n + 3}::json, now())`);
+    params.push(e.id, subjects.event(e.scenario_id, e.type), JSON.stringify(e));
+  }
+  // One statement: the rows get consecutive seq numbers in the order given.
+  await tx.query(`INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`, params);
+}
+
+export interface OutboxRelayOptions {
+  db: Db;
+  /** The service schema holding the `outbox` table (e.g. `execution`). */
+  schema: string;
+  bus: Bus;
+  /** Rows claimed per transaction (default 100). */
+  batchSize?: number;
+  /** Poll for rows committed without a nudge, e.g. by another replica (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** First retry delay after a failed publish; doubles per consecutive failure (default 200 ms). */
+  retryBaseMs?: number;
+  /** Cap of the retry delay (default 30 s). */
+  retryMaxMs?: number;
+  /** Called on every failed publish or database error; the relay retries regardless (default: logged as a warning). */
+  onError?: (err: unknown, info: { eventId?: string; attempts?: number }) => void;
+}
+
+export interface OutboxRelay {
+  /** Starts the background loop: publishes pending rows now, then on nudge() or every pollIntervalMs. */
+  start(): void;
+  /** Publish soon; call after committing a transaction that appended events. */
+  nudge(): void;
+  /** Resolves when no row is pending (tests, graceful shutdown); retries failures meanwhile. Works without start(). */
+  drain(): Promise<void>;
+  /** Finishes the batch in flight and stops; pending drain() calls reject. */
+  stop(): Promise<void>;
+  /** Rows not yet published. */
+  pending(): Promise<number>;
+}
+
+interface Row {
+  seq: number | string;
+  id: string;
+  event: EventEnvelope | string;
+}
+
+/**
+ * Publishes the outbox to the bus in seq order and marks rows published.
+ *
+ * Each batch is claimed with `FOR UPDATE SKIP LOCKED` in a transaction that
+ * stays open while the batch is published and the rows are marked, so a
+ * replica never publishes rows another one holds. On top of that a
+ * transaction-scoped advisory lock lets only one replica publish at a time:
+ * with row locks alone a second replica would publish the next batch
+ * concurrently and the stream order would no longer follow seq.
+ *
+ * A crash after publishing and before the commit leaves the rows pending; the
+ * next attempt re-publishes them and JetStream's de-duplication (msg id =
+ * event id, within the stream's duplicate window) drops the copies.
+ *
+ * A publish failure stops the batch at that row (later rows must not overtake
+ * it), records attempts/last_error on it, and retries with capped exponential
+ * backoff. Rows are never skipped or dropped.
+ */
+export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
+  const s = schemaName(opts.schema);
+  const { db, bus } = opts;
+  const batchSize = opts.batchSize ?? 100;
+  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const retryBaseMs = opts.retryBaseMs ?? 200;
+  const retryMaxMs = opts.retryMaxMs ?? 30_000;
+  const onError =
+    opts.onError ??
+    ((err: unknown, info: { eventId?: string; attempts?: number }) =>
+      consoleLogger.warn('outbox relay: publish failed, will retry', { schema: s, ...info, error: errorText(err) }));
+  const lockKey = hashKey(`parley.outbox.${s}`);
+
+  let started = false;
+  let stopped = false;
+  let loop: Promise<void> | undefined;
+  let nudged = false;
+  let wake: (() => void) | undefined;
+  let failures = 0;
+  const drainers: { resolve: () => void; reject: (e: Error) => void }[] = [];
+
+  async function publishBatch(): Promise<{ claimed: number; failed: boolean }> {
+    return db.transaction(async (tx) => {
+      const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
+      if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
+      const { rows } = await tx.query<Row>(
+        `SELECT seq, id, event FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      const done: (number | string)[] = [];
+      let failed = false;
+      for (const row of rows) {
+        const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
+        try {
+          await bus.publishEvent(event);
+          done.push(row.seq);
+        } catch (err) {
+          failed = true;
+          const r = await tx.query<{ attempts: number }>(
+            `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2 WHERE seq = $1 RETURNING attempts`,
+            [row.seq, errorText(err).slice(0, 2000)],
+          );
+          onError(err, { eventId: row.id, attempts: Number(r.rows[0]?.attempts ?? 0) });
+          break;
+        }
+      }
+      if (done.length > 0) {
+        await tx.query(`UPDATE ${s}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [done.map(String)]);
+      }
+      return { claimed: rows.length, failed };
+    });
+  }
+
+  async function pending(): Promise<number> {
+    const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.outbox WHERE published_at IS NULL`);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  function sleep(ms: number, interruptible: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      if (stopped || (interruptible && nudged)) return resolve();
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        wake = undefined;
+        resolve();
+      }
+      // A nudge must not cut a failure backoff short, or a dead bus would be hammered on every commit.
+      wake = interruptible ? done : () => stopped && done();
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped && (started || drainers.length > 0)) {
+      nudged = false;
+      let claimed = 0;
+      let failed = false;
+      try {
+        ({ claimed, failed } = await publishBatch());
+      } catch (err) {
+        failed = true;
+        onError(err, {});
+      }
+      if (stopped) break;
+      if (failed) {
+        failures++;
+        const backoff = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(failures - 1, 20));
+        await sleep(backoff * (0.75 + Math.random() * 0.5), false);
+        continue;
+      }
+      failures = 0;
+      if (claimed === batchSize) continue;
+      if (drainers.length > 0) {
+        let left = 1;
+        try {
+          left = await pending();
+        } catch (err) {
+          onError(err, {});
+        }
+        if (left === 0) {
+          for (const d of drainers.splice(0)) d.resolve();
+        } else {
+          // Rows held by another replica or committed just now: look again shortly.
+          await sleep(Math.min(pollIntervalMs, 50), false);
+          continue;
+        }
+      }
+      if (!started) break;
+      await sleep(pollIntervalMs, true);
+    }
+  }
+
+  function ensureLoop(): void {
+    if (loop || stopped) return;
+    loop = run().finally(() => {
+      loop = undefined;
+      // A drain() or start() that arrived while the loop was exiting.
+      if (!stopped && (started || drainers.length > 0)) ensureLoop();
+    });
+  }
+
+  return {
+    start() {
+      if (stopped) throw new Error('outbox relay was stopped');
+      started = true;
+      ensureLoop();
+    },
+    nudge() {
+      nudged = true;
+      wake?.();
+    },
+    drain() {
+      if (stopped) return Promise.reject(new Error('outbox relay was stopped'));
+      const p = new Promise<void>((resolve, reject) => drainers.push({ resolve, reject }));
+      nudged = true;
+      wake?.();
+      ensureLoop();
+      return p;
+    },
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      for (const d of drainers.splice(0)) d.reject(new Error('outbox relay stopped before the outbox was drained'));
+    },
+    pending,
+  };
+}
+
+function hashKey(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}

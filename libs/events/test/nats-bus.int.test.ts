@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { integrationInfra, uniquePrefix } from '@parley/testkit';
+import { createNatsBus, createSubjects, EventType, type Bus, type NatsBus, type Subjects } from '@parley/events';
+import { collectEvents, delay, payloadExecuted } from '@parley/events/testing';
+import { busContract } from './bus-contract';
+
+const infra = integrationInfra('events-nats');
+const quietLogger = { warn: () => {}, error: () => {} };
+
+describe.skipIf(!infra)('NATS bus', () => {
+  let admin: NatsConnection;
+  let jsm: JetStreamManager;
+  const streams = new Set<string>();
+
+  beforeAll(async () => {
+    admin = await connect({ servers: infra!.natsUrl, name: 'events-int-admin' });
+    jsm = await jetstreamManager(admin);
+  });
+  afterAll(async () => {
+    // Deleting a stream deletes its consumers.
+    for (const s of streams) await jsm.streams.delete(s).catch(() => {});
+    await admin?.drain();
+  });
+
+  const open = async (subjects: Subjects, extra: Partial<Parameters<typeof createNatsBus>[0]> = {}): Promise<NatsBus> => {
+    streams.add(subjects.stream);
+    return createNatsBus({ servers: infra!.natsUrl, subjects, name: 'events-int', logger: quietLogger, ...extra });
+  };
+
+  busContract('nats', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects);
+    const others: Bus[] = [];
+    return {
+      bus,
+      subjects,
+      reopen: async () => {
+        const b = await open(subjects);
+        others.push(b);
+        return b;
+      },
+      async cleanup() {
+        for (const b of others) await b.close();
+        await bus.close();
+        await jsm.streams.delete(subjects.stream).catch(() => {});
+        streams.delete(subjects.stream);
+      },
+    };
+  });
+
+  it('creates the stream with file storage, the event subjects and the duplicate window', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects, { duplicateWindowMs: 60_000 });
+    const si = await jsm.streams.info(subjects.stream);
+    expect(si.config.storage).toBe('file');
+    expect([...si.config.subjects].sort()).toEqual([...subjects.streamSubjects()].sort());
+    expect(si.config.duplicate_window).toBe(nanos(60_000));
+    // Execute subjects are not captured: a stream would answer them with a PubAck.
+    expect(si.config.subjects.some((s) => s.split('.').includes('execute'))).toBe(false);
+    await bus.close();
+  });
+
+  it('ensures the stream idempotently when several processes start at once, and updates a changed config', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const buses = await Promise.all(Array.from({ length: 5 }, () => open(subjects)));
+    expect(await Promise.all(buses.map((b) => b.healthy()))).toEqual([true, true, true, true, true]);
+    const changed = await open(subjects, { duplicateWindowMs: 30_000, maxAgeMs: 3_600_000 });
+    const si = await jsm.streams.info(subjects.stream);
+    expect(si.config.duplicate_window).toBe(nanos(30_000));
+    expect(si.config.max_age).toBe(nanos(3_600_000));
+    for (const b of [...buses, changed]) await b.close();
+  });
+
+  it('keeps subjects another release added to the stream', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const extra = `${subjects.prefix}.v1.*.future.event`;
+    streams.add(subjects.stream);
+    await jsm.streams.add({ name: subjects.stream, subjects: [...subjects.streamSubjects(), extra] });
+    const bus = await open(subjects);
+    const si = await jsm.streams.info(subjects.stream);
+    expect(si.config.subjects).toContain(extra);
+    await bus.close();
+  });
+
+  it('exposes its connection and becomes unhealthy once closed', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects);
+    expect(bus.connection.isClosed()).toBe(false);
+    await bus.close();
+    expect(bus.connection.isClosed()).toBe(true);
+    expect(await bus.healthy()).toBe(false);
+  });
+
+  it('leaves a shared connection open on close()', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const nc = await connect({ servers: infra!.natsUrl });
+    const bus = await open(subjects, { nc });
+    await bus.close();
+    expect(nc.isClosed()).toBe(false);
+    await nc.drain();
+  });
+
+  it('is unhealthy when the stream has been deleted', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects);
+    await jsm.streams.delete(subjects.stream);
+    expect(await bus.healthy()).toBe(false);
+    await bus.close();
+  });
+
+  it('configures the durable consumer for ordered, explicit-ack delivery and keeps its position when its filter changes', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects, { ackWaitMs: 10_000 });
+    const events = [payloadExecuted('x'), payloadExecuted('x')];
+    for (const e of events) await bus.publishEvent(e);
+    const c = await collectEvents(bus, { durable: 'proj', filterSubjects: [subjects.event('x', EventType.PayloadExecuted)] });
+    await c.waitFor(2);
+    await c.stop();
+    const ci = await jsm.consumers.info(subjects.stream, 'proj');
+    expect(ci.config).toMatchObject({ ack_policy: 'explicit', deliver_policy: 'all', max_ack_pending: 1, ack_wait: nanos(10_000) });
+
+    const c2 = await collectEvents(bus, { durable: 'proj', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)] });
+    const next = payloadExecuted('y');
+    await bus.publishEvent(next);
+    await c2.waitFor(1);
+    await delay(300);
+    expect(c2.events.map((e) => e.id)).toEqual([next.id]);
+    await c2.stop();
+    await bus.close();
+  });
+
+  it('stops after the event in flight and lets a restart continue at once, not after the ack wait', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects);
+    const events = Array.from({ length: 5 }, () => payloadExecuted('s'));
+    for (const e of events) await bus.publishEvent(e);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const c1 = await collectEvents(bus, { durable: 'handback', filterSubjects: [], onEvent: () => gate });
+    await delay(200);
+    const stopping = c1.stop();
+    release();
+    await stopping;
+    expect(c1.events.map((e) => e.id)).toEqual([events[0]!.id]);
+    const c2 = await collectEvents(bus, { durable: 'handback', filterSubjects: [] });
+    await c2.waitFor(4, 3000);
+    expect(c2.events.map((e) => e.id)).toEqual(events.slice(1).map((e) => e.id));
+    await c2.stop();
+    await bus.close();
+  });
+
+  it('re-creates a durable consumer deleted under it (replaying from the stream start)', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects, { idleHeartbeatMs: 500 });
+    const first = payloadExecuted('s');
+    await bus.publishEvent(first);
+    const c = await collectEvents(bus, { durable: 'phoenix', filterSubjects: [] });
+    await c.waitFor(1);
+    await jsm.consumers.delete(subjects.stream, 'phoenix');
+    const second = payloadExecuted('s');
+    await bus.publishEvent(second);
+    await c.waitFor(3, 10_000);
+    expect(c.events.map((e) => e.id)).toEqual([first.id, first.id, second.id]);
+    await c.stop();
+    await bus.close();
+  });
+});

@@ -1,0 +1,6 @@
+// The drafts' example scenarios: seeded templates and response schemas, and the
+// pure logic of the example server agents that serve them.
+export { SCENARIOS, type SeedScenario } from './scenarios/index';
+export { bookFlight, type FlightBookingContext } from './agents/flight-booking';
+export { retouchPhoto } from './agents/photo-retouch';
+export { diagnoseFault } from './agents/fault-management';

@@ -1,0 +1,78 @@
+/**
+ * @parley/protocol — the pure domain of draft-zhou "Structured Data Schema
+ * Interaction": schema templates (§4.1–§4.3), payload validation (§3.2),
+ * language negotiation (§4.2), JSON-RPC params, the error catalogue.
+ * No IO, no clock, no transport. Exactly the public API; no `export *`.
+ */
+
+// The error catalogue.
+export {
+  ERROR_CATALOGUE,
+  GrpcStatus,
+  ParleyError,
+  isErrorType,
+  isParleyError,
+  toParleyError,
+  violation,
+} from './errors';
+export type { ErrorType, ParleyErrorInit, SerializedError, Violation } from './errors';
+
+// The model (§4.1).
+export { KEY_DEFINITION_MEMBERS, KEY_TYPES, OTHER_KEY, TEMPLATE_MEMBERS } from './model';
+export type { JsonObject, JsonValue, KeyDefinition, KeyType, SchemaTemplate } from './model';
+
+// Scenario ids and agent names.
+export { AGENT_NAME_PATTERN, MAX_SCENARIO_LENGTH, scenarioId, validateAgentName } from './scenario';
+export type { IdentifierOptions } from './scenario';
+
+// Templates (§4.1, §4.2, §4.3).
+export {
+  KEY_NAME_PATTERN,
+  MAX_KEY_NAME_LENGTH,
+  RESERVED_KEY_NAMES,
+  SCHEMA_ID_PATTERN,
+  STANDARD_OTHER_DESCRIPTION,
+  SUPPORTED_FORMATS,
+  assertSameShape,
+  parseTemplate,
+  standardOtherKey,
+  templateShape,
+} from './template';
+export type { KeyShape, ParsedTemplate, SupportedFormat, TemplateShape } from './template';
+
+// Payloads (§3.2, §4.3).
+export { JSON_SCHEMA_DIALECT, SAFE_VALUE_DEF, payloadJsonSchema } from './payload-schema';
+export { ValidatorCache, compilePayloadValidator, otherFragments } from './payload';
+export type { PayloadValidator, ValidatedPayload, ValidatorCacheStats } from './payload';
+
+// Languages (§4.2).
+export { BCP47_PATTERN, negotiateLanguage, normalizeLanguageTag } from './language';
+
+// JSON-RPC params.
+export {
+  CLIENT_ID_PATTERN,
+  RPC_PARAM_PARSERS,
+  TAG_PATTERN,
+  parseExecuteParams,
+  parseGetSchemaTemplateParams,
+  parseListAgentsParams,
+  parseListSchemasParams,
+  parsePublishSchemaParams,
+  parseRegisterAgentParams,
+} from './rpc-params';
+export type {
+  ExecuteParams,
+  GetSchemaTemplateParams,
+  ListAgentsParams,
+  ListSchemasParams,
+  PublishSchemaParams,
+  RegisterAgentParams,
+  RpcMethod,
+} from './rpc-params';
+
+// Added in parallel by other engineers (execution ↔ agent wire, gateway payload guard, response schemas).
+export { agentError, decodeDispatchReply, decodeDispatchRequest, encodeDispatch } from './dispatch';
+export type { DispatchReply, DispatchRequest } from './dispatch';
+export { FORBIDDEN_MEMBER_NAMES, MAX_PAYLOAD_DEPTH, assertNoForbiddenKeys } from './forbidden-keys';
+export { compileResponseSchema } from './response-schema';
+export type { ResponseValidator } from './response-schema';

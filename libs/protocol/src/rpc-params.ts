@@ -1,0 +1,267 @@
+/**
+ * Pure parsers for the params of the gateway's JSON-RPC methods. Each returns
+ * a typed, normalised value or throws `invalid_params` naming `params.<member>`
+ * and a rule (`required`, `type`, `unknown_member`, `non_empty`, `max_length`,
+ * `pattern`, `bcp47`, ...). Unknown members are rejected so a misspelt option is
+ * an error, not silently ignored.
+ */
+import { ParleyError } from './errors';
+import { isPlainObject, jsonTypeName } from './json';
+import { normalizeLanguageTag } from './language';
+import type { JsonObject } from './model';
+import { MAX_SCENARIO_LENGTH, scenarioId, validateAgentName } from './scenario';
+import { SCHEMA_ID_PATTERN } from './template';
+
+/** Client ids: what a client calls itself (e.g. `user:42@app`), kept for DSP "distinct source" counts (zhou §6.2.1). */
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:@-]+$/;
+export const MAX_CLIENT_ID_LENGTH = 128;
+/** Agent tags (`list_agents` filter). */
+export const TAG_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+export const MAX_TAG_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 2048;
+export const MAX_DOMAIN_LENGTH = 128;
+export const MAX_VERSION_LENGTH = 64;
+export const MAX_LIST_LENGTH = 256;
+
+/** Figure 6: `{"scenario":"flight_booking","preferred_language":"en-US"}`. */
+export interface GetSchemaTemplateParams {
+  /** The scenario as sent. */
+  scenario: string;
+  /** Its canonical id (scenarioId). */
+  scenario_id: string;
+  /** Canonical-case BCP 47 tag, when sent. */
+  preferred_language?: string;
+  /** Pick this server agent when several serve the scenario. */
+  agent?: string;
+  client_id?: string;
+}
+
+/** Figure 8: `{"schema_id":"flight_booking_v1","payload":{...}}`. */
+export interface ExecuteParams {
+  schema_id: string;
+  /** A JSON object; validated against the template later, not here. */
+  payload: JsonObject;
+  client_id?: string;
+  agent?: string;
+}
+
+export interface RegisterAgentParams {
+  name: string;
+  description?: string;
+  domain?: string;
+  /** Deduplicated, in order. */
+  tags?: string[];
+  /** Canonical scenario ids, deduplicated, in order. */
+  scenarios: string[];
+  version?: string;
+}
+
+export interface PublishSchemaParams {
+  agent: string;
+  /** Unparsed: the caller runs parseTemplate on it. */
+  template: JsonObject;
+  /** Canonical-case BCP 47 tag of the semantic descriptions (default "en"). */
+  language: string;
+  response_schema?: JsonObject;
+}
+
+export interface ListAgentsParams {
+  scenario?: string;
+  /** Canonical id of `scenario`, when sent. */
+  scenario_id?: string;
+  tag?: string;
+  domain?: string;
+}
+
+export interface ListSchemasParams {
+  agent?: string;
+  scenario?: string;
+  scenario_id?: string;
+}
+
+function fail(path: string, rule: string, message: string): never {
+  throw new ParleyError('invalid_params', message, { path, rule });
+}
+
+/** params must be an object (by-name); `optional` methods also accept it omitted. */
+function paramsObject(params: unknown, allowed: readonly string[], optional: boolean): Record<string, unknown> {
+  if (params === undefined || params === null) {
+    if (optional) return {};
+    fail('params', 'required', `params is required: an object with ${allowed.join(', ')}`);
+  }
+  if (!isPlainObject(params)) fail('params', 'type', `params must be an object (named members), got ${jsonTypeName(params)}`);
+  for (const k of Object.keys(params)) {
+    if (!allowed.includes(k)) fail(`params.${k}`, 'unknown_member', `params.${k} is not a parameter of this method; allowed: ${allowed.join(', ')}`);
+  }
+  return params;
+}
+
+function str(p: Record<string, unknown>, name: string, opts: { required: true; max?: number; pattern?: RegExp; hint?: string }): string;
+function str(p: Record<string, unknown>, name: string, opts: { required?: false; max?: number; pattern?: RegExp; hint?: string }): string | undefined;
+function str(p: Record<string, unknown>, name: string, opts: { required?: boolean; max?: number; pattern?: RegExp; hint?: string }): string | undefined {
+  const path = `params.${name}`;
+  const v = p[name];
+  if (v === undefined || v === null) {
+    if (opts.required) fail(path, 'required', `${path} is required${opts.hint ? `: ${opts.hint}` : ''}`);
+    return undefined;
+  }
+  if (typeof v !== 'string') fail(path, 'type', `${path} must be a string, got ${jsonTypeName(v)}`);
+  if (v.trim() === '') fail(path, 'non_empty', `${path} must not be empty`);
+  if (opts.max !== undefined && v.length > opts.max) fail(path, 'max_length', `${path} must be at most ${opts.max} characters, got ${v.length}`);
+  if (opts.pattern && !opts.pattern.test(v)) fail(path, 'pattern', `${path} ${JSON.stringify(v.slice(0, 60))} must match ${opts.pattern.source}${opts.hint ? ` (${opts.hint})` : ''}`);
+  return v;
+}
+
+function scenarioParam(p: Record<string, unknown>, required: boolean): { scenario: string; scenario_id: string } | undefined {
+  const scenario = required
+    ? str(p, 'scenario', { required: true, max: MAX_SCENARIO_LENGTH, hint: 'the scenario to interact in, e.g. "flight_booking"' })
+    : str(p, 'scenario', { max: MAX_SCENARIO_LENGTH });
+  if (scenario === undefined) return undefined;
+  return { scenario, scenario_id: scenarioId(scenario, { path: 'params.scenario' }) };
+}
+
+function optionalAgent(p: Record<string, unknown>, name = 'agent'): string | undefined {
+  const v = p[name];
+  return v === undefined || v === null ? undefined : validateAgentName(v, `params.${name}`);
+}
+
+function clientId(p: Record<string, unknown>): string | undefined {
+  return str(p, 'client_id', { max: MAX_CLIENT_ID_LENGTH, pattern: CLIENT_ID_PATTERN, hint: 'letters, digits and _ . : @ -' });
+}
+
+function objectParam(p: Record<string, unknown>, name: string, required: boolean): JsonObject | undefined {
+  const path = `params.${name}`;
+  const v = p[name];
+  if (v === undefined || v === null) {
+    if (required) fail(path, 'required', `${path} is required: a JSON object`);
+    return undefined;
+  }
+  if (!isPlainObject(v)) fail(path, 'type', `${path} must be a JSON object, got ${jsonTypeName(v)}`);
+  return v as JsonObject;
+}
+
+function stringList(p: Record<string, unknown>, name: string, required: boolean, each: (s: unknown, path: string) => string): string[] | undefined {
+  const path = `params.${name}`;
+  const v = p[name];
+  if (v === undefined || v === null) {
+    if (required) fail(path, 'required', `${path} is required: a non-empty array of strings`);
+    return undefined;
+  }
+  if (!Array.isArray(v)) fail(path, 'type', `${path} must be an array of strings, got ${jsonTypeName(v)}`);
+  if (required && v.length === 0) fail(path, 'non_empty', `${path} must contain at least one entry`);
+  if (v.length > MAX_LIST_LENGTH) fail(path, 'max_items', `${path} must have at most ${MAX_LIST_LENGTH} entries`);
+  const out: string[] = [];
+  v.forEach((x, i) => {
+    const s = each(x, `${path}[${i}]`);
+    if (!out.includes(s)) out.push(s);
+  });
+  return out;
+}
+
+function tagValue(x: unknown, path: string): string {
+  if (typeof x !== 'string') fail(path, 'type', `${path} must be a string, got ${jsonTypeName(x)}`);
+  if (x.length > MAX_TAG_LENGTH || !TAG_PATTERN.test(x)) {
+    fail(path, 'pattern', `${path} ${JSON.stringify(x.slice(0, 60))} must be a lowercase tag: letters, digits, "_" and "-", starting with a letter or digit, at most ${MAX_TAG_LENGTH} characters`);
+  }
+  return x;
+}
+
+function setIf<T extends object, K extends keyof T>(o: T, k: K, v: T[K] | undefined): void {
+  if (v !== undefined) o[k] = v;
+}
+
+/** `get_schema_template` (zhou §3.2 step 3, Figure 6). */
+export function parseGetSchemaTemplateParams(params: unknown): GetSchemaTemplateParams {
+  const p = paramsObject(params, ['scenario', 'preferred_language', 'agent', 'client_id'], false);
+  const s = scenarioParam(p, true) as { scenario: string; scenario_id: string };
+  const out: GetSchemaTemplateParams = { scenario: s.scenario, scenario_id: s.scenario_id };
+  const lang = p.preferred_language;
+  if (lang !== undefined && lang !== null) out.preferred_language = normalizeLanguageTag(lang, 'params.preferred_language');
+  setIf(out, 'agent', optionalAgent(p));
+  setIf(out, 'client_id', clientId(p));
+  return out;
+}
+
+/** `execute` (zhou §3.2 step 4, Figure 8). The payload is checked against its template later. */
+export function parseExecuteParams(params: unknown): ExecuteParams {
+  const p = paramsObject(params, ['schema_id', 'payload', 'client_id', 'agent'], false);
+  const schemaId = str(p, 'schema_id', { required: true, pattern: SCHEMA_ID_PATTERN, hint: 'the schema_id from get_schema_template, e.g. "flight_booking_v1"' });
+  const payload = objectParam(p, 'payload', true) as JsonObject;
+  const out: ExecuteParams = { schema_id: schemaId, payload };
+  setIf(out, 'client_id', clientId(p));
+  setIf(out, 'agent', optionalAgent(p));
+  return out;
+}
+
+/** `register_agent`: a server agent announces itself and the scenarios it serves. */
+export function parseRegisterAgentParams(params: unknown): RegisterAgentParams {
+  const p = paramsObject(params, ['name', 'description', 'domain', 'tags', 'scenarios', 'version'], false);
+  const name = validateAgentName(p.name, 'params.name');
+  const description = str(p, 'description', { max: MAX_DESCRIPTION_LENGTH });
+  const domain = str(p, 'domain', { max: MAX_DOMAIN_LENGTH });
+  const tags = stringList(p, 'tags', false, tagValue);
+  const scenarios = stringList(p, 'scenarios', true, (x, path) => {
+    if (typeof x !== 'string') fail(path, 'type', `${path} must be a string, got ${jsonTypeName(x)}`);
+    if (x.length > MAX_SCENARIO_LENGTH) fail(path, 'max_length', `${path} must be at most ${MAX_SCENARIO_LENGTH} characters`);
+    return scenarioId(x, { path });
+  }) as string[];
+  const version = str(p, 'version', { max: MAX_VERSION_LENGTH });
+  const out: RegisterAgentParams = { name, scenarios };
+  setIf(out, 'description', description);
+  setIf(out, 'domain', domain);
+  setIf(out, 'tags', tags);
+  setIf(out, 'version', version);
+  return out;
+}
+
+/** `publish_schema`: a server agent publishes a template (zhou §3.1 S(1)) in one language (zhou §4.2). */
+export function parsePublishSchemaParams(params: unknown): PublishSchemaParams {
+  const p = paramsObject(params, ['agent', 'template', 'language', 'response_schema'], false);
+  const agent = validateAgentName(p.agent, 'params.agent');
+  const template = objectParam(p, 'template', true) as JsonObject;
+  const lang = p.language;
+  const language = lang === undefined || lang === null ? 'en' : normalizeLanguageTag(lang, 'params.language');
+  const out: PublishSchemaParams = { agent, template, language };
+  setIf(out, 'response_schema', objectParam(p, 'response_schema', false));
+  return out;
+}
+
+/** `list_agents`: params may be omitted. */
+export function parseListAgentsParams(params: unknown): ListAgentsParams {
+  const p = paramsObject(params, ['scenario', 'tag', 'domain'], true);
+  const out: ListAgentsParams = {};
+  const s = scenarioParam(p, false);
+  if (s) {
+    out.scenario = s.scenario;
+    out.scenario_id = s.scenario_id;
+  }
+  const tag = p.tag;
+  if (tag !== undefined && tag !== null) out.tag = tagValue(tag, 'params.tag');
+  setIf(out, 'domain', str(p, 'domain', { max: MAX_DOMAIN_LENGTH }));
+  return out;
+}
+
+/** `list_schemas`: params may be omitted. */
+export function parseListSchemasParams(params: unknown): ListSchemasParams {
+  const p = paramsObject(params, ['agent', 'scenario'], true);
+  const out: ListSchemasParams = {};
+  setIf(out, 'agent', optionalAgent(p));
+  const s = scenarioParam(p, false);
+  if (s) {
+    out.scenario = s.scenario;
+    out.scenario_id = s.scenario_id;
+  }
+  return out;
+}
+
+/** The parsers by JSON-RPC method name. */
+export const RPC_PARAM_PARSERS = {
+  get_schema_template: parseGetSchemaTemplateParams,
+  execute: parseExecuteParams,
+  register_agent: parseRegisterAgentParams,
+  publish_schema: parsePublishSchemaParams,
+  list_agents: parseListAgentsParams,
+  list_schemas: parseListSchemasParams,
+} as const;
+
+export type RpcMethod = keyof typeof RPC_PARAM_PARSERS;

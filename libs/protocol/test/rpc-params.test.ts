@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  RPC_PARAM_PARSERS,
+  parseExecuteParams,
+  parseGetSchemaTemplateParams,
+  parseListAgentsParams,
+  parseListSchemasParams,
+  parsePublishSchemaParams,
+  parseRegisterAgentParams,
+} from '../src/index';
+import { expectViolation, figure } from './helpers';
+
+const invalid = (fn: () => unknown, path: string, rule: string) => expectViolation(fn, 'invalid_params', path, rule);
+
+describe('get_schema_template params (zhou §3.2 step 3, Figure 6)', () => {
+  it('Figure 6 params', () => {
+    const { params } = figure<{ params: unknown }>(6);
+    expect(parseGetSchemaTemplateParams(params)).toEqual({ scenario: 'flight_booking', scenario_id: 'flight_booking', preferred_language: 'en-US' });
+  });
+
+  it('canonicalises the scenario and the language tag; agent and client_id are optional', () => {
+    expect(parseGetSchemaTemplateParams({ scenario: 'Flight Booking', preferred_language: 'zh-hans-cn', agent: 'airline', client_id: 'user:42@app' })).toEqual({
+      scenario: 'Flight Booking',
+      scenario_id: 'flight_booking',
+      preferred_language: 'zh-Hans-CN',
+      agent: 'airline',
+      client_id: 'user:42@app',
+    });
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', preferred_language: null })).toEqual({ scenario: 'x', scenario_id: 'x' });
+  });
+
+  it('rejects missing, malformed and unknown params', () => {
+    invalid(() => parseGetSchemaTemplateParams(undefined), 'params', 'required');
+    invalid(() => parseGetSchemaTemplateParams(['flight_booking']), 'params', 'type');
+    invalid(() => parseGetSchemaTemplateParams({}), 'params.scenario', 'required');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 5 }), 'params.scenario', 'type');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: '' }), 'params.scenario', 'non_empty');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: '!!!' }), 'params.scenario', 'scenario_slug');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x'.repeat(129) }), 'params.scenario', 'max_length');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', preferred_language: 'en_US' }), 'params.preferred_language', 'bcp47');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', agent: 'Airline' }), 'params.agent', 'agent_name');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', client_id: 'has space' }), 'params.client_id', 'pattern');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 'compact' }), 'params.view', 'unknown_member');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', compact: true }), 'params.compact', 'unknown_member');
+  });
+});
+
+describe('execute params (zhou §3.2 step 4, Figure 8)', () => {
+  it('Figure 8', () => {
+    const fig8 = figure<{ schema_id: string; payload: object }>(8);
+    expect(parseExecuteParams(fig8)).toEqual(fig8);
+  });
+
+  it('client_id and agent are optional; the payload is passed through untouched', () => {
+    const payload = { anything: [1, { deep: true }] };
+    const r = parseExecuteParams({ schema_id: 'a.b-c_1', payload, client_id: 'c-1', agent: 'airline' });
+    expect(r).toEqual({ schema_id: 'a.b-c_1', payload, client_id: 'c-1', agent: 'airline' });
+    expect(r.payload).toBe(payload);
+  });
+
+  it('rejects a missing or malformed schema_id or payload', () => {
+    invalid(() => parseExecuteParams({ payload: {} }), 'params.schema_id', 'required');
+    invalid(() => parseExecuteParams({ schema_id: 1, payload: {} }), 'params.schema_id', 'type');
+    invalid(() => parseExecuteParams({ schema_id: 'flight booking', payload: {} }), 'params.schema_id', 'pattern');
+    invalid(() => parseExecuteParams({ schema_id: 'a' }), 'params.payload', 'required');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: [] }), 'params.payload', 'type');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: '{"origin":"PEK"}' }), 'params.payload', 'type');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, client_id: 'x'.repeat(129) }), 'params.client_id', 'max_length');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, client_id: 7 }), 'params.client_id', 'type');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, scenario: 'x' }), 'params.scenario', 'unknown_member');
+  });
+});
+
+describe('register_agent params', () => {
+  it('canonicalises and deduplicates scenarios; optional members pass through', () => {
+    expect(
+      parseRegisterAgentParams({
+        name: 'airline',
+        description: 'Books flights.',
+        domain: 'travel',
+        tags: ['travel', 'flight', 'travel'],
+        scenarios: ['Flight Booking', 'flight_booking', 'seat-selection'],
+        version: '1.0.0',
+      }),
+    ).toEqual({ name: 'airline', description: 'Books flights.', domain: 'travel', tags: ['travel', 'flight'], scenarios: ['flight_booking', 'seat_selection'], version: '1.0.0' });
+    expect(parseRegisterAgentParams({ name: 'a', scenarios: ['x'] })).toEqual({ name: 'a', scenarios: ['x'] });
+  });
+
+  it('rejects bad names, scenarios and tags', () => {
+    invalid(() => parseRegisterAgentParams({ scenarios: ['x'] }), 'params.name', 'required');
+    invalid(() => parseRegisterAgentParams({ name: 'Air Line', scenarios: ['x'] }), 'params.name', 'agent_name');
+    invalid(() => parseRegisterAgentParams({ name: 'a' }), 'params.scenarios', 'required');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: [] }), 'params.scenarios', 'non_empty');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: 'flight_booking' }), 'params.scenarios', 'type');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: ['ok', 3] }), 'params.scenarios[1]', 'type');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: ['ok', '---'] }), 'params.scenarios[1]', 'scenario_slug');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: ['x'], tags: ['Travel'] }), 'params.tags[0]', 'pattern');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: ['x'], tags: 'travel' }), 'params.tags', 'type');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: ['x'], description: 1 }), 'params.description', 'type');
+    invalid(() => parseRegisterAgentParams({ name: 'a', scenarios: ['x'], owner: 'me' }), 'params.owner', 'unknown_member');
+  });
+});
+
+describe('publish_schema params', () => {
+  const template = { schema_id: 'x_v1', scenario: 'x', keys: [] };
+
+  it('language defaults to "en"; the template is passed through unparsed', () => {
+    const r = parsePublishSchemaParams({ agent: 'airline', template });
+    expect(r).toEqual({ agent: 'airline', template, language: 'en' });
+    expect(r.template).toBe(template);
+    expect(parsePublishSchemaParams({ agent: 'a', template, language: 'ZH-cn', response_schema: { type: 'object' } })).toEqual({
+      agent: 'a',
+      template,
+      language: 'zh-CN',
+      response_schema: { type: 'object' },
+    });
+  });
+
+  it('rejects a missing agent or template, a bad language or response_schema', () => {
+    invalid(() => parsePublishSchemaParams({ template }), 'params.agent', 'required');
+    invalid(() => parsePublishSchemaParams({ agent: 'a' }), 'params.template', 'required');
+    invalid(() => parsePublishSchemaParams({ agent: 'a', template: [template] }), 'params.template', 'type');
+    invalid(() => parsePublishSchemaParams({ agent: 'a', template, language: 'english language' }), 'params.language', 'bcp47');
+    invalid(() => parsePublishSchemaParams({ agent: 'a', template, response_schema: true }), 'params.response_schema', 'type');
+    invalid(() => parsePublishSchemaParams({ agent: 'a', template, schema: {} }), 'params.schema', 'unknown_member');
+  });
+});
+
+describe('list_agents / list_schemas params', () => {
+  it('params may be omitted', () => {
+    expect(parseListAgentsParams(undefined)).toEqual({});
+    expect(parseListAgentsParams(null)).toEqual({});
+    expect(parseListSchemasParams(undefined)).toEqual({});
+    expect(parseListSchemasParams({})).toEqual({});
+  });
+
+  it('filters are canonicalised', () => {
+    expect(parseListAgentsParams({ scenario: 'Photo Retouch', tag: 'photo', domain: 'media' })).toEqual({ scenario: 'Photo Retouch', scenario_id: 'photo_retouch', tag: 'photo', domain: 'media' });
+    expect(parseListSchemasParams({ agent: 'airline', scenario: 'flight booking' })).toEqual({ agent: 'airline', scenario: 'flight booking', scenario_id: 'flight_booking' });
+  });
+
+  it('rejects unknown members and bad filters', () => {
+    invalid(() => parseListAgentsParams({ limit: 10 }), 'params.limit', 'unknown_member');
+    invalid(() => parseListAgentsParams([]), 'params', 'type');
+    invalid(() => parseListAgentsParams({ tag: 'Not A Tag' }), 'params.tag', 'pattern');
+    invalid(() => parseListSchemasParams({ agent: '1x' }), 'params.agent', 'agent_name');
+    invalid(() => parseListSchemasParams({ scenario: 3 }), 'params.scenario', 'type');
+  });
+});
+
+describe('RPC_PARAM_PARSERS', () => {
+  it('maps each gateway method to its parser', () => {
+    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_schema_template', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent']);
+    expect(RPC_PARAM_PARSERS.get_schema_template).toBe(parseGetSchemaTemplateParams);
+  });
+});

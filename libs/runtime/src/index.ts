@@ -1,0 +1,5 @@
+export { ConfigError, envInt, envOptional, envString } from './config';
+export { createLogger, type Logger, type LogLevel } from './logger';
+export { handleHealth, probe, startHealthServer, type HealthState, type ReadinessCheck } from './health';
+export { runUntilSignal, type Running } from './lifecycle';
+export { systemClock, type Clock } from './clock';
