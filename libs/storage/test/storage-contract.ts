@@ -1,0 +1,48 @@
+import { expect, it } from 'vitest';
+import { migrate, type Db } from '@parley/storage';
+
+/** The same behaviour from both adapters: the embedded mode runs the production SQL unchanged. */
+export function storageContract(open: () => Promise<Db>): void {
+  it('applies every service migration once, and again is a no-op', async () => {
+    const db = await open();
+    try {
+      for (const s of ['registry', 'negotiation', 'execution'] as const) {
+        expect(await migrate(db, s)).toEqual([1]);
+        expect(await migrate(db, s)).toEqual([]);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls back a transaction that throws and commits one that resolves', async () => {
+    const db = await open();
+    try {
+      await migrate(db, 'registry');
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query(`INSERT INTO registry.agents (name, registered_at, updated_at) VALUES ('ghost', now(), now())`);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect((await db.query('SELECT 1 FROM registry.agents WHERE name = $1', ['ghost'])).rowCount).toBe(0);
+      await db.transaction((tx) => tx.query(`INSERT INTO registry.agents (name, registered_at, updated_at) VALUES ('kept', now(), now())`));
+      expect((await db.query('SELECT 1 FROM registry.agents WHERE name = $1', ['kept'])).rowCount).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses to update or delete a published schema version (draft-zhou §6.2.2: the base schema is immutable)', async () => {
+    const db = await open();
+    try {
+      await migrate(db, 'negotiation');
+      await db.query(`INSERT INTO negotiation.schemas VALUES ('a', 's_v1', 's', 's', 1, 'en', null, now())`);
+      await expect(db.query(`UPDATE negotiation.schemas SET version = 2`)).rejects.toThrow(/immutable/);
+      await expect(db.query(`DELETE FROM negotiation.schemas`)).rejects.toThrow(/immutable/);
+      expect((await db.query<{ version: number }>('SELECT version FROM negotiation.schemas')).rows[0]?.version).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+}
