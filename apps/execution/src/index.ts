@@ -57,9 +57,10 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     drainOutbox: () => relay.drain(),
     async stop() {
       await server.stop();
-      // Events of executions that completed before the stop are published, or stay in the outbox for the next start.
-      await relay.drain().catch(() => {});
-      await relay.stop();
+      // Publish what completed before the stop; if the bus is down, give up after a
+      // moment: the rows stay in the outbox and the next start publishes them.
+      await Promise.race([relay.drain().catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+      await relay.stop().catch(() => {});
     },
   };
 }

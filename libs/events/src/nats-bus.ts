@@ -13,7 +13,6 @@ import {
   DeliverPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
-  jetstream,
   jetstreamManager,
   StorageType,
   type ConsumerConfig,

@@ -109,7 +109,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   async function publishBatch(): Promise<{ claimed: number; failed: boolean }> {
     return db.transaction(async (tx) => {
       const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
-      void lock;
+      if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
       const { rows } = await tx.query<Row>(
         `SELECT seq, id, event FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],

@@ -278,9 +278,9 @@ export function outboxContract(
 
     if (opts.replicas) it('lets no other replica publish while one holds a batch', async () => {
       const db2 = await env.openReplicaDb!();
+      let release = () => {};
       try {
         const shared = flakyBus(b.bus);
-        let release!: () => void;
         const gate = new Promise<void>((r) => (release = r));
         let blocked = false;
         const slow: Bus = {
@@ -309,6 +309,7 @@ export function outboxContract(
         await Promise.all([d1, d2]);
         expect(ids(shared.published)).toEqual(ids(events));
       } finally {
+        release();
         await Promise.allSettled(relays.splice(0).map((r) => r.stop()));
         await db2.close();
       }
