@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { templateFromWire, type ExecutionApi, type NegotiationApi } from '@parley/contracts';
-import { EventType, appendToOutbox, type Bus, type EventEnvelope, type Subjects } from '@parley/events';
+import { EventType, type Bus, type EventEnvelope, type Subjects } from '@parley/events';
 import {
   ParleyError,
   agentError,
@@ -14,6 +14,7 @@ import {
 } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db } from '@parley/storage';
+import { createRecorder } from './recorder';
 
 /**
  * Execution: the path of one structured payload (draft-zhou §3.2 steps (4)-(6)):
@@ -33,7 +34,7 @@ export interface ExecutionServiceDeps {
   negotiation: NegotiationApi;
   clock: Clock;
   log: Logger;
-  /** Called after each commit that wrote outbox rows. */
+  /** Called after each commit that wrote outbox rows (nudges the relay). */
   onOutboxWrite: () => void;
   timeoutMs: number;
   /** Schemas kept compiled (per agent/schema_id; published versions never change). */
@@ -56,6 +57,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
   const cache = new Map<string, ResolvedSchema>();
   const unqualified = new Map<string, { agent: string; at: number }>();
   const cacheSize = deps.cacheSize ?? 1000;
+  const recorder = createRecorder({ db: deps.db, subjects: deps.subjects, onCommit: deps.onOutboxWrite });
 
   async function resolve(schemaId: string, agent: string | undefined): Promise<ResolvedSchema> {
     let owner = agent;
@@ -144,15 +146,21 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           data: { ...base, fragments: [...checked.other_fragments] },
         });
       }
-      await deps.db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO execution.executions (id, agent, schema_id, scenario_id, client_id, keys_present, defaults_applied, other_fragments, duration_ms, executed_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [executionId, schema.agent, schema.schemaId, schema.scenarioId, clientId, checked.keys_present, checked.defaults_applied, checked.other_fragments.length, durationMs, now],
-        );
-        await appendToOutbox(tx, 'execution', deps.subjects, events);
-      });
-      deps.onOutboxWrite();
+      await recorder.record(
+        {
+          id: executionId,
+          agent: schema.agent,
+          schema_id: schema.schemaId,
+          scenario_id: schema.scenarioId,
+          client_id: clientId,
+          keys_present: [...checked.keys_present],
+          defaults_applied: [...checked.defaults_applied],
+          other_fragments: checked.other_fragments.length,
+          duration_ms: durationMs,
+          executed_at: now,
+        },
+        events,
+      );
       return {
         result: reply.result as JsonObject,
         execution_id: executionId,

@@ -28,8 +28,8 @@ export interface ServiceProcess {
 }
 
 /** Starts `node --import tsx <entry>` as its own process with `env` added to this one's. */
-export function startProcess(name: string, entry: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, entry)], {
+export function startProcess(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
