@@ -4,9 +4,10 @@ import { flightBookingTemplate } from '@parley/examples';
 import { ParleyError, type SchemaTemplate } from '@parley/protocol';
 import { createRegistryService } from '@parley/registry';
 import { createPgliteDb, migrate, type Db } from '@parley/storage';
-import { createNegotiationService } from '../src/service';
+import { createNegotiationService } from '@parley/negotiation';
 
-// Negotiation on PGlite with the real registry service behind it (no mocks).
+// The negotiation service on PGlite with the real registry service behind it (no
+// mocks); here because only the composition project may import two services.
 let db: Db;
 let registry: RegistryApi;
 let negotiation: NegotiationApi;
