@@ -32,6 +32,8 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     db: deps.db,
     schema: 'execution',
     bus: deps.bus,
+    // Under load one relay transaction then carries the events of many executions.
+    nudgeDelayMs: 5,
     onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: e }),
   });
   relay.start();

@@ -1,4 +1,4 @@
-import { appendToOutbox, type EventEnvelope, type Subjects } from '@parley/events';
+import { outboxInsert, type EventEnvelope, type Subjects } from '@parley/events';
 import type { Db } from '@parley/storage';
 
 /**
@@ -48,14 +48,17 @@ export function createRecorder(opts: { db: Db; subjects: Subjects; onCommit: () 
       values.push(`(${Array.from({ length: COLUMNS }, (_, i) => `$${n + i + 1}`).join(', ')})`);
       params.push(row.id, row.agent, row.schema_id, row.scenario_id, row.client_id, row.keys_present, row.defaults_applied, row.other_fragments, row.duration_ms, row.executed_at);
     }
-    await opts.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO execution.executions (id, agent, schema_id, scenario_id, client_id, keys_present, defaults_applied, other_fragments, duration_ms, executed_at)
-         VALUES ${values.join(', ')}`,
-        params,
-      );
-      await appendToOutbox(tx, 'execution', opts.subjects, batch.flatMap((p) => p.events));
-    });
+    const insertExecutions = `INSERT INTO execution.executions (id, agent, schema_id, scenario_id, client_id, keys_present, defaults_applied, other_fragments, duration_ms, executed_at)
+      VALUES ${values.join(', ')}`;
+    const events = batch.flatMap((p) => p.events);
+    if (events.length === 0) {
+      await opts.db.query(insertExecutions, params);
+      return;
+    }
+    // One statement, so one round trip and atomic on its own: the executions and
+    // their outbox events commit together or not at all.
+    const outbox = outboxInsert('execution', opts.subjects, events, params.length + 1);
+    await opts.db.query(`WITH executed AS (${insertExecutions}) ${outbox.sql}`, [...params, ...outbox.params]);
   }
 
   function pump(): void {

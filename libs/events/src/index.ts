@@ -14,5 +14,5 @@ export { subjectMatches } from './match';
 export type { EventsLogger } from './log';
 export { createNatsBus, type NatsBus, type NatsBusOptions } from './nats-bus';
 export { createMemoryBus, realClock, type BusClock, type MemoryBusOptions } from './memory-bus';
-export { appendToOutbox, createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox';
+export { appendToOutbox, createOutboxRelay, outboxInsert, type OutboxRelay, type OutboxRelayOptions } from './outbox';
 export { consumeIdempotently, type IdempotentConsumeOptions } from './consumer';

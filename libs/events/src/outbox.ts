@@ -19,16 +19,26 @@ function schemaName(schema: string): string {
  */
 export async function appendToOutbox(tx: Queryable, schema: string, subjects: Subjects, events: readonly EventEnvelope[]): Promise<void> {
   if (events.length === 0) return;
+  const { sql, params } = outboxInsert(schema, subjects, events, 1);
+  await tx.query(sql, params);
+}
+
+/**
+ * The INSERT statement appendToOutbox runs, with its parameters numbered from
+ * `firstParam`, for a caller that folds it into a statement of its own (a
+ * data-modifying CTE writes the state change and its events atomically in one
+ * round trip). One statement: the rows get consecutive seq numbers in the order given.
+ */
+export function outboxInsert(schema: string, subjects: Subjects, events: readonly EventEnvelope[], firstParam: number): { sql: string; params: unknown[] } {
   const s = schemaName(schema);
   const values: string[] = [];
   const params: unknown[] = [];
   for (const e of events) {
-    const n = params.length;
-    values.push(`($${n + 1}::uuid, $${n + 2}, $${n + 3}::json, now())`);
+    const n = firstParam + params.length;
+    values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now())`);
     params.push(e.id, subjects.event(e.scenario_id, e.type), JSON.stringify(e));
   }
-  // One statement: the rows get consecutive seq numbers in the order given.
-  await tx.query(`INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`, params);
+  return { sql: `INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`, params };
 }
 
 export interface OutboxRelayOptions {
@@ -40,6 +50,12 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Poll for rows committed without a nudge, e.g. by another replica (default 1000 ms). */
   pollIntervalMs?: number;
+  /**
+   * How long a nudge waits before the relay runs (default 0). A few milliseconds
+   * let one relay transaction carry the events of many commits under load, at
+   * the price of that much publication delay.
+   */
+  nudgeDelayMs?: number;
   /** First retry delay after a failed publish; doubles per consecutive failure (default 200 ms). */
   retryBaseMs?: number;
   /** Cap of the retry delay (default 30 s). */
@@ -90,6 +106,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { db, bus } = opts;
   const batchSize = opts.batchSize ?? 100;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const nudgeDelayMs = opts.nudgeDelayMs ?? 0;
+  let nudgeTimer: ReturnType<typeof setTimeout> | undefined;
   const retryBaseMs = opts.retryBaseMs ?? 200;
   const retryMaxMs = opts.retryMaxMs ?? 30_000;
   const onError =
@@ -213,8 +231,18 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       ensureLoop();
     },
     nudge() {
-      nudged = true;
-      wake?.();
+      if (nudgeDelayMs <= 0) {
+        nudged = true;
+        wake?.();
+        return;
+      }
+      if (nudgeTimer) return;
+      nudgeTimer = setTimeout(() => {
+        nudgeTimer = undefined;
+        nudged = true;
+        wake?.();
+      }, nudgeDelayMs);
+      nudgeTimer.unref?.();
     },
     drain() {
       if (stopped) return Promise.reject(new Error('outbox relay was stopped'));
@@ -226,6 +254,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     },
     async stop() {
       stopped = true;
+      if (nudgeTimer) clearTimeout(nudgeTimer);
       wake?.();
       await loop;
       for (const d of drainers.splice(0)) d.reject(new Error('outbox relay stopped before the outbox was drained'));
