@@ -59,6 +59,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
   const cacheSize = deps.cacheSize ?? 1000;
   const recorder = createRecorder({ db: deps.db, subjects: deps.subjects, onCommit: deps.onOutboxWrite });
 
+  const inFlight = new Map<string, Promise<ResolvedSchema>>();
+
   async function resolve(schemaId: string, agent: string | undefined): Promise<ResolvedSchema> {
     let owner = agent;
     if (owner === undefined) {
@@ -69,8 +71,25 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
       const hit = cache.get(`${owner}/${schemaId}`);
       if (hit) return hit;
     }
+    // Single flight: concurrent requests for the same schema share one lookup, so
+    // a cold cache under load costs one negotiation call and one compile, not one each.
+    const key = `${owner ?? '*'}/${schemaId}`;
+    let p = inFlight.get(key);
+    if (!p) {
+      p = lookup(schemaId, owner).finally(() => inFlight.delete(key));
+      inFlight.set(key, p);
+    }
+    const resolved = await p;
+    if (agent === undefined) unqualified.set(schemaId, { agent: resolved.agent, at: Date.now() });
+    return resolved;
+  }
+
+  async function lookup(schemaId: string, owner: string | undefined): Promise<ResolvedSchema> {
     const r = await deps.negotiation.getSchema({ schema_id: schemaId, ...(owner !== undefined ? { agent: owner } : {}) });
     if (!r.template || !r.schema) throw new ParleyError('internal', 'Negotiation returned no template');
+    // Published versions never change: a version compiled before is reused as is.
+    const cached = cache.get(`${r.schema.agent}/${schemaId}`);
+    if (cached) return cached;
     const resolved: ResolvedSchema = {
       agent: r.schema.agent,
       schemaId,
@@ -80,7 +99,6 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
     };
     if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
     cache.set(`${resolved.agent}/${schemaId}`, resolved);
-    if (agent === undefined) unqualified.set(schemaId, { agent: resolved.agent, at: Date.now() });
     return resolved;
   }
 
