@@ -1,22 +1,14 @@
-import { ExecutionServiceService, bindService, startGrpcServer, type ExecutionApi, type NegotiationApi } from '@parley/contracts';
-import { createOutboxRelay, type Bus, type Subjects } from '@parley/events';
-import type { Clock, Logger } from '@parley/runtime';
-import { migrate, type Db } from '@parley/storage';
-import { createExecutionService } from './service';
+import { ExecutionServiceService, bindService, startGrpcServer, type ExecutionApi } from '@parley/contracts';
+import { createOutboxRelay } from '@parley/events';
+import { migrate } from '@parley/storage';
+import { createExecutionService, type ExecutionServiceDeps } from './service';
 
 export { createExecutionService } from './service';
 
-export interface ExecutionDeps {
-  db: Db;
-  bus: Bus;
-  subjects: Subjects;
-  negotiation: NegotiationApi;
-  clock: Clock;
-  log: Logger;
-  timeoutMs: number;
+export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheSize'> & {
   grpcHost?: string;
   grpcPort: number;
-}
+};
 
 export interface RunningExecution {
   port: number;

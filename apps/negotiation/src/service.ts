@@ -112,7 +112,7 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
     },
 
     async getSchemaTemplate(req) {
-      const sid = scenarioOf(req.scenario, 'params.scenario');
+      const sid = scenarioId(req.scenario, { path: 'params.scenario' });
       const rows = (
         await db.query<SchemaRow>(
           `${SELECT_SCHEMAS} WHERE s.scenario_id = $1 ${req.agent !== undefined ? 'AND s.agent = $2' : ''}
@@ -179,7 +179,7 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
         where.push(`s.agent = $${params.length}`);
       }
       if (req.scenario !== undefined) {
-        params.push(scenarioOf(req.scenario, 'params.scenario'));
+        params.push(scenarioId(req.scenario, { path: 'params.scenario' }));
         where.push(`s.scenario_id = $${params.length}`);
       }
       const r = await db.query<SchemaRow>(
@@ -220,13 +220,6 @@ function immutable(agent: string, schemaId: string, what: string): ParleyError {
   });
 }
 
-function scenarioOf(s: string, path: string): string {
-  try {
-    return scenarioId(s);
-  } catch {
-    throw new ParleyError('invalid_params', `"${s}" is not a scenario name`, { path, rule: 'scenario' });
-  }
-}
 
 /** Content hash over a canonical (key-sorted) rendering, so member order does not make a new version. */
 function contentHash(t: SchemaTemplate): string {

@@ -40,7 +40,7 @@ export function createRegistryService(deps: { db: Db; clock: Clock }): RegistryA
       if (!a.scenarios.length) {
         throw new ParleyError('agent_invalid', 'An agent must serve at least one scenario', { path: 'params.scenarios', rule: 'min_items' });
       }
-      const scenarios = [...new Set(a.scenarios.map((s, i) => canonicalScenario(s, `params.scenarios[${i}]`)))];
+      const scenarios = [...new Set(a.scenarios.map((s, i) => scenarioId(s, { path: `params.scenarios[${i}]` })))];
       a.tags.forEach((t, i) => {
         if (!TAG.test(t)) throw new ParleyError('agent_invalid', `Tag "${t}" must match ${TAG.source}`, { path: `params.tags[${i}]`, rule: 'tag_format' });
       });
@@ -72,7 +72,7 @@ export function createRegistryService(deps: { db: Db; clock: Clock }): RegistryA
       const where: string[] = [];
       const params: unknown[] = [];
       if (req.scenario !== undefined) {
-        params.push(canonicalScenario(req.scenario, 'params.scenario'));
+        params.push(scenarioId(req.scenario, { path: 'params.scenario' }));
         where.push(`EXISTS (SELECT 1 FROM registry.agent_scenarios s WHERE s.agent = a.name AND s.scenario_id = $${params.length})`);
       }
       if (req.tag !== undefined) {
@@ -100,13 +100,6 @@ export async function recordExecution(tx: Queryable, e: { agent: string; scenari
   );
 }
 
-function canonicalScenario(s: string, path: string): string {
-  try {
-    return scenarioId(s);
-  } catch {
-    throw new ParleyError('invalid_params', `"${s}" is not a scenario name`, { path, rule: 'scenario' });
-  }
-}
 
 async function getAgent(db: Queryable, name: string): Promise<Agent> {
   const r = await db.query<AgentRow>(`${SELECT_AGENTS} WHERE a.name = $1`, [name]);

@@ -1,35 +1,16 @@
-import type { JsonValue, KeyDefinition as DomainKey, SchemaTemplate as DomainTemplate } from '@parley/protocol';
+import { KEY_DEFINITION_MEMBERS, type JsonValue, type KeyDefinition as DomainKey, type SchemaTemplate as DomainTemplate } from '@parley/protocol';
 import type { KeyDefinition, SchemaTemplate } from './gen/parley/v1/common';
 
 /**
  * Domain template <-> protobuf message. Decoded messages carry every optional
  * field as `undefined`; the domain object carries only the members that are
- * present, in the draft's member order (key_name, key_type, required,
- * default_value, semantic_description: draft-zhou Figures 2 and 7), then the
- * constraint extensions. `default_value: null` survives the trip (presence is
- * kept by `optional google.protobuf.Value`).
+ * present, in KEY_DEFINITION_MEMBERS order (the draft's own member order).
+ * `default_value: null` survives the trip (presence is kept by
+ * `optional google.protobuf.Value`).
  */
-const ORDER = [
-  'key_name',
-  'key_type',
-  'required',
-  'default_value',
-  'semantic_description',
-  'enum',
-  'minimum',
-  'maximum',
-  'format',
-  'pattern',
-  'min_length',
-  'max_length',
-  'items_type',
-  'min_items',
-  'max_items',
-] as const satisfies readonly (keyof KeyDefinition)[];
-
 export function keyFromWire(k: KeyDefinition): DomainKey {
   const out: Record<string, unknown> = {};
-  for (const m of ORDER) {
+  for (const m of KEY_DEFINITION_MEMBERS) {
     const v = k[m];
     if (v !== undefined) out[m] = v;
   }

@@ -53,13 +53,18 @@ export interface SchemaTemplate {
   keys: KeyDefinition[];
 }
 
-/** Key-definition members Parley knows; anything else in a key definition is rejected. */
+/**
+ * Key-definition members Parley knows; anything else in a key definition is
+ * rejected. In the draft's member order (key_name, key_type, required,
+ * default_value, semantic_description: Figures 2 and 7), then the constraints;
+ * serialisers emit members in this order.
+ */
 export const KEY_DEFINITION_MEMBERS = [
   'key_name',
   'key_type',
-  'semantic_description',
   'required',
   'default_value',
+  'semantic_description',
   'enum',
   'minimum',
   'maximum',

@@ -1,4 +1,5 @@
 import type { JsonObject } from '@parley/protocol';
+import { flightBookingExampleResponse } from '../scenarios/flight-booking';
 
 /**
  * The airline server agent of draft-zhou §5.1: books a flight from a validated
@@ -44,19 +45,9 @@ export function bookFlight(payload: JsonObject, ctx: FlightBookingContext): Json
   };
   // draft-zhou §5.1: "If the server agent observes frequent other entries mentioning
   // seat preferences, it MAY return a schema update suggestion adding a seat_preference
-  // key" (Figure 9). This example agent suggests it whenever `other` names a seat.
+  // key" (Figure 9, whose suggestion this is). This example agent suggests it whenever `other` names a seat.
   if (wantsWindow || wantsAisle || other.some((f) => /seat/i.test(f))) {
-    result.schema_update_suggestion = {
-      new_keys: [
-        {
-          key_name: 'seat_preference',
-          key_type: 'string',
-          required: false,
-          default_value: 'none',
-          semantic_description: 'Seat preference. Acceptable values: window, aisle, none.',
-        },
-      ],
-    };
+    result.schema_update_suggestion = structuredClone(flightBookingExampleResponse.schema_update_suggestion) as JsonObject;
   }
   return result;
 }
