@@ -1,10 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ParleyError } from '@parley/protocol';
+import type { TextEmbedder } from '@parley/adol';
+import { AGENT_NAME_PATTERN, ParleyError, toParleyError } from '@parley/protocol';
 import { handleHealth, type HealthState, type Logger } from '@parley/runtime';
-import { errorResponse, handleOne, type Backends, type JsonRpcResponse } from './rpc';
+import { createA2aFace } from './a2a';
+import { agentCard, gatewayCard } from './a2a-card';
+import { ToolCatalog } from './catalog';
+import { createMcpFace } from './mcp';
+import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName } from './rpc';
 
 /**
  * The gateway's HTTP server: `POST /rpc` (JSON-RPC 2.0, single or batch),
+ * `POST /mcp` (MCP, streamable HTTP, stateless), the A2A face
+ * (`GET /.well-known/agent-card.json`, `POST /a2a`, and per agent
+ * `GET /a2a/<agent>/.well-known/agent-card.json`, `POST /a2a/<agent>`),
  * `GET /healthz`, `GET /readyz`. Bodies over `maxBodyBytes` are refused with
  * HTTP 413 and a JSON-RPC `body_too_large` error before they are parsed.
  */
@@ -15,19 +23,63 @@ export interface GatewayHttpOptions {
   maxBodyBytes: number;
   /** Largest batch accepted (JSON-RPC 2.0 §6). */
   maxBatch?: number;
+  /** How long the MCP/A2A tool catalogue is cached (default 5000 ms). */
+  catalogTtlMs?: number;
+  /**
+   * Absolute URL clients reach the gateway at (e.g. behind a proxy), used in
+   * agent cards. Default: http://<Host header of the request>.
+   */
+  publicUrl?: string;
+  /** Parley's version, reported by the MCP server and the gateway's agent card. */
+  version?: string;
+  /** Embedder for MCP tools/list `query` selection (chang §3.4); without one, queries rank by BM25 alone. */
+  embedder?: TextEmbedder;
 }
+
+/** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
+const CATALOG_WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['register_agent', 'publish_schema']);
+const AGENT_CARD = '/.well-known/agent-card.json';
+const ENDPOINTS = [
+  'POST /rpc',
+  'POST /mcp',
+  `GET ${AGENT_CARD}`,
+  'POST /a2a',
+  `GET /a2a/<agent>${AGENT_CARD}`,
+  'POST /a2a/<agent>',
+  'GET /healthz',
+  'GET /readyz',
+];
+/** A Host header fit to put in a URL; anything else falls back to localhost. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const maxBatch = opts.maxBatch ?? 100;
+  const version = opts.version ?? '0.1.0';
   const onInternal = (e: unknown, method: string) => opts.log.error('internal error', { method, error: e });
+  const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log });
+  // The gateway's own writes are seen at once; other replicas' within the TTL.
+  const onSuccess = (method: MethodName) => {
+    if (CATALOG_WRITES.has(method)) catalog.invalidate();
+  };
+  const mcp = createMcpFace({ catalog, execution: opts.backends.execution, log: opts.log, version, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+  const a2a = createA2aFace({ catalog, execution: opts.backends.execution, log: opts.log });
 
-  const send = (res: ServerResponse, status: number, body: unknown) => {
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
     res.end(text);
   };
+  const notAllowed = (res: ServerResponse, allow: string, why: string) => {
+    send(res, 405, errorResponse(null, new ParleyError('invalid_request', why, { path: 'method', rule: `http_${allow.toLowerCase()}` })), { allow });
+  };
+  const baseUrl = (req: IncomingMessage): string => {
+    if (opts.publicUrl) return opts.publicUrl.replace(/\/+$/, '');
+    const host = req.headers.host;
+    return `http://${host && HOST.test(host) ? host : 'localhost'}`;
+  };
 
-  const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
+  /** Reads and parses a JSON body; on failure answers (413, or `parseStatus` with parse_error) and returns undefined. */
+  const readJson = async (req: IncomingMessage, res: ServerResponse, parseStatus: number): Promise<{ value: unknown } | undefined> => {
     const body = await readBody(req, opts.maxBodyBytes);
     if (body === 'too_large') {
       res.setHeader('connection', 'close');
@@ -36,21 +88,26 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         rule: 'max_bytes',
         details: { max_bytes: opts.maxBodyBytes },
       })));
-      return;
+      return undefined;
     }
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString('utf8'));
+      return { value: JSON.parse(body.toString('utf8')) };
     } catch {
-      send(res, 200, errorResponse(null, new ParleyError('parse_error', 'The request body is not valid JSON', { path: 'body', rule: 'json' })));
-      return;
+      send(res, parseStatus, errorResponse(null, new ParleyError('parse_error', 'The request body is not valid JSON', { path: 'body', rule: 'json' })));
+      return undefined;
     }
+  };
+
+  const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
+    const read = await readJson(req, res, 200);
+    if (!read) return;
+    const parsed = read.value;
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > maxBatch) {
         send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));
         return;
       }
-      const out = (await Promise.all(parsed.map((r) => handleOne(r, opts.backends, onInternal)))).filter((r): r is JsonRpcResponse => r !== undefined);
+      const out = (await Promise.all(parsed.map((r) => handleOne(r, opts.backends, onInternal, onSuccess)))).filter((r): r is JsonRpcResponse => r !== undefined);
       if (out.length === 0) {
         res.writeHead(204).end();
         return;
@@ -58,12 +115,71 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 200, out);
       return;
     }
-    const one = await handleOne(parsed, opts.backends, onInternal);
+    const one = await handleOne(parsed, opts.backends, onInternal, onSuccess);
     if (!one) {
       res.writeHead(204).end();
       return;
     }
     send(res, 200, one);
+  };
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') {
+      // Stateless MCP (see mcp.ts): no standalone SSE stream (GET) and no session to end (DELETE).
+      notAllowed(res, 'POST', 'This MCP endpoint is stateless: POST JSON-RPC messages; GET (SSE stream) and DELETE (session end) are not offered');
+      return;
+    }
+    // MCP's transport answers malformed JSON with HTTP 400 (the SDK does the same).
+    const read = await readJson(req, res, 400);
+    if (!read) return;
+    await mcp.handlePost(req, res, read.value);
+  };
+
+  /** /a2a, /a2a/<agent> and their agent cards; false when the path is not one of them. */
+  const handleA2a = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+    const isCard = path.endsWith(AGENT_CARD);
+    // "/a2a/<agent>/" is the agent's base URL as a client writes it (the A2A SDK
+    // resolves ".well-known/agent-card.json" against it), so it names the endpoint too.
+    const rest = (isCard ? path.slice(0, -AGENT_CARD.length) : path).replace(/(.)\/$/, '$1');
+    let agent: string | undefined;
+    if (rest === '' && isCard) agent = undefined;
+    else if (rest === '/a2a' && !isCard) agent = undefined;
+    else if (rest.startsWith('/a2a/') && rest.length > 5) {
+      agent = rest.slice(5);
+      if (!AGENT_NAME_PATTERN.test(agent)) {
+        send(res, 404, errorResponse(null, new ParleyError('agent_not_found', `No agent named "${agent.slice(0, 64)}"`, { path: 'url', rule: 'agent_name' })));
+        return true;
+      }
+    } else return false;
+
+    if (isCard) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        notAllowed(res, 'GET', 'Agent cards are read with GET');
+        return true;
+      }
+      const cardOpts = { baseUrl: baseUrl(req), version };
+      const entries = await catalog.entries();
+      if (agent === undefined) {
+        send(res, 200, gatewayCard(entries, cardOpts), { 'cache-control': 'max-age=5' });
+        return true;
+      }
+      const a = await catalog.agent(agent);
+      if (!a) {
+        send(res, 404, errorResponse(null, new ParleyError('agent_not_found', `No agent named "${agent}" is registered`, { path: 'url', rule: 'exists' })));
+        return true;
+      }
+      send(res, 200, agentCard(a, entries, cardOpts), { 'cache-control': 'max-age=5' });
+      return true;
+    }
+    if (req.method !== 'POST') {
+      notAllowed(res, 'POST', 'The A2A JSON-RPC endpoint takes POST');
+      return true;
+    }
+    const read = await readJson(req, res, 200);
+    if (!read) return true;
+    const reply = await a2a.handle(read.value, agent);
+    send(res, reply.status, reply.body);
+    return true;
   };
 
   return createServer((req, res) => {
@@ -78,12 +194,18 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         await handleRpc(req, res);
         return;
       }
+      if (path === '/mcp') {
+        await handleMcp(req, res);
+        return;
+      }
+      if (await handleA2a(req, res, path)) return;
       if (req.method === 'GET' && (await handleHealth(opts.health, path, res))) return;
-      send(res, 404, { error: 'not found', endpoints: ['POST /rpc', 'GET /healthz', 'GET /readyz'] });
+      send(res, 404, { error: 'not found', endpoints: ENDPOINTS });
     };
     run().catch((e: unknown) => {
       opts.log.error('request failed', { error: e });
-      if (!res.headersSent) send(res, 500, errorResponse(null, e));
+      // e.g. an agent card while the registry is down: 503 tells a client to come back.
+      if (!res.headersSent) send(res, toParleyError(e).type === 'unavailable' ? 503 : 500, errorResponse(null, e));
       else res.destroy();
     });
   });

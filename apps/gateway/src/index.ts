@@ -1,10 +1,13 @@
 import type { AddressInfo } from 'node:net';
+import type { TextEmbedder } from '@parley/adol';
 import type { HealthState, Logger } from '@parley/runtime';
 import { createGatewayServer } from './http';
 import type { Backends } from './rpc';
 
 export { METHODS, errorResponse, handleOne, type Backends } from './rpc';
-export { createGatewayServer } from './http';
+export { createGatewayServer, type GatewayHttpOptions } from './http';
+export { deriveTool, toolName, type ToolSource } from './mcp-tools';
+export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-card';
 
 export interface GatewayDeps {
   backends: Backends;
@@ -13,6 +16,12 @@ export interface GatewayDeps {
   host?: string;
   port: number;
   maxBodyBytes: number;
+  /** MCP/A2A tool catalogue cache lifetime (default 5000 ms). */
+  catalogTtlMs?: number;
+  /** Absolute URL the gateway is reached at, for agent cards (default: from the Host header). */
+  publicUrl?: string;
+  /** Embedder for semantic MCP tool selection (chang §3.4); default BM25 only. */
+  embedder?: TextEmbedder;
 }
 
 export interface RunningGateway {
@@ -22,7 +31,15 @@ export interface RunningGateway {
 }
 
 export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
-  const server = createGatewayServer({ backends: deps.backends, health: deps.health, log: deps.log, maxBodyBytes: deps.maxBodyBytes });
+  const server = createGatewayServer({
+    backends: deps.backends,
+    health: deps.health,
+    log: deps.log,
+    maxBodyBytes: deps.maxBodyBytes,
+    ...(deps.catalogTtlMs !== undefined ? { catalogTtlMs: deps.catalogTtlMs } : {}),
+    ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+    ...(deps.embedder ? { embedder: deps.embedder } : {}),
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,6 +1,9 @@
-// The gateway as its own process: PORT (8080), REGISTRY_ADDR, NEGOTIATION_ADDR, EXECUTION_ADDR, MAX_BODY_BYTES (1 MiB).
+// The gateway as its own process: PORT (8080), REGISTRY_ADDR, NEGOTIATION_ADDR, EXECUTION_ADDR, MAX_BODY_BYTES (1 MiB),
+// PUBLIC_URL (for A2A agent cards; default from the Host header), CATALOG_TTL_MS (MCP/A2A tool cache, 5000),
+// PARLEY_EMBEDDER (offline | openai, with PARLEY_EMBEDDINGS_URL/_MODEL/_API_KEY) for MCP tool selection.
 import { ExecutionServiceService, NegotiationServiceService, RegistryServiceService, createGrpcClient } from '@parley/contracts';
-import { createLogger, envInt, envString, runUntilSignal } from '@parley/runtime';
+import { createEmbedderFromEnv } from '@parley/embeddings';
+import { createLogger, envInt, envOptional, envString, runUntilSignal } from '@parley/runtime';
 import { startGateway } from './index';
 
 const env = process.env;
@@ -21,12 +24,18 @@ runUntilSignal('gateway', log, async () => {
       execution: () => execution.waitForReady(1500).then(() => true),
     },
   };
+  const publicUrl = envOptional(env, 'PUBLIC_URL');
+  const embedder = createEmbedderFromEnv(env);
+  log.info('embedder for tool selection', { embedder: embedder.id });
   const gateway = await startGateway({
     backends: { registry: registry.api, negotiation: negotiation.api, execution: execution.api },
     health,
     log,
     port: envInt(env, 'PORT', 8080),
     maxBodyBytes: envInt(env, 'MAX_BODY_BYTES', 1024 * 1024, { min: 1024 }),
+    catalogTtlMs: envInt(env, 'CATALOG_TTL_MS', 5000, { min: 0 }),
+    ...(publicUrl ? { publicUrl } : {}),
+    embedder,
   });
   return {
     async stop() {

@@ -13,6 +13,7 @@ import {
   toParleyError,
   validateAgentName,
 } from '@parley/protocol';
+import { compactTemplate, shortTemplate } from './adol';
 
 /**
  * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
@@ -30,12 +31,19 @@ export interface Backends {
 type Handler = (params: unknown, b: Backends) => Promise<unknown>;
 
 export const METHODS = {
-  /** draft-zhou §3.2 step (3), Figures 6 and 7: the result is the template itself. */
+  /**
+   * draft-zhou §3.2 step (3), Figures 6 and 7: the result is the template itself.
+   * ADOL views (draft-chang §3): `view: "short"` (§3.2) trims it for a model;
+   * `compact: true` (§3.1) returns `{ template, $defs }` with repeated key
+   * bodies written once. Neither changes what is validated or executed.
+   */
   async get_schema_template(params, b) {
-    const p = parseGetSchemaTemplateParams(params);
+    const { view, compact, ...p } = parseGetSchemaTemplateParams(params);
     const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
     if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
-    return templateFromWire(r.template);
+    const template = templateFromWire(r.template);
+    const shown = view === 'short' ? shortTemplate(template) : template;
+    return compact ? compactTemplate(shown) : shown;
   },
   /** draft-zhou §3.2 steps (4)-(6), Figures 8 and 9: the result is the server agent's result. */
   async execute(params, b) {
@@ -120,7 +128,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * Handles one parsed request object. Returns undefined for a notification
  * (no `id`), which gets no response per JSON-RPC 2.0 §4.1.
  */
-export async function handleOne(req: unknown, b: Backends, onInternal: (e: unknown, method: string) => void): Promise<JsonRpcResponse | undefined> {
+export async function handleOne(
+  req: unknown,
+  b: Backends,
+  onInternal: (e: unknown, method: string) => void,
+  /** Called after a method succeeds (the gateway invalidates its MCP/A2A catalogue on writes). */
+  onSuccess?: (method: MethodName) => void,
+): Promise<JsonRpcResponse | undefined> {
   if (!isObject(req)) return errorResponse(null, new ParleyError('invalid_request', 'A request must be a JSON object', { path: 'request', rule: 'type' }));
   const id = req.id;
   const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
@@ -144,6 +158,7 @@ export async function handleOne(req: unknown, b: Backends, onInternal: (e: unkno
   }
   try {
     const result = await METHODS[method as MethodName](req.params ?? {}, b);
+    onSuccess?.(method as MethodName);
     return notification ? undefined : { jsonrpc: '2.0', id: replyId, result };
   } catch (e) {
     if (!(e instanceof ParleyError) || e.type === 'internal') onInternal(e, method);

@@ -7,6 +7,7 @@ import {
 } from '@parley/contracts';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
+import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
 import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
@@ -37,10 +38,14 @@ export interface EmbeddedOptions {
   maxBodyBytes?: number;
   clock?: Clock;
   log?: Logger;
+  /** Embedder for MCP tool selection (default from PARLEY_EMBEDDER: the offline one). */
+  embedder?: Embedder;
 }
 
 export interface EmbeddedParley {
   url: string;
+  /** Which embedder MCP tool selection uses. */
+  embedderId: string;
   port: number;
   db: Db;
   bus: Bus;
@@ -84,7 +89,9 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     shuttingDown: false,
     checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
   };
+  const embedder = opts.embedder ?? createEmbedderFromEnv(process.env);
   const gateway = await startGateway({
+    embedder,
     backends: { registry: registryClient.api, negotiation: negotiationClient.api, execution: executionClient.api },
     health,
     log: log.child({ service: 'gateway' }),
@@ -104,6 +111,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
 
   return {
     url: gateway.url,
+    embedderId: embedder.id,
     port: gateway.port,
     db,
     bus,

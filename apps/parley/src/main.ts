@@ -24,6 +24,7 @@ runUntilSignal('parley', log, async () => {
   const url = parley.url.replace('127.0.0.1', 'localhost');
   const out = (s = '') => process.stdout.write(s + '\n');
   out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'})`);
+  out(`Embedder for MCP tool selection: ${parley.embedderId}`);
   out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);
 
   if (env.PARLEY_DEMO !== '0') {

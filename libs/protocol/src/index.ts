@@ -53,6 +53,7 @@ export {
   CLIENT_ID_PATTERN,
   RPC_PARAM_PARSERS,
   TAG_PATTERN,
+  TEMPLATE_VIEWS,
   parseExecuteParams,
   parseGetSchemaTemplateParams,
   parseListAgentsParams,
@@ -68,6 +69,7 @@ export type {
   PublishSchemaParams,
   RegisterAgentParams,
   RpcMethod,
+  TemplateView,
 } from './rpc-params';
 
 // Added in parallel by other engineers (execution ↔ agent wire, gateway payload guard, response schemas).

@@ -34,7 +34,18 @@ export interface GetSchemaTemplateParams {
   /** Pick this server agent when several serve the scenario. */
   agent?: string;
   client_id?: string;
+  /**
+   * ADOL B (draft-chang §3.2): "short" asks for a concise view of the template
+   * for a model; "full" (the default) is the template as published.
+   */
+  view?: TemplateView;
+  /** ADOL A (draft-chang §3.1): return `{ template, $defs }` with repeated key bodies referenced by `$ref`. */
+  compact?: boolean;
 }
+
+/** The views `get_schema_template` offers (draft-chang §3.2). */
+export const TEMPLATE_VIEWS = ['full', 'short'] as const;
+export type TemplateView = (typeof TEMPLATE_VIEWS)[number];
 
 /** Figure 8: `{"schema_id":"flight_booking_v1","payload":{...}}`. */
 export interface ExecuteParams {
@@ -170,15 +181,28 @@ function setIf<T extends object, K extends keyof T>(o: T, k: K, v: T[K] | undefi
   if (v !== undefined) o[k] = v;
 }
 
-/** `get_schema_template` (zhou §3.2 step 3, Figure 6). */
+/** `get_schema_template` (zhou §3.2 step 3, Figure 6), with the optional ADOL views `view` and `compact` (chang §3.1, §3.2). */
 export function parseGetSchemaTemplateParams(params: unknown): GetSchemaTemplateParams {
-  const p = paramsObject(params, ['scenario', 'preferred_language', 'agent', 'client_id'], false);
+  const p = paramsObject(params, ['scenario', 'preferred_language', 'agent', 'client_id', 'view', 'compact'], false);
   const s = scenarioParam(p, true) as { scenario: string; scenario_id: string };
   const out: GetSchemaTemplateParams = { scenario: s.scenario, scenario_id: s.scenario_id };
   const lang = p.preferred_language;
   if (lang !== undefined && lang !== null) out.preferred_language = normalizeLanguageTag(lang, 'params.preferred_language');
   setIf(out, 'agent', optionalAgent(p));
   setIf(out, 'client_id', clientId(p));
+  const view = p.view;
+  if (view !== undefined && view !== null) {
+    if (typeof view !== 'string') fail('params.view', 'type', `params.view must be a string, got ${jsonTypeName(view)}`);
+    if (!(TEMPLATE_VIEWS as readonly string[]).includes(view as string)) {
+      fail('params.view', 'enum', `params.view must be one of ${TEMPLATE_VIEWS.join(', ')}, got ${JSON.stringify(String(view).slice(0, 60))}`);
+    }
+    out.view = view as TemplateView;
+  }
+  const compact = p.compact;
+  if (compact !== undefined && compact !== null) {
+    if (typeof compact !== 'boolean') fail('params.compact', 'type', `params.compact must be a boolean, got ${jsonTypeName(compact)}`);
+    out.compact = compact as boolean;
+  }
   return out;
 }
 

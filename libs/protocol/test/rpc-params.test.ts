@@ -40,8 +40,23 @@ describe('get_schema_template params (zhou §3.2 step 3, Figure 6)', () => {
     invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', preferred_language: 'en_US' }), 'params.preferred_language', 'bcp47');
     invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', agent: 'Airline' }), 'params.agent', 'agent_name');
     invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', client_id: 'has space' }), 'params.client_id', 'pattern');
-    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 'compact' }), 'params.view', 'unknown_member');
-    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', compact: true }), 'params.compact', 'unknown_member');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', views: 'short' }), 'params.views', 'unknown_member');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', short: true }), 'params.short', 'unknown_member');
+  });
+
+  it('accepts the ADOL views: view "short" | "full" (chang §3.2) and compact (chang §3.1)', () => {
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', view: 'short', compact: true })).toEqual({ scenario: 'x', scenario_id: 'x', view: 'short', compact: true });
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', view: 'full', compact: false })).toEqual({ scenario: 'x', scenario_id: 'x', view: 'full', compact: false });
+    // Absent (or null) means the current behaviour: the full template, uncompacted.
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', view: null, compact: null })).toEqual({ scenario: 'x', scenario_id: 'x' });
+  });
+
+  it('rejects a malformed view or compact', () => {
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 'compact' }), 'params.view', 'enum');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 'SHORT' }), 'params.view', 'enum');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 1 }), 'params.view', 'type');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', compact: 'yes' }), 'params.compact', 'type');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', compact: 1 }), 'params.compact', 'type');
   });
 });
 

@@ -1,0 +1,122 @@
+/**
+ * `parley mcp [--url http://localhost:8080/mcp]`: Parley's MCP face over stdio,
+ * for hosts that launch MCP servers as child processes (desktop assistants,
+ * IDEs). It bridges to the gateway's streamable-HTTP endpoint with the official
+ * SDK: an MCP server on stdin/stdout whose tools/list and tools/call are
+ * forwarded unchanged to an MCP client of `/mcp`, params included, so the
+ * ADOL options in `params._meta` (draft-chang §3: short, query, top_k, tags,
+ * requireOutput) reach the gateway as sent, and results and errors (tool
+ * errors and protocol errors alike) come back as the gateway produced them.
+ *
+ * stdout carries MCP messages only; diagnostics go to stderr. The command ends
+ * (exit 0) when stdin closes or on SIGINT/SIGTERM; exit 1 when the gateway
+ * cannot be reached at start, 2 on a usage error.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, CallToolResultSchema, ListToolsRequestSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+const VERSION = '0.1.0';
+const DEFAULT_URL = 'http://localhost:8080/mcp';
+const USAGE = `usage: parley mcp [--url <gateway MCP endpoint>]
+
+Serves Parley's MCP tools over stdio, forwarding to the gateway's streamable-HTTP
+endpoint (default ${DEFAULT_URL}, or PARLEY_MCP_URL).
+`;
+
+/** An error the stdio server sends as is: the upstream's code, message and data. */
+class ForwardedError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Re-raises an upstream failure with its own code and message (McpError prefixes "MCP error <code>: "). */
+function forwarded(e: unknown): Error {
+  if (e instanceof McpError) return new ForwardedError(e.code, e.message.replace(/^MCP error -?\d+: /, ''), e.data);
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { url: string } | { help: true } | { error: string } {
+  let url = env.PARLEY_MCP_URL || DEFAULT_URL;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '-h' || a === '--help') return { help: true };
+    if (a === '--url') {
+      const v = argv[++i];
+      if (!v) return { error: '--url needs a value' };
+      url = v;
+    } else if (a.startsWith('--url=')) url = a.slice('--url='.length);
+    else return { error: `unknown argument ${JSON.stringify(a)}` };
+  }
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: `--url must be an http(s) URL, got ${url}` };
+  } catch {
+    return { error: `--url is not a URL: ${url}` };
+  }
+  return { url };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if ('help' in args) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if ('error' in args) {
+    process.stderr.write(`parley mcp: ${args.error}\n${USAGE}`);
+    return 2;
+  }
+
+  const upstream = new Client({ name: 'parley-mcp-stdio-bridge', version: VERSION });
+  try {
+    await upstream.connect(new StreamableHTTPClientTransport(new URL(args.url)));
+  } catch (e) {
+    process.stderr.write(`parley mcp: cannot reach the gateway's MCP endpoint at ${args.url}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+
+  const server = new McpServer(
+    { name: 'parley', title: 'Parley', version: upstream.getServerVersion()?.version ?? VERSION },
+    { capabilities: { tools: { listChanged: false } }, ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() as string } : {}) },
+  );
+  // Forwarded with the request's params untouched: `_meta` survives the SDK's
+  // request parsing (its schema is loose), and with it the ADOL options.
+  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    try {
+      return await upstream.request({ method: 'tools/list', params: request.params ?? {} }, ListToolsResultSchema, { signal: extra.signal });
+    } catch (e) {
+      throw forwarded(e);
+    }
+  });
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      // `request`, not `callTool`: the bridge relays results as they are and leaves
+      // outputSchema validation to the client at the other end.
+      return await upstream.request({ method: 'tools/call', params: request.params }, CallToolResultSchema, { signal: extra.signal });
+    } catch (e) {
+      throw forwarded(e);
+    }
+  });
+
+  const done = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+    server.server.onclose = resolve;
+  });
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(`parley mcp: serving stdio, forwarding to ${args.url}\n`);
+  await done;
+  await server.close().catch(() => {});
+  await upstream.close().catch(() => {});
+  return 0;
+}

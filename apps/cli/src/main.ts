@@ -1,0 +1,24 @@
+// `parley <command> [options]`: Parley's command line. Each command lives in
+// src/commands/<name>.ts and exports `run(argv): Promise<number>` (the exit code).
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
+  tokens: { summary: 'token counts of an MCP tools/list before and after each ADOL mechanism', load: () => import('./commands/tokens') },
+  mcp: { summary: "serve Parley's MCP face over stdio, backed by a gateway", load: () => import('./commands/mcp') },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const cmd = name ? COMMANDS[name] : undefined;
+  if (!cmd) {
+    process.stderr.write(`usage: parley <command> [options]\n\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`).join('\n')}\n`);
+    return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
+  }
+  return (await cmd.load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    process.stderr.write(`parley: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,108 @@
+/**
+ * `parley tokens` as a user runs it: the real bin (apps/cli/bin/parley.mjs) as a child
+ * process, on a real tools/list data set and on bad input.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { countTokens, measureTools, toolsFromList } from '@parley/adol';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const BIN = join(REPO, 'apps/cli/bin/parley.mjs');
+const DATA = fileURLToPath(new URL('../../../../shared/data/mcp-tools/', import.meta.url));
+
+function parley(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function lastJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.trimEnd().split('\n');
+  return JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'parley-tokens-'));
+function file(name: string, content: string): string {
+  const p = join(tmp, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+describe('parley tokens FILE', () => {
+  it('needs the data sets', () => {
+    expect(existsSync(join(DATA, 'github.json')), `MCP data sets expected at ${DATA}`).toBe(true);
+  });
+
+  it('prints the table and, with --json, ends with the figures the library measures', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'github.json');
+    const r = await parley('tokens', path, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const tools = toolsFromList(JSON.parse(readFileSync(path, 'utf8')));
+    const m = measureTools(tools);
+    const out = lastJson(r.stdout);
+    expect(out).toMatchObject({
+      tools: tools.length,
+      tokens_full: countTokens(tools),
+      tokens_dedup: m.tokens_dedup,
+      tokens_short: m.tokens_short,
+      tokens_both: m.tokens_both,
+      roundtrip_dedup: true,
+      roundtrip_short: true,
+      roundtrip_both: true,
+      roundtrip_ok: true,
+    });
+    // The table names every mechanism with its figure.
+    expect(r.stdout).toContain(`${tools.length} tools`);
+    expect(r.stdout).toMatch(new RegExp(`short view\\s+${m.tokens_short}\\s`));
+    expect(r.stdout).toMatch(new RegExp(`full \\(as listed\\)\\s+${m.tokens_full}\\s`));
+    expect(r.stdout).toContain('round trips: dedup → deref ok, short → full ok, both ok');
+  });
+
+  it('reads a JSON-RPC response and a { tools } result alike; without --json it prints no JSON', { timeout: 60_000 }, async () => {
+    const tools = JSON.parse(readFileSync(join(DATA, 'memory.json'), 'utf8')) as unknown[];
+    const rpc = await parley('tokens', file('rpc.json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools } })), '--json');
+    const plain = await parley('tokens', file('result.json', JSON.stringify({ tools })), '--json');
+    expect(rpc.code).toBe(0);
+    expect(plain.code).toBe(0);
+    const a = lastJson(rpc.stdout);
+    const b = lastJson(plain.stdout);
+    expect({ ...a, file: '' }).toEqual({ ...b, file: '' });
+    expect(a.tokens_full).toBe(countTokens(tools));
+    const table = await parley('tokens', file('again.json', JSON.stringify({ tools })));
+    expect(table.code).toBe(0);
+    expect(table.stdout).not.toContain('{"');
+  });
+
+  const bad: [string, () => string[], RegExp][] = [
+    ['a missing file', () => ['tokens', join(tmp, 'nope.json')], /cannot read .*nope\.json: no such file/],
+    ['invalid JSON', () => ['tokens', file('broken.json', '{"tools": [')], /broken\.json is not valid JSON/],
+    ['an object that is not a tool list', () => ['tokens', file('obj.json', '{"hello":"world"}')], /is not an MCP tool list: not a tools\/list document/],
+    ['a tool without inputSchema', () => ['tokens', file('noschema.json', '[{"name":"a","inputSchema":{"type":"object"}},{"name":"b"}]')], /\[1\]\.inputSchema must be a JSON Schema object/],
+    ['no FILE', () => ['tokens'], /FILE is missing/],
+    ['an unknown option', () => ['tokens', '--bogus', 'x.json'], /unknown option --bogus/],
+  ];
+  it.each(bad)('%s: a clear message on stderr, exit code 2', { timeout: 60_000 }, async (_name, args, message) => {
+    const r = await parley(...args());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.startsWith('parley tokens: ')).toBe(true);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--help prints the usage and exits 0', { timeout: 60_000 }, async () => {
+    const r = await parley('tokens', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('usage: parley tokens FILE');
+  });
+});

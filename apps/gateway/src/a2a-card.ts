@@ -1,0 +1,150 @@
+/**
+ * A2A agent cards (A2A v1.0, the shape @a2a-js/sdk 1.3.0 reads), derived from
+ * the same catalogue entries as the MCP tools: one skill per (agent, scenario).
+ *
+ * Compatibility: `supportedInterfaces` lists the JSON-RPC endpoint twice, as
+ * protocolVersion "1.0" (methods `SendMessage`, ...) and "0.3" (`message/send`,
+ * ...), the way the SDK's own `duplicateInterfacesForLegacy` mirrors
+ * interfaces; the endpoint answers both. The top-level `url`,
+ * `preferredTransport` and `protocolVersion` are the v0.3 card fields, kept so
+ * a v0.3-only client finds the endpoint; a v1.0 client reads
+ * `supportedInterfaces` first and ignores them.
+ *
+ * Schema negotiation (zhou §3.2 step 3) is declared as an A2A extension under
+ * `capabilities.extensions`, naming the schema ids each skill executes and the
+ * JSON-RPC method that returns their templates.
+ */
+import type { AgentCard, AgentExtension, AgentInterface, AgentSkill } from '@a2a-js/sdk';
+import type { CatalogEntry } from './catalog';
+import type { JsonObject, KeyDefinition } from '@parley/protocol';
+
+export const SCHEMA_NEGOTIATION_EXTENSION_URI = 'https://parley.dev/a2a/ext/schema-negotiation/v1';
+export const A2A_MEDIA_TYPE = 'application/json';
+
+/** The v0.3 fields a card keeps at the top level for v0.3 clients. */
+export interface LegacyCardFields {
+  url: string;
+  preferredTransport: 'JSONRPC';
+  protocolVersion: '0.3';
+}
+export type ParleyAgentCard = AgentCard & LegacyCardFields;
+
+export interface CardOptions {
+  /** Absolute base URL of the gateway, no trailing slash (e.g. http://localhost:8080). */
+  baseUrl: string;
+  /** Parley's version, the gateway card's `version`. */
+  version: string;
+}
+
+function interfaces(url: string): AgentInterface[] {
+  return [
+    { url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+    { url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
+  ];
+}
+
+/** A placeholder for a key in a skill example: the enum's first value, the default, or `<type>`. */
+function placeholder(k: KeyDefinition): unknown {
+  if (Array.isArray(k.enum) && k.enum.length > 0) return k.enum[0];
+  if (k.default_value !== undefined && k.default_value !== null) return k.default_value;
+  return k.format ? `<${k.key_type}, ${k.format}>` : `<${k.key_type}>`;
+}
+
+/** The skill of one catalogue entry. `id` is the MCP tool name, so one name identifies the capability on both faces. */
+export function skillOf(e: CatalogEntry): AgentSkill {
+  const { agent, schema, template } = e.source;
+  const required = template.keys.filter((k) => k.required);
+  const example: JsonObject = {};
+  for (const k of required) example[k.key_name] = placeholder(k) as JsonObject[string];
+  const tags = [...new Set([...agent.tags, schema.scenario_id, ...(agent.domain ? [agent.domain] : [])])];
+  return {
+    id: e.tool.name,
+    name: e.tool.title ?? e.tool.name,
+    description: e.tool.description ?? '',
+    tags,
+    examples: [
+      `Send a data part ${JSON.stringify({ scenario: schema.scenario_id, payload: example })} ` +
+        `(keys: ${template.keys.map((k) => `${k.key_name}${k.required ? '*' : ''}`).join(', ')}; * = required; schema ${schema.schema_id})`,
+    ],
+    inputModes: [A2A_MEDIA_TYPE],
+    outputModes: [A2A_MEDIA_TYPE],
+    securityRequirements: [],
+  };
+}
+
+function negotiationExtension(entries: readonly CatalogEntry[], baseUrl: string): AgentExtension {
+  return {
+    uri: SCHEMA_NEGOTIATION_EXTENSION_URI,
+    description:
+      'Parley schema negotiation (draft-zhou §3.2 step 3): each skill executes a negotiated schema template. Fetch a template with ' +
+      'JSON-RPC get_schema_template at params.rpc, then send its payload as a data part {"schema_id" | "scenario", "payload"}.',
+    // Optional: a client that ignores it still sends payloads; it just learns the keys from the skill examples.
+    required: false,
+    params: {
+      rpc: `${baseUrl}/rpc`,
+      method: 'get_schema_template',
+      schema_ids: [...new Set(entries.map((e) => e.source.schema.schema_id))],
+      schemas: entries.map((e) => ({
+        skill: e.tool.name,
+        agent: e.source.agent.name,
+        scenario: e.source.schema.scenario,
+        scenario_id: e.source.schema.scenario_id,
+        schema_id: e.source.schema.schema_id,
+        version: e.source.schema.version,
+        has_response_schema: e.outputFields !== undefined,
+      })),
+    },
+  };
+}
+
+function card(name: string, description: string, version: string, url: string, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCard {
+  return {
+    name,
+    description,
+    supportedInterfaces: interfaces(url),
+    provider: { organization: 'Parley', url: opts.baseUrl },
+    version,
+    capabilities: {
+      // One request, one answer: Parley replies with a Message, keeps no tasks.
+      streaming: false,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      extensions: [negotiationExtension(entries, opts.baseUrl)],
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: [A2A_MEDIA_TYPE],
+    defaultOutputModes: [A2A_MEDIA_TYPE],
+    skills: entries.map(skillOf),
+    signatures: [],
+    url,
+    preferredTransport: 'JSONRPC',
+    protocolVersion: '0.3',
+  };
+}
+
+/** The gateway's own card (`/.well-known/agent-card.json`): every scenario of every agent as a skill, endpoint `/a2a`. */
+export function gatewayCard(entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCard {
+  return card(
+    'Parley',
+    'Negotiated, typed key-value schemas between agents (draft-zhou). Each skill is a scenario served by a registered agent; ' +
+      'send its payload as a data part naming the scenario or schema_id (and the agent when several serve it).',
+    opts.version,
+    `${opts.baseUrl}/a2a`,
+    entries,
+    opts,
+  );
+}
+
+/** One registered agent's card (`/a2a/<agent>/.well-known/agent-card.json`): its scenarios as skills, endpoint `/a2a/<agent>`. */
+export function agentCard(agent: { name: string; description: string; version: string }, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCard {
+  const own = entries.filter((e) => e.source.agent.name === agent.name);
+  return card(
+    agent.name,
+    agent.description || `Server agent ${agent.name}, reached through Parley.`,
+    agent.version || '0.0.0',
+    `${opts.baseUrl}/a2a/${agent.name}`,
+    own,
+    opts,
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The ADOL request parameters of the MCP face (draft-chang §3), read from the
+ * request's `params._meta`.
+ *
+ * Why `_meta`: MCP reserves it for extension data on every request, the
+ * official SDK keeps it (its `_meta` schema is loose) while it strips unknown
+ * top-level params, and a server that does not know ADOL ignores it. So a
+ * Parley-aware client can send these to any MCP server without breaking, and a
+ * standard client that sends none of them gets standard MCP. The names are the
+ * draft's own (`short` for "tool/list --short" §3.2, `requireOutput` §3.3,
+ * `query`/`top_k`/`tags` for the two retrieval approaches of §3.4), unprefixed,
+ * because they are ADOL's vocabulary rather than Parley's.
+ *
+ * Other `_meta` members (progressToken, other extensions) are ignored.
+ */
+import { CLIENT_ID_PATTERN, ParleyError, TAG_PATTERN } from '@parley/protocol';
+
+export const DEFAULT_TOP_K = 5;
+export const MAX_TOP_K = 100;
+export const MAX_QUERY_LENGTH = 1024;
+const MAX_TAGS = 32;
+const MAX_FIELDS = 256;
+
+/** `tools/list` options: ADOL B (short) and D (query + top_k, tags). */
+export interface ListToolsOptions {
+  short: boolean;
+  query?: string;
+  topK: number;
+  tags?: string[];
+}
+
+/** `tools/call` options: ADOL C (requireOutput), and the caller's id for zhou §6.2.1 source counts. */
+export interface CallToolOptions {
+  requireOutput?: string[];
+  clientId?: string;
+}
+
+const fail = (path: string, rule: string, message: string): never => {
+  throw new ParleyError('invalid_params', message, { path, rule });
+};
+
+function metaObject(meta: unknown, base: string): Record<string, unknown> {
+  if (meta === undefined || meta === null) return {};
+  if (typeof meta !== 'object' || Array.isArray(meta)) fail(base, 'type', `${base} must be an object`);
+  return meta as Record<string, unknown>;
+}
+
+function stringArray(v: unknown, path: string, max: number, each: (s: string, p: string) => void): string[] {
+  if (!Array.isArray(v)) fail(path, 'type', `${path} must be an array of strings`);
+  const arr = v as unknown[];
+  if (arr.length > max) fail(path, 'max_items', `${path} must have at most ${max} entries`);
+  const out: string[] = [];
+  arr.forEach((x, i) => {
+    const p = `${path}[${i}]`;
+    if (typeof x !== 'string') fail(p, 'type', `${p} must be a string`);
+    each(x as string, p);
+    if (out.includes(x as string)) fail(p, 'unique', `${p} "${x as string}" is listed twice`);
+    out.push(x as string);
+  });
+  return out;
+}
+
+/** Parses the ADOL options of `tools/list` from `params._meta`; invalid values are `invalid_params` naming the member. */
+export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListToolsOptions {
+  const m = metaObject(meta, base);
+  const out: ListToolsOptions = { short: false, topK: DEFAULT_TOP_K };
+  if (m.short !== undefined && m.short !== null) {
+    if (typeof m.short !== 'boolean') fail(`${base}.short`, 'type', `${base}.short must be a boolean`);
+    out.short = m.short as boolean;
+  }
+  if (m.query !== undefined && m.query !== null) {
+    const q = m.query;
+    if (typeof q !== 'string') fail(`${base}.query`, 'type', `${base}.query must be a string`);
+    if ((q as string).trim() === '') fail(`${base}.query`, 'non_empty', `${base}.query must not be empty`);
+    if ((q as string).length > MAX_QUERY_LENGTH) fail(`${base}.query`, 'max_length', `${base}.query must be at most ${MAX_QUERY_LENGTH} characters`);
+    out.query = q as string;
+  }
+  if (m.top_k !== undefined && m.top_k !== null) {
+    const k = m.top_k;
+    if (typeof k !== 'number' || !Number.isInteger(k)) fail(`${base}.top_k`, 'type', `${base}.top_k must be an integer`);
+    if ((k as number) < 1 || (k as number) > MAX_TOP_K) fail(`${base}.top_k`, 'range', `${base}.top_k must be between 1 and ${MAX_TOP_K}`);
+    if (out.query === undefined) fail(`${base}.top_k`, 'requires_query', `${base}.top_k only applies with ${base}.query`);
+    out.topK = k as number;
+  }
+  if (m.tags !== undefined && m.tags !== null) {
+    out.tags = stringArray(m.tags, `${base}.tags`, MAX_TAGS, (s, p) => {
+      if (!TAG_PATTERN.test(s) || s.length > 64) fail(p, 'pattern', `${p} "${s.slice(0, 60)}" must be a lowercase tag (letters, digits, "_" and "-")`);
+    });
+  }
+  return out;
+}
+
+/** Parses the ADOL options of `tools/call` from `params._meta`. */
+export function parseCallToolMeta(meta: unknown, base = 'params._meta'): CallToolOptions {
+  const m = metaObject(meta, base);
+  const out: CallToolOptions = {};
+  if (m.requireOutput !== undefined && m.requireOutput !== null) {
+    out.requireOutput = stringArray(m.requireOutput, `${base}.requireOutput`, MAX_FIELDS, (s, p) => {
+      if (s === '') fail(p, 'non_empty', `${p} must not be empty`);
+    });
+    if (out.requireOutput.length === 0) fail(`${base}.requireOutput`, 'non_empty', `${base}.requireOutput must name at least one field`);
+  }
+  if (m.client_id !== undefined && m.client_id !== null) {
+    const c = m.client_id;
+    if (typeof c !== 'string' || !CLIENT_ID_PATTERN.test(c) || c.length > 128) {
+      fail(`${base}.client_id`, 'pattern', `${base}.client_id must be 1-128 letters, digits and _ . : @ -`);
+    }
+    out.clientId = c as string;
+  }
+  return out;
+}

@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { flightBookingResponseSchema, flightBookingTemplate } from '@parley/examples';
+import { payloadJsonSchema, type JsonObject, type SchemaTemplate } from '@parley/protocol';
+import { checkRequireOutput, compactTemplate, filterResult, shortTemplate, shortTool } from '../src/adol';
+import { parseCallToolMeta, parseListToolsMeta } from '../src/adol-params';
+import { listTools } from '../src/mcp';
+import { MAX_TOOL_NAME_LENGTH, REQUIRE_OUTPUT_META_KEY, TOOL_META_KEY, deriveTool, toolName } from '../src/mcp-tools';
+import { selectableOf } from '../src/catalog';
+import { seededEntries, sourceOf } from './helpers';
+
+const tokens = (v: unknown) => countTokens(JSON.stringify(v));
+const flight = () =>
+  deriveTool(
+    sourceOf(flightBookingTemplate, 'skyways-air', { description: 'Book a flight (draft-zhou §5.1).', domain: 'travel', tags: ['travel', 'flight'] }, flightBookingResponseSchema),
+  );
+
+/** Catches a thrown ParleyError's type, path and rule. */
+function violation(fn: () => unknown): { type: string; path: string; rule: string } {
+  try {
+    fn();
+  } catch (e) {
+    const err = e as { type: string; path: string; rule: string };
+    return { type: err.type, path: err.path, rule: err.rule };
+  }
+  throw new Error('expected a violation');
+}
+
+describe('template → MCP tool (deriveTool)', () => {
+  it('names the tool <agent>__<scenario_id> in the MCP tool-name alphabet', () => {
+    const { tool } = flight();
+    expect(tool.name).toBe('skyways-air__flight_booking');
+    expect(tool.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(toolName('acme', 'flight_booking')).toBe('acme__flight_booking');
+  });
+
+  it('shortens names past 64 characters deterministically, keeping them distinct', () => {
+    const long = 'a'.repeat(63);
+    const n1 = toolName(long, 'flight_booking');
+    const n2 = toolName(long, 'flight_bookings');
+    expect(n1.length).toBe(MAX_TOOL_NAME_LENGTH);
+    expect(n1).toMatch(/^a{55}_[0-9a-f]{8}$/);
+    expect(n1).toBe(toolName(long, 'flight_booking'));
+    expect(n1).not.toBe(n2);
+  });
+
+  it('derives inputSchema from payloadJsonSchema: keys, descriptions, required, enum, range, other', () => {
+    const { tool } = flight();
+    const input = tool.inputSchema as JsonObject;
+    // The one source of truth: the payload schema execution validates with, minus only the dialect.
+    const { $schema: _dialect, ...expected } = payloadJsonSchema(flightBookingTemplate);
+    expect(input).toEqual(expected);
+    expect(input.$schema).toBeUndefined();
+    expect(input.type).toBe('object');
+    expect(input.required).toEqual(['origin', 'destination', 'departure_date']);
+    expect(input.additionalProperties).toBe(false);
+    const props = input.properties as Record<string, JsonObject>;
+    expect(Object.keys(props)).toEqual(['origin', 'destination', 'departure_date', 'cabin_class', 'passenger_count', 'other']);
+    expect(props.cabin_class?.enum).toEqual(['economy', 'premium_economy', 'business', 'first']);
+    expect(props.cabin_class?.default).toBe('economy');
+    expect(props.passenger_count).toMatchObject({ type: 'integer', minimum: 1, maximum: 9 });
+    expect(props.departure_date?.format).toBe('date');
+    expect(props.origin?.description).toBe(flightBookingTemplate.keys[0]?.semantic_description);
+    // zhou §4.3: other is a string or an array of strings, whatever the template declares.
+    expect(props.other).toMatchObject({ type: ['string', 'array'], items: { type: 'string' } });
+  });
+
+  it('takes title and description from the agent and the scenario', () => {
+    const { tool } = flight();
+    expect(tool.title).toBe('Flight booking (skyways-air)');
+    expect(tool.description).toMatch(/^Book a flight \(draft-zhou §5\.1\)\. Served by agent "skyways-air"/);
+    expect(tool.description).toContain('schema flight_booking_v1 (version 1)');
+    expect(tool.description).toContain('"other"');
+    expect(tool.annotations).toEqual({ readOnlyHint: false, openWorldHint: true });
+  });
+
+  it('derives outputSchema from the response schema, without $schema and required lists (requireOutput returns subsets)', () => {
+    const d = flight();
+    const out = d.tool.outputSchema as JsonObject;
+    expect(out.type).toBe('object');
+    expect(out.$schema).toBeUndefined();
+    expect(out.required).toBeUndefined();
+    const props = out.properties as Record<string, JsonObject>;
+    expect(Object.keys(props)).toEqual(Object.keys(flightBookingResponseSchema.properties as object));
+    expect(props.departure_time).toEqual({ type: 'string', format: 'date-time', description: 'RFC 3339 date-time with offset.' });
+    // Nested required lists go too; a property *named* "required" stays.
+    const item = ((props.schema_update_suggestion?.properties as Record<string, JsonObject>).new_keys?.items ?? {}) as JsonObject;
+    expect(item.required).toBeUndefined();
+    expect((item.properties as Record<string, JsonObject>).required).toEqual({ type: 'boolean' });
+    // requireOutput may name top-level fields and nested paths (adol outputFields).
+    expect(d.outputFields.slice(0, 8)).toEqual(Object.keys(flightBookingResponseSchema.properties as object));
+    expect(d.outputFields).toContain('schema_update_suggestion.new_keys[].key_name');
+    // chang §3.3: the tool advertises the fields requireOutput may name.
+    const ro = (d.tool._meta as Record<string, JsonObject>)[REQUIRE_OUTPUT_META_KEY];
+    expect(ro).toMatchObject({ type: 'array', uniqueItems: true, items: { type: 'string', enum: d.outputFields } });
+    expect((d.tool._meta as Record<string, JsonObject>)[TOOL_META_KEY]).toMatchObject({
+      agent: 'skyways-air',
+      scenario_id: 'flight_booking',
+      schema_id: 'flight_booking_v1',
+      version: 1,
+      tags: ['travel', 'flight'],
+    });
+  });
+
+  it('has no outputSchema or requireOutput without an object response schema', () => {
+    const none = deriveTool(sourceOf(flightBookingTemplate, 'acme'));
+    expect(none.tool.outputSchema).toBeUndefined();
+    expect(none.outputFields).toEqual([]);
+    expect((none.tool._meta as Record<string, unknown>)[REQUIRE_OUTPUT_META_KEY]).toBeUndefined();
+    const scalar = deriveTool(sourceOf(flightBookingTemplate, 'acme', {}, { type: 'string' }));
+    expect(scalar.tool.outputSchema).toBeUndefined();
+  });
+
+  it('falls back to the scenario when the agent has no description', () => {
+    const t: SchemaTemplate = { schema_id: 'x_v1', scenario: 'order coffee', keys: [{ key_name: 'size', key_type: 'string', required: true, semantic_description: 'Cup size.' }] };
+    const d = deriveTool(sourceOf(t, 'cafe'));
+    expect(d.tool.name).toBe('cafe__order_coffee');
+    expect(d.tool.description).toMatch(/^Order coffee\. Served by agent "cafe"/);
+    // An object-typed key brings the $defs its $ref needs.
+    const withObject = deriveTool(sourceOf({ ...t, keys: [...t.keys, { key_name: 'extras', key_type: 'object', required: false, semantic_description: 'Extras.' }] }, 'cafe'));
+    expect((withObject.tool.inputSchema as JsonObject).$defs).toBeDefined();
+  });
+});
+
+describe('ADOL views of tools and templates', () => {
+  it("short tool (chang §3.2, adol shortView) keeps what a call needs and costs fewer tokens", () => {
+    const { tool } = flight();
+    const s = shortTool(tool);
+    expect(s.name).toBe(tool.name);
+    expect(s.description).toBe(tool.description);
+    expect(s.outputSchema).toBeUndefined();
+    expect(s.annotations).toBeUndefined();
+    expect(s._meta).toBeUndefined();
+    expect(s.title).toBeUndefined();
+    const input = s.inputSchema as JsonObject;
+    expect(input.required).toEqual(['origin', 'destination', 'departure_date']);
+    expect(input.additionalProperties).toBe(false);
+    const props = input.properties as Record<string, JsonObject>;
+    // Required keys keep their semantic descriptions; optional ones keep type and constraints.
+    expect(props.origin?.description).toBe(flightBookingTemplate.keys[0]?.semantic_description);
+    expect(props.cabin_class?.description).toBeUndefined();
+    expect(props.cabin_class?.enum).toEqual(['economy', 'premium_economy', 'business', 'first']);
+    expect(props.passenger_count).toMatchObject({ type: 'integer', minimum: 1, maximum: 9 });
+    expect(tokens(s)).toBeLessThan(tokens(tool) * 0.5);
+  });
+
+  it('short template keeps keys, types, required and constraints, and drops optional keys\' descriptions', () => {
+    const s = shortTemplate(flightBookingTemplate);
+    expect(s.keys.map((k) => k.key_name)).toEqual(flightBookingTemplate.keys.map((k) => k.key_name));
+    expect(s.keys.map((k) => k.required)).toEqual(flightBookingTemplate.keys.map((k) => k.required));
+    expect(s.keys[0]).toEqual(flightBookingTemplate.keys[0]);
+    expect(s.keys[3]?.semantic_description).toBeUndefined();
+    expect(s.keys[3]?.enum).toEqual(['economy', 'premium_economy', 'business', 'first']);
+    expect(s.keys[4]).toMatchObject({ key_name: 'passenger_count', minimum: 1, maximum: 9, default_value: 1 });
+    expect(tokens(s)).toBeLessThan(tokens(flightBookingTemplate));
+  });
+
+  it('compact template (chang §3.1) writes repeated key bodies once under $defs', () => {
+    const body = { key_type: 'string', required: true, semantic_description: 'IATA airport code, e.g. PEK.', pattern: '^[A-Z]{3}$' } as const;
+    const t: SchemaTemplate = {
+      schema_id: 'legs_v1',
+      scenario: 'multi leg',
+      keys: [
+        { key_name: 'from_airport', ...body },
+        { key_name: 'to_airport', ...body },
+        { key_name: 'via_airport', ...body },
+        { key_name: 'other', key_type: 'string', required: false, semantic_description: 'Escape valve.' },
+      ],
+    };
+    const c = compactTemplate(t);
+    expect(c.$defs).toEqual({ from_airport: body });
+    expect(c.template.keys.slice(0, 3)).toEqual([
+      { key_name: 'from_airport', $ref: '#/$defs/from_airport' },
+      { key_name: 'to_airport', $ref: '#/$defs/from_airport' },
+      { key_name: 'via_airport', $ref: '#/$defs/from_airport' },
+    ]);
+    expect(c.template.keys[3]).toEqual(t.keys[3]);
+    expect(tokens(c)).toBeLessThan(tokens(t));
+    // Nothing repeats in Figure 2: the template comes back as is, with empty $defs.
+    expect(compactTemplate(flightBookingTemplate)).toEqual({ template: flightBookingTemplate, $defs: {} });
+  });
+
+  it('requireOutput (chang §3.3) keeps only the named fields and refuses unknown ones by name, at the caller\'s path', () => {
+    const { outputFields } = flight();
+    const result = { booking_id: 'BK-1', status: 'confirmed', seat: '12A', schema_update_suggestion: { new_keys: [{ key_name: 'seat_preference', key_type: 'string' }] } };
+    expect(filterResult(result, ['seat', 'booking_id'], outputFields, 'params._meta.requireOutput')).toEqual({ booking_id: 'BK-1', seat: '12A' });
+    expect(filterResult(result, ['schema_update_suggestion.new_keys[].key_name'], outputFields, 'x')).toEqual({
+      schema_update_suggestion: { new_keys: [{ key_name: 'seat_preference' }] },
+    });
+    expect(() => checkRequireOutput(['seat'], outputFields, 'params._meta.requireOutput')).not.toThrow();
+    expect(violation(() => checkRequireOutput(['seat', 'gate'], outputFields, 'params._meta.requireOutput'))).toEqual({
+      type: 'invalid_params',
+      path: 'params._meta.requireOutput[1]',
+      rule: 'unknown_output_field',
+    });
+    // A tool without an output schema advertises nothing to ask for.
+    expect(violation(() => checkRequireOutput(['seat'], [], 'params.message.metadata.requireOutput')).path).toBe('params.message.metadata.requireOutput[0]');
+  });
+});
+
+describe('tools/list with ADOL options in params._meta', () => {
+  const entries = seededEntries();
+  const selectable = selectableOf(entries);
+  const names = async (meta: unknown) => (await listTools(selectable, meta)).tools.map((t) => t.name);
+
+  it('without options lists every tool in full (a standard client sees standard MCP)', async () => {
+    const r = await listTools(selectable, undefined);
+    expect(r.tools).toEqual(entries.map((e) => e.tool));
+    expect(r.tools.every((t) => t.outputSchema !== undefined)).toBe(true);
+  });
+
+  it('tags select tools carrying any of them (chang §3.4, approach 2)', async () => {
+    expect(await names({ tags: ['travel'] })).toEqual(['skyways-air__flight_booking']);
+    expect((await names({ tags: ['photo', 'telecom'] })).sort()).toEqual(['an-cross-domain-fault__fault_management', 'pixel-studio__photo_retouch']);
+    expect(await names({ tags: ['gardening'] })).toEqual([]);
+  });
+
+  it('query + top_k rank tools by the requirement (chang §3.4, approach 1)', async () => {
+    expect(await names({ query: 'book a flight from Beijing to Shanghai', top_k: 1 })).toEqual(['skyways-air__flight_booking']);
+    expect(await names({ query: 'whiten teeth and blur the background of my photo', top_k: 1 })).toEqual(['pixel-studio__photo_retouch']);
+    expect(await names({ query: 'base stations down after a backhaul link failure', top_k: 1 })).toEqual(['an-cross-domain-fault__fault_management']);
+    expect(await names({ query: 'book a flight', top_k: 1, tags: ['photo'] })).not.toContain('skyways-air__flight_booking');
+  });
+
+  it('short applies after selection and keeps the names', async () => {
+    const full = await listTools(selectable, {});
+    const short = await listTools(selectable, { short: true });
+    expect(short.tools.map((t) => t.name)).toEqual(full.tools.map((t) => t.name));
+    expect(tokens(short)).toBeLessThan(tokens(full) * 0.6);
+  });
+
+  it('rejects malformed options naming the _meta member and the rule', () => {
+    expect(violation(() => parseListToolsMeta({ short: 'yes' }))).toEqual({ type: 'invalid_params', path: 'params._meta.short', rule: 'type' });
+    expect(violation(() => parseListToolsMeta({ query: '  ' }))).toEqual({ type: 'invalid_params', path: 'params._meta.query', rule: 'non_empty' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', top_k: 0 }))).toEqual({ type: 'invalid_params', path: 'params._meta.top_k', rule: 'range' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', top_k: 1.5 }))).toEqual({ type: 'invalid_params', path: 'params._meta.top_k', rule: 'type' });
+    expect(violation(() => parseListToolsMeta({ top_k: 3 }))).toEqual({ type: 'invalid_params', path: 'params._meta.top_k', rule: 'requires_query' });
+    expect(violation(() => parseListToolsMeta({ tags: ['Travel'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags[0]', rule: 'pattern' });
+    expect(violation(() => parseListToolsMeta({ tags: 'travel' }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags', rule: 'type' });
+    // Other _meta members (a progress token, another extension's) are not ADOL's business.
+    expect(parseListToolsMeta({ progressToken: 7, 'com.example/x': 1 })).toEqual({ short: false, topK: 5 });
+  });
+
+  it('parses tools/call options: requireOutput (unique, non-empty strings) and client_id', () => {
+    expect(parseCallToolMeta({ requireOutput: ['a', 'b'], client_id: 'me@app' })).toEqual({ requireOutput: ['a', 'b'], clientId: 'me@app' });
+    expect(violation(() => parseCallToolMeta({ requireOutput: ['a', 'a'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.requireOutput[1]', rule: 'unique' });
+    expect(violation(() => parseCallToolMeta({ requireOutput: [] }))).toEqual({ type: 'invalid_params', path: 'params._meta.requireOutput', rule: 'non_empty' });
+    expect(violation(() => parseCallToolMeta({ requireOutput: [3] }))).toEqual({ type: 'invalid_params', path: 'params._meta.requireOutput[0]', rule: 'type' });
+    expect(violation(() => parseCallToolMeta({ client_id: 'has space' }))).toEqual({ type: 'invalid_params', path: 'params._meta.client_id', rule: 'pattern' });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * @parley/adol: the Agentic Data Optimization Layer of draft-chang
+ * ("A Token-efficient Data Layer for Agentic Communication"), as pure functions
+ * over MCP tool lists and Parley templates:
+ *   A. schema deduplication with JSON references (chang §3.1)   dedup.ts
+ *   B. adaptive optional inclusion, short/full views (chang §3.2) optional.ts
+ *   C. controllable response verbosity, requireOutput (chang §3.3) output.ts
+ *   D. retrieval-based tool selection (chang §3.4)               select.ts
+ * plus the token meter (o200k_base) that every figure is measured with.
+ * No IO, no clock. Exactly the public API; no `export *`.
+ */
+
+// The token meter.
+export { countTextTokens, countTokens } from './tokens';
+export { DEFAULT_SCHEMA_BASE_URL, measureTools } from './measure';
+export type { MeasureOptions, ToolsMeasure } from './measure';
+
+// MCP tools.
+export { toolsFromList } from './tool';
+export type { McpTool } from './tool';
+
+// A. Schema deduplication (chang §3.1).
+export { dedupSchema, dedupSchemas, dedupTools, deref, derefSchemas, derefTools, sharedSchemaUrl } from './dedup';
+export type {
+  AddedDefs,
+  DedupMode,
+  DedupOptions,
+  DedupSchemasResult,
+  DedupStats,
+  DedupToolsResult,
+  DerefOptions,
+  SharedSchema,
+  ToolAddedDefs,
+} from './dedup';
+
+// B. Adaptive optional inclusion (chang §3.2).
+export {
+  OPTIONAL_MEMBER,
+  OPTIONAL_SECTION,
+  fullView,
+  mergeOptional,
+  optionalSectionOf,
+  shortView,
+  splitOptional,
+  templateFullView,
+  templateShortView,
+} from './optional';
+export type { AdolTool, OptionalKeyDefinition, OptionalSection, OptionalTemplate, ShortTool } from './optional';
+
+// C. Controllable response verbosity (chang §3.3).
+export { REQUIRE_OUTPUT, filterOutput, filterToolResult, outputFields, requireOutputSchema, takeRequireOutput, withRequireOutput } from './output';
+export type { OutputFieldsOptions } from './output';
+
+// D. Tool selection (chang §3.4): libs/adol/src/select.ts, owned by the tool-selection engineer.
+export { evaluateSelection, selectTools } from './select';
+export type { ScoredTool, SelectOptions, TextEmbedder, ToolLike } from './select';

@@ -1,0 +1,248 @@
+/**
+ * ADOL mechanism D, tool selection (draft-chang §3.4): tag-based retrieval,
+ * semantic retrieval (top K, threshold), the hybrid with BM25, the per-list
+ * cache of tool embeddings, typed errors, `evaluateSelection`; first with a
+ * small deterministic fake embedder written here, then with the real offline
+ * embedder on the GitHub MCP server's 86 tools (target: recall@5 >= 0.9).
+ */
+import { describe, expect, it } from 'vitest';
+// Test only: the real offline embedder is the adapter this domain code is measured with.
+// select.ts itself never imports it; it takes any TextEmbedder.
+import { ParleyError } from '@parley/protocol';
+import { DEFAULT_TOP_K, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolText, type TextEmbedder, type ToolLike } from '../src/select';
+
+// ---------------------------------------------------------------------------
+// A fake embedder: bag of words hashed into 64 signed buckets, normalised; it
+// counts calls and texts so the cache can be observed.
+// ---------------------------------------------------------------------------
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+class BagOfWords implements TextEmbedder {
+  calls = 0;
+  texts = 0;
+  failNext = false;
+  constructor(readonly id = 'bag-of-words-64') {}
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    this.calls++;
+    this.texts += texts.length;
+    if (this.failNext) {
+      this.failNext = false;
+      throw new ParleyError('unavailable', 'fake embedder down');
+    }
+    return texts.map((t) => {
+      const v = new Float32Array(64);
+      for (const w of t.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+        const h = fnv(w.replace(/s$/, ''));
+        v[h % 64]! += h & 0x80000000 ? -1 : 1;
+      }
+      const n = Math.hypot(...v);
+      return n > 0 ? v.map((x) => x / n) : v;
+    });
+  }
+}
+
+const TOOLS: ToolLike[] = [
+  { name: 'book_flight', description: 'Book a flight ticket between two airports', tags: ['travel', 'airline'], inputSchema: { properties: { origin: { description: 'Departure airport code' } } } },
+  { name: 'cancel_flight', description: 'Cancel a booked flight and refund the ticket', tags: ['travel', 'airline'] },
+  { name: 'retouch_photo', description: 'Retouch a portrait photo: eyes, skin, teeth', tags: ['photo'] },
+  { name: 'crop_photo', description: 'Crop a photo to a new aspect ratio', tags: ['photo'] },
+  { name: 'diagnose_fault', description: 'Diagnose a network fault from alarms', tags: ['network', 'ops'] },
+  { name: 'weather_now', description: 'Current weather for a city', tags: [] },
+];
+
+async function catchParley(p: Promise<unknown>): Promise<ParleyError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ParleyError) return e;
+    throw e;
+  }
+  throw new Error('expected a ParleyError, nothing was thrown');
+}
+
+describe('tool text', () => {
+  it('splits names and carries the description, property names, descriptions and enum values', () => {
+    expect(splitIdentifier('list_pull_requests')).toBe('list pull requests');
+    expect(splitIdentifier('pullNumber')).toBe('pull Number');
+    expect(splitIdentifier('open PRs')).toBe('open prs');
+    const text = toolText({
+      name: 'issue_write',
+      description: 'Create or update an issue.',
+      inputSchema: { properties: { issueNumber: { description: 'Issue number' }, method: { type: 'string', enum: ['create', 'update_state'] } } },
+    });
+    expect(text).toBe('issue write\nCreate or update an issue.\nissue Number: Issue number\nmethod: create update state');
+    expect(lexicalTerms('Show the open PRs of my repos')).toEqual(['show', 'open', 'pull', 'request', 'repository']);
+  });
+});
+
+describe('tag-based selection (§3.4 approach 2)', () => {
+  it('returns every tool having any requested tag, best match first, in list order on ties', async () => {
+    const r = await selectTools(TOOLS, '', { tags: ['airline', 'photo'] });
+    expect(r.map((s) => s.tool.name)).toEqual(['book_flight', 'cancel_flight', 'retouch_photo', 'crop_photo']);
+    expect(r.map((s) => s.score)).toEqual([0.5, 0.5, 0.5, 0.5]);
+    const both = await selectTools(TOOLS, '', { tags: ['travel', 'airline', 'ops'] });
+    expect(both.map((s) => [s.tool.name, Number(s.score.toFixed(3))])).toEqual([
+      ['book_flight', 0.667],
+      ['cancel_flight', 0.667],
+      ['diagnose_fault', 0.333],
+    ]);
+    expect(await selectTools(TOOLS, '', { tags: ['unknown'] })).toEqual([]);
+    expect(await selectTools(TOOLS, '', { tags: ['photo'], topK: 1 })).toHaveLength(1);
+  });
+
+  it('with a query, ranks only the tagged tools', async () => {
+    const r = await selectTools(TOOLS, 'crop the picture', { tags: ['photo'], embedder: new BagOfWords() });
+    expect(r.map((s) => s.tool.name)).toEqual(['crop_photo', 'retouch_photo']);
+  });
+});
+
+describe('semantic selection (§3.4 approach 1)', () => {
+  it('ranks by similarity and keeps the top K (default 5)', async () => {
+    const embedder = new BagOfWords();
+    const r = await selectTools(TOOLS, 'cancel my flight and refund it', { embedder, mode: 'semantic', topK: 2 });
+    expect(r.map((s) => s.tool.name)).toEqual(['cancel_flight', 'book_flight']);
+    expect(r[0]!.score).toBeGreaterThan(r[1]!.score);
+    expect(r[0]!.cosine).toBe(r[0]!.score);
+    expect(r[0]!.lexical).toBeUndefined();
+    expect(await selectTools(TOOLS, 'photo', { embedder })).toHaveLength(DEFAULT_TOP_K);
+  });
+
+  it('keeps only scores >= threshold, with or without topK', async () => {
+    const embedder = new BagOfWords();
+    const all = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', topK: TOOLS.length });
+    const t = (all[0]!.score + all[1]!.score) / 2;
+    const cut = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', threshold: t });
+    expect(cut.map((s) => s.tool.name)).toEqual(['diagnose_fault']);
+    expect(cut.every((s) => s.score >= t)).toBe(true);
+    const none = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', threshold: 2 });
+    expect(none).toEqual([]);
+  });
+
+  it('represents tools as IDF-weighted words by default and as whole texts on request', async () => {
+    // A fresh list: the cache is per list and embedder id, and TOOLS is shared by the tests.
+    const list = [...TOOLS];
+    const embedder = new BagOfWords();
+    await selectTools(list, 'weather in Paris', { embedder });
+    // `words`: the tools' vocabulary in one call, the query's words in another.
+    expect(embedder.calls).toBe(2);
+    const vocabulary = new Set(TOOLS.flatMap((t) => toolText(t).toLowerCase().split(/[^a-z0-9]+/)));
+    expect(embedder.texts).toBeLessThan(vocabulary.size + 3);
+    const text = new BagOfWords();
+    await selectTools(list, 'weather in Paris', { embedder: text, representation: 'text' });
+    expect(text.texts).toBe(TOOLS.length + 1);
+  });
+
+  it('hybrid (the default with an embedder) fuses the cosine and BM25 and reports both', async () => {
+    const r = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords() });
+    expect(r[0]!.tool.name).toBe('weather_now');
+    expect(r[0]!.lexical).toBe(1);
+    expect(r[0]!.cosine).toBeGreaterThan(0);
+    expect(r[0]!.score).toBeCloseTo(0.9 * r[0]!.cosine! + 0.1 * r[0]!.lexical!, 12);
+    const lexicalOnly = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), semanticWeight: 0 });
+    expect(lexicalOnly[0]!.score).toBe(1);
+  });
+
+  it('lexical mode needs no embedder', async () => {
+    const r = await selectTools(TOOLS, 'refund a cancelled ticket', { mode: 'lexical', topK: 1 });
+    expect(r.map((s) => s.tool.name)).toEqual(['cancel_flight']);
+    expect(r[0]!.cosine).toBeUndefined();
+  });
+});
+
+describe('tool embeddings are computed once per list (§3.4 "precomputed embeddings")', () => {
+  it('embeds a list once per embedder, however many queries, even concurrent ones', async () => {
+    const list = [...TOOLS];
+    const embedder = new BagOfWords();
+    await Promise.all([selectTools(list, 'book a flight', { embedder }), selectTools(list, 'crop a photo', { embedder })]);
+    const afterTwo = embedder.texts;
+    await selectTools(list, 'diagnose a fault', { embedder });
+    // Only the third query's words were embedded ("diagnose", "fault").
+    expect(embedder.texts - afterTwo).toBe(2);
+    // Another list (even with the same tools) and another embedder are embedded afresh.
+    const other = new BagOfWords('bag-of-words-64-b');
+    await selectTools(list, 'book a flight', { embedder: other });
+    expect(other.texts).toBeGreaterThan(10);
+    const before = embedder.texts;
+    await selectTools([...TOOLS], 'book a flight', { embedder });
+    expect(embedder.texts - before).toBeGreaterThan(10);
+  });
+
+  it('does not cache a failed embedding', async () => {
+    const list = [...TOOLS];
+    const embedder = new BagOfWords();
+    embedder.failNext = true;
+    const err = await catchParley(selectTools(list, 'book a flight', { embedder }));
+    expect(err.type).toBe('unavailable');
+    const r = await selectTools(list, 'book a flight', { embedder, topK: 1 });
+    expect(r[0]!.tool.name).toBe('book_flight');
+  });
+});
+
+describe('errors', () => {
+  it('refuses unknown and malformed options with invalid_params naming them', async () => {
+    const cases: [object, string, string][] = [
+      [{ top_k: 3 }, 'opts.top_k', 'unknown_option'],
+      [{ topK: 0 }, 'opts.topK', 'minimum'],
+      [{ topK: 2.5 }, 'opts.topK', 'minimum'],
+      [{ threshold: Number.NaN }, 'opts.threshold', 'type'],
+      [{ tags: 'photo' }, 'opts.tags', 'type'],
+      [{ mode: 'fuzzy' }, 'opts.mode', 'enum'],
+      [{ mode: 'semantic' }, 'opts.embedder', 'required'],
+      [{ embedder: { embed: 1 } }, 'opts.embedder', 'type'],
+      [{ representation: 'sentences', embedder: new BagOfWords() }, 'opts.representation', 'enum'],
+      [{ semanticWeight: 1.5, embedder: new BagOfWords() }, 'opts.semanticWeight', 'range'],
+    ];
+    for (const [opts, path, rule] of cases) {
+      const err = await catchParley(selectTools(TOOLS, 'x', opts as never));
+      expect({ type: err.type, path: err.path, rule: err.rule }).toEqual({ type: 'invalid_params', path, rule });
+    }
+  });
+
+  it('needs a query unless only tags are given', async () => {
+    const err = await catchParley(selectTools(TOOLS, '  ', { embedder: new BagOfWords() }));
+    expect({ path: err.path, rule: err.rule }).toEqual({ path: 'query', rule: 'required' });
+  });
+
+  it('reports an embedder that returns the wrong number of vectors', async () => {
+    const broken: TextEmbedder = { id: 'broken', embed: async () => [] };
+    const err = await catchParley(selectTools([...TOOLS], 'flight', { embedder: broken }));
+    expect(err.type).toBe('internal');
+    expect(err.message).toContain('broken');
+  });
+});
+
+describe('evaluateSelection', () => {
+  it('measures recall@1, recall@5 and what the options select', async () => {
+    const queries = [
+      { query: 'cancel my flight, refund the ticket', tool: 'cancel_flight' },
+      { query: 'crop this photo to a new ratio', tool: 'crop_photo' },
+      { query: 'is it raining in the city', tool: 'weather_now' },
+    ];
+    const r = await evaluateSelection(TOOLS, queries, { embedder: new BagOfWords(), topK: 2 });
+    expect(r.queries).toBe(3);
+    expect(r.mean_selected).toBe(2);
+    // Each figure checked against the rankings themselves.
+    let at1 = 0;
+    let in2 = 0;
+    for (const q of queries) {
+      const ranking = await selectTools(TOOLS, q.query, { embedder: new BagOfWords(), topK: TOOLS.length });
+      const rank = ranking.findIndex((s) => s.tool.name === q.tool) + 1;
+      if (rank === 1) at1++;
+      if (rank <= 2) in2++;
+    }
+    expect(r.recall_at_1).toBeCloseTo(at1 / 3, 12);
+    expect(r.recall_selected).toBeCloseTo(in2 / 3, 12);
+    expect(r.recall_at_5).toBe(1); // 6 tools: the top 5 misses at most one
+    expect(r.recall_at_1).toBeGreaterThan(0);
+  });
+
+  it('refuses a query naming a tool that is not in the list', async () => {
+    const err = await catchParley(evaluateSelection(TOOLS, [{ query: 'x', tool: 'nope' }], {}));
+    expect({ type: err.type, path: err.path, rule: err.rule }).toEqual({ type: 'invalid_params', path: 'queries[0].tool', rule: 'unknown_tool' });
+  });
+});

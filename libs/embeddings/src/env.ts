@@ -1,0 +1,52 @@
+import { ParleyError } from '@parley/protocol';
+import { createOfflineEmbedder } from './offline';
+import { createOpenAIEmbedder } from './openai';
+import type { Embedder } from './port';
+
+/** The embedders `PARLEY_EMBEDDER` can name. */
+export const EMBEDDER_KINDS = ['offline', 'openai'] as const;
+export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
+
+function invalidEnv(name: string, rule: string, message: string): ParleyError {
+  return new ParleyError('invalid_params', message, { path: `env.${name}`, rule });
+}
+
+function required(env: Readonly<Record<string, string | undefined>>, name: string): string {
+  const v = env[name]?.trim();
+  if (!v) throw invalidEnv(name, 'required', `${name} is required when PARLEY_EMBEDDER=openai`);
+  return v;
+}
+
+/**
+ * The embedder the environment asks for:
+ * - `PARLEY_EMBEDDER=offline` (the default; also when unset or empty): the
+ *   offline WordNet embedder, no network;
+ * - `PARLEY_EMBEDDER=openai`: an OpenAI-compatible endpoint with
+ *   `PARLEY_EMBEDDINGS_URL` (API root, e.g. `https://api.openai.com/v1`) and
+ *   `PARLEY_EMBEDDINGS_MODEL` (both required), `PARLEY_EMBEDDINGS_API_KEY` and
+ *   `PARLEY_EMBEDDINGS_DIMENSIONS` (optional).
+ * Anything else is an `invalid_params` error naming the variable.
+ */
+export function createEmbedderFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Embedder {
+  const kind = (env['PARLEY_EMBEDDER']?.trim() || 'offline').toLowerCase();
+  switch (kind) {
+    case 'offline':
+      return createOfflineEmbedder();
+    case 'openai': {
+      const rawDims = env['PARLEY_EMBEDDINGS_DIMENSIONS']?.trim();
+      const dimensions = rawDims ? Number(rawDims) : undefined;
+      if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
+        throw invalidEnv('PARLEY_EMBEDDINGS_DIMENSIONS', 'minimum', `PARLEY_EMBEDDINGS_DIMENSIONS must be an integer >= 1 (got "${rawDims}")`);
+      }
+      const apiKey = env['PARLEY_EMBEDDINGS_API_KEY']?.trim();
+      return createOpenAIEmbedder({
+        baseUrl: required(env, 'PARLEY_EMBEDDINGS_URL'),
+        model: required(env, 'PARLEY_EMBEDDINGS_MODEL'),
+        ...(apiKey ? { apiKey } : {}),
+        ...(dimensions !== undefined ? { dimensions } : {}),
+      });
+    }
+    default:
+      throw invalidEnv('PARLEY_EMBEDDER', 'enum', `PARLEY_EMBEDDER must be one of ${EMBEDDER_KINDS.join(', ')} (got "${env['PARLEY_EMBEDDER']}")`);
+  }
+}

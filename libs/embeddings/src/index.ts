@@ -1,0 +1,27 @@
+/**
+ * @parley/embeddings — the embedder port and its adapters: the offline
+ * WordNet embedder (default, no download) and an OpenAI-compatible endpoint.
+ * Used for ADOL tool selection (draft-chang §3.4) and, later, for clustering
+ * `other` fragments (draft-zhou §6.2.1). Exactly the public API; no `export *`.
+ */
+
+// The port.
+export { cosine, l2normalize } from './port';
+export type { Embedder } from './port';
+
+// The offline default.
+export { DEFAULT_DIMENSIONS, DEFAULT_WEIGHTS, OFFLINE_EMBEDDER_ID, createOfflineEmbedder } from './offline';
+export type { FeatureWeights, OfflineEmbedder, OfflineEmbedderOptions, OfflineEmbedderStats } from './offline';
+export { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text';
+
+// OpenAI-compatible endpoints.
+export { createOpenAIEmbedder } from './openai';
+export type { OpenAIEmbedderOptions } from './openai';
+
+// Choosing one from the environment.
+export { EMBEDDER_KINDS, createEmbedderFromEnv } from './env';
+export type { EmbedderKind } from './env';
+
+// Judging an embedder on labelled pairs.
+export { separation } from './separation';
+export type { LabelledScore, Separation } from './separation';

