@@ -102,23 +102,13 @@ export function shortTool(tool: Tool): Tool {
 }
 
 /**
- * chang §3.2 applied to a zhou §4.1 template, by the rule @parley/adol applies
- * to tools: authored `optional` sections go (adol templateShortView), and so do
- * the semantic descriptions of keys that are not required, as a short tool
- * drops the descriptions of its optional properties. Required keys, types and
- * constraints stay: they are what validation checks. A short template is a
- * view for a model, not a publishable template.
+ * chang §3.2 applied to a zhou §4.1 template: the authored `optional` sections
+ * of its keys go (adol templateShortView); everything else stays.
  */
 export function shortTemplate(t: SchemaTemplate): SchemaTemplate {
-  const base = templateShortView(t);
-  return {
-    ...base,
-    keys: base.keys.map((k) => {
-      if (k.required) return k;
-      const { semantic_description: _d, ...rest } = k;
-      return rest as KeyDefinition;
-    }),
-  };
+  // Only the optional sections go: every key keeps its semantic_description,
+  // which zhou §4.1 makes REQUIRED and which is what a client's LLM maps with.
+  return templateShortView(t);
 }
 
 // ---------------------------------------------------------------------------

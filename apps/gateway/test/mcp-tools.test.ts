@@ -144,15 +144,13 @@ describe('ADOL views of tools and templates', () => {
     expect(tokens(s)).toBeLessThan(tokens(tool) * 0.5);
   });
 
-  it('short template keeps keys, types, required and constraints, and drops optional keys\' descriptions', () => {
+  it('short template keeps keys, types, required, constraints and every semantic_description (zhou §4.1)', () => {
     const s = shortTemplate(flightBookingTemplate);
     expect(s.keys.map((k) => k.key_name)).toEqual(flightBookingTemplate.keys.map((k) => k.key_name));
     expect(s.keys.map((k) => k.required)).toEqual(flightBookingTemplate.keys.map((k) => k.required));
-    expect(s.keys[0]).toEqual(flightBookingTemplate.keys[0]);
-    expect(s.keys[3]?.semantic_description).toBeUndefined();
+    expect(s.keys.map((k) => k.semantic_description)).toEqual(flightBookingTemplate.keys.map((k) => k.semantic_description));
     expect(s.keys[3]?.enum).toEqual(['economy', 'premium_economy', 'business', 'first']);
     expect(s.keys[4]).toMatchObject({ key_name: 'passenger_count', minimum: 1, maximum: 9, default_value: 1 });
-    expect(tokens(s)).toBeLessThan(tokens(flightBookingTemplate));
   });
 
   it('compact template (chang §3.1) writes repeated key bodies once under $defs', () => {
@@ -247,5 +245,16 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(violation(() => parseCallToolMeta({ requireOutput: [] }))).toEqual({ type: 'invalid_params', path: 'params._meta.requireOutput', rule: 'non_empty' });
     expect(violation(() => parseCallToolMeta({ requireOutput: [3] }))).toEqual({ type: 'invalid_params', path: 'params._meta.requireOutput[0]', rule: 'type' });
     expect(violation(() => parseCallToolMeta({ client_id: 'has space' }))).toEqual({ type: 'invalid_params', path: 'params._meta.client_id', rule: 'pattern' });
+  });
+});
+
+describe('template views (chang §3.2) on a template with optional sections', () => {
+  it('short drops every optional section and nothing else; full keeps them', () => {
+    const withOptional = flightBookingTemplate.keys.filter((k) => k.optional !== undefined);
+    expect(withOptional.length).toBeGreaterThan(0);
+    const s = shortTemplate(flightBookingTemplate);
+    expect(s.keys.some((k) => k.optional !== undefined)).toBe(false);
+    expect(s.keys).toEqual(flightBookingTemplate.keys.map(({ optional: _o, ...k }) => k));
+    expect(tokens(s)).toBeLessThan(tokens(flightBookingTemplate));
   });
 });

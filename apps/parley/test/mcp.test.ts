@@ -190,8 +190,12 @@ describe('get_schema_template views over /rpc (draft-chang §3.1, §3.2)', () =>
     const short = await rpc(parley.url, 'get_schema_template', { scenario: 'flight_booking', agent: 'skyways-air', view: 'short' });
     expect(short.body.error).toBeUndefined();
     expect(short.body.result.keys.map((k: { key_name: string }) => k.key_name)).toEqual(plain.body.result.keys.map((k: { key_name: string }) => k.key_name));
-    expect(short.body.result.keys[0]).toEqual(plain.body.result.keys[0]); // required: kept whole
-    expect(short.body.result.keys[3].semantic_description).toBeUndefined(); // cabin_class: optional
+    // origin and departure_date carry an optional section (more mapping examples): only that goes.
+    expect(plain.body.result.keys[0].optional.examples.length).toBeGreaterThan(1);
+    const { optional: _o, ...origin } = plain.body.result.keys[0];
+    expect(short.body.result.keys[0]).toEqual(origin);
+    expect(JSON.stringify(short.body.result)).not.toContain('"optional"');
+    expect(short.body.result.keys[3]).toEqual(plain.body.result.keys[3]); // cabin_class: no optional section, unchanged
     expect(tokens(short.body.result)).toBeLessThan(tokens(plain.body.result));
   });
 

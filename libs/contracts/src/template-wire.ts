@@ -41,6 +41,7 @@ export function templateToWire(t: DomainTemplate): SchemaTemplate {
       ...(k.items_type !== undefined ? { items_type: k.items_type } : {}),
       ...(k.min_items !== undefined ? { min_items: k.min_items } : {}),
       ...(k.max_items !== undefined ? { max_items: k.max_items } : {}),
+      ...(k.optional !== undefined ? { optional: k.optional } : {}),
     })),
   };
 }

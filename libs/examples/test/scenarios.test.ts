@@ -33,9 +33,10 @@ function figure<T = JsonObject>(n: number): T {
   return JSON.parse(readFileSync(new URL(`../../protocol/test/fixtures/figure-${String(n).padStart(2, '0')}.json`, import.meta.url), 'utf8')) as T;
 }
 
-const CONSTRAINT_MEMBERS = ['enum', 'minimum', 'maximum', 'format', 'pattern', 'min_length', 'max_length', 'items_type', 'min_items', 'max_items'];
+// Parley's extension members: the constraints, and the ADOL optional section (chang §3.2).
+const CONSTRAINT_MEMBERS = ['enum', 'minimum', 'maximum', 'format', 'pattern', 'min_length', 'max_length', 'items_type', 'min_items', 'max_items', 'optional'];
 
-/** The template without Parley's constraint members: what the draft prints. */
+/** The template without Parley's extension members: what the draft prints. */
 function withoutConstraints(t: SchemaTemplate): unknown {
   return { ...t, keys: t.keys.map((k) => Object.fromEntries(Object.entries(k).filter(([m]) => !CONSTRAINT_MEMBERS.includes(m)))) };
 }

@@ -42,6 +42,13 @@ export interface KeyDefinition {
   items_type?: KeyType;
   min_items?: number;
   max_items?: number;
+
+  /**
+   * draft-chang §3.2 (ADOL B, adaptive optional inclusion): content a client
+   * can do without, e.g. `{ examples: [...], notes: "..." }`. Short views omit
+   * it, full views keep it; validation ignores it.
+   */
+  optional?: JsonObject;
 }
 
 export interface SchemaTemplate {
@@ -75,6 +82,7 @@ export const KEY_DEFINITION_MEMBERS = [
   'items_type',
   'min_items',
   'max_items',
+  'optional',
 ] as const;
 
 /** Top-level template members Parley knows. */

@@ -234,6 +234,11 @@ function checkKeyDefinition(v: Violations, def: unknown, p: string, index: numbe
   // zhou §4.1 semantic_description: REQUIRED (and §4.2: every key MUST carry one).
   requiredString(v, `${p}.semantic_description`, def.semantic_description);
 
+  // chang §3.2: the optional section is descriptive content, an object of anything JSON.
+  if (def.optional !== undefined && !isPlainObject(def.optional)) {
+    v.add(`${p}.optional`, 'type', `${p}.optional must be an object (the ADOL optional section, e.g. {"examples": [...]}), got ${jsonTypeName(def.optional)}`);
+  }
+
   // zhou §4.1 required: REQUIRED boolean.
   const required = def.required;
   if (required === undefined) {
@@ -450,7 +455,7 @@ function cloneDefined(v: unknown): JsonValue {
 // zhou §4.2: multilingual annotations. A language variant of a template may
 // differ from its base only in semantic_description values.
 
-export type KeyShape = Omit<KeyDefinition, 'semantic_description'>;
+export type KeyShape = Omit<KeyDefinition, 'semantic_description' | 'optional'>;
 export interface TemplateShape {
   schema_id: string;
   scenario: string;
@@ -463,6 +468,9 @@ export interface TemplateShape {
  * default"). Two templates have the same shape iff their shapes are deepEqual,
  * and JSON.stringify of a shape is a stable fingerprint.
  */
+/** Members that describe rather than constrain: a language variant may differ in them (zhou §4.2). */
+const DESCRIPTIVE_MEMBERS: ReadonlySet<string> = new Set(['semantic_description', 'optional']);
+
 export function templateShape(t: SchemaTemplate): TemplateShape {
   return {
     schema_id: t.schema_id,
@@ -470,7 +478,7 @@ export function templateShape(t: SchemaTemplate): TemplateShape {
     keys: t.keys.map((k) => {
       const out: Record<string, unknown> = {};
       for (const m of KEY_DEFINITION_MEMBERS) {
-        if (m === 'semantic_description') continue;
+        if (DESCRIPTIVE_MEMBERS.has(m)) continue;
         const x = (k as unknown as Record<string, unknown>)[m];
         if (x === undefined || (m === 'default_value' && x === null)) continue;
         out[m] = cloneJson(x as JsonValue);
@@ -502,7 +510,7 @@ export function assertSameShape(base: SchemaTemplate, variant: SchemaTemplate, l
       break;
     }
     for (const m of KEY_DEFINITION_MEMBERS) {
-      if (m === 'semantic_description') continue;
+      if (DESCRIPTIVE_MEMBERS.has(m)) continue;
       if (!deepEqual(ka[m], kb[m])) {
         v.add(`keys[${i}].${m}`, 'variant_mismatch', `keys[${i}].${m} is ${preview(kb[m] ?? null)} in the "${language}" variant but ${preview(ka[m] ?? null)} in the base: ${why}`);
       }

@@ -387,3 +387,22 @@ describe('§4.2 multilingual annotations: a language variant has the base templa
     expect(JSON.stringify(a)).toBe('{"schema_id":"s","scenario":"x","keys":[{"key_name":"other","key_type":"string","required":false}]}');
   });
 });
+
+describe('the ADOL optional section of a key definition (draft-chang §3.2)', () => {
+  it('accepts an object of descriptive content and keeps it as published', () => {
+    const t = parseTemplate(one({ key_type: 'string', optional: { examples: ["'from Beijing' -> 'PEK'"], notes: 'city names map to the main airport' } })).template;
+    expect(t.keys[0]?.optional).toEqual({ examples: ["'from Beijing' -> 'PEK'"], notes: 'city names map to the main airport' });
+  });
+
+  it('rejects an optional section that is not an object', () => {
+    invalid(one({ key_type: 'string', optional: ['examples'] }), 'keys[0].optional', 'type');
+    invalid(one({ key_type: 'string', optional: 'more examples' }), 'keys[0].optional', 'type');
+  });
+
+  it('lets a language variant differ in its optional sections, as in its descriptions', () => {
+    const base = parseTemplate(tpl()).template;
+    const variant = structuredClone(base) as SchemaTemplate;
+    variant.keys[0] = { ...variant.keys[0]!, optional: { examples: ['"Anna" -> "Anna"'] } };
+    expect(() => assertSameShape(base, variant, 'de')).not.toThrow();
+  });
+});

@@ -20,6 +20,10 @@ export const flightBookingTemplate: SchemaTemplate = {
       default_value: null,
       semantic_description:
         "Departure city or airport code. Acceptable values: IATA airport codes (e.g., PEK, SHA, JFK) or city names in English or local language. Example mapping: 'from Beijing' -> 'PEK'.",
+      // chang §3.2: more mapping examples than a client needs every time; short views omit them.
+      optional: {
+        examples: ["'from Beijing' -> 'PEK'", "'leaving Shanghai Hongqiao' -> 'SHA'", "'out of New York JFK' -> 'JFK'", "'depart from 广州' -> 'CAN'"],
+      },
     },
     {
       key_name: 'destination',
@@ -36,6 +40,10 @@ export const flightBookingTemplate: SchemaTemplate = {
       semantic_description: "Date of departure in ISO 8601 format (YYYY-MM-DD). Example mapping: 'next Monday' -> '2026-05-04'.",
       // "ISO 8601 format (YYYY-MM-DD)"
       format: 'date',
+      optional: {
+        examples: ["'next Monday' (asked on 2026-04-30) -> '2026-05-04'", "'May 4th' -> '2026-05-04'", "'the day after tomorrow' -> today + 2 days"],
+        notes: 'Resolve relative dates against the user\'s local date, not UTC.',
+      },
     },
     {
       key_name: 'cabin_class',
