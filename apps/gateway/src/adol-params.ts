@@ -21,9 +21,11 @@ export const MAX_QUERY_LENGTH = 1024;
 const MAX_TAGS = 32;
 const MAX_FIELDS = 256;
 
-/** `tools/list` options: ADOL B (short) and D (query + top_k, tags). */
+/** `tools/list` options: ADOL A (refs), B (short) and D (query + top_k, tags). */
 export interface ListToolsOptions {
   short: boolean;
+  /** chang §3.1: `local` = same-document refs inside each tool; `shared` = content-addressed documents the gateway serves. */
+  refs?: 'local' | 'shared';
   query?: string;
   topK: number;
   tags?: string[];
@@ -81,6 +83,10 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     if ((k as number) < 1 || (k as number) > MAX_TOP_K) fail(`${base}.top_k`, 'range', `${base}.top_k must be between 1 and ${MAX_TOP_K}`);
     if (out.query === undefined) fail(`${base}.top_k`, 'requires_query', `${base}.top_k only applies with ${base}.query`);
     out.topK = k as number;
+  }
+  if (m.refs !== undefined && m.refs !== null) {
+    if (m.refs !== 'local' && m.refs !== 'shared') fail(`${base}.refs`, 'enum', `${base}.refs must be "local" or "shared"`);
+    out.refs = m.refs as 'local' | 'shared';
   }
   if (m.tags !== undefined && m.tags !== null) {
     out.tags = stringArray(m.tags, `${base}.tags`, MAX_TAGS, (s, p) => {

@@ -6,6 +6,7 @@ import { createA2aFace } from './a2a';
 import { agentCard, gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { createMcpFace } from './mcp';
+import { SchemaStore } from './schema-store';
 import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName } from './rpc';
 
 /**
@@ -46,6 +47,7 @@ const ENDPOINTS = [
   'POST /a2a',
   `GET /a2a/<agent>${AGENT_CARD}`,
   'POST /a2a/<agent>',
+  'GET /schemas/sha256-<hex>.json',
   'GET /healthz',
   'GET /readyz',
 ];
@@ -61,7 +63,8 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const onSuccess = (method: MethodName) => {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();
   };
-  const mcp = createMcpFace({ catalog, execution: opts.backends.execution, log: opts.log, version, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+  const schemas = new SchemaStore();
+  const mcp = createMcpFace({ catalog, execution: opts.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const a2a = createA2aFace({ catalog, execution: opts.backends.execution, log: opts.log });
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -132,7 +135,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     // MCP's transport answers malformed JSON with HTTP 400 (the SDK does the same).
     const read = await readJson(req, res, 400);
     if (!read) return;
-    await mcp.handlePost(req, res, read.value);
+    await mcp.handlePost(req, res, read.value, baseUrl(req));
   };
 
   /** /a2a, /a2a/<agent> and their agent cards; false when the path is not one of them. */
@@ -199,6 +202,22 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         return;
       }
       if (await handleA2a(req, res, path)) return;
+      if (req.method === 'GET' && path.startsWith('/schemas/')) {
+        // chang §3.1: content-addressed, so immutable: cache for a year.
+        const doc = schemas.get(path.slice('/schemas/'.length));
+        if (doc === undefined) {
+          send(res, 404, { error: 'unknown schema document; list the tools again with _meta.refs "shared"' });
+          return;
+        }
+        res.writeHead(200, {
+          'content-type': 'application/schema+json',
+          'content-length': String(Buffer.byteLength(doc)),
+          'cache-control': 'public, max-age=31536000, immutable',
+          etag: `"${path.slice('/schemas/'.length, -'.json'.length)}"`,
+        });
+        res.end(doc);
+        return;
+      }
       if (req.method === 'GET' && (await handleHealth(opts.health, path, res))) return;
       send(res, 404, { error: 'not found', endpoints: ENDPOINTS });
     };

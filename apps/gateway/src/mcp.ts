@@ -22,11 +22,12 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { ExecutionApi } from '@parley/contracts';
 import { ParleyError, assertNoForbiddenKeys, toParleyError, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
-import type { TextEmbedder } from '@parley/adol';
+import { dedupTools, type McpTool, type TextEmbedder } from '@parley/adol';
 import { checkRequireOutput, filterResult, selectEntries, shortTool } from './adol';
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
 import { describeError, errorData, jsonRpcCode } from './errors';
+import type { SchemaStore } from './schema-store';
 
 export interface McpFaceOptions {
   catalog: ToolCatalog;
@@ -36,6 +37,8 @@ export interface McpFaceOptions {
   version?: string;
   /** Embedder for semantic tools/list queries (chang §3.4 approach 1); without one, queries rank by BM25. */
   embedder?: TextEmbedder;
+  /** Holds the documents of `refs: "shared"` listings (served at GET /schemas/…). */
+  schemas: SchemaStore;
 }
 
 const INSTRUCTIONS =
@@ -78,12 +81,28 @@ export function toolResult(result: JsonObject): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
 }
 
-/** tools/list with the ADOL options applied: selection by tags and/or query (chang §3.4), then the short view (§3.2). */
-export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder): Promise<ListToolsResult> {
+/** Where `refs: "shared"` documents go and the URL they are served under. */
+export interface SharedRefs {
+  store: SchemaStore;
+  baseUrl: string;
+}
+
+/**
+ * tools/list with the ADOL options applied: selection by tags and/or query
+ * (chang §3.4), then the short view (§3.2), then, when asked, `$ref`
+ * deduplication (§3.1), which adol applies only where it saves tokens.
+ */
+export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs): Promise<ListToolsResult> {
   const opts = parseListToolsMeta(meta);
   const picked = await selectEntries(selectable, { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.tags ? { tags: opts.tags } : {}) }, embedder);
   const tools: Tool[] = picked.map((e) => (opts.short ? shortTool(e.tool) : e.tool));
-  return { tools };
+  if (!opts.refs) return { tools };
+  if (opts.refs === 'shared' && !shared) {
+    throw new ParleyError('invalid_params', 'params._meta.refs "shared" is not available here', { path: 'params._meta.refs', rule: 'unsupported' });
+  }
+  const r = dedupTools(tools as unknown as McpTool[], opts.refs === 'shared' ? { mode: 'shared', baseUrl: shared!.baseUrl } : { mode: 'local' });
+  for (const doc of r.shared) shared!.store.put(doc.url, doc.schema);
+  return { tools: r.tools as unknown as Tool[] };
 }
 
 /** Finds the raw (unparsed) JSON-RPC request with this id in the HTTP body. */
@@ -119,13 +138,13 @@ export function createMcpFace(opts: McpFaceOptions) {
     }
   }
 
-  function newServer(body: unknown): McpServer {
+  function newServer(body: unknown, baseUrl: string): McpServer {
     const server = new McpServer({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     // The low-level handlers: Parley's tools are JSON Schemas derived at run time,
     // not the zod shapes McpServer.registerTool takes.
     server.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       try {
-        return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder);
+        return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas, baseUrl });
       } catch (e) {
         if (toParleyError(e).type === 'internal') log.error('mcp tools/list failed', { error: e });
         throw toMcpError(e);
@@ -150,8 +169,8 @@ export function createMcpFace(opts: McpFaceOptions) {
 
   return {
     /** POST /mcp with the already-read and parsed body. */
-    async handlePost(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-      const server = newServer(body);
+    async handlePost(req: IncomingMessage, res: ServerResponse, body: unknown, baseUrl: string): Promise<void> {
+      const server = newServer(body, baseUrl);
       // JSON responses rather than an SSE stream: every Parley call has exactly one
       // answer and no server-initiated messages, and plain JSON is what curl shows.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
