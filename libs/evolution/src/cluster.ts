@@ -1,0 +1,308 @@
+/**
+ * The Differential Semantic Pool's clusters (zhou §6.2.1 "Semantic Vector
+ * Clustering") and the decision for one fragment.
+ *
+ * The vector index (a service concern) returns the nearest clusters of one
+ * pool with their cosine scores; `assignFragment` joins the best one at or
+ * above the similarity threshold or starts a new cluster, and returns the
+ * updated cluster state. Everything here is plain JSON so the services store
+ * it as is; nothing grows without bound:
+ *
+ * - occurrences: counts per hour bucket, pruned to the 7-day window
+ *   (≤ 168 entries). The window is the 168 whole buckets ending with the
+ *   current one, so it spans between 167 and 168 hours: conservative, a
+ *   fragment older than 7 days never counts;
+ * - clients: the `max_tracked_clients` most recently seen, each with its last
+ *   `perClientOccurrenceCap` timestamps. Keeping the most recent ones makes the
+ *   distinct-client count in the window exact up to the cap (if k clients were
+ *   seen in the window, the k most recent are among them), which is all the
+ *   gate needs;
+ * - samples: at most `max_samples` distinct sanitised texts with their counts;
+ *   the `recent_samples` most recent are always kept, the rest are the most
+ *   frequent (then most similar to the cluster) — what intent induction needs.
+ *
+ * Cohorts (zhou §6.2.1 last paragraph, §6.2.2 Personalized Adaptation): the
+ * service assigns each fragment in two pools, the scenario's global pool and
+ * the client's own (`poolsForFragment`). A client repeating a personal need
+ * fills its own cluster, whose gate is heat + occurrences (one client, so the
+ * distinct-client branch cannot apply) and fires a per-client patch. The same
+ * fragments in the global pool count toward the occurrence branch at most
+ * `perClientOccurrenceCap` per client (half the branch by default), so without
+ * other clients the global gate stays shut (see trigger.ts).
+ */
+import { perClientOccurrenceCap, validatePoolConfig, DEFAULT_POOL_CONFIG, type PoolConfig } from './config';
+import { assertFinite, evolutionError } from './errors';
+import { addHeat, zeroHeat, type Heat } from './heat';
+import { sanitizeFragment, type SanitizeFlag } from './sanitize';
+import { isGlobal, sameScope, scopeClient, scopeKey, type PoolKey, type Scope } from './scope';
+
+export interface OccurrenceBucket {
+  /** Bucket start, epoch ms (a multiple of bucket_ms). */
+  readonly start: number;
+  readonly count: number;
+}
+
+export interface ClusterClient {
+  readonly client_id: string;
+  readonly last_seen: number;
+  /** The client's most recent fragment times, ascending, at most perClientOccurrenceCap. */
+  readonly recent: readonly number[];
+}
+
+export interface ClusterSample {
+  /** Sanitised text (sanitize.ts); raw fragments are never stored. */
+  readonly text: string;
+  readonly count: number;
+  readonly first_at: number;
+  readonly last_at: number;
+  /** Highest similarity to the cluster seen with this text (1 for the founding fragment). */
+  readonly best_score: number;
+}
+
+export interface TriggerMark {
+  readonly at: number;
+  /** What the service did with the trigger. */
+  readonly outcome: 'patched' | 'merged' | 'queued' | 'redundant' | 'rejected';
+  readonly patch_id: string | null;
+}
+
+export interface Cluster {
+  readonly id: string;
+  readonly scenario: string;
+  readonly scope: Scope;
+  readonly created_at: number;
+  /** Latest fragment time seen (windows are pruned relative to it). */
+  readonly updated_at: number;
+  /** Fragments ever joined. */
+  readonly size: number;
+  readonly heat: Heat;
+  readonly buckets: readonly OccurrenceBucket[];
+  readonly clients: readonly ClusterClient[];
+  /** Clients dropped from `clients` because of the cap (the gate never needs them). */
+  readonly clients_evicted: number;
+  readonly samples: readonly ClusterSample[];
+  /** Set once the gate fired; a cluster fires once. */
+  readonly triggered: TriggerMark | null;
+}
+
+export interface Fragment {
+  /** The raw fragment from `other`: untrusted (zhou §7); sanitised before it is stored. */
+  readonly text: string;
+  readonly client_id: string;
+  /** Epoch ms the fragment was captured. */
+  readonly at: number;
+}
+
+/** One nearest cluster as a vector index returns it. */
+export interface Neighbor {
+  readonly cluster_id: string;
+  /** Cosine similarity of the fragment's vector and the cluster's. */
+  readonly score: number;
+}
+
+export type AssignDecision =
+  | { readonly action: 'join'; readonly cluster_id: string; readonly score: number }
+  | { readonly action: 'create'; readonly cluster_id: string; readonly best_score: number | null };
+
+export interface AssignInput {
+  readonly pool: PoolKey;
+  readonly fragment: Fragment;
+  /** The vector index's answer for this pool, any order. */
+  readonly neighbors: readonly Neighbor[];
+  /** The stored clusters the neighbours name (others in the pool may be left out). */
+  readonly clusters: readonly Cluster[];
+  /** Id for a new cluster, chosen by the caller (this library has no randomness). */
+  readonly new_cluster_id: string;
+  readonly config?: PoolConfig;
+}
+
+export interface AssignResult {
+  readonly decision: AssignDecision;
+  /** The joined cluster updated, or the new one. */
+  readonly cluster: Cluster;
+  /** Neighbours not considered: below the threshold or unknown to `clusters` (a stale index entry). */
+  readonly ignored: readonly { readonly cluster_id: string; readonly score: number; readonly reason: 'below_threshold' | 'unknown_cluster' }[];
+  /** The sanitised text stored as a sample, or null (dropped by sanitisation). */
+  readonly sample_text: string | null;
+  readonly sanitize_flags: readonly SanitizeFlag[];
+}
+
+/**
+ * zhou §6.2.1: the decision alone. Joins the best-scoring neighbour at or
+ * above `similarity_threshold` (ties: the smaller cluster id, so replicas
+ * agree), else creates a cluster.
+ */
+export function decideAssignment(neighbors: readonly Neighbor[], knownIds: ReadonlySet<string>, newClusterId: string, config: PoolConfig = DEFAULT_POOL_CONFIG): AssignDecision {
+  let best: Neighbor | undefined;
+  let bestAny: number | null = null;
+  for (const n of neighbors) {
+    if (!Number.isFinite(n.score)) continue;
+    if (bestAny === null || n.score > bestAny) bestAny = n.score;
+    if (!knownIds.has(n.cluster_id) || n.score < config.similarity_threshold) continue;
+    if (!best || n.score > best.score || (n.score === best.score && n.cluster_id < best.cluster_id)) best = n;
+  }
+  if (best) return { action: 'join', cluster_id: best.cluster_id, score: best.score };
+  return { action: 'create', cluster_id: newClusterId, best_score: bestAny };
+}
+
+/** zhou §6.2.1: assign one fragment within one pool and return the cluster it updated or created. */
+export function assignFragment(input: AssignInput): AssignResult {
+  const config = input.config ?? DEFAULT_POOL_CONFIG;
+  validatePoolConfig(config);
+  const { pool, fragment } = input;
+  assertFinite('fragment.at', fragment.at);
+  if (typeof fragment.client_id !== 'string' || fragment.client_id === '') throw evolutionError('scope', 'fragment.client_id', 'a fragment needs its client_id');
+  const owner = scopeClient(pool.scope);
+  if (owner !== null && owner !== fragment.client_id) {
+    // A client's cohort pool holds that client's fragments only (zhou §6.2.2 Personalized Adaptation).
+    throw evolutionError('scope', 'fragment.client_id', `fragment of client "${fragment.client_id}" cannot join the pool of client "${owner}"`, { pool: scopeKey(pool.scope) });
+  }
+  const byId = new Map<string, Cluster>();
+  for (const c of input.clusters) {
+    if (c.scenario !== pool.scenario || !sameScope(c.scope, pool.scope)) {
+      throw evolutionError('cluster_mismatch', 'clusters', `cluster "${c.id}" belongs to pool ${c.scenario}/${scopeKey(c.scope)}, not ${pool.scenario}/${scopeKey(pool.scope)}`);
+    }
+    byId.set(c.id, c);
+  }
+  const decision = decideAssignment(input.neighbors, new Set(byId.keys()), input.new_cluster_id, config);
+  const ignored: AssignResult['ignored'][number][] = [];
+  for (const n of input.neighbors) {
+    if (decision.action === 'join' && n.cluster_id === decision.cluster_id) continue;
+    if (!byId.has(n.cluster_id)) ignored.push({ cluster_id: n.cluster_id, score: n.score, reason: 'unknown_cluster' });
+    else if (n.score < config.similarity_threshold) ignored.push({ cluster_id: n.cluster_id, score: n.score, reason: 'below_threshold' });
+  }
+  const s = sanitizeFragment(fragment.text, config.max_fragment_chars);
+  let cluster: Cluster;
+  if (decision.action === 'join') {
+    cluster = addToCluster(byId.get(decision.cluster_id) as Cluster, fragment, s.text, decision.score, config);
+  } else {
+    if (typeof input.new_cluster_id !== 'string' || input.new_cluster_id === '') throw evolutionError('config', 'new_cluster_id', 'new_cluster_id must be a non-empty string');
+    if (byId.has(input.new_cluster_id)) throw evolutionError('cluster_mismatch', 'new_cluster_id', `new_cluster_id "${input.new_cluster_id}" already names a cluster`);
+    cluster = addToCluster(emptyCluster(input.new_cluster_id, pool, fragment.at), fragment, s.text, 1, config);
+  }
+  return { decision, cluster, ignored, sample_text: s.text, sanitize_flags: s.flags };
+}
+
+/** A cluster with nothing in it yet. */
+export function emptyCluster(id: string, pool: PoolKey, at: number): Cluster {
+  return {
+    id,
+    scenario: pool.scenario,
+    scope: pool.scope,
+    created_at: at,
+    updated_at: at,
+    size: 0,
+    heat: zeroHeat(at),
+    buckets: [],
+    clients: [],
+    clients_evicted: 0,
+    samples: [],
+    triggered: null,
+  };
+}
+
+/** Adds one fragment (already sanitised to `text`, or null) to a cluster. Pure; returns the new state. */
+export function addToCluster(c: Cluster, fragment: Fragment, text: string | null, score: number, config: PoolConfig = DEFAULT_POOL_CONFIG): Cluster {
+  const at = fragment.at;
+  const latest = Math.max(c.updated_at, at);
+  return {
+    ...c,
+    updated_at: latest,
+    size: c.size + 1,
+    // zhou §6.2.1: "When a new fragment joins a cluster, its heat score increases by a fixed increment."
+    heat: addHeat(c.heat, at, config.heat_increment, config.half_life_ms),
+    buckets: addOccurrence(c.buckets, at, latest, config),
+    ...addClient(c, fragment.client_id, at, config),
+    samples: text === null ? c.samples : addSample(c.samples, text, at, score, config),
+  };
+}
+
+/** Marks a cluster as fired (a cluster fires once: its need becomes a patch, a merge or a queued candidate). */
+export function markTriggered(c: Cluster, mark: TriggerMark): Cluster {
+  if (c.triggered) throw evolutionError('illegal_transition', 'cluster.triggered', `cluster "${c.id}" already fired at ${c.triggered.at}`);
+  return { ...c, triggered: mark };
+}
+
+function bucketIndex(t: number, config: PoolConfig): number {
+  return Math.floor(t / config.bucket_ms);
+}
+
+/** Index of the oldest bucket inside the window ending at `now`. */
+export function windowStartBucket(now: number, config: PoolConfig): number {
+  return bucketIndex(now, config) - config.window_ms / config.bucket_ms + 1;
+}
+
+function addOccurrence(buckets: readonly OccurrenceBucket[], at: number, latest: number, config: PoolConfig): OccurrenceBucket[] {
+  const first = windowStartBucket(latest, config);
+  const idx = bucketIndex(at, config);
+  const out = buckets.filter((b) => bucketIndex(b.start, config) >= first).map((b) => ({ ...b }));
+  if (idx < first) return out; // older than the window: heat and size only
+  const start = idx * config.bucket_ms;
+  const i = out.findIndex((b) => b.start === start);
+  if (i >= 0) out[i] = { start, count: (out[i] as OccurrenceBucket).count + 1 };
+  else {
+    out.push({ start, count: 1 });
+    out.sort((a, b) => a.start - b.start);
+  }
+  return out;
+}
+
+function addClient(c: Cluster, clientId: string, at: number, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted'> {
+  const cap = perClientOccurrenceCap(config);
+  const existing = c.clients.find((x) => x.client_id === clientId);
+  const others = c.clients.filter((x) => x.client_id !== clientId);
+  const recent = [...(existing?.recent ?? []), at].sort((a, b) => a - b).slice(-cap);
+  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent };
+  // Most recently seen first; ties by id so every replica keeps the same set.
+  const all = [entry, ...others].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
+  const kept = all.slice(0, config.max_tracked_clients);
+  return { clients: kept, clients_evicted: c.clients_evicted + (all.length - kept.length) };
+}
+
+function addSample(samples: readonly ClusterSample[], text: string, at: number, score: number, config: PoolConfig): ClusterSample[] {
+  const key = text.toLowerCase();
+  const i = samples.findIndex((x) => x.text.toLowerCase() === key);
+  const out = samples.map((x) => ({ ...x }));
+  if (i >= 0) {
+    const x = out[i] as ClusterSample;
+    out[i] = { ...x, count: x.count + 1, first_at: Math.min(x.first_at, at), last_at: Math.max(x.last_at, at), best_score: Math.max(x.best_score, score) };
+  } else {
+    out.push({ text, count: 1, first_at: at, last_at: at, best_score: score });
+  }
+  if (out.length <= config.max_samples) return out;
+  // Keep the most recent few, then the most frequent / most similar (zhou §6.2.2 needs "real fragments in the cluster").
+  const byRecent = [...out].sort((a, b) => b.last_at - a.last_at || cmpText(a, b));
+  const keep = new Set(byRecent.slice(0, config.recent_samples));
+  const rest = out.filter((x) => !keep.has(x)).sort((a, b) => b.count - a.count || b.best_score - a.best_score || b.last_at - a.last_at || cmpText(a, b));
+  for (const x of rest) {
+    if (keep.size >= config.max_samples) break;
+    keep.add(x);
+  }
+  return out.filter((x) => keep.has(x));
+}
+
+function cmpText(a: ClusterSample, b: ClusterSample): number {
+  return a.text < b.text ? -1 : a.text > b.text ? 1 : 0;
+}
+
+/**
+ * The running mean of a cluster's vector after one more member, normalised
+ * (the service stores it back in the vector index). `sizeBefore` members so far.
+ */
+export function mergeCentroid(centroid: readonly number[], vector: readonly number[], sizeBefore: number): number[] {
+  if (centroid.length !== vector.length) throw evolutionError('config', 'vector', `vector has ${vector.length} dimensions, the centroid ${centroid.length}`);
+  const n = Math.max(0, sizeBefore);
+  const mean = centroid.map((c, i) => (c * n + (vector[i] as number)) / (n + 1));
+  const norm = Math.hypot(...mean);
+  return norm === 0 ? mean : mean.map((x) => x / norm);
+}
+
+/** Which pool a cluster belongs to. */
+export function clusterPool(c: Cluster): PoolKey {
+  return { scenario: c.scenario, scope: c.scope };
+}
+
+/** True for clusters of a global pool. */
+export function isGlobalCluster(c: Cluster): boolean {
+  return isGlobal(c.scope);
+}

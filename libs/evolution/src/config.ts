@@ -1,0 +1,93 @@
+/**
+ * The pool configuration (zhou §6.2.1), every threshold in one object with
+ * the draft's example values as defaults.
+ */
+import { assertPositive, evolutionError } from './errors';
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+export interface PoolConfig {
+  /** zhou §6.2.1 "cosine similarity >= 0.85": a fragment joins a cluster at or above this score. */
+  readonly similarity_threshold: number;
+  /** zhou §6.2.1 "increases by a fixed increment". */
+  readonly heat_increment: number;
+  /** zhou §6.2.1 "exponential decay with a half-life of 24 hours". */
+  readonly half_life_ms: number;
+  /** zhou §6.2.1 "e.g., 50 accumulated heat units". */
+  readonly heat_threshold: number;
+  /** zhou §6.2.1 ">= 5 unique client agents". */
+  readonly min_distinct_clients: number;
+  /** zhou §6.2.1 ">= 10 total occurrences within a 7-day window". */
+  readonly min_occurrences: number;
+  /** zhou §6.2.1 "a 7-day window"; applies to the occurrence and the distinct-client counts. */
+  readonly window_ms: number;
+  /** Occurrences are kept as counts per bucket of this width (one hour). */
+  readonly bucket_ms: number;
+  /**
+   * Parley (zhou §6.2.1 last paragraph, §6.2.2 Personalized Adaptation): in a
+   * global pool, one client may supply at most this share of the occurrences
+   * the occurrence branch needs, so one client's repeated personal need can
+   * never open the global gate (it opens that client's own cohort pool instead).
+   */
+  readonly global_max_client_share: number;
+  /** Distinct clients tracked per cluster (the most recently seen); at least min_distinct_clients. */
+  readonly max_tracked_clients: number;
+  /** Sample fragments kept per cluster (distinct sanitised texts with counts). */
+  readonly max_samples: number;
+  /** Of those, this many most recent ones are always kept. */
+  readonly recent_samples: number;
+  /** A sanitised fragment is cut to this many characters before it is stored. */
+  readonly max_fragment_chars: number;
+}
+
+export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
+  similarity_threshold: 0.85,
+  heat_increment: 10,
+  half_life_ms: 24 * HOUR_MS,
+  heat_threshold: 50,
+  min_distinct_clients: 5,
+  min_occurrences: 10,
+  window_ms: 7 * DAY_MS,
+  bucket_ms: HOUR_MS,
+  global_max_client_share: 0.5,
+  max_tracked_clients: 64,
+  max_samples: 16,
+  recent_samples: 4,
+  max_fragment_chars: 200,
+});
+
+/** The default config with some members replaced; checked. */
+export function poolConfig(over: Partial<PoolConfig> = {}): PoolConfig {
+  const c: PoolConfig = { ...DEFAULT_POOL_CONFIG, ...over };
+  validatePoolConfig(c);
+  return Object.freeze(c);
+}
+
+/** Throws `invalid_params` (rule `config`) naming the first bad member. */
+export function validatePoolConfig(c: PoolConfig): void {
+  if (!(c.similarity_threshold > -1 && c.similarity_threshold <= 1)) {
+    throw evolutionError('config', 'similarity_threshold', `similarity_threshold must be a cosine score in (-1, 1], got ${c.similarity_threshold}`);
+  }
+  for (const m of ['heat_increment', 'half_life_ms', 'heat_threshold', 'window_ms', 'bucket_ms', 'global_max_client_share', 'max_fragment_chars'] as const) {
+    assertPositive(m, c[m]);
+  }
+  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples'] as const) {
+    if (!Number.isInteger(c[m]) || c[m] < 1) throw evolutionError('config', m, `${m} must be a positive integer, got ${c[m]}`);
+  }
+  if (c.global_max_client_share > 1) throw evolutionError('config', 'global_max_client_share', 'global_max_client_share is a share, at most 1');
+  if (c.max_tracked_clients < c.min_distinct_clients) {
+    throw evolutionError('config', 'max_tracked_clients', `max_tracked_clients (${c.max_tracked_clients}) must be at least min_distinct_clients (${c.min_distinct_clients}) or the gate could never count enough clients`);
+  }
+  if (c.recent_samples > c.max_samples) throw evolutionError('config', 'recent_samples', 'recent_samples must not exceed max_samples');
+  if (c.window_ms % c.bucket_ms !== 0) throw evolutionError('config', 'bucket_ms', 'window_ms must be a whole number of buckets');
+}
+
+/**
+ * How many occurrences one client may contribute toward a global pool's
+ * occurrence branch: ⌊min_occurrences × global_max_client_share⌋, at least 1.
+ * With the defaults 5 of the 10: it takes at least two clients.
+ */
+export function perClientOccurrenceCap(c: PoolConfig): number {
+  return Math.max(1, Math.floor(c.min_occurrences * c.global_max_client_share));
+}

@@ -1,0 +1,91 @@
+/**
+ * @parley/evolution — the pure rules of draft-zhou §6.2 schema self-evolution:
+ * heat decay, the Differential Semantic Pool's cluster decisions, the dual-gate
+ * trigger (§6.2.1), rule-based intent induction, conflict detection, patch
+ * packaging and the effective template (§6.2.2), the key lifecycle and the
+ * convergence guard (§6.2.3). No IO, no clock: every time is an input (epoch ms).
+ * Exactly the public API; no `export *`.
+ */
+
+// Errors (typed ParleyErrors).
+export { EVOLUTION_RULES, evolutionError } from './errors';
+export type { EvolutionRule } from './errors';
+
+// Configuration (§6.2.1 defaults).
+export { DAY_MS, DEFAULT_POOL_CONFIG, HOUR_MS, perClientOccurrenceCap, poolConfig, validatePoolConfig } from './config';
+export type { PoolConfig } from './config';
+
+// Cohorts.
+export { clientScope, isGlobal, poolsForFragment, sameScope, scopeClient, scopeKey } from './scope';
+export type { PoolKey, Scope } from './scope';
+
+// Heat (§6.2.1 Heat Decay Counting).
+export { addHeat, decayFactor, heatAt, msUntilHeatBelow, zeroHeat } from './heat';
+export type { Heat } from './heat';
+
+// Sanitising `other` (§7).
+export { DEFAULT_MAX_FRAGMENT_CHARS, cutOnWord, sanitizeFragment } from './sanitize';
+export type { SanitizeFlag, SanitizedFragment } from './sanitize';
+
+// Clusters (§6.2.1 Semantic Vector Clustering).
+export { addToCluster, assignFragment, clusterPool, decideAssignment, emptyCluster, isGlobalCluster, markTriggered, mergeCentroid, windowStartBucket } from './cluster';
+export type { AssignDecision, AssignInput, AssignResult, Cluster, ClusterClient, ClusterSample, Fragment, Neighbor, OccurrenceBucket, TriggerMark } from './cluster';
+
+// The trigger (§6.2.1 Threshold-Based Triggering).
+export { evaluateTrigger } from './trigger';
+export type { TriggerEvaluation } from './trigger';
+
+// Intent induction (§6.2.2).
+export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, induceKey, singular } from './induce';
+export type { Candidate, InducedKind, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
+
+// Conflict detection (§6.2.2).
+export { keyNameSignature, namesCollide } from './names';
+export { MAX_REFINED_DESCRIPTION_CHARS, detectConflict, existingKeysFor, refineDescription } from './conflict';
+export type { ConflictResult } from './conflict';
+
+// Patches and the effective template (§6.2.2, §6.2.3 flags).
+export { DEFAULT_PATCH_TTL_MS, KEY_STATES, acceptedKeys, effectiveTemplate, keyVisibility, packagePatch, patchForDelivery, patchesFor, withKeyLifecycle } from './patch';
+export type {
+  AcceptedKey,
+  EffectiveKeyDefinition,
+  EffectiveSchemaTemplate,
+  EffectiveTemplate,
+  IgnoredPatchItem,
+  KeyLifecycle,
+  KeyState,
+  LifecycleTransition,
+  ModifiedKey,
+  PackagePatchInput,
+  PatchKey,
+  SchemaPatch,
+} from './patch';
+
+// The lifecycle and the convergence guard (§6.2.3).
+export {
+  DEFAULT_LIFECYCLE_CONFIG,
+  activeExperimentalKeys,
+  admitCandidate,
+  applyDecision,
+  evaluateKey,
+  isLegalTransition,
+  keyMetrics,
+  lifecycleConfig,
+  newKeyCounters,
+  nextAdmissible,
+  recordAudit,
+  recordExecution,
+  transition,
+} from './lifecycle';
+export type {
+  AdmitResult,
+  CounterBucket,
+  ExecutionObservation,
+  GuardFigures,
+  KeyCounters,
+  KeyMetrics,
+  LifecycleConfig,
+  LifecycleDecision,
+  QueuedCandidate,
+  Thresholds,
+} from './lifecycle';

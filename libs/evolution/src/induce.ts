@@ -1,0 +1,348 @@
+/**
+ * Rule-based intent induction (zhou §6.2.2 "Intent Induction: Use an internal
+ * LLM or rule-based extractor to summarize the cluster's natural-language
+ * fragments into a candidate key_name, key_type, required flag, default_value,
+ * and semantic_description. The semantic_description MUST include mapping
+ * examples derived from real fragments in the cluster.")
+ *
+ * Deterministic rules, no model:
+ * 1. Every sample is sanitised again (zhou §7; samples may come from storage)
+ *    and tokenised: lowercase words, stop words removed, plurals folded
+ *    ("seats" → "seat"); "no/not/without/never" mark a negation.
+ * 2. Head words: content words in at least `head_share` (60%) of the fragments,
+ *    weighted by count, in the order of the most frequent fragment. They name
+ *    the need ("seat"). Value words: a fragment's other content words ("window").
+ * 3. The type:
+ *    - numeric: ≥ 80% of the weight carries exactly one number → integer
+ *      (number if any has decimals), named `<head>_count` for integers;
+ *    - boolean: no fragment has value words (they all say the same thing) →
+ *      boolean, named `<head>` ("extra legroom" → `extra_legroom`), value
+ *      false when negated;
+ *    - enum: the value words form at most `max_enum_values` distinct values
+ *      (each at least `min_value_share` of the weight; rarer ones are noise)
+ *      → string with `enum`, named `<head>_preference`;
+ *    - otherwise string without enum, named `<head>_detail`.
+ * 4. key_name: ASCII snake_case words only, ≤ 64 characters, cut on a word;
+ *    never `other` or a reserved name; without ASCII words a stable
+ *    `custom_intent_<hash>`.
+ * 5. required false, default_value null (a patch key never breaks a client
+ *    that does not know it, zhou §6.2), semantic_description with "Example
+ *    mapping: 'fragment' -> value" for the most frequent fragment of each value.
+ * The candidate is checked with `parseTemplate` before it is returned.
+ */
+import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
+import { evolutionError } from './errors';
+import { cutOnWord, sanitizeFragment } from './sanitize';
+
+export interface InductionSample {
+  readonly text: string;
+  /** How many fragments had this text (weights the rules). */
+  readonly count: number;
+}
+
+export interface InductionOptions {
+  /** Share of the weight a word needs to be a head word. */
+  readonly head_share: number;
+  /** Share of the weight that must carry one number for a numeric key. */
+  readonly numeric_share: number;
+  readonly max_enum_values: number;
+  /** Values below this share of the weight are left out of an enum (noise). */
+  readonly min_value_share: number;
+  /** Mapping examples in the description. */
+  readonly max_examples: number;
+  /** Characters of a fragment quoted in an example. */
+  readonly max_example_chars: number;
+  readonly max_description_chars: number;
+}
+
+export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
+  head_share: 0.6,
+  numeric_share: 0.8,
+  max_enum_values: 6,
+  min_value_share: 0.05,
+  max_examples: 3,
+  max_example_chars: 60,
+  max_description_chars: 600,
+});
+
+export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'string';
+
+export interface MappingExample {
+  /** Sanitised fragment text as quoted in the description. */
+  readonly fragment: string;
+  readonly value: JsonValue;
+  readonly count: number;
+}
+
+export interface Candidate {
+  /** A key definition that passes parseTemplate: required false, default_value null. */
+  readonly key: KeyDefinition;
+  readonly kind: InducedKind;
+  readonly head_words: readonly string[];
+  /** Values with their weight (enum and boolean kinds). */
+  readonly values: readonly { readonly value: JsonValue; readonly count: number }[];
+  readonly examples: readonly MappingExample[];
+  /** Fragments used / left out (dropped by sanitisation, no content words, rare values). */
+  readonly fragments_used: number;
+  readonly fragments_excluded: number;
+}
+
+export type InductionResult = { readonly ok: true; readonly candidate: Candidate } | { readonly ok: false; readonly reason: string; readonly fragments_excluded: number };
+
+/** Words that carry no intent. Lowercase, after apostrophes became spaces. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the and or but if then than so as of in on at by for from with to into onto over under about ' +
+    'i me my mine we us our ours you your yours he she it its they them their this that these those there here ' +
+    'is are was were be been being am do does did done have has had having will would shall should can could may might must ' +
+    'please pls plz kindly thanks thank ok okay want wants wanted wanting need needs needed like likes liked love prefer prefers preferred ' +
+    'get got give gives make let some any all each every one ones very really just also only more most much many lot lots ' +
+    'possible possibly available ideally maybe perhaps if near nearby next beside close by around etc something anything thing things stuff ' +
+    'would d ll m re s t ve im id ive youre'
+  ).split(' '),
+);
+
+/** Words that negate the request ("no window seat"). */
+export const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'without', 'never', 'dont', 'don', 'none', 'nope']);
+
+interface Parsed {
+  readonly text: string;
+  readonly count: number;
+  /** Content words, singular, in order, unique. */
+  readonly words: readonly string[];
+  readonly numbers: readonly number[];
+  readonly negated: boolean;
+}
+
+/** Plural to singular for the common English patterns; other words unchanged. */
+export function singular(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(ches|shes|xes|sses)$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** Tokenises a sanitised fragment. */
+export function contentWords(text: string): { words: string[]; numbers: number[]; negated: boolean } {
+  const words: string[] = [];
+  const numbers: number[] = [];
+  let negated = false;
+  for (const tok of text.toLowerCase().split(/[^\p{L}\p{M}\p{N}.]+/u)) {
+    const t = tok.replace(/^\.+|\.+$/g, '');
+    if (t === '') continue;
+    if (/^\d+(\.\d+)?$/.test(t)) {
+      numbers.push(Number(t));
+      continue;
+    }
+    for (const part of t.split('.')) {
+      if (part === '' || (part.length === 1 && !/\p{N}/u.test(part))) continue;
+      if (NEGATORS.has(part)) negated = true;
+      else if (!STOP_WORDS.has(part)) {
+        const w = singular(part);
+        if (!words.includes(w)) words.push(w);
+      }
+    }
+  }
+  return { words, numbers, negated };
+}
+
+/** zhou §6.2.2 intent induction over a cluster's samples. */
+export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS): InductionResult {
+  const parsed: Parsed[] = [];
+  let excluded = 0;
+  // Same text after sanitising: one entry (the count adds up).
+  const merged = new Map<string, { text: string; count: number }>();
+  for (const s of samples) {
+    const count = Number.isInteger(s.count) && s.count > 0 ? s.count : 1;
+    const clean = sanitizeFragment(s.text).text;
+    if (clean === null) {
+      excluded += count;
+      continue;
+    }
+    const k = clean.toLowerCase();
+    const m = merged.get(k);
+    if (m) m.count += count;
+    else merged.set(k, { text: clean, count });
+  }
+  for (const { text, count } of merged.values()) {
+    const cw = contentWords(text);
+    if (cw.words.length === 0 && cw.numbers.length === 0) {
+      excluded += count;
+      continue;
+    }
+    parsed.push({ text, count, ...cw });
+  }
+  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: excluded };
+  // Deterministic order: most frequent first, then shorter, then alphabetical.
+  parsed.sort((a, b) => b.count - a.count || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const total = parsed.reduce((n, p) => n + p.count, 0);
+
+  const df = new Map<string, number>();
+  for (const p of parsed) for (const w of p.words) df.set(w, (df.get(w) ?? 0) + p.count);
+  const top = parsed[0] as Parsed;
+  const frequentWords = [...df.entries()].filter(([, n]) => n >= options.head_share * total).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+  // A frequent word is a value, not part of the name, when the fragments
+  // without it say something else in its place ("window seat" vs "aisle seat":
+  // "window" is a value; "extra legroom" vs "legroom please": "extra" is not).
+  // The most frequent word always names the need.
+  const heads = frequentWords.filter((w, i) => {
+    if (i === 0) return true;
+    const substitutes = parsed.filter((p) => !p.words.includes(w) && p.words.some((x) => !frequentWords.includes(x))).reduce((n, p) => n + p.count, 0);
+    return substitutes < options.min_value_share * total;
+  });
+  const headWords = [...top.words.filter((w) => heads.includes(w)), ...heads.filter((w) => !top.words.includes(w)).sort((a, b) => (df.get(b) ?? 0) - (df.get(a) ?? 0) || (a < b ? -1 : 1))];
+  const valueOf = (p: Parsed): string[] => p.words.filter((w) => !headWords.includes(w));
+
+  const numericWeight = parsed.filter((p) => p.numbers.length === 1).reduce((n, p) => n + p.count, 0);
+  let kind: InducedKind;
+  let keyType: KeyDefinition['key_type'] = 'string';
+  const values = new Map<string, { value: JsonValue; count: number; best: Parsed }>();
+  let used = 0;
+  const addValue = (value: JsonValue, p: Parsed): void => {
+    const k = JSON.stringify(value);
+    const v = values.get(k);
+    if (v) v.count += p.count;
+    else values.set(k, { value, count: p.count, best: p });
+    used += p.count;
+  };
+
+  if (numericWeight >= options.numeric_share * total) {
+    kind = 'numeric';
+    const nums = parsed.filter((p) => p.numbers.length === 1);
+    keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
+    for (const p of nums) addValue(p.numbers[0] as number, p);
+  } else if (parsed.every((p) => valueOf(p).length === 0)) {
+    kind = 'boolean';
+    keyType = 'boolean';
+    for (const p of parsed) addValue(!p.negated, p);
+  } else {
+    const counts = new Map<string, number>();
+    for (const p of parsed) {
+      const v = valueOf(p).join('_');
+      if (v !== '') counts.set(v, (counts.get(v) ?? 0) + p.count);
+    }
+    const frequent = [...counts.entries()].filter(([, n]) => n >= options.min_value_share * total);
+    if (frequent.length >= 1 && frequent.length <= options.max_enum_values) {
+      kind = 'enum';
+      const keep = new Set(frequent.map(([v]) => v));
+      for (const p of parsed) {
+        const v = valueOf(p).join('_');
+        if (keep.has(v)) addValue(v, p);
+      }
+    } else {
+      kind = 'string';
+      for (const p of parsed) {
+        const v = valueOf(p).join(' ');
+        if (v !== '') addValue(v, p);
+      }
+    }
+  }
+  excluded += total - used;
+
+  const ranked = [...values.values()].sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
+  const nameWords = headWords.length > 0 ? headWords : firstWords(parsed, kind);
+  const suffix = kind === 'enum' ? 'preference' : kind === 'string' ? 'detail' : kind === 'numeric' && keyType === 'integer' ? 'count' : null;
+  const keyName = buildKeyName(nameWords, suffix, parsed);
+  const examples: MappingExample[] = ranked.slice(0, options.max_examples).map((v) => ({
+    fragment: cutOnWord(v.best.text, options.max_example_chars),
+    value: v.value,
+    count: v.count,
+  }));
+  const key: KeyDefinition = {
+    key_name: keyName,
+    key_type: keyType,
+    required: false,
+    default_value: null,
+    semantic_description: describe(kind, nameWords, ranked.map((v) => v.value), examples, used, options),
+  };
+  if (kind === 'enum') key.enum = ranked.map((v) => v.value);
+  assertValidCandidate(key);
+  return {
+    ok: true,
+    candidate: {
+      key,
+      kind,
+      head_words: headWords,
+      values: ranked.map((v) => ({ value: v.value, count: v.count })),
+      examples,
+      fragments_used: used,
+      fragments_excluded: excluded,
+    },
+  };
+}
+
+/** Without head words: the most frequent word overall names the need. */
+function firstWords(parsed: readonly Parsed[], kind: InducedKind): string[] {
+  const df = new Map<string, number>();
+  for (const p of parsed) for (const w of p.words) df.set(w, (df.get(w) ?? 0) + p.count);
+  const best = [...df.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) return kind === 'numeric' ? ['requested'] : [];
+  return [best[0]];
+}
+
+const ASCII_WORD = /^[a-z][a-z0-9]*$/;
+
+function buildKeyName(words: readonly string[], suffix: string | null, parsed: readonly Parsed[]): string {
+  const ascii = words.filter((w) => ASCII_WORD.test(w));
+  const tail = suffix && !ascii.includes(suffix) && !(suffix === 'count' && ascii.some((w) => ['number', 'amount', 'quantity'].includes(w))) ? [suffix] : [];
+  if (ascii.length === 0) return `custom_intent_${fnv1a(parsed.map((p) => p.text.toLowerCase()).sort().join('\n'))}`;
+  const budget = MAX_KEY_NAME_LENGTH - (tail.length > 0 ? tail.join('_').length + 1 : 0);
+  const kept: string[] = [];
+  for (const w of ascii) {
+    const next = [...kept, w].join('_');
+    if (next.length > budget) break;
+    kept.push(w);
+  }
+  if (kept.length === 0) kept.push((ascii[0] as string).slice(0, budget));
+  let name = [...kept, ...tail].join('_');
+  if (name === OTHER_KEY || (RESERVED_KEY_NAMES as readonly string[]).includes(name)) name = `${name}_request`;
+  return name;
+}
+
+/** FNV-1a 32-bit, base 36: a stable short id for key names without ASCII words. */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (const ch of s) {
+    h ^= ch.codePointAt(0) as number;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+function quoteValue(v: JsonValue): string {
+  return typeof v === 'string' ? `'${v}'` : JSON.stringify(v);
+}
+
+function describe(kind: InducedKind, words: readonly string[], values: readonly JsonValue[], examples: readonly MappingExample[], used: number, o: InductionOptions): string {
+  const phrase = words.join(' ') || 'requested feature';
+  const cap = phrase.charAt(0).toUpperCase() + phrase.slice(1);
+  const origin = `Learned from ${used} client request${used === 1 ? '' : 's'} that used the "other" key.`;
+  let head: string;
+  switch (kind) {
+    case 'enum':
+      head = `${cap} preference. Acceptable values: ${values.map((v) => String(v)).join(', ')}.`;
+      break;
+    case 'boolean':
+      head = `Whether ${phrase} is requested.`;
+      break;
+    case 'numeric':
+      head = `${cap}${words.includes('count') ? '' : ' count'} as a number.`;
+      break;
+    case 'string':
+      head = `${cap} details, as the client states them.`;
+      break;
+  }
+  const ex = examples.map((e) => `'${e.fragment}' -> ${quoteValue(e.value)}`).join('; ');
+  const text = `${head} ${origin} Example mapping: ${ex}.`;
+  return text.length <= o.max_description_chars ? text : `${cutOnWord(text, o.max_description_chars - 1)}…`;
+}
+
+/** The candidate must be a valid key definition (zhou §4.1), checked by the template parser itself. */
+export function assertValidCandidate(key: KeyDefinition): void {
+  if (key.key_name === OTHER_KEY) throw evolutionError('candidate_invalid', 'key.key_name', 'a candidate key can never be "other" (zhou §4.3 reserves it)');
+  try {
+    parseTemplate({ schema_id: 'evolution_candidate', scenario: 'evolution candidate', keys: [key] });
+  } catch (e) {
+    throw evolutionError('candidate_invalid', 'key', `the induced key is not a valid key definition: ${(e as Error).message}`, { key });
+  }
+}
