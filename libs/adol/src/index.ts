@@ -51,6 +51,6 @@ export type { AdolTool, OptionalKeyDefinition, OptionalSection, OptionalTemplate
 export { REQUIRE_OUTPUT, filterOutput, filterToolResult, outputFields, requireOutputSchema, takeRequireOutput, withRequireOutput } from './output';
 export type { OutputFieldsOptions } from './output';
 
-// D. Tool selection (chang §3.4): libs/adol/src/select.ts, owned by the tool-selection engineer.
-export { evaluateSelection, selectTools } from './select';
+// D. Tool selection (chang §3.4), and the cosine similarity it ranks by.
+export { cosine, evaluateSelection, selectTools } from './select';
 export type { ScoredTool, SelectOptions, TextEmbedder, ToolLike } from './select';

@@ -412,8 +412,9 @@ async function queryVector(tools: readonly ToolLike[], query: string, embedder: 
   );
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new ParleyError('internal', `selectTools: vectors differ in length (${a.length} vs ${b.length})`);
+/** Cosine similarity of two vectors (0 when either is zero); the one definition Parley uses. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new ParleyError('internal', `cosine: vectors differ in length (${a.length} vs ${b.length})`);
   let dot = 0;
   let na = 0;
   let nb = 0;

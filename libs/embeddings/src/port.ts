@@ -18,26 +18,8 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
-/**
- * Cosine similarity. For the L2-normalised vectors of an `Embedder` this is the
- * dot product; the norms are still divided out so other vectors work too.
- * Zero vectors give 0. Vectors of different lengths are a programming error.
- */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) throw new RangeError(`cosine: vectors differ in length (${a.length} vs ${b.length})`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  if (na === 0 || nb === 0) return 0;
-  return dot / Math.sqrt(na * nb);
-}
+/** Cosine similarity (0 when either vector is zero); defined once, in libs/adol. */
+export { cosine } from '@parley/adol';
 
 /** Scales `v` in place to unit L2 norm (a zero vector stays zero) and returns it. */
 export function l2normalize(v: Float32Array): Float32Array {

@@ -11,7 +11,7 @@ describe('cosine and l2normalize', () => {
   });
 
   it('refuses vectors of different lengths', () => {
-    expect(() => cosine([1, 2], [1, 2, 3])).toThrow(RangeError);
+    expect(() => cosine([1, 2], [1, 2, 3])).toThrow(/differ in length/);
   });
 
   it('normalises in place, leaving a zero vector zero', () => {
