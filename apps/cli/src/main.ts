@@ -2,6 +2,7 @@
 // src/commands/<name>.ts and exports `run(argv): Promise<number>` (the exit code).
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
   tokens: { summary: 'token counts of an MCP tools/list before and after each ADOL mechanism', load: () => import('./commands/tokens') },
+  simulate: { summary: 'replay timed `other` fragments through schema self-evolution (draft-zhou §6.2)', load: () => import('./commands/simulate') },
   mcp: { summary: "serve Parley's MCP face over stdio, backed by a gateway", load: () => import('./commands/mcp') },
 };
 

@@ -2,9 +2,10 @@ import { ParleyError } from '@parley/protocol';
 import { createOfflineEmbedder } from './offline';
 import { createOpenAIEmbedder } from './openai';
 import type { Embedder } from './port';
+import { createTransformersEmbedder } from './transformers';
 
 /** The embedders `PARLEY_EMBEDDER` can name. */
-export const EMBEDDER_KINDS = ['offline', 'openai'] as const;
+export const EMBEDDER_KINDS = ['offline', 'openai', 'transformers'] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
 function invalidEnv(name: string, rule: string, message: string): ParleyError {
@@ -17,6 +18,16 @@ function required(env: Readonly<Record<string, string | undefined>>, name: strin
   return v;
 }
 
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['', '0', 'false', 'no', 'off']);
+
+function flag(env: Readonly<Record<string, string | undefined>>, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (TRUE.has(raw)) return true;
+  if (FALSE.has(raw)) return false;
+  throw invalidEnv(name, 'enum', `${name} must be true/false, 1/0, yes/no or on/off (got "${env[name]}")`);
+}
+
 /**
  * The embedder the environment asks for:
  * - `PARLEY_EMBEDDER=offline` (the default; also when unset or empty): the
@@ -24,7 +35,12 @@ function required(env: Readonly<Record<string, string | undefined>>, name: strin
  * - `PARLEY_EMBEDDER=openai`: an OpenAI-compatible endpoint with
  *   `PARLEY_EMBEDDINGS_URL` (API root, e.g. `https://api.openai.com/v1`) and
  *   `PARLEY_EMBEDDINGS_MODEL` (both required), `PARLEY_EMBEDDINGS_API_KEY` and
- *   `PARLEY_EMBEDDINGS_DIMENSIONS` (optional).
+ *   `PARLEY_EMBEDDINGS_DIMENSIONS` (optional);
+ * - `PARLEY_EMBEDDER=transformers`: a local ONNX model run by transformers.js,
+ *   `PARLEY_EMBEDDINGS_MODEL` a hub id or a model directory (default
+ *   `Xenova/all-MiniLM-L6-v2`), `PARLEY_EMBEDDINGS_LOCAL_ONLY=true` to never
+ *   download. This factory stays synchronous: the model loads on the first
+ *   `embed()`, and a load failure surfaces there as `unavailable`/`model_load`.
  * Anything else is an `invalid_params` error naming the variable.
  */
 export function createEmbedderFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Embedder {
@@ -44,6 +60,13 @@ export function createEmbedderFromEnv(env: Readonly<Record<string, string | unde
         model: required(env, 'PARLEY_EMBEDDINGS_MODEL'),
         ...(apiKey ? { apiKey } : {}),
         ...(dimensions !== undefined ? { dimensions } : {}),
+      });
+    }
+    case 'transformers': {
+      const model = env['PARLEY_EMBEDDINGS_MODEL']?.trim();
+      return createTransformersEmbedder({
+        ...(model ? { model } : {}),
+        localOnly: flag(env, 'PARLEY_EMBEDDINGS_LOCAL_ONLY'),
       });
     }
     default:

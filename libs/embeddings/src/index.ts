@@ -18,6 +18,9 @@ export { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text'
 export { createOpenAIEmbedder } from './openai';
 export type { OpenAIEmbedderOptions } from './openai';
 
+// transformers.js (local ONNX models).
+export { DEFAULT_TRANSFORMERS_MODEL, createTransformersEmbedder, type TransformersDtype, type TransformersEmbedder, type TransformersEmbedderOptions, type TransformersEmbedderStats } from './transformers';
+
 // Choosing one from the environment.
 export { EMBEDDER_KINDS, createEmbedderFromEnv } from './env';
 export type { EmbedderKind } from './env';
