@@ -3,28 +3,14 @@
  * process, on the sample stream bench/data/stream.jsonl and on small crafted streams
  * (draft-zhou §6.2.1 triggers, §6.2.2 global and per-client patches, §6.2.3 lifecycle).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REPO, parley } from './run-cli';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'apps/cli/bin/parley.mjs');
 const STREAM = join(REPO, 'bench/data/stream.jsonl');
 
-function parley(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 interface ClusterRec {
   id: string;

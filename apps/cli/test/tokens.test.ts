@@ -2,29 +2,16 @@
  * `parley tokens` as a user runs it: the real bin (apps/cli/bin/parley.mjs) as a child
  * process, on a real tools/list data set and on bad input.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parley } from './run-cli';
 import { countTokens, measureTools, toolsFromList } from '@parley/adol';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = join(REPO, 'apps/cli/bin/parley.mjs');
 const DATA = fileURLToPath(new URL('../../../../shared/data/mcp-tools/', import.meta.url));
 
-function parley(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function lastJson(stdout: string): Record<string, unknown> {
   const lines = stdout.trimEnd().split('\n');

@@ -52,14 +52,14 @@ export function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-export function payloadExecuted(
-  scenarioId = 'flight_booking',
-  over: Partial<Omit<EventEnvelope, 'type' | 'data'>> & { data?: Partial<PayloadExecutedData> } = {},
-): EventEnvelope {
-  const { data, ...env } = over;
+type EnvelopeOverrides<D> = Partial<Omit<EventEnvelope, 'type' | 'data'>> & { data?: Partial<D> };
+
+/** A test event: envelope and data filled with plausible values, any member overridable. */
+function testEvent<T extends EventEnvelope['type']>(type: T, scenarioId: string, over: EnvelopeOverrides<unknown>, data: Record<string, unknown>): EventEnvelope {
+  const { data: dataOver, ...env } = over;
   return {
     id: randomUUID(),
-    type: EventType.PayloadExecuted,
+    type,
     scenario_id: scenarioId,
     occurred_at: new Date().toISOString(),
     source: 'test',
@@ -70,37 +70,18 @@ export function payloadExecuted(
       schema_id: `${scenarioId}_v1`,
       scenario_id: scenarioId,
       client_id: 'test-client',
-      keys_present: ['a'],
-      key_type_correct: { a: true },
-      defaults_applied: [],
-      duration_ms: 1,
       ...data,
+      ...(dataOver as object | undefined),
     },
-  };
+  } as EventEnvelope;
 }
 
-export function otherCaptured(
-  scenarioId = 'flight_booking',
-  over: Partial<Omit<EventEnvelope, 'type' | 'data'>> & { data?: Partial<OtherCapturedData> } = {},
-): EventEnvelope {
-  const { data, ...env } = over;
-  return {
-    id: randomUUID(),
-    type: EventType.OtherCaptured,
-    scenario_id: scenarioId,
-    occurred_at: new Date().toISOString(),
-    source: 'test',
-    ...env,
-    data: {
-      execution_id: randomUUID(),
-      agent: 'test-agent',
-      schema_id: `${scenarioId}_v1`,
-      scenario_id: scenarioId,
-      client_id: 'test-client',
-      fragments: ['extra'],
-      ...data,
-    },
-  };
+export function payloadExecuted(scenarioId = 'flight_booking', over: EnvelopeOverrides<PayloadExecutedData> = {}): EventEnvelope {
+  return testEvent(EventType.PayloadExecuted, scenarioId, over, { keys_present: ['a'], key_type_correct: { a: true }, defaults_applied: [], duration_ms: 1 });
+}
+
+export function otherCaptured(scenarioId = 'flight_booking', over: EnvelopeOverrides<OtherCapturedData> = {}): EventEnvelope {
+  return testEvent(EventType.OtherCaptured, scenarioId, over, { fragments: ['extra'] });
 }
 
 export interface FlakyBus extends Bus {
