@@ -28,22 +28,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { seededRandom as mulberry32 } from '@parley/testkit';
 
 const T0 = Date.UTC(2026, 2, 1); // 2026-03-01T00:00:00Z
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const DAYS = 30;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const r = mulberry32(20260301);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 const pad = (n: number): string => String(n).padStart(3, '0');

@@ -92,16 +92,7 @@ export function compile(schema: Obj, shared: readonly SharedSchema[] = [], extra
 // A tiny PRNG so that instance sampling is reproducible from a fast-check seed.
 // ---------------------------------------------------------------------------
 
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as prng } from '@parley/testkit';
 
 const pickOf = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 const intIn = (r: () => number, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ParleyError } from '@parley/protocol';
 import { OFFLINE_EMBEDDER_ID, cosine, createOfflineEmbedder, separation, tokenize, type OfflineEmbedder } from '../src/index';
+import { catchParley, norm } from './helpers';
 
 interface Pair {
   a: string;
@@ -20,19 +20,7 @@ interface Pair {
 }
 const PAIRS = (JSON.parse(readFileSync(new URL('./fixtures/paraphrases.json', import.meta.url), 'utf8')) as { pairs: Pair[] }).pairs;
 
-function norm(v: Float32Array): number {
-  return Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-}
 
-async function catchParley(p: Promise<unknown> | (() => unknown)): Promise<ParleyError> {
-  try {
-    await (typeof p === 'function' ? p() : p);
-  } catch (e) {
-    if (e instanceof ParleyError) return e;
-    throw e;
-  }
-  throw new Error('expected a ParleyError, nothing was thrown');
-}
 
 let embedder: OfflineEmbedder;
 beforeAll(async () => {

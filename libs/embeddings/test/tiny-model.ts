@@ -20,6 +20,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { seededRandom as prng } from '@parley/testkit';
 
 export const HIDDEN_SIZE = 8;
 export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
@@ -40,17 +41,6 @@ const PAD_AXIS = 7;
 /** The vocabulary in id order: special tokens, intent words, function words and one suffix piece. */
 export const VOCAB: readonly string[] = [...SPECIAL_TOKENS, ...Object.values(GROUPS).flatMap((g) => g.words), ...FUNCTION_WORDS];
 
-/** A small deterministic PRNG (mulberry32), so the embedding table is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The `[vocab, hidden]` word embedding table, row-major. */
 export function wordEmbeddings(): Float32Array {

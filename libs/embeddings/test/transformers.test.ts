@@ -12,23 +12,11 @@ import { join } from 'node:path';
 import { env as tjsEnv } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParleyError } from '@parley/protocol';
 import { cosine, createEmbedderFromEnv, createTransformersEmbedder, type TransformersEmbedder } from '../src/index';
 import { HIDDEN_SIZE, VOCAB, buildTinyModel, encodeTinyOnnxModel, mixingMatrix, wordEmbeddings } from './tiny-model';
+import { catchParley, norm } from './helpers';
 
-function norm(v: Float32Array): number {
-  return Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-}
 
-async function catchParley(p: Promise<unknown> | (() => unknown)): Promise<ParleyError> {
-  try {
-    await (typeof p === 'function' ? p() : p);
-  } catch (e) {
-    if (e instanceof ParleyError) return e;
-    throw e;
-  }
-  throw new Error('expected a ParleyError, nothing was thrown');
-}
 
 const ids = (tokens: readonly string[]) => tokens.map((t) => VOCAB.indexOf(t));
 

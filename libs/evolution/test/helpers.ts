@@ -26,17 +26,7 @@ export function baseTemplate(): SchemaTemplate {
   };
 }
 
-/** mulberry32: a seeded PRNG so every run replays the same fragments. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as prng } from '@parley/testkit';
 
 export const DIMS = 64;
 

@@ -2,3 +2,4 @@ export { resolveInfra, exportInfra, integrationInfra, createTestDatabase, unique
 export { postRaw, rpc, waitFor, FIGURE_8, type RawResponse } from './rpc';
 export { badInputCases, expectRpcError, SILENT_TEMPLATE, type BadInputContext } from './bad-input';
 export { REPO_ROOT, freePort, startProcess, waitReady, type ServiceProcess } from './processes';
+export { seededRandom } from './random';

@@ -3,7 +3,7 @@
  * §6.2.1's pool holds the `other` fragments of one scenario (or their cluster
  * centroids), thousands to tens of thousands of points, where a linear scan
  * over contiguous Float32 rows costs about 1.2 ms per million multiply-adds
- * (libs/vectors/bench/vectors.ts, Node 20, 2 cores: a top-10 search takes
+ * (bench/vectors.ts, Node 20, 2 cores: a top-10 search takes
  * 4.7 ms at 10k points × 384 dimensions, 24 ms at 10k × 2048, 46 ms at
  * 100k × 384, 246 ms at 100k × 2048; filters and thresholds do not shorten the
  * scan) and gives exact neighbours, so clustering by a threshold such as

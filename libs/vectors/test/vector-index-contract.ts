@@ -19,17 +19,9 @@ export interface ContractOptions {
   create: () => VectorIndex | Promise<VectorIndex>;
 }
 
-/** mulberry32: a seeded PRNG, so every run of the suite uses the same vectors. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '@parley/testkit';
+
+export { prng };
 
 /** A random vector in [-1, 1)^d scaled by a random norm, so the index must normalise it. */
 function randomVector(rand: () => number, d: number): number[] {

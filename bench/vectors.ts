@@ -1,4 +1,4 @@
-// `npx tsx libs/vectors/bench/vectors.ts`: the embedded vector index, measured.
+// `npx tsx bench/vectors.ts`: the embedded vector index, measured.
 // draft-zhou §6.2.1's semantic pool searches one scenario's `other` fragments (or
 // cluster centroids) for neighbours above a cosine threshold. The embedded index
 // does that by an exact scan over a flat Float32Array; this prints what a search
@@ -9,21 +9,12 @@
 // the bytes the vectors occupy. Random unit vectors, seeded. No services needed.
 // Set VECTORS_BENCH_QUICK=1 for 10k only. The last line is one JSON object with the figures.
 import { randomUUID } from 'node:crypto';
-import { createEmbeddedIndex, type VectorPoint } from '../src/index';
+import { createEmbeddedIndex, type VectorPoint } from '@parley/vectors';
+import { seededRandom as prng } from '@parley/testkit';
 
 const log = (s = ''): void => void process.stdout.write(`${s}\n`);
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
