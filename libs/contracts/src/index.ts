@@ -21,8 +21,44 @@ export {
   GetSchemaResponse,
   ListSchemasRequest,
   ListSchemasResponse,
+  AcceptedWithdrawnKey,
+  SchemaPatchDelivery,
+  ModifiedKey,
+  GetSchemaUpdatesRequest,
+  GetSchemaUpdatesResponse,
   NegotiationServiceService,
 } from './gen/parley/v1/negotiation';
+export {
+  HeatPoint,
+  PoolCluster,
+  RawFragment,
+  ListClustersRequest,
+  ListClustersResponse,
+  GetClusterRequest,
+  GetClusterResponse,
+  SemanticPoolServiceService,
+  LifecycleStep,
+  KeyMetricsView,
+  PatchKeyView,
+  PatchModifiedKey,
+  Patch,
+  Decision,
+  QueuedCandidateView,
+  ListPatchesRequest,
+  ListPatchesResponse,
+  GetPatchRequest,
+  GetPatchResponse,
+  PatchDecisionRequest,
+  PinPatchRequest,
+  ListDecisionsRequest,
+  ListDecisionsResponse,
+  AuditSample,
+  ListAuditSamplesRequest,
+  ListAuditSamplesResponse,
+  JudgeAuditSampleRequest,
+  JudgeAuditSampleResponse,
+  EvolutionServiceService,
+} from './gen/parley/v1/evolution';
 export { ExecuteRequest, ExecuteResponse, ExecutionServiceService } from './gen/parley/v1/execution';
 export {
   bindService,
@@ -41,8 +77,11 @@ export {
 import type { RegistryServiceService } from './gen/parley/v1/registry';
 import type { NegotiationServiceService } from './gen/parley/v1/negotiation';
 import type { ExecutionServiceService } from './gen/parley/v1/execution';
+import type { EvolutionServiceService, SemanticPoolServiceService } from './gen/parley/v1/evolution';
 import type { UnaryApi } from './grpc';
 export type RegistryApi = UnaryApi<typeof RegistryServiceService>;
 export type NegotiationApi = UnaryApi<typeof NegotiationServiceService>;
 export type ExecutionApi = UnaryApi<typeof ExecutionServiceService>;
+export type SemanticPoolApi = UnaryApi<typeof SemanticPoolServiceService>;
+export type EvolutionApi = UnaryApi<typeof EvolutionServiceService>;
 export { keyFromWire, templateFromWire, templateToWire } from './template-wire';

@@ -6,6 +6,18 @@
 export const EventType = {
   PayloadExecuted: 'payload.executed',
   OtherCaptured: 'other.captured',
+  /** A patch key's value sampled for the §6.2.3 audit (execution → evolution). */
+  AuditSampled: 'audit.sampled',
+  /** A pool cluster passed the §6.2.1 dual gate (semantic-pool → evolution). */
+  PoolMatured: 'pool.matured',
+  /** §6.2.2: a patch was packaged (status active, or proposed awaiting an operator). */
+  PatchPublished: 'patch.published',
+  /** An operator approved, rejected, pinned or unpinned a patch. */
+  PatchUpdated: 'patch.updated',
+  /** §6.2.3 lifecycle transitions of one patch key. */
+  KeyPromoted: 'key.promoted',
+  KeyDeprecated: 'key.deprecated',
+  KeyWithdrawn: 'key.withdrawn',
 } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
 
@@ -23,6 +35,12 @@ export interface PayloadExecutedData {
   key_type_correct: Record<string, boolean>;
   defaults_applied: string[];
   duration_ms: number;
+  /**
+   * The patches in the client's effective template (draft-zhou §6.2.3
+   * client_adoption_rate: the client "received" them). Absent from events
+   * written before patches existed.
+   */
+  applied_patches?: string[];
 }
 
 export interface OtherCapturedData {
@@ -35,10 +53,94 @@ export interface OtherCapturedData {
   fragments: string[];
 }
 
+export interface AuditSampledData {
+  sample_id: string;
+  execution_id: string;
+  agent: string;
+  scenario_id: string;
+  client_id: string;
+  patch_id: string;
+  key_name: string;
+  /** The value the client sent for the patch key (patch keys only; base-key values never leave execution). */
+  value: unknown;
+  /** The user's own words, when the client supplied them. */
+  utterance?: string;
+}
+
+/** One sanitised sample text of a cluster and how often it was seen. */
+export interface MaturedSample {
+  text: string;
+  count: number;
+}
+
+export interface PoolMaturedData {
+  cluster_id: string;
+  scenario_id: string;
+  /** `global` or `client:<id>` (libs/evolution scopeKey). */
+  scope: string;
+  size: number;
+  heat: number;
+  distinct_clients: number;
+  occurrences_in_window: number;
+  /** Which branch of the gate's second condition held. */
+  branch: string;
+  reasons: string[];
+  /** Epoch ms the cluster matured (the fragment time that fired the gate). */
+  matured_at: number;
+  samples: MaturedSample[];
+}
+
+/**
+ * A schema patch as libs/evolution models it (`SchemaPatch`, times in epoch
+ * ms) plus the evolution service's own members. Every patch event carries the
+ * whole document, so a consumer keeps the latest revision and needs nothing else.
+ */
+export interface PatchDocument {
+  patch_id: string;
+  parent_schema_id: string;
+  scenario: string;
+  scope: 'global' | { client_id: string };
+  timestamp: number;
+  expires_at: number;
+  source_cluster_id: string | null;
+  new_keys: unknown[];
+  modified_keys: { key_name: string; semantic_description: string }[];
+  status: 'proposed' | 'active' | 'rejected';
+  pinned: boolean;
+  approval_reasons: string[];
+  /** Increases with every change; consumers ignore a document older than the one they hold. */
+  revision: number;
+}
+
+export interface PatchEventData {
+  patch: PatchDocument;
+  /** The key a key.* event is about. */
+  key_name?: string;
+  reasons: string[];
+  figures: Record<string, number | null>;
+  actor: string;
+}
+
 export interface EventDataMap {
   'payload.executed': PayloadExecutedData;
   'other.captured': OtherCapturedData;
+  'audit.sampled': AuditSampledData;
+  'pool.matured': PoolMaturedData;
+  'patch.published': PatchEventData;
+  'patch.updated': PatchEventData;
+  'key.promoted': PatchEventData;
+  'key.deprecated': PatchEventData;
+  'key.withdrawn': PatchEventData;
 }
+
+/** The event types that carry a patch document. */
+export const PATCH_EVENT_TYPES = [
+  EventType.PatchPublished,
+  EventType.PatchUpdated,
+  EventType.KeyPromoted,
+  EventType.KeyDeprecated,
+  EventType.KeyWithdrawn,
+] as const;
 
 interface EnvelopeOf<T extends EventType> {
   /** UUID; the JetStream message id (publish de-duplication) and the consumers' idempotency key. */

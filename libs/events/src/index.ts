@@ -8,6 +8,12 @@ export {
   type EventDataMap,
   type PayloadExecutedData,
   type OtherCapturedData,
+  type AuditSampledData,
+  type MaturedSample,
+  type PoolMaturedData,
+  type PatchDocument,
+  type PatchEventData,
+  PATCH_EVENT_TYPES,
 } from './events';
 export { createSubjects, subjectToken, type Subjects } from './subjects';
 export { subjectMatches } from './match';

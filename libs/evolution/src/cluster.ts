@@ -62,7 +62,7 @@ export interface ClusterSample {
 export interface TriggerMark {
   readonly at: number;
   /** What the service did with the trigger. */
-  readonly outcome: 'patched' | 'merged' | 'queued' | 'redundant' | 'rejected';
+  readonly outcome: 'matured' | 'patched' | 'merged' | 'queued' | 'redundant' | 'rejected';
   readonly patch_id: string | null;
 }
 

@@ -22,10 +22,8 @@
  * - only patches whose parent_schema_id is the base's apply; a patch key whose
  *   name collides with a key already in place is skipped (reported in `ignored`).
  *
- * Note for the lead: libs/protocol's KeyDefinition has no `experimental` /
- * `deprecated` members yet; `EffectiveKeyDefinition` adds them here, and the
- * protocol (parseTemplate's member list, the proto, payloadJsonSchema) must
- * learn them before an effective template is served as a template.
+ * libs/protocol's KeyDefinition carries the two flags, so an effective
+ * template is served as a template as it is.
  */
 import { OTHER_KEY, scenarioId, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import { DAY_MS } from './config';
@@ -83,13 +81,14 @@ export interface SchemaPatch {
   readonly modified_keys: readonly ModifiedKey[];
 }
 
-/** A key definition with the lifecycle flags of zhou §6.2.3 (not yet in libs/protocol). */
-export interface EffectiveKeyDefinition extends KeyDefinition {
-  /** zhou §6.2.3: 'advertised with an "experimental: true" flag'. */
-  experimental?: true;
-  /** zhou §6.2.3: 'remain in the schema for a grace period with a "deprecated: true" flag'. */
-  deprecated?: true;
-}
+/**
+ * A key definition as an effective template carries it: libs/protocol's
+ * KeyDefinition, whose `experimental` / `deprecated` members are the
+ * lifecycle flags of zhou §6.2.3 ('advertised with an "experimental: true"
+ * flag'; deprecated keys 'remain in the schema for a grace period with a
+ * "deprecated: true" flag'). Set here only to `true`, and only on patch keys.
+ */
+export type EffectiveKeyDefinition = KeyDefinition;
 
 export interface EffectiveSchemaTemplate {
   readonly schema_id: string;

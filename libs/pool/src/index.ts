@@ -1,24 +1,43 @@
 /**
- * @parley/pool — the Differential Semantic Pool and the evolution engine of
- * draft-zhou §6.2 as one in-process orchestrator over the Embedder and
- * VectorIndex ports and the pure rules of libs/evolution. The future
- * apps/semantic-pool and apps/evolution services host this code and add
- * storage and events. Exactly the public API; no `export *`.
+ * @parley/pool — schema self-evolution (draft-zhou §6.2) over the Embedder
+ * and VectorIndex ports and the pure rules of libs/evolution, in two halves
+ * the services host apart — the Differential Semantic Pool (§6.2.1,
+ * apps/semantic-pool) and the evolver (§6.2.2-§6.2.3, apps/evolution) — and
+ * composed in one process for simulation. Exactly the public API; no `export *`.
  */
-export { POOL_RULES, createEvolutionEngine, patchView, poolError } from './engine';
+export { POOL_RULES, poolError } from './errors';
+export type { PoolRule } from './errors';
+export { createSemanticPool, collectionOf } from './semantic-pool';
 export type {
-  Clock,
+  ClusterOutcome,
   ClusterView,
-  CreateEngineOptions,
-  EngineConfig,
-  EvolutionEngine,
-  ExecutionInput,
-  FragmentInput,
+  CreateSemanticPoolOptions,
+  FragmentInput as PoolFragment,
   HeatSample,
-  IngestResult,
-  PatchView,
-  PoolRule,
-  TickResult,
+  MaturedCluster,
+  PoolIngestResult,
+  PreparedFragment,
+  SemanticPool,
+  SemanticPoolConfig,
+} from './semantic-pool';
+export { createEvolver } from './evolver';
+export type {
+  AuditInput,
+  ChangeKind,
+  CreateEvolverOptions,
+  DecisionRecord,
+  Evolver,
+  EvolverConfig,
+  ExecutionInput,
+  InduceFn,
+  OperatorAction,
+  PatchChange,
+  PatchRecord,
+  PatchStatus,
+  TickOutcome,
   TriggerReport,
-} from './engine';
+} from './evolver';
+export { securityRelevance } from './approval';
+export { createEvolutionEngine, patchView } from './engine';
+export type { Clock, CreateEngineOptions, EngineConfig, EvolutionEngine, FragmentInput, IngestResult, PatchView, TickResult } from './engine';
 export { DRAFT_SIMILARITY_THRESHOLD, MEASURED_SIMILARITY_THRESHOLDS, similarityThresholdFor } from './thresholds';

@@ -55,6 +55,14 @@ export const ERROR_CATALOGUE = {
   agent_unavailable: { jsonrpc: -32031, grpc: GrpcStatus.UNAVAILABLE, http: 200, retryable: true, summary: 'No server agent is listening for the scenario.' },
   agent_error: { jsonrpc: -32032, grpc: GrpcStatus.UNKNOWN, http: 200, retryable: false, summary: 'The server agent reported a failure.' },
   agent_response_invalid: { jsonrpc: -32033, grpc: GrpcStatus.INTERNAL, http: 200, retryable: false, summary: "The server agent's result breaks the scenario's response schema." },
+  // Schema self-evolution (draft-zhou §6.2)
+  patch_not_found: { jsonrpc: -32026, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No schema patch with that patch_id.' },
+  cluster_not_found: { jsonrpc: -32027, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No pool cluster with that id in that scenario.' },
+  audit_sample_not_found: { jsonrpc: -32028, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No audit sample with that id.' },
+  illegal_transition: { jsonrpc: -32029, grpc: GrpcStatus.FAILED_PRECONDITION, http: 200, retryable: false, summary: 'The object is not in a state that allows this change.' },
+  // Access (draft-zhou §7: updates that touch security-relevant keys need authorization)
+  unauthenticated: { jsonrpc: -32050, grpc: GrpcStatus.UNAUTHENTICATED, http: 401, retryable: false, summary: 'The call carries no valid credentials.' },
+  forbidden: { jsonrpc: -32051, grpc: GrpcStatus.PERMISSION_DENIED, http: 403, retryable: false, summary: 'The caller may not do this.' },
   unavailable: { jsonrpc: -32040, grpc: GrpcStatus.UNAVAILABLE, http: 200, retryable: true, summary: 'A Parley dependency is unavailable.' },
   internal: { jsonrpc: -32603, grpc: GrpcStatus.INTERNAL, http: 200, retryable: false, summary: 'Internal error.' },
 } as const satisfies Record<string, CatalogueEntry>;

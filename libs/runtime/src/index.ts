@@ -3,3 +3,4 @@ export { createLogger, type Logger, type LogLevel } from './logger';
 export { handleHealth, probe, startHealthServer, type HealthState, type ReadinessCheck } from './health';
 export { runUntilSignal, type Running } from './lifecycle';
 export { systemClock, type Clock } from './clock';
+export { createMutex, type Mutex } from './mutex';

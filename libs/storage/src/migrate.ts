@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from './db';
 
 /** Services that own tables; each owns the PostgreSQL schema of the same name. */
-export const SERVICE_SCHEMAS = ['registry', 'negotiation', 'execution'] as const;
+export const SERVICE_SCHEMAS = ['registry', 'negotiation', 'execution', 'pool', 'evolution'] as const;
 export type ServiceSchema = (typeof SERVICE_SCHEMAS)[number];
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');

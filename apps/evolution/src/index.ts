@@ -1,0 +1,102 @@
+import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
+import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import type { EvolverConfig, InduceFn } from '@parley/pool';
+import type { Clock, Logger } from '@parley/runtime';
+import { migrate, type Db } from '@parley/storage';
+import { createEvolutionService, type AuditJudgeFn, type EvolutionService } from './service';
+
+export { createEvolutionService, patchDocument, type AuditJudgeFn, type EvolutionService, type EvolutionServiceDeps } from './service';
+export { evolverConfigFromEnv } from './env';
+
+export interface EvolutionDeps {
+  db: Db;
+  bus: Bus;
+  subjects: Subjects;
+  negotiation: NegotiationApi;
+  clock: Clock;
+  log: Logger;
+  config?: EvolverConfig;
+  induce?: InduceFn;
+  judge?: { id: string; judge: AuditJudgeFn } | null;
+  /** How often the §6.2.3 lifecycle runs (default 60 s; 0 = only when `tick()` is called). */
+  tickMs?: number;
+  grpcHost?: string;
+  grpcPort: number;
+}
+
+export interface RunningEvolution {
+  port: number;
+  api: EvolutionApi;
+  service: EvolutionService;
+  /** Runs the lifecycle now (tests drive time with their clock). */
+  tick(): Promise<number>;
+  drainOutbox(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolution> {
+  await migrate(deps.db, 'evolution');
+  const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  const service = createEvolutionService({
+    db: deps.db,
+    subjects: deps.subjects,
+    negotiation: deps.negotiation,
+    clock: deps.clock,
+    log: deps.log,
+    ...(deps.config ? { config: deps.config } : {}),
+    ...(deps.induce ? { induce: deps.induce } : {}),
+    judge: deps.judge ?? null,
+    onOutboxWrite: () => setImmediate(() => relay.nudge()),
+  });
+  await service.rebuild();
+  relay.start();
+  const guarded = {
+    bus: deps.bus,
+    db: deps.db,
+    schema: 'evolution',
+    // Memory follows the committed log (see service.ts).
+    serialize: <T>(w: () => Promise<T>) => service.serialize(w),
+    onRollback: async (e: unknown) => {
+      deps.log.warn('evolution transaction failed; rebuilding from the log', { error: String(e) });
+      await service.rebuild();
+    },
+  };
+  const consumers: Stoppable[] = [];
+  consumers.push(
+    await consumeIdempotently({ ...guarded, durable: `${deps.subjects.prefix}-evolution-matured`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured)] }, async (event, tx) => {
+      if (event.type === EventType.PoolMatured) await service.onMatured(event, tx);
+    }),
+  );
+  consumers.push(
+    await consumeIdempotently({ ...guarded, durable: `${deps.subjects.prefix}-evolution-executions`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)] }, async (event, tx) => {
+      if (event.type === EventType.PayloadExecuted) await service.onExecuted(event, tx);
+    }),
+  );
+  consumers.push(
+    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
+      if (event.type !== EventType.AuditSampled) return;
+      const judgeNext = await service.onAuditSampled(event, tx);
+      // The LLM judge runs after the commit; a failure leaves the sample pending for operators.
+      if (judgeNext) setImmediate(() => void service.judgePending(judgeNext).catch((e: unknown) => deps.log.warn('audit judge failed; sample left to operators', { sample: judgeNext, error: String(e) })));
+    }),
+  );
+  const every = deps.tickMs ?? 60_000;
+  const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
+  timer?.unref();
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, services: [bindService(EvolutionServiceService, service.api)] });
+  deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
+  return {
+    port: server.port,
+    api: service.api,
+    service,
+    tick: () => service.tick(),
+    drainOutbox: () => relay.drain(),
+    async stop() {
+      if (timer) clearInterval(timer);
+      await server.stop();
+      for (const c of consumers) await c.stop();
+      await Promise.race([relay.drain().catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+      await relay.stop().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The evolution service as its own process: DATABASE_URL, NATS_URL, NEGOTIATION_ADDR, GRPC_PORT (50055),
+// HEALTH_PORT (8085), PARLEY_TICK_MS (60000), PARLEY_LLM_URL / PARLEY_LLM_MODEL / PARLEY_LLM_API_KEY
+// (an OpenAI-compatible inducer and audit judge; rule-based induction and operator audits when unset),
+// and the §6.2.2-§6.2.3 figures read by env.ts.
+import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
+import { createNatsBus, createSubjects } from '@parley/events';
+import { createLlmFromEnv } from '@parley/llm';
+import { createLogger, envInt, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { openDb } from '@parley/storage';
+import { evolverConfigFromEnv, startEvolution } from './index';
+
+const env = process.env;
+const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'evolution' } });
+
+runUntilSignal('evolution', log, async () => {
+  const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-evolution' });
+  const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
+  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-evolution' });
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'));
+  const llm = createLlmFromEnv(env);
+  log.info('evolution LLM ports', { use: llm.describe });
+  const evolution = await startEvolution({
+    db,
+    bus,
+    subjects,
+    negotiation: negotiation.api,
+    clock: systemClock,
+    log,
+    config: evolverConfigFromEnv(env),
+    induce: (input) => llm.inducer.induce(input),
+    judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
+    tickMs: envInt(env, 'PARLEY_TICK_MS', 60_000, { min: 0 }),
+    grpcPort: envInt(env, 'GRPC_PORT', 50055),
+  });
+  const health = {
+    shuttingDown: false,
+    checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy(), negotiation: () => negotiation.waitForReady(1500).then(() => true) },
+  };
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8085));
+  return {
+    async stop() {
+      health.shuttingDown = true;
+      await evolution.stop();
+      await healthServer.close();
+      negotiation.close();
+      await bus.close();
+      await db.close();
+    },
+  };
+});

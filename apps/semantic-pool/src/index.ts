@@ -1,0 +1,111 @@
+import { SemanticPoolServiceService, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
+import type { Embedder } from '@parley/embeddings';
+import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import type { SemanticPoolConfig } from '@parley/pool';
+import { scenarioId } from '@parley/protocol';
+import type { Clock, Logger } from '@parley/runtime';
+import { migrate, type Db } from '@parley/storage';
+import type { VectorIndex } from '@parley/vectors';
+import { createPoolService, type PoolService } from './service';
+
+export { createPoolService, type PoolService, type PoolServiceDeps } from './service';
+
+export interface SemanticPoolDeps {
+  db: Db;
+  bus: Bus;
+  subjects: Subjects;
+  embedder: Embedder;
+  index: VectorIndex;
+  clock: Clock;
+  log: Logger;
+  config?: SemanticPoolConfig;
+  /** Scenario ids this replica owns (default all): scale the pool per scenario. */
+  scenarios?: readonly string[];
+  /** How often heat is sampled for the operator's heat-over-time view (default 1 h; 0 = never). */
+  heatSampleMs?: number;
+  grpcHost?: string;
+  grpcPort: number;
+}
+
+export interface RunningSemanticPool {
+  port: number;
+  api: SemanticPoolApi;
+  service: PoolService;
+  drainOutbox(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the pool: migrates `pool`, rebuilds memory from the input log, then
+ * consumes `other.captured` (durable, idempotent by event id) and the patch
+ * events that say what became of matured clusters.
+ */
+export async function startSemanticPool(deps: SemanticPoolDeps): Promise<RunningSemanticPool> {
+  await migrate(deps.db, 'pool');
+  const relay = createOutboxRelay({ db: deps.db, schema: 'pool', bus: deps.bus, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  const service = await createPoolService({
+    db: deps.db,
+    subjects: deps.subjects,
+    embedder: deps.embedder,
+    index: deps.index,
+    clock: deps.clock,
+    log: deps.log,
+    ...(deps.config ? { config: deps.config } : {}),
+    ...(deps.scenarios ? { scenarios: deps.scenarios } : {}),
+  });
+  await service.rebuild();
+  relay.start();
+  const capturedSubjects = deps.scenarios
+    ? deps.scenarios.map((s) => deps.subjects.event(scenarioId(s), EventType.OtherCaptured))
+    : [deps.subjects.eventAllScenarios(EventType.OtherCaptured)];
+  const owner = deps.scenarios ? `-${deps.scenarios.map((s) => scenarioId(s)).sort().join('-')}`.slice(0, 80) : '';
+  const consumers: Stoppable[] = [];
+  consumers.push(
+    await consumeIdempotently(
+      {
+        bus: deps.bus,
+        db: deps.db,
+        schema: 'pool',
+        durable: `${deps.subjects.prefix}-semantic-pool${owner}`,
+        filterSubjects: capturedSubjects,
+        // Memory follows the committed log: one event at a time, and a failed
+        // transaction (commit included) folds the log again before the redelivery.
+        serialize: (w) => service.serialize(w),
+        onRollback: async (e) => {
+          deps.log.warn('pool transaction failed; rebuilding from the log', { error: String(e) });
+          await service.rebuild();
+        },
+      },
+      async (event, tx) => {
+        if (event.type !== EventType.OtherCaptured) return;
+        await service.onOtherCaptured(event, tx);
+        // The relay runs after the commit the consumer makes.
+        setImmediate(() => relay.nudge());
+      },
+    ),
+  );
+  consumers.push(
+    await consumeIdempotently(
+      { bus: deps.bus, db: deps.db, schema: 'pool', durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)] },
+      (event, tx) => service.serialize(() => service.onPatchEvent(event, tx)),
+    ),
+  );
+  const every = deps.heatSampleMs ?? 3_600_000;
+  const timer = every > 0 ? setInterval(() => void service.sampleHeat().catch((e: unknown) => deps.log.warn('heat sampling failed', { error: String(e) })), every) : undefined;
+  timer?.unref();
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, services: [bindService(SemanticPoolServiceService, service.api)] });
+  deps.log.info('semantic pool serving', { grpc_port: server.port, embedder: deps.embedder.id, similarity_threshold: service.pool().config.similarity_threshold, index: deps.index.kind, scenarios: deps.scenarios ?? 'all' });
+  return {
+    port: server.port,
+    api: service.api,
+    service,
+    drainOutbox: () => relay.drain(),
+    async stop() {
+      if (timer) clearInterval(timer);
+      await server.stop();
+      for (const c of consumers) await c.stop();
+      await Promise.race([relay.drain().catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);
+      await relay.stop().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// The semantic pool as its own process: DATABASE_URL, NATS_URL, GRPC_PORT (50054), HEALTH_PORT (8084),
+// PARLEY_EMBEDDER (offline default), QDRANT_URL (embedded index when unset), PARLEY_POOL_SCENARIOS
+// (comma-separated scenario ids this replica owns; default all), PARLEY_SIMILARITY_THRESHOLD,
+// PARLEY_HEAT_INCREMENT, PARLEY_HEAT_HALF_LIFE_H, PARLEY_HEAT_THRESHOLD, PARLEY_GATE_CLIENTS,
+// PARLEY_GATE_OCCURRENCES, PARLEY_HEAT_SAMPLE_MS.
+import { createEmbedderFromEnv } from '@parley/embeddings';
+import { createNatsBus, createSubjects } from '@parley/events';
+import { createLogger, envInt, envOptional, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { openDb } from '@parley/storage';
+import { createVectorIndexFromEnv } from '@parley/vectors';
+import { poolConfigFromEnv } from './env';
+import { startSemanticPool } from './index';
+
+const env = process.env;
+const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'semantic-pool' } });
+
+runUntilSignal('semantic-pool', log, async () => {
+  const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-semantic-pool' });
+  const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
+  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-semantic-pool' });
+  const embedder = createEmbedderFromEnv(env);
+  const index = createVectorIndexFromEnv(env);
+  const scenarios = envOptional(env, 'PARLEY_POOL_SCENARIOS')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const pool = await startSemanticPool({
+    db,
+    bus,
+    subjects,
+    embedder,
+    index,
+    clock: systemClock,
+    log,
+    config: poolConfigFromEnv(env),
+    ...(scenarios ? { scenarios } : {}),
+    heatSampleMs: envInt(env, 'PARLEY_HEAT_SAMPLE_MS', 3_600_000, { min: 0 }),
+    grpcPort: envInt(env, 'GRPC_PORT', 50054),
+  });
+  const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8084));
+  return {
+    async stop() {
+      health.shuttingDown = true;
+      await pool.stop();
+      await healthServer.close();
+      await index.close();
+      await bus.close();
+      await db.close();
+    },
+  };
+});

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { GetClusterResponse, ListClustersResponse, PoolCluster, SemanticPoolApi } from '@parley/contracts';
+import type { Embedder } from '@parley/embeddings';
+import { EventType, appendToOutbox, type EventEnvelope, type OtherCapturedData, type PatchEventData, type Subjects } from '@parley/events';
+import { collectionOf, createSemanticPool, type ClusterView, type MaturedCluster, type PreparedFragment, type SemanticPool, type SemanticPoolConfig } from '@parley/pool';
+import { ParleyError, scenarioId } from '@parley/protocol';
+import { createMutex, type Clock, type Logger } from '@parley/runtime';
+import type { Db, Queryable } from '@parley/storage';
+import type { VectorIndex } from '@parley/vectors';
+
+/**
+ * The Differential Semantic Pool as a service (draft-zhou §6.2.1).
+ *
+ * State: the pool (clusters, centroids in the vector index, heat, the gate's
+ * windows) lives in memory and is a deterministic fold of `pool.inputs` in
+ * seq order. Each `other.captured` event is applied under a mutex and its
+ * fragments appended to the log, with the `pool.matured` events it caused in
+ * the outbox, in the transaction that also records the event id as processed.
+ * A redelivered event changes nothing; a crash before the commit loses only
+ * memory, which the next start rebuilds from the log (the event comes again);
+ * a failed commit rebuilds memory at once. Hence "nothing lost, nothing
+ * counted twice" across a kill and restart.
+ *
+ * One writer per scenario: replicas split scenarios between them
+ * (PARLEY_POOL_SCENARIOS), never share one.
+ */
+export interface PoolServiceDeps {
+  db: Db;
+  subjects: Subjects;
+  embedder: Embedder;
+  /** Makes a fresh vector index (a rebuild starts from an empty one). */
+  index: VectorIndex;
+  clock: Clock;
+  log: Logger;
+  config?: SemanticPoolConfig;
+  /** Scenario ids this replica owns; default all. */
+  scenarios?: readonly string[];
+}
+
+interface InputRow {
+  event_id: string;
+  fragment_index: number;
+  scenario_id: string;
+  client_id: string;
+  at_ms: string | number;
+  sanitized: string | null;
+  flags: string[];
+  vector: number[] | null;
+}
+
+export interface PoolService {
+  api: SemanticPoolApi;
+  /** Rebuilds memory from the input log (start, and after a failed commit). */
+  rebuild(): Promise<void>;
+  /**
+   * Applies one other.captured event inside the consumer's transaction. Run it
+   * through `serialize` and call `rebuild` when the transaction fails (commit
+   * included): memory is then ahead of the log.
+   */
+  onOtherCaptured(event: EventEnvelope & { type: 'other.captured' }, tx: Queryable): Promise<void>;
+  /** Records what the evolution service made of a cluster (patch events). */
+  onPatchEvent(event: EventEnvelope, tx: Queryable): Promise<void>;
+  /** Samples every cluster's heat now into pool.heat_samples. */
+  sampleHeat(): Promise<number>;
+  pool(): SemanticPool;
+  serialize<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const MAX_FRAGMENTS_PER_EVENT = 32;
+const MAX_RAW_CHARS = 4000;
+
+export async function createPoolService(deps: PoolServiceDeps): Promise<PoolService> {
+  const { db, log } = deps;
+  const mutex = createMutex();
+  const owned = deps.scenarios ? new Set(deps.scenarios.map((s) => scenarioId(s))) : null;
+  let pool: SemanticPool = await fresh([]);
+
+  async function fresh(scenarios: readonly string[]): Promise<SemanticPool> {
+    // A rebuild must start from an empty index: drop what an earlier life left.
+    for (const sc of scenarios) await deps.index.dropCollection(collectionOf(sc));
+    return createSemanticPool({ embedder: deps.embedder, index: deps.index, ...(deps.config ? { config: deps.config } : {}) });
+  }
+
+  async function rebuild(): Promise<void> {
+    const started = performance.now();
+    const scenarios = (await db.query<{ scenario_id: string }>('SELECT DISTINCT scenario_id FROM pool.inputs')).rows.map((r) => r.scenario_id);
+    const next = await fresh(scenarios);
+    let n = 0;
+    // Batches by seq keep memory flat however long the log is.
+    for (let after = 0; ; ) {
+      const { rows } = await db.query<InputRow & { seq: string }>(
+        'SELECT seq, event_id, fragment_index, scenario_id, client_id, at_ms, sanitized, flags, vector FROM pool.inputs WHERE seq > $1 ORDER BY seq LIMIT 2000',
+        [after],
+      );
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        await next.ingestPrepared(toPrepared(r));
+        n++;
+      }
+      after = Number(rows[rows.length - 1]?.seq);
+    }
+    const outcomes = await db.query<{ cluster_id: string; outcome: 'patched' | 'merged'; patch_id: string | null; key_name: string | null }>('SELECT cluster_id, outcome, patch_id, key_name FROM pool.outcomes');
+    for (const o of outcomes.rows) next.markOutcome(o.cluster_id, { outcome: o.outcome, patch_id: o.patch_id, key_name: o.key_name });
+    pool = next;
+    log.info('semantic pool rebuilt from its input log', { fragments: n, clusters: pool.clusters(deps.clock.now().getTime()).length, ms: Math.round(performance.now() - started) });
+  }
+
+  async function onOtherCaptured(event: EventEnvelope & { type: 'other.captured' }, tx: Queryable): Promise<void> {
+    const data: OtherCapturedData = event.data;
+    const sc = scenarioId(event.scenario_id);
+    if (owned && !owned.has(sc)) return;
+    const at = Date.parse(event.occurred_at);
+    const fragments = data.fragments.slice(0, MAX_FRAGMENTS_PER_EVENT);
+    const matured: MaturedCluster[] = [];
+    for (const [i, text] of fragments.entries()) {
+      const p = await pool.prepare({ ts: at, scenario: sc, client_id: data.client_id, text });
+      const r = await pool.ingestPrepared(p);
+      matured.push(...r.matured);
+      await tx.query(
+        `INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, sanitized, flags, vector, global_cluster_id, client_cluster_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [event.id, i, sc, data.client_id, at, text.slice(0, MAX_RAW_CHARS), p.sanitized, [...p.sanitize_flags], p.vector ? [...p.vector] : null, r.global_cluster_id, r.client_cluster_id],
+      );
+    }
+    await appendToOutbox(tx, 'pool', deps.subjects, matured.map((m) => maturedEvent(m, deps.clock)));
+    if (matured.length > 0) {
+      log.info('clusters matured (zhou §6.2.1 dual gate)', { clusters: matured.map((m) => `${m.scenario_id}/${m.scope}/${m.cluster_id}`) });
+    }
+  }
+
+  async function onPatchEvent(event: EventEnvelope, tx: Queryable): Promise<void> {
+    if (event.type !== EventType.PatchPublished) return;
+    const d: PatchEventData = event.data;
+    const clusterId = d.patch.source_cluster_id;
+    if (!clusterId) return;
+    const first = d.patch.new_keys[0] as { definition?: { key_name?: string } } | undefined;
+    const modified = d.patch.modified_keys[0];
+    const outcome = first ? 'patched' : 'merged';
+    const keyName = first?.definition?.key_name ?? modified?.key_name ?? null;
+    await tx.query(
+      `INSERT INTO pool.outcomes (scenario_id, cluster_id, outcome, patch_id, key_name) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (scenario_id, cluster_id) DO UPDATE SET outcome = EXCLUDED.outcome, patch_id = EXCLUDED.patch_id, key_name = EXCLUDED.key_name`,
+      [d.patch.scenario, clusterId, outcome, d.patch.patch_id, keyName],
+    );
+    pool.markOutcome(clusterId, { outcome, patch_id: d.patch.patch_id, key_name: keyName });
+  }
+
+  async function sampleHeat(): Promise<number> {
+    const now = deps.clock.now().getTime();
+    const views = new Map(pool.clusters(now).map((c) => [c.id, c]));
+    const samples = pool.sampleHeat(now);
+    for (const s of samples) {
+      const c = views.get(s.cluster_id);
+      if (!c) continue;
+      await db.query('INSERT INTO pool.heat_samples (scenario_id, cluster_id, at_ms, heat) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [c.scenario, c.id, now, s.heat]);
+    }
+    return samples.length;
+  }
+
+  async function history(scenario: string, ids: readonly string[]): Promise<Map<string, { at: string; heat: number }[]>> {
+    const out = new Map<string, { at: string; heat: number }[]>();
+    if (ids.length === 0) return out;
+    const r = await db.query<{ cluster_id: string; at_ms: string; heat: number }>(
+      'SELECT cluster_id, at_ms, heat FROM pool.heat_samples WHERE scenario_id = $1 AND cluster_id = ANY($2::text[]) ORDER BY at_ms',
+      [scenario, [...ids]],
+    );
+    for (const row of r.rows) {
+      let list = out.get(row.cluster_id);
+      if (!list) out.set(row.cluster_id, (list = []));
+      list.push({ at: new Date(Number(row.at_ms)).toISOString(), heat: Number(row.heat) });
+    }
+    return out;
+  }
+
+  const api: SemanticPoolApi = {
+    async listClusters(req): Promise<ListClustersResponse> {
+      const sc = scenarioId(req.scenario, { path: 'params.scenario' });
+      const limit = req.limit ?? 100;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new ParleyError('invalid_params', 'limit must be an integer in 1..1000', { path: 'params.limit', rule: 'range' });
+      const minHeat = req.min_heat ?? 0;
+      if (!Number.isFinite(minHeat) || minHeat < 0) throw new ParleyError('invalid_params', 'min_heat must be a number >= 0', { path: 'params.min_heat', rule: 'minimum' });
+      const now = deps.clock.now().getTime();
+      const views = pool
+        .clusters(now)
+        .filter((c) => c.scenario === sc && (req.scope === undefined || c.scope === req.scope) && c.heat >= minHeat)
+        .sort((a, b) => b.heat - a.heat || b.size - a.size || (a.id < b.id ? -1 : 1))
+        .slice(0, limit);
+      const hist = await history(sc, views.map((v) => v.id));
+      return { clusters: views.map((v) => toCluster(v, hist.get(v.id) ?? [])), embedder: pool.embedder_id, similarity_threshold: pool.config.similarity_threshold };
+    },
+
+    async getCluster(req): Promise<GetClusterResponse> {
+      const sc = scenarioId(req.scenario, { path: 'params.scenario' });
+      const v = pool.cluster(req.id, deps.clock.now().getTime());
+      if (!v || v.scenario !== sc) throw new ParleyError('cluster_not_found', `No cluster "${req.id}" in scenario "${sc}"`, { path: 'params.id', rule: 'exists' });
+      const hist = await history(sc, [v.id]);
+      const raw = req.include_raw
+        ? (
+            await db.query<{ event_id: string; client_id: string; at_ms: string; raw_text: string; sanitized: string | null; flags: string[] }>(
+              `SELECT event_id, client_id, at_ms, raw_text, sanitized, flags FROM pool.inputs
+               WHERE scenario_id = $1 AND (global_cluster_id = $2 OR client_cluster_id = $2) ORDER BY seq LIMIT 500`,
+              [sc, v.id],
+            )
+          ).rows.map((r) => ({ event_id: r.event_id, client_id: r.client_id, at: new Date(Number(r.at_ms)).toISOString(), raw_text: r.raw_text, sanitized: r.sanitized ?? '', flags: r.flags }))
+        : [];
+      return { cluster: toCluster(v, hist.get(v.id) ?? []), raw };
+    },
+  };
+
+  return { api, rebuild, onOtherCaptured, onPatchEvent, sampleHeat, pool: () => pool, serialize: (w) => mutex.run(w) };
+}
+
+function toPrepared(r: InputRow): PreparedFragment {
+  return {
+    at: Number(r.at_ms),
+    scenario: r.scenario_id,
+    client_id: r.client_id,
+    sanitized: r.sanitized,
+    sanitize_flags: r.flags as PreparedFragment['sanitize_flags'],
+    vector: r.vector ? r.vector.map(Number) : null,
+  };
+}
+
+function maturedEvent(m: MaturedCluster, clock: Clock): EventEnvelope {
+  return {
+    id: randomUUID(),
+    type: EventType.PoolMatured,
+    scenario_id: m.scenario_id,
+    occurred_at: clock.now().toISOString(),
+    source: 'semantic-pool',
+    data: { ...m, reasons: [...m.reasons], samples: m.samples.map((s) => ({ text: s.text, count: s.count })) },
+  };
+}
+
+function toCluster(v: ClusterView, hist: { at: string; heat: number }[]): PoolCluster {
+  return {
+    id: v.id,
+    scenario_id: v.scenario,
+    scope: v.scope,
+    size: v.size,
+    distinct_clients: v.distinct_clients,
+    heat: v.heat,
+    peak_heat: v.peak_heat,
+    peak_at: new Date(v.peak_at).toISOString(),
+    created_at: new Date(v.created_at).toISOString(),
+    matured: v.triggered,
+    ...(v.triggered_at !== null ? { matured_at: new Date(v.triggered_at).toISOString() } : {}),
+    samples: [...v.samples],
+    heat_history: hist,
+    ...(v.patch_id ? { patch_id: v.patch_id } : {}),
+    ...(v.key_name ? { key_name: v.key_name } : {}),
+  };
+}

@@ -1,0 +1,500 @@
+/**
+ * The evolver: what happens to a mature cluster and to the patches it yields
+ * (draft-zhou §6.2.2 intent induction, conflict detection and patch
+ * packaging; §6.2.3 long-term evaluation, the lifecycle and the convergence
+ * guard), plus the operator's decisions (approve, reject, pin).
+ *
+ * Determinism: every method takes its time as an input and the state after a
+ * sequence of calls depends only on the calls. Induction is split off
+ * (`induce`, async, may call an LLM) from its application (`applyMatured`,
+ * sync), so apps/evolution stores the induction result with the input and a
+ * replay after a restart applies the same candidate without asking again.
+ *
+ * Approval (§6.2 "updates that add capabilities or touch security-relevant
+ * keys" need authorization, §7): in `auto` mode a patch is published active at
+ * once unless one of its keys is security-relevant (approval.ts), in which
+ * case it waits, `proposed`, for an operator; in `manual` mode every patch
+ * waits. Proposed patches are invisible to clients but hold their key names
+ * and their convergence-guard slot.
+ */
+import {
+  DEFAULT_PATCH_TTL_MS,
+  admitCandidate,
+  applyDecision,
+  detectConflict,
+  evaluateKey,
+  existingKeysFor,
+  induceKey,
+  keyMetrics,
+  lifecycleConfig,
+  newKeyCounters,
+  nextAdmissible,
+  packagePatch,
+  recordAudit as recordAuditRule,
+  recordExecution as recordExecutionRule,
+  scopeClient,
+  transition,
+  withKeyLifecycle,
+  type InductionResult,
+  type InductionSample,
+  type KeyCounters,
+  type KeyMetrics,
+  type LifecycleConfig,
+  type QueuedCandidate,
+  type SchemaPatch,
+  type Scope,
+} from '@parley/evolution';
+import { ParleyError, scenarioId, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
+import { securityRelevance } from './approval';
+import { poolError } from './errors';
+import type { MaturedCluster } from './semantic-pool';
+
+export type PatchStatus = 'proposed' | 'active' | 'rejected';
+
+/** A patch and the evolver's own record of it (the `PatchDocument` of the patch events). */
+export interface PatchRecord {
+  readonly patch: SchemaPatch;
+  readonly status: PatchStatus;
+  readonly pinned: boolean;
+  /** Why the patch waits for an operator (empty when it did not). */
+  readonly approval_reasons: readonly string[];
+  /** Increases with every change. */
+  readonly revision: number;
+}
+
+export type ChangeKind = 'published' | 'updated' | 'promoted' | 'deprecated' | 'withdrawn';
+
+/** One change to publish (apps/evolution turns each into an event). */
+export interface PatchChange {
+  readonly kind: ChangeKind;
+  readonly record: PatchRecord;
+  readonly key_name?: string;
+  readonly reasons: readonly string[];
+  readonly figures: Readonly<Record<string, number | null>>;
+  readonly actor: string;
+}
+
+/** Every decision, stored with the figures that drove it (§6.2.3 "every decision stored with its metrics"). */
+export interface DecisionRecord {
+  readonly seq: number;
+  readonly at: number;
+  readonly scenario: string;
+  readonly patch_id: string;
+  /** Empty for decisions about a whole patch or a cluster. */
+  readonly key_name: string;
+  readonly action: 'publish' | 'propose' | 'merge' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
+  /** Key state before and after, for key transitions. */
+  readonly from?: string;
+  readonly to?: string;
+  readonly reasons: readonly string[];
+  readonly figures: Readonly<Record<string, number | string | null>>;
+  /** `evaluator`, `inducer` or the operator's name. */
+  readonly actor: string;
+}
+
+export interface TriggerReport {
+  readonly at: number;
+  readonly cluster_id: string;
+  readonly scenario: string;
+  /** `global` or the client id. */
+  readonly scope: string;
+  readonly outcome: 'patched' | 'merged' | 'queued' | 'redundant' | 'rejected';
+  readonly patch_id: string | null;
+  /** The candidate key, when induction produced one. */
+  readonly key_name: string | null;
+  readonly reasons: readonly string[];
+  readonly heat: number;
+  readonly distinct_clients: number;
+  readonly branch: string;
+}
+
+export interface ExecutionInput {
+  readonly at: number;
+  readonly scenario: string;
+  readonly client_id: string;
+  /** Default: the scenario's base schema_id. */
+  readonly schema_id?: string;
+  readonly keys_present: readonly string[];
+  /** Keys whose value had the declared type; default: every present key. */
+  readonly key_type_correct?: Readonly<Record<string, boolean>>;
+}
+
+export interface AuditInput {
+  readonly at: number;
+  readonly patch_id: string;
+  readonly key_name: string;
+  readonly aligned: boolean;
+}
+
+export interface OperatorAction {
+  readonly at: number;
+  readonly patch_id: string;
+  readonly actor: string;
+  readonly reason: string;
+}
+
+export interface EvolverConfig {
+  /** zhou §6.2.3 lifecycle figures (trial, grace, thresholds, convergence guard). */
+  readonly lifecycle?: Partial<LifecycleConfig>;
+  /** zhou §6.2.2 "an expiration date": patches expire this long after their timestamp. Default 30 days. */
+  readonly patch_ttl_ms?: number;
+  /** `auto` (default): publish at once unless a key is security-relevant; `manual`: every patch waits for an operator. */
+  readonly approval?: 'auto' | 'manual';
+}
+
+/** The intent inducer port (libs/llm implements it; the default is libs/evolution's rule-based `induceKey`). */
+export type InduceFn = (input: { readonly scenario: string; readonly samples: readonly InductionSample[]; readonly existing_keys: readonly KeyDefinition[] }) => Promise<InductionResult>;
+
+export interface CreateEvolverOptions {
+  /** The base templates (zhou §4.1), one per scenario; a later one for the same scenario wins. */
+  readonly templates: readonly SchemaTemplate[];
+  readonly config?: EvolverConfig;
+  readonly induce?: InduceFn;
+}
+
+export interface TickOutcome {
+  readonly at: number;
+  readonly decisions: readonly DecisionRecord[];
+  readonly changes: readonly PatchChange[];
+}
+
+export interface Evolver {
+  readonly lifecycle: LifecycleConfig;
+  readonly approval: 'auto' | 'manual';
+  readonly scenarios: readonly string[];
+  /** §6.2.2 Intent Induction for a matured cluster (async: may ask an LLM). */
+  induce(m: MaturedCluster): Promise<InductionResult>;
+  /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induce` gave. */
+  applyMatured(m: MaturedCluster, induction: InductionResult): { report: TriggerReport; changes: PatchChange[] };
+  /** §6.2.3 metrics from one executed payload; false when no patch key of the scenario was concerned. */
+  recordExecution(e: ExecutionInput): boolean;
+  /** §6.2.3 semantic_alignment_accuracy: one audit verdict. */
+  recordAudit(a: AuditInput): void;
+  /** §6.2.3: evaluate every active, unpinned patch key at `now` and admit queued candidates. */
+  tick(now: number): TickOutcome;
+  approve(a: OperatorAction): PatchChange[];
+  reject(a: OperatorAction): PatchChange[];
+  pin(a: OperatorAction & { readonly pinned: boolean }): PatchChange[];
+  patches(): readonly PatchRecord[];
+  patch(id: string): PatchRecord | null;
+  /** Patches clients see (status active). */
+  activePatches(): SchemaPatch[];
+  metrics(patchId: string, keyName: string, now: number): KeyMetrics | null;
+  counters(patchId: string, keyName: string): KeyCounters | null;
+  decisions(): readonly DecisionRecord[];
+  triggers(): readonly TriggerReport[];
+  queued(): readonly QueuedCandidate[];
+  base(scenario: string): SchemaTemplate;
+  /** Whether a base template is known for the scenario. */
+  knows(scenario: string): boolean;
+  /**
+   * Sets (or replaces) a scenario's base template, e.g. when a server agent
+   * publishes a new version. New patches take the new base as their parent;
+   * older patches keep theirs (effective templates ignore a patch whose
+   * parent is not the served base).
+   */
+  setBase(template: SchemaTemplate): void;
+}
+
+const scopeOf = (key: string): Scope => (key === 'global' ? 'global' : { client_id: key.replace(/^client:/, '') });
+const scopeLabel = (s: Scope): string => scopeClient(s) ?? 'global';
+const ckey = (patchId: string, key: string): string => `${patchId}/${key}`;
+
+export function createEvolver(opts: CreateEvolverOptions): Evolver {
+  const cfg = opts.config ?? {};
+  const lifecycle = lifecycleConfig(cfg.lifecycle ?? {});
+  const ttl = cfg.patch_ttl_ms ?? DEFAULT_PATCH_TTL_MS;
+  if (!(ttl > 0)) throw poolError('config', 'patch_ttl_ms', `patch_ttl_ms must be positive, got ${ttl}`);
+  const approval = cfg.approval ?? 'auto';
+  if (approval !== 'auto' && approval !== 'manual') throw poolError('config', 'approval', `approval must be "auto" or "manual", got ${JSON.stringify(approval)}`);
+  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples));
+
+  const bases = new Map<string, SchemaTemplate>();
+  for (const t of opts.templates) bases.set(scenarioId(t.scenario), t);
+
+  let records: PatchRecord[] = [];
+  const counters = new Map<string, KeyCounters>();
+  let queue: readonly QueuedCandidate[] = [];
+  const decisionLog: DecisionRecord[] = [];
+  const triggers: TriggerReport[] = [];
+  let patchSeq = 0;
+
+  const baseFor = (scenario: string, path: string): SchemaTemplate => {
+    let sc: string;
+    try {
+      sc = scenarioId(scenario);
+    } catch {
+      throw poolError('unknown_scenario', path, `scenario ${JSON.stringify(scenario)} is not a scenario id`);
+    }
+    const b = bases.get(sc);
+    if (!b) throw poolError('unknown_scenario', path, `unknown scenario "${sc}" (known: ${[...bases.keys()].join(', ')})`);
+    return b;
+  };
+
+  /** Patches that hold key names and guard slots: everything not rejected. */
+  const live = (): SchemaPatch[] => records.filter((r) => r.status !== 'rejected').map((r) => r.patch);
+  const active = (): SchemaPatch[] => records.filter((r) => r.status === 'active').map((r) => r.patch);
+
+  const decide = (d: Omit<DecisionRecord, 'seq'>): DecisionRecord => {
+    const rec = { ...d, seq: decisionLog.length + 1 };
+    decisionLog.push(rec);
+    return rec;
+  };
+
+  const put = (r: PatchRecord): PatchRecord => {
+    records = records.map((x) => (x.patch.patch_id === r.patch.patch_id ? r : x));
+    return r;
+  };
+
+  const find = (id: string): PatchRecord => {
+    const r = records.find((x) => x.patch.patch_id === id);
+    if (!r) throw new ParleyError('patch_not_found', `No schema patch "${id}"`, { path: 'params.patch_id', rule: 'exists' });
+    return r;
+  };
+
+  const newPatch = (base: SchemaTemplate, scope: Scope, now: number, clusterId: string, body: { new_keys?: KeyDefinition[]; modified_keys?: { key_name: string; semantic_description: string }[] }): { record: PatchRecord; change: PatchChange } => {
+    const patch = packagePatch({
+      patch_id: `p${++patchSeq}-${scenarioId(base.scenario)}-${scopeLabel(scope)}`.slice(0, 128),
+      base,
+      scope,
+      timestamp: now,
+      expires_at: now + ttl,
+      source_cluster_id: clusterId,
+      ...body,
+    });
+    const sensitive = [...(body.new_keys ?? []), ...(body.modified_keys ?? [])].flatMap((k) => securityRelevance(k));
+    const reasons = approval === 'manual' ? ['approval mode is manual: every patch waits for an operator'] : [];
+    if (sensitive.length > 0) reasons.push(...sensitive.map((s) => `security-relevant (zhou §7): ${s}`));
+    const record: PatchRecord = { patch, status: reasons.length > 0 ? 'proposed' : 'active', pinned: false, approval_reasons: reasons, revision: 1 };
+    records.push(record);
+    for (const pk of patch.new_keys) counters.set(ckey(patch.patch_id, pk.definition.key_name), newKeyCounters(patch.patch_id, pk.definition.key_name));
+    decide({
+      at: now,
+      scenario: patch.scenario,
+      patch_id: patch.patch_id,
+      key_name: '',
+      action: record.status === 'active' ? 'publish' : 'propose',
+      reasons: record.status === 'active' ? ['published experimental (zhou §6.2.3)'] : reasons,
+      figures: { new_keys: patch.new_keys.length, modified_keys: patch.modified_keys.length },
+      actor: 'inducer',
+    });
+    return { record, change: { kind: 'published', record, reasons: reasons.length ? reasons : ['published'], figures: {}, actor: 'inducer' } };
+  };
+
+  const evolver: Evolver = {
+    lifecycle,
+    approval,
+    get scenarios() {
+      return [...bases.keys()];
+    },
+
+    async induce(m) {
+      const base = baseFor(m.scenario_id, 'scenario_id');
+      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: base.keys });
+    },
+
+    applyMatured(m, induced) {
+      const base = baseFor(m.scenario_id, 'scenario_id');
+      const scope = scopeOf(m.scope);
+      const now = m.matured_at;
+      const changes: PatchChange[] = [];
+      const report = (outcome: TriggerReport['outcome'], patchId: string | null, keyName: string | null, reasons: readonly string[]): { report: TriggerReport; changes: PatchChange[] } => {
+        const r: TriggerReport = {
+          at: now,
+          cluster_id: m.cluster_id,
+          scenario: m.scenario_id,
+          scope: scopeLabel(scope),
+          outcome,
+          patch_id: patchId,
+          key_name: keyName,
+          reasons: [...m.reasons, ...reasons],
+          heat: m.heat,
+          distinct_clients: m.distinct_clients,
+          branch: m.branch,
+        };
+        triggers.push(r);
+        const action = ({ patched: null, merged: null, queued: 'queue', redundant: 'redundant', rejected: 'reject_candidate' } as const)[outcome];
+        if (action) {
+          decide({ at: now, scenario: m.scenario_id, patch_id: '', key_name: keyName ?? '', action, reasons: r.reasons, figures: { cluster: m.cluster_id, heat: m.heat, distinct_clients: m.distinct_clients }, actor: 'inducer' });
+        }
+        return { report: r, changes };
+      };
+      if (!induced.ok) return report('rejected', null, null, [induced.reason]);
+      const conflict = detectConflict(induced.candidate, existingKeysFor(base, live(), scope, now, lifecycle.compatibility_window_ms));
+      switch (conflict.kind) {
+        case 'none': {
+          const admit = admitCandidate({ cluster_id: m.cluster_id, scenario: m.scenario_id, scope, key: conflict.key, queued_at: now }, live(), queue, now, lifecycle);
+          queue = admit.queue;
+          // zhou §6.2.3 Schema Convergence Guard: "new triggers MUST be queued".
+          if (!admit.admitted) return report('queued', null, conflict.key.key_name, [admit.reason]);
+          const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [conflict.key] });
+          changes.push(change);
+          return report('patched', record.patch.patch_id, conflict.key.key_name, [admit.reason]);
+        }
+        case 'merge': {
+          // zhou §6.2.2: "merge the candidate into the existing key by refining its semantic_description".
+          const { record, change } = newPatch(base, scope, now, m.cluster_id, { modified_keys: [conflict.modified] });
+          changes.push(change);
+          decide({ at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: conflict.modified.key_name, action: 'merge', reasons: [`"${induced.candidate.key.key_name}" collides with "${conflict.target.key_name}" (${conflict.match})`], figures: { examples_added: conflict.examples_added }, actor: 'inducer' });
+          return report('merged', record.patch.patch_id, conflict.modified.key_name, [`"${induced.candidate.key.key_name}" collides with "${conflict.target.key_name}" (${conflict.match}); description refined`]);
+        }
+        case 'redundant':
+          return report('redundant', null, conflict.target.key_name, [conflict.reason]);
+        case 'blocked':
+          return report('rejected', null, conflict.target.key_name, [conflict.reason]);
+      }
+    },
+
+    recordExecution(e) {
+      const base = baseFor(e.scenario, 'scenario');
+      const scenario = scenarioId(base.scenario);
+      const schemaId = e.schema_id ?? base.schema_id;
+      const correct = e.key_type_correct ?? Object.fromEntries(e.keys_present.map((x) => [x, true]));
+      let touched = false;
+      for (const p of active()) {
+        if (p.scenario !== scenario) continue;
+        for (const pk of p.new_keys) {
+          const id = ckey(p.patch_id, pk.definition.key_name);
+          const c = counters.get(id) as KeyCounters;
+          counters.set(id, recordExecutionRule(c, p, { at: e.at, client_id: e.client_id, schema_id: schemaId, keys_present: e.keys_present, key_type_correct: correct }, lifecycle));
+          touched = true;
+        }
+      }
+      return touched;
+    },
+
+    recordAudit(a) {
+      const c = counters.get(ckey(a.patch_id, a.key_name));
+      if (!c) throw poolError('unknown_key', 'key_name', `no patch key ${a.patch_id}/${a.key_name}`);
+      counters.set(ckey(a.patch_id, a.key_name), recordAuditRule(c, { at: a.at, aligned: a.aligned }, lifecycle));
+    },
+
+    tick(now) {
+      if (!Number.isFinite(now)) throw poolError('time', 'now', `now must be a finite epoch-ms number, got ${String(now)}`);
+      const out: DecisionRecord[] = [];
+      const changes: PatchChange[] = [];
+      // zhou §6.2.3: "continuously assesses the quality and necessity of every patch key".
+      // Proposed and rejected patches are not on trial; pinned ones are held by an operator.
+      for (const r of records) {
+        if (r.status !== 'active' || r.pinned) continue;
+        let p = r.patch;
+        const moved: { d: ReturnType<typeof evaluateKey> }[] = [];
+        for (const pk of r.patch.new_keys) {
+          const d = evaluateKey(p, pk.definition.key_name, counters.get(ckey(p.patch_id, pk.definition.key_name)) as KeyCounters, now, lifecycle);
+          if (d.action === 'keep') continue;
+          p = applyDecision(p, d, lifecycle);
+          moved.push({ d });
+        }
+        if (moved.length === 0) continue;
+        let rec: PatchRecord = { ...r, patch: p, revision: r.revision };
+        for (const { d } of moved) {
+          rec = { ...rec, revision: rec.revision + 1 };
+          const figures = { ...d.figures } as Record<string, number | null>;
+          out.push(decide({ at: now, scenario: p.scenario, patch_id: p.patch_id, key_name: d.key_name, action: d.action as 'promote' | 'deprecate' | 'withdraw', from: d.from, to: d.to, reasons: d.reasons, figures, actor: 'evaluator' }));
+          const kind: ChangeKind = d.action === 'promote' ? 'promoted' : d.action === 'deprecate' ? 'deprecated' : 'withdrawn';
+          changes.push({ kind, record: rec, key_name: d.key_name, reasons: d.reasons, figures, actor: 'evaluator' });
+        }
+        put(rec);
+      }
+      // zhou §6.2.3 Convergence Guard: queued candidates go in as slots free up.
+      for (;;) {
+        const next = nextAdmissible(queue, live(), now, lifecycle);
+        if (!next.candidate) break;
+        queue = next.queue;
+        const q = next.candidate;
+        const base = bases.get(q.scenario) as SchemaTemplate;
+        const conflict = detectConflict({ key: q.key, examples: [] }, existingKeysFor(base, live(), q.scope, now, lifecycle.compatibility_window_ms));
+        if (conflict.kind !== 'none') continue; // a key with that name appeared meanwhile
+        const { change } = newPatch(base, q.scope, now, q.cluster_id, { new_keys: [q.key] });
+        changes.push(change);
+        const t = triggers.find((x) => x.cluster_id === q.cluster_id && x.outcome === 'queued');
+        if (t) triggers.push({ ...t, at: now, outcome: 'patched', patch_id: change.record.patch.patch_id, reasons: [...t.reasons, `admitted from the queue at ${now}`] });
+      }
+      return { at: now, decisions: out, changes };
+    },
+
+    approve(a) {
+      const r = find(a.patch_id);
+      if (r.status !== 'proposed') {
+        throw new ParleyError('illegal_transition', `Patch "${a.patch_id}" is ${r.status}; only a proposed patch can be approved`, { path: 'params.patch_id', rule: 'proposed_only', details: { status: r.status } });
+      }
+      // The trial starts when clients first see the keys.
+      const patch = restamp(r.patch, a.at, ttl);
+      const rec = put({ ...r, patch, status: 'active', revision: r.revision + 1 });
+      decide({ at: a.at, scenario: patch.scenario, patch_id: patch.patch_id, key_name: '', action: 'approve', reasons: [a.reason], figures: {}, actor: a.actor });
+      return [{ kind: 'updated', record: rec, reasons: [`approved: ${a.reason}`], figures: {}, actor: a.actor }];
+    },
+
+    reject(a) {
+      const r = find(a.patch_id);
+      if (r.status === 'rejected') throw new ParleyError('illegal_transition', `Patch "${a.patch_id}" is already rejected`, { path: 'params.patch_id', rule: 'not_rejected' });
+      if (r.status === 'proposed') {
+        const rec = put({ ...r, status: 'rejected', revision: r.revision + 1 });
+        decide({ at: a.at, scenario: r.patch.scenario, patch_id: r.patch.patch_id, key_name: '', action: 'reject', reasons: [a.reason], figures: {}, actor: a.actor });
+        return [{ kind: 'updated', record: rec, reasons: [`rejected: ${a.reason}`], figures: {}, actor: a.actor }];
+      }
+      // An active patch's keys are in clients' hands: they leave the way §6.2.3
+      // lets keys leave, through deprecation and its grace period (then withdrawal
+      // and the compatibility window), decided now by the operator.
+      let patch = r.patch;
+      const changes: PatchChange[] = [];
+      let rev = r.revision;
+      for (const pk of r.patch.new_keys) {
+        if (pk.lifecycle.state !== 'experimental' && pk.lifecycle.state !== 'stable') continue;
+        const figures = keyMetrics(counters.get(ckey(patch.patch_id, pk.definition.key_name)) as KeyCounters, a.at, lifecycle);
+        patch = withKeyLifecycle(patch, pk.definition.key_name, transition(pk.lifecycle, 'deprecated', a.at, [`operator: ${a.reason}`], figures, lifecycle));
+        rev++;
+        const fig = { ...figures } as Record<string, number | null>;
+        decide({ at: a.at, scenario: patch.scenario, patch_id: patch.patch_id, key_name: pk.definition.key_name, action: 'deprecate', from: pk.lifecycle.state, to: 'deprecated', reasons: [`operator rejected the patch: ${a.reason}`], figures: fig, actor: a.actor });
+        changes.push({ kind: 'deprecated', record: { ...r, patch, revision: rev }, key_name: pk.definition.key_name, reasons: [`operator rejected the patch: ${a.reason}`], figures: fig, actor: a.actor });
+      }
+      if (changes.length === 0) throw new ParleyError('illegal_transition', `Patch "${a.patch_id}" has no experimental or stable key left to deprecate`, { path: 'params.patch_id', rule: 'has_live_keys' });
+      const last = changes[changes.length - 1] as PatchChange;
+      put(last.record);
+      return changes;
+    },
+
+    pin(a) {
+      const r = find(a.patch_id);
+      if (r.status === 'rejected') throw new ParleyError('illegal_transition', `Patch "${a.patch_id}" is rejected; it cannot be pinned`, { path: 'params.patch_id', rule: 'not_rejected' });
+      if (r.pinned === a.pinned) throw new ParleyError('illegal_transition', `Patch "${a.patch_id}" is already ${a.pinned ? 'pinned' : 'unpinned'}`, { path: 'params.pinned', rule: 'changes_state' });
+      const rec = put({ ...r, pinned: a.pinned, revision: r.revision + 1 });
+      decide({ at: a.at, scenario: r.patch.scenario, patch_id: r.patch.patch_id, key_name: '', action: a.pinned ? 'pin' : 'unpin', reasons: [a.reason], figures: {}, actor: a.actor });
+      return [{ kind: 'updated', record: rec, reasons: [`${a.pinned ? 'pinned' : 'unpinned'}: ${a.reason}`], figures: {}, actor: a.actor }];
+    },
+
+    patches: () => records,
+    patch: (id) => records.find((x) => x.patch.patch_id === id) ?? null,
+    activePatches: active,
+    metrics(patchId, keyName, now) {
+      const c = counters.get(ckey(patchId, keyName));
+      return c ? keyMetrics(c, now, lifecycle) : null;
+    },
+    counters: (patchId, keyName) => counters.get(ckey(patchId, keyName)) ?? null,
+    decisions: () => decisionLog,
+    triggers: () => triggers,
+    queued: () => queue,
+    base: (scenario) => baseFor(scenario, 'scenario'),
+    knows(scenario) {
+      try {
+        return bases.has(scenarioId(scenario));
+      } catch {
+        return false;
+      }
+    },
+    setBase(template) {
+      bases.set(scenarioId(template.scenario), template);
+    },
+  };
+  return evolver;
+}
+
+/** Restarts a proposed patch's clock at approval: timestamp, expiry and its keys' trial. */
+function restamp(p: SchemaPatch, at: number, ttl: number): SchemaPatch {
+  return {
+    ...p,
+    timestamp: at,
+    expires_at: at + ttl,
+    new_keys: p.new_keys.map((k) => ({ ...k, lifecycle: { ...k.lifecycle, introduced_at: at, state_since: at } })),
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * The Differential Semantic Pool (draft-zhou §6.2.1) over the ports: an
+ * `Embedder` (libs/embeddings) turns each `other` fragment into a vector, a
+ * `VectorIndex` (libs/vectors) holds the cluster centroids, and the pure rules
+ * of libs/evolution decide assignment, heat and the dual gate. What a mature
+ * cluster becomes (a patch, a refinement, a queued candidate) is the
+ * evolver's business (evolver.ts); the pool only reports `matured` clusters
+ * and is told the outcome afterwards (`markOutcome`) for its views.
+ *
+ * Layout in the vector index (§6.2.1 last paragraph: "separate DSP instances
+ * per scenario or per client-agent cohort"): one collection per scenario
+ * (`dsp_<scenario>`); each point is one cluster's centroid, its payload
+ * `{ cluster_id, scope }` where scope is `global` or `client:<id>`. A search
+ * for one pool filters on `scope` (the cohort is a payload filter).
+ *
+ * Determinism: the state after a sequence of `ingest` calls depends only on
+ * the fragments (text, client, time) and their order; cluster ids and point
+ * ids are sequence numbers. apps/semantic-pool relies on this to rebuild the
+ * pool after a restart by replaying its stored input log.
+ */
+import type { Embedder } from '@parley/embeddings';
+import {
+  assignFragment,
+  evaluateTrigger,
+  heatAt,
+  markTriggered,
+  mergeCentroid,
+  poolConfig,
+  poolsForFragment,
+  sanitizeFragment,
+  scopeClient,
+  scopeKey,
+  type Cluster,
+  type PoolConfig,
+  type PoolKey,
+  type SanitizeFlag,
+  type Scope,
+  type TriggerEvaluation,
+} from '@parley/evolution';
+import { ParleyError, scenarioId } from '@parley/protocol';
+import type { VectorIndex } from '@parley/vectors';
+import { poolError } from './errors';
+import { similarityThresholdFor } from './thresholds';
+
+export interface SemanticPoolConfig extends Partial<PoolConfig> {
+  /** Nearest clusters asked of the index per pool. Default 5. */
+  readonly neighbors?: number;
+}
+
+export interface CreateSemanticPoolOptions {
+  readonly embedder: Embedder;
+  readonly index: VectorIndex;
+  /**
+   * Scenario ids this pool serves (a replica may own a subset: scale per
+   * scenario). Left out: any scenario, its collection created on first use.
+   */
+  readonly scenarios?: readonly string[];
+  readonly config?: SemanticPoolConfig;
+}
+
+export interface FragmentInput {
+  /** Epoch ms the fragment was captured (the event time, not the processing time). */
+  readonly ts: number;
+  readonly scenario: string;
+  readonly client_id: string;
+  /** The raw `other` text: untrusted (zhou §7), sanitised before it is embedded or stored. */
+  readonly text: string;
+}
+
+/** A cluster that passed the dual gate, as the evolver needs it (the `pool.matured` event's data). */
+export interface MaturedCluster {
+  readonly cluster_id: string;
+  readonly scenario_id: string;
+  /** `global` or `client:<id>` (scopeKey). */
+  readonly scope: string;
+  readonly size: number;
+  readonly heat: number;
+  readonly distinct_clients: number;
+  readonly occurrences_in_window: number;
+  readonly branch: string;
+  readonly reasons: readonly string[];
+  readonly matured_at: number;
+  /** Sanitised texts and their counts. */
+  readonly samples: readonly { readonly text: string; readonly count: number }[];
+}
+
+export interface PoolIngestResult {
+  readonly at: number;
+  readonly scenario: string;
+  /** The sanitised text, or null when sanitising left nothing (the fragment is then dropped). */
+  readonly sanitized: string | null;
+  readonly sanitize_flags: readonly SanitizeFlag[];
+  /** Cluster joined or created in the scenario's global pool; null when dropped. */
+  readonly global_cluster_id: string | null;
+  /** Cluster joined or created in the client's own pool; null when dropped. */
+  readonly client_cluster_id: string | null;
+  readonly created: { readonly global: boolean; readonly client: boolean };
+  /** Clusters this fragment pushed over the dual gate (each cluster matures once). */
+  readonly matured: readonly MaturedCluster[];
+}
+
+/** What the evolver did with a matured cluster (reported back for the views). */
+export interface ClusterOutcome {
+  readonly outcome: 'patched' | 'merged' | 'queued' | 'redundant' | 'rejected';
+  readonly patch_id: string | null;
+  readonly key_name: string | null;
+}
+
+export interface ClusterView {
+  readonly id: string;
+  readonly scenario: string;
+  /** `global` or the client id. */
+  readonly scope: string;
+  readonly size: number;
+  /** Distinct clients ever seen in the cluster. */
+  readonly distinct_clients: number;
+  readonly heat: number;
+  readonly peak_heat: number;
+  readonly peak_at: number;
+  readonly created_at: number;
+  readonly triggered: boolean;
+  readonly trigger_outcome: ClusterOutcome['outcome'] | null;
+  readonly triggered_at: number | null;
+  /** The key of the patch the cluster produced (new or refined key), else null. */
+  readonly key_name: string | null;
+  readonly patch_id: string | null;
+  /** A few sanitised sample texts, most frequent first. */
+  readonly samples: readonly string[];
+}
+
+export interface HeatSample {
+  readonly at: number;
+  readonly cluster_id: string;
+  readonly heat: number;
+}
+
+export interface SemanticPool {
+  readonly embedder_id: string;
+  /** The resolved configuration (the similarity threshold chosen for the embedder). */
+  readonly config: PoolConfig;
+  readonly scenarios: readonly string[];
+  /** Embeds, assigns and heats one fragment; reports clusters that matured. */
+  ingest(f: FragmentInput): Promise<PoolIngestResult>;
+  /** Embeds and sanitises only (for a caller that stores the vector with the input). */
+  prepare(f: FragmentInput): Promise<PreparedFragment>;
+  /** `ingest` for a prepared fragment: no embedding call (replays are exact and fast). */
+  ingestPrepared(p: PreparedFragment): Promise<PoolIngestResult>;
+  markOutcome(clusterId: string, outcome: ClusterOutcome): void;
+  sampleHeat(now: number, minHeat?: number): readonly HeatSample[];
+  clusters(now: number): ClusterView[];
+  cluster(id: string, now: number): ClusterView | null;
+  heatHistory(clusterId?: string): readonly HeatSample[];
+}
+
+export interface PreparedFragment {
+  readonly at: number;
+  readonly scenario: string;
+  readonly client_id: string;
+  readonly sanitized: string | null;
+  readonly sanitize_flags: readonly SanitizeFlag[];
+  /** Null when the fragment was dropped by sanitising. */
+  readonly vector: readonly number[] | null;
+}
+
+interface ClusterState {
+  cluster: Cluster;
+  readonly pool: PoolKey;
+  readonly point_id: string;
+  readonly clients: Set<string>;
+  peak_heat: number;
+  peak_at: number;
+  outcome: ClusterOutcome | null;
+}
+
+export const collectionOf = (scenario: string): string => `dsp_${scenario}`.slice(0, 64);
+
+/** A UUID-shaped point id from a sequence number (the index wants UUIDs; cluster ids stay short). */
+function pointId(seq: number): string {
+  return `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`;
+}
+
+export const scopeLabel = (s: Scope): string => scopeClient(s) ?? 'global';
+
+export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promise<SemanticPool> {
+  const { embedder, index } = opts;
+  const { neighbors, ...poolOver } = opts.config ?? {};
+  // zhou §6.2.1 "cosine similarity >= 0.85" assumes sentence-transformer scores;
+  // the threshold is chosen per embedder (thresholds.ts) unless given.
+  const config = poolConfig({ ...poolOver, similarity_threshold: poolOver.similarity_threshold ?? similarityThresholdFor(embedder.id) });
+  const k = neighbors ?? 5;
+  if (!Number.isInteger(k) || k < 1 || k > 100) throw poolError('config', 'neighbors', `neighbors must be an integer in 1..100, got ${k}`);
+  const fixed = opts.scenarios !== undefined;
+  const scenarios = [...new Set((opts.scenarios ?? []).map((s) => scenarioId(s)))];
+  const ensured = new Set<string>();
+  const ensure = async (sc: string): Promise<void> => {
+    if (ensured.has(sc)) return;
+    await index.ensureCollection(collectionOf(sc), embedder.dimensions);
+    ensured.add(sc);
+  };
+  for (const sc of scenarios) await ensure(sc);
+
+  const states = new Map<string, ClusterState>();
+  const byPoint = new Map<string, string>();
+  const history: HeatSample[] = [];
+  let clusterSeq = 0;
+
+  const known = (scenario: string, path: string): string => {
+    let sc: string;
+    try {
+      sc = scenarioId(scenario);
+    } catch {
+      throw poolError('unknown_scenario', path, `scenario ${JSON.stringify(scenario)} is not a scenario id`);
+    }
+    if (fixed && !scenarios.includes(sc)) throw poolError('unknown_scenario', path, `unknown scenario "${sc}" (this pool serves: ${scenarios.join(', ')})`);
+    if (!fixed && !scenarios.includes(sc)) scenarios.push(sc);
+    return sc;
+  };
+
+  const assignIn = async (pool: PoolKey, vector: readonly number[], fragment: { text: string; client_id: string; at: number }): Promise<{ st: ClusterState; created: boolean }> => {
+    const scope = scopeKey(pool.scope);
+    const hits = await index.search(collectionOf(pool.scenario), vector as number[], { limit: k, filter: { must: [{ key: 'scope', match: scope }] } });
+    const near = hits.map((h) => ({ cluster_id: byPoint.get(h.id) ?? String(h.payload['cluster_id']), score: h.score }));
+    const clusters = near.map((n) => states.get(n.cluster_id)?.cluster).filter((c): c is Cluster => c !== undefined);
+    const seq = clusterSeq + 1;
+    const res = assignFragment({ pool, fragment, neighbors: near, clusters, new_cluster_id: `c${seq}`, config });
+    const created = res.decision.action === 'create';
+    let st: ClusterState;
+    let centroid: number[];
+    if (created) {
+      clusterSeq = seq;
+      st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Set(), peak_heat: 0, peak_at: fragment.at, outcome: null };
+      states.set(res.cluster.id, st);
+      byPoint.set(st.point_id, res.cluster.id);
+      centroid = Array.from(vector);
+    } else {
+      st = states.get(res.cluster.id) as ClusterState;
+      const [stored] = await index.get(collectionOf(pool.scenario), [st.point_id]);
+      // zhou §6.2.1: the cluster's vector is the running mean of its members.
+      centroid = stored ? mergeCentroid(Array.from(stored.vector), Array.from(vector), st.cluster.size) : Array.from(vector);
+      st.cluster = res.cluster;
+    }
+    st.clients.add(fragment.client_id);
+    await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
+    return { st, created };
+  };
+
+  const matured = (st: ClusterState, ev: TriggerEvaluation, at: number): MaturedCluster => ({
+    cluster_id: st.cluster.id,
+    scenario_id: st.pool.scenario,
+    scope: scopeKey(st.pool.scope),
+    size: st.cluster.size,
+    heat: round(ev.heat),
+    distinct_clients: ev.distinct_clients,
+    occurrences_in_window: ev.occurrences_in_window,
+    branch: String(ev.branch),
+    reasons: [...ev.reasons],
+    matured_at: at,
+    samples: st.cluster.samples.map((s) => ({ text: s.text, count: s.count })),
+  });
+
+  const view = (st: ClusterState, now: number): ClusterView => ({
+    id: st.cluster.id,
+    scenario: st.cluster.scenario,
+    scope: scopeLabel(st.cluster.scope),
+    size: st.cluster.size,
+    distinct_clients: st.clients.size,
+    heat: round(heatAt(st.cluster.heat, now, config.half_life_ms)),
+    peak_heat: round(st.peak_heat),
+    peak_at: st.peak_at,
+    created_at: st.cluster.created_at,
+    triggered: st.cluster.triggered !== null,
+    trigger_outcome: st.outcome?.outcome ?? null,
+    triggered_at: st.cluster.triggered?.at ?? null,
+    key_name: st.outcome?.key_name ?? null,
+    patch_id: st.outcome?.patch_id ?? null,
+    samples: [...st.cluster.samples].sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : 1)).slice(0, 3).map((s) => s.text),
+  });
+
+  const pool: SemanticPool = {
+    embedder_id: embedder.id,
+    config,
+    scenarios,
+
+    async prepare(f) {
+      const at = f.ts;
+      if (typeof at !== 'number' || !Number.isFinite(at)) throw poolError('time', 'ts', `ts must be a finite epoch-ms number, got ${String(at)}`);
+      if (typeof f.client_id !== 'string' || f.client_id.trim() === '') throw poolError('fragment_invalid', 'client_id', 'client_id must be a non-empty string');
+      if (typeof f.text !== 'string') throw poolError('fragment_invalid', 'text', 'text must be a string');
+      const scenario = known(f.scenario, 'scenario');
+      // zhou §7: the fragment is untrusted; only its sanitised form is embedded and stored.
+      const s = sanitizeFragment(f.text, config.max_fragment_chars);
+      if (s.text === null) return { at, scenario, client_id: f.client_id, sanitized: null, sanitize_flags: s.flags, vector: null };
+      const [vector] = await embedder.embed([s.text]);
+      if (!vector) throw new ParleyError('internal', `embedder ${embedder.id} returned no vector`);
+      return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: Array.from(vector) };
+    },
+
+    async ingestPrepared(p) {
+      const scenario = known(p.scenario, 'scenario');
+      const { at } = p;
+      if (p.sanitized === null || p.vector === null) {
+        return { at, scenario, sanitized: null, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [] };
+      }
+      await ensure(scenario);
+      if (p.vector.length !== embedder.dimensions) throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.dimensions}`);
+      const fragment = { text: p.sanitized, client_id: p.client_id, at };
+      const out: MaturedCluster[] = [];
+      const joined: ClusterState[] = [];
+      const createdFlags: boolean[] = [];
+      // zhou §6.2.1: every fragment counts in the scenario's global pool and in its client's own pool.
+      for (const key of poolsForFragment(scenario, p.client_id)) {
+        const { st, created } = await assignIn(key, p.vector, fragment);
+        joined.push(st);
+        createdFlags.push(created);
+        const ev = evaluateTrigger(st.cluster, at, config);
+        if (ev.heat > st.peak_heat) {
+          st.peak_heat = ev.heat;
+          st.peak_at = at;
+        }
+        // zhou §6.2.1 Threshold-Based Triggering: the dual gate; a cluster fires once.
+        if (ev.fires) {
+          st.cluster = markTriggered(st.cluster, { at, outcome: 'matured', patch_id: null });
+          out.push(matured(st, ev, at));
+        }
+      }
+      return {
+        at,
+        scenario,
+        sanitized: p.sanitized,
+        sanitize_flags: p.sanitize_flags,
+        global_cluster_id: joined[0]?.cluster.id ?? null,
+        client_cluster_id: joined[1]?.cluster.id ?? null,
+        created: { global: createdFlags[0] ?? false, client: createdFlags[1] ?? false },
+        matured: out,
+      };
+    },
+
+    async ingest(f) {
+      return pool.ingestPrepared(await pool.prepare(f));
+    },
+
+    markOutcome(clusterId, outcome) {
+      const st = states.get(clusterId);
+      if (st) st.outcome = outcome;
+    },
+
+    sampleHeat(now, minHeat = 0.5) {
+      const out: HeatSample[] = [];
+      for (const st of states.values()) {
+        const h = heatAt(st.cluster.heat, now, config.half_life_ms);
+        if (h >= minHeat) out.push({ at: now, cluster_id: st.cluster.id, heat: round(h) });
+      }
+      history.push(...out);
+      return out;
+    },
+
+    clusters(now) {
+      return [...states.values()].map((st) => view(st, now));
+    },
+
+    cluster(id, now) {
+      const st = states.get(id);
+      return st ? view(st, now) : null;
+    },
+
+    heatHistory(clusterId) {
+      return clusterId === undefined ? history : history.filter((h) => h.cluster_id === clusterId);
+    },
+  };
+  return pool;
+}
+
+export function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
