@@ -23,10 +23,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createOfflineEmbedder } from '@parley/embeddings';
 import { SCENARIOS } from '@parley/examples';
-import { createEvolutionEngine, type ClusterView, type EvolutionEngine, type PatchView, type TriggerReport } from '@parley/pool';
+import { createEvolutionEngine, type ClusterView, type DecisionRecord, type EvolutionEngine, type PatchView, type TriggerReport } from '@parley/pool';
 import { ParleyError } from '@parley/protocol';
 import { createEmbeddedIndex } from '@parley/vectors';
-import type { LifecycleDecision } from '@parley/evolution';
 
 const DAY = 86_400_000;
 const PLOT_STEP = 3 * 3_600_000;
@@ -226,7 +225,7 @@ function pushPlot(sim: Simulation, id: string, at: number, heat: number): void {
   s.push({ at, heat });
 }
 
-const pct = (x: number | null): string => (x === null ? 'n/a' : `${Math.round(x * 1000) / 10}%`);
+const pct = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `${Math.round(x * 1000) / 10}%`);
 
 function describeTrigger(t: TriggerReport): string {
   const what = t.outcome === 'patched' || t.outcome === 'merged' ? `→ ${t.outcome} ${t.key_name ?? ''} (${t.patch_id ?? ''})` : `→ ${t.outcome}${t.key_name ? ` (${t.key_name})` : ''}: ${t.reasons[t.reasons.length - 1] ?? ''}`;
@@ -239,8 +238,8 @@ function describePatch(p: PatchView): string {
   return `patch ${p.patch_id} ${p.scenario} scope ${p.scope}: ${[...keys, ...mods].join(', ')}; expires ${iso(p.expires_at)}`;
 }
 
-function describeDecision(d: LifecycleDecision): string {
-  const f = d.figures;
+function describeDecision(d: DecisionRecord): string {
+  const f = d.figures as Record<string, number | null | undefined>;
   return `${d.patch_id}/${d.key_name} ${d.from} → ${d.to}: usage ${pct(f.usage_frequency)} (${f.payloads_with_key}/${f.payloads}), alignment ${pct(f.semantic_alignment_accuracy)} (${f.aligned}/${f.audited}), type ${pct(f.value_type_correctness)}, adoption ${pct(f.client_adoption_rate)}; ${d.reasons.join('; ')}`;
 }
 
