@@ -461,7 +461,8 @@ function toSample(r: SampleRow): AuditSample {
     client_id: r.client_id,
     execution_id: r.execution_id,
     at: iso(Number(r.at_ms)),
-    value: typeof r.value === 'string' ? (JSON.parse(r.value) as unknown) : r.value,
+    // jsonb arrives parsed (pg and PGlite alike): a JSON string is a JS string here.
+    value: r.value as AuditSample['value'],
     ...(r.utterance ? { utterance: r.utterance } : {}),
     verdict: r.verdict,
     ...(r.judged_by ? { judged_by: r.judged_by } : {}),

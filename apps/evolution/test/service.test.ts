@@ -1,0 +1,175 @@
+/**
+ * apps/evolution on PGlite and the in-process bus (draft-zhou §6.2.2,
+ * §6.2.3): matured clusters become patches in the outbox, operators decide,
+ * the lifecycle runs on an injected clock, audits feed alignment, and a
+ * restart folds the input log back into the same state.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { templateToWire, type NegotiationApi } from '@parley/contracts';
+import { EventType, createMemoryBus, createSubjects, type Bus, type EventEnvelope, type PoolMaturedData } from '@parley/events';
+import { flightBookingTemplate } from '@parley/examples';
+import { ParleyError } from '@parley/protocol';
+import { createLogger } from '@parley/runtime';
+import { createPgliteDb, type Db } from '@parley/storage';
+import { waitFor } from '@parley/testkit';
+import { startEvolution, type RunningEvolution } from '../src/index';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 5, 1);
+const subjects = createSubjects('evt');
+const log = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'error') ?? 'error' });
+
+/** Negotiation as the evolver sees it: the flight-booking base, nothing else. */
+const negotiation = {
+  async listSchemas() {
+    return { schemas: [{ agent: 'skyways-air', schema_id: 'flight_booking_v1', scenario: 'flight_booking', scenario_id: 'flight_booking', version: 1, languages: ['en'], default_language: 'en', has_response_schema: false, published_at: '2026-01-01T00:00:00.000Z' }] };
+  },
+  async getSchema() {
+    return { template: templateToWire(flightBookingTemplate), applied_patches: [], etag: 'x', withdrawn_keys: [] };
+  },
+} as unknown as NegotiationApi;
+
+function maturedEvent(texts: [string, number][], at: number, scope = 'global', cluster = 'c1'): EventEnvelope {
+  const data: PoolMaturedData = {
+    cluster_id: cluster,
+    scenario_id: 'flight_booking',
+    scope,
+    size: texts.reduce((n, [, c]) => n + c, 0),
+    heat: 61,
+    distinct_clients: 5,
+    occurrences_in_window: 9,
+    branch: 'distinct_clients',
+    reasons: ['heat 61 >= 50', '5 distinct clients >= 5'],
+    matured_at: at,
+    samples: texts.map(([text, count]) => ({ text, count })),
+  };
+  return { id: randomUUID(), type: EventType.PoolMatured, scenario_id: 'flight_booking', occurred_at: new Date(at).toISOString(), source: 'test', data };
+}
+
+let db: Db;
+let bus: Bus;
+let now = T0;
+const clock = { now: () => new Date(now) };
+let running: RunningEvolution | undefined;
+
+const start = () => startEvolution({ db, bus, subjects, negotiation, clock, log, tickMs: 0, grpcHost: '127.0.0.1', grpcPort: 0 });
+const outbox = async () => (await db.query<{ event: EventEnvelope | string }>('SELECT event FROM evolution.outbox ORDER BY seq')).rows.map((r) => (typeof r.event === 'string' ? (JSON.parse(r.event) as EventEnvelope) : r.event));
+
+beforeEach(async () => {
+  now = T0;
+  db = await createPgliteDb();
+  bus = createMemoryBus({ subjects });
+  running = await start();
+});
+
+afterEach(async () => {
+  await running?.stop();
+  await bus.close();
+  await db.close();
+});
+
+const SEAT: [string, number][] = [
+  ['window seat please', 4],
+  ['aisle seat', 3],
+  ['a window seat', 2],
+];
+
+describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
+  it('turns a pool.matured event into seat_preference, published through the outbox once, however often it is delivered', async () => {
+    const ev = maturedEvent(SEAT, T0);
+    await bus.publishEvent(ev);
+    await bus.publishEvent(ev); // redelivery: same event id
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches.length ? true : undefined));
+    const { patches } = await running!.api.listPatches({ scenario: 'flight_booking' });
+    expect(patches).toHaveLength(1);
+    expect(patches[0]).toMatchObject({ scope: 'global', status: 'active', pinned: false, parent_schema_id: 'flight_booking_v1', source_cluster_id: 'c1' });
+    expect(patches[0]?.new_keys[0]?.definition?.key_name).toBe('seat_preference');
+    expect(patches[0]?.new_keys[0]?.definition?.enum).toEqual(expect.arrayContaining(['window', 'aisle']));
+    expect(patches[0]?.new_keys[0]?.state).toBe('experimental');
+    await running!.drainOutbox();
+    const events = await outbox();
+    expect(events.map((e) => e.type)).toEqual([EventType.PatchPublished]);
+    const doc = (events[0]?.data as { patch: { revision: number; status: string } }).patch;
+    expect(doc).toMatchObject({ revision: 1, status: 'active' });
+  });
+
+  it('operator decisions need a reason, are stored with the actor, and unknown patches are typed errors', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    const id = (await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0]?.patch_id as string;
+    await expect(running!.api.pinPatch({ patch_id: id, pinned: true, reason: ' ' })).rejects.toMatchObject({ type: 'invalid_params', path: 'params.reason', rule: 'required' });
+    await expect(running!.api.approvePatch({ patch_id: 'p404', reason: 'x' })).rejects.toMatchObject({ type: 'patch_not_found', path: 'params.patch_id' });
+    await expect(running!.api.approvePatch({ patch_id: id, reason: 'x' })).rejects.toBeInstanceOf(ParleyError); // already active
+    const pinned = await running!.api.pinPatch({ patch_id: id, pinned: true, reason: 'keep for the fair' });
+    expect(pinned.patch).toMatchObject({ pinned: true, revision: 2 });
+    const { decisions } = await running!.api.listDecisions({ scenario: 'flight_booking' });
+    expect(decisions.map((d) => [d.action, d.actor])).toEqual([
+      ['publish', 'inducer'],
+      ['pin', 'operator'],
+    ]);
+    expect(decisions[1]?.reasons).toEqual(['keep for the fair']);
+  });
+
+  it('runs the §6.2.3 lifecycle on its clock from payload.executed events, and a restart folds the log into the same state', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    // A week of payloads without the key from 20 clients: usage 0% < 5%.
+    for (let i = 0; i < 40; i++) {
+      const at = T0 + Math.floor((i * 6 * DAY) / 40) + 1000;
+      await bus.publishEvent({
+        id: randomUUID(),
+        type: EventType.PayloadExecuted,
+        scenario_id: 'flight_booking',
+        occurred_at: new Date(at).toISOString(),
+        source: 'test',
+        data: { execution_id: randomUUID(), agent: 'skyways-air', schema_id: 'flight_booking_v1', scenario_id: 'flight_booking', client_id: `n${i % 20}`, keys_present: ['origin', 'destination'], key_type_correct: { origin: true, destination: true }, defaults_applied: [], duration_ms: 1 },
+      });
+    }
+    await waitFor('executions logged', async () => (Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM evolution.inputs WHERE kind = 'execution'")).rows[0]?.n) === 40 ? true : undefined));
+    now = T0 + 3 * DAY;
+    expect(await running!.tick()).toBe(0); // still in trial
+    now = T0 + 8 * DAY;
+    expect(await running!.tick()).toBe(1);
+    const before = await running!.api.listPatches({ scenario: 'flight_booking' });
+    expect(before.patches[0]?.new_keys[0]?.state).toBe('deprecated');
+    expect(before.patches[0]?.new_keys[0]?.metrics?.usage_frequency).toBe(0);
+    const decided = (await running!.api.listDecisions({ scenario: 'flight_booking' })).decisions.at(-1);
+    expect(decided).toMatchObject({ action: 'deprecate', actor: 'evaluator' });
+    expect(decided?.reasons.join(' ')).toMatch(/usage_frequency 0% < 5%/);
+    await running!.drainOutbox();
+    expect((await outbox()).map((e) => e.type)).toEqual([EventType.PatchPublished, EventType.KeyDeprecated]);
+
+    // Restart: a new service on the same database rebuilds from evolution.inputs.
+    await running!.stop();
+    running = await start();
+    const after = await running.api.listPatches({ scenario: 'flight_booking' });
+    expect(after).toEqual(before);
+    expect((await running.api.listDecisions({ scenario: 'flight_booking' })).decisions).toHaveLength(2);
+    now = T0 + 23 * DAY;
+    expect(await running.tick()).toBe(1); // grace over: withdrawn
+    expect((await running.api.getPatch({ patch_id: after.patches[0]?.patch_id as string })).patch?.new_keys[0]?.state).toBe('withdrawn');
+  });
+
+  it('audit samples wait for a verdict; an operator judges them once, and the verdict counts toward alignment', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    const id = (await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0]?.patch_id as string;
+    const sampleId = randomUUID();
+    await bus.publishEvent({
+      id: randomUUID(),
+      type: EventType.AuditSampled,
+      scenario_id: 'flight_booking',
+      occurred_at: new Date(T0 + DAY).toISOString(),
+      source: 'test',
+      data: { sample_id: sampleId, execution_id: randomUUID(), agent: 'skyways-air', scenario_id: 'flight_booking', client_id: 'c1', patch_id: id, key_name: 'seat_preference', value: 'window', utterance: 'I want to look out of the window' },
+    });
+    await waitFor('a pending sample', async () => ((await running!.api.listAuditSamples({ scenario: 'flight_booking', verdict: 'pending' })).samples[0] ?? undefined));
+    const judged = await running!.api.judgeAuditSample({ sample_id: sampleId, aligned: true, note: 'matches' });
+    expect(judged.sample).toMatchObject({ verdict: 'aligned', judged_by: 'operator', value: 'window', utterance: 'I want to look out of the window' });
+    await expect(running!.api.judgeAuditSample({ sample_id: sampleId, aligned: false, note: '' })).rejects.toMatchObject({ type: 'illegal_transition', rule: 'pending_only' });
+    await expect(running!.api.judgeAuditSample({ sample_id: randomUUID(), aligned: true, note: '' })).rejects.toMatchObject({ type: 'audit_sample_not_found' });
+    const key = (await running!.api.getPatch({ patch_id: id })).patch?.new_keys[0];
+    expect(key?.metrics?.audits).toBe(1);
+  });
+});
