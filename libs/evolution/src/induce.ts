@@ -18,6 +18,9 @@
  *    - boolean: no fragment has value words (they all say the same thing) →
  *      boolean, named `<head>` ("extra legroom" → `extra_legroom`), value
  *      false when negated;
+ *    - scale: the value words are one comparative ("bigger", "smaller") and
+ *      degree words ("a little", "much") → integer -3..3, named
+ *      `<head>_<dimension>` ("make the eyes a little bigger" → eye_size = 1);
  *    - enum: the value words form at most `max_enum_values` distinct values
  *      (each at least `min_value_share` of the weight; rarer ones are noise)
  *      → string with `enum`, named `<head>_preference`;
@@ -65,7 +68,35 @@ export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
   max_description_chars: 600,
 });
 
-export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'string';
+export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'scale' | 'string';
+
+/**
+ * Comparatives that ask for a relative change along one dimension
+ * ("make the eyes a little bigger", zhou §5.2's note on eye_enlargement): the
+ * dimension names the key, the word gives the direction.
+ */
+const COMPARATIVES: Readonly<Record<string, { dimension: string; direction: 1 | -1 }>> = {
+  bigger: { dimension: 'size', direction: 1 },
+  larger: { dimension: 'size', direction: 1 },
+  enlarge: { dimension: 'size', direction: 1 },
+  enlarged: { dimension: 'size', direction: 1 },
+  smaller: { dimension: 'size', direction: -1 },
+  shrink: { dimension: 'size', direction: -1 },
+  brighter: { dimension: 'brightness', direction: 1 },
+  darker: { dimension: 'brightness', direction: -1 },
+  longer: { dimension: 'length', direction: 1 },
+  shorter: { dimension: 'length', direction: -1 },
+  wider: { dimension: 'width', direction: 1 },
+  narrower: { dimension: 'width', direction: -1 },
+  warmer: { dimension: 'warmth', direction: 1 },
+  cooler: { dimension: 'warmth', direction: -1 },
+  sharper: { dimension: 'sharpness', direction: 1 },
+  softer: { dimension: 'sharpness', direction: -1 },
+};
+/** Degree words: 1 = slight, 3 = strong; a bare comparative is 2. */
+const DEGREE: Readonly<Record<string, 1 | 3>> = { little: 1, bit: 1, slightly: 1, slight: 1, tiny: 1, touch: 1, somewhat: 1, much: 3, lot: 3, way: 3, far: 3, significantly: 3, considerably: 3, really: 3 };
+/** The scale of an induced adjustment key: -SCALE_MAX .. SCALE_MAX, 0 unchanged. */
+const SCALE_MAX = 3;
 
 export interface MappingExample {
   /** Sanitised fragment text as quoted in the description. */
@@ -211,6 +242,15 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const nums = parsed.filter((p) => p.numbers.length === 1);
     keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
     for (const p of nums) addValue(p.numbers[0] as number, p);
+  } else if (scaleOf(parsed, valueOf, options) !== null) {
+    // zhou §5.2 note: fine-grained adjustment requests ("a little bigger") are a
+    // relative scale on one dimension, not a switch or a list of phrasings.
+    kind = 'scale';
+    keyType = 'integer';
+    for (const p of parsed) {
+      const v = adjustment(p, valueOf);
+      if (v !== null) addValue(v, p);
+    }
   } else if (parsed.every((p) => valueOf(p).length === 0)) {
     kind = 'boolean';
     keyType = 'boolean';
@@ -240,8 +280,19 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   excluded += total - used;
 
   const ranked = [...values.values()].sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
-  const nameWords = headWords.length > 0 ? headWords : firstWords(parsed, kind);
-  const suffix = kind === 'enum' ? 'preference' : kind === 'string' ? 'detail' : kind === 'numeric' && keyType === 'integer' ? 'count' : null;
+  // A scale is named by what changes, not by how: "eyes bigger" → eye_size.
+  const nameHeads = kind === 'scale' ? headWords.filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined) : headWords;
+  const nameWords = nameHeads.length > 0 ? nameHeads : firstWords(parsed, kind);
+  const suffix =
+    kind === 'scale'
+      ? (scaleOf(parsed, valueOf, options) as string)
+      : kind === 'enum'
+        ? 'preference'
+        : kind === 'string'
+          ? 'detail'
+          : kind === 'numeric' && keyType === 'integer'
+            ? 'count'
+            : null;
   const keyName = buildKeyName(nameWords, suffix, parsed);
   const examples: MappingExample[] = ranked.slice(0, options.max_examples).map((v) => ({
     fragment: cutOnWord(v.best.text, options.max_example_chars),
@@ -253,9 +304,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     key_type: keyType,
     required: false,
     default_value: null,
-    semantic_description: describe(kind, nameWords, ranked.map((v) => v.value), examples, used, options),
+    semantic_description: describe(kind, kind === 'scale' ? [...nameWords, suffix as string] : nameWords, ranked.map((v) => v.value), examples, used, options),
   };
   if (kind === 'enum') key.enum = ranked.map((v) => v.value);
+  if (kind === 'scale') {
+    key.minimum = -SCALE_MAX;
+    key.maximum = SCALE_MAX;
+  }
   assertValidCandidate(key);
   return {
     ok: true,
@@ -269,6 +324,45 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       fragments_excluded: excluded,
     },
   };
+}
+
+/** Comparative words of a fragment (with their stems: "enlarge" is kept as is). */
+function comparativesIn(words: readonly string[]): string[] {
+  return words.filter((w) => COMPARATIVES[w] !== undefined);
+}
+
+/**
+ * The dimension when the cluster asks for relative changes along one
+ * dimension: at least `numeric_share` of the weight has a comparative of that
+ * dimension and nothing else among its value words but degree words. Null otherwise.
+ */
+function scaleOf(parsed: readonly Parsed[], valueOf: (p: Parsed) => string[], o: InductionOptions): string | null {
+  const total = parsed.reduce((n, p) => n + p.count, 0);
+  const weight = new Map<string, number>();
+  for (const p of parsed) {
+    const words = [...valueOf(p), ...p.words.filter((w) => !valueOf(p).includes(w))];
+    const comps = comparativesIn(words);
+    if (comps.length !== 1) continue;
+    const rest = valueOf(p).filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined);
+    if (rest.length > 0) continue;
+    const dim = (COMPARATIVES[comps[0] as string] as { dimension: string }).dimension;
+    weight.set(dim, (weight.get(dim) ?? 0) + p.count);
+  }
+  const best = [...weight.entries()].sort((a, b) => b[1] - a[1])[0];
+  return best && best[1] >= o.numeric_share * total ? best[0] : null;
+}
+
+/** A fragment's position on the scale: direction × degree (1 slight, 2 plain, 3 strong). */
+function adjustment(p: Parsed, valueOf: (p: Parsed) => string[]): number | null {
+  const comps = comparativesIn(p.words);
+  if (comps.length !== 1) return null;
+  if (valueOf(p).some((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined)) return null;
+  const dir = (COMPARATIVES[comps[0] as string] as { direction: 1 | -1 }).direction;
+  // Degree words may be stop words ("much"), so they are read off the text itself.
+  const raw = p.text.toLowerCase().split(/[^a-z]+/);
+  const degrees = raw.map((w) => DEGREE[w]).filter((d): d is 1 | 3 => d !== undefined);
+  const degree = degrees.includes(1) ? 1 : degrees.includes(3) ? 3 : 2;
+  return dir * degree * (p.negated ? 0 : 1) || 0;
 }
 
 /** Without head words: the most frequent word overall names the need. */
@@ -327,6 +421,9 @@ function describe(kind: InducedKind, words: readonly string[], values: readonly 
       break;
     case 'numeric':
       head = `${cap}${words.includes('count') ? '' : ' count'} as a number.`;
+      break;
+    case 'scale':
+      head = `${cap} adjustment relative to the original, an integer from -${SCALE_MAX} (much less) to ${SCALE_MAX} (much more); 0 leaves it unchanged, 1 is slight, 2 clear, 3 strong.`;
       break;
     case 'string':
       head = `${cap} details, as the client states them.`;

@@ -172,3 +172,35 @@ describe('sanitising other fragments (zhou §7)', () => {
     );
   });
 });
+
+describe('relative adjustments become a scale (zhou §5.2 note on eye_enlargement: "use other for fine-grained adjustment requests")', () => {
+  it('"make the eyes a little bigger" fragments induce eye_size, an integer -3..3 with direction and degree', () => {
+    const r = induceKey([
+      { text: 'make the eyes a little bigger', count: 4 },
+      { text: 'eyes slightly bigger please', count: 2 },
+      { text: 'make the eyes much bigger', count: 1 },
+      { text: 'make the eyes bigger', count: 3 },
+    ]);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.candidate.kind).toBe('scale');
+    expect(r.candidate.key).toMatchObject({ key_name: 'eye_size', key_type: 'integer', minimum: -3, maximum: 3, required: false });
+    expect(Object.fromEntries(r.candidate.values.map((v) => [String(v.value), v.count]))).toEqual({ '1': 6, '2': 3, '3': 1 });
+    expect(r.candidate.key.semantic_description).toMatch(/^Eye size adjustment/);
+    expect(r.candidate.key.semantic_description).toContain("'make the eyes a little bigger' -> 1");
+  });
+
+  it('smaller is negative; fragments of another kind keep the enum rules', () => {
+    const r = induceKey([
+      { text: 'nose a bit smaller', count: 5 },
+      { text: 'make the nose smaller', count: 5 },
+    ]);
+    expect(r.ok && r.candidate.key.key_name).toBe('nose_size');
+    expect(r.ok && r.candidate.values.map((v) => v.value as number).sort((a, b) => a - b)).toEqual([-2, -1]);
+    const seat = induceKey([
+      { text: 'window seat', count: 5 },
+      { text: 'aisle seat', count: 5 },
+    ]);
+    expect(seat.ok && seat.candidate.kind).toBe('enum');
+  });
+});
