@@ -14,7 +14,8 @@
  *    the need ("seat"). Value words: a fragment's other content words ("window").
  * 3. The type:
  *    - numeric: ≥ 80% of the weight carries exactly one number → integer
- *      (number if any has decimals), named `<head>_count` for integers;
+ *      (number if any has decimals), named `<head>_percent` when most state
+ *      a percentage, else `<head>_count` for integers;
  *    - boolean: no fragment has value words (they all say the same thing) →
  *      boolean, named `<head>` ("extra legroom" → `extra_legroom`), value
  *      false when negated;
@@ -290,9 +291,11 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
         ? 'preference'
         : kind === 'string'
           ? 'detail'
-          : kind === 'numeric' && keyType === 'integer'
-            ? 'count'
-            : null;
+          : kind === 'numeric' && percentOf(parsed)
+            ? 'percent'
+            : kind === 'numeric' && keyType === 'integer'
+              ? 'count'
+              : null;
   const keyName = buildKeyName(nameWords, suffix, parsed);
   const examples: MappingExample[] = ranked.slice(0, options.max_examples).map((v) => ({
     fragment: cutOnWord(v.best.text, options.max_example_chars),
@@ -324,6 +327,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       fragments_excluded: excluded,
     },
   };
+}
+
+/** Whether most of a numeric cluster's weight states its number as a percentage ("by 20%"). */
+function percentOf(parsed: readonly Parsed[]): boolean {
+  const total = parsed.reduce((n, p) => n + p.count, 0);
+  const pct = parsed.filter((p) => /\d\s*(%|percent\b|per cent\b)/i.test(p.text)).reduce((n, p) => n + p.count, 0);
+  return pct * 2 > total;
 }
 
 /** Comparative words of a fragment (with their stems: "enlarge" is kept as is). */
@@ -420,7 +430,7 @@ function describe(kind: InducedKind, words: readonly string[], values: readonly 
       head = `Whether ${phrase} is requested.`;
       break;
     case 'numeric':
-      head = `${cap}${words.includes('count') ? '' : ' count'} as a number.`;
+      head = /%/.test(examples.map((e) => e.fragment).join(' ')) ? `${cap} change in percent.` : `${cap}${words.includes('count') ? '' : ' count'} as a number.`;
       break;
     case 'scale':
       head = `${cap} adjustment relative to the original, an integer from -${SCALE_MAX} (much less) to ${SCALE_MAX} (much more); 0 leaves it unchanged, 1 is slight, 2 clear, 3 strong.`;

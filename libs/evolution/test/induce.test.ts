@@ -204,3 +204,14 @@ describe('relative adjustments become a scale (zhou §5.2 note on eye_enlargemen
     expect(seat.ok && seat.candidate.kind).toBe('enum');
   });
 });
+
+describe('numeric clusters stated in percent', () => {
+  it('"enlarge eye size by 20%" induces eye_size_percent, not a count', () => {
+    const r = induceKey([
+      { text: 'enlarge eye size by 20%', count: 6 },
+      { text: 'eye size 15%', count: 4 },
+    ]);
+    expect(r.ok && r.candidate.key).toMatchObject({ key_name: 'eye_size_percent', key_type: 'integer' });
+    expect(r.ok && r.candidate.key.semantic_description).toMatch(/^Eye size change in percent\./);
+  });
+});
