@@ -281,8 +281,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   excluded += total - used;
 
   const ranked = [...values.values()].sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
-  // A scale is named by what changes, not by how: "eyes bigger" → eye_size.
-  const nameHeads = kind === 'scale' ? headWords.filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined) : headWords;
+  // A scale or an amount is named by what changes, not by how: "eyes bigger" → eye_size,
+  // "enlarge eye size by 20%" → eye_size_percent.
+  const nameHeads = kind === 'scale' || kind === 'numeric' ? headWords.filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined) : headWords;
   const nameWords = nameHeads.length > 0 ? nameHeads : firstWords(parsed, kind);
   const suffix =
     kind === 'scale'
