@@ -4,14 +4,19 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   tokens: { summary: 'token counts of an MCP tools/list before and after each ADOL mechanism', load: () => import('./commands/tokens') },
   simulate: { summary: 'replay timed `other` fragments through schema self-evolution (draft-zhou §6.2)', load: () => import('./commands/simulate') },
   mcp: { summary: "serve Parley's MCP face over stdio, backed by a gateway", load: () => import('./commands/mcp') },
+  pool: { summary: 'the Differential Semantic Pool: clusters, heat, raw fragments (operator)', load: () => import('./commands/pool') },
+  patches: { summary: 'schema patches: list, show, approve/reject, pin/unpin, decisions', load: () => import('./commands/patches') },
+  audits: { summary: 'semantic-alignment audit samples: list, judge', load: () => import('./commands/audits') },
 };
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const cmd = name ? COMMANDS[name] : undefined;
+  const cmd = name && Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!cmd) {
-    process.stderr.write(`usage: parley <command> [options]\n\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`).join('\n')}\n`);
-    return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
+    const help = name === undefined || name === '--help' || name === '-h';
+    const usage = `usage: parley <command> [options]\n\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`).join('\n')}\n\n\`parley <command> --help\` for its options.\n`;
+    (name === '--help' || name === '-h' ? process.stdout : process.stderr).write(name === undefined || help ? usage : `parley: unknown command ${JSON.stringify(name)}\n${usage}`);
+    return help ? 0 : 2;
   }
   return (await cmd.load()).run(rest);
 }

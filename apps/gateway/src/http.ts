@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { TextEmbedder } from '@parley/adol';
-import { AGENT_NAME_PATTERN, ParleyError, toParleyError } from '@parley/protocol';
+import { AGENT_NAME_PATTERN, ERROR_CATALOGUE, ParleyError, isErrorType, toParleyError } from '@parley/protocol';
 import { handleHealth, type HealthState, type Logger } from '@parley/runtime';
 import { createA2aFace } from './a2a';
 import { agentCard, gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
-import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName } from './rpc';
+import { createOperatorAuth } from './operator';
+import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
 
 /**
  * The gateway's HTTP server: `POST /rpc` (JSON-RPC 2.0, single or batch),
@@ -16,6 +17,10 @@ import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type Met
  * `GET /a2a/<agent>/.well-known/agent-card.json`, `POST /a2a/<agent>`),
  * `GET /healthz`, `GET /readyz`. Bodies over `maxBodyBytes` are refused with
  * HTTP 413 and a JSON-RPC `body_too_large` error before they are parsed.
+ *
+ * `/rpc` answers HTTP 200 except for a single request refused for access
+ * (`unauthenticated` 401 with `WWW-Authenticate: Bearer`, `forbidden` 403, from
+ * ERROR_CATALOGUE); a batch is always 200, its members carry their own errors.
  */
 export interface GatewayHttpOptions {
   backends: Backends;
@@ -35,6 +40,12 @@ export interface GatewayHttpOptions {
   version?: string;
   /** Embedder for MCP tools/list `query` selection (chang §3.4); without one, queries rank by BM25 alone. */
   embedder?: TextEmbedder;
+  /**
+   * The operator token (env PARLEY_OPERATOR_TOKEN; at least 16 characters): operator
+   * methods (patch approve/reject/pin, audit judgements, raw pool fragments) need
+   * `Authorization: Bearer <token>`. Without it they answer `forbidden`.
+   */
+  operatorToken?: string;
 }
 
 /** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
@@ -64,6 +75,8 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();
   };
   const schemas = new SchemaStore();
+  // Built once: only the token's digest is kept (operator.ts).
+  const operatorAuth = opts.operatorToken ? createOperatorAuth(opts.operatorToken) : undefined;
   const mcp = createMcpFace({ catalog, execution: opts.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const a2a = createA2aFace({ catalog, execution: opts.backends.execution, log: opts.log });
 
@@ -105,12 +118,15 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     const read = await readJson(req, res, 200);
     if (!read) return;
     const parsed = read.value;
+    // One context for the whole body: every member of a batch is checked against the same header.
+    const authorization = req.headers.authorization;
+    const ctx: RequestContext = { ...(authorization !== undefined ? { authorization } : {}), ...(operatorAuth ? { operatorAuth } : {}) };
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > maxBatch) {
         send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));
         return;
       }
-      const out = (await Promise.all(parsed.map((r) => handleOne(r, opts.backends, onInternal, onSuccess)))).filter((r): r is JsonRpcResponse => r !== undefined);
+      const out = (await Promise.all(parsed.map((r) => handleOne(r, opts.backends, onInternal, onSuccess, ctx)))).filter((r): r is JsonRpcResponse => r !== undefined);
       if (out.length === 0) {
         res.writeHead(204).end();
         return;
@@ -118,12 +134,14 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 200, out);
       return;
     }
-    const one = await handleOne(parsed, opts.backends, onInternal, onSuccess);
+    const one = await handleOne(parsed, opts.backends, onInternal, onSuccess, ctx);
     if (!one) {
       res.writeHead(204).end();
       return;
     }
-    send(res, 200, one);
+    const type = one.error?.data.type;
+    const status = isErrorType(type) ? ERROR_CATALOGUE[type].http : 200;
+    send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley-operator"' } : {});
   };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {

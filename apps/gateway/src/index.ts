@@ -4,7 +4,8 @@ import type { HealthState, Logger } from '@parley/runtime';
 import { createGatewayServer } from './http';
 import type { Backends } from './rpc';
 
-export { METHODS, errorResponse, handleOne, type Backends } from './rpc';
+export { METHODS, errorResponse, handleOne, type Backends, type Handler, type RequestContext } from './rpc';
+export { MIN_OPERATOR_TOKEN_LENGTH, OPERATOR_METHODS, OPERATOR_WRITES, createOperatorAuth, type OperatorAuth } from './operator';
 export { createGatewayServer, type GatewayHttpOptions } from './http';
 export { deriveTool, toolName, type ToolSource } from './mcp-tools';
 export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-card';
@@ -22,6 +23,8 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Embedder for semantic MCP tool selection (chang §3.4); default BM25 only. */
   embedder?: TextEmbedder;
+  /** Operator token (PARLEY_OPERATOR_TOKEN) for the operator methods of schema self-evolution; without it they are disabled. */
+  operatorToken?: string;
 }
 
 export interface RunningGateway {
@@ -39,6 +42,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.catalogTtlMs !== undefined ? { catalogTtlMs: deps.catalogTtlMs } : {}),
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
     ...(deps.embedder ? { embedder: deps.embedder } : {}),
+    ...(deps.operatorToken ? { operatorToken: deps.operatorToken } : {}),
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -46,7 +50,13 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     server.listen(deps.port, deps.host ?? '0.0.0.0', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  deps.log.info('gateway listening', { port, max_body_bytes: deps.maxBodyBytes });
+  deps.log.info('gateway listening', {
+    port,
+    max_body_bytes: deps.maxBodyBytes,
+    operator_methods: deps.operatorToken ? 'enabled' : 'disabled (set PARLEY_OPERATOR_TOKEN)',
+    semantic_pool: deps.backends.pool ? 'configured' : 'absent',
+    evolution: deps.backends.evolution ? 'configured' : 'absent',
+  });
   return {
     port,
     url: `http://127.0.0.1:${port}`,

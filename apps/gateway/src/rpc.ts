@@ -1,4 +1,5 @@
 import { templateFromWire, templateToWire, type ExecutionApi, type NegotiationApi, type RegistryApi } from '@parley/contracts';
+import type { EvolutionApi, SemanticPoolApi } from '@parley/contracts';
 import {
   ERROR_CATALOGUE,
   ParleyError,
@@ -14,6 +15,9 @@ import {
   validateAgentName,
 } from '@parley/protocol';
 import { compactTemplate, shortTemplate } from './adol';
+import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
+import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
+import { OPERATOR_METHODS, type OperatorAuth } from './operator';
 
 /**
  * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
@@ -26,9 +30,24 @@ export interface Backends {
   registry: RegistryApi;
   negotiation: NegotiationApi;
   execution: ExecutionApi;
+  /**
+   * Schema self-evolution (draft-zhou §6.2): the Differential Semantic Pool and
+   * patch evaluation. Optional: without them the operator methods (operator.ts)
+   * answer `unavailable`.
+   */
+  pool?: SemanticPoolApi;
+  evolution?: EvolutionApi;
 }
 
-type Handler = (params: unknown, b: Backends) => Promise<unknown>;
+/** What a method sees of the HTTP request it came in (the same for every member of a batch). */
+export interface RequestContext {
+  /** The request's `Authorization` header, as sent. */
+  authorization?: string;
+  /** Checks operator credentials (operator.ts); absent when no operator token is configured. */
+  operatorAuth?: OperatorAuth;
+}
+
+export type Handler = (params: unknown, b: Backends, ctx: RequestContext) => Promise<unknown>;
 
 export const METHODS = {
   /**
@@ -39,6 +58,8 @@ export const METHODS = {
    */
   async get_schema_template(params, b) {
     const { view, compact, ...p } = parseGetSchemaTemplateParams(params);
+    // With client_id the template is that client's effective one (draft-zhou §6.2.2: base + global
+    // patches + its own, patch keys flagged §6.2.3); without, the global view. Still the template itself.
     const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
     if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
     const template = templateFromWire(r.template);
@@ -51,8 +72,54 @@ export const METHODS = {
     // Checked before the payload is re-encoded for gRPC: a protobuf Struct cannot
     // carry a `__proto__` member faithfully, so it must be refused here.
     assertNoForbiddenKeys(p.payload, 'payload');
-    const r = await b.execution.execute(p);
-    return r.result ?? {};
+    const r: ExecuteResponse = await b.execution.execute(p);
+    // Figure 9: the agent's result, with Parley's schema_update_suggestion (draft-zhou §6.2.2, present when
+    // the client's schema_etag is stale) as a sibling member, merged with one the agent wrote itself (its
+    // keys first, Parley's patch members win), and `warnings` (e.g. a withdrawn key accepted within its
+    // §6.2.3 window) when there are any.
+    const result: JsonObject = { ...((r.result ?? {}) as JsonObject) };
+    const suggestion = r.schema_update_suggestion as JsonObject | undefined;
+    if (suggestion) {
+      const own = result.schema_update_suggestion;
+      if (own !== null && typeof own === 'object' && !Array.isArray(own)) {
+        const list = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
+        const nameOf = (x: JsonValue): JsonValue | undefined => (x !== null && typeof x === 'object' && !Array.isArray(x) ? x.key_name : undefined);
+        const merge = (a: JsonValue[], more: JsonValue[]): JsonValue[] => {
+          const seen = new Set(a.map(nameOf));
+          return [...a, ...more.filter((x) => !seen.has(nameOf(x)))];
+        };
+        result.schema_update_suggestion = {
+          ...own,
+          ...suggestion,
+          new_keys: merge(list(own.new_keys), list(suggestion.new_keys)),
+          modified_keys: merge(list(own.modified_keys), list(suggestion.modified_keys)),
+        };
+      } else {
+        result.schema_update_suggestion = suggestion;
+      }
+    }
+    if (r.warnings?.length) result.warnings = [...(Array.isArray(result.warnings) ? result.warnings : []), ...r.warnings];
+    return result;
+  },
+  /**
+   * draft-zhou §6.2.2 Online Update Delivery, "a dedicated schema polling endpoint":
+   * the etag of the client's effective template and, unless `since_etag` is that
+   * etag, the patches it consists of (new keys flagged per §6.2.3, ISO times).
+   */
+  async get_schema_updates(params, b) {
+    const p = parseGetSchemaUpdatesParams(params);
+    const r = await b.negotiation.getSchemaUpdates({
+      scenario: p.scenario,
+      ...(p.client_id !== undefined ? { client_id: p.client_id } : {}),
+      ...(p.agent !== undefined ? { agent: p.agent } : {}),
+      ...(p.since_etag !== undefined ? { since_etag: p.since_etag } : {}),
+    });
+    return {
+      etag: r.etag,
+      changed: r.changed,
+      parent_schema_id: r.parent_schema_id,
+      patches: r.patches.map((d) => ({ ...d, new_keys: d.new_keys.map(keyFromWire) })),
+    };
   },
   async register_agent(params, b) {
     const p = parseRegisterAgentParams(params);
@@ -97,6 +164,8 @@ export const METHODS = {
   async list_schemas(params, b) {
     return { schemas: (await b.negotiation.listSchemas(parseListSchemasParams(params))).schemas };
   },
+  // The operator's face of schema self-evolution (draft-zhou §6.2, §7): operator.ts.
+  ...OPERATOR_METHODS,
 } satisfies Record<string, Handler>;
 
 export type MethodName = keyof typeof METHODS;
@@ -134,6 +203,8 @@ export async function handleOne(
   onInternal: (e: unknown, method: string) => void,
   /** Called after a method succeeds (the gateway invalidates its MCP/A2A catalogue on writes). */
   onSuccess?: (method: MethodName) => void,
+  /** The HTTP request's context (its Authorization header, the operator check); the same for every member of a batch. */
+  ctx: RequestContext = {},
 ): Promise<JsonRpcResponse | undefined> {
   if (!isObject(req)) return errorResponse(null, new ParleyError('invalid_request', 'A request must be a JSON object', { path: 'request', rule: 'type' }));
   const id = req.id;
@@ -157,7 +228,7 @@ export async function handleOne(
     return notification ? undefined : r;
   }
   try {
-    const result = await METHODS[method as MethodName](req.params ?? {}, b);
+    const result = await (METHODS[method as MethodName] as Handler)(req.params ?? {}, b, ctx);
     onSuccess?.(method as MethodName);
     return notification ? undefined : { jsonrpc: '2.0', id: replyId, result };
   } catch (e) {

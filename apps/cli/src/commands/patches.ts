@@ -1,0 +1,159 @@
+/**
+ * `parley patches list --scenario S [--status proposed|active|rejected] [--scope X]`
+ * `parley patches show ID`
+ * `parley patches approve|reject ID --reason TEXT`
+ * `parley patches pin|unpin ID --reason TEXT`
+ * `parley patches decisions --scenario S [--patch ID] [--after SEQ] [--limit N]`
+ *
+ * Schema patches and their lifecycle (draft-zhou §6.2.2, §6.2.3) through the
+ * gateway. approve, reject, pin and unpin are operator decisions (§7): they need
+ * the operator token and are recorded with the reason.
+ */
+import type { Decision, GetPatchResponse, ListDecisionsResponse, ListPatchesResponse, Patch, PatchKeyView } from '@parley/contracts';
+import { clip, defined, figures, intFlag, noPositional, onePositional, pct, required, runSubcommand, table, yesNo, UsageError, type Subcommand } from './rpc-client';
+
+const SUMMARY = 'schema patches, their keys and lifecycle decisions (draft-zhou §6.2.2, §6.2.3)';
+const STATUSES = ['proposed', 'active', 'rejected'];
+
+/** One row per key: its state and the §6.2.3 metrics. */
+function keyCells(k: PatchKeyView): string[] {
+  const m = k.metrics;
+  return [k.definition?.key_name ?? '?', k.state, pct(m?.usage_frequency), pct(m?.value_type_correctness), pct(m?.client_adoption_rate), pct(m?.semantic_alignment_accuracy)];
+}
+
+const KEY_HEADERS = ['KEY', 'STATE', 'USAGE>', 'TYPE OK>', 'ADOPTION>', 'ALIGNED>'];
+
+export function patchesText(scenario: string, r: ListPatchesResponse): string {
+  const lines = [`${scenario}: ${r.patches.length} patch${r.patches.length === 1 ? '' : 'es'}`];
+  const rows: string[][] = [];
+  for (const p of r.patches) {
+    const head = [p.patch_id, p.scope, p.status, yesNo(p.pinned)];
+    const keys = [...p.new_keys.map(keyCells), ...p.modified_keys.map((m) => [m.key_name, 'modified', '', '', '', ''])];
+    if (keys.length === 0) rows.push([...head, '-']);
+    keys.forEach((k, i) => rows.push([...(i === 0 ? head : ['', '', '', '']), ...k]));
+  }
+  if (rows.length > 0) lines.push(table(['ID', 'SCOPE', 'STATUS', 'PINNED', ...KEY_HEADERS], rows));
+  for (const p of r.patches) {
+    if (p.status === 'proposed' && p.approval_reasons.length > 0) lines.push(`${p.patch_id} waits for an operator: ${p.approval_reasons.join('; ')}`);
+  }
+  if (r.queued.length > 0) {
+    lines.push(`held back by the convergence guard (${r.queued.length}):`);
+    lines.push(table(['CLUSTER', 'SCOPE', 'KEY', 'QUEUED AT'], r.queued.map((q) => [q.cluster_id, q.scope, q.key_name, q.queued_at])));
+  }
+  return lines.join('\n');
+}
+
+export function patchText(p: Patch | undefined): string {
+  if (!p) return 'no patch in the response';
+  const lines = [
+    `patch ${p.patch_id} (${p.scenario_id}, scope ${p.scope}, parent ${p.parent_schema_id})`,
+    `  status ${p.status}, pinned ${yesNo(p.pinned)}, revision ${p.revision}`,
+    `  since ${p.timestamp || '-'}, expires ${p.expires_at || '-'}${p.source_cluster_id ? `, from cluster ${p.source_cluster_id}` : ''}`,
+  ];
+  if (p.approval_reasons.length > 0) lines.push(`  waits for an operator: ${p.approval_reasons.join('; ')}`);
+  if (p.new_keys.length > 0) {
+    lines.push(
+      'new keys:',
+      table(
+        [...KEY_HEADERS, 'TYPE', 'SINCE', 'PAYLOADS>', 'USES>', 'AUDITS>', 'CLIENTS>'],
+        p.new_keys.map((k) => {
+          const m = k.metrics;
+          const clients = m ? `${m.clients_adopted}/${m.clients_received}` : '-';
+          return [...keyCells(k), k.definition?.key_type ?? '?', k.state_since, String(m?.payloads ?? '-'), String(m?.uses ?? '-'), String(m?.audits ?? '-'), clients];
+        }),
+      ),
+    );
+    for (const k of p.new_keys) {
+      if (k.definition?.semantic_description) lines.push(`  ${k.definition.key_name}: ${clip(k.definition.semantic_description, 100)}`);
+      if (k.accept_until) lines.push(`  ${k.definition?.key_name ?? '?'}: still accepted until ${k.accept_until}`);
+    }
+    const history = p.new_keys.flatMap((k) => k.history.map((h) => [h.at, k.definition?.key_name ?? '?', `${h.from} → ${h.to}`, h.actor, h.reasons.join('; ') || '-', figures(h.figures)]));
+    if (history.length > 0) lines.push('history:', table(['AT', 'KEY', 'STEP', 'ACTOR', 'REASONS', 'FIGURES'], history));
+  }
+  if (p.modified_keys.length > 0) {
+    lines.push('modified keys:', ...p.modified_keys.map((m) => `  ${m.key_name}: ${clip(m.semantic_description, 100)}`));
+  }
+  return lines.join('\n');
+}
+
+export function decisionsText(scenario: string, r: ListDecisionsResponse): string {
+  const head = `${scenario}: ${r.decisions.length} decision${r.decisions.length === 1 ? '' : 's'}`;
+  if (r.decisions.length === 0) return head;
+  const rows = r.decisions.map((d: Decision) => [String(d.seq), d.at, d.patch_id, d.key_name || '-', d.action, d.actor, d.reasons.join('; ') || '-', figures(d.figures)]);
+  return `${head}\n${table(['SEQ>', 'AT', 'PATCH', 'KEY', 'ACTION', 'ACTOR', 'REASONS', 'FIGURES'], rows)}`;
+}
+
+function decision(method: 'approve_patch' | 'reject_patch', verb: string): Subcommand {
+  return {
+    summary: verb === 'approve' ? 'approve a patch that waits for an operator (operator token)' : 'reject a patch (operator token)',
+    usage: `${verb} ID --reason TEXT`,
+    flags: { reason: 'value' },
+    async run(p, gw) {
+      const patch_id = onePositional(p, 'ID (the patch id)');
+      const reason = required(p, 'reason', 'why; stored with the decision');
+      const result = (await gw.call(method, { patch_id, reason })) as GetPatchResponse;
+      return { result, text: `patch ${patch_id} ${verb === 'approve' ? 'approved' : 'rejected'}\n${patchText(result.patch)}` };
+    },
+  };
+}
+
+function pin(pinned: boolean): Subcommand {
+  const verb = pinned ? 'pin' : 'unpin';
+  return {
+    summary: pinned ? "pin a patch: the evaluator leaves its keys' states alone (operator token)" : 'unpin a patch: the evaluator decides again (operator token)',
+    usage: `${verb} ID --reason TEXT`,
+    flags: { reason: 'value' },
+    async run(p, gw) {
+      const patch_id = onePositional(p, 'ID (the patch id)');
+      const reason = required(p, 'reason', 'why; stored with the decision');
+      const result = (await gw.call('pin_patch', { patch_id, pinned, reason })) as GetPatchResponse;
+      return { result, text: `patch ${patch_id} ${pinned ? 'pinned' : 'unpinned'}\n${patchText(result.patch)}` };
+    },
+  };
+}
+
+const SUBS: Record<string, Subcommand> = {
+  list: {
+    summary: 'patches of a scenario, one row per key with its state and metrics',
+    usage: 'list --scenario S [--status proposed|active|rejected] [--scope X]',
+    flags: { scenario: 'value', status: 'value', scope: 'value' },
+    async run(p, gw) {
+      noPositional(p);
+      const scenario = required(p, 'scenario', 'the scenario, e.g. flight_booking');
+      const status = p.values.status;
+      if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
+      const result = (await gw.call('list_patches', defined({ scenario, status, scope: p.values.scope }))) as ListPatchesResponse;
+      return { result, text: patchesText(scenario, result) };
+    },
+  },
+  show: {
+    summary: 'one patch: keys, metrics and lifecycle history',
+    usage: 'show ID',
+    flags: {},
+    async run(p, gw) {
+      const patch_id = onePositional(p, 'ID (the patch id)');
+      const result = (await gw.call('get_patch', { patch_id })) as GetPatchResponse;
+      return { result, text: patchText(result.patch) };
+    },
+  },
+  approve: decision('approve_patch', 'approve'),
+  reject: decision('reject_patch', 'reject'),
+  pin: pin(true),
+  unpin: pin(false),
+  decisions: {
+    summary: 'the decision log with its figures',
+    usage: 'decisions --scenario S [--patch ID] [--after SEQ] [--limit N]',
+    flags: { scenario: 'value', patch: 'value', after: 'value', limit: 'value' },
+    async run(p, gw) {
+      noPositional(p);
+      const scenario = required(p, 'scenario', 'the scenario, e.g. flight_booking');
+      const params = defined({ scenario, patch_id: p.values.patch, after_seq: intFlag(p, 'after', 0, Number.MAX_SAFE_INTEGER), limit: intFlag(p, 'limit', 1, 1000) });
+      const result = (await gw.call('list_decisions', params)) as ListDecisionsResponse;
+      return { result, text: decisionsText(scenario, result) };
+    },
+  },
+};
+
+export function run(argv: string[]): Promise<number> {
+  return runSubcommand('patches', SUMMARY, SUBS, argv);
+}
