@@ -141,7 +141,7 @@ describe.skipIf(!infra)('Parley services as separate processes on NATS + Postgre
     );
     expect(await countExecutions()).toBe(before + 1);
 
-    const mine = () => received.filter((e) => e.data.client_id === 'assistant-e2e');
+    const mine = () => received.filter((e) => (e.type === EventType.PayloadExecuted || e.type === EventType.OtherCaptured) && e.data.client_id === 'assistant-e2e');
     await waitFor('both events', async () => (mine().length >= 2 ? true : undefined));
     await new Promise((res) => setTimeout(res, 1500)); // room for a duplicate to show up
     const executed = mine().filter((e) => e.type === EventType.PayloadExecuted);

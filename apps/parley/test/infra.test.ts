@@ -25,20 +25,52 @@ interface AppContract {
   /** The port its Service exposes. */
   servicePort: number;
   needs: string[];
+  /** One process owns its state (schema self-evolution): 1 replica, `Recreate`, never scaled. */
+  singleWriter?: true;
 }
 
-const APPS: Record<'registry' | 'negotiation' | 'execution' | 'gateway', AppContract> = {
+type AppName = 'registry' | 'negotiation' | 'execution' | 'semantic-pool' | 'evolution' | 'gateway';
+const APPS: Record<AppName, AppContract> = {
   registry: { healthEnv: 'HEALTH_PORT', healthPort: 8081, servicePort: 50051, needs: ['DATABASE_URL', 'NATS_URL', 'GRPC_PORT', 'PARLEY_SUBJECT_PREFIX', 'LOG_LEVEL'] },
-  negotiation: { healthEnv: 'HEALTH_PORT', healthPort: 8082, servicePort: 50052, needs: ['DATABASE_URL', 'REGISTRY_ADDR', 'GRPC_PORT', 'LOG_LEVEL'] },
+  // Consumes the patch events of evolution (draft-zhou §6.2.2).
+  negotiation: { healthEnv: 'HEALTH_PORT', healthPort: 8082, servicePort: 50052, needs: ['DATABASE_URL', 'NATS_URL', 'PARLEY_SUBJECT_PREFIX', 'REGISTRY_ADDR', 'GRPC_PORT', 'LOG_LEVEL'] },
   execution: {
     healthEnv: 'HEALTH_PORT',
     healthPort: 8083,
     servicePort: 50053,
     needs: ['DATABASE_URL', 'NATS_URL', 'REGISTRY_ADDR', 'NEGOTIATION_ADDR', 'GRPC_PORT', 'EXECUTE_TIMEOUT_MS', 'PARLEY_SUBJECT_PREFIX', 'LOG_LEVEL'],
   },
-  gateway: { healthEnv: 'PORT', healthPort: 8080, servicePort: 8080, needs: ['REGISTRY_ADDR', 'NEGOTIATION_ADDR', 'EXECUTION_ADDR', 'MAX_BODY_BYTES', 'LOG_LEVEL'] },
+  'semantic-pool': {
+    healthEnv: 'HEALTH_PORT',
+    healthPort: 8084,
+    servicePort: 50054,
+    needs: ['DATABASE_URL', 'NATS_URL', 'PARLEY_SUBJECT_PREFIX', 'GRPC_PORT', 'LOG_LEVEL'],
+    singleWriter: true,
+  },
+  evolution: {
+    healthEnv: 'HEALTH_PORT',
+    healthPort: 8085,
+    servicePort: 50055,
+    needs: ['DATABASE_URL', 'NATS_URL', 'PARLEY_SUBJECT_PREFIX', 'NEGOTIATION_ADDR', 'GRPC_PORT', 'PARLEY_TICK_MS', 'LOG_LEVEL'],
+    singleWriter: true,
+  },
+  gateway: {
+    healthEnv: 'PORT',
+    healthPort: 8080,
+    servicePort: 8080,
+    needs: ['REGISTRY_ADDR', 'NEGOTIATION_ADDR', 'EXECUTION_ADDR', 'SEMANTIC_POOL_ADDR', 'EVOLUTION_ADDR', 'PARLEY_OPERATOR_TOKEN', 'MAX_BODY_BYTES', 'LOG_LEVEL'],
+  },
 };
-const APP_NAMES = Object.keys(APPS) as (keyof typeof APPS)[];
+const APP_NAMES = Object.keys(APPS) as AppName[];
+const SINGLE_WRITERS = APP_NAMES.filter((a) => APPS[a].singleWriter);
+/** The gateway's gRPC backends: variable → the app whose Service it must name. */
+const GATEWAY_BACKENDS: Record<string, AppName> = {
+  REGISTRY_ADDR: 'registry',
+  NEGOTIATION_ADDR: 'negotiation',
+  EXECUTION_ADDR: 'execution',
+  SEMANTIC_POOL_ADDR: 'semantic-pool',
+  EVOLUTION_ADDR: 'evolution',
+};
 const AGENT_NEEDS = ['SCENARIO', 'NATS_URL', 'GATEWAY_URL', 'HEALTH_PORT', 'PARLEY_SUBJECT_PREFIX'];
 
 const agentName = (scenario: string) => `agent-${scenario.replace(/_/g, '-')}`;
@@ -57,7 +89,7 @@ interface Probe {
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } };
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: { name: string; key: string } };
 }
 interface Container {
   name: string;
@@ -77,6 +109,7 @@ interface Workload {
   metadata: Meta;
   spec: {
     replicas?: number;
+    strategy?: { type?: string };
     selector: { matchLabels: Labels };
     template: { metadata: { labels: Labels }; spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean; runAsUser?: number } } };
   };
@@ -222,7 +255,12 @@ function checkAppsAndAgents(m: Manifests) {
     for (const [k, v] of Object.entries(svc.spec.selector ?? {})) expect(d.spec.template.metadata.labels[k], `${app} Service selector ${k}`).toBe(v);
     expect(Object.keys(svc.spec.selector ?? {}).length).toBeGreaterThan(0);
     expect(svc.spec.ports.map((p) => p.port)).toContain(contract.servicePort);
+    if (contract.singleWriter) checkSingleWriter(d);
   }
+
+  // Every backend address the gateway gets names that backend's Service and port.
+  const gateway = m.get<Workload>('Deployment', 'gateway').spec.template.spec.containers[0]!;
+  for (const [variable, app] of Object.entries(GATEWAY_BACKENDS)) expect(m.envValue(gateway, variable), `gateway ${variable}`).toBe(`${app}:${APPS[app].servicePort}`);
 
   const agents = m.all<Workload>('Deployment').filter((d) => d.spec.template.spec.containers[0]?.args?.join(' ').includes('apps/example-agents/src/main.ts'));
   expect(agents.map((a) => a.metadata.name).sort()).toEqual(SCENARIOS.map(agentName).sort());
@@ -242,12 +280,33 @@ function checkAppsAndAgents(m: Manifests) {
   for (const o of m.objects) if (o.kind !== 'Namespace') expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe('parley');
 }
 
-/** Every Secret/ConfigMap a workload references by name is in the build (kustomize rewrote the hashed names). */
+/** A single writer: exactly one pod, and never two at once (the old pod is gone before the new one starts). */
+function checkSingleWriter(d: Workload) {
+  expect(d.spec.replicas, `${d.metadata.name} replicas`).toBe(1);
+  expect(d.spec.strategy?.type, `${d.metadata.name} strategy`).toBe('Recreate');
+}
+
+/** The gateway's operator token comes from the Secret `parley-operator`, optional (absent: operator writes refused). */
+function operatorTokenRef(m: Manifests) {
+  const c = m.get<Workload>('Deployment', 'gateway').spec.template.spec.containers[0]!;
+  const ref = c.env?.find((e) => e.name === 'PARLEY_OPERATOR_TOKEN')?.valueFrom?.secretKeyRef;
+  expect(ref, 'gateway PARLEY_OPERATOR_TOKEN from a Secret').toBeDefined();
+  expect(ref!.name).toMatch(/^parley-operator(-[a-z0-9]+)?$/);
+  expect(ref!.key).toBe('PARLEY_OPERATOR_TOKEN');
+  expect(ref!.optional, 'the operator Secret is optional').toBe(true);
+  return ref!;
+}
+
+/**
+ * Every Secret/ConfigMap a workload references by name is in the build (kustomize rewrote the hashed names);
+ * an `optional: true` Secret may be absent (created outside the kustomization), but when present has the key.
+ */
 function checkReferencesResolve(m: Manifests) {
   for (const w of [...m.all<Workload>('Deployment'), ...m.all<Workload>('StatefulSet')]) {
     for (const c of w.spec.template.spec.containers) {
       for (const e of c.env ?? []) {
         const s = e.valueFrom?.secretKeyRef;
+        if (s?.optional && !m.find('Secret', s.name)) continue;
         if (s) expect(m.get<K8sObject>('Secret', s.name).data?.[s.key], `${w.metadata.name} ${e.name} -> ${s.name}/${s.key}`).toBeDefined();
       }
       for (const f of c.envFrom ?? []) if (f.configMapRef) m.get('ConfigMap', f.configMapRef.name);
@@ -297,6 +356,38 @@ describe.skipIf(!kubectl && !isCI())('kustomize builds (infra/k8s)', () => {
 
     // The dev image tag.
     for (const d of dev.all<Workload>('Deployment')) expect(d.spec.template.spec.containers[0]?.image).toBe('parley:dev');
+
+    // The semantic pool uses the in-cluster Qdrant.
+    const pool = dev.get<Workload>('Deployment', 'semantic-pool').spec.template.spec.containers[0]!;
+    expect(dev.envValue(pool, 'QDRANT_URL')).toBe('http://qdrant:6333');
+    expect(dev.get<Service>('Service', 'qdrant').spec.ports.map((p) => p.port)).toContain(6333);
+  });
+
+  it('both overlays: semantic-pool and evolution are single writers (1 replica, Recreate); the gateway gets its operator token from a Secret', () => {
+    for (const [name, m] of [['dev', buildDev()], ['prod', buildProd()]] as const) {
+      for (const app of ['semantic-pool', 'evolution'] as const) {
+        const d = m.get<Workload>('Deployment', app);
+        expect(d.spec.replicas, `${name} ${app} replicas`).toBe(1);
+        expect(d.spec.strategy?.type, `${name} ${app} strategy`).toBe('Recreate');
+      }
+      operatorTokenRef(m);
+      // evolution's LLM key: from an optional Secret, never a literal.
+      const evolution = m.get<Workload>('Deployment', 'evolution').spec.template.spec.containers[0]!;
+      const llmKey = evolution.env?.find((e) => e.name === 'PARLEY_LLM_API_KEY');
+      expect(llmKey?.value, `${name} PARLEY_LLM_API_KEY is not a literal`).toBeUndefined();
+      expect(llmKey?.valueFrom?.secretKeyRef?.optional, `${name} PARLEY_LLM_API_KEY from an optional Secret`).toBe(true);
+    }
+
+    // dev generates a (dev-only) token the gateway accepts: at least 16 characters.
+    const dev = buildDev();
+    const ref = operatorTokenRef(dev);
+    const token = Buffer.from(dev.get<K8sObject>('Secret', ref.name).data![ref.key]!, 'base64').toString('utf8');
+    expect(token.length).toBeGreaterThanOrEqual(16);
+
+    // prod generates none: the operator creates `parley-operator` (see overlays/prod).
+    const prod = buildProd();
+    expect(operatorTokenRef(prod).name).toBe('parley-operator');
+    expect(prod.find('Secret', 'parley-operator')).toBeUndefined();
   });
 
   it('prod overlay: backing services come from operator-managed Secrets, services run more than one replica', () => {
@@ -304,15 +395,15 @@ describe.skipIf(!kubectl && !isCI())('kustomize builds (infra/k8s)', () => {
     checkAppsAndAgents(prod);
     expect(prod.find('StatefulSet', 'postgres')).toBeUndefined();
     expect(prod.find('StatefulSet', 'nats')).toBeUndefined();
-    for (const app of ['registry', 'negotiation', 'execution'] as const) {
+    for (const app of ['registry', 'negotiation', 'execution', 'semantic-pool', 'evolution'] as const) {
       const c = prod.get<Workload>('Deployment', app).spec.template.spec.containers[0]!;
       expect(c.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef, `${app} DATABASE_URL`).toBeDefined();
     }
-    for (const name of ['registry', 'execution', ...SCENARIOS.map(agentName)]) {
+    for (const name of ['registry', 'negotiation', 'execution', 'semantic-pool', 'evolution', ...SCENARIOS.map(agentName)]) {
       const c = prod.get<Workload>('Deployment', name).spec.template.spec.containers[0]!;
       expect(c.env?.find((e) => e.name === 'NATS_URL')?.valueFrom?.secretKeyRef, `${name} NATS_URL`).toBeDefined();
     }
-    for (const app of APP_NAMES) expect(prod.get<Workload>('Deployment', app).spec.replicas ?? 1, app).toBeGreaterThan(1);
+    for (const app of APP_NAMES.filter((a) => !APPS[a].singleWriter)) expect(prod.get<Workload>('Deployment', app).spec.replicas ?? 1, app).toBeGreaterThan(1);
   });
 });
 
@@ -384,6 +475,22 @@ describe('docker-compose.yml', () => {
     }
     const flight = agents.find(([, s]) => envOf(s).SCENARIO === 'flight_booking')![1];
     expect(Number(flight.deploy?.replicas)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('runs semantic-pool and evolution once each, the pool on Qdrant; the gateway reaches both', () => {
+    for (const app of SINGLE_WRITERS) {
+      expect(services[app], app).toBeDefined();
+      expect(Number(services[app]!.deploy?.replicas ?? 1), `${app} is a single writer`).toBe(1);
+    }
+    const pool = services['semantic-pool']!;
+    expect(new URL(envOf(pool).QDRANT_URL!).hostname).toBe('qdrant');
+    expect(dependsOn(pool).qdrant, 'semantic-pool waits for qdrant').toBe('service_healthy');
+    expect(dependsOn(services.evolution!).negotiation, 'evolution waits for negotiation').toBe('service_healthy');
+
+    const gateway = envOf(services.gateway!);
+    for (const [variable, app] of Object.entries(GATEWAY_BACKENDS)) expect(gateway[variable], `gateway ${variable}`).toBe(`${app}:${APPS[app].servicePort}`);
+    // From the shell or .env, with no default: unset means operator writes are refused, never a known token.
+    expect(gateway.PARLEY_OPERATOR_TOKEN).toMatch(/^\$\{PARLEY_OPERATOR_TOKEN(:?-)?\}$/);
   });
 });
 

@@ -83,14 +83,17 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
 
   async function rebuild(): Promise<void> {
     const started = performance.now();
-    const scenarios = (await db.query<{ scenario_id: string }>('SELECT DISTINCT scenario_id FROM pool.inputs')).rows.map((r) => r.scenario_id);
+    // Only the scenarios this replica owns: another replica's collections are not ours to drop.
+    const mine = owned ? [...owned] : null;
+    const scenarios = (await db.query<{ scenario_id: string }>('SELECT DISTINCT scenario_id FROM pool.inputs')).rows.map((r) => r.scenario_id).filter((sc) => !mine || mine.includes(sc));
     const next = await fresh(scenarios);
     let n = 0;
     // Batches by seq keep memory flat however long the log is.
     for (let after = 0; ; ) {
       const { rows } = await db.query<InputRow & { seq: string }>(
-        'SELECT seq, event_id, fragment_index, scenario_id, client_id, at_ms, sanitized, flags, vector FROM pool.inputs WHERE seq > $1 ORDER BY seq LIMIT 2000',
-        [after],
+        `SELECT seq, event_id, fragment_index, scenario_id, client_id, at_ms, sanitized, flags, vector FROM pool.inputs
+         WHERE seq > $1 AND ($2::text[] IS NULL OR scenario_id = ANY($2::text[])) ORDER BY seq LIMIT 2000`,
+        [after, mine],
       );
       if (rows.length === 0) break;
       for (const r of rows) {
@@ -99,8 +102,10 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
       }
       after = Number(rows[rows.length - 1]?.seq);
     }
-    const outcomes = await db.query<{ cluster_id: string; outcome: 'patched' | 'merged'; patch_id: string | null; key_name: string | null }>('SELECT cluster_id, outcome, patch_id, key_name FROM pool.outcomes');
-    for (const o of outcomes.rows) next.markOutcome(o.cluster_id, { outcome: o.outcome, patch_id: o.patch_id, key_name: o.key_name });
+    const outcomes = await db.query<{ scenario_id: string; cluster_id: string; outcome: 'patched' | 'merged'; patch_id: string | null; key_name: string | null }>(
+      'SELECT scenario_id, cluster_id, outcome, patch_id, key_name FROM pool.outcomes',
+    );
+    for (const o of outcomes.rows) if (!mine || mine.includes(o.scenario_id)) next.markOutcome(o.cluster_id, { outcome: o.outcome, patch_id: o.patch_id, key_name: o.key_name });
     pool = next;
     log.info('semantic pool rebuilt from its input log', { fragments: n, clusters: pool.clusters(deps.clock.now().getTime()).length, ms: Math.round(performance.now() - started) });
   }
@@ -132,7 +137,7 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     if (event.type !== EventType.PatchPublished) return;
     const d: PatchEventData = event.data;
     const clusterId = d.patch.source_cluster_id;
-    if (!clusterId) return;
+    if (!clusterId || (owned && !owned.has(d.patch.scenario))) return;
     const first = d.patch.new_keys[0] as { definition?: { key_name?: string } } | undefined;
     const modified = d.patch.modified_keys[0];
     const outcome = first ? 'patched' : 'merged';

@@ -322,7 +322,7 @@ async function bumpUsage(tx: Queryable, e: EventEnvelope): Promise<void> {
   await tx.query(
     `INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at) VALUES ($1, $2, 1, $3)
      ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + 1, last_executed_at = EXCLUDED.last_executed_at`,
-    [e.data.agent, e.scenario_id, e.occurred_at],
+    [e.type === 'payload.executed' ? e.data.agent : '', e.scenario_id, e.occurred_at],
   );
 }
 

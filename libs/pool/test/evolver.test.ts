@@ -139,7 +139,7 @@ describe('the pool is a deterministic fold of its inputs (apps/semantic-pool rep
       await first.ingestPrepared(p);
     }
     let calls = 0;
-    const counting = { ...embedder, id: embedder.id, dimensions: embedder.dimensions, embed: async (t: readonly string[]) => ((calls += t.length), embedder.embed(t)) };
+    const counting = { ...embedder, id: embedder.id, dimensions: embedder.dimensions, embed: async (t: string[]) => ((calls += t.length), embedder.embed(t)) };
     const second = await createSemanticPool({ embedder: counting, index: createEmbeddedIndex() });
     for (const p of prepared) await second.ingestPrepared(p);
     const now = T0 + 3 * DAY;
