@@ -3,7 +3,7 @@ import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stopp
 import type { EvolverConfig, InduceFn } from '@parley/pool';
 import type { Clock, Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
-import { createEvolutionService, type AuditJudgeFn, type EvolutionService } from './service';
+import { createEvolutionService, type AuditJudgeFn, type EvolutionService, type PreparedMatured } from './service';
 
 export { createEvolutionService, patchDocument, type AuditJudgeFn, type EvolutionService, type EvolutionServiceDeps } from './service';
 export { evolverConfigFromEnv } from './env';
@@ -63,9 +63,18 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   };
   const consumers: Stoppable[] = [];
   consumers.push(
-    await consumeIdempotently({ ...guarded, durable: `${deps.subjects.prefix}-evolution-matured`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured)] }, async (event, tx) => {
-      if (event.type === EventType.PoolMatured) await service.onMatured(event, tx);
-    }),
+    await consumeIdempotently(
+      {
+        ...guarded,
+        durable: `${deps.subjects.prefix}-evolution-matured`,
+        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured)],
+        // Negotiation and the inducer are called before the transaction opens.
+        prepare: async (event) => (event.type === EventType.PoolMatured ? service.prepareMatured(event) : null),
+      },
+      async (event, tx, prepared) => {
+        if (event.type === EventType.PoolMatured) await service.onMatured(event, tx, prepared as PreparedMatured);
+      },
+    ),
   );
   consumers.push(
     await consumeIdempotently({ ...guarded, durable: `${deps.subjects.prefix}-evolution-executions`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)] }, async (event, tx) => {

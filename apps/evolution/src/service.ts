@@ -10,7 +10,7 @@ import {
   type PoolMaturedData,
   type Subjects,
 } from '@parley/events';
-import type { InductionResult } from '@parley/evolution';
+import { induceKey, type InductionResult } from '@parley/evolution';
 import { createEvolver, type DecisionRecord, type Evolver, type EvolverConfig, type InduceFn, type MaturedCluster, type PatchChange, type PatchRecord } from '@parley/pool';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
 import { createMutex, type Clock, type Logger } from '@parley/runtime';
@@ -52,12 +52,22 @@ interface Applied {
   changes: readonly PatchChange[];
 }
 
+export interface PreparedMatured {
+  base: SchemaTemplate | null;
+  induction: InductionResult | null;
+}
+
 export interface EvolutionService {
   api: EvolutionApi;
   rebuild(): Promise<void>;
   /** Serialises a unit of work with the in-memory state (use with consumeIdempotently's `serialize`). */
   serialize<T>(work: () => Promise<T>): Promise<T>;
-  onMatured(event: EventEnvelope & { type: 'pool.matured' }, tx: Queryable): Promise<void>;
+  /**
+   * Outside any transaction: the scenario's current base (negotiation) and the
+   * induction (rules or an LLM) for a matured cluster.
+   */
+  prepareMatured(event: EventEnvelope & { type: 'pool.matured' }): Promise<PreparedMatured>;
+  onMatured(event: EventEnvelope & { type: 'pool.matured' }, tx: Queryable, prepared: PreparedMatured): Promise<void>;
   onExecuted(event: EventEnvelope & { type: 'payload.executed' }, tx: Queryable): Promise<void>;
   /** Stores a sample; returns its id when an LLM judge should look at it after the commit. */
   onAuditSampled(event: EventEnvelope & { type: 'audit.sampled' }, tx: Queryable): Promise<string | null>;
@@ -148,15 +158,6 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
     if (!latest) return null;
     const r = await deps.negotiation.getSchema({ schema_id: latest.schema_id, agent: latest.agent });
     return r.template ? templateFromWire(r.template) : null;
-  }
-
-  /** Logs a base change before an input that needs the base. */
-  async function ensureBase(tx: Queryable, scenario: string, at: number): Promise<boolean> {
-    const base = await currentBase(scenario);
-    if (!base) return evolver.knows(scenario);
-    const known = evolver.knows(scenario) ? evolver.base(scenario) : null;
-    if (!known || known.schema_id !== base.schema_id) await step(tx, 'base', at, { template: base });
-    return true;
   }
 
   async function transact<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -287,16 +288,24 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
     api,
     rebuild,
     serialize: (w) => mutex.run(w),
-    async onMatured(event, tx) {
+    async prepareMatured(event) {
+      const m: PoolMaturedData = event.data;
+      const base = (await currentBase(m.scenario_id)) ?? (evolver.knows(m.scenario_id) ? evolver.base(m.scenario_id) : null);
+      if (!base) return { base: null, induction: null };
+      // zhou §6.2.2 Intent Induction (rule-based by default, an LLM when configured).
+      const induction = await (deps.induce ?? ((i) => Promise.resolve(induceKey(i.samples))))({ scenario: m.scenario_id, samples: m.samples, existing_keys: base.keys });
+      return { base, induction };
+    },
+    async onMatured(event, tx, prepared) {
       const m: PoolMaturedData = event.data;
       const at = m.matured_at;
-      if (!(await ensureBase(tx, m.scenario_id, at))) {
+      if (!prepared.base || !prepared.induction) {
         log.warn('matured cluster of a scenario with no published schema; ignored', { scenario: m.scenario_id, cluster: m.cluster_id });
         return;
       }
-      // zhou §6.2.2 Intent Induction (rule-based by default, an LLM when configured).
-      const induction = await evolver.induce(m);
-      await step(tx, 'matured', at, { matured: m, induction }, event.id);
+      const known = evolver.knows(m.scenario_id) ? evolver.base(m.scenario_id) : null;
+      if (!known || known.schema_id !== prepared.base.schema_id) await step(tx, 'base', at, { template: prepared.base });
+      await step(tx, 'matured', at, { matured: m, induction: prepared.induction }, event.id);
     },
     async onExecuted(event, tx) {
       const e: PayloadExecutedData = event.data;

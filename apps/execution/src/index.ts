@@ -1,9 +1,10 @@
 import { ExecutionServiceService, bindService, startGrpcServer, type ExecutionApi } from '@parley/contracts';
 import { createOutboxRelay } from '@parley/events';
 import { migrate } from '@parley/storage';
-import { createExecutionService, type ExecutionServiceDeps } from './service';
+import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionServiceDeps } from './service';
 
-export { createExecutionService } from './service';
+export { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService } from './service';
+export type { ExecutionServiceDeps } from './service';
 
 export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheSize'> & {
   grpcHost?: string;
@@ -38,13 +39,22 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     log: deps.log,
     timeoutMs: deps.timeoutMs,
     onOutboxWrite: () => relay.nudge(),
+    ...(deps.patchCacheTtlMs !== undefined ? { patchCacheTtlMs: deps.patchCacheTtlMs } : {}),
+    ...(deps.resolutionCacheSize !== undefined ? { resolutionCacheSize: deps.resolutionCacheSize } : {}),
+    ...(deps.auditSampleRate !== undefined ? { auditSampleRate: deps.auditSampleRate } : {}),
+    ...(deps.random !== undefined ? { random: deps.random } : {}),
   });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort,
     services: [bindService(ExecutionServiceService, api)],
   });
-  deps.log.info('execution serving', { grpc_port: server.port, timeout_ms: deps.timeoutMs });
+  deps.log.info('execution serving', {
+    grpc_port: server.port,
+    timeout_ms: deps.timeoutMs,
+    patch_cache_ttl_ms: deps.patchCacheTtlMs ?? DEFAULT_PATCH_CACHE_TTL_MS,
+    audit_sample_rate: deps.auditSampleRate ?? DEFAULT_AUDIT_SAMPLE_RATE,
+  });
   return {
     port: server.port,
     api,

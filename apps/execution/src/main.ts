@@ -1,8 +1,10 @@
 // Execution as its own process: DATABASE_URL, NATS_URL, NEGOTIATION_ADDR, GRPC_PORT (50053),
-// HEALTH_PORT (8083), EXECUTE_TIMEOUT_MS (5000).
+// HEALTH_PORT (8083), EXECUTE_TIMEOUT_MS (5000), PATCH_CACHE_TTL_MS (1000: schema patches reach
+// validation within this time, draft-zhou §6.2.2), AUDIT_SAMPLE_RATE (0.25: share of patch-key
+// values sampled for the §6.2.3 audit; 0 turns sampling off).
 import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { ConfigError, createLogger, envInt, envOptional, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startExecution } from './index';
 
@@ -22,6 +24,8 @@ runUntilSignal('execution', log, async () => {
     clock: systemClock,
     log,
     timeoutMs: envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 }),
+    patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
+    auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),
   });
   const health = {
@@ -44,3 +48,11 @@ runUntilSignal('execution', log, async () => {
     },
   };
 });
+
+function envRate(name: string, dflt: number): number {
+  const raw = envOptional(env, name);
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError(`${name} must be a number between 0 and 1, got "${raw}"`);
+  return n;
+}

@@ -121,6 +121,9 @@ export class ToolCatalog {
 
   private async build(): Promise<Built> {
     const at = this.now();
+    // A schema's effective view changes when global patches do (draft-zhou §6.2.2), so
+    // each rebuild reads it again: MCP tool schemas follow patches within the TTL.
+    this.schemas.clear();
     const [agentsR, schemasR] = await Promise.all([this.backends.registry.listAgents({}), this.backends.negotiation.listSchemas({})]);
     const agents = new Map(agentsR.agents.map((a) => [a.name, a]));
     // The latest version per (agent, scenario): a tool always executes the newest base schema.

@@ -1,5 +1,7 @@
-// Negotiation as its own process: DATABASE_URL, REGISTRY_ADDR, GRPC_PORT (50052), HEALTH_PORT (8082).
+// Negotiation as its own process: DATABASE_URL, NATS_URL (patch events, draft-zhou §6.2.2),
+// PARLEY_SUBJECT_PREFIX (parley), REGISTRY_ADDR, GRPC_PORT (50052), HEALTH_PORT (8082).
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
+import { createNatsBus, createSubjects } from '@parley/events';
 import { createLogger, envInt, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startNegotiation } from './index';
@@ -9,11 +11,17 @@ const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'negotiation' 
 
 runUntilSignal('negotiation', log, async () => {
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
+  const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
+  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-negotiation' });
   const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
-  const negotiation = await startNegotiation({ db, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052) });
+  const negotiation = await startNegotiation({ db, bus, subjects, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052) });
   const health = {
     shuttingDown: false,
-    checks: { database: () => db.query('SELECT 1').then(() => true), registry: () => registry.waitForReady(1500).then(() => true) },
+    checks: {
+      database: () => db.query('SELECT 1').then(() => true),
+      nats: () => bus.healthy(),
+      registry: () => registry.waitForReady(1500).then(() => true),
+    },
   };
   const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8082));
   return {
@@ -22,6 +30,7 @@ runUntilSignal('negotiation', log, async () => {
       await negotiation.stop();
       await healthServer.close();
       registry.close();
+      await bus.close();
       await db.close();
     },
   };

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { templateFromWire, templateToWire, type NegotiationApi, type RegistryApi, type SchemaVersion } from '@parley/contracts';
 import {
+  CLIENT_ID_PATTERN,
   ParleyError,
+  assertNoPatchOnlyMembers,
   assertSameShape,
   compileResponseSchema,
   negotiateLanguage,
@@ -12,7 +14,8 @@ import {
   type SchemaTemplate,
 } from '@parley/protocol';
 import type { Db, Queryable } from '@parley/storage';
-import type { Clock } from '@parley/runtime';
+import type { Clock, Logger } from '@parley/runtime';
+import { deliveries, effectiveView, loadActivePatches, withdrawnKeys, withdrawnToWire, type PatchCache } from './patches';
 
 /**
  * Negotiation: base schema templates per agent namespace, immutable once
@@ -24,6 +27,10 @@ import type { Clock } from '@parley/runtime';
  *   schema_id. Re-publishing identical content is a no-op (idempotent).
  * - §4.2: "provide multilingual annotations when serving cross-lingual client
  *   agents": a variant may differ from the base only in semantic descriptions.
+ * - §6.2.2 / §6.2.3: templates are served effective for the caller: the base
+ *   plus the active global patches plus the client's own (patches.ts), patch
+ *   keys flagged, with an etag naming that effective template. Without a
+ *   client_id, the global view. A base template may not carry the flags.
  */
 interface SchemaRow {
   agent: string;
@@ -43,14 +50,51 @@ const SELECT_SCHEMAS = `
            WHERE v.agent = s.agent AND v.schema_id = s.schema_id) AS languages
   FROM negotiation.schemas s`;
 
-export function createNegotiationService(deps: { db: Db; clock: Clock; registry: RegistryApi }): NegotiationApi {
-  const { db, clock, registry } = deps;
+export function createNegotiationService(deps: { db: Db; clock: Clock; registry: RegistryApi; log?: Logger }): NegotiationApi {
+  const { db, clock, registry, log } = deps;
+  const parsedPatches: PatchCache = new Map();
+
+  /** The latest version of a scenario's schema (one agent, or the one named). */
+  async function latestSchema(scenario: string, agent: string | undefined): Promise<SchemaRow> {
+    const sid = scenarioId(scenario, { path: 'params.scenario' });
+    const rows = (
+      await db.query<SchemaRow>(
+        `${SELECT_SCHEMAS} WHERE s.scenario_id = $1 ${agent !== undefined ? 'AND s.agent = $2' : ''}
+         ORDER BY s.agent, s.version DESC`,
+        agent !== undefined ? [sid, agent] : [sid],
+      )
+    ).rows;
+    const agents = [...new Set(rows.map((r) => r.agent))];
+    if (agents.length === 0) {
+      throw new ParleyError('scenario_not_found', `No schema is published for scenario "${sid}"${agent ? ` by agent "${agent}"` : ''}`, {
+        path: 'params.scenario',
+        rule: 'exists',
+        details: { scenario_id: sid },
+      });
+    }
+    if (agents.length > 1) {
+      throw new ParleyError('ambiguous_agent', `Several agents serve "${sid}"; name one with params.agent`, {
+        path: 'params.agent',
+        rule: 'required_when_ambiguous',
+        details: { agents },
+      });
+    }
+    return rows[0] as SchemaRow; // rows are ordered newest version first
+  }
+
+  /** zhou §6.2.2: the effective template of `base` (a variant of `row`) for the client (null: global view). */
+  async function effective(row: SchemaRow, base: SchemaTemplate, clientId: string | null) {
+    const patches = await loadActivePatches(db, row.scenario_id, row.schema_id, clientId, { cache: parsedPatches, ...(log ? { log } : {}) });
+    return effectiveView(row, base, patches, clientId, clock.now().getTime());
+  }
 
   return {
     async publishSchema(req) {
       validateAgentName(req.agent, 'params.agent');
       if (!req.template) throw new ParleyError('invalid_params', 'template is required', { path: 'params.template', rule: 'required' });
       const { template, notes } = parseTemplate(templateFromWire(req.template));
+      // zhou §6.2.3: experimental / deprecated describe patch keys; the immutable base (§6.2.2) has none.
+      assertNoPatchOnlyMembers(template, 'params.template');
       const language = req.language ? normalizeLanguageTag(req.language, 'params.language') : 'en';
       const responseSchema = req.response_schema ?? null;
       if (responseSchema) compileResponseSchema(responseSchema); // throws template_invalid at response_schema
@@ -112,37 +156,17 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
     },
 
     async getSchemaTemplate(req) {
-      const sid = scenarioId(req.scenario, { path: 'params.scenario' });
-      const rows = (
-        await db.query<SchemaRow>(
-          `${SELECT_SCHEMAS} WHERE s.scenario_id = $1 ${req.agent !== undefined ? 'AND s.agent = $2' : ''}
-           ORDER BY s.agent, s.version DESC`,
-          req.agent !== undefined ? [sid, req.agent] : [sid],
-        )
-      ).rows;
-      const agents = [...new Set(rows.map((r) => r.agent))];
-      if (agents.length === 0) {
-        throw new ParleyError('scenario_not_found', `No schema is published for scenario "${sid}"${req.agent ? ` by agent "${req.agent}"` : ''}`, {
-          path: 'params.scenario',
-          rule: 'exists',
-          details: { scenario_id: sid },
-        });
-      }
-      if (agents.length > 1) {
-        throw new ParleyError('ambiguous_agent', `Several agents serve "${sid}"; name one with params.agent`, {
-          path: 'params.agent',
-          rule: 'required_when_ambiguous',
-          details: { agents },
-        });
-      }
-      const latest = rows[0] as SchemaRow; // rows are ordered newest version first
+      const clientId = optionalClientId(req.client_id);
+      const latest = await latestSchema(req.scenario, req.agent);
       const preferred = req.preferred_language ? normalizeLanguageTag(req.preferred_language, 'params.preferred_language') : undefined;
       const language = negotiateLanguage(preferred, latest.languages, latest.default_language);
-      const template = await selectVariant(db, latest.agent, latest.schema_id, language);
-      return { template: templateToWire(template), schema: toVersion(latest), language };
+      const base = await selectVariant(db, latest.agent, latest.schema_id, language);
+      const view = await effective(latest, base, clientId);
+      return { template: templateToWire(view.template), schema: toVersion(latest), language, applied_patches: view.applied_patches, etag: view.etag };
     },
 
     async getSchema(req) {
+      const clientId = optionalClientId(req.client_id);
       const rows = (
         await db.query<SchemaRow>(
           `${SELECT_SCHEMAS} WHERE s.schema_id = $1 ${req.agent !== undefined ? 'AND s.agent = $2' : ''} ORDER BY s.agent`,
@@ -163,12 +187,26 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
         });
       }
       const row = rows[0] as SchemaRow;
-      const template = await selectVariant(db, row.agent, row.schema_id, row.default_language);
+      const base = await selectVariant(db, row.agent, row.schema_id, row.default_language);
+      const view = await effective(row, base, clientId);
       return {
-        template: templateToWire(template),
+        template: templateToWire(view.template),
         schema: toVersion(row),
         ...(row.response_schema ? { response_schema: row.response_schema } : {}),
+        applied_patches: view.applied_patches,
+        etag: view.etag,
+        withdrawn_keys: withdrawnToWire(withdrawnKeys(view, base), base),
       };
+    },
+
+    /** zhou §6.2.2 "a dedicated schema polling endpoint": the client's patches on the latest base, unless its etag is current. */
+    async getSchemaUpdates(req) {
+      const clientId = optionalClientId(req.client_id);
+      const latest = await latestSchema(req.scenario, req.agent);
+      const base = await selectVariant(db, latest.agent, latest.schema_id, latest.default_language);
+      const view = await effective(latest, base, clientId);
+      const changed = req.since_etag !== view.etag;
+      return { etag: view.etag, changed, parent_schema_id: latest.schema_id, patches: changed ? deliveries(view) : [] };
     },
 
     async listSchemas(req) {
@@ -189,6 +227,15 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
       return { schemas: r.rows.map(toVersion) };
     },
   };
+}
+
+/** A client_id as sent over gRPC (the gateway has checked it already; other callers may not have). */
+function optionalClientId(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (v.length > 128 || !CLIENT_ID_PATTERN.test(v)) {
+    throw new ParleyError('invalid_params', 'client_id must be 1-128 letters, digits and _ . : @ -', { path: 'params.client_id', rule: 'pattern' });
+  }
+  return v;
 }
 
 async function selectSchema(q: Queryable, agent: string, schemaId: string): Promise<SchemaRow | undefined> {

@@ -1,10 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import {
+  EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
   RegistryServiceService,
+  SemanticPoolServiceService,
   createGrpcClient,
   type GrpcClient,
 } from '@parley/contracts';
+import { startEvolution, type RunningEvolution } from '@parley/evolution-service';
+import { createLlmFromEnv } from '@parley/llm';
+import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
+import { startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
+import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
 import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
@@ -38,19 +46,29 @@ export interface EmbeddedOptions {
   maxBodyBytes?: number;
   clock?: Clock;
   log?: Logger;
-  /** Embedder for MCP tool selection (default from PARLEY_EMBEDDER: the offline one). */
+  /** Embedder for the semantic pool and MCP tool selection (default from PARLEY_EMBEDDER: the offline one). */
   embedder?: Embedder;
+  /** Vector index of the semantic pool (default from QDRANT_URL: the embedded one). */
+  index?: VectorIndex;
+  /** Schema self-evolution (draft-zhou §6.2): pool and evolver figures, lifecycle tick period (default 60 s). */
+  evolution?: { pool?: SemanticPoolConfig; evolver?: EvolverConfig; tickMs?: number; heatSampleMs?: number };
+  /** Bearer token for the gateway's operator methods (default PARLEY_OPERATOR_TOKEN). */
+  operatorToken?: string;
 }
 
 export interface EmbeddedParley {
   url: string;
-  /** Which embedder MCP tool selection uses. */
+  /** The bearer token of the gateway's operator methods (approve, reject, pin, judge, raw fragments). */
+  operatorToken: string;
+  /** Which embedder the semantic pool and MCP tool selection use. */
   embedderId: string;
   port: number;
   db: Db;
   bus: Bus;
   subjects: Subjects;
   execution: RunningExecution;
+  semanticPool: RunningSemanticPool;
+  evolution: RunningEvolution;
   agents: Agent[];
   stop(): Promise<void>;
 }
@@ -70,7 +88,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
 
   const registry = await startRegistry({ db, bus, subjects, clock, log: log.child({ service: 'registry' }), grpcHost, grpcPort: 0 });
   const registryClient = client(createGrpcClient(RegistryServiceService, `${grpcHost}:${registry.port}`));
-  const negotiation = await startNegotiation({ db, registry: registryClient.api, clock, log: log.child({ service: 'negotiation' }), grpcHost, grpcPort: 0 });
+  const negotiation = await startNegotiation({ db, bus, subjects, registry: registryClient.api, clock, log: log.child({ service: 'negotiation' }), grpcHost, grpcPort: 0 });
   const negotiationClient = client(createGrpcClient(NegotiationServiceService, `${grpcHost}:${negotiation.port}`));
   const timeoutMs = opts.executeTimeoutMs ?? 5000;
   const execution = await startExecution({
@@ -90,9 +108,50 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
   };
   const embedder = opts.embedder ?? createEmbedderFromEnv(process.env);
+  const index = opts.index ?? createVectorIndexFromEnv(process.env);
+  // Schema self-evolution (draft-zhou §6.2): the pool feeds on other.captured, the evolver on pool.matured.
+  const semanticPool = await startSemanticPool({
+    db,
+    bus,
+    subjects,
+    embedder,
+    index,
+    clock,
+    log: log.child({ service: 'semantic-pool' }),
+    ...(opts.evolution?.pool ? { config: opts.evolution.pool } : {}),
+    ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
+    grpcHost,
+    grpcPort: 0,
+  });
+  const poolClient = client(createGrpcClient(SemanticPoolServiceService, `${grpcHost}:${semanticPool.port}`));
+  const llm = createLlmFromEnv(process.env);
+  const evolution = await startEvolution({
+    db,
+    bus,
+    subjects,
+    negotiation: negotiationClient.api,
+    clock,
+    log: log.child({ service: 'evolution' }),
+    ...(opts.evolution?.evolver ? { config: opts.evolution.evolver } : {}),
+    induce: (input) => llm.inducer.induce(input),
+    judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
+    ...(opts.evolution?.tickMs !== undefined ? { tickMs: opts.evolution.tickMs } : {}),
+    grpcHost,
+    grpcPort: 0,
+  });
+  const evolutionClient = client(createGrpcClient(EvolutionServiceService, `${grpcHost}:${evolution.port}`));
+  // Operator methods need a bearer token (draft-zhou §7); embedded mode makes one unless given.
+  const operatorToken = opts.operatorToken ?? process.env['PARLEY_OPERATOR_TOKEN'] ?? randomBytes(18).toString('base64url');
   const gateway = await startGateway({
     embedder,
-    backends: { registry: registryClient.api, negotiation: negotiationClient.api, execution: executionClient.api },
+    operatorToken,
+    backends: {
+      registry: registryClient.api,
+      negotiation: negotiationClient.api,
+      execution: executionClient.api,
+      pool: poolClient.api,
+      evolution: evolutionClient.api,
+    },
     health,
     log: log.child({ service: 'gateway' }),
     ...(opts.host ? { host: opts.host } : {}),
@@ -111,17 +170,22 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
 
   return {
     url: gateway.url,
+    operatorToken,
     embedderId: embedder.id,
     port: gateway.port,
     db,
     bus,
     subjects,
     execution,
+    semanticPool,
+    evolution,
     agents,
     async stop() {
       health.shuttingDown = true;
       await gateway.stop();
       for (const a of agents) await a.close();
+      await evolution.stop();
+      await semanticPool.stop();
       await execution.stop();
       await negotiation.stop();
       await registry.stop();

@@ -24,7 +24,8 @@ runUntilSignal('parley', log, async () => {
   const url = parley.url.replace('127.0.0.1', 'localhost');
   const out = (s = '') => process.stdout.write(s + '\n');
   out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'})`);
-  out(`Embedder for MCP tool selection: ${parley.embedderId}`);
+  out(`Embedder for the semantic pool and MCP tool selection: ${parley.embedderId} (PARLEY_EMBEDDER)`);
+  out(`Operator token (approve/reject/pin patches, judge audits; PARLEY_OPERATOR_TOKEN): ${parley.operatorToken}`);
   out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);
 
   if (env.PARLEY_DEMO !== '0') {
@@ -48,6 +49,8 @@ Try it:
   curl -s ${url}/rpc -H 'content-type: application/json' \\
     -d '{"jsonrpc":"2.0","id":2,"method":"execute","params":{"schema_id":"flight_booking_v1","payload":{"origin":"PEK","destination":"SHA","departure_date":"2026-05-04","other":"window seat"}}}'
   curl -s ${url}/rpc -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":3,"method":"list_agents","params":{}}'
+  npx parley pool clusters --scenario flight_booking --url ${url}
+  npx parley patches list --scenario flight_booking --url ${url}
 Press Ctrl-C to stop.`);
   return parley;
 });

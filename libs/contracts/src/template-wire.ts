@@ -6,7 +6,8 @@ import type { KeyDefinition, SchemaTemplate } from './gen/parley/v1/common';
  * field as `undefined`; the domain object carries only the members that are
  * present, in KEY_DEFINITION_MEMBERS order (the draft's own member order).
  * `default_value: null` survives the trip (presence is kept by
- * `optional google.protobuf.Value`).
+ * `optional google.protobuf.Value`), and so do the §6.2.3 flags `experimental`
+ * and `deprecated` (`optional bool`, fields 17 and 18).
  */
 export function keyFromWire(k: KeyDefinition): DomainKey {
   const out: Record<string, unknown> = {};
@@ -41,6 +42,9 @@ export function templateToWire(t: DomainTemplate): SchemaTemplate {
       ...(k.items_type !== undefined ? { items_type: k.items_type } : {}),
       ...(k.min_items !== undefined ? { min_items: k.min_items } : {}),
       ...(k.max_items !== undefined ? { max_items: k.max_items } : {}),
+      // draft-zhou §6.2.3 lifecycle flags (patch keys of an effective template only).
+      ...(k.experimental !== undefined ? { experimental: k.experimental } : {}),
+      ...(k.deprecated !== undefined ? { deprecated: k.deprecated } : {}),
       ...(k.optional !== undefined ? { optional: k.optional } : {}),
     })),
   };

@@ -23,6 +23,13 @@ export interface IdempotentConsumeOptions {
    * restores it here.
    */
   onRollback?: (err: unknown) => Promise<void>;
+  /**
+   * Work that must not run inside the transaction (calls to other services,
+   * an LLM): runs first, for every delivery, and its result is handed to the
+   * handler. With a single-connection database (PGlite) a call that waits on
+   * another service's query inside the transaction would never finish.
+   */
+  prepare?: (event: EventEnvelope) => Promise<unknown>;
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -36,17 +43,18 @@ const IDENT = /^[a-z_][a-z0-9_]*$/;
  */
 export function consumeIdempotently(
   opts: IdempotentConsumeOptions,
-  handler: (event: EventEnvelope, tx: Queryable) => Promise<void>,
+  handler: (event: EventEnvelope, tx: Queryable, prepared: unknown) => Promise<void>,
 ): Promise<Stoppable> {
   if (!IDENT.test(opts.schema)) throw new Error(`invalid schema name "${opts.schema}"`);
   const sql = `INSERT INTO ${opts.schema}.processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`;
   const consumeOpts = { durable: opts.durable, filterSubjects: opts.filterSubjects, ...(opts.retryDelayMs === undefined ? {} : { retryDelayMs: opts.retryDelayMs }) };
-  return opts.bus.consume(consumeOpts, (event) => {
+  return opts.bus.consume(consumeOpts, async (event) => {
+    const prepared = opts.prepare ? await opts.prepare(event) : undefined;
     const work = (): Promise<void> =>
       opts.db
         .transaction(async (tx) => {
           const fresh = await tx.query(sql, [opts.durable, event.id]);
-          if (fresh.rows.length === 1) await handler(event, tx);
+          if (fresh.rows.length === 1) await handler(event, tx, prepared);
         })
         .catch(async (err: unknown) => {
           if (opts.onRollback) await opts.onRollback(err);

@@ -18,7 +18,7 @@ export {
 export type { ErrorType, ParleyErrorInit, SerializedError, Violation } from './errors';
 
 // The model (§4.1).
-export { KEY_DEFINITION_MEMBERS, KEY_TYPES, OTHER_KEY, TEMPLATE_MEMBERS } from './model';
+export { KEY_DEFINITION_MEMBERS, KEY_TYPES, OTHER_KEY, PATCH_ONLY_MEMBERS, TEMPLATE_MEMBERS } from './model';
 export type { JsonObject, JsonValue, KeyDefinition, KeyType, SchemaTemplate } from './model';
 
 // Scenario ids and agent names.
@@ -33,6 +33,7 @@ export {
   SCHEMA_ID_PATTERN,
   STANDARD_OTHER_DESCRIPTION,
   SUPPORTED_FORMATS,
+  assertNoPatchOnlyMembers,
   assertSameShape,
   parseTemplate,
   standardOtherKey,
@@ -41,7 +42,7 @@ export {
 export type { KeyShape, ParsedTemplate, SupportedFormat, TemplateShape } from './template';
 
 // Payloads (§3.2, §4.3).
-export { JSON_SCHEMA_DIALECT, SAFE_VALUE_DEF, payloadJsonSchema } from './payload-schema';
+export { EXPERIMENTAL_KEY_COMMENT, JSON_SCHEMA_DIALECT, SAFE_VALUE_DEF, payloadJsonSchema } from './payload-schema';
 export { ValidatorCache, compilePayloadValidator, otherFragments } from './payload';
 export type { PayloadValidator, ValidatedPayload, ValidatorCacheStats } from './payload';
 
@@ -51,11 +52,14 @@ export { BCP47_PATTERN, negotiateLanguage, normalizeLanguageTag } from './langua
 // JSON-RPC params.
 export {
   CLIENT_ID_PATTERN,
+  MAX_ETAG_LENGTH,
+  MAX_UTTERANCE_LENGTH,
   RPC_PARAM_PARSERS,
   TAG_PATTERN,
   TEMPLATE_VIEWS,
   parseExecuteParams,
   parseGetSchemaTemplateParams,
+  parseGetSchemaUpdatesParams,
   parseListAgentsParams,
   parseListSchemasParams,
   parsePublishSchemaParams,
@@ -64,6 +68,7 @@ export {
 export type {
   ExecuteParams,
   GetSchemaTemplateParams,
+  GetSchemaUpdatesParams,
   ListAgentsParams,
   ListSchemasParams,
   PublishSchemaParams,

@@ -49,6 +49,17 @@ export interface KeyDefinition {
    * it, full views keep it; validation ignores it.
    */
   optional?: JsonObject;
+
+  /**
+   * zhou §6.2.3 lifecycle flags of a key a schema patch added: 'advertised with
+   * an "experimental: true" flag' during its trial, and 'remain in the schema for
+   * a grace period with a "deprecated: true" flag'. Patch-only: they appear in
+   * effective templates (base + patches) and patch deliveries, never in a
+   * published base template (negotiation refuses them, rule `patch_only_member`).
+   * Stable keys and base keys carry neither.
+   */
+  experimental?: boolean;
+  deprecated?: boolean;
 }
 
 export interface SchemaTemplate {
@@ -63,8 +74,9 @@ export interface SchemaTemplate {
 /**
  * Key-definition members Parley knows; anything else in a key definition is
  * rejected. In the draft's member order (key_name, key_type, required,
- * default_value, semantic_description: Figures 2 and 7), then the constraints;
- * serialisers emit members in this order.
+ * default_value, semantic_description: Figures 2 and 7), then the constraints,
+ * the §6.2.3 lifecycle flags and the ADOL optional section; serialisers emit
+ * members in this order.
  */
 export const KEY_DEFINITION_MEMBERS = [
   'key_name',
@@ -82,8 +94,13 @@ export const KEY_DEFINITION_MEMBERS = [
   'items_type',
   'min_items',
   'max_items',
+  'experimental',
+  'deprecated',
   'optional',
 ] as const;
+
+/** Key-definition members only a schema patch may set (zhou §6.2.3); a base template carrying them is refused. */
+export const PATCH_ONLY_MEMBERS = ['experimental', 'deprecated'] as const;
 
 /** Top-level template members Parley knows. */
 export const TEMPLATE_MEMBERS = ['schema_id', 'scenario', 'keys'] as const;

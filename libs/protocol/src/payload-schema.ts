@@ -9,6 +9,17 @@ import { STANDARD_OTHER_DESCRIPTION } from './template';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
+/**
+ * How a payload schema marks an experimental key (zhou §6.2.3 'advertised with
+ * an "experimental: true" flag'). JSON Schema 2020-12 has a standard `deprecated`
+ * annotation but none for "experimental", and an unknown keyword such as
+ * `x-parley-experimental` fails Ajv's strict mode (and other strict validators)
+ * in clients that compile the schema; `$comment` is a core keyword every
+ * validator accepts and ignores. The text starts with `experimental: true` so a
+ * program can recognise it.
+ */
+export const EXPERIMENTAL_KEY_COMMENT = 'experimental: true (draft-zhou §6.2.3): added by a schema patch and on trial; it may be promoted, deprecated or withdrawn';
+
 /** Name of the `$defs` entry that rejects forbidden property names at any depth. */
 export const SAFE_VALUE_DEF = 'parley_safe_value';
 const SAFE_REF = `#/$defs/${SAFE_VALUE_DEF}`;
@@ -62,13 +73,17 @@ function keyPropertySchema(k: KeyDefinition): { schema: JsonObject; usesSafe: bo
     usesSafe = true;
   }
   if (k.default_value !== undefined && k.default_value !== null) s.default = cloneJson(k.default_value);
+  // zhou §6.2.3 lifecycle flags, as JSON Schema annotations (they never change what validates).
+  if (k.deprecated === true) s.deprecated = true;
+  if (k.experimental === true) s.$comment = EXPERIMENTAL_KEY_COMMENT;
   return { schema: s, usesSafe };
 }
 
 /**
  * The payload's JSON Schema: an object with one property per key (description
  * = semantic_description, type and Parley's constraints, default when
- * non-null), `required` from the REQUIRED keys (zhou §3.2 step 4), no other
+ * non-null, `deprecated: true` / the experimental `$comment` for flagged patch
+ * keys), `required` from the REQUIRED keys (zhou §3.2 step 4), no other
  * properties, and `other` always allowed as a string or an array of strings
  * (zhou §4.3), even when the template omits it.
  */

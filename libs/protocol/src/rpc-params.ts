@@ -22,6 +22,10 @@ export const MAX_DESCRIPTION_LENGTH = 2048;
 export const MAX_DOMAIN_LENGTH = 128;
 export const MAX_VERSION_LENGTH = 64;
 export const MAX_LIST_LENGTH = 256;
+/** Longest schema etag a client may echo (Parley's own are 16 hex digits). */
+export const MAX_ETAG_LENGTH = 128;
+/** Longest utterance an execute call may carry (the audit sampler's input, zhou §6.2.3). */
+export const MAX_UTTERANCE_LENGTH = 4000;
 
 /** Figure 6: `{"scenario":"flight_booking","preferred_language":"en-US"}`. */
 export interface GetSchemaTemplateParams {
@@ -54,6 +58,27 @@ export interface ExecuteParams {
   payload: JsonObject;
   client_id?: string;
   agent?: string;
+  /**
+   * The etag of the effective template the client negotiated (zhou §6.2.2):
+   * when it is stale the result carries a `schema_update_suggestion` (Figure 9).
+   */
+  schema_etag?: string;
+  /**
+   * The user's own words behind the payload, when the client shares them: the
+   * audit sampler of zhou §6.2.3 (semantic_alignment_accuracy) judges patch keys
+   * against it. Never stored with the execution.
+   */
+  utterance?: string;
+}
+
+/** `get_schema_updates`: the schema polling endpoint of zhou §6.2.2 Online Update Delivery. */
+export interface GetSchemaUpdatesParams {
+  scenario: string;
+  scenario_id: string;
+  client_id?: string;
+  agent?: string;
+  /** The etag the client holds; when it is current nothing is returned but the etag. */
+  since_etag?: string;
 }
 
 export interface RegisterAgentParams {
@@ -140,6 +165,11 @@ function clientId(p: Record<string, unknown>): string | undefined {
   return str(p, 'client_id', { max: MAX_CLIENT_ID_LENGTH, pattern: CLIENT_ID_PATTERN, hint: 'letters, digits and _ . : @ -' });
 }
 
+/** An etag as the client echoes it: opaque, printable, at most MAX_ETAG_LENGTH characters. */
+function etagParam(p: Record<string, unknown>, name: string): string | undefined {
+  return str(p, name, { max: MAX_ETAG_LENGTH, pattern: /^[\x21-\x7e]+$/, hint: 'the etag from get_schema_updates, as received' });
+}
+
 function objectParam(p: Record<string, unknown>, name: string, required: boolean): JsonObject | undefined {
   const path = `params.${name}`;
   const v = p[name];
@@ -208,12 +238,25 @@ export function parseGetSchemaTemplateParams(params: unknown): GetSchemaTemplate
 
 /** `execute` (zhou §3.2 step 4, Figure 8). The payload is checked against its template later. */
 export function parseExecuteParams(params: unknown): ExecuteParams {
-  const p = paramsObject(params, ['schema_id', 'payload', 'client_id', 'agent'], false);
+  const p = paramsObject(params, ['schema_id', 'payload', 'client_id', 'agent', 'schema_etag', 'utterance'], false);
   const schemaId = str(p, 'schema_id', { required: true, pattern: SCHEMA_ID_PATTERN, hint: 'the schema_id from get_schema_template, e.g. "flight_booking_v1"' });
   const payload = objectParam(p, 'payload', true) as JsonObject;
   const out: ExecuteParams = { schema_id: schemaId, payload };
   setIf(out, 'client_id', clientId(p));
   setIf(out, 'agent', optionalAgent(p));
+  setIf(out, 'schema_etag', etagParam(p, 'schema_etag'));
+  setIf(out, 'utterance', str(p, 'utterance', { max: MAX_UTTERANCE_LENGTH }));
+  return out;
+}
+
+/** `get_schema_updates` (zhou §6.2.2 "a dedicated schema polling endpoint"). */
+export function parseGetSchemaUpdatesParams(params: unknown): GetSchemaUpdatesParams {
+  const p = paramsObject(params, ['scenario', 'client_id', 'agent', 'since_etag'], false);
+  const s = scenarioParam(p, true) as { scenario: string; scenario_id: string };
+  const out: GetSchemaUpdatesParams = { scenario: s.scenario, scenario_id: s.scenario_id };
+  setIf(out, 'client_id', clientId(p));
+  setIf(out, 'agent', optionalAgent(p));
+  setIf(out, 'since_etag', etagParam(p, 'since_etag'));
   return out;
 }
 
@@ -281,6 +324,7 @@ export function parseListSchemasParams(params: unknown): ListSchemasParams {
 /** The parsers by JSON-RPC method name. */
 export const RPC_PARAM_PARSERS = {
   get_schema_template: parseGetSchemaTemplateParams,
+  get_schema_updates: parseGetSchemaUpdatesParams,
   execute: parseExecuteParams,
   register_agent: parseRegisterAgentParams,
   publish_schema: parsePublishSchemaParams,

@@ -12,6 +12,7 @@ import {
   KEY_DEFINITION_MEMBERS,
   KEY_TYPES,
   OTHER_KEY,
+  PATCH_ONLY_MEMBERS,
   TEMPLATE_MEMBERS,
   type JsonObject,
   type JsonValue,
@@ -178,6 +179,32 @@ export function parseTemplate(input: unknown): ParsedTemplate {
   return { template, notes };
 }
 
+/**
+ * zhou §6.2.2 / §6.2.3: `experimental` and `deprecated` describe keys a schema
+ * patch added; a base template (published, immutable) cannot carry them. Throws
+ * `template_invalid` (rule `patch_only_member`) naming every flagged key, at
+ * `<basePath>.keys[i].<member>`.
+ */
+export function assertNoPatchOnlyMembers(template: SchemaTemplate, basePath = 'template'): void {
+  const v = new Violations();
+  template.keys.forEach((k, i) => {
+    for (const m of PATCH_ONLY_MEMBERS) {
+      if ((k as unknown as Record<string, unknown>)[m] !== undefined) {
+        v.add(
+          `${basePath}.keys[${i}].${m}`,
+          'patch_only_member',
+          `${m} is a lifecycle flag of keys added by schema patches (zhou §6.2.3); a base template cannot carry it: publish the key without it`,
+        );
+      }
+    }
+  });
+  if (v.size > 0) {
+    const first = v.list[0] as Violation;
+    const more = v.size > 1 ? ` (and ${v.size - 1} more violation${v.size > 2 ? 's' : ''})` : '';
+    throw new ParleyError('template_invalid', `${first.path}: ${first.message}${more}`, { path: first.path, rule: first.rule, violations: v.list });
+  }
+}
+
 /** Checks a REQUIRED non-empty string member; true when it is one. */
 function requiredString(v: Violations, path: string, value: unknown): boolean {
   if (value === undefined) {
@@ -239,6 +266,15 @@ function checkKeyDefinition(v: Violations, def: unknown, p: string, index: numbe
     v.add(`${p}.optional`, 'type', `${p}.optional must be an object (the ADOL optional section, e.g. {"examples": [...]}), got ${jsonTypeName(def.optional)}`);
   }
 
+  // zhou §6.2.3: the lifecycle flags are booleans, and a key is in one state at a time.
+  for (const m of PATCH_ONLY_MEMBERS) {
+    const f = def[m];
+    if (f !== undefined && typeof f !== 'boolean') v.add(`${p}.${m}`, 'type', `${p}.${m} must be a boolean (zhou §6.2.3 "${m}: true"), got ${jsonTypeName(f)}`);
+  }
+  if (def.experimental === true && def.deprecated === true) {
+    v.add(`${p}.deprecated`, 'flag_conflict', `${p} cannot be both experimental and deprecated: a patch key is in one lifecycle state at a time (zhou §6.2.3)`);
+  }
+
   // zhou §4.1 required: REQUIRED boolean.
   const required = def.required;
   if (required === undefined) {
@@ -297,6 +333,10 @@ function checkOtherKey(v: Violations, def: Record<string, unknown>, p: string, k
   }
   if (def.items_type !== undefined && def.items_type !== 'string') {
     v.add(`${p}.items_type`, 'other_type', `the "other" key holds strings: items_type may only be "string" (zhou §4.3)`);
+  }
+  // zhou §4.3 reserves "other" in every template: it is never a patch key, so it has no lifecycle (§6.2.3).
+  for (const m of PATCH_ONLY_MEMBERS) {
+    if (def[m] === true) v.add(`${p}.${m}`, 'other_flags', `the "other" key cannot be ${m}: it is reserved in every template (zhou §4.3), never added by a patch (§6.2.3)`);
   }
   // zhou §4.3: servers "MUST accept payloads containing the other key without
   // rejecting the request": a constraint on it could only cause rejections.

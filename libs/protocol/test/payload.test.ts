@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
+  EXPERIMENTAL_KEY_COMMENT,
   ValidatorCache,
   compilePayloadValidator,
   parseTemplate,
@@ -336,6 +337,39 @@ describe('payloadJsonSchema: the one JSON Schema for validation and MCP inputSch
     expect(s.properties.other).toMatchObject({ type: ['string', 'array'], items: { type: 'string' } });
     expect(s.required).toEqual(['k']);
     expect(s).not.toHaveProperty('$defs');
+  });
+});
+
+describe('payloadJsonSchema: §6.2.3 lifecycle flags of patch keys', () => {
+  const flagged = parseTemplate({
+    schema_id: 'flags_v1',
+    scenario: 'flags',
+    keys: [
+      { key_name: 'origin', key_type: 'string', required: true, semantic_description: 'Origin.' },
+      { key_name: 'seat_preference', key_type: 'string', required: false, semantic_description: 'Seat preference.', experimental: true },
+      { key_name: 'meal', key_type: 'string', required: false, semantic_description: 'Meal.', deprecated: true },
+      { key_name: 'lounge', key_type: 'boolean', required: false, semantic_description: 'Lounge access.', experimental: false },
+    ],
+  }).template;
+  const s = view(flagged);
+
+  it('a deprecated key carries the JSON Schema `deprecated: true` annotation; an experimental one the experimental $comment', () => {
+    expect(s.properties.meal).toMatchObject({ type: 'string', deprecated: true });
+    expect(s.properties.seat_preference).toMatchObject({ type: 'string', $comment: EXPERIMENTAL_KEY_COMMENT });
+    expect(EXPERIMENTAL_KEY_COMMENT.startsWith('experimental: true')).toBe(true);
+    expect(s.properties.origin).not.toHaveProperty('deprecated');
+    expect(s.properties.origin).not.toHaveProperty('$comment');
+    expect(s.properties.lounge).not.toHaveProperty('$comment');
+  });
+
+  it('compiles under Ajv strict mode (no unknown keywords), and the flags never change what validates', () => {
+    // allowUnionTypes: `other` is `type: ["string", "array"]` (zhou §4.3), which strictTypes flags on its own.
+    const strict = new Ajv2020({ strict: true, allowUnionTypes: true });
+    const validate = strict.compile(payloadJsonSchema(flagged));
+    expect(validate({ origin: 'PEK', seat_preference: 'window', meal: 'veg' })).toBe(true);
+    expect(validate({ origin: 'PEK', seat_preference: 3 })).toBe(false);
+    const v = compilePayloadValidator(flagged);
+    expect(v.validate({ origin: 'PEK', seat_preference: 'window', meal: 'veg' }).keys_present).toEqual(['origin', 'seat_preference', 'meal']);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   RPC_PARAM_PARSERS,
   parseExecuteParams,
   parseGetSchemaTemplateParams,
+  parseGetSchemaUpdatesParams,
   parseListAgentsParams,
   parseListSchemasParams,
   parsePublishSchemaParams,
@@ -86,6 +87,52 @@ describe('execute params (zhou §3.2 step 4, Figure 8)', () => {
   });
 });
 
+describe('execute params: schema_etag and utterance (zhou §6.2.2 update delivery, §6.2.3 audit)', () => {
+  it('accepts an echoed etag and the user utterance', () => {
+    expect(parseExecuteParams({ schema_id: 'a', payload: {}, schema_etag: '0123abcd', utterance: 'Book me a window seat to Shanghai' })).toEqual({
+      schema_id: 'a',
+      payload: {},
+      schema_etag: '0123abcd',
+      utterance: 'Book me a window seat to Shanghai',
+    });
+    expect(parseExecuteParams({ schema_id: 'a', payload: {}, schema_etag: null, utterance: null })).toEqual({ schema_id: 'a', payload: {} });
+    expect(parseExecuteParams({ schema_id: 'a', payload: {}, utterance: 'x'.repeat(4000) }).utterance).toHaveLength(4000);
+  });
+
+  it('rejects a malformed etag or utterance', () => {
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, schema_etag: 5 }), 'params.schema_etag', 'type');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, schema_etag: '' }), 'params.schema_etag', 'non_empty');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, schema_etag: 'e'.repeat(129) }), 'params.schema_etag', 'max_length');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, schema_etag: 'has space' }), 'params.schema_etag', 'pattern');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, utterance: ['words'] }), 'params.utterance', 'type');
+    invalid(() => parseExecuteParams({ schema_id: 'a', payload: {}, utterance: 'x'.repeat(4001) }), 'params.utterance', 'max_length');
+  });
+});
+
+describe('get_schema_updates params (zhou §6.2.2 "a dedicated schema polling endpoint")', () => {
+  it('needs a scenario; client_id, agent and since_etag are optional', () => {
+    expect(parseGetSchemaUpdatesParams({ scenario: 'Flight Booking' })).toEqual({ scenario: 'Flight Booking', scenario_id: 'flight_booking' });
+    expect(parseGetSchemaUpdatesParams({ scenario: 'flight_booking', client_id: 'user:42@app', agent: 'skyways-air', since_etag: 'abc123' })).toEqual({
+      scenario: 'flight_booking',
+      scenario_id: 'flight_booking',
+      client_id: 'user:42@app',
+      agent: 'skyways-air',
+      since_etag: 'abc123',
+    });
+  });
+
+  it('rejects missing, malformed and unknown params', () => {
+    invalid(() => parseGetSchemaUpdatesParams(undefined), 'params', 'required');
+    invalid(() => parseGetSchemaUpdatesParams({}), 'params.scenario', 'required');
+    invalid(() => parseGetSchemaUpdatesParams({ scenario: '!!!' }), 'params.scenario', 'scenario_slug');
+    invalid(() => parseGetSchemaUpdatesParams({ scenario: 'x', client_id: 'has space' }), 'params.client_id', 'pattern');
+    invalid(() => parseGetSchemaUpdatesParams({ scenario: 'x', agent: 'Airline' }), 'params.agent', 'agent_name');
+    invalid(() => parseGetSchemaUpdatesParams({ scenario: 'x', since_etag: 7 }), 'params.since_etag', 'type');
+    invalid(() => parseGetSchemaUpdatesParams({ scenario: 'x', since_etag: 'e'.repeat(129) }), 'params.since_etag', 'max_length');
+    invalid(() => parseGetSchemaUpdatesParams({ scenario: 'x', etag: 'abc' }), 'params.etag', 'unknown_member');
+  });
+});
+
 describe('register_agent params', () => {
   it('canonicalises and deduplicates scenarios; optional members pass through', () => {
     expect(
@@ -165,7 +212,8 @@ describe('list_agents / list_schemas params', () => {
 
 describe('RPC_PARAM_PARSERS', () => {
   it('maps each gateway method to its parser', () => {
-    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_schema_template', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent']);
+    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_schema_template', 'get_schema_updates', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent']);
     expect(RPC_PARAM_PARSERS.get_schema_template).toBe(parseGetSchemaTemplateParams);
+    expect(RPC_PARAM_PARSERS.get_schema_updates).toBe(parseGetSchemaUpdatesParams);
   });
 });

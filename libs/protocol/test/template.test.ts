@@ -4,6 +4,7 @@ import {
   OTHER_KEY,
   STANDARD_OTHER_DESCRIPTION,
   SUPPORTED_FORMATS,
+  assertNoPatchOnlyMembers,
   assertSameShape,
   parseTemplate,
   templateShape,
@@ -101,7 +102,7 @@ describe('§4.1 schema template: top-level members', () => {
 
 describe('§4.1 key definition members', () => {
   it('§4.1 each key definition accepts only known members', () => {
-    invalid(one({ key_type: 'string', experimental: true }), 'keys[0].experimental', 'unknown_member');
+    invalid(one({ key_type: 'string', experimental_flag: true }), 'keys[0].experimental_flag', 'unknown_member');
     invalid(one({ key_type: 'string', description: 'not semantic_description' }), 'keys[0].description', 'unknown_member');
   });
 
@@ -404,5 +405,43 @@ describe('the ADOL optional section of a key definition (draft-chang §3.2)', ()
     const variant = structuredClone(base) as SchemaTemplate;
     variant.keys[0] = { ...variant.keys[0]!, optional: { examples: ['"Anna" -> "Anna"'] } };
     expect(() => assertSameShape(base, variant, 'de')).not.toThrow();
+  });
+});
+
+describe('§6.2.3 lifecycle flags experimental / deprecated (patch-only members)', () => {
+  it('parses them as optional booleans on a key definition (an effective template carries them)', () => {
+    const { template } = parseTemplate(tpl([
+      { key_name: 'seat_preference', key_type: 'string', required: false, semantic_description: 'Seat preference.', experimental: true },
+      { key_name: 'meal', key_type: 'string', required: false, semantic_description: 'Meal.', deprecated: true },
+    ]));
+    expect(template.keys[2]).toMatchObject({ key_name: 'seat_preference', experimental: true });
+    expect(template.keys[3]).toMatchObject({ key_name: 'meal', deprecated: true });
+  });
+
+  it('a flag must be a boolean (rule type)', () => {
+    invalid(one({ key_type: 'string', experimental: 'yes' }), 'keys[0].experimental', 'type');
+    invalid(one({ key_type: 'string', deprecated: 1 }), 'keys[0].deprecated', 'type');
+  });
+
+  it('a key is not experimental and deprecated at once (rule flag_conflict)', () => {
+    invalid(one({ key_type: 'string', experimental: true, deprecated: true }), 'keys[0].deprecated', 'flag_conflict');
+  });
+
+  it('§4.3 the reserved "other" key never carries a lifecycle flag (rule other_flags)', () => {
+    invalid({ schema_id: 'a', scenario: 'b', keys: [{ ...OTHER, experimental: true }] }, 'keys[0].experimental', 'other_flags');
+  });
+
+  it('assertNoPatchOnlyMembers refuses a base template carrying either flag, naming each key (§6.2.2 base schema, §6.2.3)', () => {
+    const { template } = parseTemplate(tpl([{ key_name: 'seat', key_type: 'string', required: false, semantic_description: 'Seat.', experimental: false }]));
+    const e = expectViolation(() => assertNoPatchOnlyMembers(template, 'params.template'), 'template_invalid', 'params.template.keys[2].experimental', 'patch_only_member');
+    expect(e.message).toContain('§6.2.3');
+    const plain = parseTemplate(tpl()).template;
+    expect(() => assertNoPatchOnlyMembers(plain)).not.toThrow();
+  });
+
+  it('the flags are part of a template shape (a language variant cannot differ in them)', () => {
+    const a = parseTemplate(tpl([{ key_name: 'seat', key_type: 'string', required: false, semantic_description: 'Seat.' }])).template;
+    const b = parseTemplate(tpl([{ key_name: 'seat', key_type: 'string', required: false, semantic_description: 'Siège.', deprecated: true }])).template;
+    expect(() => assertSameShape(a, b, 'fr')).toThrow(/deprecated/);
   });
 });

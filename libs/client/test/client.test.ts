@@ -1,0 +1,116 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ParleyError } from '@parley/protocol';
+import { createParleyClient, type ParleyClient } from '../src/index';
+
+// The client against a scripted JSON-RPC endpoint: what it sends for the schema
+// self-evolution members (draft-zhou §6.2.2 etags, polling, Figure 9 suggestions;
+// §6.2.3 audit utterance and warnings) and what it exposes.
+interface Call {
+  method: string;
+  params: Record<string, unknown>;
+}
+let server: Server;
+let url = '';
+let calls: Call[] = [];
+let answer: (c: Call) => { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+
+const TEMPLATE = { schema_id: 'flight_booking_v1', scenario: 'flight_booking', keys: [{ key_name: 'seat_preference', key_type: 'string', required: false, semantic_description: 'Seat.', experimental: true }] };
+const UPDATES = { etag: 'e-current', changed: true, parent_schema_id: 'flight_booking_v1', patches: [] };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const msg = JSON.parse(body) as { id: number; method: string; params: Record<string, unknown> };
+      const call = { method: msg.method, params: msg.params };
+      calls.push(call);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...answer(call) }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+});
+
+let client: ParleyClient;
+beforeEach(() => {
+  calls = [];
+  client = createParleyClient(url);
+  answer = (c) => {
+    if (c.method === 'get_schema_updates') return { result: UPDATES };
+    if (c.method === 'get_schema_template') return { result: TEMPLATE };
+    if (c.method === 'execute') {
+      return {
+        result: {
+          booking_id: 'BK-1',
+          schema_update_suggestion: { parent_schema_id: 'flight_booking_v1', etag: 'e-current', patch_ids: ['g1'], new_keys: [TEMPLATE.keys[0]], modified_keys: [] },
+          warnings: ['payload.meal_preference was withdrawn; accepted until 2026-06-01T00:00:00.000Z'],
+        },
+      };
+    }
+    return { error: { code: -32601, message: 'no', data: { type: 'method_not_found', message: 'no' } } };
+  };
+});
+
+describe('getSchemaTemplate keeps the etag of the effective template (§6.2.2)', () => {
+  it('asks for the etag first, then the template; returns the template itself and keeps the etag per schema_id and client_id', async () => {
+    const t = await client.getSchemaTemplate({ scenario: 'flight_booking', client_id: 'alice' });
+    expect(t).toEqual(TEMPLATE);
+    expect(calls.map((c) => c.method)).toEqual(['get_schema_updates', 'get_schema_template']);
+    expect(calls[0]?.params).toEqual({ scenario: 'flight_booking', client_id: 'alice' });
+    expect(client.schemaEtag('flight_booking_v1', 'alice')).toBe('e-current');
+    expect(client.schemaEtag('flight_booking_v1')).toBeUndefined();
+    expect(await client.getSchemaTemplateWithEtag({ scenario: 'flight_booking' })).toEqual({ template: TEMPLATE, etag: 'e-current' });
+  });
+
+  it('keeps no etag when it describes another base version, or when the gateway has no polling endpoint', async () => {
+    answer = (c) => (c.method === 'get_schema_updates' ? { result: { ...UPDATES, parent_schema_id: 'flight_booking_v2' } } : { result: TEMPLATE });
+    expect((await client.getSchemaTemplateWithEtag({ scenario: 'flight_booking' })).etag).toBeUndefined();
+    answer = (c) => (c.method === 'get_schema_updates' ? { error: { code: -32601, message: 'Unknown method', data: { type: 'method_not_found', message: 'Unknown method' } } } : { result: TEMPLATE });
+    expect(await client.getSchemaTemplate({ scenario: 'flight_booking' })).toEqual(TEMPLATE);
+    expect(client.schemaEtag('flight_booking_v1')).toBeUndefined();
+  });
+
+  it('errors of get_schema_template still come back typed', async () => {
+    answer = () => ({ error: { code: -32021, message: 'No schema', data: { type: 'scenario_not_found', message: 'No schema', path: 'params.scenario', rule: 'exists' } } });
+    const e = await client.getSchemaTemplate({ scenario: 'teleportation' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ParleyError);
+    expect((e as ParleyError).type).toBe('scenario_not_found');
+  });
+});
+
+describe('execute: schema_etag, utterance; schema_update_suggestion and warnings exposed', () => {
+  it('sends the kept etag (or the one given) and the utterance', async () => {
+    await client.getSchemaTemplate({ scenario: 'flight_booking', client_id: 'alice' });
+    calls = [];
+    await client.execute({ schema_id: 'flight_booking_v1', client_id: 'alice', payload: { origin: 'PEK' }, utterance: 'window seat please' });
+    expect(calls[0]).toEqual({ method: 'execute', params: { schema_id: 'flight_booking_v1', client_id: 'alice', payload: { origin: 'PEK' }, utterance: 'window seat please', schema_etag: 'e-current' } });
+    await client.execute({ schema_id: 'flight_booking_v1', client_id: 'alice', payload: {}, schema_etag: 'mine' });
+    expect(calls[1]?.params.schema_etag).toBe('mine');
+    await client.execute({ schema_id: 'flight_booking_v1', client_id: 'bob', payload: {} });
+    expect(calls[2]?.params).not.toHaveProperty('schema_etag');
+  });
+
+  it('exposes Figure 9\'s schema_update_suggestion and the warnings beside the agent\'s result', async () => {
+    const r = await client.execute<{ booking_id: string }>({ schema_id: 'flight_booking_v1', payload: {} });
+    expect(r.booking_id).toBe('BK-1');
+    expect(r.schema_update_suggestion?.new_keys[0]).toMatchObject({ key_name: 'seat_preference', experimental: true });
+    expect(r.schema_update_suggestion?.etag).toBe('e-current');
+    expect(r.warnings?.[0]).toContain('withdrawn');
+  });
+});
+
+describe('getSchemaUpdates: the polling endpoint (§6.2.2)', () => {
+  it('passes scenario, client_id, agent and since_etag through', async () => {
+    const u = await client.getSchemaUpdates({ scenario: 'flight_booking', client_id: 'alice', agent: 'skyways-air', since_etag: 'e-old' });
+    expect(u).toEqual(UPDATES);
+    expect(calls[0]).toEqual({ method: 'get_schema_updates', params: { scenario: 'flight_booking', client_id: 'alice', agent: 'skyways-air', since_etag: 'e-old' } });
+  });
+});
