@@ -1,17 +1,9 @@
 import { DEFAULT_LIFECYCLE_CONFIG } from '@parley/evolution';
-import { ConfigError } from '@parley/runtime';
+import { ConfigError, envNumber as num } from '@parley/runtime';
 import type { EvolverConfig } from '@parley/pool';
 
 type Env = Readonly<Record<string, string | undefined>>;
 const DAY = 86_400_000;
-
-function num(env: Env, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number (got "${raw}")`);
-  return n;
-}
 
 /**
  * The §6.2.2-§6.2.3 figures from the environment, each optional (defaults in

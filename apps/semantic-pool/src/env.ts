@@ -1,15 +1,7 @@
-import { ConfigError } from '@parley/runtime';
+import { envNumber as num } from '@parley/runtime';
 import type { SemanticPoolConfig } from '@parley/pool';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-function num(env: Env, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number (got "${raw}")`);
-  return n;
-}
 
 /**
  * The §6.2.1 figures from the environment; every one optional (defaults in

@@ -30,3 +30,12 @@ export function envInt(env: Env, name: string, fallback: number, range: { min?: 
   if (range.max !== undefined && n > range.max) throw new ConfigError(`${name} must be <= ${range.max} (got ${n})`);
   return n;
 }
+
+/** A finite number, or undefined when the variable is unset or empty (range checks are the caller's). */
+export function envNumber(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number (got "${raw}")`);
+  return n;
+}

@@ -1,4 +1,4 @@
-export { ConfigError, envInt, envOptional, envString } from './config';
+export { ConfigError, envInt, envNumber, envOptional, envString } from './config';
 export { createLogger, type Logger, type LogLevel } from './logger';
 export { handleHealth, probe, startHealthServer, type HealthState, type ReadinessCheck } from './health';
 export { runUntilSignal, type Running } from './lifecycle';
