@@ -156,7 +156,7 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
     const { schemas } = await deps.negotiation.listSchemas({ scenario });
     const latest = [...schemas].sort((a, b) => (b.published_at < a.published_at ? -1 : b.published_at > a.published_at ? 1 : b.version - a.version))[0];
     if (!latest) return null;
-    const r = await deps.negotiation.getSchema({ schema_id: latest.schema_id, agent: latest.agent });
+    const r = await deps.negotiation.getSchema({ schema_id: latest.schema_id, agent: latest.agent, base_only: true });
     return r.template ? templateFromWire(r.template) : null;
   }
 

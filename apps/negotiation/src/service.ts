@@ -188,6 +188,17 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
       }
       const row = rows[0] as SchemaRow;
       const base = await selectVariant(db, row.agent, row.schema_id, row.default_language);
+      if (req.base_only) {
+        if (clientId) throw new ParleyError('invalid_params', 'base_only and client_id exclude each other', { path: 'params.base_only', rule: 'exclusive' });
+        return {
+          template: templateToWire(base),
+          schema: toVersion(row),
+          ...(row.response_schema ? { response_schema: row.response_schema } : {}),
+          applied_patches: [],
+          etag: '',
+          withdrawn_keys: [],
+        };
+      }
       const view = await effective(row, base, clientId);
       return {
         template: templateToWire(view.template),

@@ -177,6 +177,13 @@ describe('§6.2.2 Personalized Adaptation: the effective template per client', (
     expect(carol.applied_patches).toEqual(['g1']);
   });
 
+  it('base_only: the base exactly as published, whatever the patches (what the evolution service derives patches from)', async () => {
+    const r = await api.getSchema({ schema_id: 'flight_booking_v1', base_only: true });
+    expect(names(templateFromWire(r.template!))).toEqual(['origin', 'destination', 'cabin_class', 'other']);
+    expect(r.applied_patches).toEqual([]);
+    await expect(api.getSchema({ schema_id: 'flight_booking_v1', base_only: true, client_id: 'alice' })).rejects.toMatchObject({ type: 'invalid_params', path: 'params.base_only', rule: 'exclusive' });
+  });
+
   it('§6.2.3 new patch keys are flagged experimental: true; the template still parses and the wire keeps the flag', async () => {
     const { template, t } = await templateFor('alice');
     expect(keyOf(t, 'seat_preference').experimental).toBe(true);
