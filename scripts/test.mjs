@@ -7,6 +7,15 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// The AN YANG tests need yanglint (Debian libyang2-tools): the project installs it
+// itself where it can (root or sudo); where it cannot, those tests skip loudly
+// (or fail under CI=true, which must not skip silently).
+const probe = spawnSync('sh', ['-c', 'command -v yanglint'], { stdio: 'ignore' });
+if (probe.status !== 0) {
+  console.log('npm test: yanglint missing; running scripts/ensure-yanglint.sh');
+  spawnSync('bash', [join(import.meta.dirname, 'ensure-yanglint.sh')], { stdio: 'inherit' });
+}
+
 const out = join(mkdtempSync(join(tmpdir(), 'parley-test-')), 'results.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
 const r = spawnSync('npx', args, { stdio: 'inherit', env: process.env });

@@ -2,7 +2,10 @@
 // HEALTH_PORT (8083), EXECUTE_TIMEOUT_MS (5000), PATCH_CACHE_TTL_MS (1000: schema patches reach
 // validation within this time, draft-zhou §6.2.2), AUDIT_SAMPLE_RATE (0.25: share of patch-key
 // values sampled for the §6.2.3 audit; 0 turns sampling off).
-import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
+// AN tasks (draft 004 §5.2-5.4, TaskService on the same gRPC port): REGISTRY_ADDR (optional: CapabilityRequest
+// answers from the registry's agent profiles, else from the agent over NATS), TASK_MAX_NEGOTIATION_ROUNDS (5),
+// WEBHOOK_BACKOFF_MS (1000) and WEBHOOK_MAX_BACKOFF_MS (300000) for webhook retries.
+import { AgentProfileServiceService, NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { ConfigError, createLogger, envInt, envOptional, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
 import { openDb } from '@parley/storage';
@@ -16,6 +19,8 @@ runUntilSignal('execution', log, async () => {
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-execution' });
   const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'));
+  const registryAddr = envOptional(env, 'REGISTRY_ADDR');
+  const profiles = registryAddr ? createGrpcClient(AgentProfileServiceService, registryAddr, { deadlineMs: 3000 }) : undefined;
   const execution = await startExecution({
     db,
     bus,
@@ -27,6 +32,14 @@ runUntilSignal('execution', log, async () => {
     patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
     auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),
+    ...(profiles ? { profiles: profiles.api } : {}),
+    tasks: {
+      maxNegotiationRounds: envInt(env, 'TASK_MAX_NEGOTIATION_ROUNDS', 5, { min: 1, max: 100 }),
+      webhooks: {
+        baseBackoffMs: envInt(env, 'WEBHOOK_BACKOFF_MS', 1000, { min: 1 }),
+        maxBackoffMs: envInt(env, 'WEBHOOK_MAX_BACKOFF_MS', 300_000, { min: 1 }),
+      },
+    },
   });
   const health = {
     shuttingDown: false,
@@ -43,6 +56,7 @@ runUntilSignal('execution', log, async () => {
       await execution.stop();
       await healthServer.close();
       negotiation.close();
+      profiles?.close();
       await bus.close();
       await db.close();
     },

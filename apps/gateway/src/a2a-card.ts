@@ -13,12 +13,19 @@
  * Schema negotiation (zhou §3.2 step 3) is declared as an A2A extension under
  * `capabilities.extensions`, naming the schema ids each skill executes and the
  * JSON-RPC method that returns their templates.
+ *
+ * An agent that registered an AN agent profile (draft 004 §5.1) gets the
+ * profile's card (`profileCard`): its skills, streaming/push capabilities and
+ * authentication methods as security schemes, merged with its scenario skills
+ * when it is a registered draft-zhou agent too.
  */
-import type { AgentCard, AgentExtension, AgentInterface, AgentSkill } from '@a2a-js/sdk';
+import { SecurityScheme, type AgentCard, type AgentExtension, type AgentInterface, type AgentSkill } from '@a2a-js/sdk';
+import type { AgentProfile as ProfileMessage } from '@parley/contracts';
 import type { CatalogEntry } from './catalog';
 import type { JsonObject, KeyDefinition } from '@parley/protocol';
 
 export const SCHEMA_NEGOTIATION_EXTENSION_URI = 'https://parley.dev/a2a/ext/schema-negotiation/v1';
+export const AN_PROFILE_EXTENSION_URI = 'https://parley.dev/a2a/ext/an-agent-profile/v1';
 export const A2A_MEDIA_TYPE = 'application/json';
 
 /** The v0.3 fields a card keeps at the top level for v0.3 clients. */
@@ -147,4 +154,107 @@ export function agentCard(agent: { name: string; description: string; version: s
     own,
     opts,
   );
+}
+
+// ---------------------------------------------------------------------------
+// AN agent profiles (autonomous-networks multi-agent draft §5.1) on the card
+// ---------------------------------------------------------------------------
+
+/** A card as JSON on the wire: security schemes in the A2A v1.0 JSON form (`{"httpAuthSecurityScheme": {...}}`). */
+export type ParleyAgentCardJson = Omit<ParleyAgentCard, 'securitySchemes'> & { securitySchemes: Record<string, unknown> };
+
+/** 5.1 data types as the media types A2A's input/output modes are. */
+const DATA_TYPE_MEDIA: Readonly<Record<string, string>> = { text: 'text/plain', image: 'image/*', audio: 'audio/*', video: 'video/*' };
+const mediaOf = (modes: readonly string[]): string[] => [...new Set(modes.map((m) => DATA_TYPE_MEDIA[m] ?? m))];
+
+/** One 5.1 skill as an A2A skill: its name is its id (unique within the profile, the YANG list key). */
+export function profileSkillOf(s: ProfileMessage['skills'][number]): AgentSkill {
+  return {
+    id: s.name,
+    name: s.name,
+    description: s.description,
+    tags: [...s.tags],
+    examples: [],
+    inputModes: mediaOf(s.input_modes),
+    outputModes: mediaOf(s.output_modes),
+    securityRequirements: [],
+  };
+}
+
+/**
+ * 5.1 authentication methods as A2A security schemes, keyed by the method's id:
+ * jwt → HTTP Bearer with bearerFormat JWT, oauth2 → OAuth 2.0 (the draft's free-text
+ * parameters in the description), api_key → an API key in the `X-API-Key` header
+ * (5.1 names no location), none → no scheme. Returned in the v1.0 JSON form.
+ */
+export function securitySchemesOf(methods: ProfileMessage['authentication']): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const m of methods) {
+    let scheme: SecurityScheme | undefined;
+    if (m.scheme === 'jwt') {
+      scheme = { scheme: { $case: 'httpAuthSecurityScheme', value: { description: m.jwt_info ? `JWT: ${m.jwt_info}` : 'JWT', scheme: 'Bearer', bearerFormat: 'JWT' } } };
+    } else if (m.scheme === 'oauth2') {
+      scheme = { scheme: { $case: 'oauth2SecurityScheme', value: { description: m.oauth ? `OAuth 2.0: ${m.oauth}` : 'OAuth 2.0', flows: undefined, oauth2MetadataUrl: '' } } };
+    } else if (m.scheme === 'api_key') {
+      scheme = { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'API key', location: 'header', name: 'X-API-Key' } } };
+    }
+    if (scheme) out[m.id] = SecurityScheme.toJSON(scheme);
+  }
+  return out;
+}
+
+function profileExtension(p: ProfileMessage, baseUrl: string): AgentExtension {
+  const params: Record<string, unknown> = {
+    rpc: `${baseUrl}/rpc`,
+    method: 'get_profile',
+    name: p.name,
+    version: p.version,
+    provider: p.provider,
+    negotiate: [...(p.capability?.negotiate ?? [])],
+    authentication: p.authentication.map((m) => ({ id: m.id, scheme: m.scheme })),
+    registered_at: p.registered_at,
+    updated_at: p.updated_at,
+  };
+  for (const k of ['alias', 'type', 'domain', 'management_object'] as const) if (p[k] !== undefined) params[k] = p[k];
+  return {
+    uri: AN_PROFILE_EXTENSION_URI,
+    description:
+      'Agent profile of the autonomous-networks multi-agent draft (§5.1): the skills, capability and authentication methods the agent registered. ' +
+      'Read the whole profile with JSON-RPC get_profile at params.rpc; discover others with discover_profiles.',
+    required: false,
+    params,
+  };
+}
+
+/**
+ * The card of an agent that registered an AN profile (5.1), merged with its
+ * draft-zhou scenarios when an agent of that name is registered too: the
+ * profile's name, description, version, provider, skills, streaming and
+ * push-notification capabilities and authentication methods (as security
+ * schemes), then the agent's scenario skills with the schema-negotiation
+ * extension. Endpoint `/a2a/<name>`.
+ */
+export function profileCard(profile: ProfileMessage, agent: { name: string } | undefined, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCardJson {
+  const own = agent ? entries.filter((e) => e.source.agent.name === agent.name) : [];
+  const base = card(profile.name, profile.description, profile.version, `${opts.baseUrl}/a2a/${profile.name}`, own, opts);
+  const scenarioSkills = base.skills;
+  const skills = [...profile.skills.map(profileSkillOf), ...scenarioSkills.filter((s) => !profile.skills.some((p) => p.name === s.id))];
+  const modes = (pick: (s: AgentSkill) => string[]) => {
+    const all = [...new Set(skills.flatMap(pick))];
+    return all.length ? all : [A2A_MEDIA_TYPE];
+  };
+  return {
+    ...base,
+    provider: { organization: profile.provider, url: opts.baseUrl },
+    capabilities: {
+      streaming: profile.capability?.streaming ?? false,
+      pushNotifications: profile.capability?.push_notifications ?? false,
+      extendedAgentCard: false,
+      extensions: [...(own.length ? [negotiationExtension(own, opts.baseUrl)] : []), profileExtension(profile, opts.baseUrl)],
+    },
+    securitySchemes: securitySchemesOf(profile.authentication),
+    defaultInputModes: modes((s) => s.inputModes),
+    defaultOutputModes: modes((s) => s.outputModes),
+    skills,
+  };
 }

@@ -21,11 +21,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Message, SendMessageResponse } from '@a2a-js/sdk';
-import type { ExecutionApi } from '@parley/contracts';
-import { ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
+import type { AgentProfile as ProfileMessage, AgentProfileApi, ExecutionApi } from '@parley/contracts';
+import { AGENT_NAME_PATTERN, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
 import { checkRequireOutput, filterResult } from './adol';
 import { parseCallToolMeta } from './adol-params';
+import { agentCard, profileCard, type CardOptions, type ParleyAgentCard, type ParleyAgentCardJson } from './a2a-card';
 import { agentNotFound, type CatalogEntry, type ToolCatalog } from './catalog';
 import { describeError, errorData, jsonRpcCode } from './errors';
 
@@ -239,4 +240,35 @@ export function createA2aFace(opts: A2aFaceOptions) {
       }
     },
   };
+}
+
+/**
+ * Names an `/a2a/<name>` URL may carry: draft-zhou agent names (lowercase) and
+ * AN profile names (draft 004 §5.1, e.g. `IETF-Acme-Wireless-v1`), at most 128 characters.
+ */
+export const A2A_AGENT_PATH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * The card at `/a2a/<name>/.well-known/agent-card.json`: with an AN agent profile
+ * (draft 004 §5.1) the profile's card, merged with the registered agent of that
+ * name if there is one (a2a-card.ts `profileCard`); else the registered agent's
+ * card as before; undefined when there is neither.
+ */
+export async function resolveAgentCard(
+  name: string,
+  deps: { catalog: ToolCatalog; profiles?: AgentProfileApi | undefined },
+  opts: CardOptions,
+): Promise<ParleyAgentCard | ParleyAgentCardJson | undefined> {
+  const agent = AGENT_NAME_PATTERN.test(name) ? await deps.catalog.agent(name) : undefined;
+  let profile: ProfileMessage | undefined;
+  if (deps.profiles && A2A_AGENT_PATH_PATTERN.test(name)) {
+    try {
+      profile = (await deps.profiles.getProfile({ name })).profile;
+    } catch (e) {
+      if (!(e instanceof ParleyError && e.type === 'agent_not_found')) throw e;
+    }
+  }
+  if (!agent && !profile) return undefined;
+  const entries = await deps.catalog.entries();
+  return profile ? profileCard(profile, agent, entries, opts) : agentCard(agent as NonNullable<typeof agent>, entries, opts);
 }

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { TextEmbedder } from '@parley/adol';
-import { AGENT_NAME_PATTERN, ERROR_CATALOGUE, ParleyError, isErrorType, toParleyError } from '@parley/protocol';
+import { ERROR_CATALOGUE, ParleyError, isErrorType, toParleyError } from '@parley/protocol';
 import { handleHealth, type HealthState, type Logger } from '@parley/runtime';
-import { createA2aFace } from './a2a';
-import { agentCard, gatewayCard } from './a2a-card';
+import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
+import { gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
@@ -167,7 +167,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     else if (rest === '/a2a' && !isCard) agent = undefined;
     else if (rest.startsWith('/a2a/') && rest.length > 5) {
       agent = rest.slice(5);
-      if (!AGENT_NAME_PATTERN.test(agent)) {
+      if (!A2A_AGENT_PATH_PATTERN.test(agent)) {
         send(res, 404, errorResponse(null, new ParleyError('agent_not_found', `No agent named "${agent.slice(0, 64)}"`, { path: 'url', rule: 'agent_name' })));
         return true;
       }
@@ -184,12 +184,13 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         send(res, 200, gatewayCard(entries, cardOpts), { 'cache-control': 'max-age=5' });
         return true;
       }
-      const a = await catalog.agent(agent);
+      // An AN agent profile (draft 004 §5.1) shows on the card, merged with the registered agent (a2a.ts).
+      const a = await resolveAgentCard(agent, { catalog, profiles: opts.backends.profiles }, cardOpts);
       if (!a) {
         send(res, 404, errorResponse(null, new ParleyError('agent_not_found', `No agent named "${agent}" is registered`, { path: 'url', rule: 'exists' })));
         return true;
       }
-      send(res, 200, agentCard(a, entries, cardOpts), { 'cache-control': 'max-age=5' });
+      send(res, 200, a, { 'cache-control': 'max-age=5' });
       return true;
     }
     if (req.method !== 'POST') {

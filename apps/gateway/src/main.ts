@@ -5,11 +5,13 @@
 // operator methods answer `unavailable`), PARLEY_OPERATOR_TOKEN (at least 16 characters; without it the operator
 // writes and raw pool fragments answer `forbidden`).
 import {
+  AgentProfileServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
   RegistryServiceService,
   SemanticPoolServiceService,
+  TaskServiceService,
   createGrpcClient,
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
@@ -31,14 +33,18 @@ runUntilSignal('gateway', log, async () => {
     }
   }
   const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
+  // AN agent profiles (draft 004 §5.1): served by the registry on the same address.
+  const profiles = createGrpcClient(AgentProfileServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
   const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'));
   // The execution deadline leaves room for the agent's own timeout to come back as a typed error.
   const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000 });
+  // AN tasks (draft 004 §5.2-5.4): TaskService is served by the execution service, on its gRPC port.
+  const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000 });
   const poolAddr = envOptional(env, 'SEMANTIC_POOL_ADDR');
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
   const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr) : undefined;
   const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr) : undefined;
-  const clients = [registry, negotiation, execution, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
+  const clients = [registry, profiles, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
     negotiation: () => negotiation.waitForReady(1500).then(() => true),
@@ -53,8 +59,10 @@ runUntilSignal('gateway', log, async () => {
   const gateway = await startGateway({
     backends: {
       registry: registry.api,
+      profiles: profiles.api,
       negotiation: negotiation.api,
       execution: execution.api,
+      tasks: tasks.api,
       ...(pool ? { pool: pool.api } : {}),
       ...(evolution ? { evolution: evolution.api } : {}),
     },

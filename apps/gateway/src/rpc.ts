@@ -18,6 +18,8 @@ import { compactTemplate, shortTemplate } from './adol';
 import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
 import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
 import { OPERATOR_METHODS, type OperatorAuth } from './operator';
+import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
+import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
 
 /**
  * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
@@ -28,8 +30,11 @@ import { OPERATOR_METHODS, type OperatorAuth } from './operator';
  */
 export interface Backends {
   registry: RegistryApi;
+  /** AN agent profiles (draft 004 §5.1), served by the registry; without it the profile methods answer `unavailable`. */
+  profiles?: AgentProfileApi;
   negotiation: NegotiationApi;
   execution: ExecutionApi;
+  tasks?: TaskApi;
   /**
    * Schema self-evolution (draft-zhou §6.2): the Differential Semantic Pool and
    * patch evaluation. Optional: without them the operator methods (operator.ts)
@@ -164,6 +169,10 @@ export const METHODS = {
   async list_schemas(params, b) {
     return { schemas: (await b.negotiation.listSchemas(parseListSchemasParams(params))).schemas };
   },
+  // AN agent profiles (draft 004 §5.1, §4.1 registration and discovery): an-profiles.ts.
+  ...AN_PROFILE_METHODS,
+  // AN tasks (draft 004 §5.2-5.4: assign, cancel, negotiate, notify, subscribe, context, chunks): an-tasks.ts.
+  ...AN_TASK_METHODS,
   // The operator's face of schema self-evolution (draft-zhou §6.2, §7): operator.ts.
   ...OPERATOR_METHODS,
 } satisfies Record<string, Handler>;

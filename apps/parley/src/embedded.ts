@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
+  AgentProfileServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
   RegistryServiceService,
   SemanticPoolServiceService,
+  TaskServiceService,
   createGrpcClient,
   type GrpcClient,
 } from '@parley/contracts';
@@ -88,6 +90,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
 
   const registry = await startRegistry({ db, bus, subjects, clock, log: log.child({ service: 'registry' }), grpcHost, grpcPort: 0 });
   const registryClient = client(createGrpcClient(RegistryServiceService, `${grpcHost}:${registry.port}`));
+  const profilesClient = client(createGrpcClient(AgentProfileServiceService, `${grpcHost}:${registry.port}`));
   const negotiation = await startNegotiation({ db, bus, subjects, registry: registryClient.api, clock, log: log.child({ service: 'negotiation' }), grpcHost, grpcPort: 0 });
   const negotiationClient = client(createGrpcClient(NegotiationServiceService, `${grpcHost}:${negotiation.port}`));
   const timeoutMs = opts.executeTimeoutMs ?? 5000;
@@ -103,6 +106,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcPort: 0,
   });
   const executionClient = client(createGrpcClient(ExecutionServiceService, `${grpcHost}:${execution.port}`, { deadlineMs: timeoutMs + 5000 }));
+  const tasksClient = client(createGrpcClient(TaskServiceService, `${grpcHost}:${execution.port}`, { deadlineMs: timeoutMs + 5000 }));
   const health: HealthState = {
     shuttingDown: false,
     checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
@@ -147,8 +151,10 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     operatorToken,
     backends: {
       registry: registryClient.api,
+      profiles: profilesClient.api,
       negotiation: negotiationClient.api,
       execution: executionClient.api,
+      tasks: tasksClient.api,
       pool: poolClient.api,
       evolution: evolutionClient.api,
     },

@@ -1,10 +1,12 @@
-import { RegistryServiceService, bindService, startGrpcServer, type RegistryApi } from '@parley/contracts';
+import { AgentProfileServiceService, RegistryServiceService, bindService, startGrpcServer, type AgentProfileApi, type RegistryApi } from '@parley/contracts';
 import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
 import type { Clock, Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
+import { createProfileService } from './profiles';
 import { createRegistryService, recordExecution } from './service';
 
 export { createRegistryService } from './service';
+export { createProfileService } from './profiles';
 
 export interface RegistryDeps {
   db: Db;
@@ -19,17 +21,23 @@ export interface RegistryDeps {
 export interface RunningRegistry {
   port: number;
   api: RegistryApi;
+  /** AN agent profiles (draft 004 §5.1), served on the same gRPC server. */
+  profiles: AgentProfileApi;
   stop(): Promise<void>;
 }
 
-/** Migrates the registry's tables, serves RegistryService over gRPC and counts executions from events. */
+/**
+ * Migrates the registry's tables, serves RegistryService and AgentProfileService
+ * over gRPC on one port and counts executions from events.
+ */
 export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry> {
   await migrate(deps.db, 'registry');
   const api = createRegistryService({ db: deps.db, clock: deps.clock });
+  const profiles = createProfileService({ db: deps.db, clock: deps.clock });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort,
-    services: [bindService(RegistryServiceService, api)],
+    services: [bindService(RegistryServiceService, api), bindService(AgentProfileServiceService, profiles)],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.
   const usage: Stoppable = await consumeIdempotently(
@@ -49,6 +57,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
   return {
     port: server.port,
     api,
+    profiles,
     async stop() {
       await server.stop();
       await usage.stop();

@@ -4,10 +4,26 @@ import {
   encodeDispatch,
   scenarioId,
   validateAgentName,
+  AGENT_NAME_PATTERN,
   type JsonObject,
   type SchemaTemplate,
 } from '@parley/protocol';
 import { createParleyClient } from '@parley/client';
+import { AN_AGENT_NAME_PATTERN, MAX_AN_AGENT_NAME_LENGTH, type NegotiationType, type TaskNotification } from '@parley/an';
+import { createTaskRuntime, type NegotiationCall, type NegotiationResult, type ServeTasksOptions, type TaskHandler, type TaskUpdate } from './tasks';
+
+export type {
+  AssignedTask,
+  NegotiationCall,
+  NegotiationResult,
+  ProposalToEvaluate,
+  ServeTasksOptions,
+  TaskAccepted,
+  TaskContext,
+  TaskHandler,
+  TaskUpdate,
+  VerdictReply,
+} from './tasks';
 
 /**
  * What a server agent imports. An agent serves scenarios: for each, it joins
@@ -51,6 +67,8 @@ export interface AgentOptions {
   /** Subject prefix (default `parley`, or the PARLEY_SUBJECT_PREFIX the deployment uses). */
   prefix?: string;
   onError?: (e: unknown, scenario: string) => void;
+  /** How long notify / negotiate / readData wait for the execution service (default 5000 ms). */
+  requestTimeoutMs?: number;
 }
 
 export interface Agent {
@@ -58,6 +76,20 @@ export interface Agent {
   serve(scenario: string, handler: ScenarioHandler): Promise<Stoppable>;
   /** Registers this agent and publishes its templates through a Parley gateway. Idempotent. */
   register(gatewayUrl: string, profile: AgentProfile, schemas: PublishedSchema[]): Promise<void>;
+  /**
+   * AN tasks (draft 004 §5.2-5.4): executes the tasks assigned to this agent.
+   * The agent's replicas share `<prefix>.v1.task.<agent>` as the queue group
+   * `<agent>`; the handler returns a sync task's result or accepts an async
+   * one (`ctx.accept()`) and reports later with `notify`. The options add
+   * negotiation verdicts, a profile for CapabilityRequest and cancellation.
+   */
+  serveTasks(handler: TaskHandler, opts?: ServeTasksOptions): Promise<Stoppable>;
+  /** taskResultNotify: reports a status change of a task this agent executes; throws the typed error (e.g. illegal_transition). */
+  notify(taskId: string, update: TaskUpdate): Promise<TaskNotification>;
+  /** FeasibilityNegotiate / FulfillmentNegotiate from this agent: a proposal, or a verdict on the other party's open round. */
+  negotiate(type: NegotiationType, call: NegotiationCall): Promise<NegotiationResult>;
+  /** The data of one data param of a task this agent is a party of. */
+  readData(taskId: string, paramId: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -76,7 +108,10 @@ export interface PublishedSchema {
 }
 
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
-  validateAgentName(opts.name, 'name');
+  // A zhou server agent's name is its schema namespace ([a-z][a-z0-9_-]*); an AN agent (draft 004 §5.1) that only
+  // serves tasks may have a profile name such as `TMF-Acme-IP-v1`. serve() and register() need the former.
+  const anOnly = typeof opts.name === 'string' && opts.name.length <= MAX_AN_AGENT_NAME_LENGTH && AN_AGENT_NAME_PATTERN.test(opts.name) && !AGENT_NAME_PATTERN.test(opts.name);
+  if (!anOnly) validateAgentName(opts.name, 'name');
   const subjects: Subjects = createSubjects(opts.prefix ?? 'parley');
   const owned = !opts.bus;
   let bus: Bus;
@@ -84,10 +119,19 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   else if (opts.natsUrl) bus = await createNatsBus({ servers: opts.natsUrl, subjects, name: `parley-agent-${opts.name}` });
   else throw new Error('createAgent needs natsUrl or bus');
   const served: Stoppable[] = [];
+  const tasks = createTaskRuntime({
+    name: opts.name,
+    bus,
+    subjects,
+    ...(opts.requestTimeoutMs !== undefined ? { timeoutMs: opts.requestTimeoutMs } : {}),
+    // Only an AgentFailure's message is shown to the sender; anything else may carry internals.
+    failure: (e) => (e instanceof AgentFailure ? (e.code ? { message: e.message, code: e.code } : { message: e.message }) : { message: 'the agent failed to execute the task' }),
+  });
 
   return {
     name: opts.name,
     async serve(scenario, handler) {
+      if (anOnly) validateAgentName(opts.name, 'name');
       const sid = scenarioId(scenario);
       const s = await bus.serve(subjects.execute(sid, opts.name), opts.name, async (body) => {
         let req;
@@ -120,6 +164,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       return s;
     },
     async register(gatewayUrl, profile, schemas) {
+      if (anOnly) validateAgentName(opts.name, 'name');
       const client = createParleyClient(gatewayUrl);
       await client.registerAgent({ name: opts.name, ...profile });
       for (const s of schemas) {
@@ -131,6 +176,14 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         });
       }
     },
+    async serveTasks(handler, serveOpts) {
+      const s = await tasks.serveTasks(handler, serveOpts);
+      served.push(s);
+      return s;
+    },
+    notify: (taskId, update) => tasks.notify(taskId, update),
+    negotiate: (type, call) => tasks.negotiate(type, call),
+    readData: (taskId, paramId) => tasks.readData(taskId, paramId),
     async close() {
       for (const s of served.splice(0)) await s.stop();
       if (owned) await bus.close();

@@ -7,8 +7,10 @@ import {
   status as GrpcCode,
   type ChannelCredentials,
   type Client,
+  type ClientReadableStream,
   type ServiceError,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
@@ -29,18 +31,47 @@ interface UnaryMethod {
   requestSerialize: (value: never) => Buffer;
   responseDeserialize: (value: Buffer) => unknown;
 }
+/** A server-streaming method (`rpc M(Req) returns (stream Res)`): one request, a stream of responses. */
+interface ServerStreamingMethod {
+  path: string;
+  requestStream: false;
+  responseStream: true;
+  requestSerialize: (value: never) => Buffer;
+  responseDeserialize: (value: Buffer) => unknown;
+}
 type ServiceDefinition = Record<string, UnaryMethod>;
+/** A service with unary and server-streaming methods (client streaming is not supported). */
+type AnyServiceDefinition = Record<string, UnaryMethod | ServerStreamingMethod>;
 type RequestOf<M> = M extends { requestSerialize: (value: infer R) => Buffer } ? R : never;
 type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => infer R } ? R : never;
 
 /** Per-call context a handler sees (metadata today; the authenticated principal later). */
 export interface CallContext {
   metadata: Metadata;
+  /**
+   * Server-streaming calls only: aborted when the client cancels, the deadline
+   * passes or the server shuts down. A client passes one to cancel its stream.
+   */
+  signal?: AbortSignal;
 }
 
 /** A service as promise-returning methods, derived from its generated definition. */
 export type UnaryApi<S extends ServiceDefinition> = {
   [K in keyof S]: (request: RequestOf<S[K]>, ctx?: CallContext) => Promise<ResponseOf<S[K]>>;
+};
+
+/**
+ * A service with server-streaming methods: unary methods as in UnaryApi, and
+ * each streaming method as a function returning an AsyncIterable of its
+ * responses. A server implements it with an async generator (every yielded
+ * message is written in order, with back-pressure; a throw ends the stream
+ * with the typed error); a client iterates it (breaking out cancels the call).
+ * For a unary-only service it is exactly UnaryApi.
+ */
+export type StreamingApi<S extends AnyServiceDefinition> = {
+  [K in keyof S]: S[K] extends { responseStream: true }
+    ? (request: RequestOf<S[K]>, ctx?: CallContext) => AsyncIterable<ResponseOf<S[K]>>
+    : (request: RequestOf<S[K]>, ctx?: CallContext) => Promise<ResponseOf<S[K]>>;
 };
 
 const ERROR_TRAILER = 'parley-error-bin';
@@ -67,10 +98,15 @@ export function fromServiceError(e: ServiceError, target: string): ParleyError {
   return new ParleyError('internal', 'Internal error', { cause: e });
 }
 
-/** Adapts a UnaryApi implementation to grpc-js handlers. */
-export function toGrpcHandlers<S extends ServiceDefinition>(definition: S, impl: UnaryApi<S>): UntypedServiceImplementation {
+/** Adapts a UnaryApi (or StreamingApi) implementation to grpc-js handlers. */
+export function toGrpcHandlers<S extends AnyServiceDefinition>(definition: S, impl: StreamingApi<S>, streams?: ActiveStreams): UntypedServiceImplementation {
   const handlers: UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
+    if (definition[name]?.responseStream === true) {
+      const stream = impl[name as keyof S] as (req: unknown, ctx: CallContext) => AsyncIterable<unknown>;
+      handlers[name] = (call: ServerWritableStream<unknown, unknown>) => void serveStream(call, (req, ctx) => stream.call(impl, req, ctx), streams);
+      continue;
+    }
     const method = impl[name as keyof S] as (req: unknown, ctx: CallContext) => Promise<unknown>;
     handlers[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       method.call(impl, call.request, { metadata: call.metadata }).then(
@@ -80,6 +116,70 @@ export function toGrpcHandlers<S extends ServiceDefinition>(definition: S, impl:
     };
   }
   return handlers;
+}
+
+/** The server-streaming calls in progress of one binding, ended when the server stops. */
+export interface ActiveStreams {
+  readonly calls: Set<AbortController>;
+}
+
+const SHUTDOWN = 'server shutting down';
+
+/**
+ * Runs one server-streaming call: writes what the handler yields, in order and
+ * respecting back-pressure, then ends with OK; a throw ends it with the typed
+ * error in the trailer (as unary calls). A cancelled call, a passed deadline or
+ * a server shutdown aborts `ctx.signal` and returns the handler's iterator, so
+ * a generator's `finally` runs. A shutdown ends the call with `unavailable`:
+ * the client reconnects and resumes (each service documents its cursor).
+ */
+async function serveStream(
+  call: ServerWritableStream<unknown, unknown>,
+  run: (req: unknown, ctx: CallContext) => AsyncIterable<unknown>,
+  streams: ActiveStreams | undefined,
+): Promise<void> {
+  const abort = new AbortController();
+  streams?.calls.add(abort);
+  const onCancel = () => abort.abort(new Error('cancelled by the client'));
+  call.on('cancelled', onCancel);
+  const finish = (err: unknown) => {
+    if (call.cancelled) return;
+    if (abort.signal.aborted && abort.signal.reason === SHUTDOWN) {
+      call.emit('error', toServiceError(new ParleyError('unavailable', 'The server is shutting down; resume the stream on another connection')));
+    } else if (err !== undefined) {
+      call.emit('error', toServiceError(err));
+    } else {
+      call.end();
+    }
+  };
+  let iterator: AsyncIterator<unknown> | undefined;
+  const stopIterating = () => void iterator?.return?.().catch(() => {});
+  abort.signal.addEventListener('abort', stopIterating, { once: true });
+  try {
+    iterator = run(call.request, { metadata: call.metadata, signal: abort.signal })[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || abort.signal.aborted) break;
+      if (!call.write(next.value)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            call.off('drain', done);
+            abort.signal.removeEventListener('abort', done);
+            resolve();
+          };
+          call.on('drain', done);
+          abort.signal.addEventListener('abort', done, { once: true });
+        });
+      }
+    }
+    finish(undefined);
+  } catch (e) {
+    finish(e);
+  } finally {
+    call.off('cancelled', onCancel);
+    abort.signal.removeEventListener('abort', stopIterating);
+    streams?.calls.delete(abort);
+  }
 }
 
 export interface GrpcServerHandle {
@@ -92,10 +192,13 @@ export interface ServiceBinding {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   definition: any;
   handlers: UntypedServiceImplementation;
+  /** Server-streaming calls in progress (services with streaming methods); ended first when the server stops. */
+  streams?: ActiveStreams;
 }
 
-export function bindService<S extends ServiceDefinition>(definition: S, impl: UnaryApi<S>): ServiceBinding {
-  return { definition, handlers: toGrpcHandlers(definition, impl) };
+export function bindService<S extends AnyServiceDefinition>(definition: S, impl: StreamingApi<S>): ServiceBinding {
+  const streams: ActiveStreams = { calls: new Set() };
+  return { definition, handlers: toGrpcHandlers(definition, impl, streams), streams };
 }
 
 export async function startGrpcServer(opts: {
@@ -115,6 +218,8 @@ export async function startGrpcServer(opts: {
     port,
     stop: (graceMs = 5000) =>
       new Promise<void>((resolve) => {
+        // Streams never finish on their own: end them, so that the shutdown waits only for unary calls.
+        for (const s of opts.services) for (const c of s.streams?.calls ?? []) c.abort(SHUTDOWN);
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();
@@ -128,25 +233,35 @@ export async function startGrpcServer(opts: {
   };
 }
 
-export interface GrpcClient<S extends ServiceDefinition> {
-  api: UnaryApi<S>;
+export interface GrpcClient<S extends AnyServiceDefinition> {
+  api: StreamingApi<S>;
   /** Resolves when the channel is connected, rejects after timeoutMs. */
   waitForReady(timeoutMs: number): Promise<void>;
   close(): void;
 }
 
-/** A promise-based client for `definition` at `address` (host:port); every call gets a deadline. */
-export function createGrpcClient<S extends ServiceDefinition>(
+/**
+ * A promise-based client for `definition` at `address` (host:port); every unary
+ * call gets a deadline. A server-streaming method returns an AsyncIterable of
+ * its responses, without a deadline (`streamDeadlineMs` sets one): breaking out
+ * of the loop or aborting `ctx.signal` cancels the call; a failure is thrown
+ * from the loop as a ParleyError.
+ */
+export function createGrpcClient<S extends AnyServiceDefinition>(
   definition: S,
   address: string,
-  opts: { deadlineMs?: number; credentials?: ChannelCredentials; serviceName?: string } = {},
+  opts: { deadlineMs?: number; streamDeadlineMs?: number; credentials?: ChannelCredentials; serviceName?: string } = {},
 ): GrpcClient<S> {
   const Ctor = makeGenericClientConstructor(definition as never, opts.serviceName ?? 'Service');
   const client = new Ctor(address, opts.credentials ?? grpcCredentials.createInsecure()) as unknown as Client &
     Record<string, (req: unknown, md: Metadata, o: { deadline: Date }, cb: (e: ServiceError | null, r: unknown) => void) => void>;
   const deadlineMs = opts.deadlineMs ?? 10_000;
-  const api = {} as Record<string, (req: unknown, ctx?: CallContext) => Promise<unknown>>;
+  const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
   for (const name of Object.keys(definition)) {
+    if (definition[name]?.responseStream === true) {
+      api[name] = (req, ctx) => clientStream(client as unknown as Record<string, StreamCall>, name, req, ctx, address, opts.streamDeadlineMs);
+      continue;
+    }
     api[name] = (req, ctx) =>
       new Promise((resolve, reject) => {
         const fn = client[name];
@@ -157,11 +272,45 @@ export function createGrpcClient<S extends ServiceDefinition>(
       });
   }
   return {
-    api: api as UnaryApi<S>,
+    api: api as StreamingApi<S>,
     waitForReady: (timeoutMs) =>
       new Promise<void>((resolve, reject) =>
         client.waitForReady(new Date(Date.now() + timeoutMs), (err) => (err ? reject(err) : resolve())),
       ),
     close: () => client.close(),
   };
+}
+
+type StreamCall = (req: unknown, md: Metadata, o: { deadline?: Date }) => ClientReadableStream<unknown>;
+
+async function* clientStream(
+  client: Record<string, StreamCall>,
+  name: string,
+  req: unknown,
+  ctx: CallContext | undefined,
+  address: string,
+  deadlineMs: number | undefined,
+): AsyncGenerator<unknown, void, undefined> {
+  const fn = client[name];
+  if (!fn) throw new ParleyError('internal', `No gRPC method ${name}`);
+  if (ctx?.signal?.aborted) return;
+  const call = fn.call(client, req, ctx?.metadata ?? new Metadata(), deadlineMs === undefined ? {} : { deadline: new Date(Date.now() + deadlineMs) });
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    call.cancel();
+  };
+  ctx?.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    for await (const message of call) yield message;
+  } catch (e) {
+    if (cancelled && (e as Partial<ServiceError>).code === GrpcCode.CANCELLED) return;
+    throw fromServiceError(e as ServiceError, address);
+  } finally {
+    ctx?.signal?.removeEventListener('abort', cancel);
+    // The consumer may have stopped early (break, return, throw): nothing more is wanted.
+    // Cancelling a call that already ended does nothing.
+    cancelled = true;
+    call.cancel();
+  }
 }

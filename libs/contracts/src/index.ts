@@ -84,4 +84,57 @@ export type NegotiationApi = UnaryApi<typeof NegotiationServiceService>;
 export type ExecutionApi = UnaryApi<typeof ExecutionServiceService>;
 export type SemanticPoolApi = UnaryApi<typeof SemanticPoolServiceService>;
 export type EvolutionApi = UnaryApi<typeof EvolutionServiceService>;
+// AN agent profiles (draft 004 §5.1), served by the registry.
+export {
+  AgentSkill,
+  AgentCapability,
+  AuthenticationMethod,
+  AgentProfile,
+  RegisterProfileRequest,
+  RegisterProfileResponse,
+  GetProfileRequest,
+  GetProfileResponse,
+  DiscoverProfilesRequest,
+  DiscoverProfilesResponse,
+  AgentProfileServiceService,
+} from './gen/parley/v1/agent_profile';
+import type { AgentProfileServiceService } from './gen/parley/v1/agent_profile';
+export type AgentProfileApi = UnaryApi<typeof AgentProfileServiceService>;
 export { keyFromWire, templateFromWire, templateToWire } from './template-wire';
+// AN tasks (draft 004 §5.2-5.4), served by the execution service; TaskResultSubscribe is server streaming.
+export {
+  TermExplain,
+  TaskPrompt,
+  TaskSubscription,
+  DataParam,
+  DataChunk,
+  Task,
+  MessageInfo,
+  ContextMessage,
+  NegotiationRound,
+  TaskNotification,
+  TaskCapabilityRequest,
+  TaskCapabilityResponse,
+  TaskAssignRequest,
+  TaskAssignResponse,
+  TaskCancelRequest,
+  TaskCancelResponse,
+  TaskNegotiateRequest,
+  TaskNegotiateResponse,
+  TaskResultQueryRequest,
+  TaskResultQueryResponse,
+  TaskResultSubscribeRequest,
+  RegisterTaskSubscriptionRequest,
+  RegisterTaskSubscriptionResponse,
+  TaskResultNotifyRequest,
+  TaskResultNotifyResponse,
+  TaskContextRequest,
+  TaskContextResponse,
+  UploadChunkRequest,
+  UploadChunkResponse,
+  TaskServiceService,
+} from './gen/parley/v1/task';
+export { type ActiveStreams, type StreamingApi } from './grpc';
+import type { TaskServiceService } from './gen/parley/v1/task';
+import type { StreamingApi } from './grpc';
+export type TaskApi = StreamingApi<typeof TaskServiceService>;

@@ -18,6 +18,8 @@ export const EventType = {
   KeyPromoted: 'key.promoted',
   KeyDeprecated: 'key.deprecated',
   KeyWithdrawn: 'key.withdrawn',
+  /** AN draft 004 §5.4: a task changed state (execution → the task's parties; `scenario_id` names the party). */
+  TaskStatus: 'task.status',
 } as const;
 export type EventType = (typeof EventType)[keyof typeof EventType];
 
@@ -121,6 +123,29 @@ export interface PatchEventData {
   actor: string;
 }
 
+/**
+ * One task state change (AN draft 004 §5.4, libs/an TaskNotification): one
+ * event per party (sender, executing agent, NATS subscribers), each on the
+ * party's subject `<prefix>.v1.<party>.task.status`; `seq` orders a task's
+ * changes and lets a subscriber drop a redelivery.
+ */
+export interface TaskStatusData {
+  task_id: string;
+  seq: number;
+  send_from: string;
+  send_to: string;
+  commu_type: 'taskResultNotify';
+  task_async: boolean;
+  status: string;
+  previous_status: string | null;
+  start_time: string;
+  required?: string;
+  result?: Record<string, unknown>;
+  at: string;
+  /** The party whose subject carries this copy. */
+  party: string;
+}
+
 export interface EventDataMap {
   'payload.executed': PayloadExecutedData;
   'other.captured': OtherCapturedData;
@@ -131,6 +156,7 @@ export interface EventDataMap {
   'key.promoted': PatchEventData;
   'key.deprecated': PatchEventData;
   'key.withdrawn': PatchEventData;
+  'task.status': TaskStatusData;
 }
 
 /** The event types that carry a patch document. */

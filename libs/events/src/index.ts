@@ -22,3 +22,6 @@ export { createNatsBus, type NatsBus, type NatsBusOptions } from './nats-bus';
 export { createMemoryBus, realClock, type BusClock, type MemoryBusOptions } from './memory-bus';
 export { appendToOutbox, createOutboxRelay, outboxInsert, type OutboxRelay, type OutboxRelayOptions } from './outbox';
 export { consumeIdempotently, type IdempotentConsumeOptions } from './consumer';
+// AN tasks (draft 004 §5.2-5.4).
+export { taskToken } from './subjects';
+export type { TaskStatusData } from './events';

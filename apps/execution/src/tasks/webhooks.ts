@@ -1,0 +1,228 @@
+import type { TaskNotification } from '@parley/an';
+import type { Clock, Logger } from '@parley/runtime';
+import type { Db } from '@parley/storage';
+import { iso, listNotifications } from './store';
+
+/**
+ * Delivers task notifications to webhook subscriptions (AN draft 004 §5.2
+ * task-subscription, §4.2 asynchronous feedback).
+ *
+ * Guarantee: at-least-once, in seq order, per subscription. Each notification
+ * is sent (POST or PUT, JSON body = the TaskNotification plus
+ * `subscription_id`; headers `Idempotency-Key: <task_id>:<seq>`,
+ * `Parley-Task-Id`, `Parley-Seq`) and the subscription's cursor moves to its
+ * seq only when the receiver answers 2xx. A failure (no connection, timeout,
+ * any other status) stops that subscription at that notification and retries
+ * it after an exponential backoff (`baseBackoffMs` · 2^(attempts-1), capped at
+ * `maxBackoffMs`); nothing later overtakes it, nothing is skipped or given up.
+ * A subscriber that was down receives, once it answers again, everything it
+ * missed, in order. A crash between a 2xx and the cursor update sends that
+ * notification again: receivers drop duplicates by (task_id, seq).
+ *
+ * Due subscriptions are claimed with a lease (`FOR UPDATE SKIP LOCKED`, then
+ * `leased_until`), so replicas share the work and never post the same
+ * subscription concurrently; an HTTP call never runs inside a transaction.
+ * Time comes from the service's clock.
+ */
+export interface WebhookDeliverer {
+  /** Starts the background loop (runs due deliveries now, then on nudge() or every pollMs). */
+  start(): void;
+  /** Deliver soon: call after committing new notifications. */
+  nudge(): void;
+  /** One pass over the due subscriptions; resolves with the notifications delivered. */
+  deliverDue(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface WebhookDelivererOptions {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  /** Default 1000 ms. */
+  pollMs?: number;
+  /** First retry delay (default 1000 ms); doubles per consecutive failure. */
+  baseBackoffMs?: number;
+  /** Cap of the retry delay (default 5 min). */
+  maxBackoffMs?: number;
+  /** How long a claimed subscription is held by this replica (default 60 s). */
+  leaseMs?: number;
+  /** Timeout of one HTTP request (default 5000 ms). */
+  requestTimeoutMs?: number;
+  /** Subscriptions claimed per pass (default 20). */
+  batchSize?: number;
+  fetch?: typeof fetch;
+}
+
+interface Claimed {
+  id: string;
+  task_id: string;
+  method: string | null;
+  url: string;
+  cursor: number;
+  attempts: number;
+}
+
+export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDeliverer {
+  const { db, clock, log } = opts;
+  const pollMs = opts.pollMs ?? 1000;
+  const baseBackoffMs = opts.baseBackoffMs ?? 1000;
+  const maxBackoffMs = opts.maxBackoffMs ?? 5 * 60_000;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 5000;
+  const batchSize = opts.batchSize ?? 20;
+  const doFetch = opts.fetch ?? fetch;
+
+  let started = false;
+  let stopped = false;
+  let loop: Promise<void> | undefined;
+  let nudged = false;
+  let wake: (() => void) | undefined;
+  const controller = new AbortController();
+
+  const now = () => clock.now();
+
+  async function claim(): Promise<Claimed[]> {
+    const at = now();
+    const until = new Date(at.getTime() + leaseMs).toISOString();
+    return db.transaction(async (tx) => {
+      const r = await tx.query<Claimed>(
+        `SELECT s.id, s.task_id, s.method, s.url, s.cursor, s.attempts
+           FROM execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id
+          WHERE s.protocol = 'webhook' AND t.last_seq > s.cursor AND s.next_attempt_at <= $1
+            AND (s.leased_until IS NULL OR s.leased_until <= $1)
+          ORDER BY s.next_attempt_at LIMIT $2
+          FOR UPDATE OF s SKIP LOCKED`,
+        [at.toISOString(), batchSize],
+      );
+      if (r.rows.length > 0) {
+        await tx.query('UPDATE execution.subscriptions SET leased_until = $2 WHERE id = ANY($1::uuid[])', [r.rows.map((x) => x.id), until]);
+      }
+      return r.rows.map((x) => ({ ...x, cursor: Number(x.cursor), attempts: Number(x.attempts) }));
+    });
+  }
+
+  async function post(s: Claimed, n: TaskNotification): Promise<string | undefined> {
+    try {
+      const res = await doFetch(s.url, {
+        method: s.method ?? 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': `${n.task_id}:${n.seq}`,
+          'parley-task-id': n.task_id,
+          'parley-seq': String(n.seq),
+        },
+        body: JSON.stringify({ ...n, subscription_id: s.id }),
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(requestTimeoutMs), controller.signal]),
+      });
+      await res.body?.cancel().catch(() => {});
+      return res.status >= 200 && res.status < 300 ? undefined : `HTTP ${res.status}`;
+    } catch (e) {
+      const err = e as { message?: string; cause?: { code?: string; message?: string } };
+      return `${err.message ?? String(e)}${err.cause ? ` (${err.cause.code ?? err.cause.message ?? ''})` : ''}`.slice(0, 500);
+    }
+  }
+
+  /** Sends what a subscription has not received yet, in order, until a failure. Returns how many were delivered. */
+  async function deliver(s: Claimed): Promise<number> {
+    let cursor = s.cursor;
+    let delivered = 0;
+    try {
+      for (;;) {
+        const batch = await listNotifications(db, s.task_id, cursor, 100);
+        if (batch.length === 0) break;
+        for (const n of batch) {
+          if (stopped) return delivered;
+          const failure = await post(s, n);
+          if (failure !== undefined) {
+            const attempts = s.attempts + 1;
+            const delay = Math.min(maxBackoffMs, baseBackoffMs * 2 ** Math.min(attempts - 1, 30));
+            const next = new Date(now().getTime() + delay).toISOString();
+            await db.query(
+              'UPDATE execution.subscriptions SET attempts = $2, next_attempt_at = $3, last_error = $4, leased_until = NULL WHERE id = $1',
+              [s.id, attempts, next, failure],
+            );
+            log.info('webhook delivery failed; will retry', { subscription_id: s.id, task_id: s.task_id, seq: n.seq, attempts, retry_at: next, error: failure });
+            return delivered;
+          }
+          await db.query('UPDATE execution.subscriptions SET cursor = $2, attempts = 0, last_error = NULL WHERE id = $1 AND cursor = $3', [s.id, n.seq, cursor]);
+          s.attempts = 0;
+          cursor = n.seq;
+          delivered++;
+        }
+      }
+      await db.query('UPDATE execution.subscriptions SET leased_until = NULL WHERE id = $1', [s.id]);
+    } catch (e) {
+      log.warn('webhook delivery pass failed; the lease expires and it is retried', { subscription_id: s.id, error: e });
+    }
+    return delivered;
+  }
+
+  async function deliverDue(): Promise<number> {
+    const claimed = await claim();
+    const counts = await Promise.all(claimed.map((s) => deliver(s)));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (stopped || nudged) return resolve();
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      nudged = false;
+      let delivered = 0;
+      try {
+        delivered = await deliverDue();
+      } catch (e) {
+        log.warn('webhook deliverer pass failed; retrying', { error: e });
+      }
+      if (stopped) break;
+      if (delivered > 0) continue;
+      // The earliest retry may be due before the next poll.
+      await sleep(await untilNextDue());
+    }
+  }
+
+  async function untilNextDue(): Promise<number> {
+    try {
+      const r = await db.query<{ at: unknown }>(
+        `SELECT min(s.next_attempt_at) AS at FROM execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id
+          WHERE s.protocol = 'webhook' AND t.last_seq > s.cursor AND s.leased_until IS NULL`,
+      );
+      const at = r.rows[0]?.at;
+      if (at === null || at === undefined) return pollMs;
+      return Math.max(0, Math.min(pollMs, Date.parse(iso(at)) - now().getTime()));
+    } catch {
+      return pollMs;
+    }
+  }
+
+  return {
+    start() {
+      if (started || stopped) return;
+      started = true;
+      loop = run();
+    },
+    nudge() {
+      nudged = true;
+      wake?.();
+    },
+    deliverDue,
+    async stop() {
+      stopped = true;
+      controller.abort();
+      wake?.();
+      await loop;
+    },
+  };
+}
