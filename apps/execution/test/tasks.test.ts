@@ -260,7 +260,7 @@ describe('asynchronous tasks (4.2: the assigner subscribes, the executor pushes 
     expect(await failure(agentNotify({ task_id: id, send_from: 'ops-agent', status: 'finished' }))).toMatchObject({ type: 'forbidden', rule: 'task_executor' });
     await agentNotify({ task_id: id, send_from: 'async-agent', status: 'finished', result: { ok: 1 } });
     expect(await failure(tasks.taskCancel({ task_id: id, send_from: 'ops-agent' }))).toMatchObject({ type: 'illegal_transition', details: { from: 'finished', to: 'canceled' } });
-    expect(await failure(tasks.taskCancel({ task_id: 'no-such-task', send_from: 'ops-agent' }))).toMatchObject({ type: 'invalid_params', path: 'params.task_id', rule: 'exists' });
+    expect(await failure(tasks.taskCancel({ task_id: 'no-such-task', send_from: 'ops-agent' }))).toMatchObject({ type: 'task_not_found', path: 'params.task_id', rule: 'exists' });
   });
 });
 
@@ -520,7 +520,7 @@ describe('TaskResultSubscribe over gRPC (server streaming from after_seq)', () =
     const iterate = async () => {
       for await (const n of grpc.api.taskResultSubscribe({ task_id: 'missing-task', send_from: 'ops-agent', after_seq: 0 })) void n;
     };
-    expect(await failure(iterate())).toMatchObject({ type: 'invalid_params', path: 'params.task_id', rule: 'exists' });
+    expect(await failure(iterate())).toMatchObject({ type: 'task_not_found', path: 'params.task_id', rule: 'exists' });
     const { task } = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
     const abort = new AbortController();
     const got: number[] = [];

@@ -168,7 +168,7 @@ describe('AN tasks over JSON-RPC with SDK agents', () => {
     expectRpcError(await rpc(parley.url, 'task_assign', { send_from: 'fault-agent', send_to: 'optimization-agent', content: PROMPT, 'task-async': true }), 'invalid_params', -32602, 'params.task-async', 'unknown_member');
     expectRpcError(await rpc(parley.url, 'task_assign', { send_from: 'fault-agent', send_to: 'nobody', content: PROMPT }), 'agent_unavailable', -32031);
     expectRpcError(await rpc(parley.url, 'task_result_subscribe', { task_id: 'x-1', send_from: 'fault-agent', subscription: { protocol: 'grpc' } }), 'invalid_params', -32602, 'params.subscription.protocol', 'use_stream');
-    expectRpcError(await rpc(parley.url, 'task_result_notify', { task_id: 'x-1', send_from: 'optimization-agent', status: 'finished' }), 'invalid_params', -32602, 'params.task_id', 'exists');
+    expectRpcError(await rpc(parley.url, 'task_result_notify', { task_id: 'x-1', send_from: 'optimization-agent', status: 'finished' }), 'task_not_found', -32034, 'params.task_id', 'exists');
     expectRpcError(await rpc(parley.url, 'task_context', { task_id: 'x-1', after_seq: -1 }), 'invalid_params', -32602, 'params.after_seq', 'non_negative_integer');
     expectRpcError(await rpc(parley.url, 'upload_chunk', { send_from: 'fault-agent', chunk: { param_id: 'p-1', seq: 0, data: 'x' } }), 'invalid_params', -32602, 'params.chunk.finished', 'required');
     expectRpcError(await rpc(parley.url, 'fulfillment_negotiate', { send_from: 'fault-agent', send_to: 'optimization-agent', content: ['x'] }), 'invalid_params', -32602, 'params.task_id', 'required');

@@ -87,7 +87,7 @@ export async function loadTask(q: Queryable, taskId: string): Promise<StoredTask
 }
 
 export function taskNotFound(taskId: string, path = 'params.task_id'): ParleyError {
-  return new ParleyError('invalid_params', `No task with task_id ${JSON.stringify(taskId)}`, { path, rule: 'exists', details: { task_id: taskId } });
+  return new ParleyError('task_not_found', `No task with task_id ${JSON.stringify(taskId)}`, { path, rule: 'exists', details: { task_id: taskId } });
 }
 
 export async function requireTask(q: Queryable, taskId: string, path = 'params.task_id'): Promise<StoredTask> {
