@@ -17,3 +17,4 @@ export {
 export { bookFlight, type FlightBookingContext } from './agents/flight-booking';
 export { retouchPhoto } from './agents/photo-retouch';
 export { diagnoseFault } from './agents/fault-management';
+export * from './an/index'; // the autonomous-network agents (draft 004 §2.1, §2.2): decision logic and profiles

@@ -6,6 +6,7 @@ import {
   answer,
   assertNegotiationAllowed,
   assertTransition,
+  canTransition,
   createChunkAssembler,
   isTerminal,
   openNegotiation,
@@ -451,7 +452,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
     } catch (e) {
       throw await failDispatch(task, toParleyError(e));
     }
-    type Outcome = { to: TaskState; result?: Record<string, unknown>; say: string };
+    type Outcome = { to: TaskState; result?: Record<string, unknown>; say: string; accepted?: true };
     let outcome: Outcome;
     if (reply.ok === false) {
       const error = agentFailure(reply.error);
@@ -461,7 +462,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       if (status !== 'created' && status !== 'processing') {
         throw await failDispatch(task, new ParleyError('agent_response_invalid', `Agent ${task.send_to} accepted the task with status ${JSON.stringify(status)}; created or processing expected`, { path: 'reply.status', rule: 'enum' }));
       }
-      outcome = { to: status, say: `accepted (${status})` };
+      outcome = { to: status, say: `accepted (${status})`, accepted: true };
     } else if (typeof reply.result === 'object' && reply.result !== null && !Array.isArray(reply.result)) {
       outcome = { to: 'finished', result: reply.result as Record<string, unknown>, say: `finished: ${JSON.stringify(reply.result)}` };
     } else {
@@ -474,6 +475,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       await appendMessage(tx, { task_id: cur.task_id, send_from: cur.send_to, send_to: cur.send_from, commu_type: 'taskResultNotify', response: { content: clip(outcome.say) }, time: at });
       // Canceled (or reported terminal by the agent) meanwhile: the late answer stays in the context only.
       if (isTerminal(cur.status) || cur.status === outcome.to) return cur;
+      // An accepting agent may report its next state before this answer is recorded
+      // (it works on at once); its report wins and the acceptance changes nothing.
+      if (outcome.accepted && cur.status !== 'created') return cur;
       // Sync tasks go through processing (created → processing → finished | failed); async refusals fail at once.
       const viaProcessing = outcome.to === 'finished' || (outcome.to === 'failed' && !cur.task_async);
       if (viaProcessing && cur.status !== 'processing') cur = (await transition(tx, subjects, cur, { from: cur.status, to: 'processing', at })).task;
@@ -521,12 +525,19 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       if (cur.send_to !== p.send_from) {
         throw forbidden('params.send_from', 'task_executor', `Only the executing agent (${cur.send_to}) reports the status of task ${cur.task_id}`);
       }
-      assertTransition(cur.status, p.status, 'params.status');
       const at = now();
+      let from = cur;
+      // A report on an async task whose acceptance is still on its way back to us: the
+      // report itself says the agent took the task, so created → processing happens first
+      // (only when the report is legal from processing and not from created).
+      if (cur.status === 'created' && cur.task_async && !canTransition('created', p.status) && canTransition('processing', p.status)) {
+        from = (await transition(tx, subjects, cur, { from: 'created', to: 'processing', at })).task;
+      }
+      assertTransition(from.status, p.status, 'params.status');
       const say = [p.status, p.required, p.result ? JSON.stringify(p.result) : undefined].filter((x) => x !== undefined).join(': ');
       await appendMessage(tx, { task_id: cur.task_id, send_from: p.send_from, send_to: cur.send_from, commu_type: 'taskResultNotify', response: { content: clip(say) }, time: at });
-      return transition(tx, subjects, cur, {
-        from: cur.status,
+      return transition(tx, subjects, from, {
+        from: from.status,
         to: p.status,
         at,
         ...(p.required !== undefined ? { required: p.required } : {}),
