@@ -65,6 +65,7 @@ describe.skipIf(!infra)('semantic pool: kill -9 mid-stream and restart (zhou §6
       HEALTH_PORT: `${healthPort}`,
       PARLEY_EMBEDDER: 'offline',
       PARLEY_HEAT_SAMPLE_MS: '0',
+      PARLEY_DATA_KEY: Buffer.alloc(32, 7).toString('base64'), // raw fragments are sealed; a fixed test key survives the restart
     });
     await waitReady(`http://127.0.0.1:${healthPort}/readyz`, p);
     return p;

@@ -42,7 +42,9 @@ import { createRecorder } from './recorder';
  *   backward-compatibility window ends, with a warning (logged and returned);
  *   after that it is refused by name (rule `key_withdrawn`);
  * - a client whose `schema_etag` is stale gets a `schema_update_suggestion`
- *   (Figure 9) listing the patches of its effective template;
+ *   (Figure 9) listing the patches of its effective template, as negotiation
+ *   built and signed it (§7: its `signature` member; unsigned only when the
+ *   patches could not be attributed, see fallbackMeta);
  * - each patch key present in a payload is sampled, with probability
  *   `auditSampleRate`, into an `audit.sampled` event (its value and the
  *   utterance, for the semantic_alignment_accuracy audit). Base-key values
@@ -252,7 +254,12 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           }
           for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description });
         }
-        const suggestion: JsonObject = { parent_schema_id: schemaId, etag: r.etag, patch_ids: u.patches.map((p) => p.patch_id), new_keys: newKeys, modified_keys: modified };
+        // draft-zhou §7: negotiation builds and signs the same suggestion; it is returned untouched with its
+        // signature as the `signature` member (a client verifies it against the gateway's JWKS).
+        const suggestion: JsonObject =
+          u.suggestion && u.suggestion_signature
+            ? { ...(u.suggestion as JsonObject), signature: u.suggestion_signature }
+            : { parent_schema_id: schemaId, etag: r.etag, patch_ids: u.patches.map((p) => p.patch_id), new_keys: newKeys, modified_keys: modified };
         return { patchKeys, suggestion, exact: true, retry: false };
       }
       const retry = u.parent_schema_id === schemaId;

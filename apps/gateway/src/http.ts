@@ -15,6 +15,7 @@ import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type Met
  * `POST /mcp` (MCP, streamable HTTP, stateless), the A2A face
  * (`GET /.well-known/agent-card.json`, `POST /a2a`, and per agent
  * `GET /a2a/<agent>/.well-known/agent-card.json`, `POST /a2a/<agent>`),
+ * `GET /.well-known/jwks.json` (negotiation's public signing keys, draft-zhou §7),
  * `GET /healthz`, `GET /readyz`. Bodies over `maxBodyBytes` are refused with
  * HTTP 413 and a JSON-RPC `body_too_large` error before they are parsed.
  *
@@ -51,7 +52,11 @@ export interface GatewayHttpOptions {
 /** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
 const CATALOG_WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['register_agent', 'publish_schema']);
 const AGENT_CARD = '/.well-known/agent-card.json';
+const JWKS_PATH = '/.well-known/jwks.json';
+/** How long the gateway keeps negotiation's JWKS (a rotated key shows within it). */
+const JWKS_TTL_MS = 5000;
 const ENDPOINTS = [
+  `GET ${JWKS_PATH}`,
   'POST /rpc',
   'POST /mcp',
   `GET ${AGENT_CARD}`,
@@ -79,6 +84,30 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const operatorAuth = opts.operatorToken ? createOperatorAuth(opts.operatorToken) : undefined;
   const mcp = createMcpFace({ catalog, execution: opts.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const a2a = createA2aFace({ catalog, execution: opts.backends.execution, log: opts.log });
+
+  // draft-zhou §7: the public keys of negotiation's signatures, as a JWKS (RFC 7517), kept JWKS_TTL_MS;
+  // one lookup at a time; the last good set is served while negotiation cannot be reached.
+  let jwks: { at: number; body: string } | undefined;
+  let jwksLoading: Promise<string> | undefined;
+  const jwksBody = async (): Promise<string> => {
+    if (jwks && Date.now() - jwks.at < JWKS_TTL_MS) return jwks.body;
+    jwksLoading ??= opts.backends.negotiation
+      .getSigningKeys({})
+      .then((r) => {
+        const body = JSON.stringify({ keys: r.keys.map((k) => ({ kty: k.kty, crv: k.crv, x: k.x, kid: k.kid, use: k.use, alg: k.alg })) });
+        jwks = { at: Date.now(), body };
+        return body;
+      })
+      .catch((e: unknown) => {
+        if (!jwks) throw e;
+        opts.log.warn('negotiation unreachable; serving the last JWKS', { error: e });
+        return jwks.body;
+      })
+      .finally(() => {
+        jwksLoading = undefined;
+      });
+    return jwksLoading;
+  };
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
@@ -121,6 +150,8 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     // One context for the whole body: every member of a batch is checked against the same header.
     const authorization = req.headers.authorization;
     const ctx: RequestContext = { ...(authorization !== undefined ? { authorization } : {}), ...(operatorAuth ? { operatorAuth } : {}) };
+    // A single request's method may add response headers (get_schema_template's Parley-Signature).
+    const responseHeaders: Record<string, string> = {};
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > maxBatch) {
         send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));
@@ -134,14 +165,14 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 200, out);
       return;
     }
-    const one = await handleOne(parsed, opts.backends, onInternal, onSuccess, ctx);
+    const one = await handleOne(parsed, opts.backends, onInternal, onSuccess, { ...ctx, responseHeaders });
     if (!one) {
       res.writeHead(204).end();
       return;
     }
     const type = one.error?.data.type;
     const status = isErrorType(type) ? ERROR_CATALOGUE[type].http : 200;
-    send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley-operator"' } : {});
+    send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley-operator"' } : one.error ? {} : responseHeaders);
   };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
@@ -218,6 +249,20 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       }
       if (path === '/mcp') {
         await handleMcp(req, res);
+        return;
+      }
+      if (path === JWKS_PATH) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          notAllowed(res, 'GET', 'The JWKS is read with GET');
+          return;
+        }
+        const body = await jwksBody();
+        res.writeHead(200, {
+          'content-type': 'application/jwk-set+json',
+          'content-length': String(Buffer.byteLength(body)),
+          'cache-control': `public, max-age=${JWKS_TTL_MS / 1000}`,
+        });
+        res.end(body);
         return;
       }
       if (await handleA2a(req, res, path)) return;

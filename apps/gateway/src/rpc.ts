@@ -50,7 +50,15 @@ export interface RequestContext {
   authorization?: string;
   /** Checks operator credentials (operator.ts); absent when no operator token is configured. */
   operatorAuth?: OperatorAuth;
+  /**
+   * Headers the method may add to the HTTP response (lower-case names). http.ts
+   * passes a map for a single request only: a batch's members share one response.
+   */
+  responseHeaders?: Record<string, string>;
 }
+
+/** Longest `Parley-Signature` header sent; a longer signature (many applied patches) is left to get_schema_template_signed. */
+const MAX_SIGNATURE_HEADER = 6000;
 
 export type Handler = (params: unknown, b: Backends, ctx: RequestContext) => Promise<unknown>;
 
@@ -61,15 +69,45 @@ export const METHODS = {
    * `compact: true` (§3.1) returns `{ template, $defs }` with repeated key
    * bodies written once. Neither changes what is validated or executed.
    */
-  async get_schema_template(params, b) {
+  async get_schema_template(params, b, ctx) {
     const { view, compact, ...p } = parseGetSchemaTemplateParams(params);
     // With client_id the template is that client's effective one (draft-zhou §6.2.2: base + global
     // patches + its own, patch keys flagged §6.2.3); without, the global view. Still the template itself.
     const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
     if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
     const template = templateFromWire(r.template);
+    // draft-zhou §7: negotiation's signature of the full template (agent, etag and applied patches in its
+    // protected header), as an HTTP header of a single request; the result stays Figure 7's template.
+    if (r.signature && view !== 'short' && !compact && ctx.responseHeaders && r.signature.length <= MAX_SIGNATURE_HEADER) {
+      ctx.responseHeaders['parley-signature'] = r.signature;
+    }
     const shown = view === 'short' ? shortTemplate(template) : template;
     return compact ? compactTemplate(shown) : shown;
+  },
+  /**
+   * draft-zhou §7: the full template with negotiation's signature, for clients that verify
+   * (libs/client `verify`): `{ template, signature, etag, applied_patches, agent, language }`.
+   * The signature is a detached JWS over the template; etag, applied_patches, agent and
+   * client_id are signed in its protected header (`parley`).
+   */
+  async get_schema_template_signed(params, b) {
+    const { view, compact, ...p } = parseGetSchemaTemplateParams(params);
+    if (view === 'short' || compact) {
+      throw new ParleyError('invalid_params', 'The signature covers the full template: view "short" and compact are not available signed', {
+        path: view === 'short' ? 'params.view' : 'params.compact',
+        rule: 'signed_full_view',
+      });
+    }
+    const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
+    if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
+    return {
+      template: templateFromWire(r.template),
+      ...(r.signature ? { signature: r.signature } : {}),
+      etag: r.etag,
+      applied_patches: r.applied_patches,
+      ...(r.schema ? { agent: r.schema.agent } : {}),
+      language: r.language,
+    };
   },
   /** draft-zhou §3.2 steps (4)-(6), Figures 8 and 9: the result is the server agent's result. */
   async execute(params, b) {
@@ -80,11 +118,18 @@ export const METHODS = {
     const r: ExecuteResponse = await b.execution.execute(p);
     // Figure 9: the agent's result, with Parley's schema_update_suggestion (draft-zhou §6.2.2, present when
     // the client's schema_etag is stale) as a sibling member, merged with one the agent wrote itself (its
-    // keys first, Parley's patch members win), and `warnings` (e.g. a withdrawn key accepted within its
+    // keys first, Parley's patch members win) unless Parley's is signed (§7; then the agent's own becomes
+    // `agent_schema_update_suggestion`), and `warnings` (e.g. a withdrawn key accepted within its
     // §6.2.3 window) when there are any.
     const result: JsonObject = { ...((r.result ?? {}) as JsonObject) };
     const suggestion = r.schema_update_suggestion as JsonObject | undefined;
-    if (suggestion) {
+    if (suggestion && typeof suggestion.signature === 'string') {
+      // draft-zhou §7: Parley's suggestion is signed by negotiation and passes untouched (a merge would break
+      // the signature and let an agent shadow a signed key); the agent's own suggestion, if any, moves beside it.
+      const own = result.schema_update_suggestion;
+      if (own !== null && typeof own === 'object' && !Array.isArray(own)) result.agent_schema_update_suggestion = own;
+      result.schema_update_suggestion = suggestion;
+    } else if (suggestion) {
       const own = result.schema_update_suggestion;
       if (own !== null && typeof own === 'object' && !Array.isArray(own)) {
         const list = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
@@ -109,7 +154,8 @@ export const METHODS = {
   /**
    * draft-zhou §6.2.2 Online Update Delivery, "a dedicated schema polling endpoint":
    * the etag of the client's effective template and, unless `since_etag` is that
-   * etag, the patches it consists of (new keys flagged per §6.2.3, ISO times).
+   * etag, the patches it consists of (new keys flagged per §6.2.3, ISO times), each
+   * with negotiation's `signature` (§7: a detached JWS over the patch minus that member).
    */
   async get_schema_updates(params, b) {
     const p = parseGetSchemaUpdatesParams(params);

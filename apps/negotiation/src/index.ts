@@ -1,11 +1,12 @@
 import { NegotiationServiceService, bindService, startGrpcServer, type NegotiationApi, type RegistryApi } from '@parley/contracts';
 import type { Bus, Stoppable, Subjects } from '@parley/events';
-import type { Clock, Logger } from '@parley/runtime';
+import { loadKeyRing, type Clock, type KeyRing, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { startPatchConsumer } from './patches';
 import { createNegotiationService } from './service';
 
 export { createNegotiationService } from './service';
+export { servedDelivery, servedTemplate, signDeliveries, signTemplate, suggestionOf, type TemplateContext } from './signing';
 export {
   COMPATIBILITY_WINDOW_MS,
   checkPatchDocument,
@@ -30,11 +31,19 @@ export interface NegotiationDeps {
   log: Logger;
   grpcHost?: string;
   grpcPort: number;
+  /**
+   * The keys templates, patches and suggestions are signed with (draft-zhou §7).
+   * Default: from the environment (PARLEY_SIGNING_KEYS_DIR, PARLEY_SIGNING_KEY,
+   * PARLEY_SIGNING_ACTIVE_KID; libs/runtime loadKeyRing), else a generated key logged as ephemeral.
+   */
+  signing?: KeyRing;
 }
 
 export interface RunningNegotiation {
   port: number;
   api: NegotiationApi;
+  /** The key ring it signs with. */
+  signing: KeyRing;
   stop(): Promise<void>;
 }
 
@@ -45,7 +54,8 @@ export interface RunningNegotiation {
  */
 export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNegotiation> {
   await migrate(deps.db, 'negotiation');
-  const api = createNegotiationService({ db: deps.db, clock: deps.clock, registry: deps.registry, log: deps.log });
+  const signing = deps.signing ?? loadKeyRing(process.env, deps.log);
+  const api = createNegotiationService({ db: deps.db, clock: deps.clock, registry: deps.registry, log: deps.log, signing });
   const patches: Stoppable = await startPatchConsumer({ db: deps.db, bus: deps.bus, subjects: deps.subjects, log: deps.log, clock: deps.clock });
   let server;
   try {
@@ -59,10 +69,11 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
     throw e;
   }
   const grpc = server;
-  deps.log.info('negotiation serving', { grpc_port: grpc.port });
+  deps.log.info('negotiation serving', { grpc_port: grpc.port, signing_kid: signing.activeKid });
   return {
     port: grpc.port,
     api,
+    signing,
     async stop() {
       await grpc.stop();
       await patches.stop();

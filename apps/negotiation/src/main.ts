@@ -1,8 +1,11 @@
 // Negotiation as its own process: DATABASE_URL, NATS_URL (patch events, draft-zhou §6.2.2),
 // PARLEY_SUBJECT_PREFIX (parley), REGISTRY_ADDR, GRPC_PORT (50052), HEALTH_PORT (8082).
+// Signing keys (draft-zhou §7): PARLEY_SIGNING_KEYS_DIR (PEM/JWK files; the last private key in
+// name order signs, the rest verify) or PARLEY_SIGNING_KEY (a private JWK or JWK Set, JSON), and
+// PARLEY_SIGNING_ACTIVE_KID; without them a generated key, logged as ephemeral.
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { createLogger, envInt, envString, loadKeyRing, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startNegotiation } from './index';
 
@@ -10,11 +13,12 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'negotiation' } });
 
 runUntilSignal('negotiation', log, async () => {
+  const signing = loadKeyRing(env, log); // first: a key misconfiguration stops the start before anything opens
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-negotiation' });
   const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
-  const negotiation = await startNegotiation({ db, bus, subjects, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052) });
+  const negotiation = await startNegotiation({ db, bus, subjects, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052), signing });
   const health = {
     shuttingDown: false,
     checks: {

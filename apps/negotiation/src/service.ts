@@ -14,8 +14,9 @@ import {
   type SchemaTemplate,
 } from '@parley/protocol';
 import type { Db, Queryable } from '@parley/storage';
-import type { Clock, Logger } from '@parley/runtime';
+import { createKeyRing, type Clock, type KeyRing, type Logger } from '@parley/runtime';
 import { deliveries, effectiveView, loadActivePatches, withdrawnKeys, withdrawnToWire, type PatchCache } from './patches';
+import { signDeliveries, signTemplate, suggestionOf } from './signing';
 
 /**
  * Negotiation: base schema templates per agent namespace, immutable once
@@ -31,6 +32,9 @@ import { deliveries, effectiveView, loadActivePatches, withdrawnKeys, withdrawnT
  *   plus the active global patches plus the client's own (patches.ts), patch
  *   keys flagged, with an etag naming that effective template. Without a
  *   client_id, the global view. A base template may not carry the flags.
+ * - §7: every template, patch delivery and suggestion served is signed with the
+ *   key ring (signing.ts; a generated key when none is given); GetSigningKeys
+ *   publishes the public keys.
  */
 interface SchemaRow {
   agent: string;
@@ -50,8 +54,9 @@ const SELECT_SCHEMAS = `
            WHERE v.agent = s.agent AND v.schema_id = s.schema_id) AS languages
   FROM negotiation.schemas s`;
 
-export function createNegotiationService(deps: { db: Db; clock: Clock; registry: RegistryApi; log?: Logger }): NegotiationApi {
+export function createNegotiationService(deps: { db: Db; clock: Clock; registry: RegistryApi; log?: Logger; signing?: KeyRing }): NegotiationApi {
   const { db, clock, registry, log } = deps;
+  const signing = deps.signing ?? createKeyRing();
   const parsedPatches: PatchCache = new Map();
 
   /** The latest version of a scenario's schema (one agent, or the one named). */
@@ -162,7 +167,9 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
       const language = negotiateLanguage(preferred, latest.languages, latest.default_language);
       const base = await selectVariant(db, latest.agent, latest.schema_id, language);
       const view = await effective(latest, base, clientId);
-      return { template: templateToWire(view.template), schema: toVersion(latest), language, applied_patches: view.applied_patches, etag: view.etag };
+      const template = templateToWire(view.template);
+      const signature = signTemplate(signing, template, { agent: latest.agent, etag: view.etag, applied_patches: view.applied_patches, client_id: clientId });
+      return { template, schema: toVersion(latest), language, applied_patches: view.applied_patches, etag: view.etag, signature };
     },
 
     async getSchema(req) {
@@ -190,23 +197,27 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
       const base = await selectVariant(db, row.agent, row.schema_id, row.default_language);
       if (req.base_only) {
         if (clientId) throw new ParleyError('invalid_params', 'base_only and client_id exclude each other', { path: 'params.base_only', rule: 'exclusive' });
+        const template = templateToWire(base);
         return {
-          template: templateToWire(base),
+          template,
           schema: toVersion(row),
           ...(row.response_schema ? { response_schema: row.response_schema } : {}),
           applied_patches: [],
           etag: '',
           withdrawn_keys: [],
+          signature: signTemplate(signing, template, { agent: row.agent, etag: '', applied_patches: [], client_id: null }),
         };
       }
       const view = await effective(row, base, clientId);
+      const template = templateToWire(view.template);
       return {
-        template: templateToWire(view.template),
+        template,
         schema: toVersion(row),
         ...(row.response_schema ? { response_schema: row.response_schema } : {}),
         applied_patches: view.applied_patches,
         etag: view.etag,
         withdrawn_keys: withdrawnToWire(withdrawnKeys(view, base), base),
+        signature: signTemplate(signing, template, { agent: row.agent, etag: view.etag, applied_patches: view.applied_patches, client_id: clientId }),
       };
     },
 
@@ -217,7 +228,23 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
       const base = await selectVariant(db, latest.agent, latest.schema_id, latest.default_language);
       const view = await effective(latest, base, clientId);
       const changed = req.since_etag !== view.etag;
-      return { etag: view.etag, changed, parent_schema_id: latest.schema_id, patches: changed ? deliveries(view) : [] };
+      if (!changed) return { etag: view.etag, changed, parent_schema_id: latest.schema_id, patches: [] };
+      const patches = deliveries(view);
+      // §7: each delivery signed, and Figure 9's suggestion for them, which execution returns as it is.
+      const suggestion = suggestionOf(latest.schema_id, view.etag, patches);
+      return {
+        etag: view.etag,
+        changed,
+        parent_schema_id: latest.schema_id,
+        patches: signDeliveries(signing, patches),
+        suggestion,
+        suggestion_signature: signing.sign(suggestion),
+      };
+    },
+
+    /** §7: the public keys of the signatures above, active first (the gateway serves them as a JWKS). */
+    async getSigningKeys() {
+      return { keys: signing.jwks().keys, active_kid: signing.activeKid };
     },
 
     async listSchemas(req) {

@@ -13,7 +13,7 @@ import {
 import { startEvolution, type RunningEvolution } from '@parley/evolution-service';
 import { createLlmFromEnv } from '@parley/llm';
 import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
-import { startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
+import { rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
@@ -124,6 +124,9 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     log: log.child({ service: 'semantic-pool' }),
     ...(opts.evolution?.pool ? { config: opts.evolution.pool } : {}),
     ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
+    // zhou §7: with PARLEY_DATA_KEY (or PARLEY_STORE_RAW_FRAGMENTS=false) as in the separate process;
+    // otherwise raw fragments are sealed with a key made up at start.
+    ...(process.env['PARLEY_DATA_KEY'] || process.env['PARLEY_STORE_RAW_FRAGMENTS'] === 'false' ? { raw: rawFragmentsFromEnv(process.env) } : {}),
     grpcHost,
     grpcPort: 0,
   });

@@ -3,12 +3,13 @@ import type { Embedder } from '@parley/embeddings';
 import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
-import type { Clock, Logger } from '@parley/runtime';
+import { ephemeralSealer, type Clock, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
-import { createPoolService, type PoolService } from './service';
+import { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type RawFragmentsPolicy } from './service';
 
-export { createPoolService, type PoolService, type PoolServiceDeps } from './service';
+export { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type PoolServiceDeps, type RawFragmentsPolicy } from './service';
+export { poolConfigFromEnv, rawFragmentsFromEnv } from './env';
 
 export interface SemanticPoolDeps {
   db: Db;
@@ -23,6 +24,15 @@ export interface SemanticPoolDeps {
   scenarios?: readonly string[];
   /** How often heat is sampled for the operator's heat-over-time view (default 1 h; 0 = never). */
   heatSampleMs?: number;
+  /**
+   * Raw fragments at rest (zhou §7): sealed with `sealer`, or not stored (sealer
+   * null), deleted after `retentionMs` (default 30 days). Left out (embedded
+   * mode): sealed with a key made up at start, logged as ephemeral; raw text
+   * stored by an earlier run is then unreadable to operators.
+   */
+  raw?: { sealer: RawFragmentsPolicy['sealer']; retentionMs?: number };
+  /** How often raw text past its retention is deleted (default 1 h; 0 = never, e.g. tests that call purgeRawText). */
+  rawPurgeMs?: number;
   grpcHost?: string;
   grpcPort: number;
 }
@@ -42,6 +52,10 @@ export interface RunningSemanticPool {
  */
 export async function startSemanticPool(deps: SemanticPoolDeps): Promise<RunningSemanticPool> {
   await migrate(deps.db, 'pool');
+  const raw: RawFragmentsPolicy = deps.raw
+    ? { sealer: deps.raw.sealer, retentionMs: deps.raw.retentionMs ?? DEFAULT_RAW_RETENTION_MS }
+    : { sealer: ephemeralSealer(), retentionMs: DEFAULT_RAW_RETENTION_MS };
+  if (!deps.raw) deps.log.warn('raw fragments are sealed with an ephemeral key made up at start: set PARLEY_DATA_KEY to read them after a restart (zhou §7)', { kid: raw.sealer?.kid });
   const relay = createOutboxRelay({ db: deps.db, schema: 'pool', bus: deps.bus, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
   const service = await createPoolService({
     db: deps.db,
@@ -52,7 +66,10 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     log: deps.log,
     ...(deps.config ? { config: deps.config } : {}),
     ...(deps.scenarios ? { scenarios: deps.scenarios } : {}),
+    raw,
   });
+  await service.secureStoredRawText();
+  await service.purgeRawText();
   await service.rebuild();
   relay.start();
   const capturedSubjects = deps.scenarios
@@ -93,8 +110,19 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const every = deps.heatSampleMs ?? 3_600_000;
   const timer = every > 0 ? setInterval(() => void service.sampleHeat().catch((e: unknown) => deps.log.warn('heat sampling failed', { error: String(e) })), every) : undefined;
   timer?.unref();
+  // zhou §7: raw text is kept for the retention period only.
+  const purgeEvery = deps.rawPurgeMs ?? 3_600_000;
+  const purgeTimer = purgeEvery > 0 ? setInterval(() => void service.purgeRawText().catch((e: unknown) => deps.log.warn('raw fragment retention sweep failed', { error: String(e) })), purgeEvery) : undefined;
+  purgeTimer?.unref();
   const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, services: [bindService(SemanticPoolServiceService, service.api)] });
-  deps.log.info('semantic pool serving', { grpc_port: server.port, embedder: deps.embedder.id, similarity_threshold: service.pool().config.similarity_threshold, index: deps.index.kind, scenarios: deps.scenarios ?? 'all' });
+  deps.log.info('semantic pool serving', {
+    grpc_port: server.port,
+    embedder: deps.embedder.id,
+    similarity_threshold: service.pool().config.similarity_threshold,
+    index: deps.index.kind,
+    scenarios: deps.scenarios ?? 'all',
+    raw_fragments: raw.sealer ? { sealed_with: raw.sealer.kid, ephemeral_key: raw.sealer.ephemeral, retention_days: raw.retentionMs / 86_400_000 } : 'not stored',
+  });
   return {
     port: server.port,
     api: service.api,
@@ -102,6 +130,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     drainOutbox: () => relay.drain(),
     async stop() {
       if (timer) clearInterval(timer);
+      if (purgeTimer) clearInterval(purgeTimer);
       await server.stop();
       for (const c of consumers) await c.stop();
       await Promise.race([relay.drain().catch(() => {}), new Promise((r) => setTimeout(r, 3000).unref())]);

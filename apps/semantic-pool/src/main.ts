@@ -2,19 +2,22 @@
 // PARLEY_EMBEDDER (offline default), QDRANT_URL (embedded index when unset), PARLEY_POOL_SCENARIOS
 // (comma-separated scenario ids this replica owns; default all), PARLEY_SIMILARITY_THRESHOLD,
 // PARLEY_HEAT_INCREMENT, PARLEY_HEAT_HALF_LIFE_H, PARLEY_HEAT_THRESHOLD, PARLEY_GATE_CLIENTS,
-// PARLEY_GATE_OCCURRENCES, PARLEY_HEAT_SAMPLE_MS.
+// PARLEY_GATE_OCCURRENCES, PARLEY_HEAT_SAMPLE_MS; raw fragments (draft-zhou §7): PARLEY_DATA_KEY (required
+// unless PARLEY_STORE_RAW_FRAGMENTS=false), PARLEY_STORE_RAW_FRAGMENTS, PARLEY_RAW_RETENTION_DAYS (30).
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { createLogger, envInt, envOptional, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { createVectorIndexFromEnv } from '@parley/vectors';
-import { poolConfigFromEnv } from './env';
+import { poolConfigFromEnv, rawFragmentsFromEnv } from './env';
 import { startSemanticPool } from './index';
 
 const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'semantic-pool' } });
 
 runUntilSignal('semantic-pool', log, async () => {
+  // Checked before anything connects: no key, no start (unless raw fragments are not stored).
+  const raw = rawFragmentsFromEnv(env);
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-semantic-pool' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-semantic-pool' });
@@ -32,6 +35,7 @@ runUntilSignal('semantic-pool', log, async () => {
     config: poolConfigFromEnv(env),
     ...(scenarios ? { scenarios } : {}),
     heatSampleMs: envInt(env, 'PARLEY_HEAT_SAMPLE_MS', 3_600_000, { min: 0 }),
+    raw,
     grpcPort: envInt(env, 'GRPC_PORT', 50054),
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };

@@ -4,7 +4,7 @@ import type { Embedder } from '@parley/embeddings';
 import { EventType, appendToOutbox, type EventEnvelope, type OtherCapturedData, type PatchEventData, type Subjects } from '@parley/events';
 import { collectionOf, createSemanticPool, type ClusterView, type MaturedCluster, type PreparedFragment, type SemanticPool, type SemanticPoolConfig } from '@parley/pool';
 import { ParleyError, scenarioId } from '@parley/protocol';
-import { createMutex, type Clock, type Logger } from '@parley/runtime';
+import { SealError, createMutex, type Clock, type Logger, type Sealer } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 
@@ -23,6 +23,13 @@ import type { VectorIndex } from '@parley/vectors';
  *
  * One writer per scenario: replicas split scenarios between them
  * (PARLEY_POOL_SCENARIOS), never share one.
+ *
+ * Raw fragments (zhou §7, personal data at rest): only the sanitised text
+ * (personal data already replaced by placeholders, libs/evolution pii.ts) is
+ * embedded, clustered, published and kept in clear. The raw text, which only
+ * operators see (GetCluster include_raw), is sealed (AES-256-GCM, libs/runtime
+ * seal.ts, bound to its row) before it is written, or not stored at all, and
+ * deleted once older than the retention period (`purgeRawText`, on a timer).
  */
 export interface PoolServiceDeps {
   db: Db;
@@ -35,7 +42,20 @@ export interface PoolServiceDeps {
   config?: SemanticPoolConfig;
   /** Scenario ids this replica owns; default all. */
   scenarios?: readonly string[];
+  /** How raw fragments are kept (zhou §7). */
+  raw: RawFragmentsPolicy;
 }
+
+/** Raw `other` fragments at rest. */
+export interface RawFragmentsPolicy {
+  /** Seals raw_text before it is written; null: raw fragments are not stored at all. */
+  readonly sealer: Sealer | null;
+  /** Raw text captured longer ago than this is deleted (the sanitised text and vector stay). */
+  readonly retentionMs: number;
+}
+
+/** Raw text is kept 30 days by default (PARLEY_RAW_RETENTION_DAYS). */
+export const DEFAULT_RAW_RETENTION_MS = 30 * 86_400_000;
 
 interface InputRow {
   event_id: string;
@@ -62,15 +82,32 @@ export interface PoolService {
   onPatchEvent(event: EventEnvelope, tx: Queryable): Promise<void>;
   /** Samples every cluster's heat now into pool.heat_samples. */
   sampleHeat(): Promise<number>;
+  /** Deletes raw text captured before now (the clock) minus the retention period; returns the rows cleared. */
+  purgeRawText(): Promise<number>;
+  /**
+   * At start, before serving: seals raw text written in clear before sealing
+   * existed (pool migration 002), or, when raw fragments are not stored, deletes
+   * every raw text. Returns the rows changed.
+   */
+  secureStoredRawText(): Promise<number>;
   pool(): SemanticPool;
   serialize<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const MAX_FRAGMENTS_PER_EVENT = 32;
 const MAX_RAW_CHARS = 4000;
+const LEGACY_BATCH = 500;
+
+/** What a sealed raw_text is bound to: its row. Moved to another row, it does not open. */
+function rawContext(eventId: string, fragmentIndex: number): string {
+  // PostgreSQL gives uuids back in lower case.
+  return `pool.inputs:${eventId.toLowerCase()}:${fragmentIndex}`;
+}
 
 export async function createPoolService(deps: PoolServiceDeps): Promise<PoolService> {
   const { db, log } = deps;
+  const { sealer, retentionMs } = deps.raw;
+  if (!Number.isFinite(retentionMs) || retentionMs <= 0) throw new RangeError(`raw retention must be a positive number of ms, got ${retentionMs}`);
   const mutex = createMutex();
   const owned = deps.scenarios ? new Set(deps.scenarios.map((s) => scenarioId(s))) : null;
   let pool: SemanticPool = await fresh([]);
@@ -117,14 +154,18 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     const at = Date.parse(event.occurred_at);
     const fragments = data.fragments.slice(0, MAX_FRAGMENTS_PER_EVENT);
     const matured: MaturedCluster[] = [];
+    // Raw text already past its retention (a late event) is not stored at all.
+    const keepRaw = sealer !== null && at >= rawCutoff();
     for (const [i, text] of fragments.entries()) {
+      // zhou §7: only the sanitised text (personal data replaced) is embedded and kept in clear.
       const p = await pool.prepare({ ts: at, scenario: sc, client_id: data.client_id, text });
       const r = await pool.ingestPrepared(p);
       matured.push(...r.matured);
+      const raw = keepRaw ? sealer.seal(String(text).slice(0, MAX_RAW_CHARS), rawContext(event.id, i)) : null;
       await tx.query(
-        `INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, sanitized, flags, vector, global_cluster_id, client_cluster_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [event.id, i, sc, data.client_id, at, text.slice(0, MAX_RAW_CHARS), p.sanitized, [...p.sanitize_flags], p.vector ? [...p.vector] : null, r.global_cluster_id, r.client_cluster_id],
+        `INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, raw_sealed, sanitized, flags, vector, global_cluster_id, client_cluster_id)
+         VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8, $9, $10, $11)`,
+        [event.id, i, sc, data.client_id, at, raw, p.sanitized, [...p.sanitize_flags], p.vector ? [...p.vector] : null, r.global_cluster_id, r.client_cluster_id],
       );
     }
     await appendToOutbox(tx, 'pool', deps.subjects, matured.map((m) => maturedEvent(m, deps.clock)));
@@ -160,6 +201,61 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
       await db.query('INSERT INTO pool.heat_samples (scenario_id, cluster_id, at_ms, heat) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [c.scenario, c.id, now, s.heat]);
     }
     return samples.length;
+  }
+
+  function rawCutoff(): number {
+    return deps.clock.now().getTime() - retentionMs;
+  }
+
+  async function purgeRawText(): Promise<number> {
+    const mine = owned ? [...owned] : null;
+    const r = await db.query(`UPDATE pool.inputs SET raw_text = NULL WHERE raw_text IS NOT NULL AND at_ms < $1 AND ($2::text[] IS NULL OR scenario_id = ANY($2::text[]))`, [rawCutoff(), mine]);
+    if (r.rowCount > 0) log.info('raw fragments past their retention deleted (zhou §7)', { rows: r.rowCount, retention_days: retentionMs / 86_400_000 });
+    return r.rowCount;
+  }
+
+  async function secureStoredRawText(): Promise<number> {
+    const mine = owned ? [...owned] : null;
+    if (sealer === null) {
+      const r = await db.query('UPDATE pool.inputs SET raw_text = NULL, raw_sealed = true WHERE (raw_text IS NOT NULL OR NOT raw_sealed) AND ($1::text[] IS NULL OR scenario_id = ANY($1::text[]))', [mine]);
+      if (r.rowCount > 0) log.info('raw fragments stored before are deleted (PARLEY_STORE_RAW_FRAGMENTS=false)', { rows: r.rowCount });
+      return r.rowCount;
+    }
+    let n = 0;
+    for (;;) {
+      const { rows } = await db.query<{ seq: string; event_id: string; fragment_index: number; at_ms: string; raw_text: string | null }>(
+        `SELECT seq, event_id, fragment_index, at_ms, raw_text FROM pool.inputs
+         WHERE NOT raw_sealed AND ($1::text[] IS NULL OR scenario_id = ANY($1::text[])) ORDER BY seq LIMIT ${LEGACY_BATCH}`,
+        [mine],
+      );
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        const raw = r.raw_text !== null && Number(r.at_ms) >= rawCutoff() ? sealer.seal(r.raw_text, rawContext(r.event_id, r.fragment_index)) : null;
+        n += (await db.query('UPDATE pool.inputs SET raw_text = $2, raw_sealed = true WHERE seq = $1 AND NOT raw_sealed', [r.seq, raw])).rowCount;
+      }
+    }
+    if (n > 0) log.info('raw fragments stored in clear before sealing existed are now sealed (zhou §7)', { rows: n });
+    return n;
+  }
+
+  /** The raw text for an operator, or why there is none (a marker in flags). */
+  function openRaw(
+    r: { event_id: string; fragment_index: number; at_ms: string; raw_text: string | null; raw_sealed: boolean },
+    failures: Map<string, number>,
+  ): { text: string; marker: string | null } {
+    // Past its retention it is gone, whether or not the sweep has run yet.
+    if (Number(r.at_ms) < rawCutoff()) return { text: '', marker: 'raw_expired' };
+    if (r.raw_text === null) return { text: '', marker: 'raw_not_stored' };
+    if (!r.raw_sealed) return { text: r.raw_text, marker: null };
+    if (sealer === null) return { text: '', marker: 'raw_unreadable' };
+    try {
+      return { text: sealer.open(r.raw_text, rawContext(r.event_id, r.fragment_index)), marker: null };
+    } catch (e) {
+      if (!(e instanceof SealError)) throw e;
+      const why = `${e.reason}${e.kid ? ` (key ${e.kid})` : ''}`;
+      failures.set(why, (failures.get(why) ?? 0) + 1);
+      return { text: '', marker: 'raw_unreadable' };
+    }
   }
 
   async function history(scenario: string, ids: readonly string[]): Promise<Map<string, { at: string; heat: number }[]>> {
@@ -199,20 +295,26 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
       const v = pool.cluster(req.id, deps.clock.now().getTime());
       if (!v || v.scenario !== sc) throw new ParleyError('cluster_not_found', `No cluster "${req.id}" in scenario "${sc}"`, { path: 'params.id', rule: 'exists' });
       const hist = await history(sc, [v.id]);
+      // Raw text is opened here only, for operators (the gateway checks the bearer token).
+      const failures = new Map<string, number>();
       const raw = req.include_raw
         ? (
-            await db.query<{ event_id: string; client_id: string; at_ms: string; raw_text: string; sanitized: string | null; flags: string[] }>(
-              `SELECT event_id, client_id, at_ms, raw_text, sanitized, flags FROM pool.inputs
+            await db.query<{ event_id: string; fragment_index: number; client_id: string; at_ms: string; raw_text: string | null; raw_sealed: boolean; sanitized: string | null; flags: string[] }>(
+              `SELECT event_id, fragment_index, client_id, at_ms, raw_text, raw_sealed, sanitized, flags FROM pool.inputs
                WHERE scenario_id = $1 AND (global_cluster_id = $2 OR client_cluster_id = $2) ORDER BY seq LIMIT 500`,
               [sc, v.id],
             )
-          ).rows.map((r) => ({ event_id: r.event_id, client_id: r.client_id, at: new Date(Number(r.at_ms)).toISOString(), raw_text: r.raw_text, sanitized: r.sanitized ?? '', flags: r.flags }))
+          ).rows.map((r) => {
+            const o = openRaw(r, failures);
+            return { event_id: r.event_id, client_id: r.client_id, at: new Date(Number(r.at_ms)).toISOString(), raw_text: o.text, sanitized: r.sanitized ?? '', flags: o.marker ? [...r.flags, o.marker] : r.flags };
+          })
         : [];
+      if (failures.size > 0) log.warn('raw fragments cannot be opened', { cluster_id: v.id, failures: Object.fromEntries(failures) });
       return { cluster: toCluster(v, hist.get(v.id) ?? []), raw };
     },
   };
 
-  return { api, rebuild, onOtherCaptured, onPatchEvent, sampleHeat, pool: () => pool, serialize: (w) => mutex.run(w) };
+  return { api, rebuild, onOtherCaptured, onPatchEvent, sampleHeat, purgeRawText, secureStoredRawText, pool: () => pool, serialize: (w) => mutex.run(w) };
 }
 
 function toPrepared(r: InputRow): PreparedFragment {

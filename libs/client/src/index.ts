@@ -1,4 +1,8 @@
 import { ParleyError, type JsonObject, type KeyDefinition, type SchemaTemplate, type SerializedError } from '@parley/protocol';
+import { asJwks, createVerifier, type Jwks, type VerifyResult } from './verify';
+
+export { PARLEY_JWS_TYP, asJwks, canonicalJson, createVerifier, jwsHeader, verifyDetached } from './verify';
+export type { Jwk, Jwks, JwsHeader, Verifier, VerifyFailure, VerifyResult } from './verify';
 
 /**
  * What a client agent imports: a typed JSON-RPC 2.0 client for the gateway.
@@ -11,11 +15,27 @@ import { ParleyError, type JsonObject, type KeyDefinition, type SchemaTemplate, 
  * negotiated and sends it with `execute` (unless told otherwise), so a result
  * carries a `schema_update_suggestion` only when the template changed since;
  * `getSchemaUpdates` polls for changes.
+ *
+ * Signatures (draft-zhou §7): negotiation signs every template, patch delivery
+ * and schema_update_suggestion it serves (Ed25519, detached JWS over the RFC 8785
+ * canonical JSON). With `verify`, the client checks them against the JWKS and
+ * throws `signature_invalid` for anything that does not verify: templates come
+ * from `get_schema_template_signed` (one call: template, etag and signature
+ * together), every polled patch is checked, and an execute result's suggestion is
+ * checked. `verifyTemplate`, `verifyPatch` and `verifySuggestion` check objects
+ * obtained otherwise, with or without `verify`.
  */
 export interface ParleyClientOptions {
   /** Per-call timeout (default 15 s). */
   timeoutMs?: number;
   headers?: Record<string, string>;
+  /**
+   * Verify Parley's signatures (draft-zhou §7). `true`: against the gateway's
+   * `/.well-known/jwks.json`, fetched once, cached, fetched again once when a
+   * signature names an unknown key (rotation). A JWKS: against these keys only
+   * (pinned; the stronger choice when the gateway itself is not trusted).
+   */
+  verify?: boolean | Jwks;
 }
 
 /** A key as patches deliver it: a template key, flagged per its §6.2.3 lifecycle state. */
@@ -30,12 +50,20 @@ export interface SchemaUpdateSuggestion {
   patch_ids?: string[];
   new_keys: PatchKeyDefinition[];
   modified_keys?: Array<{ key_name: string; semantic_description: string }>;
+  /** Negotiation's signature (draft-zhou §7): a detached JWS over every other member. */
+  signature?: string;
   [member: string]: unknown;
 }
 
 /** Members Parley may add to an execute result beside the agent's own. */
 export interface ExecuteExtras {
+  /** Parley's suggestion; with `verify`, present only when its signature verified. */
   schema_update_suggestion?: SchemaUpdateSuggestion;
+  /**
+   * The server agent's own suggestion (Figure 9), not signed by Parley: set when it
+   * came beside Parley's signed one, and with `verify` for any unsigned suggestion.
+   */
+  agent_schema_update_suggestion?: JsonObject;
   /** Payload warnings that did not reject it, e.g. a withdrawn key accepted within its §6.2.3 window. */
   warnings?: string[];
 }
@@ -69,6 +97,29 @@ export interface SchemaPatchDelivery {
   expires_at: string;
   new_keys: PatchKeyDefinition[];
   modified_keys: Array<{ key_name: string; semantic_description: string }>;
+  /** Negotiation's signature (draft-zhou §7): a detached JWS over every other member. */
+  signature?: string;
+}
+
+/** `get_schema_template_signed`: the full template and negotiation's signature of it (draft-zhou §7). */
+export interface SignedSchemaTemplate {
+  template: SchemaTemplate;
+  /** A detached JWS over the template; its protected header's `parley` member signs agent, etag, applied_patches and client_id. */
+  signature?: string;
+  etag: string;
+  applied_patches: string[];
+  agent?: string;
+  language?: string;
+}
+
+/** What a verified template signature vouches for, beside the template itself. */
+export interface VerifiedTemplate {
+  kid: string;
+  agent: string;
+  etag: string;
+  applied_patches: string[];
+  /** The client whose effective template it is; undefined for the global view. */
+  client_id: string | undefined;
 }
 
 export interface SchemaUpdates {
@@ -94,6 +145,19 @@ export interface ParleyClient {
   publishSchema(params: { agent: string; template: SchemaTemplate | JsonObject; language?: string; response_schema?: JsonObject }): Promise<{ schema: { schema_id: string; version: number }; created: boolean; notes: string[] }>;
   listAgents(params?: { scenario?: string; tag?: string; domain?: string }): Promise<{ agents: Array<{ name: string; scenarios: string[]; tags: string[]; domain: string; executions: number }> }>;
   listSchemas(params?: { agent?: string; scenario?: string }): Promise<{ schemas: Array<{ agent: string; schema_id: string; version: number; languages: string[] }> }>;
+  /** The template with its signature (`get_schema_template_signed`); verified when the client verifies. */
+  getSchemaTemplateSigned(params: GetSchemaTemplateParams): Promise<SignedSchemaTemplate>;
+  /**
+   * Checks a signed template (draft-zhou §7); `expected` names the client_id and agent it was asked
+   * for (a template signed for another client or agent fails). Throws `signature_invalid`.
+   */
+  verifyTemplate(signed: SignedSchemaTemplate, expected?: { client_id?: string; agent?: string }): Promise<VerifiedTemplate>;
+  /** Checks a patch delivery's signature. Throws `signature_invalid`; returns the kid. */
+  verifyPatch(patch: SchemaPatchDelivery): Promise<string>;
+  /** Checks a schema_update_suggestion's signature. Throws `signature_invalid`; returns the kid. */
+  verifySuggestion(suggestion: SchemaUpdateSuggestion): Promise<string>;
+  /** The JWKS signatures are checked against (fetched from the gateway unless pinned). */
+  jwks(): Promise<Jwks>;
 }
 
 /** Kept etags; bounded so a long-lived client that negotiates many schemas does not grow without end. */
@@ -101,6 +165,31 @@ const MAX_KEPT_ETAGS = 1000;
 
 export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = {}): ParleyClient {
   const url = new URL('/rpc', baseUrl).toString();
+  const jwksUrl = new URL('/.well-known/jwks.json', baseUrl).toString();
+  const verifying = opts.verify !== undefined && opts.verify !== false;
+  const verifier = createVerifier(
+    typeof opts.verify === 'object' && opts.verify !== null
+      ? { jwks: opts.verify }
+      : {
+          fetchJwks: async () => {
+            let res: Response;
+            try {
+              res = await fetch(jwksUrl, { headers: { accept: 'application/jwk-set+json, application/json', ...opts.headers }, signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000) });
+            } catch (cause) {
+              throw new ParleyError('unavailable', `Parley gateway at ${baseUrl} unreachable for its signing keys`, { cause, details: { url: jwksUrl } });
+            }
+            let doc: unknown;
+            try {
+              doc = await res.json();
+            } catch {
+              doc = undefined;
+            }
+            const jwks = res.ok ? asJwks(doc) : undefined;
+            if (!jwks) throw new ParleyError('unavailable', `The gateway served no JWKS at ${jwksUrl} (HTTP ${res.status})`, { details: { url: jwksUrl, status: res.status } });
+            return jwks;
+          },
+        },
+  );
   let nextId = 1;
   const etags = new Map<string, string>();
   const etagKey = (schemaId: string, clientId: string | undefined) => `${schemaId}\u0000${clientId ?? ''}`;
@@ -131,9 +220,88 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     return body.result as T;
   }
 
-  const getSchemaUpdates: ParleyClient['getSchemaUpdates'] = (p) => call('get_schema_updates', p);
+  /** Throws signature_invalid naming `what` unless `r` is a good verification. */
+  function mustVerify(r: VerifyResult, what: string, path: string, details: Record<string, unknown> = {}): string {
+    if (r.ok) return r.kid;
+    throw new ParleyError('signature_invalid', `${what} failed signature verification (draft-zhou §7): ${r.message}`, {
+      path,
+      rule: r.reason,
+      details: { ...details, ...(r.kid !== undefined ? { kid: r.kid } : {}) },
+    });
+  }
+  const missing = (what: string, path: string, details: Record<string, unknown> = {}) =>
+    new ParleyError('signature_invalid', `${what} carries no signature (draft-zhou §7); a verifying client refuses it`, { path, rule: 'missing_signature', details });
+  const withoutSignature = <T extends object>(o: T): Omit<T, 'signature'> => {
+    const { signature: _signature, ...rest } = o as T & { signature?: unknown };
+    return rest;
+  };
+
+  async function verifyTemplate(signed: SignedSchemaTemplate, expected: { client_id?: string; agent?: string } = {}): Promise<VerifiedTemplate> {
+    const schemaId = signed?.template?.schema_id;
+    const what = `The schema template ${typeof schemaId === 'string' ? `"${schemaId}"` : ''}`.trimEnd();
+    if (typeof signed?.signature !== 'string' || signed.signature === '') throw missing(what, 'result.signature', { schema_id: schemaId });
+    const r = await verifier.check(signed.template, signed.signature);
+    const kid = mustVerify(r, what, 'result.template', { schema_id: schemaId });
+    // What the template belongs to is signed in the protected header; the plain members must agree with it.
+    const ctx = (r as Extract<VerifyResult, { ok: true }>).header.parley as { agent?: unknown; etag?: unknown; applied_patches?: unknown; client_id?: unknown } | undefined;
+    const mismatch = (member: string, message: string) =>
+      new ParleyError('signature_invalid', `${what}: ${message} (draft-zhou §7)`, { path: `result.${member}`, rule: 'context_mismatch', details: { schema_id: schemaId, kid } });
+    if (!ctx || typeof ctx.agent !== 'string' || typeof ctx.etag !== 'string' || !Array.isArray(ctx.applied_patches) || (ctx.client_id !== undefined && typeof ctx.client_id !== 'string')) {
+      throw mismatch('signature', 'the signature does not say whose template it is (no parley context in its header)');
+    }
+    const applied = ctx.applied_patches as string[];
+    if (signed.etag !== undefined && signed.etag !== ctx.etag) throw mismatch('etag', `the etag "${signed.etag}" is not the signed one`);
+    if (signed.applied_patches !== undefined && canonicalList(signed.applied_patches) !== canonicalList(applied)) throw mismatch('applied_patches', 'the applied patches are not the signed ones');
+    if (signed.agent !== undefined && signed.agent !== ctx.agent) throw mismatch('agent', `the agent "${signed.agent}" is not the signed one`);
+    if (expected.agent !== undefined && expected.agent !== ctx.agent) throw mismatch('agent', `it is agent "${ctx.agent}"'s template, not "${expected.agent}"'s`);
+    if ((expected.client_id ?? undefined) !== (ctx.client_id ?? undefined)) {
+      throw mismatch('client_id', ctx.client_id === undefined ? 'it is the global template, not the one of the client asked for' : `it is the template of another client ("${String(ctx.client_id)}")`);
+    }
+    return { kid, agent: ctx.agent, etag: ctx.etag, applied_patches: [...applied], client_id: ctx.client_id as string | undefined };
+  }
+
+  async function verifyPatch(patch: SchemaPatchDelivery, path = 'result.patch'): Promise<string> {
+    const what = `The schema patch "${String(patch?.patch_id)}"`;
+    if (typeof patch?.signature !== 'string' || patch.signature === '') throw missing(what, `${path}.signature`, { patch_id: patch?.patch_id });
+    return mustVerify(await verifier.check(withoutSignature(patch), patch.signature), what, path, { patch_id: patch.patch_id });
+  }
+
+  async function verifySuggestion(s: SchemaUpdateSuggestion, path = 'result.schema_update_suggestion', details: Record<string, unknown> = {}): Promise<string> {
+    const what = 'The schema_update_suggestion';
+    if (typeof s?.signature !== 'string' || s.signature === '') throw missing(what, `${path}.signature`, details);
+    return mustVerify(await verifier.check(withoutSignature(s), s.signature), what, path, { ...details, patch_ids: s.patch_ids });
+  }
+
+  async function getSchemaTemplateSigned(p: GetSchemaTemplateParams): Promise<SignedSchemaTemplate> {
+    const signed = await call<SignedSchemaTemplate>('get_schema_template_signed', p as unknown as Record<string, unknown>);
+    if (verifying) await verifyTemplate(signed, { ...(p.client_id !== undefined ? { client_id: p.client_id } : {}), ...(p.agent !== undefined ? { agent: p.agent } : {}) });
+    return signed;
+  }
+
+  const getSchemaUpdates: ParleyClient['getSchemaUpdates'] = async (p) => {
+    const u = await call<SchemaUpdates>('get_schema_updates', p);
+    if (verifying) {
+      for (const [i, patch] of (u.patches ?? []).entries()) await verifyPatch(patch, `result.patches[${i}]`);
+    }
+    return u;
+  };
+
+  function keepEtag(schemaId: string, clientId: string | undefined, etag: string | undefined): void {
+    const key = etagKey(schemaId, clientId);
+    etags.delete(key);
+    if (etag !== undefined) {
+      etags.set(key, etag);
+      while (etags.size > MAX_KEPT_ETAGS) etags.delete(etags.keys().next().value as string);
+    }
+  }
 
   async function getSchemaTemplateWithEtag(p: GetSchemaTemplateParams): Promise<{ template: SchemaTemplate; etag: string | undefined }> {
+    if (verifying) {
+      // One call: the template, its etag and the signature over both (draft-zhou §7).
+      const signed = await getSchemaTemplateSigned(p);
+      keepEtag(signed.template.schema_id, p.client_id, signed.etag);
+      return { template: signed.template, etag: signed.etag };
+    }
     // The etag is asked for first: if a patch lands between the two calls, the
     // client holds an older etag than its template and is merely told again
     // (a suggestion), never a newer one that would hide a change from it.
@@ -147,13 +315,31 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     const template = await call<SchemaTemplate>('get_schema_template', p as unknown as Record<string, unknown>);
     // A new base version published in between: the etag describes another schema.
     const etag = updates && updates.parent_schema_id === template.schema_id ? updates.etag : undefined;
-    const key = etagKey(template.schema_id, p.client_id);
-    etags.delete(key);
-    if (etag !== undefined) {
-      etags.set(key, etag);
-      while (etags.size > MAX_KEPT_ETAGS) etags.delete(etags.keys().next().value as string);
-    }
+    keepEtag(template.schema_id, p.client_id, etag);
     return { template, etag };
+  }
+
+  async function execute<T extends JsonObject>(p: ExecuteParams): Promise<T & ExecuteExtras> {
+    const etag = p.schema_etag ?? etags.get(etagKey(p.schema_id, p.client_id));
+    const result = await call<T & ExecuteExtras>('execute', { ...p, ...(etag !== undefined ? { schema_etag: etag } : {}) });
+    const s = result?.schema_update_suggestion;
+    if (!verifying || s === undefined) return result;
+    const { schema_update_suggestion: _s, ...rest } = result;
+    if (s === null || typeof s !== 'object' || Array.isArray(s) || typeof s.signature !== 'string') {
+      // Unsigned: the agent's own (Figure 9) or Parley's when patches could not be attributed; never Parley-vouched.
+      return { ...rest, ...(rest.agent_schema_update_suggestion === undefined ? { agent_schema_update_suggestion: s as unknown as JsonObject } : {}) } as T & ExecuteExtras;
+    }
+    try {
+      await verifySuggestion(s);
+    } catch (e) {
+      const err = e as ParleyError;
+      throw new ParleyError(err.type, `${err.message}. The payload was executed: the result without the suggestion is in details.result`, {
+        path: err.path,
+        rule: err.rule,
+        details: { ...err.details, result: rest },
+      });
+    }
+    return result;
   }
 
   return {
@@ -162,13 +348,19 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     getSchemaTemplateWithEtag,
     getSchemaUpdates,
     schemaEtag: (schemaId, clientId) => etags.get(etagKey(schemaId, clientId)),
-    execute: (p) => {
-      const etag = p.schema_etag ?? etags.get(etagKey(p.schema_id, p.client_id));
-      return call('execute', { ...p, ...(etag !== undefined ? { schema_etag: etag } : {}) });
-    },
+    execute,
     registerAgent: (p) => call('register_agent', p),
     publishSchema: (p) => call('publish_schema', p as unknown as Record<string, unknown>),
     listAgents: (p = {}) => call('list_agents', p),
     listSchemas: (p = {}) => call('list_schemas', p),
+    getSchemaTemplateSigned,
+    verifyTemplate,
+    verifyPatch: (patch) => verifyPatch(patch),
+    verifySuggestion: (s) => verifySuggestion(s),
+    jwks: () => verifier.jwks(),
   };
+}
+
+function canonicalList(v: unknown): string {
+  return JSON.stringify(Array.isArray(v) ? v : null);
 }

@@ -23,9 +23,11 @@ export type { PoolKey, Scope } from './scope';
 export { addHeat, decayFactor, heatAt, msUntilHeatBelow, zeroHeat } from './heat';
 export type { Heat } from './heat';
 
-// Sanitising `other` (§7).
+// Sanitising `other` (§7), personal data included.
 export { DEFAULT_MAX_FRAGMENT_CHARS, cutOnWord, sanitizeFragment } from './sanitize';
 export type { SanitizeFlag, SanitizedFragment } from './sanitize';
+export { PII_KINDS, PII_PLACEHOLDERS, PII_PLACEHOLDER_PATTERN, ibanValid, luhnValid, scrubPersonalData } from './pii';
+export type { PiiKind, ScrubResult } from './pii';
 
 // Clusters (§6.2.1 Semantic Vector Clustering).
 export { addToCluster, assignFragment, clusterPool, decideAssignment, emptyCluster, isGlobalCluster, markTriggered, mergeCentroid, windowStartBucket } from './cluster';

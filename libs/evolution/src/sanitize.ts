@@ -9,18 +9,37 @@
  * - Unicode NFKC (full-width and compatibility forms fold to plain letters, so
  *   "ｓｙｓｔｅｍ:" is caught like "system:");
  * - control, format (zero-width, bidi override) and private-use characters removed;
- * - URLs, e-mail addresses and long digit runs (phone, card numbers) removed
- *   (§7 also asks to protect personal data);
  * - a fragment with prompt-injection phrasing ("ignore previous instructions",
  *   role markers such as "system:" or "<|im_start|>", code fences, markup) is
- *   dropped entirely: a partial strip would still quote the attacker's words;
- * - only letters, marks, digits, spaces and `- . , % + & ( )` survive; quotes,
- *   colons, brackets, backslashes become spaces (descriptions quote fragments
- *   in '...', so a fragment can never close the quote);
- * - whitespace collapsed, length capped on a word boundary.
+ *   dropped entirely: a partial strip would still quote the attacker's words.
+ *   The phrasing and markup are also looked for in a folded form (accents removed, Cyrillic
+ *   and Greek look-alikes and digit-for-letter spellings mapped to Latin
+ *   letters, letters spaced out or dotted apart joined), so "іgnore prevіous
+ *   іnstructions" with Cyrillic і or "1gn0re prev10us" is caught too;
+ * - URLs removed;
+ * - personal data (§7 "sensitive personal information ... MUST protect this
+ *   data"): e-mail addresses, phone numbers, payment card numbers (Luhn), IBANs,
+ *   identity numbers and IP addresses become typed placeholders (`[email]`,
+ *   `[phone]`, `[card]`, `[iban]`, `[id-number]`, `[ip]`; pii.ts), flagged by
+ *   kind. Ordinary numbers (counts, dates, times, flight numbers) stay;
+ * - only letters, marks, digits, spaces, `- . , % + & ( )` and the placeholders
+ *   survive; quotes, colons, other brackets, backslashes become spaces
+ *   (descriptions quote fragments in '...', so a fragment can never close the quote);
+ * - whitespace collapsed, length capped on a word boundary (never inside a
+ *   placeholder); a fragment that is nothing but placeholders is dropped (empty).
+ *
+ * Sanitising is idempotent: a sanitised text comes out of sanitizeFragment unchanged.
+ * Everything downstream (embedding, cluster samples, induction, patches, the
+ * pool's stored text, pool.matured events, LLM prompts) sees only this text.
  */
+import { PII_PLACEHOLDER_PATTERN, scrubPersonalData, type PiiKind } from './pii';
 
-export type SanitizeFlag = 'control' | 'url' | 'email' | 'long_number' | 'markup' | 'injection' | 'truncated' | 'empty';
+/**
+ * What sanitising found. The personal-data kinds are those of pii.ts;
+ * `long_number` is no longer produced (digit runs are classified now) but may
+ * appear in flags stored before.
+ */
+export type SanitizeFlag = 'control' | 'url' | PiiKind | 'long_number' | 'markup' | 'injection' | 'truncated' | 'empty';
 
 export interface SanitizedFragment {
   /** The cleaned text, or null when nothing usable is left or the fragment was dropped. */
@@ -36,22 +55,55 @@ const INJECTION_PATTERNS: readonly RegExp[] = [
   /<\|[^|]{0,40}\|>/u,
   /\[\/?(inst|sys|system)\]/iu,
   /<<\s*\/?\s*sys\s*>>/iu,
-  /^\s*#{2,}\s*\w+/u,
+  /(^|\s)#{2,}\s*\w+/u,
+  /\b(instructions?|prompt)\s*[:>]/iu,
   /\byou\s+are\s+now\b/iu,
   /\b(act|behave)\s+as\b/iu,
   /\bpretend\s+(to\s+be|you)\b/iu,
   /\bnew\s+instructions?\b/iu,
   /\b(jailbreak|do\s+anything\s+now|developer\s+mode)\b/iu,
   /\b(reveal|print|show|output|repeat)\b[\s\S]{0,30}\b(system\s+prompt|instructions|api\s*keys?|secrets?|passwords?|credentials)\b/iu,
+  // Words about the conversation rather than the trip: "ignore what you were told before".
+  /\b(ignore|disregard)\b[\s\S]{0,40}\b(told|said|given|before|below|system|developer|operator)\b/iu,
+  // Addressing the model that reads the description.
+  /\b(tell|inform|instruct|remind|ask)\s+(the\s+)?(user|human|model|llm|assistant|ai|client\s+agent)s?\b/iu,
+  /\bas\s+an?\s+(ai|language\s+model|llm|assistant)\b/iu,
+  /\b(ai|llm|language\s+model|assistant|agent|model)s?\s+(reading|processing|seeing|parsing)\s+this\b/iu,
+  /\b(respond|reply|answer|output)\s+only\b|\bonly\s+(respond|reply|answer)\b/iu,
 ];
 const CODE_OR_MARKUP: readonly RegExp[] = [/```|~~~/u, /<\/?[a-z!][^>]*>/iu, /\$\{|\{\{|\}\}/u, /\b(eval|exec|rm\s+-rf|drop\s+table|select\s+\*)\b/iu];
+/**
+ * High-signal phrasing looked for with every non-letter removed, so spacing,
+ * punctuation and line breaks between the words do not hide it ("i g n o r e
+ * p r e v i o u s ...", "ignore.previous.instructions").
+ */
+const SQUEEZED_INJECTION: readonly RegExp[] = [
+  /(ignore|disregard|forget|override|bypass)(all|the|any|your|my)?(previous|prior|above|earlier|preceding)(instruction|prompt|rule|context|direction)/u,
+  /(reveal|print|show|output|repeat)(your|the)?systemprompt/u,
+  /youarenow(a|an|in)?(dan|jailbroken|unrestricted|developermode)/u,
+  /newinstructions?(follow|are|is)/u,
+  /endofprompt|endofinstructions|endofsystemprompt/u,
+];
 const URL = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.|(?:javascript|data|file|mailto):)\S*/giu;
-const EMAIL = /\b[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}\b/giu;
-const LONG_NUMBER = /\d[\d\s-]{6,}\d/gu;
 // Cc control, Cf format (zero-width, bidi), Co private use, Cs lone surrogates.
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 const HAS_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
 const NOT_ALLOWED = /[^\p{L}\p{M}\p{N} \-.,%+&()]/gu;
+/** Splits a text into placeholders (odd indices) and the rest. */
+const PLACEHOLDER_SPLIT = new RegExp(`(${PII_PLACEHOLDER_PATTERN.source})`, 'u');
+/** A placeholder cut in half at the end by the length cap. */
+const CUT_PLACEHOLDER = /\[[a-z-]*$/u;
+
+/**
+ * Cyrillic and Greek letters that look like Latin ones, and digits or signs
+ * written for letters: folded only to look for injection phrasing, never in
+ * the stored text.
+ */
+const LOOKALIKE: Readonly<Record<string, string>> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', ɡ: 'g',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w',
+  '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '|': 'l',
+};
 
 export const DEFAULT_MAX_FRAGMENT_CHARS = 200;
 
@@ -64,24 +116,56 @@ export function sanitizeFragment(raw: string, maxChars: number = DEFAULT_MAX_FRA
     flags.add('control');
     s = s.replace(CONTROL, '');
   }
-  for (const p of INJECTION_PATTERNS) {
-    if (p.test(s)) return done(null, flags, 'injection');
-  }
-  for (const p of CODE_OR_MARKUP) {
-    if (p.test(s)) return done(null, flags, 'markup');
-  }
+  const folded = fold(s);
+  if (looksLikeInjection(s, folded)) return done(null, flags, 'injection');
+  if (CODE_OR_MARKUP.some((p) => p.test(s) || p.test(folded))) return done(null, flags, 'markup');
   s = strip(s, URL, 'url', flags);
-  s = strip(s, EMAIL, 'email', flags);
-  s = strip(s, LONG_NUMBER, 'long_number', flags);
-  s = s.replace(NOT_ALLOWED, ' ').replace(/\s+/gu, ' ').trim();
-  // Leading/trailing punctuation carries nothing.
-  s = s.replace(/^[\s\-.,%+&()]+|[\s\-.,+&(]+$/gu, '');
-  if ([...s].length > maxChars) {
-    flags.add('truncated');
-    s = cutOnWord(s, maxChars);
+  // zhou §7 personal data: typed placeholders, before anything is embedded or stored.
+  // Scrubbed again after the clean-up: a removed character can join two numbers
+  // ("1111123[555" → "1111123 555"), so sanitising stays idempotent.
+  for (let pass = 0; pass < 3; pass++) {
+    const pii = scrubPersonalData(s);
+    for (const k of pii.found) flags.add(k);
+    const cleaned = pii.text
+      .split(PLACEHOLDER_SPLIT)
+      .map((part, i) => (i % 2 === 1 ? part : part.replace(NOT_ALLOWED, ' ')))
+      .join('')
+      .replace(/\s+/gu, ' ')
+      .trim()
+      // Leading/trailing punctuation carries nothing.
+      .replace(/^[\s\-.,%+&()]+|[\s\-.,+&(]+$/gu, '');
+    if (cleaned === s) break;
+    s = cleaned;
   }
-  if (!/[\p{L}\p{N}]/u.test(s)) return done(null, flags, 'empty');
+  // A cut can leave a number that reads differently on its own ("10.0.0.10130" → "10.0.0.1"),
+  // so the cut text is scrubbed again (and cut again should a placeholder make it longer).
+  for (let pass = 0; [...s].length > maxChars && pass < 5; pass++) {
+    flags.add('truncated');
+    const again = scrubPersonalData(cutOnWord(s, maxChars).replace(CUT_PLACEHOLDER, '').replace(/[\s\-.,+&(]+$/gu, ''));
+    for (const k of again.found) flags.add(k);
+    s = again.text;
+  }
+  // Nothing of the user's own words left (only placeholders, or nothing): dropped.
+  if (!/[\p{L}\p{N}]/u.test(s.replace(PII_PLACEHOLDER_PATTERN, ' '))) return done(null, flags, 'empty');
   return { text: s, flags: [...flags].sort() };
+}
+
+/** Whether the text, or its folded form, has prompt-injection phrasing. */
+function looksLikeInjection(s: string, folded: string): boolean {
+  if (INJECTION_PATTERNS.some((p) => p.test(s))) return true;
+  if (folded !== s && INJECTION_PATTERNS.some((p) => p.test(folded))) return true;
+  const squeezed = folded.toLowerCase().replace(/[^\p{L}]+/gu, '');
+  return SQUEEZED_INJECTION.some((p) => p.test(squeezed));
+}
+
+/** Accents removed, look-alikes mapped to Latin, letters spaced or dotted apart ("i g n o r e") joined. */
+function fold(s: string): string {
+  const base = s
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/./gu, (ch) => LOOKALIKE[ch] ?? LOOKALIKE[ch.toLowerCase()] ?? ch);
+  // Runs of single letters separated by one space, dot, hyphen or underscore become one word.
+  return base.replace(/(?<![\p{L}\p{N}])\p{L}(?:[ ._\-]\p{L}(?![\p{L}\p{N}])){2,}/gu, (m) => m.replace(/[ ._\-]/gu, ''));
 }
 
 function done(text: string | null, flags: Set<SanitizeFlag>, add: SanitizeFlag): SanitizedFragment {

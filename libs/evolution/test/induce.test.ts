@@ -151,7 +151,8 @@ describe('sanitising other fragments (zhou §7)', () => {
     expect(sanitizeFragment('window\u200b seat\u0007\n\n please')).toEqual({ text: 'window seat please', flags: ['control'] });
     expect(sanitizeFragment('seat see https://x.example/a?b=c or www.y.example').text).toBe('seat see or');
     expect(sanitizeFragment('mail me at a.b@example.com').flags).toEqual(['email']);
-    expect(sanitizeFragment('call +1 555 123 4567 for seat').text).toBe('call + for seat');
+    // Personal data becomes a typed placeholder (pii.ts; was: removed, leaving 'call + for seat').
+    expect(sanitizeFragment('call +1 555 123 4567 for seat')).toEqual({ text: 'call [phone] for seat', flags: ['phone'] });
     expect(sanitizeFragment("it's 'quoted' \"text\"; x:y").text).toBe('it s quoted text x y');
     const long = sanitizeFragment('word '.repeat(100), 50);
     expect(long.flags).toContain('truncated');

@@ -129,7 +129,7 @@ describe('OpenAI-compatible intent inducer (zhou §6.2.2) over real HTTP', () =>
       { text: 'window seat please', count: 7 },
       { text: 'aisle seat', count: 4 },
       { text: 'I want a window seat', count: 2 },
-      { text: 'seat by the window, call me at', count: 1 },
+      { text: 'seat by the window, call me at [phone]', count: 1 },
     ]);
     expect(req!.raw.toLowerCase()).not.toContain('ignore previous instructions');
     expect(req!.raw).not.toContain('555 123 4567');

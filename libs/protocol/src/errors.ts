@@ -64,6 +64,7 @@ export const ERROR_CATALOGUE = {
   // Access (draft-zhou §7: updates that touch security-relevant keys need authorization)
   unauthenticated: { jsonrpc: -32050, grpc: GrpcStatus.UNAUTHENTICATED, http: 401, retryable: false, summary: 'The call carries no valid credentials.' },
   forbidden: { jsonrpc: -32051, grpc: GrpcStatus.PERMISSION_DENIED, http: 403, retryable: false, summary: 'The caller may not do this.' },
+  signature_invalid: { jsonrpc: -32035, grpc: GrpcStatus.UNAUTHENTICATED, http: 200, retryable: false, summary: 'A signed template, patch or suggestion does not verify against the published keys (draft-zhou §7).' },
   unavailable: { jsonrpc: -32040, grpc: GrpcStatus.UNAVAILABLE, http: 200, retryable: true, summary: 'A Parley dependency is unavailable.' },
   internal: { jsonrpc: -32603, grpc: GrpcStatus.INTERNAL, http: 200, retryable: false, summary: 'Internal error.' },
 } as const satisfies Record<string, CatalogueEntry>;
