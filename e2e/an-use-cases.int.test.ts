@@ -635,15 +635,12 @@ describe.skipIf(!infra)('AN use cases 2.1 and 2.2: services and six agents as se
       expect((await state('cross-domain')).incidents.map((i: { report_task_id: string }) => i.report_task_id)).not.toContain(r.task.task_id);
     });
 
-    it('rejects a task for an agent nobody serves with agent_unavailable naming the task, which is recorded failed (created -> failed), not lost', async () => {
+    it('rejects a task for an agent nobody serves with agent_unavailable naming params.send_to, and stores nothing', async () => {
       const before = await counts();
       const r = await rpc(gatewayUrl, 'task_assign', { ...valid(), send_to: 'TMF-Nobody-Ghost-v1' });
-      expect(r.body.error?.data?.type, JSON.stringify(r.body)).toBe('agent_unavailable');
+      expect(r.body.error?.data, JSON.stringify(r.body)).toMatchObject({ type: 'agent_unavailable', path: 'params.send_to', rule: 'listening' });
       expect(r.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
-      const id = r.body.error.data.details.task_id as string;
-      expect((await history(id)).map((n) => n.status)).toEqual(['created', 'failed']);
-      const after = await counts();
-      expect(after.tasks).toBe((before.tasks ?? 0) + 1);
+      expect(await counts()).toEqual(before);
     });
   });
 });

@@ -212,12 +212,12 @@ describe('synchronous tasks (4.2: feedback in the same session)', () => {
     expect((task!.result as { payload: unknown }).payload).toEqual({ origin: 'PEK', destination: 'SHA', cabin_class: 'economy' });
   });
 
-  it('answers agent_unavailable when nobody listens on send_to; the task is recorded as failed', async () => {
-    const e = await failure(tasks.taskAssign(assign({ send_to: 'nobody-listens' })));
-    expect(e.type).toBe('agent_unavailable');
-    const taskId = e.details.task_id as string;
-    expect(taskId).toBeTruthy();
-    expect(await statusesOf(taskId)).toEqual(['created', 'failed']);
+  it('answers agent_unavailable naming params.send_to when nobody serves it, and stores nothing', async () => {
+    const before = Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.tasks')).rows[0]?.n);
+    const e = await failure(tasks.taskAssign(assign({ send_to: 'nobody-listens', task_id: 'never-stored-1' })));
+    expect(e).toMatchObject({ type: 'agent_unavailable', path: 'params.send_to', rule: 'listening' });
+    expect(Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.tasks')).rows[0]?.n)).toBe(before);
+    expect(await failure(tasks.taskResultQuery({ task_id: 'never-stored-1', send_from: 'ops-agent' }))).toMatchObject({ type: 'task_not_found' });
   });
 });
 

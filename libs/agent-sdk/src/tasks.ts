@@ -218,6 +218,9 @@ export function createTaskRuntime(opts: { name: string; bus: Bus; subjects: Subj
             return encode({ ok: false, error: opts.failure(e) });
           }
         }
+        case 'ping':
+          // The execution service asks before it stores a task for this agent.
+          return encode({ ok: true });
         case 'capability':
           if (!o.profile) return encode({ ok: false, error: { message: 'this agent publishes no profile', code: 'not_supported' } });
           return encode({ ok: true, profile: o.profile });

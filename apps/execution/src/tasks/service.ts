@@ -387,6 +387,8 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
   async function taskAssign(input: unknown): Promise<{ task: StoredTask; subscription_id?: string }> {
     const p = parseTaskAssign(input);
     const structured = await validatePayload(p);
+    // An agent nobody serves is refused before anything is stored: bad input changes nothing.
+    await probeExecutor(p.send_to);
     const at = now();
     const taskId = p.task_id ?? randomUUID();
     const task: Task = {
@@ -441,6 +443,21 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       return (await transition(tx, subjects, { ...task, last_seq: 0 }, { from: null, to: 'created', at })).task;
     });
     return { task: await dispatch(created), ...(subscriptionId ? { subscription_id: subscriptionId } : {}) };
+  }
+
+  /**
+   * Whether any agent serves tasks as `agent`: a `ping` on its task subject. Any
+   * answer counts (an agent on an older SDK answers an unknown kind with an
+   * error); no responder or no answer is agent_unavailable naming params.send_to.
+   */
+  async function probeExecutor(agent: string): Promise<void> {
+    try {
+      await bus.request(subjects.task(agent), encodeWire({ kind: 'ping' }), { timeoutMs: Math.min(deps.timeoutMs, 2000) });
+    } catch (e) {
+      const err = toParleyError(e);
+      if (err.type !== 'agent_unavailable' && err.type !== 'agent_timeout') throw err;
+      throw new ParleyError('agent_unavailable', `No agent serves tasks as ${JSON.stringify(agent)}`, { path: 'params.send_to', rule: 'listening', details: { agent }, cause: e });
+    }
   }
 
   /** Sends the task to its executing agent and applies the answer. */
