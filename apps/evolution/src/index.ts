@@ -22,6 +22,8 @@ export interface EvolutionDeps {
   tickMs?: number;
   grpcHost?: string;
   grpcPort: number;
+  /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
+  grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
 }
 
 export interface RunningEvolution {
@@ -92,7 +94,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const every = deps.tickMs ?? 60_000;
   const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
   timer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, services: [bindService(EvolutionServiceService, service.api)] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api)] });
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,

@@ -5,7 +5,7 @@
 import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { createLlmFromEnv } from '@parley/llm';
-import { createLogger, envInt, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { createLogger, envInt, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { evolverConfigFromEnv, startEvolution } from './index';
 
@@ -13,10 +13,11 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'evolution' } });
 
 runUntilSignal('evolution', log, async () => {
+  const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-evolution' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-evolution' });
-  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'));
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-evolution' });
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls });
   const llm = createLlmFromEnv(env);
   log.info('evolution LLM ports', { use: llm.describe });
   const evolution = await startEvolution({
@@ -31,6 +32,7 @@ runUntilSignal('evolution', log, async () => {
     judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
     tickMs: envInt(env, 'PARLEY_TICK_MS', 60_000, { min: 0 }),
     grpcPort: envInt(env, 'GRPC_PORT', 50055),
+    grpcTls: tls,
   });
   const health = {
     shuttingDown: false,

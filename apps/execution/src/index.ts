@@ -12,6 +12,8 @@ export type { RunningTasks, TaskDeps, TaskFeed, TaskOptions, TaskService, TaskSe
 export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheSize'> & {
   grpcHost?: string;
   grpcPort: number;
+  /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
+  grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** AN tasks (draft 004 §5.2-5.4): negotiation rounds, chunk limits, live poll, webhook delivery. */
   tasks?: TaskOptions;
   /** The registry's AgentProfileService: CapabilityRequest answers from it before asking the agent. */
@@ -69,7 +71,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
   });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
-    port: deps.grpcPort,
+    port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
     services: [bindService(ExecutionServiceService, api), bindService(TaskServiceService, tasks.api)],
   }).catch(async (e: unknown) => {
     await tasks.stop();

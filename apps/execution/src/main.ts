@@ -7,7 +7,7 @@
 // WEBHOOK_BACKOFF_MS (1000) and WEBHOOK_MAX_BACKOFF_MS (300000) for webhook retries.
 import { AgentProfileServiceService, NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { ConfigError, createLogger, envInt, envOptional, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { ConfigError, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startExecution } from './index';
 
@@ -15,12 +15,13 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'execution' } });
 
 runUntilSignal('execution', log, async () => {
+  const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-execution', poolSize: envInt(env, 'DB_POOL_SIZE', 10, { min: 1 }) });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-execution' });
-  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'));
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-execution' });
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls });
   const registryAddr = envOptional(env, 'REGISTRY_ADDR');
-  const profiles = registryAddr ? createGrpcClient(AgentProfileServiceService, registryAddr, { deadlineMs: 3000 }) : undefined;
+  const profiles = registryAddr ? createGrpcClient(AgentProfileServiceService, registryAddr, { deadlineMs: 3000, tls }) : undefined;
   const execution = await startExecution({
     db,
     bus,
@@ -32,6 +33,7 @@ runUntilSignal('execution', log, async () => {
     patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
     auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),
+    grpcTls: tls,
     ...(profiles ? { profiles: profiles.api } : {}),
     tasks: {
       maxNegotiationRounds: envInt(env, 'TASK_MAX_NEGOTIATION_ROUNDS', 5, { min: 1, max: 100 }),

@@ -1,3 +1,4 @@
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TextEmbedder } from '@parley/adol';
 import type { HealthState, Logger } from '@parley/runtime';
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   embedder?: TextEmbedder;
   /** Operator token (PARLEY_OPERATOR_TOKEN) for the operator methods of schema self-evolution; without it they are disabled. */
   operatorToken?: string;
+  /** Serve HTTPS with this certificate (PEM; draft-zhou §7); default plain HTTP. Set publicUrl to the https:// address for agent cards. */
+  tls?: { cert: Buffer | string; key: Buffer | string; ca?: Buffer | string } | null;
 }
 
 export interface RunningGateway {
@@ -34,7 +37,7 @@ export interface RunningGateway {
 }
 
 export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
-  const server = createGatewayServer({
+  const plain = createGatewayServer({
     backends: deps.backends,
     health: deps.health,
     log: deps.log,
@@ -44,6 +47,9 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.embedder ? { embedder: deps.embedder } : {}),
     ...(deps.operatorToken ? { operatorToken: deps.operatorToken } : {}),
   });
+  // HTTPS: the same request handler on a TLS server (client certificates are not requested).
+  const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key, ...(deps.tls.ca ? { ca: deps.tls.ca } : {}) }) : plain;
+  if (server !== plain) for (const l of plain.listeners('request')) server.on('request', l as (...args: unknown[]) => void);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -52,6 +58,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   const port = (server.address() as AddressInfo).port;
   deps.log.info('gateway listening', {
     port,
+    tls: deps.tls ? 'https' : 'off (plain http)',
     max_body_bytes: deps.maxBodyBytes,
     operator_methods: deps.operatorToken ? 'enabled' : 'disabled (set PARLEY_OPERATOR_TOKEN)',
     semantic_pool: deps.backends.pool ? 'configured' : 'absent',
@@ -59,7 +66,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   });
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `${deps.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         deps.health.shuttingDown = true;

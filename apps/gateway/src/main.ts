@@ -15,7 +15,7 @@ import {
   createGrpcClient,
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
-import { ConfigError, createLogger, envInt, envOptional, envString, runUntilSignal, type ReadinessCheck } from '@parley/runtime';
+import { ConfigError, createLogger, envInt, envOptional, envString, runUntilSignal, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
 import { MIN_OPERATOR_TOKEN_LENGTH, createOperatorAuth } from './operator';
 import { startGateway } from './index';
 
@@ -23,6 +23,7 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'gateway' } });
 
 runUntilSignal('gateway', log, async () => {
+  const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC (HTTPS for the gateway)
   const executeTimeout = envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 });
   const operatorToken = envOptional(env, 'PARLEY_OPERATOR_TOKEN');
   if (operatorToken !== undefined) {
@@ -32,18 +33,18 @@ runUntilSignal('gateway', log, async () => {
       throw new ConfigError(`PARLEY_OPERATOR_TOKEN is unusable: ${(e as Error).message} (e.g. \`openssl rand -hex 32\`; at least ${MIN_OPERATOR_TOKEN_LENGTH} characters)`);
     }
   }
-  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
+  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls });
   // AN agent profiles (draft 004 §5.1): served by the registry on the same address.
-  const profiles = createGrpcClient(AgentProfileServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
-  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'));
+  const profiles = createGrpcClient(AgentProfileServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls });
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls });
   // The execution deadline leaves room for the agent's own timeout to come back as a typed error.
-  const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000 });
+  const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls });
   // AN tasks (draft 004 §5.2-5.4): TaskService is served by the execution service, on its gRPC port.
-  const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000 });
+  const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls });
   const poolAddr = envOptional(env, 'SEMANTIC_POOL_ADDR');
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
-  const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr) : undefined;
-  const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr) : undefined;
+  const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls }) : undefined;
+  const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr, { tls }) : undefined;
   const clients = [registry, profiles, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
@@ -73,6 +74,7 @@ runUntilSignal('gateway', log, async () => {
     catalogTtlMs: envInt(env, 'CATALOG_TTL_MS', 5000, { min: 0 }),
     ...(publicUrl ? { publicUrl } : {}),
     embedder,
+    ...(tls ? { tls } : {}),
     ...(operatorToken ? { operatorToken } : {}),
   });
   return {

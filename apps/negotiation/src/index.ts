@@ -31,6 +31,8 @@ export interface NegotiationDeps {
   log: Logger;
   grpcHost?: string;
   grpcPort: number;
+  /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
+  grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /**
    * The keys templates, patches and suggestions are signed with (draft-zhou §7).
    * Default: from the environment (PARLEY_SIGNING_KEYS_DIR, PARLEY_SIGNING_KEY,
@@ -61,7 +63,7 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
   try {
     server = await startGrpcServer({
       ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
-      port: deps.grpcPort,
+      port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
       services: [bindService(NegotiationServiceService, api)],
     });
   } catch (e) {

@@ -5,7 +5,7 @@
 // PARLEY_SIGNING_ACTIVE_KID; without them a generated key, logged as ephemeral.
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envString, loadKeyRing, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { createLogger, envInt, envString, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startNegotiation } from './index';
 
@@ -13,12 +13,13 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'negotiation' } });
 
 runUntilSignal('negotiation', log, async () => {
+  const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const signing = loadKeyRing(env, log); // first: a key misconfiguration stops the start before anything opens
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-negotiation' });
-  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'));
-  const negotiation = await startNegotiation({ db, bus, subjects, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052), signing });
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-negotiation' });
+  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls });
+  const negotiation = await startNegotiation({ db, bus, subjects, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052), grpcTls: tls, signing });
   const health = {
     shuttingDown: false,
     checks: {

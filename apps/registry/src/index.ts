@@ -16,6 +16,8 @@ export interface RegistryDeps {
   log: Logger;
   grpcHost?: string;
   grpcPort: number;
+  /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
+  grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
 }
 
 export interface RunningRegistry {
@@ -36,7 +38,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
   const profiles = createProfileService({ db: deps.db, clock: deps.clock });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
-    port: deps.grpcPort,
+    port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
     services: [bindService(RegistryServiceService, api), bindService(AgentProfileServiceService, profiles)],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.

@@ -35,6 +35,8 @@ export interface SemanticPoolDeps {
   rawPurgeMs?: number;
   grpcHost?: string;
   grpcPort: number;
+  /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
+  grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
 }
 
 export interface RunningSemanticPool {
@@ -114,7 +116,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const purgeEvery = deps.rawPurgeMs ?? 3_600_000;
   const purgeTimer = purgeEvery > 0 ? setInterval(() => void service.purgeRawText().catch((e: unknown) => deps.log.warn('raw fragment retention sweep failed', { error: String(e) })), purgeEvery) : undefined;
   purgeTimer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, services: [bindService(SemanticPoolServiceService, service.api)] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api)] });
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,

@@ -6,7 +6,7 @@
 // unless PARLEY_STORE_RAW_FRAGMENTS=false), PARLEY_STORE_RAW_FRAGMENTS, PARLEY_RAW_RETENTION_DAYS (30).
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envOptional, envString, runUntilSignal, startHealthServer, systemClock } from '@parley/runtime';
+import { createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { createVectorIndexFromEnv } from '@parley/vectors';
 import { poolConfigFromEnv, rawFragmentsFromEnv } from './env';
@@ -16,11 +16,12 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'semantic-pool' } });
 
 runUntilSignal('semantic-pool', log, async () => {
+  const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   // Checked before anything connects: no key, no start (unless raw fragments are not stored).
   const raw = rawFragmentsFromEnv(env);
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-semantic-pool' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ servers: envString(env, 'NATS_URL'), subjects, name: 'parley-semantic-pool' });
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-semantic-pool' });
   const embedder = createEmbedderFromEnv(env);
   const index = createVectorIndexFromEnv(env);
   const scenarios = envOptional(env, 'PARLEY_POOL_SCENARIOS')?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -37,6 +38,7 @@ runUntilSignal('semantic-pool', log, async () => {
     heatSampleMs: envInt(env, 'PARLEY_HEAT_SAMPLE_MS', 3_600_000, { min: 0 }),
     raw,
     grpcPort: envInt(env, 'GRPC_PORT', 50054),
+    grpcTls: tls,
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
   const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8084));

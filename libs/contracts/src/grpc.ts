@@ -201,16 +201,44 @@ export function bindService<S extends AnyServiceDefinition>(definition: S, impl:
   return { definition, handlers: toGrpcHandlers(definition, impl, streams), streams };
 }
 
+/**
+ * PEM material for gRPC over TLS (draft-zhou §7): the server presents cert/key
+ * and the client verifies it against ca; a client also presents its cert/key
+ * when given (the server does not require one).
+ */
+export interface GrpcTls {
+  cert: Buffer | string;
+  key: Buffer | string;
+  ca: Buffer | string;
+}
+
+const pem = (v: Buffer | string): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(v, 'utf8'));
+
+/** Server credentials: TLS with `tls` (client certificates not required), else insecure. */
+export function grpcServerCredentials(tls?: GrpcTls | null): ServerCredentials {
+  if (!tls) return ServerCredentials.createInsecure();
+  return ServerCredentials.createSsl(pem(tls.ca), [{ cert_chain: pem(tls.cert), private_key: pem(tls.key) }], false);
+}
+
+/** Channel credentials: TLS verified against `tls.ca` (presenting tls.cert/key when given), else insecure. */
+export function grpcChannelCredentials(tls?: Partial<GrpcTls> & Pick<GrpcTls, 'ca'> | null): ChannelCredentials {
+  if (!tls) return grpcCredentials.createInsecure();
+  const withCert = tls.cert !== undefined && tls.key !== undefined;
+  return grpcCredentials.createSsl(pem(tls.ca), withCert ? pem(tls.key as Buffer | string) : null, withCert ? pem(tls.cert as Buffer | string) : null);
+}
+
 export async function startGrpcServer(opts: {
   host?: string;
   port: number;
   services: ServiceBinding[];
   credentials?: ServerCredentials;
+  /** Serve over TLS (ignored when `credentials` is given); default insecure. */
+  tls?: GrpcTls | null;
 }): Promise<GrpcServerHandle> {
   const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
   for (const s of opts.services) server.addService(s.definition, s.handlers);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, opts.credentials ?? ServerCredentials.createInsecure(), (err, p) =>
+    server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, opts.credentials ?? grpcServerCredentials(opts.tls), (err, p) =>
       err ? reject(err) : resolve(p),
     ),
   );
@@ -250,10 +278,17 @@ export interface GrpcClient<S extends AnyServiceDefinition> {
 export function createGrpcClient<S extends AnyServiceDefinition>(
   definition: S,
   address: string,
-  opts: { deadlineMs?: number; streamDeadlineMs?: number; credentials?: ChannelCredentials; serviceName?: string } = {},
+  opts: {
+    deadlineMs?: number;
+    streamDeadlineMs?: number;
+    credentials?: ChannelCredentials;
+    serviceName?: string;
+    /** Connect over TLS (ignored when `credentials` is given); default insecure. */
+    tls?: (Partial<GrpcTls> & Pick<GrpcTls, 'ca'>) | null;
+  } = {},
 ): GrpcClient<S> {
   const Ctor = makeGenericClientConstructor(definition as never, opts.serviceName ?? 'Service');
-  const client = new Ctor(address, opts.credentials ?? grpcCredentials.createInsecure()) as unknown as Client &
+  const client = new Ctor(address, opts.credentials ?? grpcChannelCredentials(opts.tls)) as unknown as Client &
     Record<string, (req: unknown, md: Metadata, o: { deadline: Date }, cb: (e: ServiceError | null, r: unknown) => void) => void>;
   const deadlineMs = opts.deadlineMs ?? 10_000;
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;

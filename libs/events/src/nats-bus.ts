@@ -38,6 +38,17 @@ export interface NatsBusOptions {
   subjects: Subjects;
   /** Connection name shown by the server (monitoring, `nats server report connections`). */
   name?: string;
+  /**
+   * TLS for the connection (PEM contents; ignored when `nc` is given): the server is
+   * verified against `ca`; `cert`/`key` are presented when the server asks for them.
+   * Without it TLS is still used when the server requires it, verified against the system CAs.
+   */
+  tls?: { ca: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
+  /** Per-service credentials (server `authorization.users`); ignored when `nc` is given. */
+  user?: string;
+  pass?: string;
+  /** Token authentication, as an alternative to user/pass; ignored when `nc` is given. */
+  token?: string;
   /** Stream replicas (default 1; 3 on a production cluster). */
   streamReplicas?: number;
   /** JetStream de-duplication window for `msgID` = event id (default 10 min). */
@@ -89,6 +100,10 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
       // A service outlives NATS restarts: keep reconnecting instead of closing.
       maxReconnectAttempts: -1,
       ...(opts.name ? { name: opts.name } : {}),
+      ...(opts.tls ? { tls: natsTls(opts.tls) } : {}),
+      ...(opts.user !== undefined ? { user: opts.user } : {}),
+      ...(opts.pass !== undefined ? { pass: opts.pass } : {}),
+      ...(opts.token !== undefined ? { token: opts.token } : {}),
     }));
   const ackWaitMs = opts.ackWaitMs ?? 30_000;
   const maxAckPending = Math.max(1, opts.maxAckPending ?? 1);
@@ -362,6 +377,12 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
       if (ownsConnection && !nc.isClosed()) await nc.drain();
     },
   };
+}
+
+/** nats.js TlsOptions take PEM strings. */
+function natsTls(t: NonNullable<NatsBusOptions['tls']>): { ca: string; cert?: string; key?: string } {
+  const str = (v: string | Buffer) => (typeof v === 'string' ? v : v.toString('utf8'));
+  return { ca: str(t.ca), ...(t.cert !== undefined ? { cert: str(t.cert) } : {}), ...(t.key !== undefined ? { key: str(t.key) } : {}) };
 }
 
 function desiredStream(opts: NatsBusOptions): StreamConfig {

@@ -6,3 +6,4 @@ export { systemClock, type Clock } from './clock';
 export { createMutex, type Mutex } from './mutex';
 export { PARLEY_JWS_TYP, canonicalJson, createKeyRing, generateSigningKey, jwkThumbprint, jwsHeader, loadKeyRing, parseKey, signDetached, verifyDetached, type JwsHeader, type Jwks, type KeyRing, type KeyRingOptions, type LoadedKey, type PublicJwk, type SigningKey, type VerifyFailure, type VerifyResult } from './jws';
 export { SealError, createSealer, dataKeyId, ephemeralSealer, generateDataKey, parseDataKeys, sealerFromEnv, type DataKey, type SealFailure, type Sealer } from './seal';
+export { natsFromEnv, tlsFromEnv, type NatsConnectionEnv, type TlsMaterial } from './tls';
