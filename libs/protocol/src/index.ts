@@ -83,3 +83,4 @@ export type { DispatchReply, DispatchRequest } from './dispatch';
 export { FORBIDDEN_MEMBER_NAMES, MAX_PAYLOAD_DEPTH, assertNoForbiddenKeys } from './forbidden-keys';
 export { compileResponseSchema } from './response-schema';
 export type { ResponseValidator } from './response-schema';
+export { PARLEY_JWS_TYP, b64url, canonicalJson, jwsHeader, verifyDetached, type Jwk, type JwsHeader, type Jwks, type PublicJwk, type VerifyFailure, type VerifyResult } from './jws';
