@@ -14,11 +14,11 @@ import { SCENARIOS } from '@parley/examples';
 import { compilePayloadValidator, payloadJsonSchema } from '@parley/protocol';
 import { createTestDatabase, freePort, startProcess, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { SECONDS, load, type LoadResult } from './load';
 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: Ajv2020) => void;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const log = (s: string) => process.stdout.write(s + '\n');
 
 const FIGURE_8 = { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04', cabin_class: 'business', passenger_count: 1, other: 'window seat' };
@@ -48,35 +48,6 @@ function validationBench(): { validate_per_s: number; ajv_per_s: number } {
   return { validate_per_s: Math.round(Math.max(...a)), ajv_per_s: Math.round(Math.max(...b)) };
 }
 
-interface LoadResult {
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  errors: number;
-}
-
-async function load(concurrency: number, once: () => Promise<boolean>): Promise<LoadResult> {
-  const warmUntil = performance.now() + 1000;
-  const endAt = warmUntil + SECONDS * 1000;
-  const lat: number[] = [];
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < endAt) {
-        const t0 = performance.now();
-        const ok = await once().catch(() => false);
-        const t1 = performance.now();
-        if (t0 >= warmUntil) {
-          if (ok) lat.push(t1 - t0);
-          else errors++;
-        }
-      }
-    }),
-  );
-  lat.sort((x, y) => x - y);
-  const q = (p: number) => Number((lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? 0).toFixed(2));
-  return { rps: Math.round(lat.length / SECONDS), p50_ms: q(0.5), p99_ms: q(0.99), errors };
-}
 
 async function main(): Promise<void> {
   log(`Parley benchmark — node ${process.version}, ${SECONDS}s per measurement`);

@@ -15,10 +15,10 @@ import { createAgent } from '@parley/agent-sdk';
 import { TaskServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects, EventType } from '@parley/events';
 import { createTestDatabase, freePort, startProcess, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
+import { SECONDS, load, quantiles, type LoadResult } from './load';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 301);
 const RESPONDER = 'TMF-Bench-Responder-v1';
 const NOTIFIER = 'TMF-Bench-Notifier-v1';
@@ -35,40 +35,6 @@ async function runResponder(): Promise<void> {
   process.on('SIGTERM', () => void agent.close().then(() => process.exit(0)));
 }
 
-interface LoadResult {
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  errors: number;
-}
-
-function quantiles(values: number[]): { p50: number; p99: number; max: number } {
-  const v = [...values].sort((a, b) => a - b);
-  const q = (p: number) => Number((v[Math.min(v.length - 1, Math.floor(p * v.length))] ?? 0).toFixed(2));
-  return { p50: q(0.5), p99: q(0.99), max: Number((v.at(-1) ?? 0).toFixed(2)) };
-}
-
-async function load(concurrency: number, once: () => Promise<boolean>): Promise<LoadResult> {
-  const warmUntil = performance.now() + 1000;
-  const endAt = warmUntil + SECONDS * 1000;
-  const lat: number[] = [];
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < endAt) {
-        const t0 = performance.now();
-        const ok = await once().catch(() => false);
-        const t1 = performance.now();
-        if (t0 >= warmUntil) {
-          if (ok) lat.push(t1 - t0);
-          else errors++;
-        }
-      }
-    }),
-  );
-  const q = quantiles(lat);
-  return { rps: Math.round(lat.length / SECONDS), p50_ms: q.p50, p99_ms: q.p99, errors };
-}
 
 async function main(): Promise<void> {
   log(`Parley AN tasks benchmark — node ${process.version}, ${SECONDS}s per load measurement, ${CHANGES} state changes`);

@@ -93,7 +93,7 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
     // Ready means the database and the NATS connection (over TLS, as user registry) are up.
     await waitReady(`http://127.0.0.1:${regHealth}/readyz`, registry);
 
-    gatewayPort = gwPort;
+    gatewayPort = gwPort as number;
     const gateway = startProcess('gateway', 'apps/gateway/src/main.ts', {
       ...tlsEnv,
       PORT: `${gwPort}`,

@@ -1,5 +1,5 @@
-import type { AgentProfile as ProfileMessage, AgentProfileApi, DiscoverProfilesRequest } from '@parley/contracts';
-import { AN_AGENT_NAME_PATTERN, DATA_TYPES, MAX_AN_AGENT_NAME_LENGTH, NEGOTIATION_TYPES, parseAgentProfile, type AgentProfile } from '@parley/an';
+import { profileToWire, type AgentProfileApi, type DiscoverProfilesRequest } from '@parley/contracts';
+import { AN_AGENT_NAME_PATTERN, DATA_TYPES, MAX_AN_AGENT_NAME_LENGTH, NEGOTIATION_TYPES, parseAgentProfile } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
 import type { Backends, Handler } from './rpc';
 
@@ -76,29 +76,6 @@ function profilesBackend(b: Backends): AgentProfileApi {
   return b.profiles;
 }
 
-/** A parsed profile as the wire message (the registry sets the timestamps). */
-export function profileToMessage(p: AgentProfile): ProfileMessage {
-  return {
-    name: p.name,
-    ...(p.alias !== undefined ? { alias: p.alias } : {}),
-    description: p.description,
-    ...(p.type !== undefined ? { type: p.type } : {}),
-    version: p.version,
-    provider: p.provider,
-    ...(p.domain !== undefined ? { domain: p.domain } : {}),
-    ...(p.management_object !== undefined ? { management_object: p.management_object } : {}),
-    skills: p.skills.map((s) => ({ name: s.name, description: s.description, tags: [...s.tags], input_modes: [...s.input_modes], output_modes: [...s.output_modes] })),
-    capability: { streaming: p.capability.streaming, push_notifications: p.capability.push_notifications, negotiate: [...p.capability.negotiate] },
-    authentication: p.authentication.map((m) => ({
-      id: m.id,
-      scheme: m.scheme,
-      ...(m.jwt_info !== undefined ? { jwt_info: m.jwt_info } : {}),
-      ...(m.oauth !== undefined ? { oauth: m.oauth } : {}),
-    })),
-    registered_at: '',
-    updated_at: '',
-  };
-}
 
 /** `discover_profiles` params as the gRPC request (exported for tests). */
 export function parseDiscoverProfilesParams(params: unknown): DiscoverProfilesRequest {
@@ -123,7 +100,7 @@ export const AN_PROFILE_METHODS = {
     const p = paramsOf(params, ['profile']);
     if (p.profile === undefined || p.profile === null) fail('params.profile', 'required', 'params.profile is required: the agent profile (draft 004 §5.1)');
     const profile = parseAgentProfile(p.profile, 'params.profile');
-    const r = await profilesBackend(b).registerProfile({ profile: profileToMessage(profile) });
+    const r = await profilesBackend(b).registerProfile({ profile: profileToWire(profile) });
     return { profile: r.profile, created: r.created };
   },
   async get_profile(params, b) {

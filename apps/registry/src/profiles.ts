@@ -1,4 +1,4 @@
-import type { AgentProfile as WireProfile, AgentProfileApi } from '@parley/contracts';
+import { profileToWire, type AgentProfile as WireProfile, type AgentProfileApi } from '@parley/contracts';
 import { AN_AGENT_NAME_PATTERN, DATA_TYPES, MAX_AN_AGENT_NAME_LENGTH, NEGOTIATION_TYPES, parseAgentProfile, type AgentProfile } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
 import type { Clock } from '@parley/runtime';
@@ -66,7 +66,7 @@ export function createProfileService(deps: { db: Db; clock: Clock }): AgentProfi
           { path: `${PROFILE_PATH}.provider`, rule: 'same_provider' },
         );
       }
-      return { profile: profileToWire(profile, row.registered_at, row.updated_at), created: row.inserted === true };
+      return { profile: profileToWire(profile, iso(row.registered_at), iso(row.updated_at)), created: row.inserted === true };
     },
 
     async getProfile(req) {
@@ -151,7 +151,7 @@ function iso(v: Date | string): string {
 
 function rowToWire(row: ProfileRow): WireProfile {
   const doc = typeof row.document === 'string' ? (JSON.parse(row.document) as AgentProfile) : row.document;
-  return profileToWire(doc, row.registered_at, row.updated_at);
+  return profileToWire(doc, iso(row.registered_at), iso(row.updated_at));
 }
 
 /**
@@ -179,26 +179,3 @@ export function profileFromWire(w: WireProfile): Record<string, unknown> {
   return out;
 }
 
-/** A parsed profile as the wire message, with the registry's timestamps. */
-export function profileToWire(p: AgentProfile, registeredAt: Date | string, updatedAt: Date | string): WireProfile {
-  return {
-    name: p.name,
-    ...(p.alias !== undefined ? { alias: p.alias } : {}),
-    description: p.description,
-    ...(p.type !== undefined ? { type: p.type } : {}),
-    version: p.version,
-    provider: p.provider,
-    ...(p.domain !== undefined ? { domain: p.domain } : {}),
-    ...(p.management_object !== undefined ? { management_object: p.management_object } : {}),
-    skills: p.skills.map((s) => ({ name: s.name, description: s.description, tags: [...s.tags], input_modes: [...s.input_modes], output_modes: [...s.output_modes] })),
-    capability: { streaming: p.capability.streaming, push_notifications: p.capability.push_notifications, negotiate: [...p.capability.negotiate] },
-    authentication: p.authentication.map((m) => ({
-      id: m.id,
-      scheme: m.scheme,
-      ...(m.jwt_info !== undefined ? { jwt_info: m.jwt_info } : {}),
-      ...(m.oauth !== undefined ? { oauth: m.oauth } : {}),
-    })),
-    registered_at: iso(registeredAt),
-    updated_at: iso(updatedAt),
-  };
-}

@@ -138,3 +138,4 @@ export { type ActiveStreams, type StreamingApi } from './grpc';
 import type { TaskServiceService } from './gen/parley/v1/task';
 import type { StreamingApi } from './grpc';
 export type TaskApi = StreamingApi<typeof TaskServiceService>;
+export { profileToWire } from './profile-wire';
