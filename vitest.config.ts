@@ -18,6 +18,9 @@ export default defineConfig({
           include: ['libs/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 20_000,
+          // Several suites start every service in one process (PGlite migrations, gRPC servers, the seeded agents)
+          // in beforeAll: on a loaded 2-core machine that can take longer than vitest's 10 s default.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -1,3 +1,4 @@
+import type { Authenticator } from '@parley/auth';
 import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
 import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
@@ -24,6 +25,8 @@ export interface EvolutionDeps {
   grpcPort: number;
   /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
+  /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
+  authenticator: Authenticator;
 }
 
 export interface RunningEvolution {
@@ -94,7 +97,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const every = deps.tickMs ?? 60_000;
   const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
   timer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api)] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator })] });
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,

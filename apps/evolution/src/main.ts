@@ -5,7 +5,7 @@
 import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { createLlmFromEnv } from '@parley/llm';
-import { createLogger, envInt, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { evolverConfigFromEnv, startEvolution } from './index';
 
@@ -17,7 +17,9 @@ runUntilSignal('evolution', log, async () => {
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-evolution' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-evolution' });
-  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls });
+  // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), REGISTRY_ADDR (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS.
+  const auth = authenticatorFromEnv(env, systemClock, tls);
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential: auth.serviceToken });
   const llm = createLlmFromEnv(env);
   log.info('evolution LLM ports', { use: llm.describe });
   const evolution = await startEvolution({
@@ -33,6 +35,7 @@ runUntilSignal('evolution', log, async () => {
     tickMs: envInt(env, 'PARLEY_TICK_MS', 60_000, { min: 0 }),
     grpcPort: envInt(env, 'GRPC_PORT', 50055),
     grpcTls: tls,
+    authenticator: auth.authenticator,
   });
   const health = {
     shuttingDown: false,
@@ -45,6 +48,7 @@ runUntilSignal('evolution', log, async () => {
       await evolution.stop();
       await healthServer.close();
       negotiation.close();
+      auth.close();
       await bus.close();
       await db.close();
     },

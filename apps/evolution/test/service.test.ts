@@ -12,7 +12,7 @@ import { flightBookingTemplate } from '@parley/examples';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
 import { createPgliteDb, type Db } from '@parley/storage';
-import { waitFor } from '@parley/testkit';
+import { waitFor, serviceOnlyAuthenticator, testIdentity } from '@parley/testkit';
 import { startEvolution, type RunningEvolution } from '../src/index';
 
 const DAY = 86_400_000;
@@ -53,7 +53,8 @@ let now = T0;
 const clock = { now: () => new Date(now) };
 let running: RunningEvolution | undefined;
 
-const start = () => startEvolution({ db, bus, subjects, negotiation, clock, log, tickMs: 0, grpcHost: '127.0.0.1', grpcPort: 0 });
+const start = () =>
+  startEvolution({ db, bus, subjects, negotiation, clock, log, tickMs: 0, grpcHost: '127.0.0.1', grpcPort: 0, authenticator: serviceOnlyAuthenticator(testIdentity().serviceToken) });
 const outbox = async () => (await db.query<{ event: EventEnvelope | string }>('SELECT event FROM evolution.outbox ORDER BY seq')).rows.map((r) => (typeof r.event === 'string' ? (JSON.parse(r.event) as EventEnvelope) : r.event));
 
 beforeEach(async () => {

@@ -30,6 +30,8 @@ export interface ExampleAgentOptions {
   prefix?: string;
   /** When set, the agent registers itself and publishes its schema there. */
   gatewayUrl?: string;
+  /** The agent's API key at the gateway (a server_agent key owning its name; issue 6). */
+  apiKey?: string;
 }
 
 export async function startExampleAgent(scenario: ExampleScenario, opts: ExampleAgentOptions): Promise<Agent> {
@@ -39,6 +41,7 @@ export async function startExampleAgent(scenario: ExampleScenario, opts: Example
     ...(opts.bus ? { bus: opts.bus } : {}),
     ...(opts.natsUrl ? { natsUrl: opts.natsUrl } : {}),
     ...(opts.prefix ? { prefix: opts.prefix } : {}),
+    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),
   });
   await agent.serve(scenario, spec.handler);
   if (opts.gatewayUrl) await registerExampleAgent(agent, scenario, opts.gatewayUrl);

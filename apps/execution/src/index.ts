@@ -1,23 +1,43 @@
+import type { Authenticator } from '@parley/auth';
 import { ExecutionServiceService, TaskServiceService, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
 import { createOutboxRelay } from '@parley/events';
 import { migrate } from '@parley/storage';
+import { executionGuards, taskGuards } from './access';
 import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionServiceDeps } from './service';
-import { startTasks, type RunningTasks, type TaskOptions } from './tasks/index';
+import { DEFAULT_WEBHOOK_MAX_ATTEMPTS, startTasks, toWebhookPolicy, type RunningTasks, type TaskOptions } from './tasks/index';
 
 export { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService } from './service';
 export type { ExecutionServiceDeps } from './service';
-export { createTaskService, createTaskFeed, createWebhookDeliverer, startTasks, toWireNotification, toWireTask } from './tasks/index';
-export type { RunningTasks, TaskDeps, TaskFeed, TaskOptions, TaskService, TaskServiceDeps, WebhookDeliverer, WebhookDelivererOptions } from './tasks/index';
+export {
+  DEFAULT_WEBHOOK_MAX_ATTEMPTS,
+  WebhookAllowError,
+  createTaskService,
+  createTaskFeed,
+  createWebhookDeliverer,
+  nonPublicAddress,
+  startTasks,
+  toWireNotification,
+  toWireTask,
+  webhookUrlPolicy,
+} from './tasks/index';
+export type { RunningTasks, TaskDeps, TaskFeed, TaskOptions, TaskService, TaskServiceDeps, WebhookDeliverer, WebhookDelivererOptions, WebhookUrlPolicy } from './tasks/index';
 
 export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheSize'> & {
   grpcHost?: string;
   grpcPort: number;
   /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
-  /** AN tasks (draft 004 §5.2-5.4): negotiation rounds, chunk limits, live poll, webhook delivery. */
+  /**
+   * AN tasks (draft 004 §5.2-5.4): negotiation rounds, chunk limits, live poll, webhook delivery.
+   * `tasks.webhooks.allow` is the webhook URL policy (PARLEY_WEBHOOK_ALLOW; absent: https to public
+   * hosts only, so development setups that call back to 127.0.0.1 list it), `tasks.webhooks.maxAttempts`
+   * the consecutive failures after which a webhook subscription is disabled (default 50).
+   */
   tasks?: TaskOptions;
   /** The registry's AgentProfileService: CapabilityRequest answers from it before asking the agent. */
   profiles?: Pick<AgentProfileApi, 'getProfile'>;
+  /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
+  authenticator: Authenticator;
 };
 
 export interface RunningExecution {
@@ -33,6 +53,8 @@ export interface RunningExecution {
 }
 
 export async function startExecution(deps: ExecutionDeps): Promise<RunningExecution> {
+  // A malformed webhook URL policy fails the start before anything runs.
+  const webhookPolicy = toWebhookPolicy(deps.tasks?.webhooks?.allow);
   await migrate(deps.db, 'execution');
   const relay = createOutboxRelay({
     db: deps.db,
@@ -68,11 +90,15 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     onOutboxWrite: () => relay.nudge(),
     ...(deps.profiles ? { profiles: deps.profiles } : {}),
     ...deps.tasks,
+    webhooks: { ...deps.tasks?.webhooks, allow: webhookPolicy },
   });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-    services: [bindService(ExecutionServiceService, api), bindService(TaskServiceService, tasks.api)],
+    services: [
+      bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards }),
+      bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db) }),
+    ],
   }).catch(async (e: unknown) => {
     await tasks.stop();
     throw e;
@@ -82,6 +108,8 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     timeout_ms: deps.timeoutMs,
     patch_cache_ttl_ms: deps.patchCacheTtlMs ?? DEFAULT_PATCH_CACHE_TTL_MS,
     audit_sample_rate: deps.auditSampleRate ?? DEFAULT_AUDIT_SAMPLE_RATE,
+    webhook_allow: webhookPolicy.patterns.length > 0 ? webhookPolicy.patterns.join(',') : 'default (https to public hosts)',
+    webhook_max_attempts: deps.tasks?.webhooks?.maxAttempts ?? DEFAULT_WEBHOOK_MAX_ATTEMPTS,
   });
   return {
     port: server.port,

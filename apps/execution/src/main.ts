@@ -5,23 +5,30 @@
 // AN tasks (draft 004 §5.2-5.4, TaskService on the same gRPC port): REGISTRY_ADDR (optional: CapabilityRequest
 // answers from the registry's agent profiles, else from the agent over NATS), TASK_MAX_NEGOTIATION_ROUNDS (5),
 // WEBHOOK_BACKOFF_MS (1000) and WEBHOOK_MAX_BACKOFF_MS (300000) for webhook retries.
+// Webhook trust: PARLEY_WEBHOOK_ALLOW (comma-separated URL patterns a webhook URL must match, e.g.
+// `https://*.example.com,https://hooks.acme.io:8443/parley/,http://127.0.0.1:*`; unset: https to public hosts
+// only, no loopback, private, link-local or metadata addresses), PARLEY_WEBHOOK_MAX_ATTEMPTS (50: consecutive
+// failed deliveries after which a subscription is disabled; its notifications stay queryable).
 import { AgentProfileServiceService, NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { ConfigError, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { ConfigError, authenticatorFromEnv, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
-import { startExecution } from './index';
+import { WebhookAllowError, startExecution, webhookUrlPolicy } from './index';
 
 const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'execution' } });
 
 runUntilSignal('execution', log, async () => {
+  const webhookAllow = webhookAllowFromEnv();
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-execution', poolSize: envInt(env, 'DB_POOL_SIZE', 10, { min: 1 }) });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-execution' });
-  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls });
+  // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS; API keys are checked at REGISTRY_ADDR.
+  const auth = authenticatorFromEnv(env, systemClock, tls);
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential: auth.serviceToken });
   const registryAddr = envOptional(env, 'REGISTRY_ADDR');
-  const profiles = registryAddr ? createGrpcClient(AgentProfileServiceService, registryAddr, { deadlineMs: 3000, tls }) : undefined;
+  const profiles = registryAddr ? createGrpcClient(AgentProfileServiceService, registryAddr, { deadlineMs: 3000, tls, credential: auth.serviceToken }) : undefined;
   const execution = await startExecution({
     db,
     bus,
@@ -34,12 +41,15 @@ runUntilSignal('execution', log, async () => {
     auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),
     grpcTls: tls,
+    authenticator: auth.authenticator,
     ...(profiles ? { profiles: profiles.api } : {}),
     tasks: {
       maxNegotiationRounds: envInt(env, 'TASK_MAX_NEGOTIATION_ROUNDS', 5, { min: 1, max: 100 }),
       webhooks: {
         baseBackoffMs: envInt(env, 'WEBHOOK_BACKOFF_MS', 1000, { min: 1 }),
         maxBackoffMs: envInt(env, 'WEBHOOK_MAX_BACKOFF_MS', 300_000, { min: 1 }),
+        maxAttempts: envInt(env, 'PARLEY_WEBHOOK_MAX_ATTEMPTS', 50, { min: 1 }),
+        allow: webhookAllow,
       },
     },
   });
@@ -59,6 +69,7 @@ runUntilSignal('execution', log, async () => {
       await healthServer.close();
       negotiation.close();
       profiles?.close();
+      auth.close();
       await bus.close();
       await db.close();
     },
@@ -71,4 +82,14 @@ function envRate(name: string, dflt: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new ConfigError(`${name} must be a number between 0 and 1, got "${raw}"`);
   return n;
+}
+
+/** PARLEY_WEBHOOK_ALLOW, checked at start: a malformed pattern is a ConfigError naming it. */
+function webhookAllowFromEnv() {
+  try {
+    return webhookUrlPolicy(envOptional(env, 'PARLEY_WEBHOOK_ALLOW'));
+  } catch (e) {
+    if (e instanceof WebhookAllowError) throw new ConfigError(`PARLEY_WEBHOOK_ALLOW: ${e.message}`);
+    throw e;
+  }
 }

@@ -5,7 +5,7 @@ import { EventType, createNatsBus, createSubjects, type Bus } from '@parley/even
 import { collectEvents, type CollectedEvents } from '@parley/events/testing';
 import { createLogger } from '@parley/runtime';
 import { openDb, type Db } from '@parley/storage';
-import { createTestDatabase, integrationInfra, uniquePrefix } from '@parley/testkit';
+import { createTestDatabase, integrationInfra, serviceOnlyAuthenticator, testIdentity, uniquePrefix } from '@parley/testkit';
 import { startExecution, type RunningExecution } from '../src/index';
 import { DAY, T0, baseTemplate, fakeNegotiation, key, patch, serveAgent, testClock, withState } from './helpers';
 
@@ -48,6 +48,8 @@ describe.skipIf(!infra)('execution with schema patches on PostgreSQL and NATS', 
       patchCacheTtlMs: 0,
       auditSampleRate: 1,
       random: () => 0,
+      // Called in-process (execution.api) with the client id it serves; gRPC callers would need the service token.
+      authenticator: serviceOnlyAuthenticator(testIdentity().serviceToken),
     });
     events = await collectEvents(bus, { durable: `${subjects.prefix}-it-collector`, filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted), subjects.eventAllScenarios(EventType.AuditSampled)] });
   });

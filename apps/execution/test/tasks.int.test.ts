@@ -7,7 +7,7 @@ import { collectEvents, type CollectedEvents } from '@parley/events/testing';
 import { ParleyError } from '@parley/protocol';
 import { createLogger, systemClock } from '@parley/runtime';
 import { openDb, type Db } from '@parley/storage';
-import { createTestDatabase, integrationInfra, uniquePrefix } from '@parley/testkit';
+import { createTestDatabase, integrationInfra, keyedAuthenticator, testIdentity, uniquePrefix } from '@parley/testkit';
 import { startExecution, type RunningExecution } from '../src/index';
 import type { ToAgent } from '../src/tasks/wire';
 import { baseTemplate, fakeNegotiation } from './helpers';
@@ -31,6 +31,13 @@ describe.skipIf(!infra)('AN tasks on PostgreSQL and NATS', () => {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
   const AGENT = 'ietf-acme-ip-1.0';
+  // Issue 6: every gRPC call is authenticated; the sender calls with its own key (its principal is its send_from).
+  const { authenticator, keys } = keyedAuthenticator(testIdentity().serviceToken, [
+    { id: 'ops-agent', roles: ['client_agent'] },
+    { id: 'other-agent', roles: ['client_agent'] },
+  ]);
+  const messagesOf = async (taskId: string) => Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.task_messages WHERE task_id = $1', [taskId])).rows[0]!.n);
+  const subscriptionsOf = async (taskId: string) => Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.subscriptions WHERE task_id = $1', [taskId])).rows[0]!.n);
 
   beforeAll(async () => {
     testDb = await createTestDatabase(infra!.databaseUrl);
@@ -47,8 +54,9 @@ describe.skipIf(!infra)('AN tasks on PostgreSQL and NATS', () => {
       grpcHost: '127.0.0.1',
       grpcPort: 0,
       tasks: { livePollMs: 500 },
+      authenticator,
     });
-    grpc = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`);
+    grpc = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`, { credential: keys['ops-agent'] });
     agent = await bus.serve(subjects.task(AGENT), AGENT, async (body) => {
       const m = JSON.parse(dec.decode(body)) as ToAgent;
       if (m.kind !== 'assign') return enc.encode(JSON.stringify({ ok: true }));
@@ -115,5 +123,62 @@ describe.skipIf(!infra)('AN tasks on PostgreSQL and NATS', () => {
       .taskAssign({ send_from: 'ops-agent', send_to: 'nobody', content, task_async: false, term_explains: [], msg_data: [], data_params: [] })
       .catch((x: unknown) => x);
     expect(e).toMatchObject({ type: 'agent_unavailable' });
+  });
+
+  it('authenticates every call and keeps a task to its parties: no credential is unauthenticated, another client is forbidden', async () => {
+    const base = { send_from: 'ops-agent', send_to: AGENT, content, task_async: false, term_explains: [], msg_data: [], data_params: [] };
+    const id = (await grpc.api.taskAssign(base)).task!.task_id;
+    const anonymous = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`);
+    const other = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`, { credential: keys['other-agent'] });
+    try {
+      const before = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.tasks');
+      expect(await anonymous.api.taskAssign(base).catch((x: unknown) => x)).toMatchObject({ type: 'unauthenticated', path: 'headers.authorization', rule: 'credentials_required' });
+      expect(await anonymous.api.taskResultQuery({ task_id: id, send_from: 'ops-agent' }).catch((x: unknown) => x)).toMatchObject({ type: 'unauthenticated' });
+      // Another client may not act as ops-agent, neither to assign nor to read its task.
+      expect(await other.api.taskAssign(base).catch((x: unknown) => x)).toMatchObject({ type: 'forbidden', path: 'params.send_from', rule: 'send_from_is_principal' });
+      expect(await other.api.taskResultQuery({ task_id: id, send_from: 'ops-agent' }).catch((x: unknown) => x)).toMatchObject({ type: 'forbidden', rule: 'send_from_is_principal' });
+      expect(await other.api.taskContext({ task_id: id, after_seq: 0 }).catch((x: unknown) => x)).toMatchObject({ type: 'task_not_found' });
+      const streamed = await (async () => {
+        for await (const _ of other.api.taskResultSubscribe({ task_id: id, send_from: 'ops-agent', after_seq: 0 })) return 'got a notification';
+        return 'ended';
+      })().catch((x: unknown) => x);
+      expect(streamed).toMatchObject({ type: 'forbidden', rule: 'send_from_is_principal' });
+      const after = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.tasks');
+      expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
+      // The party itself still sees it.
+      expect((await grpc.api.taskContext({ task_id: id, after_seq: 0 })).messages.length).toBeGreaterThan(0);
+    } finally {
+      anonymous.close();
+      other.close();
+    }
+  });
+
+  // access.ts: "binding send_from to the principal makes a task visible to its parties only". An outsider
+  // naming itself as send_from is not a party of ops-agent's task: it must learn nothing of the task
+  // (its result, its notifications) and leave no trace in it.
+  it('keeps a task from an outsider acting as itself: query, stream and subscription are refused and store nothing', async () => {
+    const base = { send_from: 'ops-agent', send_to: AGENT, content, task_async: false, term_explains: [], msg_data: [], data_params: [] };
+    const id = (await grpc.api.taskAssign(base)).task!.task_id;
+    const other = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`, { credential: keys['other-agent'] });
+    try {
+      const [messages, subscriptions] = [await messagesOf(id), await subscriptionsOf(id)];
+      const refused = (e: unknown) => e instanceof ParleyError && ['task_not_found', 'forbidden'].includes(e.type);
+      const query = await other.api.taskResultQuery({ task_id: id, send_from: 'other-agent' }).catch((x: unknown) => x);
+      const streamed = await (async () => {
+        const got: unknown[] = [];
+        for await (const n of other.api.taskResultSubscribe({ task_id: id, send_from: 'other-agent', after_seq: 0 })) got.push(n);
+        return got;
+      })().catch((x: unknown) => x);
+      const sub = await other.api.registerTaskSubscription({ task_id: id, send_from: 'other-agent', subscription: { protocol: 'nats' }, after_seq: 0 }).catch((x: unknown) => x);
+      const answered = (x: unknown) => (x instanceof ParleyError ? x.type : JSON.stringify(x).slice(0, 300));
+      expect(
+        { taskResultQuery: refused(query), taskResultSubscribe: refused(streamed), registerTaskSubscription: refused(sub) },
+        `answered: ${JSON.stringify({ taskResultQuery: answered(query), taskResultSubscribe: answered(streamed), registerTaskSubscription: answered(sub) })}`,
+      ).toEqual({ taskResultQuery: true, taskResultSubscribe: true, registerTaskSubscription: true });
+      expect(await messagesOf(id)).toBe(messages);
+      expect(await subscriptionsOf(id)).toBe(subscriptions);
+    } finally {
+      other.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { serviceOnlyAuthenticator, testIdentity } from '@parley/testkit';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Metadata } from '@grpc/grpc-js';
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskServiceService, createGrpcClient, type GrpcClient, type TaskApi, type TaskAssignRequest } from '@parley/contracts';
 import { EventType, createMemoryBus, createSubjects, type Bus, type EventEnvelope } from '@parley/events';
 import { collectEvents, delay } from '@parley/events/testing';
+import { verifyWebhookSignature } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
 import { createPgliteDb, type Db } from '@parley/storage';
@@ -36,6 +38,8 @@ const PROMPT = [
   '<environmentInput>IP link 3 interrupted at 10:02</environmentInput>',
 ].join('\n');
 
+const SERVICE_TOKEN = testIdentity().serviceToken; // the credential of this test's calls (issue 6)
+
 beforeAll(async () => {
   db = await createPgliteDb();
   bus = createMemoryBus({ subjects });
@@ -53,11 +57,12 @@ beforeAll(async () => {
       maxNegotiationRounds: 3,
       chunks: { maxBytes: 64, maxChunks: 8 },
       livePollMs: 200,
-      webhooks: { pollMs: 50, baseBackoffMs: 50, maxBackoffMs: 200, requestTimeoutMs: 1000 },
+      webhooks: { pollMs: 50, baseBackoffMs: 50, maxBackoffMs: 200, requestTimeoutMs: 1000, allow: 'http://127.0.0.1:*,http://localhost:*' },
     },
+    authenticator: serviceOnlyAuthenticator(SERVICE_TOKEN),
   });
   tasks = execution.tasks;
-  grpc = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`);
+  grpc = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`, { credential: SERVICE_TOKEN });
 });
 
 afterAll(async () => {
@@ -279,6 +284,8 @@ describe('bad input: typed errors with path and rule, nothing stored', () => {
     ['a data param with data and url', { data_params: [{ id: 'a', data_type: 'text', data: 'x', url: 'https://example.org/a' }] }, { path: 'params.data_params[0].url', rule: 'data_or_url' }],
     ['a webhook without url', { subscription: { protocol: 'webhook' } }, { path: 'params.subscription.url', rule: 'required' }],
     ['a subscription protocol nobody speaks', { subscription: { protocol: 'carrier-pigeon' } }, { path: 'params.subscription.protocol', rule: 'enum' }],
+    ['a webhook to the cloud metadata address', { subscription: { protocol: 'webhook', url: 'http://169.254.169.254/latest/meta-data/' } }, { type: 'invalid_params', path: 'params.subscription.url', rule: 'webhook_allowed' }],
+    ['a webhook the allow-list does not name', { subscription: { protocol: 'webhook', url: 'https://hooks.example.com/x' } }, { path: 'params.subscription.url', rule: 'webhook_allowed' }],
   ];
   for (const [what, over, want] of cases) {
     it(`refuses ${what}`, async () => {
@@ -550,9 +557,10 @@ describe('TaskResultSubscribe when the server stops', () => {
       timeoutMs: 1000,
       grpcHost: '127.0.0.1',
       grpcPort: 0,
+      authenticator: serviceOnlyAuthenticator(SERVICE_TOKEN),
     });
     const agent2 = await bus2.serve(subjects.task('async-agent'), 'async-agent', async () => enc.encode(JSON.stringify({ ok: true, accepted: true })));
-    const client = createGrpcClient(TaskServiceService, `127.0.0.1:${ex2.port}`);
+    const client = createGrpcClient(TaskServiceService, `127.0.0.1:${ex2.port}`, { credential: SERVICE_TOKEN });
     try {
       const { task } = await ex2.tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
       const seen: number[] = [];
@@ -578,13 +586,16 @@ describe('TaskResultSubscribe when the server stops', () => {
 
 describe('webhook subscriptions (5.2 task-subscription)', () => {
   it('a subscriber that is down for a while receives every missed notification once, in order, when it comes back', async () => {
-    const received: { seq: number; status: string; key: string | undefined }[] = [];
+    const received: { seq: number; status: string; key: string | undefined; verified: boolean }[] = [];
+    let secret = '';
     const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         const n = JSON.parse(body) as { seq: number; status: string };
-        received.push({ seq: n.seq, status: n.status, key: req.headers['idempotency-key'] as string | undefined });
+        // Signed with the subscription's secret (Standard Webhooks), checked as a receiver would.
+        const verified = verifyWebhookSignature(secret, req.headers, body, { now: clock.now() }).ok;
+        received.push({ seq: n.seq, status: n.status, key: req.headers['idempotency-key'] as string | undefined, verified });
         res.writeHead(204).end();
       });
     };
@@ -594,7 +605,8 @@ describe('webhook subscriptions (5.2 task-subscription)', () => {
     const { task } = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
     const id = task!.task_id;
     const sub = await tasks.registerTaskSubscription({ task_id: id, send_from: 'ops-agent', subscription: { protocol: 'webhook', url: `http://127.0.0.1:${port}/hook` }, after_seq: 0 });
-    expect(sub).toMatchObject({ protocol: 'webhook', cursor: 0 });
+    expect(sub).toMatchObject({ protocol: 'webhook', cursor: 0, webhook_secret: expect.stringMatching(/^whsec_/) });
+    secret = sub.webhook_secret!;
     await expect.poll(() => received.map((r) => r.seq), { timeout: 5000 }).toEqual([1, 2]);
 
     // The subscriber goes down; the task goes on.
@@ -622,6 +634,7 @@ describe('webhook subscriptions (5.2 task-subscription)', () => {
       [5, 'finished'],
     ]);
     expect(received.map((r) => r.key)).toEqual([1, 2, 3, 4, 5].map((s) => `${id}:${s}`));
+    expect(received.map((r) => r.verified)).toEqual([true, true, true, true, true]);
     const row = (await db.query<{ cursor: number; attempts: number }>('SELECT cursor, attempts FROM execution.subscriptions WHERE id = $1', [sub.subscription_id])).rows[0];
     expect(row).toMatchObject({ cursor: 5, attempts: 0 });
   });
@@ -629,6 +642,7 @@ describe('webhook subscriptions (5.2 task-subscription)', () => {
   it('registers with the task itself, and refuses grpc registrations (a stream is TaskResultSubscribe)', async () => {
     const r = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true, subscription: { protocol: 'webhook', method: 'PUT', url: 'http://127.0.0.1:9/hook' } }));
     expect(r.subscription_id).toBeTruthy();
+    expect(r.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(r.task!.subscription).toEqual({ protocol: 'webhook', method: 'PUT', url: 'http://127.0.0.1:9/hook' });
     expect(await failure(tasks.registerTaskSubscription({ task_id: r.task!.task_id, send_from: 'ops-agent', subscription: { protocol: 'grpc' }, after_seq: 0 }))).toMatchObject({
       path: 'params.subscription.protocol',

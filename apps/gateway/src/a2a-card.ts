@@ -104,7 +104,22 @@ function negotiationExtension(entries: readonly CatalogEntry[], baseUrl: string)
   };
 }
 
-function card(name: string, description: string, version: string, url: string, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCard {
+/**
+ * How to call Parley's A2A endpoints (issue 6, draft-zhou §7): HTTP Bearer with a
+ * Parley API key (`pk_…`) or a JWT from an issuer the deployment trusts. The card
+ * itself is public; every `/a2a` POST without the credential answers 401.
+ */
+export const PARLEY_SECURITY_SCHEME_ID = 'parley';
+const PARLEY_SECURITY_SCHEMES: Record<string, unknown> = {
+  [PARLEY_SECURITY_SCHEME_ID]: SecurityScheme.toJSON({
+    scheme: {
+      $case: 'httpAuthSecurityScheme',
+      value: { description: 'A Parley API key (pk_…) or a JWT from an issuer this deployment trusts', scheme: 'Bearer', bearerFormat: 'Parley API key or JWT' },
+    },
+  }),
+};
+
+function card(name: string, description: string, version: string, url: string, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCardJson {
   return {
     name,
     description,
@@ -118,8 +133,8 @@ function card(name: string, description: string, version: string, url: string, e
       extendedAgentCard: false,
       extensions: [negotiationExtension(entries, opts.baseUrl)],
     },
-    securitySchemes: {},
-    securityRequirements: [],
+    securitySchemes: PARLEY_SECURITY_SCHEMES,
+    securityRequirements: [{ schemes: { [PARLEY_SECURITY_SCHEME_ID]: { list: [] } } }],
     defaultInputModes: [A2A_MEDIA_TYPE],
     defaultOutputModes: [A2A_MEDIA_TYPE],
     skills: entries.map(skillOf),
@@ -131,7 +146,7 @@ function card(name: string, description: string, version: string, url: string, e
 }
 
 /** The gateway's own card (`/.well-known/agent-card.json`): every scenario of every agent as a skill, endpoint `/a2a`. */
-export function gatewayCard(entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCard {
+export function gatewayCard(entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCardJson {
   return card(
     'Parley',
     'Negotiated, typed key-value schemas between agents (draft-zhou). Each skill is a scenario served by a registered agent; ' +
@@ -144,7 +159,7 @@ export function gatewayCard(entries: readonly CatalogEntry[], opts: CardOptions)
 }
 
 /** One registered agent's card (`/a2a/<agent>/.well-known/agent-card.json`): its scenarios as skills, endpoint `/a2a/<agent>`. */
-export function agentCard(agent: { name: string; description: string; version: string }, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCard {
+export function agentCard(agent: { name: string; description: string; version: string }, entries: readonly CatalogEntry[], opts: CardOptions): ParleyAgentCardJson {
   const own = entries.filter((e) => e.source.agent.name === agent.name);
   return card(
     agent.name,
@@ -252,7 +267,8 @@ export function profileCard(profile: ProfileMessage, agent: { name: string } | u
       extendedAgentCard: false,
       extensions: [...(own.length ? [negotiationExtension(own, opts.baseUrl)] : []), profileExtension(profile, opts.baseUrl)],
     },
-    securitySchemes: securitySchemesOf(profile.authentication),
+    // Parley's scheme is what the /a2a/<name> endpoint takes; the profile's own methods (5.1) are listed beside it.
+    securitySchemes: { ...securitySchemesOf(profile.authentication), ...base.securitySchemes },
     defaultInputModes: modes((s) => s.inputModes),
     defaultOutputModes: modes((s) => s.outputModes),
     skills,

@@ -166,7 +166,7 @@ export function createA2aFace(opts: A2aFaceOptions) {
     const advertised = target.entry?.outputFields ?? [];
     if (o.requireOutput) checkRequireOutput(o.requireOutput, advertised, `${routingPath}.requireOutput`);
     assertNoForbiddenKeys(payload, payloadPath);
-    const r = await execution.execute({ schema_id: target.schemaId, payload, ...(target.agent ? { agent: target.agent } : {}), client_id: o.clientId ?? 'a2a' });
+    const r = await execution.execute({ schema_id: target.schemaId, payload, ...(target.agent ? { agent: target.agent } : {}), ...(o.clientId !== undefined ? { client_id: o.clientId } : {}) });
     const full = (r.result ?? {}) as JsonObject;
     const result = o.requireOutput ? filterResult(full, o.requireOutput, advertised, `${routingPath}.requireOutput`) : full;
 

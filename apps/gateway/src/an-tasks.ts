@@ -20,18 +20,21 @@ import type { Backends, Handler } from './rpc';
  * | method | commuType | result |
  * |---|---|---|
  * | `capability_request {send_from, send_to, skills?}` | CapabilityRequest | `{profile, source}` (registry or agent) |
- * | `task_assign {send_from, send_to, content?, scenario?, schema_id?, payload?, task_async?, expected_response?, term_explains?, msg_data?, data_params?, subscription?, task_id?}` | taskAssign | `{task, subscription_id?}`: sync, the final status and result; async, created/processing |
+ * | `task_assign {send_from, send_to, content?, scenario?, schema_id?, payload?, task_async?, expected_response?, term_explains?, msg_data?, data_params?, subscription?, task_id?}` | taskAssign | `{task, subscription_id?, webhook_secret?}`: sync, the final status and result; async, created/processing |
  * | `task_cancel {task_id, send_from, reason?}` | taskCancel | `{task}` |
  * | `feasibility_negotiate` / `fulfillment_negotiate {task_id?, send_from, send_to, content, verdict?, reply?}` | Feasibility/FulfillmentNegotiate | `{task_id, type, outcome, rounds, data?}` |
  * | `task_result_query {task_id, send_from}` | taskResultQuery | `{task, latest?}` |
- * | `task_result_subscribe {task_id, send_from, subscription: {protocol: webhook, method?, url} or {protocol: nats}, after_seq?}` | taskResultSubscribe | `{subscription_id, protocol, cursor, subject?}` |
+ * | `task_result_subscribe {task_id, send_from, subscription: {protocol: webhook, method?, url} or {protocol: nats}, after_seq?}` | taskResultSubscribe | `{subscription_id, protocol, cursor, subject?, webhook_secret?}` |
  * | `task_result_notify {task_id, send_from, status, required?, result?}` | taskResultNotify | `{notification, task}` |
  * | `task_context {task_id, after_seq?, limit?}` | (5.2 context) | `{messages}` in order |
  * | `upload_chunk {send_from, chunk: {param_id, seq, data, finished}, param? (with seq 0), task_id?}` | (5.2 data-params) | `{param_id, received, finished, data_size?}` |
  *
  * Streaming subscriptions are gRPC only (TaskService.TaskResultSubscribe with
  * `after_seq`); over JSON-RPC a subscriber registers a webhook (notifications
- * POSTed in seq order, at least once: drop duplicates by task_id and seq) or
+ * POSTed in seq order, at least once: drop duplicates by task_id and seq;
+ * signed with the `webhook_secret` answered once at registration, Standard
+ * Webhooks headers; the URL must pass the execution service's
+ * PARLEY_WEBHOOK_ALLOW) or
  * a NATS subscription (`<prefix>.v1.<subscriber>.task.status` on the event
  * stream). Params are parsed here with libs/an's parsers (the service parses
  * them again): `invalid_params` naming `params.<member>` and the rule.

@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { TextEmbedder } from '@parley/adol';
+import type { Authenticator, Principal } from '@parley/auth';
+import { withAuthorization } from '@parley/contracts';
 import { ERROR_CATALOGUE, ParleyError, isErrorType, toParleyError } from '@parley/protocol';
-import { handleHealth, type HealthState, type Logger } from '@parley/runtime';
+import { createRateLimiter, handleHealth, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
 import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
-import { createOperatorAuth } from './operator';
 import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
 
 /**
@@ -19,8 +20,18 @@ import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type Met
  * `GET /healthz`, `GET /readyz`. Bodies over `maxBodyBytes` are refused with
  * HTTP 413 and a JSON-RPC `body_too_large` error before they are parsed.
  *
+ * Identity (issue 6, draft-zhou §7): every POST to `/rpc`, `/mcp` and `/a2a…`
+ * is authenticated first (`Authorization: Bearer <API key or JWT>`): without
+ * valid credentials the answer is HTTP 401 with `WWW-Authenticate: Bearer` and
+ * a JSON-RPC `unauthenticated` error naming the rule; over its rate limit a
+ * principal gets HTTP 429 with `Retry-After` and `rate_limited`. The gateway
+ * then calls the services with the caller's own credential, and each service
+ * authorizes the call (libs/auth POLICY and its guards). Agent cards, the
+ * JWKS, `/schemas/…` and the health endpoints are public: they are discovery
+ * documents and carry nothing per caller.
+ *
  * `/rpc` answers HTTP 200 except for a single request refused for access
- * (`unauthenticated` 401 with `WWW-Authenticate: Bearer`, `forbidden` 403, from
+ * (`unauthenticated` 401, `forbidden` 403, `rate_limited` 429, from
  * ERROR_CATALOGUE); a batch is always 200, its members carry their own errors.
  */
 export interface GatewayHttpOptions {
@@ -41,12 +52,14 @@ export interface GatewayHttpOptions {
   version?: string;
   /** Embedder for MCP tools/list `query` selection (chang §3.4); without one, queries rank by BM25 alone. */
   embedder?: TextEmbedder;
+  /** Turns the Authorization header into a principal (libs/runtime createAuthenticator). */
+  authenticator: Authenticator;
   /**
-   * The operator token (env PARLEY_OPERATOR_TOKEN; at least 16 characters): operator
-   * methods (patch approve/reject/pin, audit judgements, raw pool fragments) need
-   * `Authorization: Bearer <token>`. Without it they answer `forbidden`.
+   * Requests per second and burst per principal (a batch counts each member);
+   * default 50/s with a burst of 100; null turns the limit off.
    */
-  operatorToken?: string;
+  rateLimit?: { ratePerSecond: number; burst: number } | null;
+  clock?: Clock;
 }
 
 /** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
@@ -80,10 +93,23 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();
   };
   const schemas = new SchemaStore();
-  // Built once: only the token's digest is kept (operator.ts).
-  const operatorAuth = opts.operatorToken ? createOperatorAuth(opts.operatorToken) : undefined;
-  const mcp = createMcpFace({ catalog, execution: opts.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
-  const a2a = createA2aFace({ catalog, execution: opts.backends.execution, log: opts.log });
+  const limit = opts.rateLimit === null ? undefined : createRateLimiter({ ...(opts.rateLimit ?? { ratePerSecond: 50, burst: 100 }), clock: opts.clock ?? systemClock });
+
+  /** The backends as the caller: every service call carries the caller's own Authorization header. */
+  const asCaller = (authorization: string): Backends => {
+    const b = opts.backends;
+    const out: Backends = {
+      registry: withAuthorization(b.registry, authorization),
+      negotiation: withAuthorization(b.negotiation, authorization),
+      execution: withAuthorization(b.execution, authorization),
+    };
+    if (b.profiles) out.profiles = withAuthorization(b.profiles, authorization);
+    if (b.tasks) out.tasks = withAuthorization(b.tasks, authorization);
+    if (b.pool) out.pool = withAuthorization(b.pool, authorization);
+    if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
+    if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
+    return out;
+  };
 
   // draft-zhou §7: the public keys of negotiation's signatures, as a JWKS (RFC 7517), kept JWKS_TTL_MS;
   // one lookup at a time; the last good set is served while negotiation cannot be reached.
@@ -117,6 +143,52 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const notAllowed = (res: ServerResponse, allow: string, why: string) => {
     send(res, 405, errorResponse(null, new ParleyError('invalid_request', why, { path: 'method', rule: `http_${allow.toLowerCase()}` })), { allow });
   };
+  /**
+   * Authenticates the request from its Authorization header alone, before its
+   * body is read; on failure answers 401 and returns undefined.
+   */
+  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<Principal | undefined> => {
+    const authorization = req.headers.authorization;
+    try {
+      const principal = await opts.authenticator.authenticate(authorization);
+      // The services' shared token is for their calls to each other, never an outside caller's.
+      if (principal.roles.includes('service')) {
+        throw new ParleyError('unauthenticated', "The services' token is not accepted at the gateway: use an API key or a JWT", {
+          path: 'headers.authorization',
+          rule: 'service_token',
+        });
+      }
+      return principal;
+    } catch (e) {
+      const err = toParleyError(e);
+      if (err.type !== 'unauthenticated') throw e;
+      // RFC 6750 §3: error="invalid_token" when a credential was presented.
+      const challenge = authorization ? 'Bearer realm="parley", error="invalid_token"' : 'Bearer realm="parley"';
+      // The body is not read: drop it and close the connection after the answer.
+      req.resume();
+      res.setHeader('connection', 'close');
+      send(res, 401, errorResponse(null, err), { 'www-authenticate': challenge });
+      return undefined;
+    }
+  };
+
+  /** Charges `cost` requests to the principal's rate limit; over it answers 429 and returns false. */
+  const charge = (principal: Principal, res: ServerResponse, cost: number): boolean => {
+    const decision = limit?.take(principal.id, cost);
+    if (!decision || decision.ok) return true;
+    send(
+      res,
+      429,
+      errorResponse(null, new ParleyError('rate_limited', `Rate limit exceeded for ${principal.id}; retry in ${decision.retryAfterMs} ms`, {
+        path: 'headers.authorization',
+        rule: 'rate_limit',
+        details: { retry_after_ms: decision.retryAfterMs },
+      })),
+      { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) },
+    );
+    return false;
+  };
+
   const baseUrl = (req: IncomingMessage): string => {
     if (opts.publicUrl) return opts.publicUrl.replace(/\/+$/, '');
     const host = req.headers.host;
@@ -144,12 +216,16 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   };
 
   const handleRpc = async (req: IncomingMessage, res: ServerResponse) => {
+    // Who is calling comes first: an anonymous caller's body is never read.
+    const principal = await authenticate(req, res);
+    if (!principal) return;
     const read = await readJson(req, res, 200);
     if (!read) return;
     const parsed = read.value;
-    // One context for the whole body: every member of a batch is checked against the same header.
-    const authorization = req.headers.authorization;
-    const ctx: RequestContext = { ...(authorization !== undefined ? { authorization } : {}), ...(operatorAuth ? { operatorAuth } : {}) };
+    // One caller for the whole body; a batch costs one request per member.
+    if (!charge(principal, res, Array.isArray(parsed) ? Math.max(1, parsed.length) : 1)) return;
+    const caller = { principal, backends: asCaller(req.headers.authorization as string) };
+    const ctx: RequestContext = { principal };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
     const responseHeaders: Record<string, string> = {};
     if (Array.isArray(parsed)) {
@@ -157,7 +233,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));
         return;
       }
-      const out = (await Promise.all(parsed.map((r) => handleOne(r, opts.backends, onInternal, onSuccess, ctx)))).filter((r): r is JsonRpcResponse => r !== undefined);
+      const out = (await Promise.all(parsed.map((r) => handleOne(r, caller.backends, onInternal, onSuccess, ctx)))).filter((r): r is JsonRpcResponse => r !== undefined);
       if (out.length === 0) {
         res.writeHead(204).end();
         return;
@@ -165,14 +241,14 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 200, out);
       return;
     }
-    const one = await handleOne(parsed, opts.backends, onInternal, onSuccess, { ...ctx, responseHeaders });
+    const one = await handleOne(parsed, caller.backends, onInternal, onSuccess, { ...ctx, responseHeaders });
     if (!one) {
       res.writeHead(204).end();
       return;
     }
     const type = one.error?.data.type;
     const status = isErrorType(type) ? ERROR_CATALOGUE[type].http : 200;
-    send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley-operator"' } : one.error ? {} : responseHeaders);
+    send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley"' } : one.error ? {} : responseHeaders);
   };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
@@ -182,8 +258,13 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       return;
     }
     // MCP's transport answers malformed JSON with HTTP 400 (the SDK does the same).
+    const principal = await authenticate(req, res);
+    if (!principal) return;
     const read = await readJson(req, res, 400);
-    if (!read) return;
+    if (!read || !charge(principal, res, 1)) return;
+    const caller = { principal, backends: asCaller(req.headers.authorization as string) };
+    // A face per request: its tools/call runs as the caller; the tool catalogue is shared.
+    const mcp = createMcpFace({ catalog, execution: caller.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
     await mcp.handlePost(req, res, read.value, baseUrl(req));
   };
 
@@ -228,8 +309,12 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       notAllowed(res, 'POST', 'The A2A JSON-RPC endpoint takes POST');
       return true;
     }
+    const principal = await authenticate(req, res);
+    if (!principal) return true;
     const read = await readJson(req, res, 200);
-    if (!read) return true;
+    if (!read || !charge(principal, res, 1)) return true;
+    const caller = { principal, backends: asCaller(req.headers.authorization as string) };
+    const a2a = createA2aFace({ catalog, execution: caller.backends.execution, log: opts.log });
     const reply = await a2a.handle(read.value, agent);
     send(res, reply.status, reply.body);
     return true;

@@ -1,12 +1,13 @@
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TextEmbedder } from '@parley/adol';
-import type { HealthState, Logger } from '@parley/runtime';
+import type { Authenticator } from '@parley/auth';
+import type { Clock, HealthState, Logger } from '@parley/runtime';
 import { createGatewayServer } from './http';
 import type { Backends } from './rpc';
 
 export { METHODS, errorResponse, handleOne, type Backends, type Handler, type RequestContext } from './rpc';
-export { MIN_OPERATOR_TOKEN_LENGTH, OPERATOR_METHODS, OPERATOR_WRITES, createOperatorAuth, type OperatorAuth } from './operator';
+export { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
 export { createGatewayServer, type GatewayHttpOptions } from './http';
 export { deriveTool, toolName, type ToolSource } from './mcp-tools';
 export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-card';
@@ -24,8 +25,11 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Embedder for semantic MCP tool selection (chang §3.4); default BM25 only. */
   embedder?: TextEmbedder;
-  /** Operator token (PARLEY_OPERATOR_TOKEN) for the operator methods of schema self-evolution; without it they are disabled. */
-  operatorToken?: string;
+  /** Authenticates every caller (issue 6). */
+  authenticator: Authenticator;
+  /** Per-principal requests per second and burst (default 50/s, burst 100); null: no limit. */
+  rateLimit?: { ratePerSecond: number; burst: number } | null;
+  clock?: Clock;
   /** Serve HTTPS with this certificate (PEM; draft-zhou §7); default plain HTTP. Set publicUrl to the https:// address for agent cards. */
   tls?: { cert: Buffer | string; key: Buffer | string; ca?: Buffer | string } | null;
 }
@@ -45,7 +49,9 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.catalogTtlMs !== undefined ? { catalogTtlMs: deps.catalogTtlMs } : {}),
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
     ...(deps.embedder ? { embedder: deps.embedder } : {}),
-    ...(deps.operatorToken ? { operatorToken: deps.operatorToken } : {}),
+    authenticator: deps.authenticator,
+    ...(deps.rateLimit !== undefined ? { rateLimit: deps.rateLimit } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
   });
   // HTTPS: the same request handler on a TLS server (client certificates are not requested).
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key, ...(deps.tls.ca ? { ca: deps.tls.ca } : {}) }) : plain;
@@ -60,7 +66,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     port,
     tls: deps.tls ? 'https' : 'off (plain http)',
     max_body_bytes: deps.maxBodyBytes,
-    operator_methods: deps.operatorToken ? 'enabled' : 'disabled (set PARLEY_OPERATOR_TOKEN)',
+    rate_limit: deps.rateLimit === null ? 'off' : deps.rateLimit ?? { ratePerSecond: 50, burst: 100 },
     semantic_pool: deps.backends.pool ? 'configured' : 'absent',
     evolution: deps.backends.evolution ? 'configured' : 'absent',
   });

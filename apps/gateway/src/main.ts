@@ -2,10 +2,12 @@
 // PUBLIC_URL (for A2A agent cards; default from the Host header), CATALOG_TTL_MS (MCP/A2A tool cache, 5000),
 // PARLEY_EMBEDDER (offline | openai, with PARLEY_EMBEDDINGS_URL/_MODEL/_API_KEY) for MCP tool selection.
 // Schema self-evolution (draft-zhou §6.2), each optional: SEMANTIC_POOL_ADDR and EVOLUTION_ADDR (without them the
-// operator methods answer `unavailable`), PARLEY_OPERATOR_TOKEN (at least 16 characters; without it the operator
-// writes and raw pool fragments answer `forbidden`).
+// operator methods answer `unavailable`).
+// Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS (API keys are
+// checked at REGISTRY_ADDR); per-principal rate limit RATE_LIMIT_PER_SECOND (50) and RATE_LIMIT_BURST (100); 0 turns it off.
 import {
   AgentProfileServiceService,
+  ApiKeyServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -15,8 +17,7 @@ import {
   createGrpcClient,
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
-import { ConfigError, createLogger, envInt, envOptional, envString, runUntilSignal, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
-import { MIN_OPERATOR_TOKEN_LENGTH, createOperatorAuth } from './operator';
+import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, runUntilSignal, systemClock, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
 import { startGateway } from './index';
 
 const env = process.env;
@@ -25,27 +26,25 @@ const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'gateway' } })
 runUntilSignal('gateway', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC (HTTPS for the gateway)
   const executeTimeout = envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 });
-  const operatorToken = envOptional(env, 'PARLEY_OPERATOR_TOKEN');
-  if (operatorToken !== undefined) {
-    try {
-      createOperatorAuth(operatorToken);
-    } catch (e) {
-      throw new ConfigError(`PARLEY_OPERATOR_TOKEN is unusable: ${(e as Error).message} (e.g. \`openssl rand -hex 32\`; at least ${MIN_OPERATOR_TOKEN_LENGTH} characters)`);
-    }
-  }
-  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls });
+  const auth = authenticatorFromEnv(env, systemClock, tls);
+  const ratePerSecond = envInt(env, 'RATE_LIMIT_PER_SECOND', 50, { min: 0 });
+  const burst = envInt(env, 'RATE_LIMIT_BURST', 100, { min: 1 });
+  // The gateway's own calls (the MCP/A2A catalogue, the JWKS) carry the service token; a caller's calls carry the caller's.
+  const credential = auth.serviceToken;
+  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls, credential });
   // AN agent profiles (draft 004 §5.1): served by the registry on the same address.
-  const profiles = createGrpcClient(AgentProfileServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls });
-  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls });
+  const profiles = createGrpcClient(AgentProfileServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls, credential });
+  const apiKeys = createGrpcClient(ApiKeyServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls, credential });
+  const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential });
   // The execution deadline leaves room for the agent's own timeout to come back as a typed error.
-  const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls });
+  const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls, credential });
   // AN tasks (draft 004 §5.2-5.4): TaskService is served by the execution service, on its gRPC port.
-  const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls });
+  const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls, credential });
   const poolAddr = envOptional(env, 'SEMANTIC_POOL_ADDR');
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
-  const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls }) : undefined;
-  const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr, { tls }) : undefined;
-  const clients = [registry, profiles, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
+  const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls, credential }) : undefined;
+  const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr, { tls, credential }) : undefined;
+  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
     negotiation: () => negotiation.waitForReady(1500).then(() => true),
@@ -61,6 +60,7 @@ runUntilSignal('gateway', log, async () => {
     backends: {
       registry: registry.api,
       profiles: profiles.api,
+      apiKeys: apiKeys.api,
       negotiation: negotiation.api,
       execution: execution.api,
       tasks: tasks.api,
@@ -75,12 +75,14 @@ runUntilSignal('gateway', log, async () => {
     ...(publicUrl ? { publicUrl } : {}),
     embedder,
     ...(tls ? { tls } : {}),
-    ...(operatorToken ? { operatorToken } : {}),
+    authenticator: auth.authenticator,
+    rateLimit: ratePerSecond > 0 ? { ratePerSecond, burst } : null,
   });
   return {
     async stop() {
       await gateway.stop();
       for (const c of clients) c.close();
+      auth.close();
     },
   };
 });

@@ -127,7 +127,8 @@ export function createMcpFace(opts: McpFaceOptions) {
         schema_id: entry.source.schema.schema_id,
         agent: entry.source.agent.name,
         payload: args as JsonObject,
-        client_id: o.clientId ?? 'mcp',
+        // The client id is the caller's principal (issue 6); a _meta.client_id must be that same id.
+        ...(o.clientId !== undefined ? { client_id: o.clientId } : {}),
       });
       const result = (r.result ?? {}) as JsonObject;
       return toolResult(o.requireOutput ? filterResult(result, o.requireOutput, entry.outputFields, 'params._meta.requireOutput') : result);

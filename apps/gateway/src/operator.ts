@@ -1,83 +1,21 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { EvolutionApi, SemanticPoolApi } from '@parley/contracts';
+import type { ApiKeyApi, EvolutionApi, SemanticPoolApi } from '@parley/contracts';
 import { CLIENT_ID_PATTERN, MAX_SCENARIO_LENGTH, ParleyError, scenarioId } from '@parley/protocol';
-import type { Backends, Handler, RequestContext } from './rpc';
+import type { Backends, Handler } from './rpc';
 
 /**
- * The operator's face of schema self-evolution (draft-zhou §6.2) on the
- * gateway's JSON-RPC endpoint: the Differential Semantic Pool's clusters
- * (`SemanticPoolService`) and the patches, their lifecycle decisions and the
- * semantic-alignment audit samples (`EvolutionService`). Each method parses its
- * params here (typed `invalid_params` naming `params.<member>` and the rule;
- * unknown members refused) and returns the gRPC response as JSON.
+ * The operator's face of Parley on the gateway's JSON-RPC endpoint: schema
+ * self-evolution (draft-zhou §6.2) — the Differential Semantic Pool's clusters
+ * (`SemanticPoolService`), the patches, their lifecycle decisions and the
+ * semantic-alignment audit samples (`EvolutionService`) — and the API keys
+ * (`ApiKeyService`, issue 6). Each method parses its params here (typed
+ * `invalid_params` naming `params.<member>` and the rule; unknown members
+ * refused) and returns the gRPC response as JSON.
  *
- * Access (draft-zhou §6.2.2/§7: schema updates need authorization): every write
- * (approve, reject, pin, judge) and `get_cluster` with `include_raw` (raw `other`
- * fragments are operators-only) needs `Authorization: Bearer <operator token>`.
- * The token is compared in constant time on SHA-256 digests; a missing and a
- * wrong token get the same `unauthenticated` answer. Without a configured token
- * these methods answer `forbidden`. Lists and plain reads are open like the rest
- * of the gateway. A fuller identity system (per-operator principals) comes later.
+ * Access (draft-zhou §6.2.2/§7: schema updates need authorization): every one
+ * of these methods needs the `operator` role. The gateway calls the services
+ * with the caller's own credential and the services decide (libs/auth POLICY),
+ * so a client agent's call answers `forbidden` from the service itself.
  */
-
-/** Shortest operator token accepted: a guessable token would make the check decorative. */
-export const MIN_OPERATOR_TOKEN_LENGTH = 16;
-/** RFC 6750 §2.1 b64token: what a Bearer credential may contain. */
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
-const BEARER = /^Bearer +([^\s]+) *$/i;
-
-/** Verifies operator credentials; built once from the configured token. */
-export interface OperatorAuth {
-  /** True when `authorization` is `Bearer <the operator token>`. Constant time in the token's content. */
-  verify(authorization: string | undefined): boolean;
-}
-
-const sha256 = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-
-/**
- * The operator check for `token` (the gateway's `operatorToken`, env
- * PARLEY_OPERATOR_TOKEN). Only its SHA-256 digest is kept. Throws when the token
- * is too short or not sendable as a Bearer credential.
- */
-export function createOperatorAuth(token: string): OperatorAuth {
-  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) {
-    throw new Error(`The operator token (PARLEY_OPERATOR_TOKEN) must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters, got ${token.length}`);
-  }
-  if (!B64TOKEN.test(token)) {
-    throw new Error('The operator token (PARLEY_OPERATOR_TOKEN) must be a Bearer token (RFC 6750): letters, digits and - . _ ~ + /, optionally ending in =');
-  }
-  const expected = sha256(token);
-  return {
-    verify(authorization) {
-      const m = BEARER.exec(authorization ?? '');
-      // Digests have a fixed length, so timingSafeEqual never sees lengths that
-      // differ and the comparison reveals nothing about the token; it runs even
-      // when the header is missing so both failures take the same path.
-      const same = timingSafeEqual(sha256(m?.[1] ?? ''), expected);
-      return m !== null && same;
-    },
-  };
-}
-
-/** Methods that need the operator token whatever their params. */
-export const OPERATOR_WRITES = ['approve_patch', 'reject_patch', 'pin_patch', 'judge_audit_sample'] as const;
-
-/** Throws `forbidden` when operator methods are disabled, `unauthenticated` when the credentials are missing or wrong. */
-export function requireOperator(ctx: RequestContext, what: string): void {
-  if (!ctx.operatorAuth) {
-    throw new ParleyError('forbidden', `${what} is an operator method, and operator methods are disabled until PARLEY_OPERATOR_TOKEN is set on the gateway`, {
-      path: 'headers.authorization',
-      rule: 'operator_methods_enabled',
-    });
-  }
-  if (!ctx.operatorAuth.verify(ctx.authorization)) {
-    // One answer for a missing and a wrong token: never reveal which.
-    throw new ParleyError('unauthenticated', `${what} is an operator method: send the header "Authorization: Bearer <operator token>"`, {
-      path: 'headers.authorization',
-      rule: 'operator_token',
-    });
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Backends
@@ -240,15 +178,13 @@ export const OPERATOR_METHODS = {
     const req = defined({ scenario: p.scenario(), scope: p.scope(), min_heat: p.num('min_heat', 0), limit: p.int('limit', 1, MAX_LIMIT) });
     return pool(b).listClusters(req);
   },
-  /** One cluster; `include_raw` adds the raw fragments, operators only (§7). */
-  async get_cluster(params, b, ctx) {
+  /** One cluster; `include_raw` adds the raw fragments (§7: sealed at rest, shown to operators). */
+  async get_cluster(params, b) {
     const p = Params.of(params, ['scenario', 'id', 'include_raw']);
     const scenario = p.scenario();
     const id = p.id('id', 'a cluster id as list_clusters shows it');
     const includeRaw = p.bool('include_raw', false) ?? false;
-    if (includeRaw) requireOperator(ctx, 'get_cluster with include_raw');
     const r = await pool(b).getCluster({ scenario, id, include_raw: includeRaw });
-    // Defence in depth: raw text never leaves without the operator check.
     return includeRaw ? r : { ...r, raw: [] };
   },
   /** Patches of the scenario and the candidates the convergence guard holds back (§6.2.2, §6.2.3). */
@@ -260,19 +196,16 @@ export const OPERATOR_METHODS = {
     const p = Params.of(params, ['patch_id']);
     return evolution(b).getPatch({ patch_id: p.id('patch_id', 'a patch id as list_patches shows it') });
   },
-  async approve_patch(params, b, ctx) {
-    requireOperator(ctx, 'approve_patch');
+  async approve_patch(params, b) {
     const p = Params.of(params, ['patch_id', 'reason']);
     return evolution(b).approvePatch({ patch_id: p.id('patch_id', 'a patch id as list_patches shows it'), reason: p.reason() as string });
   },
-  async reject_patch(params, b, ctx) {
-    requireOperator(ctx, 'reject_patch');
+  async reject_patch(params, b) {
     const p = Params.of(params, ['patch_id', 'reason']);
     return evolution(b).rejectPatch({ patch_id: p.id('patch_id', 'a patch id as list_patches shows it'), reason: p.reason() as string });
   },
   /** pinned: true keeps the patch's keys in their state (the evaluator leaves them); false hands them back. */
-  async pin_patch(params, b, ctx) {
-    requireOperator(ctx, 'pin_patch');
+  async pin_patch(params, b) {
     const p = Params.of(params, ['patch_id', 'pinned', 'reason']);
     const patch_id = p.id('patch_id', 'a patch id as list_patches shows it');
     const pinned = p.bool('pinned', true);
@@ -292,11 +225,56 @@ export const OPERATOR_METHODS = {
       defined({ scenario: p.scenario(), patch_id: p.optId('patch_id'), verdict: p.oneOf('verdict', AUDIT_VERDICTS), limit: p.int('limit', 1, MAX_LIMIT) }),
     );
   },
-  async judge_audit_sample(params, b, ctx) {
-    requireOperator(ctx, 'judge_audit_sample');
+  async judge_audit_sample(params, b) {
     const p = Params.of(params, ['sample_id', 'aligned', 'note']);
     const sample_id = p.id('sample_id', 'an audit sample id as list_audit_samples shows it');
     const aligned = p.bool('aligned', true);
     return evolution(b).judgeAuditSample({ sample_id, aligned, note: p.reason('note', false) ?? '' });
+  },
+} satisfies Record<string, Handler>;
+
+// ---------------------------------------------------------------------------
+// API keys (issue 6): hashed at rest, scoped, revocable
+// ---------------------------------------------------------------------------
+
+function apiKeys(b: Backends): ApiKeyApi {
+  if (!b.apiKeys) throw new ParleyError('unavailable', 'API keys are not available: the gateway has no registry ApiKeyService (REGISTRY_ADDR)', { details: { service: 'registry' } });
+  return b.apiKeys;
+}
+
+function strings(p: Record<string, unknown>, name: string): string[] {
+  const v = p[name];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) fail(`params.${name}`, 'type', `params.${name} must be an array of strings`);
+  return v as string[];
+}
+
+export const API_KEY_METHODS = {
+  /**
+   * A new key for `principal` with `roles` (operator, server_agent, client_agent); a
+   * server agent's key names its `agents` and `scenarios` (exact, `prefix*` or `*`).
+   * The result's `key` is shown once: only its hash is stored.
+   */
+  async create_api_key(params, b) {
+    const allowed = ['principal', 'roles', 'agents', 'scenarios', 'description', 'expires_at'];
+    const p = Params.of(params, allowed);
+    const raw = params as Record<string, unknown>;
+    return apiKeys(b).createApiKey({
+      principal: p.str('principal', { required: true, max: 128, pattern: CLIENT_ID_PATTERN, hint: 'the client id the key stands for' }),
+      roles: strings(raw, 'roles'),
+      agents: strings(raw, 'agents'),
+      scenarios: strings(raw, 'scenarios'),
+      description: p.str('description', { max: 500 }) ?? '',
+      expires_at: p.str('expires_at', { max: 40, hint: 'ISO 8601 date-time' }) ?? '',
+    });
+  },
+  async list_api_keys(params, b) {
+    const p = Params.of(params, ['principal', 'include_revoked']);
+    return apiKeys(b).listApiKeys(defined({ principal: p.str('principal', { max: 128, pattern: CLIENT_ID_PATTERN }), include_revoked: p.bool('include_revoked', false) ?? false }));
+  },
+  /** Revokes a key at once; the services stop accepting it within their credential cache time (PARLEY_AUTH_CACHE_MS). */
+  async revoke_api_key(params, b) {
+    const p = Params.of(params, ['key_id']);
+    return apiKeys(b).revokeApiKey({ key_id: p.str('key_id', { required: true, max: 16, pattern: /^[0-9a-f]{16}$/, hint: 'the 16 hex digits after pk_' }) });
   },
 } satisfies Record<string, Handler>;

@@ -17,7 +17,9 @@ import {
 import { compactTemplate, shortTemplate } from './adol';
 import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
 import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
-import { OPERATOR_METHODS, type OperatorAuth } from './operator';
+import type { Principal } from '@parley/auth';
+import type { ApiKeyApi } from '@parley/contracts';
+import { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
 import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
 
@@ -42,14 +44,17 @@ export interface Backends {
    */
   pool?: SemanticPoolApi;
   evolution?: EvolutionApi;
+  /** The registry's API keys (issue 6); without it the key methods answer `unavailable`. */
+  apiKeys?: ApiKeyApi;
 }
 
 /** What a method sees of the HTTP request it came in (the same for every member of a batch). */
 export interface RequestContext {
-  /** The request's `Authorization` header, as sent. */
-  authorization?: string;
-  /** Checks operator credentials (operator.ts); absent when no operator token is configured. */
-  operatorAuth?: OperatorAuth;
+  /**
+   * The authenticated caller (issue 6). The backends a method gets already carry
+   * the caller's credential to the services, which authorize it themselves.
+   */
+  principal?: Principal;
   /**
    * Headers the method may add to the HTTP response (lower-case names). http.ts
    * passes a map for a single request only: a batch's members share one response.
@@ -221,6 +226,25 @@ export const METHODS = {
   ...AN_TASK_METHODS,
   // The operator's face of schema self-evolution (draft-zhou §6.2, §7): operator.ts.
   ...OPERATOR_METHODS,
+  // API keys (issue 6), operators only: operator.ts.
+  ...API_KEY_METHODS,
+  /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
+  async whoami(params, _b, ctx) {
+    if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {
+      throw new ParleyError('invalid_params', 'whoami takes no params', { path: 'params', rule: 'empty' });
+    }
+    const p = ctx.principal;
+    if (!p) throw new ParleyError('unauthenticated', 'No caller was authenticated', { path: 'headers.authorization', rule: 'credentials_required' });
+    return {
+      principal: p.id,
+      tenant: p.tenant,
+      roles: p.roles,
+      agents: p.agents,
+      scenarios: p.scenarios,
+      via: p.via,
+      ...(p.expires_at !== undefined ? { expires_at: new Date(p.expires_at).toISOString() } : {}),
+    };
+  },
 } satisfies Record<string, Handler>;
 
 export type MethodName = keyof typeof METHODS;

@@ -25,6 +25,7 @@ import {
 import { flightBookingTemplate } from '@parley/examples';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
+import { keyedAuthenticator } from '@parley/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AN_PROFILE_EXTENSION_URI, SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, profileCard, securitySchemesOf } from '../src/a2a-card';
 import { resolveAgentCard } from '../src/a2a';
@@ -145,8 +146,11 @@ interface Gw {
   close(): Promise<void>;
 }
 
+// The gateway authenticates every call (issue 6); the fake backends decide nothing, so any valid key will do.
+const auth = keyedAuthenticator('gateway-test-service-token-0123456789abcdef', [{ id: 'acme-air', roles: ['server_agent'], agents: ['*'], scenarios: ['*'] }]);
+
 async function gateway(backends: Backends): Promise<Gw> {
-  const server: Server = createGatewayServer({ backends, health: { shuttingDown: false, checks: {} }, log: createLogger({ level: 'silent' }), maxBodyBytes: 1 << 20 });
+  const server: Server = createGatewayServer({ backends, health: { shuttingDown: false, checks: {} }, log: createLogger({ level: 'silent' }), maxBodyBytes: 1 << 20, authenticator: auth.authenticator });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
@@ -156,7 +160,7 @@ let nextId = 1;
 async function rpc(gw: Gw, method: string, params?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${gw.base}/rpc`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${auth.keys['acme-air']}` },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
   });
   return { status: res.status, body: await res.json() };
@@ -297,7 +301,10 @@ describe('A2A cards with agent profiles', () => {
       'jwt-1': { httpAuthSecurityScheme: { description: 'JWT: issuer https://id.acme.example', scheme: 'Bearer', bearerFormat: 'JWT' } },
       oauth: { oauth2SecurityScheme: { description: 'OAuth 2.0: token https://id.acme.example/token, scope an.tasks' } },
       key: { apiKeySecurityScheme: { description: 'API key', location: 'header', name: 'X-API-Key' } },
+      // The endpoint is Parley's: its Bearer scheme (issue 6) is the one a caller of /a2a/<name> needs.
+      parley: { httpAuthSecurityScheme: { description: expect.stringMatching(/API key/), scheme: 'Bearer', bearerFormat: 'Parley API key or JWT' } },
     });
+    expect(card.securityRequirements).toEqual([{ schemes: { parley: { list: [] } } }]);
   });
 
   it("survives the SDK's AgentCard codec: skills and security schemes decode", () => {
@@ -338,8 +345,8 @@ describe('A2A cards with agent profiles', () => {
 
   it('over HTTP and the real gRPC glue: served at /a2a/<name>/.well-known/agent-card.json', async () => {
     const fake = fakeProfiles();
-    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [bindService(AgentProfileServiceService, fake)] });
-    const client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${server.port}`, { deadlineMs: 5000 });
+    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [bindService(AgentProfileServiceService, fake, { authenticator: auth.authenticator })] });
+    const client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${server.port}`, { deadlineMs: 5000, credential: auth.keys['acme-air'] as string });
     const gw = await gateway({ ...coreBackends(), profiles: client.api });
     try {
       const reg = await rpc(gw, 'register_profile', { profile: wirelessFault() });
@@ -352,7 +359,7 @@ describe('A2A cards with agent profiles', () => {
       // An agent without a profile keeps its card; an unknown name is 404.
       const sky = (await (await fetch(`${gw.base}/a2a/skyways-air/.well-known/agent-card.json`)).json()) as { skills: Array<{ id: string }>; securitySchemes: object };
       expect(sky.skills.map((s) => s.id)).toEqual(['skyways-air__flight_booking']);
-      expect(sky.securitySchemes).toEqual({});
+      expect(Object.keys(sky.securitySchemes)).toEqual(['parley']);
       expect((await fetch(`${gw.base}/a2a/TMF-Nobody-Wireless-v1/.well-known/agent-card.json`)).status).toBe(404);
       // Typed errors from the service keep their codes through gRPC.
       const forbidden = await rpc(gw, 'register_profile', { profile: wirelessFault({ provider: 'Mallory' }) });

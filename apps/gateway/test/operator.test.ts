@@ -1,8 +1,9 @@
 /**
  * The operator methods of schema self-evolution on /rpc (draft-zhou §6.2, §7):
- * params parsed at the edge, operator authentication (single and batch),
+ * params parsed at the edge, authentication at the gateway (single and batch),
  * `unavailable` without the services, results passed through; and once through
- * the real gRPC glue, so typed errors from the services keep their JSON-RPC codes.
+ * the real gRPC glue, where the services' bindings decide by role (issue 6), so
+ * a client agent's key is `forbidden` and typed errors keep their JSON-RPC codes.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -25,11 +26,18 @@ import {
 } from '@parley/contracts';
 import { ERROR_CATALOGUE, ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
-import { freePort, startProcess } from '@parley/testkit';
+import { freePort, keyedAuthenticator, startProcess } from '@parley/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATOR_WRITES, createGatewayServer, createOperatorAuth, type Backends } from '../src/index';
+import { createGatewayServer, type Backends } from '../src/index';
 
-const TOKEN = 'op-token-0123456789abcdef';
+const SERVICE_TOKEN = 'operator-test-service-token-0123456789';
+// Two principals with keys: an operator and a client agent (issue 6).
+const AUTH = keyedAuthenticator(SERVICE_TOKEN, [
+  { id: 'ops', roles: ['operator'] },
+  { id: 'alice', roles: ['client_agent'] },
+]);
+const TOKEN = AUTH.keys['ops'] as string;
+const CLIENT_TOKEN = AUTH.keys['alice'] as string;
 const T = '2026-03-01T00:00:00.000Z';
 
 // ---------------------------------------------------------------------------
@@ -217,26 +225,27 @@ interface Gw {
   close(): Promise<void>;
 }
 
-async function gateway(backends: Backends, operatorToken?: string): Promise<Gw> {
+async function gateway(backends: Backends): Promise<Gw> {
   const internal: unknown[] = [];
   const log = createLogger({ level: 'error', write: (line) => internal.push(line) });
-  const server: Server = createGatewayServer({ backends, health: { shuttingDown: false, checks: {} }, log, maxBodyBytes: 1 << 20, ...(operatorToken ? { operatorToken } : {}) });
+  const server: Server = createGatewayServer({ backends, health: { shuttingDown: false, checks: {} }, log, maxBodyBytes: 1 << 20, authenticator: AUTH.authenticator });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
   return { url, internal, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 let nextId = 1;
-async function post(gw: Gw, body: unknown, authorization?: string): Promise<RpcReply> {
+/** Posts with the operator's key unless told otherwise (`null`: no Authorization header). */
+async function post(gw: Gw, body: unknown, authorization: string | null = `Bearer ${TOKEN}`): Promise<RpcReply> {
   const res = await fetch(gw.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(authorization !== undefined ? { authorization } : {}) },
+    headers: { 'content-type': 'application/json', ...(authorization !== null ? { authorization } : {}) },
     body: JSON.stringify(body),
   });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 const req = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: nextId++, method, params });
-const rpc = (gw: Gw, method: string, params: unknown, authorization?: string) => post(gw, req(method, params), authorization);
+const rpc = (gw: Gw, method: string, params: unknown, authorization?: string | null) => post(gw, req(method, params), authorization);
 const bearer = `Bearer ${TOKEN}`;
 
 /** A valid call of each operator method, with the token where it is needed. */
@@ -260,7 +269,7 @@ describe('operator methods: params are parsed at the edge', () => {
   beforeAll(async () => {
     pool = fakePool();
     evo = fakeEvolution();
-    gw = await gateway({ ...coreBackends(), pool, evolution: evo }, TOKEN);
+    gw = await gateway({ ...coreBackends(), pool, evolution: evo });
   });
   afterAll(() => gw.close());
 
@@ -320,7 +329,7 @@ describe('operator methods: results are the services’ responses', () => {
   beforeAll(async () => {
     pool = fakePool({ leakRaw: true });
     evo = fakeEvolution();
-    gw = await gateway({ ...coreBackends(), pool, evolution: evo }, TOKEN);
+    gw = await gateway({ ...coreBackends(), pool, evolution: evo });
   });
   afterAll(() => gw.close());
 
@@ -387,47 +396,39 @@ describe('operator methods: results are the services’ responses', () => {
   });
 });
 
-describe('operator authentication', () => {
+describe('authentication at the gateway', () => {
   let gw: Gw;
-  let off: Gw;
   let evo: ReturnType<typeof fakeEvolution>;
   beforeAll(async () => {
     evo = fakeEvolution();
-    gw = await gateway({ ...coreBackends(), pool: fakePool(), evolution: evo }, TOKEN);
-    off = await gateway({ ...coreBackends(), pool: fakePool(), evolution: fakeEvolution() });
+    gw = await gateway({ ...coreBackends(), pool: fakePool(), evolution: evo });
   });
-  afterAll(async () => {
-    await gw.close();
-    await off.close();
-  });
+  afterAll(() => gw.close());
 
-  const guarded: [string, Record<string, unknown>][] = [
-    ...OPERATOR_WRITES.map((m): [string, Record<string, unknown>] => [m, VALID[m] as Record<string, unknown>]),
-    ['get_cluster', { scenario: 'flight_booking', id: 'c1', include_raw: true }],
-  ];
-
-  it.each(guarded)('%s: a missing and a wrong token get the same `unauthenticated` (HTTP 401), and the service is not called', async (method, params) => {
+  it.each(Object.entries(VALID))('%s: no key, an unknown key, another scheme and a bare key are `unauthenticated` (HTTP 401), and no service is called', async (method, params) => {
     const before = evo.calls.length;
-    const missing = await rpc(gw, method, params);
-    const wrong = await rpc(gw, method, params, `Bearer ${TOKEN}x`);
+    const missing = await rpc(gw, method, params, null);
+    const wrong = await rpc(gw, method, params, `Bearer ${TOKEN.slice(0, -1)}x`);
     const basic = await rpc(gw, method, params, `Basic ${Buffer.from(`op:${TOKEN}`).toString('base64')}`);
     const bare = await rpc(gw, method, params, TOKEN);
+    expect(missing.body.error.data.rule).toBe('credentials_required');
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="parley"');
+    expect(wrong.body.error.data.rule).toBe('api_key');
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="parley", error="invalid_token"');
+    for (const r of [basic, bare]) expect(r.body.error.data.rule).toBe('bearer_scheme');
     for (const r of [missing, wrong, basic, bare]) {
       expect(r.status).toBe(401);
-      expect(r.headers.get('www-authenticate')).toBe('Bearer realm="parley-operator"');
-      expect(r.body.error).toMatchObject({ code: -32050, data: { type: 'unauthenticated', path: 'headers.authorization', rule: 'operator_token', retryable: false } });
-      // Never reveal whether the header was missing or wrong.
-      expect({ ...r.body, id: 0 }).toEqual({ ...missing.body, id: 0 });
+      expect(r.body.error).toMatchObject({ code: -32050, data: { type: 'unauthenticated', path: 'headers.authorization', retryable: false } });
     }
     expect(evo.calls.length).toBe(before);
   });
 
-  it('unauthenticated comes before params: an anonymous caller learns nothing about a write’s params', async () => {
-    const r = await rpc(gw, 'approve_patch', { bogus: 1 });
+  it('unauthenticated comes before params: an anonymous caller learns nothing about a method’s params', async () => {
+    const r = await rpc(gw, 'approve_patch', { bogus: 1 }, null);
     expect(r.body.error.data.type).toBe('unauthenticated');
   });
 
-  it('the right token passes, whatever the case of "Bearer" and surrounding spaces', async () => {
+  it('a valid key passes, whatever the case of "Bearer" and surrounding spaces', async () => {
     for (const h of [`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER   ${TOKEN} `]) {
       const r = await rpc(gw, 'pin_patch', { patch_id: 'p2', pinned: true, reason: 'hold' }, h);
       expect(r.status).toBe(200);
@@ -437,66 +438,40 @@ describe('operator authentication', () => {
     expect(raw.body.result.raw).toEqual(RAW);
   });
 
-  it('read-only views are open without a token', async () => {
-    for (const m of ['list_clusters', 'get_cluster', 'list_patches', 'get_patch', 'list_decisions', 'list_audit_samples']) {
-      const r = await rpc(gw, m, VALID[m]);
-      expect(r.status, m).toBe(200);
-      expect(r.body.error, m).toBeUndefined();
-    }
-  });
-
-  it.each(guarded)('%s without a configured token: `forbidden` (HTTP 403) naming PARLEY_OPERATOR_TOKEN, token sent or not', async (method, params) => {
-    for (const h of [undefined, bearer]) {
-      const r = await rpc(off, method, params, h);
-      expect(r.status).toBe(403);
-      expect(r.body.error).toMatchObject({ code: -32051, data: { type: 'forbidden', path: 'headers.authorization', rule: 'operator_methods_enabled' } });
-      expect(r.body.error.message).toMatch(/disabled until PARLEY_OPERATOR_TOKEN is set/);
-    }
-  });
-
-  it('inside a batch every member is checked against the request’s header (HTTP 200, errors per member)', async () => {
+  it('a batch is authenticated once for the whole body: without a key nothing in it runs', async () => {
     const batch = [
       req('list_patches', { scenario: 'flight_booking' }),
       req('reject_patch', { patch_id: 'p1', reason: 'no' }),
       req('get_cluster', { scenario: 'flight_booking', id: 'c1', include_raw: true }),
       { jsonrpc: '2.0', method: 'judge_audit_sample', params: { sample_id: 's1', aligned: true } }, // notification: no reply
     ];
-    const before = evo.calls.filter((c) => c.method !== 'listPatches').length;
-    for (const h of [undefined, `Bearer wrong-token-0123456789`]) {
+    const before = evo.calls.length;
+    for (const h of [null, `Bearer ${CLIENT_TOKEN.slice(0, -1)}x`]) {
       const r = await post(gw, batch, h);
-      expect(r.status).toBe(200);
-      expect(r.body).toHaveLength(3);
-      expect(r.body[0].result.patches.length).toBeGreaterThan(0);
-      expect(r.body[1].error.data.type).toBe('unauthenticated');
-      expect(r.body[2].error.data.type).toBe('unauthenticated');
+      expect(r.status).toBe(401);
+      expect(r.body.error.data.type).toBe('unauthenticated');
     }
-    expect(evo.calls.filter((c) => c.method !== 'listPatches').length).toBe(before);
+    expect(evo.calls.length).toBe(before);
     const ok = await post(gw, batch, bearer);
+    expect(ok.status).toBe(200);
     expect(ok.body.map((x: { error?: unknown }) => x.error)).toEqual([undefined, undefined, undefined]);
     expect(ok.body[1].result.patch.status).toBe('rejected');
     expect(ok.body[2].result.raw).toEqual(RAW);
     expect(evo.calls.at(-1)).toMatchObject({ method: 'judgeAuditSample', req: { sample_id: 's1', aligned: true } });
-    const disabled = await post(off, batch, bearer);
-    expect(disabled.body.map((x: { error?: { data: { type: string } } }) => x.error?.data.type)).toEqual([undefined, 'forbidden', 'forbidden']);
   });
 
-  it('the token must be long enough and sendable as a Bearer credential', () => {
-    expect(() => createOperatorAuth('short')).toThrow(/at least 16 characters/);
-    expect(() => createOperatorAuth('has spaces in it, long enough')).toThrow(/RFC 6750/);
-    const auth = createOperatorAuth(TOKEN);
-    expect(auth.verify(bearer)).toBe(true);
-    expect(auth.verify(undefined)).toBe(false);
-    expect(auth.verify('')).toBe(false);
-    expect(auth.verify('Bearer')).toBe(false);
-    expect(auth.verify(`Bearer ${TOKEN.slice(0, -1)}`)).toBe(false);
-    expect(auth.verify(`Bearer ${TOKEN} extra`)).toBe(false);
+  it('whoami names the caller: principal, roles and how it authenticated', async () => {
+    const me = await rpc(gw, 'whoami', {}, `Bearer ${CLIENT_TOKEN}`);
+    expect(me.body.result).toEqual({ principal: 'alice', tenant: 'default', roles: ['client_agent'], agents: [], scenarios: [], via: 'api_key' });
+    const bad = await rpc(gw, 'whoami', { x: 1 }, `Bearer ${CLIENT_TOKEN}`);
+    expect(bad.body.error).toMatchObject({ data: { type: 'invalid_params', path: 'params', rule: 'empty' } });
   });
 });
 
 describe('without the evolution services', () => {
   let gw: Gw;
   beforeAll(async () => {
-    gw = await gateway(coreBackends() as Backends, TOKEN);
+    gw = await gateway(coreBackends() as Backends);
   });
   afterAll(() => gw.close());
 
@@ -508,8 +483,8 @@ describe('without the evolution services', () => {
     expect(r.body.error.data.details.service).toBe(method.includes('cluster') ? 'semantic-pool' : 'evolution');
   });
 
-  it('auth is still checked first for writes', async () => {
-    const r = await rpc(gw, 'approve_patch', VALID.approve_patch);
+  it('authentication is still checked first', async () => {
+    const r = await rpc(gw, 'approve_patch', VALID.approve_patch, null);
     expect(r.body.error.data.type).toBe('unauthenticated');
   });
 });
@@ -517,15 +492,20 @@ describe('without the evolution services', () => {
 describe('through the real gRPC glue', () => {
   let gw: Gw;
   let stopGrpc: () => Promise<void>;
+  const evo = fakeEvolution();
   beforeAll(async () => {
     const server = await startGrpcServer({
       host: '127.0.0.1',
       port: 0,
-      services: [bindService(SemanticPoolServiceService, fakePool()), bindService(EvolutionServiceService, fakeEvolution())],
+      // The services' bindings authenticate the forwarded credential and decide by role (libs/auth POLICY).
+      services: [
+        bindService(SemanticPoolServiceService, fakePool(), { authenticator: AUTH.authenticator }),
+        bindService(EvolutionServiceService, evo, { authenticator: AUTH.authenticator }),
+      ],
     });
-    const pool = createGrpcClient(SemanticPoolServiceService, `127.0.0.1:${server.port}`, { deadlineMs: 5000 });
-    const evolution = createGrpcClient(EvolutionServiceService, `127.0.0.1:${server.port}`, { deadlineMs: 5000 });
-    gw = await gateway({ ...coreBackends(), pool: pool.api, evolution: evolution.api }, TOKEN);
+    const pool = createGrpcClient(SemanticPoolServiceService, `127.0.0.1:${server.port}`, { deadlineMs: 5000, credential: SERVICE_TOKEN });
+    const evolution = createGrpcClient(EvolutionServiceService, `127.0.0.1:${server.port}`, { deadlineMs: 5000, credential: SERVICE_TOKEN });
+    gw = await gateway({ ...coreBackends(), pool: pool.api, evolution: evolution.api });
     stopGrpc = async () => {
       pool.close();
       evolution.close();
@@ -537,8 +517,18 @@ describe('through the real gRPC glue', () => {
     await stopGrpc();
   });
 
+  it('a client agent is `forbidden` (HTTP 403) by the service binding for every operator method, and nothing reaches the service', async () => {
+    const before = evo.calls.length;
+    for (const [method, params] of Object.entries(VALID)) {
+      const r = await rpc(gw, method, params, `Bearer ${CLIENT_TOKEN}`);
+      expect(r.status, method).toBe(403);
+      expect(r.body.error, method).toMatchObject({ code: -32051, data: { type: 'forbidden', path: 'principal.roles', rule: 'role' } });
+    }
+    expect(evo.calls.length).toBe(before);
+  });
+
   it('a patch_not_found from the service arrives with its JSON-RPC code, path and rule', async () => {
-    const r = await rpc(gw, 'get_patch', { patch_id: 'p404' });
+    const r = await rpc(gw, 'get_patch', { patch_id: 'p404' }, bearer);
     expect(r.body.error).toEqual({
       code: ERROR_CATALOGUE.patch_not_found.jsonrpc,
       message: 'No patch "p404"',
@@ -549,7 +539,7 @@ describe('through the real gRPC glue', () => {
   });
 
   it('cluster_not_found and illegal_transition keep their codes too', async () => {
-    const c = await rpc(gw, 'get_cluster', { scenario: 'flight_booking', id: 'c404' });
+    const c = await rpc(gw, 'get_cluster', { scenario: 'flight_booking', id: 'c404' }, bearer);
     expect(c.body.error).toMatchObject({ code: -32027, data: { type: 'cluster_not_found' } });
     const ok = await rpc(gw, 'approve_patch', { patch_id: 'p1', reason: 'reviewed' }, bearer);
     expect(ok.body.result.patch.status).toBe('active');
@@ -558,23 +548,25 @@ describe('through the real gRPC glue', () => {
   });
 
   it('results survive protobuf: Struct figures, metrics and Value samples come back as JSON', async () => {
-    const l = await rpc(gw, 'list_patches', { scenario: 'flight_booking' });
+    const l = await rpc(gw, 'list_patches', { scenario: 'flight_booking' }, bearer);
     const p1 = l.body.result.patches.find((p: Patch) => p.patch_id === 'p1');
     expect(p1.new_keys[0].history[0].figures).toEqual({ usage_frequency: 0.4 });
     expect(p1.new_keys[0].metrics).toMatchObject({ usage_frequency: 0.42, client_adoption_rate: 0.5, payloads: 50 });
     expect(p1.new_keys[0].metrics.semantic_alignment_accuracy).toBeUndefined();
-    const s = await rpc(gw, 'list_audit_samples', { scenario: 'flight_booking' });
+    const s = await rpc(gw, 'list_audit_samples', { scenario: 'flight_booking' }, bearer);
     expect(s.body.result.samples[0]).toMatchObject({ sample_id: 's1', value: 'window', verdict: 'pending' });
   });
 });
 
 describe('the gateway process (main.ts)', () => {
-  it('refuses to start with an operator token too short to mean anything, naming PARLEY_OPERATOR_TOKEN', { timeout: 60_000 }, async () => {
-    const p = startProcess('gateway', 'apps/gateway/src/main.ts', { PORT: String(await freePort()), PARLEY_OPERATOR_TOKEN: 'secret', LOG_LEVEL: 'warn' });
-    const code = await new Promise<number | null>((resolve) => p.child.once('close', resolve));
-    expect(code).toBe(1);
-    expect(p.output()).toContain('PARLEY_OPERATOR_TOKEN is unusable');
-    expect(p.output()).toContain('at least 16 characters');
-    expect(p.output()).not.toContain('secret');
+  it('refuses to start without the services’ shared token, naming PARLEY_SERVICE_TOKEN, and with one too short', { timeout: 60_000 }, async () => {
+    for (const env of [{}, { PARLEY_SERVICE_TOKEN: 'secret' }]) {
+      const p = startProcess('gateway', 'apps/gateway/src/main.ts', { PORT: String(await freePort()), LOG_LEVEL: 'warn', PARLEY_SERVICE_TOKEN: '', ...env });
+      const code = await new Promise<number | null>((resolve) => p.child.once('close', resolve));
+      expect(code).toBe(1);
+      expect(p.output()).toContain('PARLEY_SERVICE_TOKEN must be set');
+      expect(p.output()).toContain('at least 32 characters');
+      expect(p.output()).not.toContain('secret');
+    }
   });
 });

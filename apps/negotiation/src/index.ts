@@ -1,8 +1,10 @@
+import type { Authenticator } from '@parley/auth';
 import { NegotiationServiceService, bindService, startGrpcServer, type NegotiationApi, type RegistryApi } from '@parley/contracts';
 import type { Bus, Stoppable, Subjects } from '@parley/events';
 import { loadKeyRing, type Clock, type KeyRing, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { startPatchConsumer } from './patches';
+import { negotiationGuards } from './access';
 import { createNegotiationService } from './service';
 
 export { createNegotiationService } from './service';
@@ -39,6 +41,8 @@ export interface NegotiationDeps {
    * PARLEY_SIGNING_ACTIVE_KID; libs/runtime loadKeyRing), else a generated key logged as ephemeral.
    */
   signing?: KeyRing;
+  /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
+  authenticator: Authenticator;
 }
 
 export interface RunningNegotiation {
@@ -64,7 +68,7 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
     server = await startGrpcServer({
       ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
       port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-      services: [bindService(NegotiationServiceService, api)],
+      services: [bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards })],
     });
   } catch (e) {
     await patches.stop();

@@ -3,9 +3,10 @@
 // Signing keys (draft-zhou §7): PARLEY_SIGNING_KEYS_DIR (PEM/JWK files; the last private key in
 // name order signs, the rest verify) or PARLEY_SIGNING_KEY (a private JWK or JWK Set, JSON), and
 // PARLEY_SIGNING_ACTIVE_KID; without them a generated key, logged as ephemeral.
+// Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS.
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envString, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envString, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startNegotiation } from './index';
 
@@ -18,8 +19,20 @@ runUntilSignal('negotiation', log, async () => {
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-negotiation' });
-  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls });
-  const negotiation = await startNegotiation({ db, bus, subjects, registry: registry.api, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50052), grpcTls: tls, signing });
+  const auth = authenticatorFromEnv(env, systemClock, tls);
+  const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls, credential: auth.serviceToken });
+  const negotiation = await startNegotiation({
+    db,
+    bus,
+    subjects,
+    registry: registry.api,
+    clock: systemClock,
+    log,
+    grpcPort: envInt(env, 'GRPC_PORT', 50052),
+    grpcTls: tls,
+    signing,
+    authenticator: auth.authenticator,
+  });
   const health = {
     shuttingDown: false,
     checks: {
@@ -35,6 +48,7 @@ runUntilSignal('negotiation', log, async () => {
       await negotiation.stop();
       await healthServer.close();
       registry.close();
+      auth.close();
       await bus.close();
       await db.close();
     },

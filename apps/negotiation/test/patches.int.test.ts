@@ -5,7 +5,7 @@ import { templateFromWire, templateToWire } from '@parley/contracts';
 import { createNatsBus, createSubjects, type Bus } from '@parley/events';
 import { createLogger } from '@parley/runtime';
 import { openDb, type Db } from '@parley/storage';
-import { createTestDatabase, integrationInfra, uniquePrefix } from '@parley/testkit';
+import { createTestDatabase, integrationInfra, serviceOnlyAuthenticator, testIdentity, uniquePrefix } from '@parley/testkit';
 import { startNegotiation, type RunningNegotiation } from '../src/index';
 import { T0, baseTemplate, deliver, doc, key, patch, patchEvent, registryServing, storedRevision, testClock, withState } from './helpers';
 
@@ -21,9 +21,11 @@ describe.skipIf(!infra)('negotiation patch consumer on PostgreSQL and NATS', () 
   let db: Db;
   let bus: Bus;
   let negotiation: RunningNegotiation | undefined;
+  // The patch consumer is under test here, called in-process; gRPC callers would need the service token.
+  const authenticator = serviceOnlyAuthenticator(testIdentity().serviceToken);
 
   const start = () =>
-    startNegotiation({ db, bus, subjects, registry: registryServing(['flight_booking']), clock, log, grpcHost: '127.0.0.1', grpcPort: 0 });
+    startNegotiation({ db, bus, subjects, registry: registryServing(['flight_booking']), clock, log, grpcHost: '127.0.0.1', grpcPort: 0, authenticator });
 
   beforeAll(async () => {
     testDb = await createTestDatabase(infra!.databaseUrl);

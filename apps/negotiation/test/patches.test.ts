@@ -1,3 +1,4 @@
+import { serviceOnlyAuthenticator, testIdentity } from '@parley/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keyFromWire, templateFromWire, templateToWire, type NegotiationApi } from '@parley/contracts';
 import { createMemoryBus, createSubjects, type Bus, type EventEnvelope } from '@parley/events';
@@ -46,6 +47,7 @@ beforeAll(async () => {
     log: createLogger({ level: 'silent' }),
     grpcHost: '127.0.0.1',
     grpcPort: 0,
+    authenticator: serviceOnlyAuthenticator(testIdentity().serviceToken),
   });
   api = negotiation.api;
   await api.publishSchema({ agent: 'skyways-air', template: templateToWire(baseTemplate()), language: 'en' });

@@ -1,3 +1,4 @@
+import { serviceOnlyAuthenticator, testIdentity } from '@parley/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NegotiationServiceService, createGrpcClient, keyFromWire, templateFromWire, templateToWire, type GrpcClient } from '@parley/contracts';
 import { createMemoryBus, createSubjects, type Bus } from '@parley/events';
@@ -17,6 +18,8 @@ let ring: KeyRing;
 let negotiation: RunningNegotiation;
 let grpc: GrpcClient<typeof NegotiationServiceService>;
 
+const SERVICE_TOKEN = testIdentity().serviceToken; // the credential of this test's calls (issue 6)
+
 beforeAll(async () => {
   db = await createPgliteDb();
   bus = createMemoryBus({ subjects });
@@ -31,8 +34,9 @@ beforeAll(async () => {
     grpcHost: '127.0.0.1',
     grpcPort: 0,
     signing: ring,
+    authenticator: serviceOnlyAuthenticator(SERVICE_TOKEN),
   });
-  grpc = createGrpcClient(NegotiationServiceService, `127.0.0.1:${negotiation.port}`);
+  grpc = createGrpcClient(NegotiationServiceService, `127.0.0.1:${negotiation.port}`, { credential: SERVICE_TOKEN });
   await negotiation.api.publishSchema({ agent: 'skyways-air', template: templateToWire(baseTemplate()), language: 'en' });
   await deliver(
     bus,

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createJwtVerifier, mintApiKey, parseApiKey, parseJwtIssuers, type Authenticator, type JwtIssuer } from '@parley/auth';
 import {
   AgentProfileServiceService,
+  ApiKeyServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -22,7 +23,7 @@ import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects
 import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
-import { createLogger, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { apiKeysViaRegistry, createAuthenticator, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
 
@@ -54,14 +55,37 @@ export interface EmbeddedOptions {
   index?: VectorIndex;
   /** Schema self-evolution (draft-zhou §6.2): pool and evolver figures, lifecycle tick period (default 60 s). */
   evolution?: { pool?: SemanticPoolConfig; evolver?: EvolverConfig; tickMs?: number; heatSampleMs?: number };
-  /** Bearer token for the gateway's operator methods (default PARLEY_OPERATOR_TOKEN). */
-  operatorToken?: string;
+  /**
+   * The development API key (issue 6): every role (operator, server agent for every
+   * name and scenario, client agent) as the principal `dev`. Default PARLEY_DEV_KEY,
+   * else one made at start (and printed by `npm start`).
+   */
+  devKey?: string;
+  /** This deployment's tenant (default PARLEY_TENANT, else `default`). */
+  tenant?: string;
+  /** How long a verified credential is trusted before it is checked again (default 2000 ms). */
+  authCacheMs?: number;
+  /** JWT issuers (libs/auth JwtIssuer; default from PARLEY_JWT_ISSUERS). */
+  jwtIssuers?: JwtIssuer[];
+  /** The gateway's per-principal rate limit (default 50/s, burst 100; null: off). */
+  rateLimit?: { ratePerSecond: number; burst: number } | null;
+  /**
+   * Replaces the authenticator of the gateway and every service (default: API keys at
+   * the registry, JWTs, the service token). For benchmarks that measure the cost of
+   * authentication against a baseline; never needed to run Parley.
+   */
+  authenticator?: Authenticator;
 }
 
 export interface EmbeddedParley {
   url: string;
-  /** The bearer token of the gateway's operator methods (approve, reject, pin, judge, raw fragments). */
-  operatorToken: string;
+  /** The development API key (all roles, principal `dev`): `Authorization: Bearer <devKey>`. */
+  devKey: string;
+  /** The services' shared credential, made at start (role `service`; tests use it to call the gRPC API). */
+  serviceToken: string;
+  tenant: string;
+  /** The services' gRPC ports on 127.0.0.1 (every call needs credentials, as through the gateway). */
+  grpcPorts: { registry: number; negotiation: number; execution: number; semanticPool: number; evolution: number };
   /** Which embedder the semantic pool and MCP tool selection use. */
   embedderId: string;
   port: number;
@@ -88,11 +112,61 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     return c;
   };
 
-  const registry = await startRegistry({ db, bus, subjects, clock, log: log.child({ service: 'registry' }), grpcHost, grpcPort: 0 });
-  const registryClient = client(createGrpcClient(RegistryServiceService, `${grpcHost}:${registry.port}`));
-  const profilesClient = client(createGrpcClient(AgentProfileServiceService, `${grpcHost}:${registry.port}`));
-  const negotiation = await startNegotiation({ db, bus, subjects, registry: registryClient.api, clock, log: log.child({ service: 'negotiation' }), grpcHost, grpcPort: 0 });
-  const negotiationClient = client(createGrpcClient(NegotiationServiceService, `${grpcHost}:${negotiation.port}`));
+  // Identity (issue 6): the services' shared token is made per process; the development key is
+  // PARLEY_DEV_KEY or made here, and holds every role as the principal `dev`.
+  const tenant = opts.tenant ?? process.env['PARLEY_TENANT'] ?? 'default';
+  const serviceToken = generateServiceToken();
+  const devKey = opts.devKey ?? process.env['PARLEY_DEV_KEY'] ?? mintApiKey().key;
+  if (!parseApiKey(devKey)) throw new Error('PARLEY_DEV_KEY must be an API key (pk_<16 hex>_<43 base64url>): make one with `parley keys mint`');
+  const issuersEnv = process.env['PARLEY_JWT_ISSUERS'];
+  const issuers = opts.jwtIssuers ?? (issuersEnv ? parseJwtIssuers(issuersEnv) : undefined);
+  const jwt = issuers?.length ? createJwtVerifier({ issuers, tenant, clock, fetchJwks }) : undefined;
+  const cacheMs = opts.authCacheMs ?? 2000;
+  const registry = await startRegistry({
+    db,
+    bus,
+    subjects,
+    clock,
+    log: log.child({ service: 'registry' }),
+    grpcHost,
+    grpcPort: 0,
+    auth: {
+      tenant,
+      serviceToken,
+      cacheMs,
+      ...(jwt ? { jwt } : {}),
+      bootstrap: [
+        {
+          key: devKey,
+          principal: 'dev',
+          roles: ['operator', 'server_agent', 'client_agent'],
+          agents: ['*'],
+          scenarios: ['*'],
+          description: 'the embedded mode\'s development key (PARLEY_DEV_KEY)',
+        },
+      ],
+    },
+  });
+  const grpc = <S extends Parameters<typeof createGrpcClient>[0]>(def: S, port: number, deadlineMs?: number) =>
+    client(createGrpcClient(def, `${grpcHost}:${port}`, { credential: serviceToken, ...(deadlineMs !== undefined ? { deadlineMs } : {}) }));
+  // Every other service checks API keys at the registry, as the separate processes do.
+  const apiKeysClient = grpc(ApiKeyServiceService, registry.port, 3000);
+  const authenticator =
+    opts.authenticator ?? createAuthenticator({ tenant, clock, serviceToken, cacheMs, apiKeys: apiKeysViaRegistry(apiKeysClient.api), ...(jwt ? { jwt } : {}) });
+  const registryClient = grpc(RegistryServiceService, registry.port);
+  const profilesClient = grpc(AgentProfileServiceService, registry.port);
+  const negotiation = await startNegotiation({
+    db,
+    bus,
+    subjects,
+    registry: registryClient.api,
+    clock,
+    log: log.child({ service: 'negotiation' }),
+    grpcHost,
+    grpcPort: 0,
+    authenticator,
+  });
+  const negotiationClient = grpc(NegotiationServiceService, negotiation.port);
   const timeoutMs = opts.executeTimeoutMs ?? 5000;
   const execution = await startExecution({
     db,
@@ -104,9 +178,12 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     timeoutMs,
     grpcHost,
     grpcPort: 0,
+    authenticator,
+    // Webhook URL policy: PARLEY_WEBHOOK_ALLOW as in the separate process; a development default that allows loopback receivers.
+    tasks: { webhooks: { allow: process.env['PARLEY_WEBHOOK_ALLOW'] || 'http://127.0.0.1:*,http://localhost:*,http://[::1]:*,https://127.0.0.1:*,https://localhost:*,https://[::1]:*' } },
   });
-  const executionClient = client(createGrpcClient(ExecutionServiceService, `${grpcHost}:${execution.port}`, { deadlineMs: timeoutMs + 5000 }));
-  const tasksClient = client(createGrpcClient(TaskServiceService, `${grpcHost}:${execution.port}`, { deadlineMs: timeoutMs + 5000 }));
+  const executionClient = grpc(ExecutionServiceService, execution.port, timeoutMs + 5000);
+  const tasksClient = grpc(TaskServiceService, execution.port, timeoutMs + 5000);
   const health: HealthState = {
     shuttingDown: false,
     checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
@@ -129,8 +206,9 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     ...(process.env['PARLEY_DATA_KEY'] || process.env['PARLEY_STORE_RAW_FRAGMENTS'] === 'false' ? { raw: rawFragmentsFromEnv(process.env) } : {}),
     grpcHost,
     grpcPort: 0,
+    authenticator,
   });
-  const poolClient = client(createGrpcClient(SemanticPoolServiceService, `${grpcHost}:${semanticPool.port}`));
+  const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
   const llm = createLlmFromEnv(process.env);
   const evolution = await startEvolution({
     db,
@@ -145,14 +223,16 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     ...(opts.evolution?.tickMs !== undefined ? { tickMs: opts.evolution.tickMs } : {}),
     grpcHost,
     grpcPort: 0,
+    authenticator,
   });
-  const evolutionClient = client(createGrpcClient(EvolutionServiceService, `${grpcHost}:${evolution.port}`));
-  // Operator methods need a bearer token (draft-zhou §7); embedded mode makes one unless given.
-  const operatorToken = opts.operatorToken ?? process.env['PARLEY_OPERATOR_TOKEN'] ?? randomBytes(18).toString('base64url');
+  const evolutionClient = grpc(EvolutionServiceService, evolution.port);
   const gateway = await startGateway({
     embedder,
-    operatorToken,
+    authenticator,
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    clock,
     backends: {
+      apiKeys: apiKeysClient.api,
       registry: registryClient.api,
       profiles: profilesClient.api,
       negotiation: negotiationClient.api,
@@ -171,7 +251,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const agents: Agent[] = [];
   if (opts.seed ?? true) {
     for (const scenario of EXAMPLE_SCENARIOS) {
-      const agent = await startExampleAgent(scenario, { bus, prefix: subjects.prefix });
+      const agent = await startExampleAgent(scenario, { bus, prefix: subjects.prefix, apiKey: devKey });
       await registerExampleAgent(agent, scenario, gateway.url);
       agents.push(agent);
     }
@@ -179,7 +259,10 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
 
   return {
     url: gateway.url,
-    operatorToken,
+    devKey,
+    serviceToken,
+    tenant,
+    grpcPorts: { registry: registry.port, negotiation: negotiation.port, execution: execution.port, semanticPool: semanticPool.port, evolution: evolution.port },
     embedderId: embedder.id,
     port: gateway.port,
     db,
@@ -204,3 +287,4 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     },
   };
 }
+

@@ -2,7 +2,7 @@
 // the in-process bus), seeded with the drafts' scenarios, then a walk through the
 // flight-booking example of draft-zhou §5.1 / Appendix A.
 //   PORT (8080)  DATABASE_URL, NATS_URL (optional: use real ones)  PARLEY_DATA_DIR (persist PGlite)
-//   PARLEY_DEMO=0 skips the walk-through.
+//   PARLEY_DEMO=0 skips the walk-through. PARLEY_DEV_KEY: the development API key (made and printed when unset).
 import { createParleyClient } from '@parley/client';
 import { createLogger, envInt, envOptional, runUntilSignal } from '@parley/runtime';
 import { startParley } from './embedded';
@@ -19,24 +19,24 @@ runUntilSignal('parley', log, async () => {
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(natsUrl ? { natsUrl } : {}),
     ...(dataDir ? { dataDir } : {}),
+    authCacheMs: envInt(env, 'PARLEY_AUTH_CACHE_MS', 2000, { min: 0 }),
     log,
   });
   const url = parley.url.replace('127.0.0.1', 'localhost');
   const out = (s = '') => process.stdout.write(s + '\n');
   out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'})`);
   out(`Embedder for the semantic pool and MCP tool selection: ${parley.embedderId} (PARLEY_EMBEDDER)`);
-  out(`Operator token (approve/reject/pin patches, judge audits; PARLEY_OPERATOR_TOKEN): ${parley.operatorToken}`);
+  out(`Development API key (every role, principal "dev"; PARLEY_DEV_KEY): ${parley.devKey}`);
   out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);
 
   if (env.PARLEY_DEMO !== '0') {
-    const client = createParleyClient(parley.url);
+    const client = createParleyClient(parley.url, { apiKey: parley.devKey });
     out('\n--- draft-zhou Appendix A, step (3): get_schema_template (Figure 6) ---');
     const template = await client.getSchemaTemplate({ scenario: 'flight_booking', preferred_language: 'en-US' });
     out(`schema ${template.schema_id}: keys ${template.keys.map((k) => k.key_name).join(', ')}`);
     out('\n--- step (4)-(6): execute the payload of Figure 8 ---');
     const result = await client.execute({
       schema_id: 'flight_booking_v1',
-      client_id: 'demo-assistant',
       payload: { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04', cabin_class: 'business', passenger_count: 1, other: 'window seat' },
     });
     out(JSON.stringify(result, null, 2));
@@ -44,11 +44,13 @@ runUntilSignal('parley', log, async () => {
 
   out(`
 Try it:
-  curl -s ${url}/rpc -H 'content-type: application/json' \\
+  export PARLEY_API_KEY=${parley.devKey}
+  curl -s ${url}/rpc -H 'content-type: application/json' -H "authorization: Bearer $PARLEY_API_KEY" \\
     -d '{"jsonrpc":"2.0","id":1,"method":"get_schema_template","params":{"scenario":"flight_booking","preferred_language":"en-US"}}'
-  curl -s ${url}/rpc -H 'content-type: application/json' \\
+  curl -s ${url}/rpc -H 'content-type: application/json' -H "authorization: Bearer $PARLEY_API_KEY" \\
     -d '{"jsonrpc":"2.0","id":2,"method":"execute","params":{"schema_id":"flight_booking_v1","payload":{"origin":"PEK","destination":"SHA","departure_date":"2026-05-04","other":"window seat"}}}'
-  curl -s ${url}/rpc -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":3,"method":"list_agents","params":{}}'
+  curl -s ${url}/rpc -H 'content-type: application/json' -H "authorization: Bearer $PARLEY_API_KEY" -d '{"jsonrpc":"2.0","id":3,"method":"list_agents","params":{}}'
+  npx parley whoami --url ${url}
   npx parley pool clusters --scenario flight_booking --url ${url}
   npx parley patches list --scenario flight_booking --url ${url}
 Press Ctrl-C to stop.`);

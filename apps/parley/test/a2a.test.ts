@@ -1,18 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role, type Message, type Part } from '@a2a-js/sdk';
-import { ClientFactory, DefaultAgentCardResolver } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { createLogger } from '@parley/runtime';
-import { FIGURE_8 } from '@parley/testkit';
+import { FIGURE_8, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // Parley's A2A face (apps/gateway/src/a2a.ts) through @a2a-js/sdk 1.3.0's client (A2A v1.0),
 // plus the v0.3 `message/send` wire by hand.
 const EXTENSION = 'https://parley.dev/a2a/ext/schema-negotiation/v1';
 
+/** The A2A SDK's client, sending the development key (issue 6: A2A calls are authenticated; cards are public). */
+const factory = () =>
+  new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [
+        new JsonRpcTransportFactory({
+          fetchImpl: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), authorization: `Bearer ${parley.devKey}` } }),
+        }),
+      ],
+    }),
+  );
+
 let parley: EmbeddedParley;
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }) });
+  useKey(parley.url, parley.devKey);
 });
 
 afterAll(async () => {
@@ -41,7 +54,7 @@ function replyData(r: unknown): Record<string, unknown> {
 }
 
 const rawRpc = async (path: string, body: unknown) => {
-  const r = await fetch(`${parley.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${parley.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${parley.devKey}` }, body: JSON.stringify(body) });
   return { status: r.status, body: (await r.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string; data: Record<string, unknown> } } };
 };
 
@@ -57,7 +70,7 @@ describe('A2A agent cards', () => {
   });
 
   it("serves an agent's card at /a2a/<agent>/.well-known/agent-card.json with its own skills", async () => {
-    const client = await new ClientFactory().createFromUrl(`${parley.url}/a2a/skyways-air/`);
+    const client = await factory().createFromUrl(`${parley.url}/a2a/skyways-air/`);
     const card = await client.getAgentCard();
     expect(card.name).toBe('skyways-air');
     expect(card.description).toMatch(/^Book a flight/);
@@ -79,7 +92,7 @@ describe('A2A agent cards', () => {
 describe('A2A SendMessage (v1.0) executes a scenario', () => {
   it("runs flight_booking from a data part {scenario, payload} and replies with Figure 9's shape", async () => {
     const before = await countExecutions();
-    const client = await new ClientFactory().createFromUrl(`${parley.url}/a2a/skyways-air/`);
+    const client = await factory().createFromUrl(`${parley.url}/a2a/skyways-air/`);
     const reply = await client.sendMessage(send(userMessage([dataPart({ scenario: 'flight_booking', payload: FIGURE_8.payload })])));
     const data = replyData(reply);
     expect(data.status).toBe('confirmed');
@@ -89,7 +102,7 @@ describe('A2A SendMessage (v1.0) executes a scenario', () => {
   });
 
   it('takes the payload itself as the data part with the scenario in metadata, at the gateway endpoint', async () => {
-    const client = await new ClientFactory().createFromUrl(parley.url);
+    const client = await factory().createFromUrl(parley.url);
     const reply = await client.sendMessage(send(userMessage([dataPart(FIGURE_8.payload)], { scenario: 'Flight Booking', requireOutput: ['booking_id', 'status'] })));
     const data = replyData(reply);
     expect(Object.keys(data)).toEqual(['booking_id', 'status']);
@@ -98,7 +111,7 @@ describe('A2A SendMessage (v1.0) executes a scenario', () => {
 
   it("a bad payload's error names the key path and rule, and nothing executes", async () => {
     const before = await countExecutions();
-    const client = await new ClientFactory().createFromUrl(`${parley.url}/a2a/skyways-air/`);
+    const client = await factory().createFromUrl(`${parley.url}/a2a/skyways-air/`);
     const e = (await client
       .sendMessage(send(userMessage([dataPart({ schema_id: 'flight_booking_v1', payload: { ...FIGURE_8.payload, passenger_count: 12 } })])))
       .catch((x: unknown) => x)) as Error & { envelopeCode?: number; data?: Record<string, unknown> };
@@ -111,7 +124,7 @@ describe('A2A SendMessage (v1.0) executes a scenario', () => {
 
   it('names what is missing when the message has no data part or no scenario', async () => {
     const text: Part = { content: { $case: 'text', value: 'book me a flight' }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-    const client = await new ClientFactory().createFromUrl(parley.url);
+    const client = await factory().createFromUrl(parley.url);
     const noData = (await client.sendMessage(send(userMessage([text]))).catch((x: unknown) => x)) as Error;
     expect(noData.message).toContain('at params.message.parts, rule data_part');
     const noScenario = (await client.sendMessage(send(userMessage([dataPart({ payload: FIGURE_8.payload })]))).catch((x: unknown) => x)) as Error;

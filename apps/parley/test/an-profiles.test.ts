@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { recommendedNameParts } from '@parley/an';
 import { createLogger } from '@parley/runtime';
-import { expectRpcError, rpc } from '@parley/testkit';
+import { expectRpcError, rpc, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // AN agent profiles (autonomous-networks multi-agent draft 004 §5.1; registration and
@@ -55,6 +55,7 @@ const names = (r: { body: { result?: { profiles?: Array<{ name: string }> } } })
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }) });
+  useKey(parley.url, parley.devKey);
 });
 
 afterAll(async () => {
@@ -107,7 +108,7 @@ describe('AN agent profiles through the embedded gateway', () => {
     expect(pub.body.error).toBeUndefined();
     const before = (await (await fetch(`${parley.url}/a2a/wireless-fault/.well-known/agent-card.json`)).json()) as CardJson;
     expect(before.skills.map((s) => s.id)).toEqual(['wireless-fault__fault_management']);
-    expect(before.securitySchemes).toEqual({});
+    expect(Object.keys(before.securitySchemes)).toEqual(['parley']);
 
     const r = await rpc(parley.url, 'register_profile', { profile: { ...WIRELESS, name: 'wireless-fault' } });
     expect(r.body.error).toBeUndefined();

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '@parley/agent-sdk';
 import { createLogger } from '@parley/runtime';
-import { rpc, waitFor } from '@parley/testkit';
+import { rpc, waitFor, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 let parley: EmbeddedParley;
@@ -18,6 +18,7 @@ const PROMPT = '##target object\ncell 9\n##task description\nraise power\n##envi
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, seed: false, log: createLogger({ level: 'silent' }), executeTimeoutMs: 2000 });
+  useKey(parley.url, parley.devKey);
   agent = await createAgent({ name: 'eager-agent', bus: parley.bus, prefix: parley.subjects.prefix });
   await agent.serveTasks(async (task, ctx) => {
     // Report at once, without waiting for the acceptance to be recorded.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentFailure, createAgent, type Agent, type TaskContext } from '@parley/agent-sdk';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
-import { expectRpcError, rpc } from '@parley/testkit';
+import { expectRpcError, rpc, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // AN tasks (draft 004 §4.2-4.5, §5.2-5.4) end to end in the embedded Parley:
@@ -30,6 +30,7 @@ async function call(method: string, params: unknown): Promise<Json> {
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, seed: false, log: createLogger({ level: 'silent' }), executeTimeoutMs: 2000 });
+  useKey(parley.url, parley.devKey);
   const optimizer = await createAgent({ name: 'optimization-agent', bus: parley.bus, prefix: parley.subjects.prefix });
   agents.push(optimizer);
   await optimizer.serveTasks(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '@parley/agent-sdk';
 import { createLogger } from '@parley/runtime';
-import { FIGURE_8, SILENT_TEMPLATE, badInputCases, rpc } from '@parley/testkit';
+import { FIGURE_8, SILENT_TEMPLATE, badInputCases, rpc, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // The one-process embedded mode (PGlite + in-process bus), as `npm start` runs it.
@@ -11,6 +11,7 @@ let silent: Agent;
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, maxBodyBytes: MAX_BODY, executeTimeoutMs: 800, log: createLogger({ level: 'silent' }) });
+  useKey(parley.url, parley.devKey);
   silent = await createAgent({ name: 'silent-agent', bus: parley.bus });
   await silent.serve('silent_probe', () => new Promise(() => {}));
   const reg = await rpc(parley.url, 'register_agent', { name: 'silent-agent', scenarios: ['silent_probe'] });

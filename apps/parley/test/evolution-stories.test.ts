@@ -10,13 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photoRetouchExamplePayload } from '@parley/examples';
 import { createLogger } from '@parley/runtime';
-import { FIGURE_8, rpc, waitFor } from '@parley/testkit';
+import { FIGURE_8, rpc, waitFor, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 let parley: EmbeddedParley;
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }), evolution: { tickMs: 0, heatSampleMs: 0 } });
+  useKey(parley.url, parley.devKey);
 });
 
 afterAll(async () => {

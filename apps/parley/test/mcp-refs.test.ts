@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger } from '@parley/runtime';
-import { rpc } from '@parley/testkit';
+import { rpc, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // draft-chang §3.1 external references, opt-in for Parley-aware MCP clients:
@@ -27,6 +27,7 @@ const scenarios = ['lounge_access', 'seat_upgrade', 'priority_boarding'];
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }) });
+  useKey(parley.url, parley.devKey);
   expect((await rpc(parley.url, 'register_agent', { name: 'tier-air', scenarios, tags: ['loyalty'] })).body.error).toBeUndefined();
   for (const s of scenarios) {
     const template = {
@@ -37,7 +38,7 @@ beforeAll(async () => {
     expect((await rpc(parley.url, 'publish_schema', { agent: 'tier-air', template })).body.error).toBeUndefined();
   }
   client = new Client({ name: 'parley-refs-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${parley.url}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${parley.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${parley.devKey}` } } }));
 });
 
 afterAll(async () => {

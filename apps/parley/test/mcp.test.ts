@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger } from '@parley/runtime';
-import { FIGURE_8, REPO_ROOT, rpc } from '@parley/testkit';
+import { FIGURE_8, REPO_ROOT, rpc, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // Parley's MCP face (apps/gateway/src/mcp.ts) through the official SDK client,
@@ -20,8 +20,9 @@ let client: Client;
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }) });
+  useKey(parley.url, parley.devKey);
   client = new Client({ name: 'parley-mcp-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${parley.url}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${parley.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${parley.devKey}` } } }));
 });
 
 afterAll(async () => {
@@ -132,7 +133,7 @@ describe('MCP endpoint behaviour', () => {
   const post = (body: unknown) =>
     fetch(`${parley.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${parley.devKey}` },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
@@ -214,6 +215,7 @@ describe('stdio MCP through the CLI (`parley mcp --url …/mcp`)', () => {
       command: process.execPath,
       args: [join(REPO_ROOT, 'apps/cli/bin/parley.mjs'), 'mcp', '--url', `${parley.url}/mcp`],
       cwd: REPO_ROOT,
+      env: { ...(process.env as Record<string, string>), PARLEY_API_KEY: parley.devKey },
       stderr: 'pipe',
     });
     let stderr = '';

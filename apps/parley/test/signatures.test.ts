@@ -17,7 +17,7 @@ import { packagePatch } from '@parley/evolution';
 import { flightBookingTemplate } from '@parley/examples';
 import { ParleyError, type JsonObject } from '@parley/protocol';
 import { canonicalJson, createKeyRing, createLogger, verifyDetached } from '@parley/runtime';
-import { FIGURE_8, rpc, waitFor } from '@parley/testkit';
+import { FIGURE_8, rpc, waitFor, useKey } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 let parley: EmbeddedParley;
@@ -32,6 +32,7 @@ const { other: _other, ...PLAIN } = FIGURE_8.payload;
 
 beforeAll(async () => {
   parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }), evolution: { tickMs: 0, heatSampleMs: 0 } });
+  useKey(parley.url, parley.devKey);
   // A client-scoped patch on flight_booking_v1, as the evolution service would publish it (zhou §6.2.2).
   const now = Date.now();
   const patch = packagePatch({
@@ -59,7 +60,7 @@ beforeAll(async () => {
         const body = Buffer.concat(chunks);
         const upstream = await fetch(`${parley.url}${req.url ?? '/'}`, {
           method: req.method ?? 'GET',
-          headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+          headers: { 'content-type': req.headers['content-type'] ?? 'application/json', authorization: `Bearer ${parley.devKey}` },
           ...(req.method === 'POST' ? { body } : {}),
         });
         let text = await upstream.text();
@@ -133,7 +134,7 @@ describe('templates', () => {
   it('get_schema_template stays Figure 7\'s template; the Parley-Signature header verifies against the JWKS', async () => {
     const res = await fetch(`${parley.url}/rpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${parley.devKey}` },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'get_schema_template', params: { scenario: 'flight_booking', client_id: CLIENT } }),
     });
     const body = (await res.json()) as { result: JsonObject };
@@ -144,9 +145,9 @@ describe('templates', () => {
     const v = clientVerify(body.result, signature as string, jwks);
     expect(v.ok && v.header.parley).toMatchObject({ agent: 'skyways-air', applied_patches: ['sig-meal-1'], client_id: CLIENT });
     // A short or compact view is not what was signed: no header then; nor on a batch.
-    const short = await fetch(`${parley.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'get_schema_template', params: { scenario: 'flight_booking', view: 'short' } }) });
+    const short = await fetch(`${parley.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${parley.devKey}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'get_schema_template', params: { scenario: 'flight_booking', view: 'short' } }) });
     expect(short.headers.get('parley-signature')).toBeNull();
-    const batch = await fetch(`${parley.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 3, method: 'get_schema_template', params: { scenario: 'flight_booking' } }]) });
+    const batch = await fetch(`${parley.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${parley.devKey}` }, body: JSON.stringify([{ jsonrpc: '2.0', id: 3, method: 'get_schema_template', params: { scenario: 'flight_booking' } }]) });
     expect(batch.headers.get('parley-signature')).toBeNull();
   });
 

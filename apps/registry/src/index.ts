@@ -1,12 +1,35 @@
-import { AgentProfileServiceService, RegistryServiceService, bindService, startGrpcServer, type AgentProfileApi, type RegistryApi } from '@parley/contracts';
+import type { Authenticator, JwtVerifier, Role } from '@parley/auth';
+import {
+  AgentProfileServiceService,
+  ApiKeyServiceService,
+  RegistryServiceService,
+  bindService,
+  startGrpcServer,
+  type AgentProfileApi,
+  type ApiKeyApi,
+  type RegistryApi,
+} from '@parley/contracts';
 import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import type { Clock, Logger } from '@parley/runtime';
+import { createAuthenticator, type Clock, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
+import { profileGuards, registryGuards } from './access';
+import { createApiKeyStore } from './api-keys';
 import { createProfileService } from './profiles';
 import { createRegistryService, recordExecution } from './service';
 
 export { createRegistryService } from './service';
 export { createProfileService } from './profiles';
+export { createApiKeyStore, type ApiKeyStore } from './api-keys';
+
+/** A key the registry makes valid at start (PARLEY_DEV_KEY, PARLEY_BOOTSTRAP_OPERATOR_KEY). */
+export interface BootstrapKey {
+  key: string;
+  principal: string;
+  roles: Role[];
+  agents: string[];
+  scenarios: string[];
+  description: string;
+}
 
 export interface RegistryDeps {
   db: Db;
@@ -18,6 +41,12 @@ export interface RegistryDeps {
   grpcPort: number;
   /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
+  /**
+   * Identity (issue 6): the tenant, the services' shared token, JWT issuers and the
+   * cache of verified credentials. The registry keeps the API keys and answers its
+   * own callers from its table.
+   */
+  auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
 }
 
 export interface RunningRegistry {
@@ -25,6 +54,10 @@ export interface RunningRegistry {
   api: RegistryApi;
   /** AN agent profiles (draft 004 §5.1), served on the same gRPC server. */
   profiles: AgentProfileApi;
+  /** API keys (issue 6), served on the same gRPC server. */
+  apiKeys: ApiKeyApi;
+  /** The registry's own authenticator (API keys from its table). */
+  authenticator: Authenticator;
   stop(): Promise<void>;
 }
 
@@ -36,10 +69,27 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
   await migrate(deps.db, 'registry');
   const api = createRegistryService({ db: deps.db, clock: deps.clock });
   const profiles = createProfileService({ db: deps.db, clock: deps.clock });
+  const keys = createApiKeyStore({ db: deps.db, clock: deps.clock, tenant: deps.auth.tenant });
+  for (const b of deps.auth.bootstrap ?? []) {
+    const { key, ...scope } = b;
+    await keys.ensure(key, scope);
+  }
+  const authenticator = createAuthenticator({
+    tenant: deps.auth.tenant,
+    clock: deps.clock,
+    serviceToken: deps.auth.serviceToken,
+    apiKeys: keys.authenticate,
+    ...(deps.auth.jwt ? { jwt: deps.auth.jwt } : {}),
+    ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
+  });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-    services: [bindService(RegistryServiceService, api), bindService(AgentProfileServiceService, profiles)],
+    services: [
+      bindService(RegistryServiceService, api, { authenticator, guards: registryGuards }),
+      bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards }),
+      bindService(ApiKeyServiceService, keys.api, { authenticator }),
+    ],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.
   const usage: Stoppable = await consumeIdempotently(
@@ -60,6 +110,8 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     port: server.port,
     api,
     profiles,
+    apiKeys: keys.api,
+    authenticator,
     async stop() {
       await server.stop();
       await usage.stop();

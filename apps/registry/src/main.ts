@@ -1,7 +1,11 @@
 // The registry as its own process: DATABASE_URL, NATS_URL, GRPC_PORT (50051), HEALTH_PORT (8081).
+// Identity (issue 6): PARLEY_TENANT, PARLEY_SERVICE_TOKEN (required), PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS
+// (libs/runtime authFromEnv), and PARLEY_BOOTSTRAP_OPERATOR_KEY: an API key (`parley keys mint`) made valid at start
+// as the operator `operator`, from which every other key is created.
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { ConfigError, authFromEnv, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
+import { parseApiKey } from '@parley/auth';
 import { startRegistry } from './index';
 
 const env = process.env;
@@ -12,7 +16,24 @@ runUntilSignal('registry', log, async () => {
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-registry' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-registry' });
-  const registry = await startRegistry({ db, bus, subjects, clock: systemClock, log, grpcPort: envInt(env, 'GRPC_PORT', 50051), grpcTls: tls });
+  const auth = authFromEnv(env, systemClock);
+  const operatorKey = envOptional(env, 'PARLEY_BOOTSTRAP_OPERATOR_KEY');
+  if (operatorKey !== undefined && !parseApiKey(operatorKey)) {
+    throw new ConfigError('PARLEY_BOOTSTRAP_OPERATOR_KEY must be an API key (pk_<16 hex>_<43 base64url>): make one with `parley keys mint`');
+  }
+  const bootstrap = operatorKey
+    ? [{ key: operatorKey, principal: 'operator', roles: ['operator' as const], agents: ['*'], scenarios: ['*'], description: 'PARLEY_BOOTSTRAP_OPERATOR_KEY' }]
+    : [];
+  const registry = await startRegistry({
+    db,
+    bus,
+    subjects,
+    clock: systemClock,
+    log,
+    grpcPort: envInt(env, 'GRPC_PORT', 50051),
+    grpcTls: tls,
+    auth: { ...auth, bootstrap },
+  });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
   const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8081));
   return {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { AgentProfileServiceService, createGrpcClient, type GrpcClient } from '@parley/contracts';
+import { AgentProfileServiceService, ApiKeyServiceService, createGrpcClient, type GrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects, type Bus } from '@parley/events';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
 import { openDb, type Db } from '@parley/storage';
-import { createTestDatabase, integrationInfra, uniquePrefix } from '@parley/testkit';
+import { createTestDatabase, integrationInfra, testIdentity, uniquePrefix } from '@parley/testkit';
 import { startRegistry, type RunningRegistry } from '../src/index';
 import { coreFault, transportPerf, wirelessFault } from './profiles-fixtures';
 
@@ -24,13 +24,28 @@ describe.skipIf(!infra)('agent profiles on PostgreSQL', () => {
   let client: GrpcClient<typeof AgentProfileServiceService>;
   let now = new Date('2026-05-01T00:00:00.000Z');
   const clock = { now: () => now };
+  // Issue 6: every call is authenticated; the test calls as the operator the registry bootstraps.
+  const identity = testIdentity();
 
   beforeAll(async () => {
     testDb = await createTestDatabase(infra!.databaseUrl);
     db = await openDb(testDb.url, { applicationName: 'registry-profiles-int' });
     bus = await createNatsBus({ servers: infra!.natsUrl, subjects, name: 'registry-profiles-int' });
-    registry = await startRegistry({ db, bus, subjects, clock, log: createLogger({ level: 'silent' }), grpcHost: '127.0.0.1', grpcPort: 0 });
-    client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${registry.port}`);
+    registry = await startRegistry({
+      db,
+      bus,
+      subjects,
+      clock,
+      log: createLogger({ level: 'silent' }),
+      grpcHost: '127.0.0.1',
+      grpcPort: 0,
+      auth: {
+        tenant: 'default',
+        serviceToken: identity.serviceToken,
+        bootstrap: [{ key: identity.operatorKey, principal: 'operator', roles: ['operator'], agents: ['*'], scenarios: ['*'], description: 'test operator' }],
+      },
+    });
+    client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${registry.port}`, { credential: identity.operatorKey });
   });
 
   afterAll(async () => {
@@ -80,5 +95,33 @@ describe.skipIf(!infra)('agent profiles on PostgreSQL', () => {
     expect(e).toBeInstanceOf(ParleyError);
     expect(e).toMatchObject({ type: 'agent_invalid', path: 'params.profile.skills[0].output_modes[0]', rule: 'enum' });
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM registry.profiles')).rows[0]?.n).toBe(before);
+  });
+
+  it('authenticates every call from the keys table: no key is unauthenticated; a server agent registers only in its namespace, and reads the rest', async () => {
+    const addr = `127.0.0.1:${registry.port}`;
+    const anonymous = createGrpcClient(AgentProfileServiceService, addr);
+    const keys = createGrpcClient(ApiKeyServiceService, addr, { credential: identity.operatorKey });
+    try {
+      expect(await anonymous.api.getProfile({ name: 'acme-core-fault' }).catch((x: unknown) => x)).toMatchObject({ type: 'unauthenticated', rule: 'credentials_required' });
+      const { key } = await keys.api.createApiKey({ principal: 'globex', roles: ['server_agent'], agents: ['ETSI-Globex-*'], scenarios: ['*'], description: 'profiles int', expires_at: '' });
+      const globex = createGrpcClient(AgentProfileServiceService, addr, { credential: key });
+      try {
+        const before = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM registry.profiles')).rows[0]?.n;
+        expect(await globex.api.registerProfile({ profile: transportPerf({ description: 'hijack' }) }).catch((x: unknown) => x)).toMatchObject({
+          type: 'forbidden',
+          path: 'params.profile.name',
+          rule: 'agent_namespace',
+        });
+        expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM registry.profiles')).rows[0]?.n).toBe(before);
+        expect((await globex.api.getProfile({ name: 'ETSI-Beta-Transport-v2' })).profile?.description).not.toBe('hijack');
+        // Inside its namespace it registers.
+        expect((await globex.api.registerProfile({ profile: transportPerf({ name: 'ETSI-Globex-Transport-v2', provider: 'Globex' }) })).created).toBe(true);
+      } finally {
+        globex.close();
+      }
+    } finally {
+      anonymous.close();
+      keys.close();
+    }
   });
 });

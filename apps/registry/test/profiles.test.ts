@@ -1,3 +1,4 @@
+import { testIdentity } from '@parley/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentProfileServiceService, RegistryServiceService, createGrpcClient, type AgentProfileApi, type AgentProfile as ProfileMessage } from '@parley/contracts';
 import { createMemoryBus, createSubjects } from '@parley/events';
@@ -215,9 +216,10 @@ describe('AgentProfileService on the registry gRPC server', () => {
     const gdb = await createPgliteDb();
     const subjects = createSubjects('profiles-test');
     const bus = createMemoryBus({ subjects });
-    const registry = await startRegistry({ db: gdb, bus, subjects, clock, log: createLogger({ level: 'silent' }), grpcHost: '127.0.0.1', grpcPort: 0 });
-    const client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${registry.port}`);
-    const agents = createGrpcClient(RegistryServiceService, `127.0.0.1:${registry.port}`);
+    const serviceToken = testIdentity().serviceToken;
+    const registry = await startRegistry({ db: gdb, bus, subjects, clock, log: createLogger({ level: 'silent' }), grpcHost: '127.0.0.1', grpcPort: 0, auth: { tenant: 'default', serviceToken } });
+    const client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${registry.port}`, { credential: serviceToken });
+    const agents = createGrpcClient(RegistryServiceService, `127.0.0.1:${registry.port}`, { credential: serviceToken });
     try {
       const r = await client.api.registerProfile({ profile: wirelessFault() });
       expect(r.created).toBe(true);

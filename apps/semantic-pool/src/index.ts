@@ -1,3 +1,4 @@
+import type { Authenticator } from '@parley/auth';
 import { SemanticPoolServiceService, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
 import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
@@ -37,6 +38,8 @@ export interface SemanticPoolDeps {
   grpcPort: number;
   /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
+  /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
+  authenticator: Authenticator;
 }
 
 export interface RunningSemanticPool {
@@ -116,7 +119,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const purgeEvery = deps.rawPurgeMs ?? 3_600_000;
   const purgeTimer = purgeEvery > 0 ? setInterval(() => void service.purgeRawText().catch((e: unknown) => deps.log.warn('raw fragment retention sweep failed', { error: String(e) })), purgeEvery) : undefined;
   purgeTimer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api)] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator })] });
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,

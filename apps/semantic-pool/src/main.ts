@@ -1,12 +1,13 @@
 // The semantic pool as its own process: DATABASE_URL, NATS_URL, GRPC_PORT (50054), HEALTH_PORT (8084),
 // PARLEY_EMBEDDER (offline default), QDRANT_URL (embedded index when unset), PARLEY_POOL_SCENARIOS
-// (comma-separated scenario ids this replica owns; default all), PARLEY_SIMILARITY_THRESHOLD,
+// (comma-separated scenario ids this replica owns; default all), identity (issue 6): PARLEY_SERVICE_TOKEN, REGISTRY_ADDR
+// (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_SIMILARITY_THRESHOLD,
 // PARLEY_HEAT_INCREMENT, PARLEY_HEAT_HALF_LIFE_H, PARLEY_HEAT_THRESHOLD, PARLEY_GATE_CLIENTS,
 // PARLEY_GATE_OCCURRENCES, PARLEY_HEAT_SAMPLE_MS; raw fragments (draft-zhou §7): PARLEY_DATA_KEY (required
 // unless PARLEY_STORE_RAW_FRAGMENTS=false), PARLEY_STORE_RAW_FRAGMENTS, PARLEY_RAW_RETENTION_DAYS (30).
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { createVectorIndexFromEnv } from '@parley/vectors';
 import { poolConfigFromEnv, rawFragmentsFromEnv } from './env';
@@ -19,6 +20,7 @@ runUntilSignal('semantic-pool', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   // Checked before anything connects: no key, no start (unless raw fragments are not stored).
   const raw = rawFragmentsFromEnv(env);
+  const auth = authenticatorFromEnv(env, systemClock, tls);
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-semantic-pool' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-semantic-pool' });
@@ -39,6 +41,7 @@ runUntilSignal('semantic-pool', log, async () => {
     raw,
     grpcPort: envInt(env, 'GRPC_PORT', 50054),
     grpcTls: tls,
+    authenticator: auth.authenticator,
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
   const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8084));
@@ -48,6 +51,7 @@ runUntilSignal('semantic-pool', log, async () => {
       await pool.stop();
       await healthServer.close();
       await index.close();
+      auth.close();
       await bus.close();
       await db.close();
     },

@@ -19,7 +19,7 @@ import { createOfflineEmbedder, type Embedder } from '@parley/embeddings';
 import { EventType, createMemoryBus, createSubjects, type Bus, type EventEnvelope, type PoolMaturedData } from '@parley/events';
 import { ConfigError, createLogger, createSealer, ephemeralSealer, generateDataKey, type Sealer } from '@parley/runtime';
 import { createPgliteDb, type Db } from '@parley/storage';
-import { startProcess, waitFor } from '@parley/testkit';
+import { startProcess, waitFor, serviceOnlyAuthenticator, testIdentity } from '@parley/testkit';
 import { createEmbeddedIndex } from '@parley/vectors';
 import { rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '../src/index';
 
@@ -59,6 +59,7 @@ async function start(raw: RawOption, extra: { rawPurgeMs?: number } = {}): Promi
     db,
     bus,
     subjects,
+    authenticator: serviceOnlyAuthenticator(testIdentity().serviceToken),
     embedder: recordingEmbedder(),
     index: createEmbeddedIndex(),
     clock,
@@ -169,7 +170,9 @@ describe('personal data never reaches the embedder, the sanitised column or pool
     // pool.matured (the global cluster, at the fifth client): samples scrubbed.
     const matured = (await outboxEvents()).filter((e) => e.type === EventType.PoolMatured);
     expect(matured.map((e) => (e.data as PoolMaturedData).scope)).toEqual(['global']);
-    expect((matured[0]!.data as PoolMaturedData).samples).toEqual([{ text: 'window seat please, mail me at [email] or call [phone]', count: 5 }]);
+    // Counted in distinct clients, who are named by per-cluster pseudonyms, never their ids (issue 6).
+    expect((matured[0]!.data as PoolMaturedData).samples).toEqual([{ text: 'window seat please, mail me at [email] or call [phone]', count: 5, clients: ['#1', '#2', '#3', '#4', '#5'] }]);
+    expect(JSON.stringify((matured[0]!.data as PoolMaturedData).samples)).not.toContain('client-');
     // Nowhere in the pool schema is the plaintext (raw_text is sealed).
     const all = await wholePoolSchema();
     for (const bit of PLAINTEXT_BITS) expect(all, bit).not.toContain(bit);

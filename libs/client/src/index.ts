@@ -30,6 +30,12 @@ export interface ParleyClientOptions {
   timeoutMs?: number;
   headers?: Record<string, string>;
   /**
+   * The caller's credential (issue 6): an API key (`pk_…`) or a JWT, sent as
+   * `Authorization: Bearer <apiKey>` with every call. Parley takes the client id
+   * from it; a `client_id` param, when given, must be the same id.
+   */
+  apiKey?: string;
+  /**
    * Verify Parley's signatures (draft-zhou §7). `true`: against the gateway's
    * `/.well-known/jwks.json`, fetched once, cached, fetched again once when a
    * signature names an unknown key (rotation). A JWKS: against these keys only
@@ -200,7 +206,7 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     try {
       res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...opts.headers },
+        headers: { 'content-type': 'application/json', ...(opts.apiKey !== undefined ? { authorization: `Bearer ${opts.apiKey}` } : {}), ...opts.headers },
         body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
         signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
       });

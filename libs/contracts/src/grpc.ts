@@ -14,6 +14,7 @@ import {
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { authorize, policyKey, type Authenticator, type Principal } from '@parley/auth';
 import { ERROR_CATALOGUE, ParleyError, toParleyError, type SerializedError } from '@parley/protocol';
 
 /**
@@ -45,9 +46,15 @@ type AnyServiceDefinition = Record<string, UnaryMethod | ServerStreamingMethod>;
 type RequestOf<M> = M extends { requestSerialize: (value: infer R) => Buffer } ? R : never;
 type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => infer R } ? R : never;
 
-/** Per-call context a handler sees (metadata today; the authenticated principal later). */
+/** Per-call context a handler sees. */
 export interface CallContext {
   metadata: Metadata;
+  /**
+   * Who called (draft-zhou §7, issue 6): set by the binding after it authenticated
+   * the call's `authorization` metadata and checked the method's roles. Absent only
+   * when an implementation is called in-process (tests), not over gRPC.
+   */
+  principal?: Principal;
   /**
    * Server-streaming calls only: aborted when the client cancels, the deadline
    * passes or the server shuts down. A client passes one to cancel its stream.
@@ -98,21 +105,65 @@ export function fromServiceError(e: ServiceError, target: string): ParleyError {
   return new ParleyError('internal', 'Internal error', { cause: e });
 }
 
-/** Adapts a UnaryApi (or StreamingApi) implementation to grpc-js handlers. */
-export function toGrpcHandlers<S extends AnyServiceDefinition>(definition: S, impl: StreamingApi<S>, streams?: ActiveStreams): UntypedServiceImplementation {
+/**
+ * A method's guard (issue 6): given the authenticated principal, checks what
+ * the request names (a server agent's own namespace, a task's parties) and
+ * returns the request the implementation sees, with every identity member
+ * (client_id, send_from) set from the principal. Throws a typed denial.
+ */
+export type Guard<Req> = (request: Req, principal: Principal) => Req | Promise<Req>;
+export type Guards<S extends AnyServiceDefinition> = Partial<{ [K in keyof S]: Guard<RequestOf<S[K]>> }>;
+
+/** How a binding admits calls: every call is authenticated, its roles checked (libs/auth POLICY), then guarded. */
+export interface ServiceAuth<S extends AnyServiceDefinition> {
+  authenticator: Authenticator;
+  guards?: Guards<S>;
+}
+
+/** The `authorization` metadata of a call, as sent. */
+function authorizationOf(md: Metadata): string | undefined {
+  const v = md.get('authorization')[0];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Adapts a UnaryApi (or StreamingApi) implementation to grpc-js handlers; every call passes `auth` first. */
+export function toGrpcHandlers<S extends AnyServiceDefinition>(
+  definition: S,
+  impl: StreamingApi<S>,
+  auth: ServiceAuth<S>,
+  streams?: ActiveStreams,
+): UntypedServiceImplementation {
   const handlers: UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
+    const method = policyKey(definition[name]?.path ?? name);
+    const guard = auth.guards?.[name as keyof S] as Guard<unknown> | undefined;
+    /** Authenticates, authorizes and guards one call: the request and principal the implementation gets. */
+    const admit = async (request: unknown, metadata: Metadata): Promise<{ request: unknown; principal: Principal }> => {
+      const principal = await auth.authenticator.authenticate(authorizationOf(metadata));
+      authorize(principal, method);
+      return { request: guard ? await guard(request, principal) : request, principal };
+    };
     if (definition[name]?.responseStream === true) {
       const stream = impl[name as keyof S] as (req: unknown, ctx: CallContext) => AsyncIterable<unknown>;
-      handlers[name] = (call: ServerWritableStream<unknown, unknown>) => void serveStream(call, (req, ctx) => stream.call(impl, req, ctx), streams);
+      handlers[name] = (call: ServerWritableStream<unknown, unknown>) =>
+        void serveStream(
+          call,
+          async function* (req, ctx) {
+            const admitted = await admit(req, ctx.metadata);
+            yield* stream.call(impl, admitted.request, { ...ctx, principal: admitted.principal });
+          },
+          streams,
+        );
       continue;
     }
-    const method = impl[name as keyof S] as (req: unknown, ctx: CallContext) => Promise<unknown>;
+    const unary = impl[name as keyof S] as (req: unknown, ctx: CallContext) => Promise<unknown>;
     handlers[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      method.call(impl, call.request, { metadata: call.metadata }).then(
-        (res) => callback(null, res),
-        (err: unknown) => callback(toServiceError(err)),
-      );
+      admit(call.request, call.metadata)
+        .then((a) => unary.call(impl, a.request, { metadata: call.metadata, principal: a.principal }))
+        .then(
+          (res) => callback(null, res),
+          (err: unknown) => callback(toServiceError(err)),
+        );
     };
   }
   return handlers;
@@ -196,9 +247,10 @@ export interface ServiceBinding {
   streams?: ActiveStreams;
 }
 
-export function bindService<S extends AnyServiceDefinition>(definition: S, impl: StreamingApi<S>): ServiceBinding {
+/** Binds an implementation: every call is authenticated, authorized by role and guarded (`auth`) before it runs. */
+export function bindService<S extends AnyServiceDefinition>(definition: S, impl: StreamingApi<S>, auth: ServiceAuth<S>): ServiceBinding {
   const streams: ActiveStreams = { calls: new Set() };
-  return { definition, handlers: toGrpcHandlers(definition, impl, streams), streams };
+  return { definition, handlers: toGrpcHandlers(definition, impl, auth, streams), streams };
 }
 
 /**
@@ -285,23 +337,41 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
     serviceName?: string;
     /** Connect over TLS (ignored when `credentials` is given); default insecure. */
     tls?: (Partial<GrpcTls> & Pick<GrpcTls, 'ca'>) | null;
+    /**
+     * The bearer credential sent as `authorization` metadata on every call (a
+     * service's PARLEY_SERVICE_TOKEN, an API key, a JWT), unless the call's own
+     * metadata carries one (the gateway forwarding its caller's; see withAuthorization).
+     */
+    credential?: string;
   } = {},
 ): GrpcClient<S> {
   const Ctor = makeGenericClientConstructor(definition as never, opts.serviceName ?? 'Service');
   const client = new Ctor(address, opts.credentials ?? grpcChannelCredentials(opts.tls)) as unknown as Client &
     Record<string, (req: unknown, md: Metadata, o: { deadline: Date }, cb: (e: ServiceError | null, r: unknown) => void) => void>;
   const deadlineMs = opts.deadlineMs ?? 10_000;
+  const bearer = opts.credential !== undefined ? `Bearer ${opts.credential}` : undefined;
+  /** The call's metadata, with the client's credential unless the call brings its own. */
+  const metadataOf = (ctx: CallContext | undefined): Metadata => {
+    const md = ctx?.metadata ?? new Metadata();
+    if (bearer !== undefined && md.get('authorization').length === 0) {
+      const own = ctx?.metadata ? md.clone() : md;
+      own.set('authorization', bearer);
+      return own;
+    }
+    return md;
+  };
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
   for (const name of Object.keys(definition)) {
     if (definition[name]?.responseStream === true) {
-      api[name] = (req, ctx) => clientStream(client as unknown as Record<string, StreamCall>, name, req, ctx, address, opts.streamDeadlineMs);
+      api[name] = (req, ctx) =>
+        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: metadataOf(ctx) }, address, opts.streamDeadlineMs);
       continue;
     }
     api[name] = (req, ctx) =>
       new Promise((resolve, reject) => {
         const fn = client[name];
         if (!fn) return reject(new ParleyError('internal', `No gRPC method ${name}`));
-        fn.call(client, req, ctx?.metadata ?? new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) =>
+        fn.call(client, req, metadataOf(ctx), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) =>
           err ? reject(fromServiceError(err, address)) : resolve(res),
         );
       });
@@ -348,4 +418,22 @@ async function* clientStream(
     cancelled = true;
     call.cancel();
   }
+}
+
+/**
+ * `api` with every call carrying `authorization` (issue 6): the gateway calls the
+ * services with its caller's own credential, so each service authenticates and
+ * authorizes the caller itself. Calls that pass their own CallContext keep its
+ * signal; its authorization is replaced.
+ */
+export function withAuthorization<A extends object>(api: A, authorization: string): A {
+  const md = new Metadata();
+  md.set('authorization', authorization);
+  return new Proxy(api, {
+    get(target, name, receiver) {
+      const fn = Reflect.get(target, name, receiver) as unknown;
+      if (typeof fn !== 'function') return fn;
+      return (req: unknown, ctx?: CallContext) => (fn as (r: unknown, c: CallContext) => unknown).call(target, req, { ...ctx, metadata: md });
+    },
+  });
 }

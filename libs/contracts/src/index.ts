@@ -67,7 +67,11 @@ export {
   toGrpcHandlers,
   toServiceError,
   fromServiceError,
+  withAuthorization,
   type CallContext,
+  type Guard,
+  type Guards,
+  type ServiceAuth,
   type GrpcClient,
   type GrpcServerHandle,
   type ServiceBinding,
@@ -139,3 +143,19 @@ import type { TaskServiceService } from './gen/parley/v1/task';
 import type { StreamingApi } from './grpc';
 export type TaskApi = StreamingApi<typeof TaskServiceService>;
 export { profileToWire } from './profile-wire';
+// Identity (draft-zhou §7, issue 6): API keys kept by the registry; principals travel between services.
+export {
+  Principal as WirePrincipal,
+  ApiKey,
+  CreateApiKeyRequest,
+  CreateApiKeyResponse,
+  ListApiKeysRequest,
+  ListApiKeysResponse,
+  RevokeApiKeyRequest,
+  RevokeApiKeyResponse,
+  AuthenticateRequest,
+  AuthenticateResponse,
+  ApiKeyServiceService,
+} from './gen/parley/v1/auth';
+import type { ApiKeyServiceService } from './gen/parley/v1/auth';
+export type ApiKeyApi = UnaryApi<typeof ApiKeyServiceService>;

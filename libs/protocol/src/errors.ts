@@ -60,10 +60,12 @@ export const ERROR_CATALOGUE = {
   cluster_not_found: { jsonrpc: -32027, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No pool cluster with that id in that scenario.' },
   audit_sample_not_found: { jsonrpc: -32028, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No audit sample with that id.' },
   task_not_found: { jsonrpc: -32034, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No AN task with that task_id.' },
+  api_key_not_found: { jsonrpc: -32036, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No API key with that key_id.' },
   illegal_transition: { jsonrpc: -32029, grpc: GrpcStatus.FAILED_PRECONDITION, http: 200, retryable: false, summary: 'The object is not in a state that allows this change.' },
   // Access (draft-zhou §7: updates that touch security-relevant keys need authorization)
   unauthenticated: { jsonrpc: -32050, grpc: GrpcStatus.UNAUTHENTICATED, http: 401, retryable: false, summary: 'The call carries no valid credentials.' },
   forbidden: { jsonrpc: -32051, grpc: GrpcStatus.PERMISSION_DENIED, http: 403, retryable: false, summary: 'The caller may not do this.' },
+  rate_limited: { jsonrpc: -32052, grpc: GrpcStatus.RESOURCE_EXHAUSTED, http: 429, retryable: true, summary: 'The caller sent more requests than its rate limit allows; retry after details.retry_after_ms.' },
   signature_invalid: { jsonrpc: -32035, grpc: GrpcStatus.UNAUTHENTICATED, http: 200, retryable: false, summary: 'A signed template, patch or suggestion does not verify against the published keys (draft-zhou §7).' },
   unavailable: { jsonrpc: -32040, grpc: GrpcStatus.UNAVAILABLE, http: 200, retryable: true, summary: 'A Parley dependency is unavailable.' },
   internal: { jsonrpc: -32603, grpc: GrpcStatus.INTERNAL, http: 200, retryable: false, summary: 'Internal error.' },

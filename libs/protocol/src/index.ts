@@ -52,6 +52,7 @@ export { BCP47_PATTERN, negotiateLanguage, normalizeLanguageTag } from './langua
 // JSON-RPC params.
 export {
   CLIENT_ID_PATTERN,
+  MAX_CLIENT_ID_LENGTH,
   MAX_ETAG_LENGTH,
   MAX_UTTERANCE_LENGTH,
   RPC_PARAM_PARSERS,

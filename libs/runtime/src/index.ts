@@ -7,3 +7,5 @@ export { createMutex, type Mutex } from './mutex';
 export { PARLEY_JWS_TYP, canonicalJson, createKeyRing, generateSigningKey, jwkThumbprint, jwsHeader, loadKeyRing, parseKey, signDetached, verifyDetached, type JwsHeader, type Jwks, type KeyRing, type KeyRingOptions, type LoadedKey, type PublicJwk, type SigningKey, type VerifyFailure, type VerifyResult } from './jws';
 export { SealError, createSealer, dataKeyId, ephemeralSealer, generateDataKey, parseDataKeys, sealerFromEnv, type DataKey, type SealFailure, type Sealer } from './seal';
 export { natsFromEnv, tlsFromEnv, type NatsConnectionEnv, type TlsMaterial } from './tls';
+export { MIN_SERVICE_TOKEN_LENGTH, SERVICE_PRINCIPAL_ID, apiKeysViaRegistry, authFromEnv, authenticatorFromEnv, createAuthenticator, fetchJwks, generateServiceToken, type AuthEnv, type AuthenticatorOptions } from './auth';
+export { createRateLimiter, type RateDecision, type RateLimitOptions, type RateLimiter } from './rate-limit';

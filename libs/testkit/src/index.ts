@@ -1,5 +1,6 @@
 export { resolveInfra, exportInfra, integrationInfra, createTestDatabase, uniquePrefix, isCI, type Infra } from './infra';
-export { postRaw, rpc, waitFor, FIGURE_8, type RawResponse } from './rpc';
+export { postRaw, rpc, useKey, waitFor, FIGURE_8, type RawResponse } from './rpc';
 export { badInputCases, expectRpcError, SILENT_TEMPLATE, type BadInputContext } from './bad-input';
 export { REPO_ROOT, freePort, startProcess, waitReady, type ServiceProcess } from './processes';
 export { seededRandom } from './random';
+export { keyedAuthenticator, serviceOnlyAuthenticator, testIdentity, type TestIdentity, type TestPrincipal } from './identity';

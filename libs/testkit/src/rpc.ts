@@ -5,8 +5,18 @@ export interface RawResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** The credential `rpc`/`postRaw` send to each gateway URL unless told otherwise (issue 6: every call is authenticated). */
+const keys = new Map<string, string>();
+
+/** Makes `key` the default `Authorization: Bearer` credential of requests to the gateway at `url`. */
+export function useKey(url: string, key: string): void {
+  keys.set(url, key);
+}
+
 export async function postRaw(url: string, body: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const res = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const key = keys.get(url);
+  const auth: Record<string, string> = key !== undefined ? { authorization: `Bearer ${key}` } : {};
+  const res = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth, ...headers }, body });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -18,8 +28,10 @@ export async function postRaw(url: string, body: string, headers: Record<string,
 }
 
 let id = 0;
-export async function rpc(url: string, method: string, params?: unknown): Promise<RawResponse> {
-  return postRaw(url, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, ...(params === undefined ? {} : { params }) }));
+/** One JSON-RPC call; `key` overrides the URL's default credential (`null`: send none). */
+export async function rpc(url: string, method: string, params?: unknown, key?: string | null): Promise<RawResponse> {
+  const headers: Record<string, string> = key === undefined ? {} : key === null ? { authorization: '' } : { authorization: `Bearer ${key}` };
+  return postRaw(url, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, ...(params === undefined ? {} : { params }) }), headers);
 }
 
 /** The Figure 8 payload of draft-zhou Appendix A.2. */
