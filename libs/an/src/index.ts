@@ -95,3 +95,7 @@ export {
   profileToYangJson,
   taskToYangJson,
 } from './yang';
+
+// Signed webhook deliveries (Standard Webhooks): the execution service signs, receivers verify.
+export { WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX, WEBHOOK_TOLERANCE_S, generateWebhookSecret, signWebhook, verifyWebhookSignature } from './webhook-signature';
+export type { WebhookHeaderSource, WebhookSignatureHeaders, WebhookVerification, WebhookVerifyFailure } from './webhook-signature';

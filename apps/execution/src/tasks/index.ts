@@ -5,11 +5,12 @@ import type { Clock, Logger } from '@parley/runtime';
 import type { Db } from '@parley/storage';
 import { createTaskFeed, type TaskFeed } from './live';
 import { createTaskService } from './service';
-import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions } from './webhooks';
+import { createWebhookDeliverer, toWebhookPolicy, type WebhookDeliverer, type WebhookDelivererOptions } from './webhooks';
 
 export { createTaskService, toWireNotification, toWireTask, type TaskService, type TaskServiceDeps } from './service';
 export { createTaskFeed, type TaskFeed } from './live';
-export { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions } from './webhooks';
+export { DEFAULT_WEBHOOK_MAX_ATTEMPTS, createWebhookDeliverer, toWebhookPolicy, type WebhookDeliverer, type WebhookDelivererOptions } from './webhooks';
+export { WebhookAllowError, nonPublicAddress, webhookUrlPolicy, type WebhookUrlPolicy } from './webhook-allow';
 
 /** Tunables of AN tasks (all optional). */
 export interface TaskOptions {
@@ -19,7 +20,11 @@ export interface TaskOptions {
   chunks?: ChunkAssemblerOptions;
   /** Poll period of live TaskResultSubscribe streams, the fallback of the change signal (default 1000 ms). */
   livePollMs?: number;
-  /** Webhook delivery: poll period, backoff, lease, request timeout. */
+  /**
+   * Webhooks: the URL policy (`allow`, PARLEY_WEBHOOK_ALLOW; checked at
+   * registration and before delivery), the retry bound (`maxAttempts`,
+   * PARLEY_WEBHOOK_MAX_ATTEMPTS), poll period, backoff, lease, request timeout.
+   */
   webhooks?: Omit<WebhookDelivererOptions, 'db' | 'clock' | 'log'>;
 }
 
@@ -50,9 +55,11 @@ export interface RunningTasks {
  * live streams and the webhook deliverer.
  */
 export async function startTasks(deps: TaskDeps): Promise<RunningTasks> {
+  // One policy for registration (the service) and delivery (the deliverer); a bad pattern throws before anything starts.
+  const webhookPolicy = toWebhookPolicy(deps.webhooks?.allow);
   const feed = createTaskFeed({ bus: deps.bus, subjects: deps.subjects, log: deps.log, ...(deps.livePollMs !== undefined ? { pollMs: deps.livePollMs } : {}) });
   await feed.start();
-  const webhooks = createWebhookDeliverer({ db: deps.db, clock: deps.clock, log: deps.log, ...deps.webhooks });
+  const webhooks = createWebhookDeliverer({ db: deps.db, clock: deps.clock, log: deps.log, ...deps.webhooks, allow: webhookPolicy });
   const service = createTaskService({
     db: deps.db,
     bus: deps.bus,
@@ -61,6 +68,7 @@ export async function startTasks(deps: TaskDeps): Promise<RunningTasks> {
     clock: deps.clock,
     log: deps.log,
     timeoutMs: deps.timeoutMs,
+    webhookPolicy,
     feed,
     onChange(taskId) {
       deps.onOutboxWrite();

@@ -21,6 +21,7 @@ import {
   parseTaskCancel,
   propose,
   DEFAULT_MAX_ROUNDS,
+  generateWebhookSecret,
   type AgentProfile,
   type ChunkAssembler,
   type ChunkAssemblerOptions,
@@ -51,6 +52,7 @@ import { ParleyError, compilePayloadValidator, toParleyError, type PayloadValida
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
 import type { TaskFeed } from './live';
+import { webhookUrlPolicy, type WebhookUrlPolicy } from './webhook-allow';
 import {
   appendMessage,
   clip,
@@ -99,6 +101,12 @@ import { agentFailure, decodeAgentReply, decodeFromAgent, encodeWire, type Servi
  *   listen (or does not answer in time) the round stays open and the party
  *   answers it with a later call carrying a verdict.
  *
+ * - Subscriptions (5.2 task-subscription): a webhook URL must pass the URL
+ *   policy (webhook-allow.ts; else `invalid_params` at
+ *   `params.subscription.url`, rule `webhook_allowed`, nothing stored); each
+ *   webhook subscription gets its own signing secret, answered once as
+ *   `webhook_secret` (webhooks.ts signs every delivery with it).
+ *
  * Time comes from the clock. Every input error is a typed ParleyError naming
  * the path and rule; a refused call changes nothing.
  */
@@ -121,6 +129,8 @@ export interface TaskServiceDeps {
   maxNegotiationRounds?: number;
   /** Limits of chunked data params (default 16 MiB, 10 000 chunks per param). */
   chunks?: ChunkAssemblerOptions;
+  /** Which webhook URLs may be registered (webhook-allow.ts; default: https to public hosts only). */
+  webhookPolicy?: WebhookUrlPolicy;
 }
 
 export interface TaskService {
@@ -384,8 +394,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   // ---- 5.2 taskAssign -----------------------------------------------------
 
-  async function taskAssign(input: unknown): Promise<{ task: StoredTask; subscription_id?: string }> {
+  async function taskAssign(input: unknown): Promise<{ task: StoredTask; subscription_id?: string; webhook_secret?: string }> {
     const p = parseTaskAssign(input);
+    if (p.subscription) assertWebhookAllowed(p.subscription);
     const structured = await validatePayload(p);
     // An agent nobody serves is refused before anything is stored: bad input changes nothing.
     await probeExecutor(p.send_to);
@@ -407,7 +418,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
       ...(p.expected_response !== undefined ? { expected_response: p.expected_response } : {}),
       ...(p.subscription ? { subscription: p.subscription } : {}),
     };
-    let subscriptionId: string | undefined;
+    let registered: { id: string; secret?: string } | undefined;
     const created = await change(taskId, async (tx) => {
       if (await loadTask(tx, taskId)) {
         throw new ParleyError('invalid_params', `A task with task_id ${JSON.stringify(taskId)} exists already`, { path: 'params.task_id', rule: 'unique' });
@@ -439,10 +450,14 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         },
         time: at,
       });
-      if (p.subscription && p.subscription.protocol !== 'grpc') subscriptionId = await insertSubscription(tx, taskId, p.send_from, p.subscription, 0, at);
+      if (p.subscription && p.subscription.protocol !== 'grpc') registered = await insertSubscription(tx, taskId, p.send_from, p.subscription, 0, at);
       return (await transition(tx, subjects, { ...task, last_seq: 0 }, { from: null, to: 'created', at })).task;
     });
-    return { task: await dispatch(created), ...(subscriptionId ? { subscription_id: subscriptionId } : {}) };
+    return {
+      task: await dispatch(created),
+      ...(registered ? { subscription_id: registered.id } : {}),
+      ...(registered?.secret ? { webhook_secret: registered.secret } : {}),
+    };
   }
 
   /**
@@ -523,14 +538,32 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
   // ---- subscriptions ------------------------------------------------------
 
-  async function insertSubscription(tx: Queryable, taskId: string, subscriber: string, s: Task['subscription'] & object, cursor: number, at: string): Promise<string> {
+  const webhookPolicy = deps.webhookPolicy ?? webhookUrlPolicy();
+
+  /** A webhook URL the policy refuses is invalid_params at params.subscription.url, rule webhook_allowed. */
+  function assertWebhookAllowed(s: Task['subscription'] & object): void {
+    if (s.protocol !== 'webhook' || s.url === undefined) return;
+    const refusal = webhookPolicy.refusal(s.url);
+    if (refusal === undefined) return;
+    throw new ParleyError('invalid_params', `params.subscription.url ${JSON.stringify(s.url.slice(0, 200))} is not an allowed webhook URL: ${refusal}`, {
+      path: 'params.subscription.url',
+      rule: 'webhook_allowed',
+    });
+  }
+
+  /**
+   * Stores a subscription; a webhook gets its signing secret. The secret is
+   * stored as is: the execution service holds no data key to seal it with.
+   */
+  async function insertSubscription(tx: Queryable, taskId: string, subscriber: string, s: Task['subscription'] & object, cursor: number, at: string): Promise<{ id: string; secret?: string }> {
     const id = randomUUID();
+    const secret = s.protocol === 'webhook' ? generateWebhookSecret() : undefined;
     await tx.query(
-      `INSERT INTO execution.subscriptions (id, task_id, subscriber, protocol, method, url, cursor, attempts, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $8)`,
-      [id, taskId, subscriber, s.protocol, s.method ?? null, s.url ?? null, cursor, at],
+      `INSERT INTO execution.subscriptions (id, task_id, subscriber, protocol, method, url, cursor, attempts, next_attempt_at, created_at, secret)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $8, $9)`,
+      [id, taskId, subscriber, s.protocol, s.method ?? null, s.url ?? null, cursor, at, secret ?? null],
     );
-    return id;
+    return { id, ...(secret ? { secret } : {}) };
   }
 
   // ---- 5.4 taskResultNotify ------------------------------------------------
@@ -845,7 +878,7 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
 
     async taskAssign(req) {
       const r = await taskAssign(plain(req, ['term_explains', 'msg_data', 'data_params']));
-      return { task: toWireTask(r.task), ...(r.subscription_id ? { subscription_id: r.subscription_id } : {}) };
+      return { task: toWireTask(r.task), ...(r.subscription_id ? { subscription_id: r.subscription_id } : {}), ...(r.webhook_secret ? { webhook_secret: r.webhook_secret } : {}) };
     },
 
     async taskCancel(req) {
@@ -919,8 +952,9 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         });
       }
       const sub = p.subscription;
+      assertWebhookAllowed(sub);
       const cursor = p.after_seq ?? 0;
-      const id = await change(p.task_id, async (tx) => {
+      const registered = await change(p.task_id, async (tx) => {
         const cur = await requireTask(tx, p.task_id);
         const at = now();
         const subId = await insertSubscription(tx, cur.task_id, p.send_from, sub, cursor, at);
@@ -943,7 +977,13 @@ export function createTaskService(deps: TaskServiceDeps): TaskService {
         });
         return subId;
       });
-      return { subscription_id: id, protocol: sub.protocol, cursor, ...(sub.protocol === 'nats' ? { subject: subjects.taskStatus(p.send_from) } : {}) };
+      return {
+        subscription_id: registered.id,
+        protocol: sub.protocol,
+        cursor,
+        ...(sub.protocol === 'nats' ? { subject: subjects.taskStatus(p.send_from) } : {}),
+        ...(registered.secret ? { webhook_secret: registered.secret } : {}),
+      };
     },
 
     async taskResultNotify(req) {

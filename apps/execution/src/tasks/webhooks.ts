@@ -1,23 +1,55 @@
-import type { TaskNotification } from '@parley/an';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { signWebhook, type TaskNotification } from '@parley/an';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db } from '@parley/storage';
 import { iso, listNotifications } from './store';
+import { nonPublicAddress, webhookUrlPolicy, type WebhookUrlPolicy } from './webhook-allow';
 
 /**
  * Delivers task notifications to webhook subscriptions (AN draft 004 §5.2
  * task-subscription, §4.2 asynchronous feedback).
  *
- * Guarantee: at-least-once, in seq order, per subscription. Each notification
- * is sent (POST or PUT, JSON body = the TaskNotification plus
- * `subscription_id`; headers `Idempotency-Key: <task_id>:<seq>`,
- * `Parley-Task-Id`, `Parley-Seq`) and the subscription's cursor moves to its
- * seq only when the receiver answers 2xx. A failure (no connection, timeout,
- * any other status) stops that subscription at that notification and retries
- * it after an exponential backoff (`baseBackoffMs` · 2^(attempts-1), capped at
- * `maxBackoffMs`); nothing later overtakes it, nothing is skipped or given up.
- * A subscriber that was down receives, once it answers again, everything it
+ * Guarantee: at-least-once, in seq order, per subscription, until the
+ * subscription is disabled. Each notification is sent (POST or PUT, JSON body
+ * = the TaskNotification plus `subscription_id`; headers
+ * `Idempotency-Key: <task_id>:<seq>`, `Parley-Task-Id`, `Parley-Seq`) and the
+ * subscription's cursor moves to its seq only when the receiver answers 2xx.
+ * A failure (no connection, timeout, any other status, a 3xx: redirects are
+ * not followed) stops that subscription at that notification and retries it
+ * after an exponential backoff (`baseBackoffMs` · 2^(attempts-1), capped at
+ * `maxBackoffMs`); nothing later overtakes it, nothing is skipped. A
+ * subscriber that was down receives, once it answers again, everything it
  * missed, in order. A crash between a 2xx and the cursor update sends that
- * notification again: receivers drop duplicates by (task_id, seq).
+ * notification again: receivers drop duplicates by (task_id, seq), which is
+ * also the `webhook-id`.
+ *
+ * Signed bodies (Standard Webhooks, libs/an webhook-signature.ts): every
+ * attempt carries `webhook-id: <task_id>:<seq>`, `webhook-timestamp` (unix
+ * seconds of the attempt, from the clock) and
+ * `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`
+ * keyed by the subscription's own secret, made at registration and returned
+ * once (`webhook_secret`). Receivers check it with `verifyWebhookSignature`.
+ * The secret is stored as is: the execution service has no data key to seal
+ * it with (libs/runtime seal.ts; the semantic pool's PARLEY_DATA_KEY is not
+ * given to it). Subscriptions from before the secrets existed go unsigned.
+ *
+ * Trust limits:
+ * - The URL policy (webhook-allow.ts, `allow`, PARLEY_WEBHOOK_ALLOW) is
+ *   checked at registration (service.ts) and again before each subscription's
+ *   deliveries, since the policy may have changed since: a URL it no longer
+ *   allows is not called, and the subscription is disabled
+ *   (`state = 'disabled'`, `disabled_reason = 'not_allowed'`) with a warning.
+ *   Under the default policy a host name is also resolved first and not
+ *   called when it resolves to a non-public address (a failed attempt, retried
+ *   like any other: DNS changes). That check precedes the request's own
+ *   lookup, so it does not stop DNS rebinding: keep an egress firewall too.
+ * - Retries are bounded: after `maxAttempts` consecutive failures (default 50:
+ *   about 3.5 hours at the default backoff of 1 s doubling up to 5 min) the
+ *   subscription is disabled (`disabled_reason = 'max_attempts'`, the last
+ *   error kept) with an error logged, and nothing later is sent to it.
+ *   Nothing acknowledged is lost: the notifications stay stored and queryable
+ *   (TaskResultQuery, TaskResultSubscribe from any after_seq), and the
+ *   subscriber may register again with after_seq = the last seq it received.
  *
  * Due subscriptions are claimed with a lease (`FOR UPDATE SKIP LOCKED`, then
  * `leased_until`), so replicas share the work and never post the same
@@ -50,7 +82,31 @@ export interface WebhookDelivererOptions {
   requestTimeoutMs?: number;
   /** Subscriptions claimed per pass (default 20). */
   batchSize?: number;
+  /**
+   * Consecutive failed attempts after which a subscription is disabled and
+   * never called again (default 50; PARLEY_WEBHOOK_MAX_ATTEMPTS).
+   */
+  maxAttempts?: number;
+  /**
+   * The URLs that may be called (webhook-allow.ts): a comma-separated pattern
+   * list as in PARLEY_WEBHOOK_ALLOW, the patterns, or a policy. Absent: the
+   * default policy (https to public hosts only).
+   */
+  allow?: string | readonly string[] | WebhookUrlPolicy;
+  /** Resolves a host name to its addresses (default: the system resolver); the default policy refuses non-public ones. */
+  lookup?: (host: string) => Promise<string[]>;
   fetch?: typeof fetch;
+}
+
+export const DEFAULT_WEBHOOK_MAX_ATTEMPTS = 50;
+
+/** The policy of an `allow` option. */
+export function toWebhookPolicy(allow: WebhookDelivererOptions['allow']): WebhookUrlPolicy {
+  return typeof allow === 'object' && allow !== null && 'refusal' in allow ? allow : webhookUrlPolicy(allow as string | readonly string[] | undefined);
+}
+
+async function systemLookup(host: string): Promise<string[]> {
+  return (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 }
 
 interface Claimed {
@@ -60,6 +116,7 @@ interface Claimed {
   url: string;
   cursor: number;
   attempts: number;
+  secret: string | null;
 }
 
 export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDeliverer {
@@ -70,6 +127,10 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
   const leaseMs = opts.leaseMs ?? 60_000;
   const requestTimeoutMs = opts.requestTimeoutMs ?? 5000;
   const batchSize = opts.batchSize ?? 20;
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_WEBHOOK_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+  const policy = toWebhookPolicy(opts.allow);
+  const lookup = opts.lookup ?? systemLookup;
   const doFetch = opts.fetch ?? fetch;
 
   let started = false;
@@ -86,9 +147,9 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     const until = new Date(at.getTime() + leaseMs).toISOString();
     return db.transaction(async (tx) => {
       const r = await tx.query<Claimed>(
-        `SELECT s.id, s.task_id, s.method, s.url, s.cursor, s.attempts
+        `SELECT s.id, s.task_id, s.method, s.url, s.cursor, s.attempts, s.secret
            FROM execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id
-          WHERE s.protocol = 'webhook' AND t.last_seq > s.cursor AND s.next_attempt_at <= $1
+          WHERE s.protocol = 'webhook' AND s.state = 'active' AND t.last_seq > s.cursor AND s.next_attempt_at <= $1
             AND (s.leased_until IS NULL OR s.leased_until <= $1)
           ORDER BY s.next_attempt_at LIMIT $2
           FOR UPDATE OF s SKIP LOCKED`,
@@ -103,15 +164,18 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
 
   async function post(s: Claimed, n: TaskNotification): Promise<string | undefined> {
     try {
+      const id = `${n.task_id}:${n.seq}`;
+      const body = JSON.stringify({ ...n, subscription_id: s.id });
       const res = await doFetch(s.url, {
         method: s.method ?? 'POST',
         headers: {
           'content-type': 'application/json',
-          'idempotency-key': `${n.task_id}:${n.seq}`,
+          'idempotency-key': id,
           'parley-task-id': n.task_id,
           'parley-seq': String(n.seq),
+          ...(s.secret !== null ? signWebhook(s.secret, { id, timestamp: Math.floor(now().getTime() / 1000), body }) : {}),
         },
-        body: JSON.stringify({ ...n, subscription_id: s.id }),
+        body,
         redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(requestTimeoutMs), controller.signal]),
       });
@@ -123,6 +187,66 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     }
   }
 
+  /** Never called again; its notifications stay stored. */
+  async function disable(s: Claimed, reason: 'max_attempts' | 'not_allowed', error: string, attempts: number): Promise<void> {
+    await db.query(
+      `UPDATE execution.subscriptions SET state = 'disabled', disabled_at = $2, disabled_reason = $3, last_error = $4, attempts = $5, leased_until = NULL
+        WHERE id = $1`,
+      [s.id, now().toISOString(), reason, error, attempts],
+    );
+  }
+
+  /** A failed attempt: retry after the backoff, or disable after maxAttempts in a row. */
+  async function failed(s: Claimed, seq: number, failure: string): Promise<void> {
+    const attempts = s.attempts + 1;
+    if (attempts >= maxAttempts) {
+      await disable(s, 'max_attempts', failure, attempts);
+      log.error('webhook subscription disabled after too many failed deliveries; its notifications stay queryable (TaskResultQuery, TaskResultSubscribe)', {
+        subscription_id: s.id, task_id: s.task_id, seq, attempts, error: failure,
+      });
+      return;
+    }
+    const delay = Math.min(maxBackoffMs, baseBackoffMs * 2 ** Math.min(attempts - 1, 30));
+    const next = new Date(now().getTime() + delay).toISOString();
+    await db.query(
+      'UPDATE execution.subscriptions SET attempts = $2, next_attempt_at = $3, last_error = $4, leased_until = NULL WHERE id = $1',
+      [s.id, attempts, next, failure],
+    );
+    log.info('webhook delivery failed; will retry', { subscription_id: s.id, task_id: s.task_id, seq, attempts, max_attempts: maxAttempts, retry_at: next, error: failure });
+  }
+
+  /**
+   * Whether the subscription's URL may be called now. A URL the policy refuses
+   * disables the subscription (answers false); a name resolving to a
+   * non-public address (default policy) is a failed attempt (answers false).
+   */
+  async function callable(s: Claimed, seq: number): Promise<boolean> {
+    const refusal = policy.refusal(s.url);
+    if (refusal !== undefined) {
+      const error = `webhook URL not allowed: ${refusal}`;
+      await disable(s, 'not_allowed', error, s.attempts);
+      log.warn('webhook subscription disabled: the webhook URL policy no longer allows its URL', { subscription_id: s.id, task_id: s.task_id, reason: refusal });
+      return false;
+    }
+    const host = policy.resolveToCheck(s.url);
+    if (host === undefined) return true;
+    let addresses: string[];
+    try {
+      addresses = await lookup(host);
+    } catch (e) {
+      await failed(s, seq, `cannot resolve ${host}: ${(e as { code?: string; message?: string }).code ?? (e as Error).message}`);
+      return false;
+    }
+    for (const a of addresses) {
+      const kind = nonPublicAddress(a);
+      if (kind !== undefined) {
+        await failed(s, seq, `webhook URL not allowed: host ${host} resolves to ${a}, ${kind}`);
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Sends what a subscription has not received yet, in order, until a failure. Returns how many were delivered. */
   async function deliver(s: Claimed): Promise<number> {
     let cursor = s.cursor;
@@ -131,18 +255,12 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
       for (;;) {
         const batch = await listNotifications(db, s.task_id, cursor, 100);
         if (batch.length === 0) break;
+        if (delivered === 0 && !(await callable(s, batch[0]!.seq))) return 0;
         for (const n of batch) {
           if (stopped) return delivered;
           const failure = await post(s, n);
           if (failure !== undefined) {
-            const attempts = s.attempts + 1;
-            const delay = Math.min(maxBackoffMs, baseBackoffMs * 2 ** Math.min(attempts - 1, 30));
-            const next = new Date(now().getTime() + delay).toISOString();
-            await db.query(
-              'UPDATE execution.subscriptions SET attempts = $2, next_attempt_at = $3, last_error = $4, leased_until = NULL WHERE id = $1',
-              [s.id, attempts, next, failure],
-            );
-            log.info('webhook delivery failed; will retry', { subscription_id: s.id, task_id: s.task_id, seq: n.seq, attempts, retry_at: next, error: failure });
+            await failed(s, n.seq, failure);
             return delivered;
           }
           await db.query('UPDATE execution.subscriptions SET cursor = $2, attempts = 0, last_error = NULL WHERE id = $1 AND cursor = $3', [s.id, n.seq, cursor]);
@@ -197,7 +315,7 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     try {
       const r = await db.query<{ at: unknown }>(
         `SELECT min(s.next_attempt_at) AS at FROM execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id
-          WHERE s.protocol = 'webhook' AND t.last_seq > s.cursor AND s.leased_until IS NULL`,
+          WHERE s.protocol = 'webhook' AND s.state = 'active' AND t.last_seq > s.cursor AND s.leased_until IS NULL`,
       );
       const at = r.rows[0]?.at;
       if (at === null || at === undefined) return pollMs;
