@@ -4,7 +4,8 @@
  *
  * Audit samples behind semantic-alignment accuracy (draft-zhou §6.2.3): did the
  * value a client sent for an experimental key mean what the key says? Judging
- * is an operator decision (operator token).
+ * is an operator decision. Every subcommand needs an API key with the
+ * `operator` role (--key / PARLEY_API_KEY).
  */
 import type { AuditSample, JudgeAuditSampleResponse, ListAuditSamplesResponse } from '@parley/contracts';
 import { clip, defined, intFlag, noPositional, onePositional, required, runSubcommand, table, UsageError, type Subcommand } from './rpc-client';
@@ -43,7 +44,7 @@ const SUBS: Record<string, Subcommand> = {
     },
   },
   judge: {
-    summary: 'record a verdict on a sample (operator token)',
+    summary: 'record a verdict on a sample',
     usage: 'judge SAMPLE_ID --aligned|--misaligned [--note T]',
     flags: { aligned: 'switch', misaligned: 'switch', note: 'value' },
     async run(p, gw) {

@@ -1,5 +1,5 @@
 /**
- * `parley mcp [--url http://localhost:8080/mcp]`: Parley's MCP face over stdio,
+ * `parley mcp [--url http://localhost:8080/mcp] [--key KEY]`: Parley's MCP face over stdio,
  * for hosts that launch MCP servers as child processes (desktop assistants,
  * IDEs). It bridges to the gateway's streamable-HTTP endpoint with the official
  * SDK: an MCP server on stdin/stdout whose tools/list and tools/call are
@@ -7,6 +7,9 @@
  * ADOL options in `params._meta` (draft-chang §3: short, query, top_k, tags,
  * requireOutput) reach the gateway as sent, and results and errors (tool
  * errors and protocol errors alike) come back as the gateway produced them.
+ *
+ * Every request to the gateway carries the caller's API key (issue 6): --key,
+ * default env PARLEY_API_KEY (prefer the env: arguments show in `ps`).
  *
  * stdout carries MCP messages only; diagnostics go to stderr. The command ends
  * (exit 0) when stdin closes or on SIGINT/SIGTERM; exit 1 when the gateway
@@ -20,10 +23,13 @@ import { CallToolRequestSchema, CallToolResultSchema, ListToolsRequestSchema, Li
 
 const VERSION = '0.1.0';
 const DEFAULT_URL = 'http://localhost:8080/mcp';
-const USAGE = `usage: parley mcp [--url <gateway MCP endpoint>]
+const USAGE = `usage: parley mcp [--url <gateway MCP endpoint>] [--key KEY]
 
 Serves Parley's MCP tools over stdio, forwarding to the gateway's streamable-HTTP
 endpoint (default ${DEFAULT_URL}, or PARLEY_MCP_URL).
+
+  --key KEY   your API key (pk_…) or JWT, sent as Authorization: Bearer (default env
+              PARLEY_API_KEY; prefer the env: command-line arguments show in \`ps\`)
 `;
 
 /** An error the stdio server sends as is: the upstream's code, message and data. */
@@ -43,8 +49,9 @@ function forwarded(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { url: string } | { help: true } | { error: string } {
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { url: string; apiKey?: string } | { help: true } | { error: string } {
   let url = env.PARLEY_MCP_URL || DEFAULT_URL;
+  let apiKey = env.PARLEY_API_KEY?.trim() || undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '-h' || a === '--help') return { help: true };
@@ -53,7 +60,14 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       if (!v) return { error: '--url needs a value' };
       url = v;
     } else if (a.startsWith('--url=')) url = a.slice('--url='.length);
-    else return { error: `unknown argument ${JSON.stringify(a)}` };
+    else if (a === '--key') {
+      const v = argv[++i];
+      if (!v) return { error: '--key needs a value' };
+      apiKey = v;
+    } else if (a.startsWith('--key=')) {
+      apiKey = a.slice('--key='.length);
+      if (!apiKey) return { error: '--key needs a value' };
+    } else return { error: `unknown argument ${JSON.stringify(a)}` };
   }
   try {
     const u = new URL(url);
@@ -61,7 +75,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
   } catch {
     return { error: `--url is not a URL: ${url}` };
   }
-  return { url };
+  return { url, ...(apiKey ? { apiKey } : {}) };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -77,9 +91,16 @@ export async function run(argv: string[]): Promise<number> {
 
   const upstream = new Client({ name: 'parley-mcp-stdio-bridge', version: VERSION });
   try {
-    await upstream.connect(new StreamableHTTPClientTransport(new URL(args.url)));
+    const headers = args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : undefined;
+    await upstream.connect(new StreamableHTTPClientTransport(new URL(args.url), headers ? { requestInit: { headers } } : undefined));
   } catch (e) {
-    process.stderr.write(`parley mcp: cannot reach the gateway's MCP endpoint at ${args.url}: ${e instanceof Error ? e.message : String(e)}\n`);
+    const message = e instanceof Error ? e.message : String(e);
+    if (/"unauthenticated"|\b401\b|unauthorized/i.test(message)) {
+      process.stderr.write(`parley mcp: the gateway's MCP endpoint at ${args.url} refused the connection: unauthenticated: ${message}\n`);
+      process.stderr.write('  hint: pass an API key with --key or the env PARLEY_API_KEY (`npm start` prints the development key)\n');
+    } else {
+      process.stderr.write(`parley mcp: cannot reach the gateway's MCP endpoint at ${args.url}: ${message}\n`);
+    }
     return 1;
   }
 

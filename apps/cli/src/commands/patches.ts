@@ -6,8 +6,9 @@
  * `parley patches decisions --scenario S [--patch ID] [--after SEQ] [--limit N]`
  *
  * Schema patches and their lifecycle (draft-zhou §6.2.2, §6.2.3) through the
- * gateway. approve, reject, pin and unpin are operator decisions (§7): they need
- * the operator token and are recorded with the reason.
+ * gateway. approve, reject, pin and unpin are operator decisions (§7), recorded
+ * with the reason. Every subcommand needs an API key with the `operator` role
+ * (--key / PARLEY_API_KEY).
  */
 import type { Decision, GetPatchResponse, ListDecisionsResponse, ListPatchesResponse, Patch, PatchKeyView } from '@parley/contracts';
 import { clip, defined, figures, intFlag, noPositional, onePositional, pct, required, runSubcommand, table, yesNo, UsageError, type Subcommand } from './rpc-client';
@@ -85,7 +86,7 @@ export function decisionsText(scenario: string, r: ListDecisionsResponse): strin
 
 function decision(method: 'approve_patch' | 'reject_patch', verb: string): Subcommand {
   return {
-    summary: verb === 'approve' ? 'approve a patch that waits for an operator (operator token)' : 'reject a patch (operator token)',
+    summary: verb === 'approve' ? 'approve a patch that waits for an operator' : 'reject a patch',
     usage: `${verb} ID --reason TEXT`,
     flags: { reason: 'value' },
     async run(p, gw) {
@@ -100,7 +101,7 @@ function decision(method: 'approve_patch' | 'reject_patch', verb: string): Subco
 function pin(pinned: boolean): Subcommand {
   const verb = pinned ? 'pin' : 'unpin';
   return {
-    summary: pinned ? "pin a patch: the evaluator leaves its keys' states alone (operator token)" : 'unpin a patch: the evaluator decides again (operator token)',
+    summary: pinned ? "pin a patch: the evaluator leaves its keys' states alone" : 'unpin a patch: the evaluator decides again',
     usage: `${verb} ID --reason TEXT`,
     flags: { reason: 'value' },
     async run(p, gw) {

@@ -4,7 +4,8 @@
  *
  * The Differential Semantic Pool (draft-zhou §6.2.1) through the gateway's
  * `list_clusters` and `get_cluster`. `--raw` adds the raw `other` fragments,
- * which are for operators only (§7): it needs the operator token.
+ * which are for operators only (§7). Every subcommand needs an API key with
+ * the `operator` role (--key / PARLEY_API_KEY).
  */
 import type { GetClusterResponse, ListClustersResponse, PoolCluster } from '@parley/contracts';
 import { clip, defined, intFlag, noPositional, num, numFlag, required, runSubcommand, table, yesNo, type Subcommand } from './rpc-client';
@@ -63,7 +64,7 @@ const SUBS: Record<string, Subcommand> = {
     },
   },
   cluster: {
-    summary: 'one cluster; --raw adds the raw fragments (operator token)',
+    summary: 'one cluster; --raw adds the raw fragments',
     usage: 'cluster --scenario S --id C [--raw]',
     flags: { scenario: 'value', id: 'value', raw: 'switch' },
     async run(p, gw) {

@@ -1,13 +1,15 @@
 /**
- * What the operator commands (`parley pool`, `parley patches`, `parley audits`)
- * share: option parsing, the gateway's JSON-RPC endpoint (through
- * `@parley/client`, so errors come back as ParleyError with the server's type,
- * path and rule), aligned tables, and one way to print errors and pick the exit
- * code (0 done, 1 the gateway refused or could not be reached, 2 usage).
+ * What the gateway commands (`parley pool`, `parley patches`, `parley audits`,
+ * `parley keys`, `parley whoami`) share: option parsing, the gateway's JSON-RPC
+ * endpoint (through `@parley/client`, so errors come back as ParleyError with
+ * the server's type, path and rule), aligned tables, and one way to print
+ * errors and pick the exit code (0 done, 1 the gateway refused or could not be
+ * reached, 2 usage).
  *
  * Common options: `--url` (default env PARLEY_URL or http://127.0.0.1:8080),
- * `--token` (default env PARLEY_OPERATOR_TOKEN; sent as `Authorization: Bearer`),
- * `--json` (print the raw result), `-h`/`--help`.
+ * `--key` (the caller's API key or JWT, default env PARLEY_API_KEY; sent as
+ * `Authorization: Bearer`, issue 6), `--json` (print the raw result),
+ * `-h`/`--help`.
  */
 import { createParleyClient } from '@parley/client';
 import { ParleyError, toParleyError } from '@parley/protocol';
@@ -19,21 +21,33 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** `value` options take an argument (`--scenario S` or `--scenario=S`); `switch` options take none. */
-export type FlagSpec = Record<string, 'value' | 'switch'>;
+/**
+ * `value` options take an argument (`--scenario S` or `--scenario=S`); `switch`
+ * options take none; `list` options take an argument and may be repeated, each
+ * value also split on commas (`--role a --role b` or `--role a,b`).
+ */
+export type FlagSpec = Record<string, 'value' | 'switch' | 'list'>;
 
 export interface Parsed {
   values: Record<string, string>;
+  /** The values of `list` options, in order (absent when the option was not given). */
+  lists: Record<string, string[]>;
   switches: Set<string>;
   positional: string[];
   help: boolean;
 }
 
-const COMMON: FlagSpec = { url: 'value', token: 'value', json: 'switch' };
+/** The options every gateway command takes. */
+export const COMMON: FlagSpec = { url: 'value', key: 'value', json: 'switch' };
+/** The options of a command that does not call the gateway. */
+export const LOCAL_COMMON: FlagSpec = { json: 'switch' };
 
-export function parseFlags(argv: readonly string[], spec: FlagSpec): Parsed {
-  const all: FlagSpec = { ...COMMON, ...spec };
-  const out: Parsed = { values: {}, switches: new Set(), positional: [], help: false };
+/** The environment variable the caller's API key is read from. */
+export const API_KEY_ENV = 'PARLEY_API_KEY';
+
+export function parseFlags(argv: readonly string[], spec: FlagSpec, common: FlagSpec = COMMON): Parsed {
+  const all: FlagSpec = { ...common, ...spec };
+  const out: Parsed = { values: {}, lists: {}, switches: new Set(), positional: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') {
@@ -48,6 +62,9 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): Parsed {
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const kind = Object.prototype.hasOwnProperty.call(all, name) ? all[name] : undefined;
+    if (!kind && name === 'token' && all.key) {
+      throw new UsageError(`--token is gone (there is no shared operator token any more): pass your API key with --key or the env ${API_KEY_ENV}`);
+    }
     if (!kind) throw new UsageError(`unknown option --${name}`);
     if (kind === 'switch') {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
@@ -62,6 +79,12 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): Parsed {
       i++;
     }
     if (v === '') throw new UsageError(`--${name} needs a non-empty value`);
+    if (kind === 'list') {
+      const items = v.split(',').map((x) => x.trim());
+      if (items.some((x) => x === '')) throw new UsageError(`--${name} has an empty item in "${v}"`);
+      (out.lists[name] ??= []).push(...items);
+      continue;
+    }
     out.values[name] = v;
   }
   return out;
@@ -110,7 +133,7 @@ export interface Gateway {
   call(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
-/** The gateway named by --url / PARLEY_URL, with the token of --token / PARLEY_OPERATOR_TOKEN. */
+/** The gateway named by --url / PARLEY_URL, called with the API key of --key / PARLEY_API_KEY. */
 export function gatewayFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env): Gateway {
   const url = p.values.url ?? (env.PARLEY_URL || DEFAULT_URL);
   let u: URL;
@@ -120,11 +143,11 @@ export function gatewayFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env): Ga
     throw new UsageError(`--url is not a URL: ${url}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--url must be an http(s) URL, got ${url}`);
-  const token = p.values.token ?? (env.PARLEY_OPERATOR_TOKEN || undefined);
-  if (token && u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) {
-    process.stderr.write(`warning: sending the operator token over plain HTTP to ${u.host}; use https or a tunnel\n`);
+  const apiKey = p.values.key ?? (env[API_KEY_ENV]?.trim() || undefined);
+  if (apiKey && u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) {
+    process.stderr.write(`warning: sending the API key over plain HTTP to ${u.host}; use https or a tunnel\n`);
   }
-  const client = createParleyClient(url, { timeoutMs: 30_000, ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
+  const client = createParleyClient(url, { timeoutMs: 30_000, ...(apiKey ? { apiKey } : {}) });
   return { url, call: (method, params) => client.call(method, params) };
 }
 
@@ -171,7 +194,12 @@ export function describe(err: ParleyError): string {
   const where = [err.path ? `at ${err.path}` : '', err.rule ? `rule ${err.rule}` : ''].filter(Boolean).join(', ');
   const lines = [`${err.type}${where ? ` (${where})` : ''}: ${err.message}`];
   if (err.violations.length > 1) lines.push(...err.violations.map((v) => `  - ${v.path} (${v.rule}): ${v.message}`));
-  if (err.type === 'unauthenticated') lines.push('  hint: pass the gateway\'s operator token with --token or the env PARLEY_OPERATOR_TOKEN');
+  if (err.type === 'unauthenticated') {
+    lines.push(`  hint: pass an API key with --key or the env ${API_KEY_ENV} (\`npm start\` prints the development key; an operator creates keys with \`parley keys create\`)`);
+  }
+  if (err.type === 'forbidden') {
+    lines.push('  hint: the API key lacks the role (or namespace) this call needs: `parley whoami` shows what it holds; operators create keys with `parley keys create`');
+  }
   return lines.join('\n');
 }
 
@@ -180,11 +208,27 @@ export interface Subcommand {
   /** Usage line after `parley <command> `. */
   usage: string;
   flags: FlagSpec;
-  /** Calls the gateway; returns the raw result and its human rendering. */
+  /** Made locally: no gateway, so no --url / --key (only --json); `run` gets a Gateway that refuses every call. */
+  local?: boolean;
+  /** Calls the gateway (unless `local`); returns the raw result and its human rendering. */
   run(p: Parsed, gw: Gateway): Promise<{ result: unknown; text: string }>;
 }
 
+const COMMON_HELP = [
+  'common options:',
+  `  --url URL   the gateway (default env PARLEY_URL or ${DEFAULT_URL})`,
+  `  --key KEY   your API key (pk_…) or JWT, sent as Authorization: Bearer (default env ${API_KEY_ENV};`,
+  '              prefer the env: command-line arguments show in `ps`)',
+  '  --json      print the raw JSON-RPC result',
+  '',
+  'exit codes: 0 done, 1 the gateway refused the call or could not be reached, 2 usage error',
+  '',
+].join('\n');
+
+const LOCAL_HELP = ['options:', '  --json      print the result as JSON', '', 'exit codes: 0 done, 2 usage error', ''].join('\n');
+
 export function usageOf(command: string, summary: string, subs: Record<string, Subcommand>): string {
+  const local = Object.values(subs).filter((s) => s.local);
   return [
     `usage: parley ${command} <subcommand> [options]`,
     '',
@@ -192,15 +236,47 @@ export function usageOf(command: string, summary: string, subs: Record<string, S
     '',
     ...Object.values(subs).flatMap((s) => [`  parley ${command} ${s.usage}`, `      ${s.summary}`]),
     '',
-    'common options:',
-    `  --url URL      the gateway (default env PARLEY_URL or ${DEFAULT_URL})`,
-    '  --token TOKEN  the operator token (default env PARLEY_OPERATOR_TOKEN; prefer the env: arguments show in ps)',
-    '  --json         print the raw JSON-RPC result',
-    '',
-    'exit codes: 0 done, 1 the gateway refused the call or could not be reached, 2 usage error',
-    '',
+    COMMON_HELP.replace('common options:', local.length > 0 ? `common options (all but ${local.map((s) => s.usage.split(' ')[0]).join(', ')}):` : 'common options:'),
   ].join('\n');
 }
+
+/** Parses `argv` for `sub`, calls it, prints the result; returns the exit code. `prefix` names the command in messages. */
+async function execute(prefix: string, usageLine: string, sub: Subcommand, argv: readonly string[]): Promise<number> {
+  const usageError = (e: UsageError) => {
+    process.stderr.write(`${prefix}: ${e.message}\nusage: ${usageLine}\n`);
+    return 2;
+  };
+  let p: Parsed;
+  let gw: Gateway;
+  try {
+    p = parseFlags(argv, sub.flags, sub.local ? LOCAL_COMMON : COMMON);
+    if (p.help) {
+      process.stdout.write(`usage: ${usageLine}\n\n${sub.summary}\n\n${sub.local ? LOCAL_HELP : COMMON_HELP}`);
+      return 0;
+    }
+    gw = sub.local ? localOnly : gatewayFrom(p);
+  } catch (e) {
+    if (e instanceof UsageError) return usageError(e);
+    throw e;
+  }
+  try {
+    const { result, text } = await sub.run(p, gw);
+    process.stdout.write(p.switches.has('json') ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) return usageError(e);
+    const err = toParleyError(e);
+    process.stderr.write(`${prefix}: ${describe(err)}\n`);
+    if (err.type === 'internal' && !(e instanceof ParleyError)) process.stderr.write(`  ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+/** What a `local` subcommand gets for a gateway: calling it is a bug. */
+const localOnly: Gateway = {
+  url: '',
+  call: () => Promise.reject(new Error('a local command called the gateway')),
+};
 
 /** Runs `parley <command> <subcommand> ...`: parses, calls, prints; returns the exit code. */
 export async function runSubcommand(command: string, summary: string, subs: Record<string, Subcommand>, argv: readonly string[]): Promise<number> {
@@ -215,35 +291,10 @@ export async function runSubcommand(command: string, summary: string, subs: Reco
     process.stderr.write(`parley ${command}: unknown subcommand ${JSON.stringify(name)}\n${usage}`);
     return 2;
   }
-  const prefix = `parley ${command} ${name}`;
-  let p: Parsed;
-  let gw: Gateway;
-  try {
-    p = parseFlags(rest, sub.flags);
-    if (p.help) {
-      process.stdout.write(`usage: parley ${command} ${sub.usage}\n\n${sub.summary}\n\n${usage.slice(usage.indexOf('common options:'))}`);
-      return 0;
-    }
-    gw = gatewayFrom(p);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${prefix}: ${e.message}\nusage: parley ${command} ${sub.usage}\n`);
-      return 2;
-    }
-    throw e;
-  }
-  try {
-    const { result, text } = await sub.run(p, gw);
-    process.stdout.write(p.switches.has('json') ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`);
-    return 0;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${prefix}: ${e.message}\nusage: parley ${command} ${sub.usage}\n`);
-      return 2;
-    }
-    const err = toParleyError(e);
-    process.stderr.write(`${prefix}: ${describe(err)}\n`);
-    if (err.type === 'internal' && !(e instanceof ParleyError)) process.stderr.write(`  ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
-  }
+  return execute(`parley ${command} ${name}`, `parley ${command} ${sub.usage}`, sub, rest);
+}
+
+/** Runs `parley <command> ...` for a command without subcommands (`usage` is the line after `parley `). */
+export function runCommand(command: string, sub: Subcommand, argv: readonly string[]): Promise<number> {
+  return execute(`parley ${command}`, `parley ${sub.usage}`, sub, argv);
 }
