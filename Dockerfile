@@ -55,8 +55,13 @@ COPY --from=build /app /app
 USER 1000:1000
 # gateway HTTP, gRPC services, health ports, example agents' health port
 EXPOSE 8080 50051 50052 50053 8081 8082 8083 8090
-# Liveness of whichever app runs: HEALTH_PORT, or PORT for the gateway.
+# Liveness (/healthz) of whichever app runs: HEALTH_PORT over plain HTTP (the back-end services and
+# the agents keep their health ports plain), or, for the gateway (no HEALTH_PORT), PORT over HTTPS
+# when PARLEY_TLS_CERT is set, else HTTP. It asks its own process over loopback whether it runs,
+# so it does not verify the certificate (a production certificate need not name 127.0.0.1; the
+# kubelet's HTTPS probes do not verify either). docker-compose.yml replaces it with a readiness
+# check that does; Kubernetes ignores it (its probes are in the manifests).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "const e=process.env,s=!!e.PARLEY_TLS_CERT&&!e.HEALTH_PORT;require(s?'https':'http').get({host:'127.0.0.1',port:e.HEALTH_PORT||e.PORT||8080,path:'/healthz',rejectUnauthorized:false,timeout:2500},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--import", "tsx", "apps/gateway/src/main.ts"]

@@ -1,4 +1,4 @@
-import { createNatsBus, createSubjects, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { createNatsBus, createSubjects, type Bus, type NatsBusOptions, type Stoppable, type Subjects } from '@parley/events';
 import {
   decodeDispatchRequest,
   encodeDispatch,
@@ -34,6 +34,11 @@ export type {
  *   const agent = await createAgent({ name: 'acme-air', natsUrl: 'nats://127.0.0.1:4222' });
  *   await agent.serve('flight_booking', async (payload) => ({ status: 'confirmed', ... }));
  *
+ * Over TLS, with the agent's own NATS user and its gateway API key (what the
+ * deployments do; `nats: natsFromEnv(process.env)` reads the same from the env):
+ *
+ *   createAgent({ name: 'acme-air', apiKey, nats: { servers: 'tls://nats:4222', tls: { ca }, user: 'acme-air', pass } });
+ *
  * Payloads reach the handler validated, with defaults applied (Parley's
  * execution service does what draft-zhou §3.1 asks of the server agent).
  */
@@ -59,11 +64,39 @@ export class AgentFailure extends Error {
   }
 }
 
+/**
+ * How an agent connects to NATS: where, TLS and its credentials. The shape
+ * `natsFromEnv(env)` of @parley/runtime returns (NATS_URL, NATS_TLS with the
+ * PARLEY_TLS_* material, NATS_USER / NATS_PASSWORD), so a deployed agent does
+ *
+ *   createAgent({ name, nats: natsFromEnv(process.env) })
+ *
+ * like the services do for their own connection.
+ */
+export interface AgentNatsOptions {
+  /** Where to connect (`nats://` or `tls://` URLs); falls back to `natsUrl`. */
+  servers?: string | string[];
+  /**
+   * TLS (PEM contents): the server is verified against `ca`; `cert`/`key` are
+   * presented when the server asks for a client certificate.
+   */
+  tls?: NatsBusOptions['tls'];
+  /** Per-agent credentials (server `authorization.users`): both or neither. */
+  user?: string;
+  pass?: string;
+  /** Token authentication, instead of user/pass. */
+  token?: string;
+}
+
 export interface AgentOptions {
   name: string;
   /** A NATS server to connect to; or pass `bus` (the embedded mode's in-process bus). */
   natsUrl?: string;
+  /** The NATS connection with TLS and credentials (`natsFromEnv(env)`); `nats.servers` wins over `natsUrl`. Ignored with `bus`. */
+  nats?: AgentNatsOptions;
   bus?: Bus;
+  /** An API key of this agent at the gateway: register() sends it as `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
   /** Subject prefix (default `parley`, or the PARLEY_SUBJECT_PREFIX the deployment uses). */
   prefix?: string;
   onError?: (e: unknown, scenario: string) => void;
@@ -113,11 +146,12 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
   const anOnly = typeof opts.name === 'string' && opts.name.length <= MAX_AN_AGENT_NAME_LENGTH && AN_AGENT_NAME_PATTERN.test(opts.name) && !AGENT_NAME_PATTERN.test(opts.name);
   if (!anOnly) validateAgentName(opts.name, 'name');
   const subjects: Subjects = createSubjects(opts.prefix ?? 'parley');
+  // A header value: visible ASCII only (no spaces, no line breaks).
+  if (opts.apiKey !== undefined && !/^[\x21-\x7e]+$/.test(opts.apiKey)) throw new Error('createAgent apiKey must be a non-empty token of visible ASCII characters');
   const owned = !opts.bus;
   let bus: Bus;
   if (opts.bus) bus = opts.bus;
-  else if (opts.natsUrl) bus = await createNatsBus({ servers: opts.natsUrl, subjects, name: `parley-agent-${opts.name}` });
-  else throw new Error('createAgent needs natsUrl or bus');
+  else bus = await createNatsBus({ ...natsConnection(opts), subjects, name: `parley-agent-${opts.name}` });
   const served: Stoppable[] = [];
   const tasks = createTaskRuntime({
     name: opts.name,
@@ -165,7 +199,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     },
     async register(gatewayUrl, profile, schemas) {
       if (anOnly) validateAgentName(opts.name, 'name');
-      const client = createParleyClient(gatewayUrl);
+      const client = createParleyClient(gatewayUrl, opts.apiKey !== undefined ? { headers: { authorization: `Bearer ${opts.apiKey}` } } : {});
       await client.registerAgent({ name: opts.name, ...profile });
       for (const s of schemas) {
         await client.publishSchema({
@@ -188,5 +222,19 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
       for (const s of served.splice(0)) await s.stop();
       if (owned) await bus.close();
     },
+  };
+}
+
+/** The connection options of createNatsBus from `nats` and `natsUrl`. */
+function natsConnection(opts: AgentOptions): Pick<NatsBusOptions, 'servers' | 'tls' | 'user' | 'pass' | 'token'> {
+  const n = opts.nats ?? {};
+  const servers = n.servers ?? opts.natsUrl;
+  if (servers === undefined || servers === '' || (Array.isArray(servers) && servers.length === 0)) throw new Error('createAgent needs natsUrl (or nats.servers) or bus');
+  if ((n.user === undefined) !== (n.pass === undefined)) throw new Error(`createAgent nats.${n.user === undefined ? 'user' : 'pass'} is required when nats.${n.user === undefined ? 'pass' : 'user'} is set`);
+  return {
+    servers,
+    ...(n.tls ? { tls: n.tls } : {}),
+    ...(n.user !== undefined && n.pass !== undefined ? { user: n.user, pass: n.pass } : {}),
+    ...(n.token !== undefined ? { token: n.token } : {}),
   };
 }

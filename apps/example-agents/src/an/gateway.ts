@@ -10,7 +10,8 @@ export interface GatewayRpc {
   call<T = Record<string, unknown>>(method: string, params: object): Promise<T>;
 }
 
-export function createGatewayRpc(baseUrl: string, timeoutMs = 20_000): GatewayRpc {
+/** `headers` go with every call (e.g. `authorization: Bearer <api key>`). */
+export function createGatewayRpc(baseUrl: string, timeoutMs = 20_000, headers: Record<string, string> = {}): GatewayRpc {
   const url = new URL('/rpc', baseUrl).toString();
   let id = 0;
   return {
@@ -19,7 +20,7 @@ export function createGatewayRpc(baseUrl: string, timeoutMs = 20_000): GatewayRp
       try {
         res = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
           signal: AbortSignal.timeout(timeoutMs),
         });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { createAgent, type Agent, type ServeTasksOptions, type TaskHandler } from '@parley/agent-sdk';
+import { createAgent, type Agent, type AgentNatsOptions, type ServeTasksOptions, type TaskHandler } from '@parley/agent-sdk';
 import { EventType, createNatsBus, createSubjects, taskToken, type Bus, type Stoppable, type TaskStatusData } from '@parley/events';
 import { EXAMPLE_TOPOLOGY, anProfile, type AnProfileOptions, type AnRole, type Topology } from '@parley/examples';
 import type { AgentProfile } from '@parley/an';
@@ -49,9 +49,13 @@ export type RoleFactory = (ctx: RoleContext) => RoleImpl;
 
 export interface AnAgentOptions {
   natsUrl?: string;
+  /** NATS with TLS and credentials (`natsFromEnv(env)`); `nats.servers` wins over `natsUrl`. */
+  nats?: AgentNatsOptions;
   bus?: Bus;
   prefix?: string;
   gatewayUrl: string;
+  /** The agent's gateway API key, sent as `Authorization: Bearer <apiKey>` on every gateway call. */
+  apiKey?: string;
   /** HTTP port for health, state and control; 0 picks one; undefined: no HTTP server. */
   httpPort?: number;
   topology?: Topology;
@@ -86,10 +90,17 @@ export async function startAnAgent(role: AnRole, factory: RoleFactory, opts: AnA
   const log = (opts.log ?? createLogger({ base: { service: 'an-agent' } })).child({ agent: name, role });
   const subjects = createSubjects(opts.prefix ?? 'parley');
   const ownedBus = !opts.bus;
-  const bus = opts.bus ?? (opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, subjects, name: `parley-an-${role}` }) : undefined);
-  if (!bus) throw new Error('startAnAgent needs natsUrl or bus');
-  const agent = await createAgent({ name, bus, prefix: opts.prefix ?? 'parley', onError: (e) => log.warn('task handler failed', { error: e }) });
-  const gateway = createGatewayRpc(opts.gatewayUrl);
+  const servers = opts.nats?.servers ?? opts.natsUrl;
+  const bus = opts.bus ?? (servers ? await createNatsBus({ ...opts.nats, servers, subjects, name: `parley-an-${role}` }) : undefined);
+  if (!bus) throw new Error('startAnAgent needs natsUrl (or nats.servers) or bus');
+  const agent = await createAgent({
+    name,
+    bus,
+    prefix: opts.prefix ?? 'parley',
+    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),
+    onError: (e) => log.warn('task handler failed', { error: e }),
+  });
+  const gateway = createGatewayRpc(opts.gatewayUrl, undefined, opts.apiKey !== undefined ? { authorization: `Bearer ${opts.apiKey}` } : {});
   const discovered = new Map<string, string>();
 
   const ctx: RoleContext = {
