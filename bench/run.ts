@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { SCENARIOS } from '@parley/examples';
 import { compilePayloadValidator, payloadJsonSchema } from '@parley/protocol';
-import { createTestDatabase, freePort, startProcess, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
+import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { SECONDS, load, type LoadResult } from './load';
 
@@ -59,9 +59,12 @@ async function main(): Promise<void> {
   const db = await createTestDatabase(DATABASE_URL);
   const prefix = uniquePrefix();
   const procs: ServiceProcess[] = [];
+  // Identity (issue 6): one service token and bootstrapped operator key for every process; the load
+  // generator calls as that operator (the example agent registers with it too, PARLEY_API_KEY).
+  const identity = testIdentity();
   try {
     const [rg, ng, eg, rh, nh, eh, gw, ah] = await Promise.all(Array.from({ length: 8 }, freePort));
-    const common = { DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: prefix, LOG_LEVEL: 'warn' };
+    const common = { ...identity.env, DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: prefix, LOG_LEVEL: 'warn' };
     const start = async (name: string, entry: string, env: Record<string, string>, ready: string) => {
       const p = startProcess(name, entry, { ...common, ...env });
       procs.push(p);
@@ -69,12 +72,14 @@ async function main(): Promise<void> {
     };
     await start('registry', 'apps/registry/src/main.ts', { GRPC_PORT: `${rg}`, HEALTH_PORT: `${rh}` }, `http://127.0.0.1:${rh}/readyz`);
     await start('negotiation', 'apps/negotiation/src/main.ts', { GRPC_PORT: `${ng}`, HEALTH_PORT: `${nh}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${nh}/readyz`);
-    await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}` }, `http://127.0.0.1:${eh}/readyz`);
+    // REGISTRY_ADDR: execution checks the API keys the gateway forwards at the registry.
+    await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${eh}/readyz`);
     const gateway = `http://127.0.0.1:${gw}`;
     await start(
       'gateway',
       'apps/gateway/src/main.ts',
-      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}` },
+      // One principal drives all the load: the per-principal rate limit (50/s by default) is off, as it was before issue 6.
+      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0' },
       `${gateway}/readyz`,
     );
     await start('agent', 'apps/example-agents/src/main.ts', { SCENARIO: 'flight_booking', GATEWAY_URL: gateway, HEALTH_PORT: `${ah}` }, `http://127.0.0.1:${ah}/healthz`);
@@ -85,7 +90,8 @@ async function main(): Promise<void> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'execute', params: { schema_id: 'flight_booking_v1', client_id: 'bench', payload: FIGURE_8 } });
     const execute = () =>
       new Promise<boolean>((resolve, reject) => {
-        const req = request(`${gateway}/rpc`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${identity.operatorKey}` };
+        const req = request(`${gateway}/rpc`, { method: 'POST', agent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve(res.statusCode === 200 && !Buffer.concat(chunks).includes('"error"')));

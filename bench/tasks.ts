@@ -14,7 +14,7 @@ import { Agent as HttpAgent, createServer, request } from 'node:http';
 import { createAgent } from '@parley/agent-sdk';
 import { TaskServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects, EventType } from '@parley/events';
-import { createTestDatabase, freePort, startProcess, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
+import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { SECONDS, load, quantiles, type LoadResult } from './load';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -43,9 +43,12 @@ async function main(): Promise<void> {
   const subjects = createSubjects(prefix);
   const procs: ServiceProcess[] = [];
   const cleanups: Array<() => Promise<void> | void> = [];
+  // Identity (issue 6): one service token and bootstrapped operator key for every process; the benchmark
+  // calls the gateway and TaskService as that operator, who may act for any agent (send_from).
+  const identity = testIdentity();
   try {
     const [rg, ng, eg, rh, nh, eh, gw] = await Promise.all(Array.from({ length: 7 }, freePort));
-    const common = { DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: prefix, LOG_LEVEL: 'warn' };
+    const common = { ...identity.env, DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: prefix, LOG_LEVEL: 'warn' };
     const start = async (name: string, entry: string, env: Record<string, string>, ready: string) => {
       const p = startProcess(name, entry, { ...common, ...env });
       procs.push(p);
@@ -53,9 +56,15 @@ async function main(): Promise<void> {
     };
     await start('registry', 'apps/registry/src/main.ts', { GRPC_PORT: `${rg}`, HEALTH_PORT: `${rh}` }, `http://127.0.0.1:${rh}/readyz`);
     await start('negotiation', 'apps/negotiation/src/main.ts', { GRPC_PORT: `${ng}`, HEALTH_PORT: `${nh}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${nh}/readyz`);
-    await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${eh}/readyz`);
+    await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, PARLEY_WEBHOOK_ALLOW: 'http://127.0.0.1:*' }, `http://127.0.0.1:${eh}/readyz`);
     const gateway = `http://127.0.0.1:${gw}`;
-    await start('gateway', 'apps/gateway/src/main.ts', { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}` }, `${gateway}/readyz`);
+    // One principal drives all the load: the per-principal rate limit (50/s by default) is off, as it was before issue 6.
+    await start(
+      'gateway',
+      'apps/gateway/src/main.ts',
+      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0' },
+      `${gateway}/readyz`,
+    );
     const responder = startProcess('responder', 'bench/tasks.ts', { ...common, BENCH_ROLE: 'agent' });
     procs.push(responder);
 
@@ -64,7 +73,8 @@ async function main(): Promise<void> {
     const call = (method: string, params: object) =>
       new Promise<{ result?: any; error?: any }>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
         const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-        const req = request(`${gateway}/rpc`, { method: 'POST', agent: http, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${identity.operatorKey}` };
+        const req = request(`${gateway}/rpc`, { method: 'POST', agent: http, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -143,7 +153,7 @@ async function main(): Promise<void> {
       subscription: { protocol: 'webhook', url: `http://127.0.0.1:${hookPort}/hook` },
     });
     if (a.error || a.result?.task?.status !== 'processing') throw new Error(`async task not accepted: ${JSON.stringify(a)}`);
-    const tasks = createGrpcClient(TaskServiceService, `127.0.0.1:${eg}`);
+    const tasks = createGrpcClient(TaskServiceService, `127.0.0.1:${eg}`, { credential: identity.operatorKey });
     cleanups.push(() => tasks.close());
     let streamError: unknown;
     const stream = (async () => {

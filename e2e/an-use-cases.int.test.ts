@@ -28,7 +28,7 @@ import {
   type NetworkAlarm,
 } from '@parley/examples';
 import { parsePromptContent, parseTaskAssign } from '@parley/an';
-import { createTestDatabase, expectRpcError, freePort, integrationInfra, rpc, startProcess, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
+import { createTestDatabase, expectRpcError, freePort, integrationInfra, rpc, startProcess, testIdentity, uniquePrefix, useKey, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
 
 /**
  * The autonomous-networks draft's use cases end to end (004 §2.1, §2.2, §5):
@@ -145,12 +145,15 @@ describe.skipIf(!infra)('AN use cases 2.1 and 2.2: services and six agents as se
   const prefix = uniquePrefix();
   const PROBE = 'TMF-Test-Probe-v1';
   const CLIENT = 'TMF-Test-Client-v1';
+  // Issue 6: one identity for every process of this file (the agents get the operator key as PARLEY_API_KEY);
+  // the test calls the gateway and TaskService as the bootstrapped operator, who may act for any agent.
+  const identity = testIdentity();
 
   beforeAll(async () => {
     db = await createTestDatabase(infra!.databaseUrl);
     const [regGrpc, negGrpc, exeGrpc, regHealth, negHealth, exeHealth, gwPort] = await Promise.all(Array.from({ length: 7 }, freePort));
     for (const r of AN_ROLES) agentPorts[r] = await freePort();
-    const common = { DATABASE_URL: db.url, NATS_URL: infra!.natsUrl, PARLEY_SUBJECT_PREFIX: prefix };
+    const common = { ...identity.env, DATABASE_URL: db.url, NATS_URL: infra!.natsUrl, PARLEY_SUBJECT_PREFIX: prefix };
     const start = async (name: string, entry: string, env: Record<string, string>, readyUrl: string) => {
       const p = startProcess(name, entry, { ...common, ...env });
       procs.push(p);
@@ -169,10 +172,12 @@ describe.skipIf(!infra)('AN use cases 2.1 and 2.2: services and six agents as se
         EXECUTE_TIMEOUT_MS: '3000',
         WEBHOOK_BACKOFF_MS: '100',
         WEBHOOK_MAX_BACKOFF_MS: '400',
+        PARLEY_WEBHOOK_ALLOW: 'http://127.0.0.1:*',
       },
       `http://127.0.0.1:${exeHealth}/readyz`,
     );
     gatewayUrl = `http://127.0.0.1:${gwPort}`;
+    useKey(gatewayUrl, identity.operatorKey);
     await start(
       'gateway',
       'apps/gateway/src/main.ts',
@@ -185,7 +190,7 @@ describe.skipIf(!infra)('AN use cases 2.1 and 2.2: services and six agents as se
         start(`an-${role}`, 'apps/example-agents/src/an/main.ts', { AN_AGENT: role, GATEWAY_URL: gatewayUrl, HEALTH_PORT: `${agentPorts[role]}` }, `http://127.0.0.1:${agentPorts[role]}/readyz`),
       ),
     );
-    tasks = createGrpcClient(TaskServiceService, `127.0.0.1:${exeGrpc}`);
+    tasks = createGrpcClient(TaskServiceService, `127.0.0.1:${exeGrpc}`, { credential: identity.operatorKey });
     // A test-side executing agent for the subscription and bad-input cases.
     probe = await createAgent({ name: PROBE, natsUrl: infra!.natsUrl, prefix });
     await probe.serveTasks((task, ctx) => (task.task_async ? ctx.accept('processing') : { echoed: task.task_id }));
@@ -633,6 +638,31 @@ describe.skipIf(!infra)('AN use cases 2.1 and 2.2: services and six agents as se
       expect(r.task.result.error).toEqual({ message: 'data_params.alarms[0].severity must be one of critical, major, minor, warning', code: 'bad_incident' });
       expect((await history(r.task.task_id)).map((n) => n.status)).toEqual(['created', 'processing', 'failed']);
       expect((await state('cross-domain')).incidents.map((i: { report_task_id: string }) => i.report_task_id)).not.toContain(r.task.task_id);
+    });
+
+    it('keeps a task to its two parties: an outsider\'s key may not act as a party nor read the context, and changes nothing', async () => {
+      const a = await ok('task_assign', { ...valid(), content: valid().content.replace('check it', 'private to its parties') });
+      const id = a.task.task_id as string;
+      const created = await ok('create_api_key', { principal: 'TMF-Test-Outsider-v1', roles: ['client_agent'], description: 'an-use-cases outsider' });
+      const outsider = created.key as string;
+      const before = await counts();
+      for (const [method, params] of [
+        ['task_result_query', { task_id: id, send_from: CLIENT }],
+        ['task_cancel', { task_id: id, send_from: CLIENT, reason: 'not mine to cancel' }],
+        ['task_assign', valid()],
+      ] as const) {
+        const r = await rpc(gatewayUrl, method, params, outsider);
+        expect(r.status, `${method}: ${JSON.stringify(r.body)}`).toBe(403);
+        expect(r.body.error.data).toMatchObject({ type: 'forbidden', path: 'params.send_from', rule: 'send_from_is_principal' });
+      }
+      // Not a party, the outsider sees no context: the task does not exist for it.
+      const ctx = await rpc(gatewayUrl, 'task_context', { task_id: id }, outsider);
+      expect(ctx.body.error?.data?.type, JSON.stringify(ctx.body)).toBe('task_not_found');
+      const none = await rpc(gatewayUrl, 'task_context', { task_id: id }, null);
+      expect(none.status).toBe(401);
+      expect(none.body.error.data.type).toBe('unauthenticated');
+      expect(await counts()).toEqual(before);
+      expect((await ok('task_result_query', { task_id: id, send_from: CLIENT })).task.status).toBe('finished');
     });
 
     it('rejects a task for an agent nobody serves with agent_unavailable naming params.send_to, and stores nothing', async () => {

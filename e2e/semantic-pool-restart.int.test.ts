@@ -5,7 +5,7 @@ import { SemanticPoolServiceService, createGrpcClient, type PoolCluster } from '
 import { createOfflineEmbedder } from '@parley/embeddings';
 import { EventType, createNatsBus, createSubjects, type Bus, type EventEnvelope } from '@parley/events';
 import { createSemanticPool } from '@parley/pool';
-import { createTestDatabase, freePort, integrationInfra, seededRandom, startProcess, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
+import { createTestDatabase, freePort, integrationInfra, seededRandom, startProcess, testIdentity, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
 import { createEmbeddedIndex } from '@parley/vectors';
 
 /**
@@ -55,9 +55,13 @@ describe.skipIf(!infra)('semantic pool: kill -9 mid-stream and restart (zhou §6
   const fragments = stream();
   let grpcPort = 0;
   let healthPort = 0;
+  // Issue 6: the pool authenticates every gRPC call. No registry runs here, so the test reads the
+  // clusters with the services' token (ListClusters is for operators and services).
+  const identity = testIdentity();
 
   const start = async (): Promise<ServiceProcess> => {
     const p = startProcess('semantic-pool', 'apps/semantic-pool/src/main.ts', {
+      ...identity.env,
       DATABASE_URL: db.url,
       NATS_URL: infra!.natsUrl,
       PARLEY_SUBJECT_PREFIX: prefix,
@@ -120,7 +124,13 @@ describe.skipIf(!infra)('semantic pool: kill -9 mid-stream and restart (zhou §6
     let matured = 0;
     for (const f of fragments) matured += (await reference.ingest({ ts: f.at, scenario: 'flight_booking', client_id: f.client, text: f.text })).matured.length;
 
-    const client = createGrpcClient(SemanticPoolServiceService, `127.0.0.1:${grpcPort}`);
+    const anonymous = createGrpcClient(SemanticPoolServiceService, `127.0.0.1:${grpcPort}`);
+    try {
+      await expect(anonymous.api.listClusters({ scenario: 'flight_booking', limit: 10 })).rejects.toMatchObject({ type: 'unauthenticated', rule: 'credentials_required' });
+    } finally {
+      anonymous.close();
+    }
+    const client = createGrpcClient(SemanticPoolServiceService, `127.0.0.1:${grpcPort}`, { credential: identity.serviceToken });
     try {
       const got = (await client.api.listClusters({ scenario: 'flight_booking', limit: 1000 })).clusters;
       const now = Date.now();

@@ -11,7 +11,9 @@ import {
   integrationInfra,
   rpc,
   startProcess,
+  testIdentity,
   uniquePrefix,
+  useKey,
   waitFor,
   waitReady,
   type ServiceProcess,
@@ -36,11 +38,14 @@ describe.skipIf(!infra)('Parley services as separate processes on NATS + Postgre
   const received: EventEnvelope[] = [];
   const prefix = uniquePrefix();
   const subjects = createSubjects(prefix);
+  // Issue 6: one identity for every process of this file; the test calls the gateway as the bootstrapped operator.
+  const identity = testIdentity();
 
   beforeAll(async () => {
     db = await createTestDatabase(infra!.databaseUrl);
     const [regGrpc, negGrpc, exeGrpc, regHealth, negHealth, exeHealth, gwPort, agentHealth] = await Promise.all(Array.from({ length: 8 }, freePort));
-    const common = { DATABASE_URL: db.url, NATS_URL: infra!.natsUrl, PARLEY_SUBJECT_PREFIX: prefix };
+    // PARLEY_AUTH_CACHE_MS: a revoked key stops working within half a second (the revocation case below).
+    const common = { ...identity.env, DATABASE_URL: db.url, NATS_URL: infra!.natsUrl, PARLEY_SUBJECT_PREFIX: prefix, PARLEY_AUTH_CACHE_MS: '500' };
     const start = async (name: string, entry: string, env: Record<string, string>, readyUrl: string) => {
       const p = startProcess(name, entry, { ...common, ...env });
       procs.push(p);
@@ -56,10 +61,12 @@ describe.skipIf(!infra)('Parley services as separate processes on NATS + Postgre
     await start(
       'execution',
       'apps/execution/src/main.ts',
-      { GRPC_PORT: `${exeGrpc}`, HEALTH_PORT: `${exeHealth}`, NEGOTIATION_ADDR: `127.0.0.1:${negGrpc}`, EXECUTE_TIMEOUT_MS: '1500' },
+      // REGISTRY_ADDR: the gateway forwards its callers' API keys, which execution checks at the registry.
+      { GRPC_PORT: `${exeGrpc}`, HEALTH_PORT: `${exeHealth}`, NEGOTIATION_ADDR: `127.0.0.1:${negGrpc}`, REGISTRY_ADDR: `127.0.0.1:${regGrpc}`, EXECUTE_TIMEOUT_MS: '1500' },
       `http://127.0.0.1:${exeHealth}/readyz`,
     );
     gatewayUrl = `http://127.0.0.1:${gwPort}`;
+    useKey(gatewayUrl, identity.operatorKey);
     await start(
       'gateway',
       'apps/gateway/src/main.ts',
@@ -167,6 +174,46 @@ describe.skipIf(!infra)('Parley services as separate processes on NATS + Postgre
       const a = await rpc(gatewayUrl, 'list_agents', { scenario: 'flight_booking' });
       return a.body.result.agents[0].executions >= 1 ? true : undefined;
     });
+  });
+
+  it('authenticates every call: no or an unknown key is 401, a client key is kept to its role and its own client id, a revoked key stops working', async () => {
+    const me = await rpc(gatewayUrl, 'whoami');
+    expect(me.body.result).toMatchObject({ principal: 'operator', roles: ['operator'] });
+    const before = await countExecutions();
+    for (const key of [null, `pk_${'0'.repeat(16)}_${'A'.repeat(43)}`, 'not-a-key']) {
+      const r = await rpc(gatewayUrl, 'execute', { ...FIGURE_8, client_id: 'assistant-e2e' }, key);
+      expect(r.status, JSON.stringify(r.body)).toBe(401);
+      expect(r.body.error.data).toMatchObject({ type: 'unauthenticated', path: 'headers.authorization' });
+    }
+    expect(await countExecutions()).toBe(before);
+
+    const created = await rpc(gatewayUrl, 'create_api_key', { principal: 'client-e2e', roles: ['client_agent'], description: 'e2e client' });
+    expect(created.body.error).toBeUndefined();
+    const clientKey = created.body.result.key as string;
+    expect((await rpc(gatewayUrl, 'whoami', undefined, clientKey)).body.result).toMatchObject({ principal: 'client-e2e', roles: ['client_agent'] });
+    // Operator and server-agent methods are refused to a client (403 forbidden, the role rule).
+    for (const [method, params] of [
+      ['create_api_key', { principal: 'mallory', roles: ['operator'] }],
+      ['register_agent', { name: 'client-agent', scenarios: ['flight_booking'] }],
+    ] as const) {
+      const r = await rpc(gatewayUrl, method, params, clientKey);
+      expect(r.status, `${method}: ${JSON.stringify(r.body)}`).toBe(403);
+      expect(r.body.error.data).toMatchObject({ type: 'forbidden', rule: 'role' });
+    }
+    // A client executes only as itself.
+    const other = await rpc(gatewayUrl, 'execute', { ...FIGURE_8, client_id: 'assistant-e2e' }, clientKey);
+    expect(other.body.error?.data).toMatchObject({ type: 'forbidden', path: 'params.client_id', rule: 'client_id_is_principal' });
+    expect(await countExecutions()).toBe(before);
+    const own = await rpc(gatewayUrl, 'execute', FIGURE_8, clientKey);
+    expect(own.body.error).toBeUndefined();
+    expect(own.body.result.status).toBe('confirmed');
+    await waitFor('payload.executed for the client', async () =>
+      received.some((e) => e.type === EventType.PayloadExecuted && e.data.client_id === 'client-e2e') ? true : undefined,
+    );
+
+    const revoked = await rpc(gatewayUrl, 'revoke_api_key', { key_id: created.body.result.api_key.key_id });
+    expect(revoked.body.error).toBeUndefined();
+    await waitFor('the revoked key to be refused', async () => ((await rpc(gatewayUrl, 'whoami', undefined, clientKey)).status === 401 ? true : undefined), 10_000, 200);
   });
 
   describe('bad input over JSON-RPC', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
-import { REPO_ROOT, createTestDatabase, freePort, integrationInfra, startProcess, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
+import { REPO_ROOT, createTestDatabase, freePort, integrationInfra, startProcess, testIdentity, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
 
 /**
  * TLS end to end (draft-zhou §7, "protect this data in transit"): development
@@ -44,6 +44,8 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
   let ca: Buffer;
   let db: { url: string; drop: () => Promise<void> };
   const prefix = uniquePrefix();
+  // Issue 6: one identity for both processes; the test calls as the operator the registry bootstraps.
+  const identity = testIdentity();
 
   beforeAll(async () => {
     const out = execFileSync('bash', [join(REPO_ROOT, 'scripts/gen-dev-certs.sh'), certs], { encoding: 'utf8' });
@@ -80,6 +82,7 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
     const tlsEnv = { PARLEY_TLS_CERT: join(certs, 'server.crt'), PARLEY_TLS_KEY: join(certs, 'server.key'), PARLEY_TLS_CA: join(certs, 'ca.crt') };
     registryAddr = `127.0.0.1:${regGrpc}`;
     const registry = startProcess('registry', 'apps/registry/src/main.ts', {
+      ...identity.env,
       ...tlsEnv,
       DATABASE_URL: db.url,
       NATS_URL: natsUrl,
@@ -95,6 +98,7 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
 
     gatewayPort = gwPort as number;
     const gateway = startProcess('gateway', 'apps/gateway/src/main.ts', {
+      ...identity.env,
       ...tlsEnv,
       PORT: `${gwPort}`,
       REGISTRY_ADDR: registryAddr,
@@ -130,12 +134,14 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
     return send(url, 'GET');
   }
 
-  function send(url: string, method: string, body?: string): Promise<{ status: number; text: string }> {
+  /** `key`: the Bearer credential (default the operator key; null sends none). */
+  function send(url: string, method: string, body?: string, key: string | null = identity.operatorKey): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const u = new URL(url);
+      const headers: Record<string, string> = { ...(body ? { 'content-type': 'application/json' } : {}), ...(key !== null ? { authorization: `Bearer ${key}` } : {}) };
       const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
         u,
-        { method, ca, headers: body ? { 'content-type': 'application/json' } : {}, timeout: 5000 },
+        { method, ca, headers, timeout: 5000 },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -151,8 +157,8 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
   }
 
   let rpcId = 0;
-  async function rpc(base: string, method: string, params: unknown) {
-    const r = await send(`${base}/rpc`, 'POST', JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }));
+  async function rpc(base: string, method: string, params: unknown, key?: string | null) {
+    const r = await send(`${base}/rpc`, 'POST', JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }), key);
     return { status: r.status, body: JSON.parse(r.text) };
   }
 
@@ -163,6 +169,10 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
     const list = await rpc(base, 'list_agents', { scenario: 'tls_probe' });
     expect(list.status).toBe(200);
     expect(list.body.result.agents.map((a: { name: string }) => a.name)).toEqual(['tls-agent']);
+    // Over TLS too, every call needs credentials.
+    const anonymous = await rpc(base, 'list_agents', { scenario: 'tls_probe' }, null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.data).toMatchObject({ type: 'unauthenticated', rule: 'credentials_required' });
     // localhost is a SAN as well.
     expect((await send(`https://localhost:${gatewayPort}/healthz`, 'GET')).status).toBe(200);
   });
@@ -176,13 +186,20 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
   });
 
   it('serves gRPC only over TLS: a plaintext client fails, a TLS client with the CA succeeds', async () => {
-    const plain = createGrpcClient(RegistryServiceService, registryAddr, { deadlineMs: 3000 });
+    const plain = createGrpcClient(RegistryServiceService, registryAddr, { deadlineMs: 3000, credential: identity.operatorKey });
     try {
       await expect(plain.api.listAgents({ scenario: 'tls_probe' })).rejects.toMatchObject({ type: 'unavailable' });
     } finally {
       plain.close();
     }
-    const secure = createGrpcClient(RegistryServiceService, registryAddr, { deadlineMs: 3000, tls: { ca } });
+    const anonymous = createGrpcClient(RegistryServiceService, registryAddr, { deadlineMs: 3000, tls: { ca } });
+    try {
+      // TLS connects, and the call is still authenticated.
+      await expect(anonymous.api.listAgents({ scenario: 'tls_probe' })).rejects.toMatchObject({ type: 'unauthenticated' });
+    } finally {
+      anonymous.close();
+    }
+    const secure = createGrpcClient(RegistryServiceService, registryAddr, { deadlineMs: 3000, tls: { ca }, credential: identity.operatorKey });
     try {
       const res = await secure.api.listAgents({ scenario: 'tls_probe' });
       expect(res.agents.map((a) => a.name)).toEqual(['tls-agent']);
