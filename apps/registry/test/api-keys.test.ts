@@ -25,6 +25,12 @@ const req = (over: Partial<{ principal: string; roles: string[]; agents: string[
   expires_at: '',
   ...over,
 });
+/** Creates a key as the operator; the stored row and the whole key. */
+async function create(r: ReturnType<typeof req>) {
+  const out = await store.api.createApiKey(r, asOps);
+  if (!out.api_key) throw new Error('no api_key in the response');
+  return { api_key: out.api_key, key: out.key };
+}
 const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ParleyError);
 
 beforeAll(async () => {
@@ -36,7 +42,7 @@ afterAll(() => db.close());
 
 describe('API keys', () => {
   it('a created key authenticates as its principal with its scope; only the hash of its secret is stored', async () => {
-    const { api_key, key } = await store.api.createApiKey(req({ principal: 'acme-air', roles: ['server_agent'], agents: ['acme-*'], scenarios: ['flight_booking'], description: 'flights' }), asOps);
+    const { api_key, key } = await create(req({ principal: 'acme-air', roles: ['server_agent'], agents: ['acme-*'], scenarios: ['flight_booking'], description: 'flights' }));
     expect(api_key).toMatchObject({ principal: 'acme-air', tenant: 'acme', roles: ['server_agent'], agents: ['acme-*'], scenarios: ['flight_booking'], created_by: 'ops', revoked_at: '', expires_at: '' });
     const parsed = parseApiKey(key);
     expect(parsed?.key_id).toBe(api_key.key_id);
@@ -48,9 +54,9 @@ describe('API keys', () => {
   });
 
   it('an unknown key, a wrong secret, a revoked and an expired key get one and the same answer', async () => {
-    const { api_key, key } = await store.api.createApiKey(req({ expires_at: new Date(now + 3_600_000).toISOString() }), asOps);
+    const { api_key, key } = await create(req({ expires_at: new Date(now + 3_600_000).toISOString() }));
     const parsed = parseApiKey(key);
-    const other = parseApiKey((await store.api.createApiKey(req({ principal: 'bob' }), asOps)).key);
+    const other = parseApiKey((await create(req({ principal: 'bob' }))).key);
     const answers: ParleyError[] = [];
     answers.push((await refusal(store.authenticate(`pk_0123456789abcdef_${parsed?.secret}`))) as ParleyError);
     answers.push((await refusal(store.authenticate(`pk_${parsed?.key_id}_${other?.secret}`))) as ParleyError);
@@ -69,7 +75,7 @@ describe('API keys', () => {
   });
 
   it('revoking keeps the first time and the row; listing hides revoked keys unless asked; an unknown key id is api_key_not_found', async () => {
-    const { api_key } = await store.api.createApiKey(req({ principal: 'carol' }), asOps);
+    const { api_key } = await create(req({ principal: 'carol' }));
     const first = await store.api.revokeApiKey({ key_id: api_key.key_id });
     now += 1000;
     const again = await store.api.revokeApiKey({ key_id: api_key.key_id });
@@ -99,7 +105,7 @@ describe('API keys', () => {
 
   it('a bootstrap key is made valid with its scope, and a new one for the same principal retires the old', async () => {
     const scope = { principal: 'operator', roles: ['operator' as const], agents: ['*'], scenarios: ['*'], description: 'PARLEY_BOOTSTRAP_OPERATOR_KEY' };
-    const first = (await store.api.createApiKey(req(), asOps)).key.replace(/^pk_[0-9a-f]{16}/, 'pk_aaaaaaaaaaaaaaaa');
+    const first = (await create(req())).key.replace(/^pk_[0-9a-f]{16}/, 'pk_aaaaaaaaaaaaaaaa');
     await store.ensure(first, scope);
     expect((await store.authenticate(first)).roles).toEqual(['operator']);
     await store.ensure(first, scope); // idempotent

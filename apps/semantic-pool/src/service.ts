@@ -324,7 +324,10 @@ function toPrepared(r: InputRow): PreparedFragment {
     client_id: r.client_id,
     sanitized: r.sanitized,
     sanitize_flags: r.flags as PreparedFragment['sanitize_flags'],
-    vector: r.vector ? r.vector.map(Number) : null,
+    // `vector` is real[] (float4): PostgreSQL prints each as its shortest float4 decimal, which read as a
+    // double is not the float32 the embedder returned and the live pool used. Math.fround gives that value
+    // back exactly, so a rebuild folds the very vectors the live pool did (centroids bit for bit).
+    vector: r.vector ? r.vector.map((x) => Math.fround(Number(x))) : null,
   };
 }
 
@@ -335,7 +338,8 @@ function maturedEvent(m: MaturedCluster, clock: Clock): EventEnvelope {
     scenario_id: m.scenario_id,
     occurred_at: clock.now().toISOString(),
     source: 'semantic-pool',
-    data: { ...m, reasons: [...m.reasons], samples: m.samples.map((s) => ({ text: s.text, count: s.count })) },
+    // A global cluster's samples carry `clients` (per-cluster pseudonyms) so induction counts clients (issue 6).
+    data: { ...m, reasons: [...m.reasons], samples: m.samples.map((s) => ({ text: s.text, count: s.count, ...(s.clients ? { clients: [...s.clients] } : {}) })) },
   };
 }
 

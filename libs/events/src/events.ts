@@ -72,7 +72,10 @@ export interface AuditSampledData {
 /** One sanitised sample text of a cluster and how often it was seen. */
 export interface MaturedSample {
   text: string;
+  /** Global pools: the distinct clients that sent it; a client's own pool: its fragments. */
   count: number;
+  /** Global pools: per-cluster pseudonyms (`#1`…) of the clients behind it, never client ids (issue 6: induction counts clients). */
+  clients?: string[];
 }
 
 export interface PoolMaturedData {

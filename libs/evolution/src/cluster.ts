@@ -17,9 +17,20 @@
  *   distinct-client count in the window exact up to the cap (if k clients were
  *   seen in the window, the k most recent are among them), which is all the
  *   gate needs;
- * - samples: at most `max_samples` distinct sanitised texts with their counts;
- *   the `recent_samples` most recent are always kept, the rest are the most
- *   frequent (then most similar to the cluster) — what intent induction needs.
+ * - samples: kept per tracked client (its own texts; at most
+ *   `max_samples_per_client` in a global pool, `max_samples` in its own pool),
+ *   and the cluster's `samples`, at most `max_samples` distinct sanitised
+ *   texts, chosen from them (`clusterSamples`) — what intent induction needs.
+ *
+ * One client cannot steer a cluster (issue 6; zhou §6.2.1 counts "unique
+ * client agents", §7 treats `other` as untrusted input): in a global pool the
+ * samples are chosen round-robin across clients, each client's at most
+ * `max_samples_per_client`, and each sample's count is the number of distinct
+ * clients that sent it, never its fragments; so a client that floods a cluster
+ * other clients opened is one voice among them in what induction sees, and
+ * moves the cluster's centroid as one client at most (`centroidWeight`).
+ * Heat and occurrences still grow with every fragment (they measure demand;
+ * the gate caps a client's part in them, trigger.ts).
  *
  * Cohorts (zhou §6.2.1 last paragraph, §6.2.2 Personalized Adaptation): the
  * service assigns each fragment in two pools, the scenario's global pool and
@@ -47,16 +58,34 @@ export interface ClusterClient {
   readonly last_seen: number;
   /** The client's most recent fragment times, ascending, at most perClientOccurrenceCap. */
   readonly recent: readonly number[];
+  /**
+   * The client's own sample texts, counts in its fragments: at most
+   * `max_samples_per_client` in a global pool (its most recent text and its
+   * most frequent others), at most `max_samples` in its own pool. Missing in
+   * state written before samples were kept per client.
+   */
+  readonly samples?: readonly ClusterSample[];
 }
 
 export interface ClusterSample {
   /** Sanitised text (sanitize.ts); raw fragments are never stored. */
   readonly text: string;
+  /**
+   * In a global pool's `Cluster.samples`: the distinct clients that sent this
+   * text (issue 6: frequencies count clients, not fragments). In a client's
+   * own pool and in `ClusterClient.samples`: that client's fragments.
+   */
   readonly count: number;
   readonly first_at: number;
   readonly last_at: number;
   /** Highest similarity to the cluster seen with this text (1 for the founding fragment). */
   readonly best_score: number;
+  /**
+   * In a global pool's `Cluster.samples`: who sent the text, as per-cluster
+   * pseudonyms (`#1`, `#2`, … in the order clients were visited), never client
+   * ids; intent induction counts distinct labels (induce.ts).
+   */
+  readonly clients?: readonly string[];
 }
 
 export interface TriggerMark {
@@ -212,9 +241,73 @@ export function addToCluster(c: Cluster, fragment: Fragment, text: string | null
     // zhou §6.2.1: "When a new fragment joins a cluster, its heat score increases by a fixed increment."
     heat: addHeat(c.heat, at, config.heat_increment, config.half_life_ms),
     buckets: addOccurrence(c.buckets, at, latest, config),
-    ...addClient(c, fragment.client_id, at, config),
-    samples: text === null ? c.samples : addSample(c.samples, text, at, score, config),
+    ...withSamples(c.scope, addClient(c, fragment.client_id, at, text, score, config), config),
   };
+}
+
+function withSamples(scope: Scope, p: Pick<Cluster, 'clients' | 'clients_evicted'>, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted' | 'samples'> {
+  return { ...p, samples: clusterSamples(p.clients, scope, config) };
+}
+
+/**
+ * The samples a cluster hands to intent induction (zhou §6.2.2 "mapping
+ * examples derived from real fragments in the cluster"), from its tracked
+ * clients' own samples.
+ *
+ * Global pool (issue 6, one client cannot steer a cluster): round-robin across
+ * clients, most recently seen first — each client's first text, then each
+ * one's second, up to `max_samples_per_client` rounds — merging equal texts
+ * (case-insensitive) and stopping new texts at `max_samples`. Each sample's
+ * `count` is the number of distinct clients that sent it and `clients` names
+ * them by per-cluster pseudonyms, so one client appears at most
+ * `max_samples_per_client` times however often it sends, and k clients are k
+ * voices. A client's texts are visited most frequent (for it) first, then most
+ * recent.
+ *
+ * A client's own pool (one client; zhou §6.2.2 Personalized Adaptation): that
+ * client's texts with their fragment counts, as before; its frequencies are its own.
+ */
+export function clusterSamples(clients: readonly ClusterClient[], scope: Scope, config: PoolConfig = DEFAULT_POOL_CONFIG): ClusterSample[] {
+  if (!isGlobal(scope)) return clients.flatMap((c) => (c.samples ?? []).map((x) => ({ ...x })));
+  const lists = clients.map((c) => [...(c.samples ?? [])].sort((a, b) => b.count - a.count || b.last_at - a.last_at || cmpText(a, b)));
+  const out: { text: string; first_at: number; last_at: number; best_score: number; clients: string[] }[] = [];
+  const byKey = new Map<string, number>();
+  for (let round = 0; round < config.max_samples_per_client; round++) {
+    lists.forEach((list, i) => {
+      const s = list[round];
+      if (!s) return;
+      const label = `#${i + 1}`;
+      const key = s.text.toLowerCase();
+      const at = byKey.get(key);
+      if (at === undefined) {
+        if (out.length >= config.max_samples) return;
+        byKey.set(key, out.length);
+        out.push({ text: s.text, first_at: s.first_at, last_at: s.last_at, best_score: s.best_score, clients: [label] });
+        return;
+      }
+      const x = out[at] as (typeof out)[number];
+      if (!x.clients.includes(label)) x.clients.push(label);
+      x.first_at = Math.min(x.first_at, s.first_at);
+      x.last_at = Math.max(x.last_at, s.last_at);
+      x.best_score = Math.max(x.best_score, s.best_score);
+    });
+  }
+  return out.map((x) => ({ text: x.text, count: x.clients.length, first_at: x.first_at, last_at: x.last_at, best_score: x.best_score, clients: x.clients }));
+}
+
+/**
+ * How much one fragment moves its cluster's centroid (issue 6; zhou §6.2.1
+ * Semantic Vector Clustering), given how many fragments its client had already
+ * put into the cluster. In a global pool each of a client's first
+ * `max_samples_per_client` fragments weighs 1/max_samples_per_client and later
+ * ones nothing: a client is worth at most one client in the centroid however
+ * often it sends (its heat still grows). In a client's own pool every fragment
+ * weighs 1 (the running mean; there is one client). Pure in its inputs, so a
+ * replay of the same fragments gives the same centroid.
+ */
+export function centroidWeight(scope: Scope, clientFragmentsBefore: number, config: PoolConfig = DEFAULT_POOL_CONFIG): number {
+  if (!isGlobal(scope)) return 1;
+  return clientFragmentsBefore < config.max_samples_per_client ? 1 / config.max_samples_per_client : 0;
 }
 
 /** Marks a cluster as fired (a cluster fires once: its need becomes a patch, a merge or a queued candidate). */
@@ -247,19 +340,28 @@ function addOccurrence(buckets: readonly OccurrenceBucket[], at: number, latest:
   return out;
 }
 
-function addClient(c: Cluster, clientId: string, at: number, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted'> {
+function addClient(c: Cluster, clientId: string, at: number, text: string | null, score: number, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted'> {
   const cap = perClientOccurrenceCap(config);
   const existing = c.clients.find((x) => x.client_id === clientId);
   const others = c.clients.filter((x) => x.client_id !== clientId);
   const recent = [...(existing?.recent ?? []), at].sort((a, b) => a - b).slice(-cap);
-  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent };
+  const before = existing?.samples ?? [];
+  // A global pool keeps each client's few texts (issue 6); a client's own pool keeps up to max_samples of its one client.
+  const samples =
+    text === null
+      ? before
+      : isGlobal(c.scope)
+        ? addSample(before, text, at, score, config.max_samples_per_client, 1)
+        : addSample(before, text, at, score, config.max_samples, config.recent_samples);
+  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent, samples };
   // Most recently seen first; ties by id so every replica keeps the same set.
   const all = [entry, ...others].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
   const kept = all.slice(0, config.max_tracked_clients);
   return { clients: kept, clients_evicted: c.clients_evicted + (all.length - kept.length) };
 }
 
-function addSample(samples: readonly ClusterSample[], text: string, at: number, score: number, config: PoolConfig): ClusterSample[] {
+/** Adds one text to a list of at most `max` samples, the `recent` most recent always kept, then the most frequent. */
+function addSample(samples: readonly ClusterSample[], text: string, at: number, score: number, max: number, recent: number): ClusterSample[] {
   const key = text.toLowerCase();
   const i = samples.findIndex((x) => x.text.toLowerCase() === key);
   const out = samples.map((x) => ({ ...x }));
@@ -269,13 +371,13 @@ function addSample(samples: readonly ClusterSample[], text: string, at: number, 
   } else {
     out.push({ text, count: 1, first_at: at, last_at: at, best_score: score });
   }
-  if (out.length <= config.max_samples) return out;
+  if (out.length <= max) return out;
   // Keep the most recent few, then the most frequent / most similar (zhou §6.2.2 needs "real fragments in the cluster").
   const byRecent = [...out].sort((a, b) => b.last_at - a.last_at || cmpText(a, b));
-  const keep = new Set(byRecent.slice(0, config.recent_samples));
+  const keep = new Set(byRecent.slice(0, Math.min(recent, max)));
   const rest = out.filter((x) => !keep.has(x)).sort((a, b) => b.count - a.count || b.best_score - a.best_score || b.last_at - a.last_at || cmpText(a, b));
   for (const x of rest) {
-    if (keep.size >= config.max_samples) break;
+    if (keep.size >= max) break;
     keep.add(x);
   }
   return out.filter((x) => keep.has(x));
@@ -287,12 +389,16 @@ function cmpText(a: ClusterSample, b: ClusterSample): number {
 
 /**
  * The running mean of a cluster's vector after one more member, normalised
- * (the service stores it back in the vector index). `sizeBefore` members so far.
+ * (the service stores it back in the vector index). `sizeBefore` members so
+ * far, or the weight accumulated so far when members are weighted; `weight` is
+ * the new member's (default 1; see `centroidWeight`).
  */
-export function mergeCentroid(centroid: readonly number[], vector: readonly number[], sizeBefore: number): number[] {
+export function mergeCentroid(centroid: readonly number[], vector: readonly number[], sizeBefore: number, weight = 1): number[] {
   if (centroid.length !== vector.length) throw evolutionError('config', 'vector', `vector has ${vector.length} dimensions, the centroid ${centroid.length}`);
+  if (!(weight >= 0) || !Number.isFinite(weight)) throw evolutionError('config', 'weight', `weight must be a finite number >= 0, got ${weight}`);
   const n = Math.max(0, sizeBefore);
-  const mean = centroid.map((c, i) => (c * n + (vector[i] as number)) / (n + 1));
+  if (n + weight === 0) return Array.from(centroid);
+  const mean = centroid.map((c, i) => (c * n + (vector[i] as number) * weight) / (n + weight));
   const norm = Math.hypot(...mean);
   return norm === 0 ? mean : mean.map((x) => x / norm);
 }

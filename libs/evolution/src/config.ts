@@ -35,8 +35,20 @@ export interface PoolConfig {
   readonly max_tracked_clients: number;
   /** Sample fragments kept per cluster (distinct sanitised texts with counts). */
   readonly max_samples: number;
-  /** Of those, this many most recent ones are always kept. */
+  /**
+   * In a client's own pool (one client): of those, this many most recent ones
+   * are always kept, the rest are the most frequent.
+   */
   readonly recent_samples: number;
+  /**
+   * Parley (issue 6, zhou §6.2.1 "unique client agents", §7): in a global pool,
+   * the sample texts kept per client (its most recent one and its most
+   * frequent others). A cluster's samples are chosen round-robin across clients
+   * from these, so one client is heard through at most this many texts however
+   * often it sends, and k clients give k voices; the same figure bounds how
+   * many of a client's fragments move the cluster's centroid (cluster.ts).
+   */
+  readonly max_samples_per_client: number;
   /** A sanitised fragment is cut to this many characters before it is stored. */
   readonly max_fragment_chars: number;
 }
@@ -54,6 +66,7 @@ export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
   max_tracked_clients: 64,
   max_samples: 16,
   recent_samples: 4,
+  max_samples_per_client: 3,
   max_fragment_chars: 200,
 });
 
@@ -72,7 +85,7 @@ export function validatePoolConfig(c: PoolConfig): void {
   for (const m of ['heat_increment', 'half_life_ms', 'heat_threshold', 'window_ms', 'bucket_ms', 'global_max_client_share', 'max_fragment_chars'] as const) {
     assertPositive(m, c[m]);
   }
-  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples'] as const) {
+  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples', 'max_samples_per_client'] as const) {
     if (!Number.isInteger(c[m]) || c[m] < 1) throw evolutionError('config', m, `${m} must be a positive integer, got ${c[m]}`);
   }
   if (c.global_max_client_share > 1) throw evolutionError('config', 'global_max_client_share', 'global_max_client_share is a share, at most 1');
@@ -80,6 +93,7 @@ export function validatePoolConfig(c: PoolConfig): void {
     throw evolutionError('config', 'max_tracked_clients', `max_tracked_clients (${c.max_tracked_clients}) must be at least min_distinct_clients (${c.min_distinct_clients}) or the gate could never count enough clients`);
   }
   if (c.recent_samples > c.max_samples) throw evolutionError('config', 'recent_samples', 'recent_samples must not exceed max_samples');
+  if (c.max_samples_per_client > c.max_samples) throw evolutionError('config', 'max_samples_per_client', 'max_samples_per_client must not exceed max_samples');
   if (c.window_ms % c.bucket_ms !== 0) throw evolutionError('config', 'bucket_ms', 'window_ms must be a whole number of buckets');
 }
 

@@ -33,6 +33,20 @@
  *    that does not know it, zhou §6.2), semantic_description with "Example
  *    mapping: 'fragment' -> value" for the most frequent fragment of each value.
  * The candidate is checked with `parseTemplate` before it is returned.
+ *
+ * Counting in clients (issue 6, one client cannot steer a cluster; zhou
+ * §6.2.1 counts "unique client agents"): when the samples say which clients
+ * sent them (`clients`, per-cluster pseudonyms, as a global pool's samples
+ * do), every weight above — a word's share, a value's share, the numeric and
+ * scale shares, the ranking of values and examples — is the number of
+ * distinct clients, not of fragments, so a client that sends a thousand times
+ * is one voice. And when more than `min_value_clients` clients are heard, a
+ * value (an enum member, a mapping example) needs at least
+ * `min_value_clients` of them: what one client alone asks for in a global
+ * cluster is its personal need (its own pool serves it, §6.2.2 Personalized
+ * Adaptation), not a collective one — the rule the global gate applies to
+ * occurrences (trigger.ts). Samples without `clients` are weighted by `count`
+ * as before (a client's own pool, direct callers).
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
@@ -40,8 +54,17 @@ import { cutOnWord, sanitizeFragment } from './sanitize';
 
 export interface InductionSample {
   readonly text: string;
-  /** How many fragments had this text (weights the rules). */
+  /**
+   * How many fragments had this text (weights the rules when `clients` is
+   * absent); in a global pool's samples, how many distinct clients sent it.
+   */
   readonly count: number;
+  /**
+   * Opaque labels of the distinct clients behind this text (a global pool
+   * passes per-cluster pseudonyms, never client ids). When any sample has
+   * them, weights count distinct labels instead of `count` (issue 6).
+   */
+  readonly clients?: readonly string[];
 }
 
 export interface InductionOptions {
@@ -57,6 +80,11 @@ export interface InductionOptions {
   /** Characters of a fragment quoted in an example. */
   readonly max_example_chars: number;
   readonly max_description_chars: number;
+  /**
+   * With client-labelled samples from more than this many clients, a value
+   * needs this many distinct clients to enter an enum or an example (issue 6).
+   */
+  readonly min_value_clients: number;
 }
 
 export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
@@ -67,6 +95,7 @@ export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
   max_examples: 3,
   max_example_chars: 60,
   max_description_chars: 600,
+  min_value_clients: 2,
 });
 
 export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'scale' | 'string';
@@ -139,7 +168,10 @@ export const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'without', 'n
 
 interface Parsed {
   readonly text: string;
+  /** Its weight alone: distinct clients when labelled, else fragments. */
   readonly count: number;
+  /** Who stands behind the text: a client label (weight 1) or, unlabelled, one anonymous voter weighing `count`. */
+  readonly voters: ReadonlyMap<string, number>;
   /** Content words, singular, in order, unique. */
   readonly words: readonly string[];
   readonly numbers: readonly number[];
@@ -178,39 +210,80 @@ export function contentWords(text: string): { words: string[]; numbers: number[]
   return { words, numbers, negated };
 }
 
+/**
+ * The weight of some entries: each voter once (a client label weighs 1; an
+ * unlabelled sample is one voter weighing its count), so a client behind many
+ * texts counts once (issue 6).
+ */
+function weigh(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> }>): number {
+  const seen = new Map<string, number>();
+  for (const p of ps) {
+    for (const [v, m] of p.voters) {
+      const x = seen.get(v);
+      if (x === undefined || m > x) seen.set(v, m);
+    }
+  }
+  let n = 0;
+  for (const m of seen.values()) n += m;
+  return n;
+}
+
+function push<T>(m: Map<string, T[]>, k: string, v: T): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+/** Distinct voters of some entries (clients when labelled). */
+function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> }>): number {
+  const seen = new Set<string>();
+  for (const p of ps) for (const v of p.voters.keys()) seen.add(v);
+  return seen.size;
+}
+
 /** zhou §6.2.2 intent induction over a cluster's samples. */
 export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS): InductionResult {
   const parsed: Parsed[] = [];
-  let excluded = 0;
-  // Same text after sanitising: one entry (the count adds up).
-  const merged = new Map<string, { text: string; count: number }>();
-  for (const s of samples) {
+  // Every entry, usable or not, for the excluded weight.
+  const all: { voters: Map<string, number> }[] = [];
+  const labelled = samples.some((s) => Array.isArray(s.clients) && s.clients.length > 0);
+  // Same text after sanitising: one entry (the count adds up; the client labels join).
+  const merged = new Map<string, { text: string; voters: Map<string, number> }>();
+  samples.forEach((s, i) => {
     const count = Number.isInteger(s.count) && s.count > 0 ? s.count : 1;
+    const voters = new Map<string, number>();
+    // Labels are namespaced apart from the anonymous voters of unlabelled samples.
+    if (Array.isArray(s.clients) && s.clients.length > 0) for (const c of s.clients) voters.set(`c:${String(c)}`, 1);
+    else voters.set(`s:${i}`, count);
     const clean = sanitizeFragment(s.text).text;
     if (clean === null) {
-      excluded += count;
-      continue;
+      all.push({ voters });
+      return;
     }
     const k = clean.toLowerCase();
     const m = merged.get(k);
-    if (m) m.count += count;
-    else merged.set(k, { text: clean, count });
-  }
-  for (const { text, count } of merged.values()) {
+    if (m) {
+      for (const [v, n] of voters) m.voters.set(v, Math.max(n, m.voters.get(v) ?? 0));
+    } else merged.set(k, { text: clean, voters });
+  });
+  for (const { text, voters } of merged.values()) {
+    all.push({ voters });
     const cw = contentWords(text);
-    if (cw.words.length === 0 && cw.numbers.length === 0) {
-      excluded += count;
-      continue;
-    }
-    parsed.push({ text, count, ...cw });
+    if (cw.words.length === 0 && cw.numbers.length === 0) continue;
+    parsed.push({ text, count: weigh([{ voters }]), voters, ...cw });
   }
-  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: excluded };
+  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(all) };
   // Deterministic order: most frequent first, then shorter, then alphabetical.
   parsed.sort((a, b) => b.count - a.count || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-  const total = parsed.reduce((n, p) => n + p.count, 0);
+  const total = weigh(parsed);
+  // Issue 6: among more than min_value_clients clients, a value one client alone asks for is not the cluster's.
+  const voices = voterCount(parsed);
+  const needClients = labelled && voices > options.min_value_clients ? options.min_value_clients : 1;
+  const corroborated = (entries: readonly Parsed[]): boolean => voterCount(entries) >= needClients;
 
-  const df = new Map<string, number>();
-  for (const p of parsed) for (const w of p.words) df.set(w, (df.get(w) ?? 0) + p.count);
+  const withWord = new Map<string, Parsed[]>();
+  for (const p of parsed) for (const w of p.words) push(withWord, w, p);
+  const df = new Map<string, number>([...withWord].map(([w, ps]) => [w, weigh(ps)]));
   const top = parsed[0] as Parsed;
   const frequentWords = [...df.entries()].filter(([, n]) => n >= options.head_share * total).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
   // A frequent word is a value, not part of the name, when the fragments
@@ -219,23 +292,27 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   // The most frequent word always names the need.
   const heads = frequentWords.filter((w, i) => {
     if (i === 0) return true;
-    const substitutes = parsed.filter((p) => !p.words.includes(w) && p.words.some((x) => !frequentWords.includes(x))).reduce((n, p) => n + p.count, 0);
+    const substitutes = weigh(parsed.filter((p) => !p.words.includes(w) && p.words.some((x) => !frequentWords.includes(x))));
     return substitutes < options.min_value_share * total;
   });
   const headWords = [...top.words.filter((w) => heads.includes(w)), ...heads.filter((w) => !top.words.includes(w)).sort((a, b) => (df.get(b) ?? 0) - (df.get(a) ?? 0) || (a < b ? -1 : 1))];
   const valueOf = (p: Parsed): string[] => p.words.filter((w) => !headWords.includes(w));
+  const byValue = new Map<string, Parsed[]>();
+  for (const p of parsed) push(byValue, valueOf(p).join('_'), p);
+  // Issue 6: a value only one client states, among more than min_value_clients, is noise here.
+  const noise = (p: Parsed): boolean => valueOf(p).length > 0 && !corroborated(byValue.get(valueOf(p).join('_')) ?? []);
 
-  const numericWeight = parsed.filter((p) => p.numbers.length === 1).reduce((n, p) => n + p.count, 0);
+  const numericWeight = weigh(parsed.filter((p) => p.numbers.length === 1));
   let kind: InducedKind;
   let keyType: KeyDefinition['key_type'] = 'string';
-  const values = new Map<string, { value: JsonValue; count: number; best: Parsed }>();
-  let used = 0;
+  const values = new Map<string, { value: JsonValue; entries: Parsed[]; best: Parsed }>();
+  const usedEntries: Parsed[] = [];
   const addValue = (value: JsonValue, p: Parsed): void => {
     const k = JSON.stringify(value);
     const v = values.get(k);
-    if (v) v.count += p.count;
-    else values.set(k, { value, count: p.count, best: p });
-    used += p.count;
+    if (v) v.entries.push(p);
+    else values.set(k, { value, entries: [p], best: p });
+    usedEntries.push(p);
   };
 
   if (numericWeight >= options.numeric_share * total) {
@@ -252,17 +329,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       const v = adjustment(p, valueOf);
       if (v !== null) addValue(v, p);
     }
-  } else if (parsed.every((p) => valueOf(p).length === 0)) {
+  } else if (parsed.every((p) => valueOf(p).length === 0 || noise(p)) && parsed.some((p) => valueOf(p).length === 0)) {
     kind = 'boolean';
     keyType = 'boolean';
-    for (const p of parsed) addValue(!p.negated, p);
+    for (const p of parsed) if (valueOf(p).length === 0) addValue(!p.negated, p);
   } else {
-    const counts = new Map<string, number>();
-    for (const p of parsed) {
-      const v = valueOf(p).join('_');
-      if (v !== '') counts.set(v, (counts.get(v) ?? 0) + p.count);
-    }
-    const frequent = [...counts.entries()].filter(([, n]) => n >= options.min_value_share * total);
+    const frequent = [...byValue.entries()].filter(([v, ps]) => v !== '' && weigh(ps) >= options.min_value_share * total && corroborated(ps));
     if (frequent.length >= 1 && frequent.length <= options.max_enum_values) {
       kind = 'enum';
       const keep = new Set(frequent.map(([v]) => v));
@@ -278,9 +350,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       }
     }
   }
-  excluded += total - used;
+  const used = weigh(usedEntries);
+  const excluded = weigh(all) - used;
 
-  const ranked = [...values.values()].sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
+  const ranked = [...values.values()]
+    .map((v) => ({ value: v.value, count: weigh(v.entries), best: v.best, corroborated: corroborated(v.entries) }))
+    .sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
+  // Issue 6: examples quote values several clients asked for, when there are any.
+  const exampleValues = ranked.some((v) => v.corroborated) ? ranked.filter((v) => v.corroborated) : ranked;
   // A scale or an amount is named by what changes, not by how: "eyes bigger" → eye_size,
   // "enlarge eye size by 20%" → eye_size_percent.
   const nameHeads = kind === 'scale' || kind === 'numeric' ? headWords.filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined) : headWords;
@@ -298,7 +375,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
               ? 'count'
               : null;
   const keyName = buildKeyName(nameWords, suffix, parsed);
-  const examples: MappingExample[] = ranked.slice(0, options.max_examples).map((v) => ({
+  const examples: MappingExample[] = exampleValues.slice(0, options.max_examples).map((v) => ({
     fragment: cutOnWord(v.best.text, options.max_example_chars),
     value: v.value,
     count: v.count,
@@ -308,7 +385,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     key_type: keyType,
     required: false,
     default_value: null,
-    semantic_description: describe(kind, kind === 'scale' ? [...nameWords, suffix as string] : nameWords, ranked.map((v) => v.value), examples, used, options),
+    semantic_description: describe(kind, kind === 'scale' ? [...nameWords, suffix as string] : nameWords, ranked.map((v) => v.value), examples, used, labelled, options),
   };
   if (kind === 'enum') key.enum = ranked.map((v) => v.value);
   if (kind === 'scale') {
@@ -332,8 +409,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
 
 /** Whether most of a numeric cluster's weight states its number as a percentage ("by 20%"). */
 function percentOf(parsed: readonly Parsed[]): boolean {
-  const total = parsed.reduce((n, p) => n + p.count, 0);
-  const pct = parsed.filter((p) => /\d\s*(%|percent\b|per cent\b)/i.test(p.text)).reduce((n, p) => n + p.count, 0);
+  const total = weigh(parsed);
+  const pct = weigh(parsed.filter((p) => /\d\s*(%|percent\b|per cent\b)/i.test(p.text)));
   return pct * 2 > total;
 }
 
@@ -348,8 +425,8 @@ function comparativesIn(words: readonly string[]): string[] {
  * dimension and nothing else among its value words but degree words. Null otherwise.
  */
 function scaleOf(parsed: readonly Parsed[], valueOf: (p: Parsed) => string[], o: InductionOptions): string | null {
-  const total = parsed.reduce((n, p) => n + p.count, 0);
-  const weight = new Map<string, number>();
+  const total = weigh(parsed);
+  const byDim = new Map<string, Parsed[]>();
   for (const p of parsed) {
     const words = [...valueOf(p), ...p.words.filter((w) => !valueOf(p).includes(w))];
     const comps = comparativesIn(words);
@@ -357,9 +434,9 @@ function scaleOf(parsed: readonly Parsed[], valueOf: (p: Parsed) => string[], o:
     const rest = valueOf(p).filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined);
     if (rest.length > 0) continue;
     const dim = (COMPARATIVES[comps[0] as string] as { dimension: string }).dimension;
-    weight.set(dim, (weight.get(dim) ?? 0) + p.count);
+    push(byDim, dim, p);
   }
-  const best = [...weight.entries()].sort((a, b) => b[1] - a[1])[0];
+  const best = [...byDim.entries()].map(([d, ps]) => [d, weigh(ps)] as const).sort((a, b) => b[1] - a[1])[0];
   return best && best[1] >= o.numeric_share * total ? best[0] : null;
 }
 
@@ -378,9 +455,9 @@ function adjustment(p: Parsed, valueOf: (p: Parsed) => string[]): number | null 
 
 /** Without head words: the most frequent word overall names the need. */
 function firstWords(parsed: readonly Parsed[], kind: InducedKind): string[] {
-  const df = new Map<string, number>();
-  for (const p of parsed) for (const w of p.words) df.set(w, (df.get(w) ?? 0) + p.count);
-  const best = [...df.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  const withWord = new Map<string, Parsed[]>();
+  for (const p of parsed) for (const w of p.words) push(withWord, w, p);
+  const best = [...withWord.entries()].map(([w, ps]) => [w, weigh(ps)] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   if (!best) return kind === 'numeric' ? ['requested'] : [];
   return [best[0]];
 }
@@ -418,10 +495,11 @@ function quoteValue(v: JsonValue): string {
   return typeof v === 'string' ? `'${v}'` : JSON.stringify(v);
 }
 
-function describe(kind: InducedKind, words: readonly string[], values: readonly JsonValue[], examples: readonly MappingExample[], used: number, o: InductionOptions): string {
+function describe(kind: InducedKind, words: readonly string[], values: readonly JsonValue[], examples: readonly MappingExample[], used: number, labelled: boolean, o: InductionOptions): string {
   const phrase = words.join(' ') || 'requested feature';
   const cap = phrase.charAt(0).toUpperCase() + phrase.slice(1);
-  const origin = `Learned from ${used} client request${used === 1 ? '' : 's'} that used the "other" key.`;
+  // Labelled samples count clients (issue 6); others count requests.
+  const origin = labelled ? `Learned from ${used} client${used === 1 ? '' : 's'} that used the "other" key.` : `Learned from ${used} client request${used === 1 ? '' : 's'} that used the "other" key.`;
   let head: string;
   switch (kind) {
     case 'enum':

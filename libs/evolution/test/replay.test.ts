@@ -230,14 +230,22 @@ describe('thirty simulated days (zhou §6.2.1–§6.2.3)', () => {
   });
   const dayOf = (t: number): number => Math.floor((t - T0) / DAY);
 
-  it('zhou §6.2.1/§6.2.2: the collective "window seat" need fires once, in the global pool, and becomes seat_preference (enum window/aisle)', () => {
+  it('zhou §6.2.1/§6.2.2: the collective "window seat" need fires once, in the global pool, and becomes seat_preference (enum window: aisle had one client when it fired)', () => {
     const global = w.patches.filter((p) => p.scope === 'global');
     expect(global).toHaveLength(1);
     const patch = global[0] as SchemaPatch;
     expect(patch.new_keys.map((k) => k.definition.key_name)).toEqual(['seat_preference']);
     const def = (patch.new_keys[0] as SchemaPatch['new_keys'][number]).definition;
     expect(def.key_type).toBe('string');
-    expect(def.enum).toEqual(['window', 'aisle']);
+    // Issue 6: when the gate opened (day 3-5) seven clients had spoken, six for a window and one, once,
+    // for an aisle. A value one client alone asks for in a global cluster is that client's, not the
+    // cluster's (induce.ts min_value_clients), so 'aisle' is not in the enum: an attacker's value is
+    // kept out the same way. (Counting fragments it was ['window', 'aisle'].)
+    expect(def.enum).toEqual(['window']);
+    const fired0 = w.fired.find((f) => f.patch_id === patch.patch_id) as Fired;
+    const aisle = fired0.cluster.samples.filter((s) => s.text.includes('aisle'));
+    expect(new Set(aisle.flatMap((s) => s.clients ?? [])).size).toBe(1);
+    expect(new Set(fired0.cluster.samples.flatMap((s) => s.clients ?? [])).size).toBe(7);
     expect(def.required).toBe(false);
     expect(def.semantic_description).toMatch(/Example mapping: '[^']*window[^']*' -> 'window'/);
     // Expected day: the need starts on day 3 at ~6 fragments a day; heat passes 50 within about a day and a half.

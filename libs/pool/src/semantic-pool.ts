@@ -13,6 +13,15 @@
  * `{ cluster_id, scope }` where scope is `global` or `client:<id>`. A search
  * for one pool filters on `scope` (the cohort is a payload filter).
  *
+ * One client cannot steer a cluster (issue 6; zhou §6.2.1 counts "unique
+ * client agents", §7 treats `other` as untrusted): in a global pool a
+ * cluster's samples are chosen round-robin across clients, at most
+ * `max_samples_per_client` texts each, counted in distinct clients
+ * (libs/evolution `clusterSamples`), and a client's fragments move the
+ * centroid as one client at most (`centroidWeight`: its first
+ * `max_samples_per_client` fragments, each 1/max_samples_per_client). Heat
+ * and occurrences still grow with every fragment; the gate counts a client once.
+ *
  * Determinism: the state after a sequence of `ingest` calls depends only on
  * the fragments (text, client, time) and their order; cluster ids and point
  * ids are sequence numbers. apps/semantic-pool relies on this to rebuild the
@@ -21,6 +30,7 @@
 import type { Embedder } from '@parley/embeddings';
 import {
   assignFragment,
+  centroidWeight,
   evaluateTrigger,
   heatAt,
   markTriggered,
@@ -42,6 +52,12 @@ import type { VectorIndex } from '@parley/vectors';
 import { poolError } from './errors';
 import { similarityThresholdFor } from './thresholds';
 
+/**
+ * The pool's figures: libs/evolution's PoolConfig (among them
+ * `max_samples_per_client`, default 3: the texts one client contributes to a
+ * global cluster's samples and the fragments of it that move the centroid,
+ * issue 6) and the index query size.
+ */
 export interface SemanticPoolConfig extends Partial<PoolConfig> {
   /** Nearest clusters asked of the index per pool. Default 5. */
   readonly neighbors?: number;
@@ -80,8 +96,15 @@ export interface MaturedCluster {
   readonly branch: string;
   readonly reasons: readonly string[];
   readonly matured_at: number;
-  /** Sanitised texts and their counts. */
-  readonly samples: readonly { readonly text: string; readonly count: number }[];
+  /**
+   * Sanitised texts (zhou §6.2.2 "real fragments in the cluster"). In a global
+   * cluster: chosen round-robin across clients, at most max_samples_per_client
+   * per client; `count` is the number of distinct clients that sent the text
+   * and `clients` names them by per-cluster pseudonyms (`#1`, …), so induction
+   * counts clients, not fragments (issue 6). In a client's own cluster: that
+   * client's texts with their fragment counts, no `clients`.
+   */
+  readonly samples: readonly { readonly text: string; readonly count: number; readonly clients?: readonly string[] }[];
 }
 
 export interface PoolIngestResult {
@@ -124,7 +147,7 @@ export interface ClusterView {
   /** The key of the patch the cluster produced (new or refined key), else null. */
   readonly key_name: string | null;
   readonly patch_id: string | null;
-  /** A few sanitised sample texts, most frequent first. */
+  /** A few sanitised sample texts, most frequent first (in a global cluster: sent by the most distinct clients). */
   readonly samples: readonly string[];
 }
 
@@ -166,7 +189,10 @@ interface ClusterState {
   cluster: Cluster;
   readonly pool: PoolKey;
   readonly point_id: string;
-  readonly clients: Set<string>;
+  /** Fragments per client ever joined (the distinct clients, and each one's centroid weight, issue 6). */
+  readonly clients: Map<string, number>;
+  /** The weight the centroid holds so far (the sum of `centroidWeight` over its fragments). */
+  centroid_weight: number;
   peak_heat: number;
   peak_at: number;
   outcome: ClusterOutcome | null;
@@ -225,22 +251,28 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     const res = assignFragment({ pool, fragment, neighbors: near, clusters, new_cluster_id: `c${seq}`, config });
     const created = res.decision.action === 'create';
     let st: ClusterState;
-    let centroid: number[];
+    let centroid: number[] | null;
+    // Issue 6: how far this fragment may move the centroid depends on how many its client already sent.
+    const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
     if (created) {
       clusterSeq = seq;
-      st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Set(), peak_heat: 0, peak_at: fragment.at, outcome: null };
+      st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null };
       states.set(res.cluster.id, st);
       byPoint.set(st.point_id, res.cluster.id);
       centroid = Array.from(vector);
     } else {
       st = states.get(res.cluster.id) as ClusterState;
-      const [stored] = await index.get(collectionOf(pool.scenario), [st.point_id]);
-      // zhou §6.2.1: the cluster's vector is the running mean of its members.
-      centroid = stored ? mergeCentroid(Array.from(stored.vector), Array.from(vector), st.cluster.size) : Array.from(vector);
+      if (weight > 0) {
+        const [stored] = await index.get(collectionOf(pool.scenario), [st.point_id]);
+        // zhou §6.2.1: the cluster's vector is the weighted running mean of its
+        // members; in a global pool a client weighs one client at most (issue 6).
+        centroid = stored ? mergeCentroid(Array.from(stored.vector), Array.from(vector), st.centroid_weight, weight) : Array.from(vector);
+        st.centroid_weight += weight;
+      } else centroid = null; // the client already counts fully: heat and occurrences grow, the centroid stays
       st.cluster = res.cluster;
     }
-    st.clients.add(fragment.client_id);
-    await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
+    st.clients.set(fragment.client_id, (st.clients.get(fragment.client_id) ?? 0) + 1);
+    if (centroid !== null) await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
     return { st, created };
   };
 
@@ -255,7 +287,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     branch: String(ev.branch),
     reasons: [...ev.reasons],
     matured_at: at,
-    samples: st.cluster.samples.map((s) => ({ text: s.text, count: s.count })),
+    samples: st.cluster.samples.map((s) => ({ text: s.text, count: s.count, ...(s.clients ? { clients: [...s.clients] } : {}) })),
   });
 
   const view = (st: ClusterState, now: number): ClusterView => ({
@@ -273,7 +305,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     triggered_at: st.cluster.triggered?.at ?? null,
     key_name: st.outcome?.key_name ?? null,
     patch_id: st.outcome?.patch_id ?? null,
-    samples: [...st.cluster.samples].sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : 1)).slice(0, 3).map((s) => s.text),
+    samples: topSamples(st.cluster, 3),
   });
 
   const pool: SemanticPool = {
@@ -368,6 +400,22 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     },
   };
   return pool;
+}
+
+/**
+ * A cluster's most representative texts for the views: most frequent first.
+ * In a global cluster that is most distinct clients first, ties in the
+ * round-robin order of its samples (one text per client before a second), so
+ * one client holds at most one of the first places among equals (issue 6); in
+ * a client's own cluster, most fragments first, ties alphabetical.
+ */
+function topSamples(c: Cluster, n: number): string[] {
+  const global = c.scope === 'global';
+  return c.samples
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => b.s.count - a.s.count || (global ? a.i - b.i : a.s.text < b.s.text ? -1 : 1))
+    .slice(0, n)
+    .map((x) => x.s.text);
 }
 
 export function round(x: number): number {
