@@ -77,6 +77,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...(deps.patchCacheTtlMs !== undefined ? { patchCacheTtlMs: deps.patchCacheTtlMs } : {}),
     ...(deps.resolutionCacheSize !== undefined ? { resolutionCacheSize: deps.resolutionCacheSize } : {}),
     ...(deps.auditSampleRate !== undefined ? { auditSampleRate: deps.auditSampleRate } : {}),
+    ...(deps.auditScenarios !== undefined ? { auditScenarios: deps.auditScenarios } : {}),
     ...(deps.random !== undefined ? { random: deps.random } : {}),
   });
   const tasks = await startTasks({
@@ -108,6 +109,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     timeout_ms: deps.timeoutMs,
     patch_cache_ttl_ms: deps.patchCacheTtlMs ?? DEFAULT_PATCH_CACHE_TTL_MS,
     audit_sample_rate: deps.auditSampleRate ?? DEFAULT_AUDIT_SAMPLE_RATE,
+    audit_scenarios: deps.auditScenarios?.length ? deps.auditScenarios : 'none (no payload value is stored)',
     webhook_allow: webhookPolicy.patterns.length > 0 ? webhookPolicy.patterns.join(',') : 'default (https to public hosts)',
     webhook_max_attempts: deps.tasks?.webhooks?.maxAttempts ?? DEFAULT_WEBHOOK_MAX_ATTEMPTS,
   });

@@ -1,7 +1,9 @@
 // Execution as its own process: DATABASE_URL, NATS_URL, NEGOTIATION_ADDR, GRPC_PORT (50053),
 // HEALTH_PORT (8083), EXECUTE_TIMEOUT_MS (5000), PATCH_CACHE_TTL_MS (1000: schema patches reach
 // validation within this time, draft-zhou §6.2.2), AUDIT_SAMPLE_RATE (0.25: share of patch-key
-// values sampled for the §6.2.3 audit; 0 turns sampling off).
+// values sampled for the §6.2.3 audit; 0 turns sampling off), AUDIT_SCENARIOS (comma-separated scenario ids, or `*`,
+// whose patch-key values may be sampled and stored for that audit; default none: issue 6, values are stored only
+// where an operator enables it per scenario).
 // AN tasks (draft 004 §5.2-5.4, TaskService on the same gRPC port): REGISTRY_ADDR (optional: CapabilityRequest
 // answers from the registry's agent profiles, else from the agent over NATS), TASK_MAX_NEGOTIATION_ROUNDS (5),
 // WEBHOOK_BACKOFF_MS (1000) and WEBHOOK_MAX_BACKOFF_MS (300000) for webhook retries.
@@ -39,6 +41,7 @@ runUntilSignal('execution', log, async () => {
     timeoutMs: envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 }),
     patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
     auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
+    auditScenarios: (envOptional(env, 'AUDIT_SCENARIOS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),
     grpcTls: tls,
     authenticator: auth.authenticator,

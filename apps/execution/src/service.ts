@@ -45,7 +45,9 @@ import { createRecorder } from './recorder';
  *   (Figure 9) listing the patches of its effective template, as negotiation
  *   built and signed it (§7: its `signature` member; unsigned only when the
  *   patches could not be attributed, see fallbackMeta);
- * - each patch key present in a payload is sampled, with probability
+ * - in the scenarios an operator lists in `auditScenarios` (issue 6: payload
+ *   values are never stored unless an operator enables it per scenario), each
+ *   patch key present in a payload is sampled, with probability
  *   `auditSampleRate`, into an `audit.sampled` event (its value and the
  *   utterance, for the semantic_alignment_accuracy audit). Base-key values
  *   never leave the service.
@@ -74,6 +76,11 @@ export interface ExecutionServiceDeps {
   resolutionCacheSize?: number;
   /** zhou §6.2.3 audit sampler: probability that a patch key present in a payload is sampled (default 0.25). */
   auditSampleRate?: number;
+  /**
+   * The scenarios whose patch-key values may be sampled and stored for audits (ids, or `*` for
+   * every scenario). Default none: a value is stored only where an operator enabled it (issue 6).
+   */
+  auditScenarios?: readonly string[];
   /** Uniform random numbers in [0, 1) for the sampler (default Math.random; tests inject one). */
   random?: () => number;
 }
@@ -134,6 +141,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
   const ttl = deps.patchCacheTtlMs ?? DEFAULT_PATCH_CACHE_TTL_MS;
   if (!Number.isFinite(ttl) || ttl < 0) throw new RangeError('patchCacheTtlMs must be a non-negative number of milliseconds');
   const sampleRate = deps.auditSampleRate ?? DEFAULT_AUDIT_SAMPLE_RATE;
+  const auditScenarios = new Set(deps.auditScenarios ?? []);
+  const audited = (scenarioId: string) => auditScenarios.has('*') || auditScenarios.has(scenarioId);
   if (!(sampleRate >= 0 && sampleRate <= 1)) throw new RangeError('auditSampleRate must be between 0 and 1');
   const random = deps.random ?? Math.random;
 
@@ -385,7 +394,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
       // zhou §6.2.3 semantic_alignment_accuracy "as judged by an internal LLM or manual audit sampler":
       // a sample of patch-key values (never base keys), with the utterance when the client gave it.
       const patchKeys = schema.meta?.exact ? schema.meta.patchKeys : undefined;
-      if (patchKeys && patchKeys.size > 0 && sampleRate > 0) {
+      if (patchKeys && patchKeys.size > 0 && sampleRate > 0 && audited(schema.scenarioId)) {
         for (const key of checked.keys_present) {
           const patchId = patchKeys.get(key);
           if (patchId === undefined || !(random() < sampleRate)) continue;

@@ -47,6 +47,7 @@ describe.skipIf(!infra)('execution with schema patches on PostgreSQL and NATS', 
       grpcPort: 0,
       patchCacheTtlMs: 0,
       auditSampleRate: 1,
+      auditScenarios: ['flight_booking'],
       random: () => 0,
       // Called in-process (execution.api) with the client id it serves; gRPC callers would need the service token.
       authenticator: serviceOnlyAuthenticator(testIdentity().serviceToken),

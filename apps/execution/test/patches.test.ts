@@ -51,6 +51,7 @@ function service(over: Partial<ExecutionServiceDeps> = {}): ExecutionApi {
     timeoutMs: 2000,
     patchCacheTtlMs: 0,
     auditSampleRate: 0,
+    auditScenarios: ['flight_booking'],
     ...over,
   });
 }
@@ -233,6 +234,15 @@ describe('§6.2.3 semantic_alignment_accuracy: the audit sampler (audit.sampled)
     expect(samples[0]?.data).not.toHaveProperty('utterance');
     const none = await exec(service({ auditSampleRate: 0, random: () => 0 }), { client_id: 'alice', payload: { ...FIG8, seat_preference: 'window' } });
     expect(audits(await outboxEvents(db, none.execution_id))).toEqual([]);
+  });
+
+  it('stores no value of a scenario an operator has not enabled (issue 6): no AUDIT_SCENARIOS, no sample', async () => {
+    for (const auditScenarios of [[], ['photo_retouch']]) {
+      const r = await exec(service({ auditSampleRate: 1, random: () => 0, auditScenarios }), { client_id: 'alice', payload: { ...FIG8, seat_preference: 'window' } });
+      expect(audits(await outboxEvents(db, r.execution_id))).toEqual([]);
+    }
+    const all = await exec(service({ auditSampleRate: 1, random: () => 0, auditScenarios: ['*'] }), { client_id: 'alice', payload: { ...FIG8, seat_preference: 'window' } });
+    expect(audits(await outboxEvents(db, all.execution_id))).toHaveLength(1);
   });
 
   it('a default applied to a patch key is not the client\'s value and is not sampled', async () => {

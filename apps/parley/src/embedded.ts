@@ -179,6 +179,9 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
+    // development mode unless AUDIT_SCENARIOS says otherwise.
+    auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
     // Webhook URL policy: PARLEY_WEBHOOK_ALLOW as in the separate process; a development default that allows loopback receivers.
     tasks: { webhooks: { allow: process.env['PARLEY_WEBHOOK_ALLOW'] || 'http://127.0.0.1:*,http://localhost:*,http://[::1]:*,https://127.0.0.1:*,https://localhost:*,https://[::1]:*' } },
   });
