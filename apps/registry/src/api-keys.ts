@@ -13,6 +13,7 @@ import type { ApiKey, ApiKeyApi, CallContext } from '@parley/contracts';
 import { ParleyError } from '@parley/protocol';
 import type { Clock } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
+import { iso } from './service';
 
 /**
  * API keys (draft-zhou §7; issue 6: hashed at rest, scoped, revocable), kept
@@ -218,10 +219,6 @@ function checkPatterns(patterns: string[], path: string): string[] {
 
 function ms(v: Date | string): number {
   return v instanceof Date ? v.getTime() : Date.parse(v);
-}
-
-function iso(v: Date | string | null): string {
-  return v === null ? '' : new Date(ms(v)).toISOString();
 }
 
 function toApiKey(r: KeyRow): ApiKey {

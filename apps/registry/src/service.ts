@@ -108,7 +108,8 @@ async function getAgent(db: Queryable, name: string): Promise<Agent> {
   return toAgent(row);
 }
 
-function iso(v: Date | string | null): string {
+/** A timestamp column as ISO 8601; '' for NULL. */
+export function iso(v: Date | string | null): string {
   if (v === null) return '';
   return v instanceof Date ? v.toISOString() : new Date(v).toISOString();
 }
