@@ -42,6 +42,7 @@ export function templateToWire(t: DomainTemplate): SchemaTemplate {
       ...(k.items_type !== undefined ? { items_type: k.items_type } : {}),
       ...(k.min_items !== undefined ? { min_items: k.min_items } : {}),
       ...(k.max_items !== undefined ? { max_items: k.max_items } : {}),
+      ...(k.security_relevant !== undefined ? { security_relevant: k.security_relevant } : {}),
       // draft-zhou §6.2.3 lifecycle flags (patch keys of an effective template only).
       ...(k.experimental !== undefined ? { experimental: k.experimental } : {}),
       ...(k.deprecated !== undefined ? { deprecated: k.deprecated } : {}),

@@ -43,3 +43,19 @@ describe('template <-> protobuf', () => {
     expect('default_value' in back.keys[1]!).toBe(false);
   });
 });
+
+describe('the security_relevant flag (draft-zhou §7) crosses the wire', () => {
+  it('is kept when set, absent when not', () => {
+    const t = parseTemplate({
+      schema_id: 's_v1',
+      scenario: 's',
+      keys: [
+        { key_name: 'card_number', key_type: 'string', required: false, semantic_description: 'card', security_relevant: true },
+        { key_name: 'seat', key_type: 'string', required: false, semantic_description: 'seat' },
+      ],
+    }).template;
+    const back = templateFromWire(SchemaTemplate.decode(SchemaTemplate.encode(templateToWire(t)).finish()));
+    expect(back.keys[0]).toMatchObject({ security_relevant: true });
+    expect('security_relevant' in back.keys[1]!).toBe(false);
+  });
+});

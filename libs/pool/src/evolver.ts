@@ -262,7 +262,12 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       source_cluster_id: clusterId,
       ...body,
     });
-    const sensitive = [...(body.new_keys ?? []), ...(body.modified_keys ?? [])].flatMap((k) => securityRelevance(k));
+    // zhou §7: a key flagged security_relevant (a new key, or the base key a refinement touches), or one the lexicon finds.
+    const flagged = (k: { key_name: string }): string[] => {
+      const own = (body.new_keys ?? []).find((n) => n.key_name === k.key_name) ?? base.keys.find((b) => b.key_name === k.key_name);
+      return own?.security_relevant === true ? [`"${k.key_name}" is flagged security_relevant`] : [];
+    };
+    const sensitive = [...(body.new_keys ?? []), ...(body.modified_keys ?? [])].flatMap((k) => [...flagged(k), ...securityRelevance(k)]);
     const reasons = approval === 'manual' ? ['approval mode is manual: every patch waits for an operator'] : [];
     if (sensitive.length > 0) reasons.push(...sensitive.map((s) => `security-relevant (zhou §7): ${s}`));
     const record: PatchRecord = { patch, status: reasons.length > 0 ? 'proposed' : 'active', pinned: false, approval_reasons: reasons, revision: 1 };

@@ -152,3 +152,22 @@ describe('the pool is a deterministic fold of its inputs (apps/semantic-pool rep
     await expect(pool.ingestPrepared({ at: T0, scenario: 'flight_booking', client_id: 'c', sanitized: 'x', sanitize_flags: [], vector: [1, 0] })).rejects.toMatchObject({ rule: 'fragment_invalid', path: 'vector' });
   });
 });
+
+describe('the security_relevant flag on a key definition (draft-zhou §7)', () => {
+  it('a patch that refines a base key flagged security_relevant waits for an operator, whatever its words', () => {
+    const flagged = templates.map((t) =>
+      t.scenario === 'flight_booking' ? { ...t, keys: t.keys.map((k) => (k.key_name === 'cabin_class' ? { ...k, security_relevant: true } : k)) } : t,
+    );
+    const candidate = {
+      key: { key_name: 'cabin_class', key_type: 'string', required: false, semantic_description: 'Cabin class, e.g. "premium economy please" -> "premium_economy".' },
+      examples: [{ fragment: 'premium economy please', value: 'premium_economy', count: 5 }],
+    };
+    const plain = createEvolver({ templates }).applyMatured(matured([['premium economy please', 5]]), { ok: true, candidate } as never).changes[0]?.record;
+    const held = createEvolver({ templates: flagged }).applyMatured(matured([['premium economy please', 5]]), { ok: true, candidate } as never).changes[0]?.record;
+    expect(plain?.patch.modified_keys.map((k) => k.key_name)).toEqual(['cabin_class']);
+    expect(plain?.status).toBe('active');
+    expect(held?.patch.modified_keys.map((k) => k.key_name)).toEqual(['cabin_class']);
+    expect(held?.status).toBe('proposed');
+    expect(held?.approval_reasons.join(' ')).toMatch(/"cabin_class" is flagged security_relevant/);
+  });
+});

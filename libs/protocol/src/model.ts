@@ -60,6 +60,13 @@ export interface KeyDefinition {
    */
   experimental?: boolean;
   deprecated?: boolean;
+
+  /**
+   * draft-zhou §7: the key touches payment, identity or access control. A schema
+   * patch that refines such a key (or adds one) waits for an operator's approval
+   * before any client sees it. Set by the server agent that publishes the key.
+   */
+  security_relevant?: boolean;
 }
 
 export interface SchemaTemplate {
@@ -94,6 +101,7 @@ export const KEY_DEFINITION_MEMBERS = [
   'items_type',
   'min_items',
   'max_items',
+  'security_relevant',
   'experimental',
   'deprecated',
   'optional',

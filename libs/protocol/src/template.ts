@@ -266,6 +266,11 @@ function checkKeyDefinition(v: Violations, def: unknown, p: string, index: numbe
     v.add(`${p}.optional`, 'type', `${p}.optional must be an object (the ADOL optional section, e.g. {"examples": [...]}), got ${jsonTypeName(def.optional)}`);
   }
 
+  // zhou §7: the security-relevance flag is a boolean.
+  if (def.security_relevant !== undefined && typeof def.security_relevant !== 'boolean') {
+    v.add(`${p}.security_relevant`, 'type', `${p}.security_relevant must be a boolean (zhou §7: the key touches payment, identity or access control), got ${jsonTypeName(def.security_relevant)}`);
+  }
+
   // zhou §6.2.3: the lifecycle flags are booleans, and a key is in one state at a time.
   for (const m of PATCH_ONLY_MEMBERS) {
     const f = def[m];

@@ -445,3 +445,12 @@ describe('§6.2.3 lifecycle flags experimental / deprecated (patch-only members)
     expect(() => assertSameShape(a, b, 'fr')).toThrow(/deprecated/);
   });
 });
+
+describe('§7 the security_relevant flag of a key definition', () => {
+  it('a base template may flag a key; the flag must be a boolean (rule type)', () => {
+    const { template } = parseTemplate(tpl([{ key_name: 'card_number', key_type: 'string', required: false, semantic_description: 'Payment card number.', security_relevant: true }]));
+    expect(template.keys[2]).toMatchObject({ key_name: 'card_number', security_relevant: true });
+    expect(() => assertNoPatchOnlyMembers(template)).not.toThrow();
+    invalid(one({ key_type: 'string', security_relevant: 'yes' }), 'keys[0].security_relevant', 'type');
+  });
+});
