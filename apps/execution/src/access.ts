@@ -1,4 +1,4 @@
-import { effectiveClientId, hasRole, ownsAgent, type Principal } from '@parley/auth';
+import { hasRole, ownsAgent, withClientId, type Principal } from '@parley/auth';
 import type { ExecutionServiceService, Guards, TaskServiceService } from '@parley/contracts';
 import { ParleyError } from '@parley/protocol';
 import type { Queryable } from '@parley/storage';
@@ -34,13 +34,7 @@ function sendFrom<R extends { send_from: string }>(req: R, p: Principal): R {
 }
 
 export const executionGuards: Guards<typeof ExecutionServiceService> = {
-  execute(req, p) {
-    const client = effectiveClientId(p, req.client_id);
-    const out = { ...req };
-    if (client === undefined) delete out.client_id;
-    else out.client_id = client;
-    return out;
-  },
+  execute: withClientId,
 };
 
 export function taskGuards(db: Queryable): Guards<typeof TaskServiceService> {

@@ -1,6 +1,5 @@
-import { effectiveClientId, mayServeScenario, ownsAgent, type Principal } from '@parley/auth';
+import { assertMayServe, assertOwnsAgent, withClientId } from '@parley/auth';
 import type { Guards, NegotiationServiceService } from '@parley/contracts';
-import { ParleyError, scenarioId } from '@parley/protocol';
 
 /**
  * Negotiation's guards (issue 6; roles are in libs/auth POLICY). A server agent
@@ -10,34 +9,13 @@ import { ParleyError, scenarioId } from '@parley/protocol';
  * a client sees the base, the global patches and only its own per-client
  * patches (§6.2.2).
  */
-const withClient = <R extends { client_id?: string | undefined }>(req: R, p: Principal): R => {
-  const client = effectiveClientId(p, req.client_id);
-  const out = { ...req };
-  if (client === undefined) delete out.client_id;
-  else out.client_id = client;
-  return out;
-};
-
 export const negotiationGuards: Guards<typeof NegotiationServiceService> = {
   publishSchema(req, p) {
-    if (!ownsAgent(p, req.agent)) {
-      throw new ParleyError('forbidden', `"${req.agent}" is outside the agent namespace of ${p.id}`, { path: 'params.agent', rule: 'agent_namespace' });
-    }
-    const raw = req.template?.scenario;
-    if (raw !== undefined) {
-      let id: string | undefined;
-      try {
-        id = scenarioId(raw, { path: 'params.template.scenario' });
-      } catch {
-        id = undefined; // the service's own parser reports it
-      }
-      if (id !== undefined && !mayServeScenario(p, id)) {
-        throw new ParleyError('forbidden', `${p.id} may not serve scenario "${id}"`, { path: 'params.template.scenario', rule: 'scenario_scope' });
-      }
-    }
+    assertOwnsAgent(p, req.agent, 'params.agent');
+    if (req.template?.scenario !== undefined) assertMayServe(p, req.template.scenario, 'params.template.scenario');
     return req;
   },
-  getSchemaTemplate: withClient,
-  getSchemaUpdates: withClient,
-  getSchema: withClient,
+  getSchemaTemplate: withClientId,
+  getSchemaUpdates: withClientId,
+  getSchema: withClientId,
 };

@@ -1,6 +1,8 @@
 export {
   NAMESPACE_PATTERN,
   ROLES,
+  assertMayServe,
+  assertOwnsAgent,
   assertPrincipalId,
   effectiveClientId,
   hasRole,
@@ -8,6 +10,7 @@ export {
   matchesPattern,
   mayServeScenario,
   ownsAgent,
+  withClientId,
   type Principal,
   type Role,
 } from './principal';

@@ -1,4 +1,4 @@
-import { CLIENT_ID_PATTERN, MAX_CLIENT_ID_LENGTH, ParleyError } from '@parley/protocol';
+import { CLIENT_ID_PATTERN, MAX_CLIENT_ID_LENGTH, ParleyError, scenarioId } from '@parley/protocol';
 
 /**
  * Who is calling (draft-zhou §7). Parley authenticates every caller of the
@@ -92,4 +92,33 @@ export function assertPrincipalId(id: string, path: string): void {
   if (id.length === 0 || id.length > MAX_CLIENT_ID_LENGTH || !CLIENT_ID_PATTERN.test(id)) {
     throw new ParleyError('invalid_params', `${path} must be 1-${MAX_CLIENT_ID_LENGTH} letters, digits and _ . : @ -`, { path, rule: 'principal_id' });
   }
+}
+
+/** `req` with `client_id` set to the caller's effective client id (effectiveClientId), or removed for the global view. */
+export function withClientId<R extends { client_id?: string | undefined }>(req: R, p: Principal, path = 'params.client_id'): R {
+  const client = effectiveClientId(p, req.client_id, path);
+  const out = { ...req };
+  if (client === undefined) delete out.client_id;
+  else out.client_id = client;
+  return out;
+}
+
+/** Throws `forbidden` (rule `agent_namespace`) unless `p` owns agent `name`. */
+export function assertOwnsAgent(p: Principal, name: string, path: string): void {
+  if (!ownsAgent(p, name)) throw new ParleyError('forbidden', `"${name}" is outside the agent namespace of ${p.id}`, { path, rule: 'agent_namespace' });
+}
+
+/**
+ * Throws `forbidden` (rule `scenario_scope`) unless `p`'s agents may serve the
+ * scenario named `raw`. A name that is no scenario at all passes: the service's
+ * own parser answers it with the typed error a caller of any role gets.
+ */
+export function assertMayServe(p: Principal, raw: string, path: string): void {
+  let id: string;
+  try {
+    id = scenarioId(raw, { path });
+  } catch {
+    return;
+  }
+  if (!mayServeScenario(p, id)) throw new ParleyError('forbidden', `${p.id} may not serve scenario "${id}"`, { path, rule: 'scenario_scope' });
 }

@@ -26,7 +26,7 @@ export function testIdentity(): TestIdentity {
 
 /** An authenticator that knows only the service token: for a service started alone in a test. */
 export function serviceOnlyAuthenticator(serviceToken: string, clock: Clock = systemClock): Authenticator {
-  return createAuthenticator({ tenant: 'default', clock, serviceToken });
+  return keyedAuthenticator(serviceToken, [], clock).authenticator;
 }
 
 /** A principal a test gives an API key to (tenant `default`, via `api_key`). */
