@@ -62,9 +62,14 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     bus: deps.bus,
     // Under load one relay transaction then carries the events of many executions.
     nudgeDelayMs: 5,
-    onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: e }),
+    onError: (e: unknown) => {
+      deps.metrics?.outboxFailed('execution');
+      deps.log.warn('outbox publish failed; will retry', { error: e });
+    },
+    ...(deps.metrics ? { onPublished: (p: { lagSeconds: number }) => deps.metrics?.outboxPublished('execution', p.lagSeconds) } : {}),
   });
   relay.start();
+  const unwatch = deps.metrics?.watchOutbox('execution', deps.db, 'execution');
   const api = createExecutionService({
     db: deps.db,
     bus: deps.bus,
@@ -79,6 +84,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...(deps.auditSampleRate !== undefined ? { auditSampleRate: deps.auditSampleRate } : {}),
     ...(deps.auditScenarios !== undefined ? { auditScenarios: deps.auditScenarios } : {}),
     ...(deps.random !== undefined ? { random: deps.random } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
   const tasks = await startTasks({
     db: deps.db,
@@ -93,12 +99,13 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...deps.tasks,
     webhooks: { ...deps.tasks?.webhooks, allow: webhookPolicy },
   });
+  const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
     services: [
-      bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards }),
-      bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db) }),
+      bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards, ...observe }),
+      bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db), ...observe }),
     ],
   }).catch(async (e: unknown) => {
     await tasks.stop();
@@ -120,6 +127,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     taskRuntime: tasks,
     drainOutbox: () => relay.drain(),
     async stop() {
+      unwatch?.();
       // Ends the TaskResultSubscribe streams (clients resume with after_seq), then waits for unary calls.
       await server.stop();
       await tasks.stop();

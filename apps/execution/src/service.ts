@@ -9,6 +9,7 @@ import {
   compileResponseSchema,
   decodeDispatchReply,
   encodeDispatch,
+  toParleyError,
   type JsonObject,
   type JsonValue,
   type KeyDefinition,
@@ -16,7 +17,7 @@ import {
   type ResponseValidator,
   type SchemaTemplate,
 } from '@parley/protocol';
-import type { Clock, Logger } from '@parley/runtime';
+import type { Clock, Logger, Metrics } from '@parley/runtime';
 import type { Db } from '@parley/storage';
 import { createRecorder } from './recorder';
 
@@ -83,6 +84,8 @@ export interface ExecutionServiceDeps {
   auditScenarios?: readonly string[];
   /** Uniform random numbers in [0, 1) for the sampler (default Math.random; tests inject one). */
   random?: () => number;
+  /** Prometheus metrics (libs/runtime metrics.ts): executions per scenario, agent and outcome, agent round trips and timeouts. */
+  metrics?: Metrics;
 }
 
 export const DEFAULT_PATCH_CACHE_TTL_MS = 1000;
@@ -341,23 +344,32 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
 
       const executionId = randomUUID();
       const startedAt = performance.now();
-      const reply = decodeDispatchReply(
-        await deps.bus.request(
-          deps.subjects.execute(schema.scenarioId, schema.agent),
-          encodeDispatch({
-            execution_id: executionId,
-            schema_id: schema.schemaId,
-            scenario_id: schema.scenarioId,
-            client_id: clientId,
-            payload: checked.payload,
-            deadline: new Date(deps.clock.now().getTime() + deps.timeoutMs).toISOString(),
-          }),
-          { timeoutMs: deps.timeoutMs },
-        ),
-        schema.agent,
-      );
-      if (!reply.ok) throw agentError(schema.agent, reply.error);
-      schema.response?.check(reply.result, schema.agent);
+      // Metrics: every dispatch counts once, by its outcome (agent_timeout also in parley_agent_timeouts_total).
+      const observe = (e: unknown, seconds = (performance.now() - startedAt) / 1000) =>
+        deps.metrics?.execution(schema.scenarioId, schema.agent, e === undefined ? undefined : toParleyError(e).type, seconds);
+      let reply;
+      try {
+        reply = decodeDispatchReply(
+          await deps.bus.request(
+            deps.subjects.execute(schema.scenarioId, schema.agent),
+            encodeDispatch({
+              execution_id: executionId,
+              schema_id: schema.schemaId,
+              scenario_id: schema.scenarioId,
+              client_id: clientId,
+              payload: checked.payload,
+              deadline: new Date(deps.clock.now().getTime() + deps.timeoutMs).toISOString(),
+            }),
+            { timeoutMs: deps.timeoutMs },
+          ),
+          schema.agent,
+        );
+        if (!reply.ok) throw agentError(schema.agent, reply.error);
+        schema.response?.check(reply.result, schema.agent);
+      } catch (e) {
+        observe(e);
+        throw e;
+      }
       const durationMs = Math.round(performance.now() - startedAt);
 
       const now = deps.clock.now().toISOString();
@@ -418,7 +430,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           });
         }
       }
-      await recorder.record(
+      await recorder
+        .record(
         {
           id: executionId,
           agent: schema.agent,
@@ -432,7 +445,12 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           executed_at: now,
         },
         events,
-      );
+        )
+        .catch((e: unknown) => {
+          observe(e, durationMs / 1000);
+          throw e;
+        });
+      observe(undefined, durationMs / 1000);
       // zhou §6.2.2 Online Update Delivery, Figure 9: only a client whose template is not the current one is told.
       const suggest = resolved.appliedPatches.length > 0 && schema.meta !== undefined && req.schema_etag !== schema.etag;
       return {

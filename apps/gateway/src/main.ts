@@ -18,12 +18,16 @@ import {
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, runUntilSignal, systemClock, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startGateway } from './index';
 
 const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'gateway' } });
 
 runUntilSignal('gateway', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured); Prometheus metrics at GET /metrics on PORT (PARLEY_METRICS).
+  const tracing = startTracingFromEnv(env, 'gateway');
+  const metrics = metricsFromEnv(env);
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC (HTTPS for the gateway)
   const executeTimeout = envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 });
   const auth = authenticatorFromEnv(env, systemClock, tls);
@@ -77,12 +81,14 @@ runUntilSignal('gateway', log, async () => {
     ...(tls ? { tls } : {}),
     authenticator: auth.authenticator,
     rateLimit: ratePerSecond > 0 ? { ratePerSecond, burst } : null,
+    ...(metrics ? { metrics } : {}),
   });
   return {
     async stop() {
       await gateway.stop();
       for (const c of clients) c.close();
       auth.close();
+      await tracing.shutdown();
     },
   };
 });

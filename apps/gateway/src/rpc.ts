@@ -60,6 +60,11 @@ export interface RequestContext {
    * passes a map for a single request only: a batch's members share one response.
    */
   responseHeaders?: Record<string, string>;
+  /**
+   * What the method learnt that metrics and traces may name (http.ts gives each
+   * request its own): the scenario a service resolved, never one taken from params.
+   */
+  observed?: { scenario?: string };
 }
 
 /** Longest `Parley-Signature` header sent; a longer signature (many applied patches) is left to get_schema_template_signed. */
@@ -81,6 +86,7 @@ export const METHODS = {
     const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
     if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
     const template = templateFromWire(r.template);
+    if (ctx.observed && r.schema) ctx.observed.scenario = r.schema.scenario_id;
     // draft-zhou §7: negotiation's signature of the full template (agent, etag and applied patches in its
     // protected header), as an HTTP header of a single request; the result stays Figure 7's template.
     if (r.signature && view !== 'short' && !compact && ctx.responseHeaders && r.signature.length <= MAX_SIGNATURE_HEADER) {
@@ -115,12 +121,13 @@ export const METHODS = {
     };
   },
   /** draft-zhou §3.2 steps (4)-(6), Figures 8 and 9: the result is the server agent's result. */
-  async execute(params, b) {
+  async execute(params, b, ctx) {
     const p = parseExecuteParams(params);
     // Checked before the payload is re-encoded for gRPC: a protobuf Struct cannot
     // carry a `__proto__` member faithfully, so it must be refused here.
     assertNoForbiddenKeys(p.payload, 'payload');
     const r: ExecuteResponse = await b.execution.execute(p);
+    if (ctx.observed) ctx.observed.scenario = r.scenario_id;
     // Figure 9: the agent's result, with Parley's schema_update_suggestion (draft-zhou §6.2.2, present when
     // the client's schema_etag is stale) as a sibling member, merged with one the agent wrote itself (its
     // keys first, Parley's patch members win) unless Parley's is signed (§7; then the agent's own becomes

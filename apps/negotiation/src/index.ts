@@ -1,7 +1,7 @@
 import type { Authenticator } from '@parley/auth';
 import { NegotiationServiceService, bindService, startGrpcServer, type NegotiationApi, type RegistryApi } from '@parley/contracts';
 import type { Bus, Stoppable, Subjects } from '@parley/events';
-import { loadKeyRing, type Clock, type KeyRing, type Logger } from '@parley/runtime';
+import { loadKeyRing, type Clock, type KeyRing, type Logger, type Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { startPatchConsumer } from './patches';
 import { negotiationGuards } from './access';
@@ -43,6 +43,8 @@ export interface NegotiationDeps {
   signing?: KeyRing;
   /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
+  /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
+  metrics?: Metrics;
 }
 
 export interface RunningNegotiation {
@@ -68,7 +70,7 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
     server = await startGrpcServer({
       ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
       port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-      services: [bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards })],
+      services: [bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) })],
     });
   } catch (e) {
     await patches.stop();

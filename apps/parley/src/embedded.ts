@@ -24,6 +24,7 @@ import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
 import { apiKeysViaRegistry, createAuthenticator, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { createMetrics, type Metrics } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
 
@@ -75,6 +76,11 @@ export interface EmbeddedOptions {
    * authentication against a baseline; never needed to run Parley.
    */
   authenticator?: Authenticator;
+  /**
+   * The process's Prometheus metrics, shared by every service and served at the
+   * gateway's GET /metrics (default: made here; null: none, as PARLEY_METRICS=off).
+   */
+  metrics?: Metrics | null;
 }
 
 export interface EmbeddedParley {
@@ -96,6 +102,8 @@ export interface EmbeddedParley {
   semanticPool: RunningSemanticPool;
   evolution: RunningEvolution;
   agents: Agent[];
+  /** The metrics every service records into (absent when turned off). */
+  metrics?: Metrics;
   stop(): Promise<void>;
 }
 
@@ -106,6 +114,10 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
   const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
   const grpcHost = '127.0.0.1';
+  const metrics = opts.metrics === null ? undefined : (opts.metrics ?? createMetrics());
+  const withMetrics = metrics ? { metrics } : {};
+  // One bus for every service: its durable consumers' lag is read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   const clients: GrpcClient<never>[] = [];
   const client = <S,>(c: S): S => {
     clients.push(c as unknown as GrpcClient<never>);
@@ -130,6 +142,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     log: log.child({ service: 'registry' }),
     grpcHost,
     grpcPort: 0,
+    ...withMetrics,
     auth: {
       tenant,
       serviceToken,
@@ -165,6 +178,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
   });
   const negotiationClient = grpc(NegotiationServiceService, negotiation.port);
   const timeoutMs = opts.executeTimeoutMs ?? 5000;
@@ -179,6 +193,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
     // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
     // development mode unless AUDIT_SCENARIOS says otherwise.
     auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
@@ -210,6 +225,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
   });
   const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
   const llm = createLlmFromEnv(process.env);
@@ -227,6 +243,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
   });
   const evolutionClient = grpc(EvolutionServiceService, evolution.port);
   const gateway = await startGateway({
@@ -249,6 +266,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     ...(opts.host ? { host: opts.host } : {}),
     port: opts.port ?? 8080,
     maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
+    ...withMetrics,
   });
 
   const agents: Agent[] = [];
@@ -275,6 +293,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     semanticPool,
     evolution,
     agents,
+    ...withMetrics,
     async stop() {
       health.shuttingDown = true;
       await gateway.stop();

@@ -5,12 +5,16 @@
 //   PARLEY_DEMO=0 skips the walk-through. PARLEY_DEV_KEY: the development API key (made and printed when unset).
 import { createParleyClient } from '@parley/client';
 import { createLogger, envInt, envOptional, runUntilSignal } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startParley } from './embedded';
 
 const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL ?? 'warn', base: { mode: 'embedded' } });
 
 runUntilSignal('parley', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured); Prometheus metrics at GET /metrics (PARLEY_METRICS).
+  const tracing = startTracingFromEnv(env, 'embedded');
+  const metrics = metricsFromEnv(env);
   const databaseUrl = envOptional(env, 'DATABASE_URL');
   const natsUrl = envOptional(env, 'NATS_URL');
   const dataDir = envOptional(env, 'PARLEY_DATA_DIR');
@@ -21,6 +25,7 @@ runUntilSignal('parley', log, async () => {
     ...(dataDir ? { dataDir } : {}),
     authCacheMs: envInt(env, 'PARLEY_AUTH_CACHE_MS', 2000, { min: 0 }),
     log,
+    metrics: metrics ?? null,
   });
   const url = parley.url.replace('127.0.0.1', 'localhost');
   const out = (s = '') => process.stdout.write(s + '\n');
@@ -54,5 +59,10 @@ Try it:
   npx parley pool clusters --scenario flight_booking --url ${url}
   npx parley patches list --scenario flight_booking --url ${url}
 Press Ctrl-C to stop.`);
-  return parley;
+  return {
+    async stop() {
+      await parley.stop();
+      await tracing.shutdown();
+    },
+  };
 });

@@ -10,7 +10,7 @@ import {
   type RegistryApi,
 } from '@parley/contracts';
 import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import { createAuthenticator, type Clock, type Logger } from '@parley/runtime';
+import { createAuthenticator, type Clock, type Logger, type Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { profileGuards, registryGuards } from './access';
 import { createApiKeyStore } from './api-keys';
@@ -47,6 +47,8 @@ export interface RegistryDeps {
    * own callers from its table.
    */
   auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
+  /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
+  metrics?: Metrics;
 }
 
 export interface RunningRegistry {
@@ -82,13 +84,14 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     ...(deps.auth.jwt ? { jwt: deps.auth.jwt } : {}),
     ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
   });
+  const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
     services: [
-      bindService(RegistryServiceService, api, { authenticator, guards: registryGuards }),
-      bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards }),
-      bindService(ApiKeyServiceService, keys.api, { authenticator }),
+      bindService(RegistryServiceService, api, { authenticator, guards: registryGuards, ...observe }),
+      bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards, ...observe }),
+      bindService(ApiKeyServiceService, keys.api, { authenticator, ...observe }),
     ],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.

@@ -71,6 +71,7 @@ export {
   type CallContext,
   type Guard,
   type Guards,
+  type GrpcObserver,
   type ServiceAuth,
   type GrpcClient,
   type GrpcServerHandle,

@@ -1,5 +1,13 @@
 import type { EventEnvelope } from './events';
 
+/** One durable consumer's backlog (JetStream num_pending, num_ack_pending, num_redelivered). */
+export interface ConsumerLag {
+  consumer: string;
+  pending: number;
+  ackPending: number;
+  redelivered: number;
+}
+
 /** A running subscription or consumer; `stop()` drains in-flight work, then stops. */
 export interface Stoppable {
   stop(): Promise<void>;
@@ -31,6 +39,12 @@ export interface Bus {
   publishEvent(event: EventEnvelope): Promise<void>;
   /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
+  /**
+   * The backlog of each durable consumer this bus consumes for (JetStream
+   * consumer info; the in-process bus computes the same), read by the metrics
+   * on scrape.
+   */
+  consumerLag?(): Promise<ConsumerLag[]>;
   /** Resolves true when connected and the stream exists. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

@@ -3,6 +3,8 @@ import type { Bus } from './bus';
 import type { EventEnvelope } from './events';
 import { consoleLogger, errorText } from './log';
 import type { Subjects } from './subjects';
+import { context as otelContext } from '@opentelemetry/api';
+import { contextOf, currentCarrier, type Carrier } from './tracing';
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 
@@ -33,12 +35,15 @@ export function outboxInsert(schema: string, subjects: Subjects, events: readonl
   const s = schemaName(schema);
   const values: string[] = [];
   const params: unknown[] = [];
+  // The trace context of the change (OpenTelemetry; null without one): the relay's publication continues it.
+  const carrier = currentCarrier();
+  const trace = carrier ? JSON.stringify(carrier) : null;
   for (const e of events) {
     const n = firstParam + params.length;
-    values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now())`);
-    params.push(e.id, subjects.event(e.scenario_id, e.type), JSON.stringify(e));
+    values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now(), $${n + 3})`);
+    params.push(e.id, subjects.event(e.scenario_id, e.type), JSON.stringify(e), trace);
   }
-  return { sql: `INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`, params };
+  return { sql: `INSERT INTO ${s}.outbox (id, subject, event, created_at, trace_context) VALUES ${values.join(', ')}`, params };
 }
 
 export interface OutboxRelayOptions {
@@ -62,6 +67,8 @@ export interface OutboxRelayOptions {
   retryMaxMs?: number;
   /** Called on every failed publish or database error; the relay retries regardless (default: logged as a warning). */
   onError?: (err: unknown, info: { eventId?: string; attempts?: number }) => void;
+  /** Called for every event published, with the seconds since its row was committed (metrics). */
+  onPublished?: (info: { eventId: string; lagSeconds: number }) => void;
 }
 
 export interface OutboxRelay {
@@ -81,6 +88,9 @@ interface Row {
   seq: number | string;
   id: string;
   event: EventEnvelope | string;
+  trace_context: string | null;
+  /** Seconds since the row was written (the database's clock, which wrote created_at). */
+  age_s: number | string | null;
 }
 
 /**
@@ -129,7 +139,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
       if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
       const { rows } = await tx.query<Row>(
-        `SELECT seq, id, event FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        `SELECT seq, id, event, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s
+           FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );
       const done: (number | string)[] = [];
@@ -137,7 +148,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       for (const row of rows) {
         const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
         try {
-          await bus.publishEvent(event);
+          // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
+          await otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
+          opts.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
           done.push(row.seq);
         } catch (err) {
           failed = true;
@@ -267,4 +280,17 @@ function hashKey(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
   return h;
+}
+
+function traceCarrier(raw: string | null): Carrier | null {
+  if (raw === null) return null;
+  try {
+    const v = JSON.parse(raw) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    const out: Carrier = {};
+    for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
+    return out;
+  } catch {
+    return null;
+  }
 }
