@@ -1,10 +1,13 @@
 import type { Authenticator } from '@parley/auth';
-import { ExecutionServiceService, TaskServiceService, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
+import { EventSubscriptionServiceService, ExecutionServiceService, TaskServiceService, bindService, startGrpcServer, type AgentProfileApi, type EventSubscriptionApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
 import { createOutboxRelay } from '@parley/events';
 import { migrate } from '@parley/storage';
 import { executionGuards, taskGuards } from './access';
 import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionServiceDeps } from './service';
 import { DEFAULT_WEBHOOK_MAX_ATTEMPTS, startTasks, toWebhookPolicy, type RunningTasks, type TaskOptions } from './tasks/index';
+import { startEventWebhooks, type RunningEventWebhooks } from './event-subscriptions';
+
+export { EVENT_PATTERNS, SUBSCRIBABLE_EVENTS, createEventSubscriptionApi, eventSubscriptionFeed, queueEvent, startEventWebhooks, type RunningEventWebhooks } from './event-subscriptions';
 
 export { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService } from './service';
 export type { ExecutionServiceDeps } from './service';
@@ -47,6 +50,9 @@ export interface RunningExecution {
   tasks: TaskApi;
   /** The webhook deliverer and the live-stream feed of AN tasks. */
   taskRuntime: RunningTasks;
+  /** Operators' webhooks for schema evolution events (EventSubscriptionService, on the same gRPC server). */
+  eventSubscriptions: EventSubscriptionApi;
+  eventWebhooks: RunningEventWebhooks;
   /** Publishes every pending outbox event (tests, shutdown). */
   drainOutbox(): Promise<void>;
   stop(): Promise<void>;
@@ -99,6 +105,17 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...deps.tasks,
     webhooks: { ...deps.tasks?.webhooks, allow: webhookPolicy },
   });
+  // Operators' webhooks for patch.*, key.* and pool.matured: the same URL policy and retry bound as task webhooks.
+  const { allow: _allow, ...webhookTunables } = deps.tasks?.webhooks ?? {};
+  const events = await startEventWebhooks({
+    db: deps.db,
+    bus: deps.bus,
+    subjects: deps.subjects,
+    clock: deps.clock,
+    log: deps.log.child({ component: 'event-webhooks' }),
+    policy: webhookPolicy,
+    webhooks: webhookTunables,
+  });
   const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
@@ -106,8 +123,10 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     services: [
       bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards, ...observe }),
       bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db), ...observe }),
+      bindService(EventSubscriptionServiceService, events.api, { authenticator: deps.authenticator, ...observe }),
     ],
   }).catch(async (e: unknown) => {
+    await events.stop();
     await tasks.stop();
     throw e;
   });
@@ -125,11 +144,14 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     api,
     tasks: tasks.api,
     taskRuntime: tasks,
+    eventSubscriptions: events.api,
+    eventWebhooks: events,
     drainOutbox: () => relay.drain(),
     async stop() {
       unwatch?.();
       // Ends the TaskResultSubscribe streams (clients resume with after_seq), then waits for unary calls.
       await server.stop();
+      await events.stop();
       await tasks.stop();
       // Publish what completed before the stop; if the bus is down, give up after a
       // moment: the rows stay in the outbox and the next start publishes them.

@@ -155,6 +155,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (b.pool) out.pool = withAuthorization(b.pool, authorization);
     if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
     if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
+    if (b.eventSubscriptions) out.eventSubscriptions = withAuthorization(b.eventSubscriptions, authorization);
     return out;
   };
 

@@ -8,6 +8,7 @@
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  EventSubscriptionServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -44,11 +45,13 @@ runUntilSignal('gateway', log, async () => {
   const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls, credential });
   // AN tasks (draft 004 §5.2-5.4): TaskService is served by the execution service, on its gRPC port.
   const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls, credential });
+  // Operators' webhooks for schema evolution events: EventSubscriptionService, on execution's gRPC port too.
+  const eventSubscriptions = createGrpcClient(EventSubscriptionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { tls, credential });
   const poolAddr = envOptional(env, 'SEMANTIC_POOL_ADDR');
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
   const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls, credential }) : undefined;
   const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr, { tls, credential }) : undefined;
-  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
+  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, eventSubscriptions, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
     negotiation: () => negotiation.waitForReady(1500).then(() => true),
@@ -68,6 +71,7 @@ runUntilSignal('gateway', log, async () => {
       negotiation: negotiation.api,
       execution: execution.api,
       tasks: tasks.api,
+      eventSubscriptions: eventSubscriptions.api,
       ...(pool ? { pool: pool.api } : {}),
       ...(evolution ? { evolution: evolution.api } : {}),
     },

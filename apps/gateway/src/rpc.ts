@@ -22,6 +22,8 @@ import type { ApiKeyApi } from '@parley/contracts';
 import { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
 import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
+import { EVENT_SUBSCRIPTION_METHODS } from './event-subscriptions';
+import type { EventSubscriptionApi } from '@parley/contracts';
 
 /**
  * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
@@ -46,6 +48,8 @@ export interface Backends {
   evolution?: EvolutionApi;
   /** The registry's API keys (issue 6); without it the key methods answer `unavailable`. */
   apiKeys?: ApiKeyApi;
+  /** Operators' webhooks for schema evolution events, served by execution; without it those methods answer `unavailable`. */
+  eventSubscriptions?: EventSubscriptionApi;
 }
 
 /** What a method sees of the HTTP request it came in (the same for every member of a batch). */
@@ -235,6 +239,8 @@ export const METHODS = {
   ...OPERATOR_METHODS,
   // API keys (issue 6), operators only: operator.ts.
   ...API_KEY_METHODS,
+  // Webhooks for patch.*, key.* and pool.matured, operators only: event-subscriptions.ts.
+  ...EVENT_SUBSCRIPTION_METHODS,
   /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
   async whoami(params, _b, ctx) {
     if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {

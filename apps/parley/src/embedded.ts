@@ -2,6 +2,7 @@ import { createJwtVerifier, mintApiKey, parseApiKey, parseJwtIssuers, type Authe
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  EventSubscriptionServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -202,6 +203,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   });
   const executionClient = grpc(ExecutionServiceService, execution.port, timeoutMs + 5000);
   const tasksClient = grpc(TaskServiceService, execution.port, timeoutMs + 5000);
+  const eventSubscriptionsClient = grpc(EventSubscriptionServiceService, execution.port);
   const health: HealthState = {
     shuttingDown: false,
     checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
@@ -258,6 +260,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       negotiation: negotiationClient.api,
       execution: executionClient.api,
       tasks: tasksClient.api,
+      eventSubscriptions: eventSubscriptionsClient.api,
       pool: poolClient.api,
       evolution: evolutionClient.api,
     },

@@ -14,6 +14,7 @@ import { POLICY, mintApiKey, parseApiKey } from '@parley/auth';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  EventSubscriptionServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -119,6 +120,7 @@ describe('unauthenticated calls are refused on every face', () => {
       [NegotiationServiceService, parley.grpcPorts.negotiation],
       [ExecutionServiceService, parley.grpcPorts.execution],
       [TaskServiceService, parley.grpcPorts.execution],
+      [EventSubscriptionServiceService, parley.grpcPorts.execution],
       [SemanticPoolServiceService, parley.grpcPorts.semanticPool],
       [EvolutionServiceService, parley.grpcPorts.evolution],
     ] as const;

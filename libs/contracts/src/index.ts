@@ -160,3 +160,16 @@ export {
 } from './gen/parley/v1/auth';
 import type { ApiKeyServiceService } from './gen/parley/v1/auth';
 export type ApiKeyApi = UnaryApi<typeof ApiKeyServiceService>;
+// Operators' webhooks for schema evolution events (OSS integration), served by the execution service.
+export {
+  EventSubscription,
+  CreateEventSubscriptionRequest,
+  CreateEventSubscriptionResponse,
+  ListEventSubscriptionsRequest,
+  ListEventSubscriptionsResponse,
+  DeleteEventSubscriptionRequest,
+  DeleteEventSubscriptionResponse,
+  EventSubscriptionServiceService,
+} from './gen/parley/v1/event_subscriptions';
+import type { EventSubscriptionServiceService } from './gen/parley/v1/event_subscriptions';
+export type EventSubscriptionApi = UnaryApi<typeof EventSubscriptionServiceService>;
