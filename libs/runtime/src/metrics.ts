@@ -333,10 +333,7 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     registers: reg,
   });
 
-  const scenario = boundedLabel(opts.maxScenarios ?? 50, (s) => {
-    // Zeroed series, so that rate() and the alerts see a scenario before its first failure.
-    for (const st of PATCH_STATUSES) patches.set({ scenario: s, status: st }, 0);
-  });
+  const scenario = boundedLabel(opts.maxScenarios ?? 50);
   const agent = boundedLabel(opts.maxAgents ?? 200);
   const zeroedAgents = new Set<string>();
 
@@ -349,7 +346,7 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
 
   // Sources that share a gauge (several outboxes in one process) write their own label values;
   // each gauge is cleared once per scrape before the sources write.
-  const scraped = [outboxPending, outboxAge, deadLetters, consumerPending, consumerAckPending, consumerRedelivered, poolClusters, poolHeat, patchKeys, auditsPending];
+  const scraped = [outboxPending, outboxAge, deadLetters, consumerPending, consumerAckPending, consumerRedelivered, poolClusters, poolHeat, patches, patchKeys, auditsPending];
   const scrapedCounters = [poolFragments, poolTriggers];
 
   let scraping: Promise<unknown> = Promise.resolve();
@@ -474,6 +471,12 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
       return watch({
         name: 'evolution',
         async refresh() {
+          // Every scenario the process knows gets its series, zero until it has patches (alerts and
+          // dashboards see a scenario before its first patch).
+          for (const sc of scenario.values()) {
+            for (const st of PATCH_STATUSES) patches.set({ scenario: sc, status: st }, 0);
+            for (const st of KEY_STATES) patchKeys.set({ scenario: sc, state: st }, 0);
+          }
           for (const f of await read()) {
             const sc = scenario.value(f.scenario);
             for (const st of PATCH_STATUSES) patches.set({ scenario: sc, status: st }, f.patches[st] ?? 0);
