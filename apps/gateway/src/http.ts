@@ -8,6 +8,7 @@ import { createRateLimiter, credentialLabel, handleHealth, handleMetrics, system
 import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
+import { consoleHandler } from './console';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
 import { METHODS, errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
@@ -87,6 +88,7 @@ const ENDPOINTS = [
   'GET /healthz',
   'GET /readyz',
   'GET /metrics',
+  'GET /console/',
 ];
 
 // ---------------------------------------------------------------------------
@@ -137,6 +139,8 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();
   };
   const schemas = new SchemaStore();
+  // The operator console (console.ts): static assets, the page calls /rpc with the operator's credential.
+  const serveConsole = consoleHandler();
   const limit = opts.rateLimit === null ? undefined : createRateLimiter({ ...(opts.rateLimit ?? { ratePerSecond: 50, burst: 100 }), clock: opts.clock ?? systemClock });
   const metrics = opts.metrics;
   /** A request answered before any method ran (401, 413, 429, a body that is not JSON): counted as method `none`. */
@@ -462,6 +466,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         await handleMetrics(metrics, res);
         return;
       }
+      if (await serveConsole(req, res, path)) return;
       if (path === '/rpc') {
         if (req.method !== 'POST') {
           res.setHeader('allow', 'POST');

@@ -12,10 +12,10 @@ import {
   createGrpcClient,
   type GrpcClient,
 } from '@parley/contracts';
-import { startEvolution, type RunningEvolution } from '@parley/evolution-service';
+import { evolverConfigFromEnv, startEvolution, type RunningEvolution } from '@parley/evolution-service';
 import { createLlmFromEnv } from '@parley/llm';
 import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
-import { rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
+import { poolConfigFromEnv, rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
@@ -219,7 +219,8 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     index,
     clock,
     log: log.child({ service: 'semantic-pool' }),
-    ...(opts.evolution?.pool ? { config: opts.evolution.pool } : {}),
+    // The §6.2.1 figures as given, else from the environment as the separate process reads them (PARLEY_HEAT_THRESHOLD, …).
+    config: opts.evolution?.pool ?? poolConfigFromEnv(process.env),
     ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
     // zhou §7: with PARLEY_DATA_KEY (or PARLEY_STORE_RAW_FRAGMENTS=false) as in the separate process;
     // otherwise raw fragments are sealed with a key made up at start.
@@ -238,7 +239,8 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'evolution' }),
-    ...(opts.evolution?.evolver ? { config: opts.evolution.evolver } : {}),
+    // As given, else from the environment as the separate process reads it (PARLEY_APPROVAL=manual holds every patch, …).
+    config: opts.evolution?.evolver ?? evolverConfigFromEnv(process.env),
     induce: (input) => llm.inducer.induce(input),
     judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
     ...(opts.evolution?.tickMs !== undefined ? { tickMs: opts.evolution.tickMs } : {}),
