@@ -60,7 +60,7 @@ describe.skipIf(!run)('operator console (/console/) in headless Chromium', () =>
     await page.getByTestId('login-submit').click();
     await page.getByTestId('whoami').waitFor();
     expect(await page.getByTestId('whoami').textContent()).toContain('dev');
-    expect(await page.evaluate(() => sessionStorage.getItem('parley.console.credential'))).toBe(parley.devKey);
+    expect(await page.evaluate("sessionStorage.getItem('parley.console.credential')")).toBe(parley.devKey);
     await page.getByTestId('scenario-link-flight_booking').waitFor();
     await shot('scenarios');
   });

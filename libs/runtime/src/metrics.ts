@@ -1,9 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isErrorType } from '@parley/protocol';
-import type { Queryable } from '@parley/storage';
 import { envInt, envOptional } from './config';
 
 type Env = Record<string, string | undefined>;
+
+/** What the SQL sources need of a database (libs/storage's Db and Queryable have it; not imported, so the runtime stays below storage). */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
 
 /**
  * Parley's Prometheus metrics: every name, label and help text lives here, and
