@@ -1,0 +1,201 @@
+/**
+ * Dates and date-times in an utterance, with chrono-node (casual English:
+ * "next Monday", "the day after tomorrow", "December 3rd", "at 06:30 today",
+ * "yesterday at 22:40 UTC"), resolved against the user's reference: `today`
+ * and the IANA `timezone` are inputs, never the process clock.
+ *
+ * - A date key (`format: date`) gets the local calendar date (YYYY-MM-DD).
+ * - A date-time key (`format: date-time`) gets RFC 3339 with an offset: the one
+ *   the user said ("UTC", "GMT+8", "+08:00", "Paris time", or a "<name> time"
+ *   the template's own examples define: "Beijing time" is +08:00 in the
+ *   fault-management example), else the user's time zone's offset at that time.
+ * - Which way an ambiguous weekday goes ("Monday") follows the key: a departure
+ *   is ahead, a fault that "occurred" is behind (`orientation`).
+ */
+import * as chrono from 'chrono-node';
+import { offsetMinutes, zonedInstant } from '../mapping';
+import type { Token } from './text';
+
+export type Orientation = 'future' | 'past';
+
+export interface FoundDate {
+  /** Token indices [from, to) the date was read from (the time zone words included). */
+  readonly from: number;
+  readonly to: number;
+  /** YYYY-MM-DD, local. */
+  readonly date: string;
+  /** RFC 3339 with offset when a time of day was said. */
+  readonly dateTime?: string;
+  readonly hasTime: boolean;
+  /** The user named the day (not only a time of day). */
+  readonly hasDay: boolean;
+}
+
+export interface DateReference {
+  readonly now: Date;
+  readonly timezone: string;
+}
+
+const PAST_WORDS = /\b(last|ago|yesterday|previous|past|earlier|since)\b/i;
+/** Characters of utterance chrono is given (it is already bounded; this bounds chrono's own patterns again). */
+const MAX_CHRONO_CHARS = 2000;
+
+function pad(n: number, w = 2): string {
+  return String(Math.trunc(Math.abs(n))).padStart(w, '0');
+}
+
+function formatOffset(min: number): string {
+  const sign = min < 0 ? '-' : '+';
+  return `${sign}${pad(Math.floor(Math.abs(min) / 60))}:${pad(Math.abs(min) % 60)}`;
+}
+
+/** IANA zones by the last part of their name ("paris" → Europe/Paris, "new york" → America/New_York). */
+export function zoneCities(): Map<string, string> {
+  const out = new Map<string, string>();
+  const zones = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  for (const z of zones) {
+    const city = z.split('/').pop()?.replace(/_/g, ' ').toLowerCase();
+    if (city && !out.has(city)) out.set(city, z);
+  }
+  return out;
+}
+
+/** Index of the token that starts at or after character `at`. */
+function tokenAt(tokens: readonly Token[], at: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((tokens[mid] as Token).start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What the mapper keeps of a chrono result: the wall-clock parts and what the user actually said. */
+interface Parts {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+  /** Minutes east of UTC, when the user said it. */
+  offset?: number;
+  /** The user named the day ("Monday", "today", "4 May"), not only a time of day. */
+  day: boolean;
+  time: boolean;
+}
+
+interface Parsed {
+  from: number;
+  to: number;
+  parts: Parts;
+  text: string;
+}
+
+const NAMED_DAY = /\b(today|tonight|tomorrow|yesterday|morning|evening|afternoon|night)\b/i;
+
+function partsOf(c: chrono.ParsedComponents, text: string): Parts {
+  return {
+    y: c.get('year') ?? 1970,
+    mo: c.get('month') ?? 1,
+    d: c.get('day') ?? 1,
+    h: c.get('hour') ?? 0,
+    mi: c.get('minute') ?? 0,
+    s: c.get('second') ?? 0,
+    ...(c.isCertain('timezoneOffset') ? { offset: c.get('timezoneOffset') ?? 0 } : {}),
+    day: c.isCertain('day') || c.isCertain('weekday') || NAMED_DAY.test(text),
+    time: c.isCertain('hour'),
+  };
+}
+
+/**
+ * `<name> time` right after token `i` (optionally in parentheses or after a comma):
+ * its offset in minutes at `when`, and the token after it.
+ */
+function zoneAfter(tokens: readonly Token[], i: number, aliases: ReadonlyMap<string, number>, cities: ReadonlyMap<string, string>, when: Date): { minutes: number; next: number } | undefined {
+  let j = i;
+  if (tokens[j]?.text === ',' || tokens[j]?.text === '(') j++;
+  for (let len = 3; len >= 1; len--) {
+    const words = tokens.slice(j, j + len);
+    if (words.length < len || words.some((t) => t.kind !== 'word')) continue;
+    if (tokens[j + len]?.lower !== 'time') continue;
+    const name = words.map((t) => t.lower).join(' ');
+    const alias = aliases.get(name);
+    let next = j + len + 1;
+    if (tokens[next]?.text === ')') next++;
+    if (alias !== undefined) return { minutes: alias, next };
+    const zone = cities.get(name);
+    if (zone) return { minutes: offsetMinutes(zone, when), next };
+  }
+  return undefined;
+}
+
+/**
+ * Every date in the utterance, in order, for a key of `orientation`. `aliases`:
+ * "<name> time" → offset minutes, from the template's examples.
+ */
+export function findDates(text: string, tokens: readonly Token[], ref: DateReference, orientation: Orientation, aliases: ReadonlyMap<string, number>, cities: ReadonlyMap<string, string>): FoundDate[] {
+  const input = text.slice(0, MAX_CHRONO_CHARS);
+  const reference = { instant: ref.now, timezone: offsetMinutes(ref.timezone, ref.now) };
+  const behind = chrono.parse(input, reference, { forwardDate: false });
+  const ahead = orientation === 'future' ? chrono.parse(input, reference, { forwardDate: true }) : [];
+  const parsed: Parsed[] = [];
+  for (const r of behind) {
+    // "sites 2031 and 2040": a bare number is not a date.
+    if (/^\d{1,4}$/.test(r.text.trim())) continue;
+    const c = r.start;
+    if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
+    const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
+    const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
+    const from = tokenAt(tokens, r.index);
+    let to = tokenAt(tokens, r.index + r.text.length);
+    // chrono keeps a trailing comma ("next Monday,").
+    while (to > from && tokens[to - 1]?.kind === 'punct') to--;
+    parsed.push({ from, to, parts: partsOf(useAhead ? fwd.start : c, r.text), text: r.text });
+  }
+  // "at 9:12 Beijing time on 4 May 2026": chrono reads a time and a date apart; join them.
+  const merged: Parsed[] = [];
+  for (const p of parsed) {
+    const prev = merged[merged.length - 1];
+    if (prev) {
+      const gap = tokens.slice(prev.to, p.from);
+      const closeBy = gap.length <= 5 && gap.every((t) => t.kind === 'word' || t.text === ',' || t.text === '(' || t.text === ')');
+      const timeOnly = (x: Parts) => x.time && !x.day;
+      const dayOnly = (x: Parts) => x.day && !x.time;
+      if (closeBy && ((timeOnly(prev.parts) && dayOnly(p.parts)) || (dayOnly(prev.parts) && timeOnly(p.parts)))) {
+        const day = dayOnly(prev.parts) ? prev.parts : p.parts;
+        const time = timeOnly(prev.parts) ? prev.parts : p.parts;
+        const parts: Parts = { ...day, h: time.h, mi: time.mi, s: time.s, time: true, ...(time.offset !== undefined ? { offset: time.offset } : {}) };
+        merged[merged.length - 1] = { from: prev.from, to: p.to, parts, text: `${prev.text} ${p.text}` };
+        continue;
+      }
+    }
+    merged.push(p);
+  }
+  return merged.map((p) => {
+    const { y, mo, d, h, mi, s } = p.parts;
+    const date = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
+    let to = p.to;
+    if (!p.parts.time) return { from: p.from, to, date, hasTime: false, hasDay: p.parts.day };
+    let offset: number;
+    const zone = zoneAfter(tokens, to, aliases, cities, zonedInstant('UTC', y, mo, d, h, mi, s));
+    if (zone) {
+      offset = zone.minutes;
+      to = zone.next;
+    } else if (p.parts.offset !== undefined) {
+      offset = p.parts.offset;
+    } else {
+      offset = offsetMinutes(ref.timezone, zonedInstant(ref.timezone, y, mo, d, h, mi, s));
+    }
+    const dateTime = `${date}T${pad(h)}:${pad(mi)}:${pad(s)}${formatOffset(offset)}`;
+    return { from: p.from, to, date, dateTime, hasTime: true, hasDay: p.parts.day };
+  });
+}
+/** "2026-05-04T09:12:00+08:00" → +480 minutes (from a template example's value), or undefined. */
+export function offsetOf(value: string): number | undefined {
+  const m = /([+-])(\d{2}):(\d{2})$/.exec(value.slice(-6));
+  if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return value.endsWith('Z') ? 0 : undefined;
+}
