@@ -158,7 +158,8 @@ export async function run(argv: string[]): Promise<number> {
       ...(embedder ? { embedder } : {}),
     };
   } catch (e) {
-    if (e instanceof UsageError) {
+    // A bad option, or an LLM endpoint configured wrongly (PARLEY_LLM_*): usage.
+    if (e instanceof UsageError || (e instanceof ParleyError && e.type === 'invalid_params')) {
       process.stderr.write(`parley ask: ${e.message}\n${USAGE}`);
       return 2;
     }
@@ -205,6 +206,11 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(`${table(['closest scenario', 'agent', 'score>', 'words explained>'], closest.map((c) => [c.scenario, c.agent, c.score.toFixed(2), c.explained === undefined ? '-' : c.explained.toFixed(2)])).replace(/^/gm, '  ')}\n`);
       }
       return 1;
+    }
+    if (err.type === 'invalid_params' && err.path.startsWith('options.')) {
+      // --today, --timezone: checked by the client, a usage error here.
+      process.stderr.write(`parley ask: ${err.message}\n${USAGE}`);
+      return 2;
     }
     process.stderr.write(`parley ask: ${describe(err)}\n`);
     if (err.type === 'internal' && !(e instanceof ParleyError)) process.stderr.write(`  ${e instanceof Error ? e.message : String(e)}\n`);
