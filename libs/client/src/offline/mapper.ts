@@ -228,9 +228,14 @@ function enums(c: Ctx, k: KeyPlan): void {
   }
 }
 
-function booleans(c: Ctx, k: KeyPlan): void {
+/**
+ * Where all the words of a key's name stand together ("smooth the skin" for
+ * skin_smoothing): [first, last] token, or undefined.
+ */
+function nameMentions(c: Ctx, k: KeyPlan): { tokens: number[]; exact: boolean }[] {
   const names = k.nameWords;
-  if (names.length === 0) return;
+  const out: { tokens: number[]; exact: boolean }[] = [];
+  if (names.length === 0) return out;
   for (let i = 0; i < c.tokens.length; i++) {
     const first = c.tokens[i] as Token;
     if (!isContent(first) || !names.some((n) => c.lex.match(first.lower, n) > 0)) continue;
@@ -248,10 +253,27 @@ function booleans(c: Ctx, k: KeyPlan): void {
       taken.push(j);
     }
     if (used.size < names.length) continue;
-    const from = taken[0] as number;
-    const to = (taken[taken.length - 1] as number) + 1;
+    out.push({ tokens: span(taken[0] as number, (taken[taken.length - 1] as number) + 1), exact });
+  }
+  return out;
+}
+
+/**
+ * A key named in the words with no value said for it ("smooth the skin", no
+ * intensity): the words go to `other` unless a value takes them. A key of one
+ * name word is too easily named in passing ("departure") to count.
+ */
+function mentions(c: Ctx, k: KeyPlan): void {
+  if (k.nameWords.length < 2) return;
+  for (const m of nameMentions(c, k)) c.out.push({ key: undefined, value: null, confidence: 0.4, tokens: m.tokens, rule: 'named_without_value' });
+}
+
+function booleans(c: Ctx, k: KeyPlan): void {
+  for (const m of nameMentions(c, k)) {
+    const from = m.tokens[0] as number;
+    const to = (m.tokens[m.tokens.length - 1] as number) + 1;
     const neg = negationBefore(c, from);
-    c.out.push({ key: k.name, value: neg < 0, confidence: exact ? 0.9 : 0.8, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean' });
+    c.out.push({ key: k.name, value: neg < 0, confidence: m.exact ? 0.9 : 0.8, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean' });
   }
 }
 
@@ -564,6 +586,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
     const tokens = tokenize(ctx.utterance);
     const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
     for (const k of plan.keys) {
+      if (k.kind !== 'boolean') mentions(c, k);
       switch (k.kind) {
         case 'date':
         case 'datetime':

@@ -205,6 +205,7 @@ export const NEGATIONS: ReadonlySet<string> = wordSet('no not without never none
 export const REQUEST_WORDS: ReadonlySet<string> = wordSet(`
   want wants wanted wanting need needs needed needing like would love wish hope help make makes made get gets got give gives gave
   let put set take takes do please go going can could book books booked booking order ordering ask asking request requesting
+  add adds apply applies use uses turn change edit fix include switch
   i'd id i'm im ok okay hi hello hey just really also now asap quickly something thing things stuff way able
 `);
 
