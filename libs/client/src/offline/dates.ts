@@ -132,29 +132,110 @@ function zoneAfter(tokens: readonly Token[], i: number, aliases: ReadonlyMap<str
   return undefined;
 }
 
+/** The locales chrono reads, English first: a request written in another language still has dates. */
+const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh'] as const;
+type Locale = (typeof LOCALES)[number];
+
+/** "the 3rd", "on the 21st": a day of the month chrono leaves alone. */
+const ORDINAL_DAY = /^(\d{1,2})(st|nd|rd|th)$/;
+
+/**
+ * The text chrono reads: the utterance with corrected slips ("tomorow" →
+ * tomorrow) written in, and where each token now starts and ends.
+ */
+function dateView(text: string, tokens: readonly Token[]): { input: string; starts: number[]; ends: number[] } {
+  let input = '';
+  let at = 0;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const t of tokens) {
+    input += text.slice(at, t.start);
+    starts.push(input.length);
+    input += t.kind === 'word' && t.lower !== t.text.toLowerCase() && t.lower !== 'not' ? t.lower : t.text;
+    ends.push(input.length);
+    at = t.end;
+  }
+  input += text.slice(at);
+  return { input, starts, ends };
+}
+
+function firstAtOrAfter(list: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Every date in the utterance, in order, for a key of `orientation`. `aliases`:
  * "<name> time" → offset minutes, from the template's examples.
  */
-export function findDates(text: string, tokens: readonly Token[], ref: DateReference, orientation: Orientation, aliases: ReadonlyMap<string, number>, cities: ReadonlyMap<string, string>): FoundDate[] {
-  const input = text.slice(0, MAX_CHRONO_CHARS);
+export function findDates(
+  text: string,
+  tokens: readonly Token[],
+  ref: DateReference,
+  orientation: Orientation,
+  aliases: ReadonlyMap<string, number>,
+  cities: ReadonlyMap<string, string>,
+  english: (word: string) => boolean,
+): FoundDate[] {
+  const view = dateView(text.slice(0, MAX_CHRONO_CHARS), tokens);
+  const input = view.input.slice(0, MAX_CHRONO_CHARS);
   const reference = { instant: ref.now, timezone: offsetMinutes(ref.timezone, ref.now) };
-  const behind = chrono.parse(input, reference, { forwardDate: false });
-  const ahead = orientation === 'future' ? chrono.parse(input, reference, { forwardDate: true }) : [];
   const parsed: Parsed[] = [];
-  for (const r of behind) {
-    // "sites 2031 and 2040": a bare number is not a date.
-    if (/^\d{1,4}$/.test(r.text.trim())) continue;
-    const c = r.start;
-    if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
-    const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
-    const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
-    const from = tokenAt(tokens, r.index);
-    let to = tokenAt(tokens, r.index + r.text.length);
-    // chrono keeps a trailing comma ("next Monday,").
-    while (to > from && tokens[to - 1]?.kind === 'punct') to--;
-    parsed.push({ from, to, parts: partsOf(useAhead ? fwd.start : c, r.text), text: r.text });
+  const taken: boolean[] = tokens.map(() => false);
+  for (const locale of LOCALES) {
+    const parser = chrono[locale as Locale];
+    const behind = parser.parse(input, reference, { forwardDate: false });
+    const ahead = orientation === 'future' ? parser.parse(input, reference, { forwardDate: true }) : [];
+    for (const r of behind) {
+      // "sites 2031 and 2040": a bare number is not a date.
+      if (/^\d{1,4}$/.test(r.text.trim())) continue;
+      const c = r.start;
+      if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
+      // Only whole tokens: "CR-04 a" is no time.
+      const from = view.starts.indexOf(r.index);
+      if (from === -1) continue;
+      let to = firstAtOrAfter(view.starts, r.index + r.text.length);
+      if (to > 0 && (view.ends[to - 1] as number) > r.index + r.text.length) continue;
+      // chrono keeps a trailing comma ("next Monday,").
+      while (to > from && tokens[to - 1]?.kind === 'punct') to--;
+      if (to <= from || taken.slice(from, to).some(Boolean)) continue;
+      // Another language's reading of English words ("to" is Thursday in Swedish) is no date: it must hold a
+      // digit, a word of another script, or a word English does not have.
+      if (locale !== 'en' && !tokens.slice(from, to).some((t) => t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && (/[^\x00-\x7f]/.test(t.text) || !english(t.lower))))) continue;
+      const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
+      const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
+      parsed.push({ from, to, parts: partsOf(useAhead ? fwd.start : c, r.text), text: r.text });
+      for (let i = from; i < to; i++) taken[i] = true;
+    }
   }
+  // "on the 3rd": the next (or, for a past event, the last) day of that number.
+  tokens.forEach((t, i) => {
+    const m = ORDINAL_DAY.exec(t.lower);
+    if (!m || taken[i]) return;
+    const day = Number(m[1]);
+    if (day < 1 || day > 31) return;
+    const today = localParts(ref.now, ref.timezone);
+    let y = today.y;
+    let mo = today.mo;
+    const step = orientation === 'future' ? 1 : -1;
+    if ((orientation === 'future' && day < today.d) || (orientation === 'past' && day > today.d)) mo += step;
+    for (let n = 0; n < 3; n++) {
+      if (mo > 12) [y, mo] = [y + 1, 1];
+      if (mo < 1) [y, mo] = [y - 1, 12];
+      if (new Date(Date.UTC(y, mo - 1, day)).getUTCDate() === day) break;
+      mo += step;
+    }
+    const from = tokens[i - 1]?.lower === 'the' ? i - 1 : i;
+    parsed.push({ from, to: i + 1, parts: { y, mo, d: day, h: 0, mi: 0, s: 0, day: true, time: false }, text: t.text });
+    taken[i] = true;
+  });
+  parsed.sort((a, b) => a.from - b.from);
   // "at 9:12 Beijing time on 4 May 2026": chrono reads a time and a date apart; join them.
   const merged: Parsed[] = [];
   for (const p of parsed) {
@@ -180,10 +261,12 @@ export function findDates(text: string, tokens: readonly Token[], ref: DateRefer
     let to = p.to;
     if (!p.parts.time) return { from: p.from, to, date, hasTime: false, hasDay: p.parts.day };
     let offset: number;
-    const zone = zoneAfter(tokens, to, aliases, cities, zonedInstant('UTC', y, mo, d, h, mi, s));
+    // "<name> time" right after the date, or between its time and its day ("at 06:05 Beijing time today").
+    let zone: { minutes: number; next: number } | undefined;
+    for (let i = p.from; i <= to && !zone; i++) zone = zoneAfter(tokens, i, aliases, cities, zonedInstant('UTC', y, mo, d, h, mi, s));
     if (zone) {
       offset = zone.minutes;
-      to = zone.next;
+      to = Math.max(to, zone.next);
     } else if (p.parts.offset !== undefined) {
       offset = p.parts.offset;
     } else {
@@ -193,6 +276,12 @@ export function findDates(text: string, tokens: readonly Token[], ref: DateRefer
     return { from: p.from, to, date, dateTime, hasTime: true, hasDay: p.parts.day };
   });
 }
+function localParts(instant: Date, tz: string): { y: number; mo: number; d: number } {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
+  return { y: get('year'), mo: get('month'), d: get('day') };
+}
+
 /** "2026-05-04T09:12:00+08:00" → +480 minutes (from a template example's value), or undefined. */
 export function offsetOf(value: string): number | undefined {
   const m = /([+-])(\d{2}):(\d{2})$/.exec(value.slice(-6));

@@ -20,6 +20,9 @@ const MAX_CACHED = 20_000;
 /** Words WordNet is asked about: lowercase letters, inner hyphens or apostrophes, bounded. */
 const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
+const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
+const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
+
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
 export const RELATED = 0.85;
@@ -111,6 +114,32 @@ export class Lexicon {
     const rb = this.related(b);
     if (la.some((x) => rb.has(x))) return RELATED;
     return 0;
+  }
+
+  /** Whether a sense of the noun (first two) is a kind of `target` (a WordNet hypernym, within eight levels). */
+  private kindOf(word: string, targets: ReadonlySet<string>): boolean {
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(word)) return false;
+    for (const lemma of wn.baseForms(word, 'n')) {
+      if (targets.has(lemma)) return true;
+      const entry = wn.lookup(lemma, 'n');
+      let frontier = (entry?.offsets ?? []).slice(0, 2).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
+        if (frontier.some((sy) => sy.words.some((w) => targets.has(w)))) return true;
+        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
+      }
+    }
+    return false;
+  }
+
+  /** A word for a person ("passenger", "people", "customer"). */
+  isPerson(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), PERSON);
+  }
+
+  /** A word for a group of people ("family", "team", "group"). */
+  isGroupOfPeople(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

@@ -18,6 +18,7 @@ import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mappi
 import { findDates, zoneCities } from './dates';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
+import { correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type Token } from './text';
 
 export const OFFLINE_MAPPER_ID = 'offline-template-v1';
@@ -39,7 +40,22 @@ interface Ctx {
   out: Candidate[];
 }
 
-const LIST_SEPARATORS = new Set([',', 'and', '&', '/', 'or', '+', ';']);
+/** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
+const LIST_SEPARATORS = new Set([',', 'and', '&', '/', 'or', '+', ';', 'y', 'e', 'et', 'und', 'en', 'och', 'и', '\u3001', 'と', '和', '及', '및']);
+/** "4001-4004": a range of numbered sites, expanded when short. */
+const MAX_RANGE = 50;
+
+function expandRange(text: string): string[] | undefined {
+  const m = /^(\d{1,9})-(\d{1,9})$/.exec(text);
+  if (!m || (m[1] as string).length !== (m[2] as string).length) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  if (!(b > a) || b - a > MAX_RANGE) return undefined;
+  const width = (m[1] as string).length;
+  const out: string[] = [];
+  for (let n = a; n <= b; n++) out.push(String(n).padStart(width, '0'));
+  return out;
+}
 /** How far (in tokens) a cue may stand from what it introduces. */
 const CUE_WINDOW = 3;
 
@@ -161,7 +177,8 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
     if (ex.words.length >= 2 && hit.matched.length < 2) continue;
     // For a key that is not a switch, the value must come from words beyond the key's own name
     // ("light" of 'light skin smoothing' -> 3; not "skin smoothing" alone).
-    if (k && k.kind !== 'boolean' && !hit.matched.some((w) => !k.nameWords.some((n) => c.lex.match(w, n) > 0) && weightOf(c, w) > 0.3)) continue;
+    // A whole example said as written ('just tell me where the fault is') counts whatever its words.
+    if (k && k.kind !== 'boolean' && hit.score < 0.999 && !hit.matched.some((w) => !k.nameWords.some((n) => c.lex.match(w, n) > 0) && weightOf(c, w) > 0.3)) continue;
     const confidence = hit.score >= 0.999 ? 0.95 : 0.5 + 0.45 * hit.score;
     if (!k) {
       c.out.push({ key: undefined, value: null, confidence, tokens: hit.tokens, rule: 'other_example' });
@@ -180,7 +197,7 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
 }
 
 function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<string, string>): void {
-  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities);
+  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w));
   found.forEach((d, n) => {
     const rank = n === 0 ? 0 : 0.05;
     if (k.kind === 'date') {
@@ -268,13 +285,39 @@ function mentions(c: Ctx, k: KeyPlan): void {
   for (const m of nameMentions(c, k)) c.out.push({ key: undefined, value: null, confidence: 0.4, tokens: m.tokens, rule: 'named_without_value' });
 }
 
+const YES = new Set(['yes', 'on', 'true', 'please', 'enabled']);
+const NO = new Set(['no', 'off', 'false', 'none', 'disabled']);
+
+/** "background blur: no", "eye enlargement - yes": the answer right after the name. */
+function answerAfter(c: Ctx, to: number): { value: boolean; to: number } | undefined {
+  let j = to;
+  if (c.tokens[j]?.text === ':' || c.tokens[j]?.text === '=' || c.tokens[j]?.text === '-') j++;
+  const t = c.tokens[j];
+  if (!t || t.kind !== 'word') return undefined;
+  if (YES.has(t.lower) && j > to) return { value: true, to: j + 1 };
+  if (NO.has(t.lower)) return { value: false, to: j + 1 };
+  return undefined;
+}
+
 function booleans(c: Ctx, k: KeyPlan): void {
   for (const m of nameMentions(c, k)) {
     const from = m.tokens[0] as number;
-    const to = (m.tokens[m.tokens.length - 1] as number) + 1;
+    let to = (m.tokens[m.tokens.length - 1] as number) + 1;
     const neg = negationBefore(c, from);
-    c.out.push({ key: k.name, value: neg < 0, confidence: m.exact ? 0.9 : 0.8, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean' });
+    let value = neg < 0;
+    const answer = answerAfter(c, to);
+    if (answer) [value, to] = [answer.value, answer.to];
+    c.out.push({ key: k.name, value, confidence: m.exact ? 0.9 : 0.8, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean' });
   }
+  // The action word alone ("blur what's behind me" for background_blur): the last word of the name, less sure.
+  const head = k.nameWords[k.nameWords.length - 1];
+  if (!head || k.nameWords.length < 2) return;
+  c.tokens.forEach((t, i) => {
+    if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
+    const neg = negationBefore(c, i);
+    const answer = answerAfter(c, i + 1);
+    c.out.push({ key: k.name, value: answer ? answer.value : neg < 0, confidence: 0.6, tokens: span(neg >= 0 ? neg : i, answer ? answer.to : i + 1), rule: 'boolean_head' });
+  });
 }
 
 function numbers(c: Ctx, k: KeyPlan): void {
@@ -319,6 +362,29 @@ function numbers(c: Ctx, k: KeyPlan): void {
     if (c.tokens[to]?.text === '/' && c.tokens[to + 1]?.kind === 'number') to += 2;
     c.out.push({ key: k.name, value, confidence, tokens: span(Math.min(from, n.from), Math.max(to, n.to)), rule: 'number' });
     i = n.to - 1;
+  }
+}
+
+/** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
+function personCounts(c: Ctx, k: KeyPlan): void {
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    const times = /^[x\u00d7](\d{1,2})$/i.exec(t.text);
+    if (times && t.kind === 'ident') {
+      c.out.push({ key: k.name, value: Number(times[1]), confidence: 0.75, tokens: [i], rule: 'person_count' });
+      continue;
+    }
+    const n = numberAt(c.tokens, i);
+    if (n && c.tokens[n.to]?.lower === 'of' && (c.tokens[n.to + 1]?.lower === 'us' || c.tokens[n.to + 1]?.lower === 'them')) {
+      c.out.push({ key: k.name, value: n.value, confidence: 0.8, tokens: span(i, n.to + 2), rule: 'person_count' });
+      i = n.to + 1;
+      continue;
+    }
+    // "a family of four", "my team of seven"
+    if (t.kind === 'word' && c.tokens[i + 1]?.lower === 'of' && c.lex.isGroupOfPeople(t.lower)) {
+      const m = numberAt(c.tokens, i + 2);
+      if (m) c.out.push({ key: k.name, value: m.value, confidence: 0.8, tokens: span(i, m.to), rule: 'person_count' });
+    }
   }
 }
 
@@ -379,7 +445,7 @@ function lists(c: Ctx, k: KeyPlan): void {
       }
       break;
     }
-    const texts = items.map((x) => (c.tokens[x] as Token).text);
+    const texts = items.flatMap((x) => expandRange((c.tokens[x] as Token).text) ?? [(c.tokens[x] as Token).text]);
     const shape = texts.reduce((a, t) => a + shapeScore(k, t), 0) / texts.length;
     const cued = cueBefore(c, i, k.cues);
     const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0) + (texts.length > 1 ? 0.05 : 0));
@@ -393,6 +459,19 @@ function lists(c: Ctx, k: KeyPlan): void {
 function composites(c: Ctx, k: KeyPlan): void {
   const comp = k.composite;
   if (!comp || comp.parts !== 2) return;
+  // Written as the template writes it: "AGG-05<->CR-02".
+  for (let i = 0; i < c.tokens.length; i++) {
+    const a = c.tokens[i] as Token;
+    if (!identifierLike(a) && !(a.kind === 'word' && a.upper)) continue;
+    let j = i + 1;
+    let glue = '';
+    while (j < c.tokens.length && c.tokens[j]?.kind === 'punct' && glue.length < comp.glue.length) glue += (c.tokens[j++] as Token).text;
+    if (glue !== comp.glue) continue;
+    const b = c.tokens[j];
+    if (b && (identifierLike(b) || (b.kind === 'word' && b.upper)) && b.start === (c.tokens[j - 1] as Token).end && (c.tokens[i + 1] as Token).start === a.end) {
+      c.out.push({ key: k.name, value: c.text.slice(a.start, b.end), confidence: 0.95, tokens: span(i, j + 1), rule: 'composite_literal' });
+    }
+  }
   const ids: number[] = [];
   c.tokens.forEach((t, i) => {
     if (identifierLike(t) || (t.kind === 'word' && t.upper)) ids.push(i);
@@ -411,8 +490,14 @@ function composites(c: Ctx, k: KeyPlan): void {
       const window = c.tokens.slice(from, to);
       if (window.some((t) => isClausePunct(t) && t.text !== ',')) continue;
       const hits = comp.context.filter((w) => window.some((t) => t.kind === 'word' && c.lex.match(t.lower, w) > 0));
-      const share = comp.context.length === 0 ? 0 : hits.length / comp.context.length;
+      let share = comp.context.length === 0 ? 0 : hits.length / comp.context.length;
       if (hits.length === 0) continue;
+      // The example's connector stands between the parts ("between X and Y"), not elsewhere.
+      if (comp.connector) {
+        const between = c.tokens.slice(ia + 1, ib).some((t) => t.lower === comp.connector);
+        if (!between) continue;
+        share = Math.min(1, share + 0.2);
+      }
       let first = ia;
       for (let x = ia - 1; x >= from; x--) if (comp.context.some((w) => c.lex.match((c.tokens[x] as Token).lower, w) > 0)) first = x;
       c.out.push({ key: k.name, value: `${ta.text}${comp.glue}${tb.text}`, confidence: Math.min(0.95, 0.55 + 0.4 * share + 0.1 * (shape - 0.6)), tokens: span(first, ib + 1), rule: 'composite' });
@@ -454,14 +539,71 @@ function entityAt(c: Ctx, k: KeyPlan, at: number): { value: JsonValue; confidenc
     return { value: first.text, confidence: 0.88, to: at + 1 };
   }
   let j = at;
-  while (j < c.tokens.length && j - at < 4) {
-    const t = c.tokens[j] as Token;
-    if (t.kind === 'cjk' || (t.kind === 'word' && t.capital && !FUNCTION_WORDS.has(t.lower))) j++;
-    else break;
-  }
+  while (j < c.tokens.length && j - at < 4 && isNameWord(c, c.tokens[j] as Token)) j++;
   if (j === at) return undefined;
   const name = c.text.slice(first.start, (c.tokens[j - 1] as Token).end);
   return { value: name, confidence: 0.55, to: j };
+}
+
+/** A word of a name: capitalised (or CJK), not a function word, not a word of the template ("Flight", "Business"). */
+function isNameWord(c: Ctx, t: Token): boolean {
+  if (t.kind === 'cjk') return true;
+  if (t.kind !== 'word' || !t.capital || FUNCTION_WORDS.has(t.lower)) return false;
+  return !c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l));
+}
+
+/** Marks between the two ends of a route: "Paris → Tokyo", "Tokyo -> Seoul", "Toronto-Vancouver". */
+const ROUTE_MARKS = new Set(['\u2192', '\u27f6', '\u21d2', '\u2013', '\u2014']);
+
+/** Where a route mark stands at token `i`: the token after it, or -1. */
+function routeMarkAt(c: Ctx, i: number): number {
+  const t = c.tokens[i];
+  if (!t) return -1;
+  if (t.kind === 'punct' && ROUTE_MARKS.has(t.text)) return i + 1;
+  // "->", "=>", "-->"
+  if (t.kind === 'punct' && (t.text === '-' || t.text === '=')) {
+    let j = i;
+    while (c.tokens[j]?.text === '-' || c.tokens[j]?.text === '=') j++;
+    if (c.tokens[j]?.text === '>') return j + 1;
+    // "Toronto-Vancouver": a hyphen between two names, no spaces.
+    const prev = c.tokens[i - 1];
+    const next = c.tokens[i + 1];
+    if (t.text === '-' && prev && next && prev.end === t.start && next.start === t.end) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * "X to Y", "X → Y": the name before the destination's cue (or a route mark)
+ * is the origin. Which keys: the template's own cues say so (an entity key
+ * introduced by "from" and one introduced by "to").
+ */
+function routes(c: Ctx): void {
+  const entityKeys = c.plan.keys.filter((k) => k.entityCues.length > 0);
+  const fromKey = entityKeys.find((k) => k.entityCues.some((cue) => cue[cue.length - 1] === 'from'));
+  const toKey = entityKeys.find((k) => k.entityCues.some((cue) => cue.length === 1 && cue[0] === 'to'));
+  if (!fromKey || !toKey || fromKey === toKey) return;
+  for (let i = 1; i < c.tokens.length; i++) {
+    let next = routeMarkAt(c, i);
+    const mark = next !== -1;
+    if (!mark && c.tokens[i]?.lower === 'to') next = i + 1;
+    if (next === -1) continue;
+    // The name ending right before the mark.
+    let start = i;
+    while (start > 0 && i - start < 4 && isNameWord(c, c.tokens[start - 1] as Token)) start--;
+    let origin: ReturnType<typeof entityAt> | undefined;
+    for (let a = start; a < i && !origin; a++) {
+      const e = entityAt(c, fromKey, a);
+      if (e && e.to === i) origin = { ...e, confidence: e.confidence - 0.03 };
+    }
+    if (!origin) continue;
+    const from = c.tokens.findIndex((t) => t.start === c.tokens[start]?.start);
+    c.out.push({ key: fromKey.name, value: origin.value, confidence: origin.confidence, tokens: span(from, i), rule: 'route' });
+    if (mark) {
+      const dest = entityAt(c, toKey, next);
+      if (dest) c.out.push({ key: toKey.name, value: dest.value, confidence: dest.confidence - 0.03, tokens: span(i, dest.to), rule: 'route' });
+    }
+  }
 }
 
 /** Splits the unclaimed words into phrases and keeps those that say something the template does not. */
@@ -583,7 +725,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       plans.set(planKey, plan);
     }
     cities ??= zoneCities();
-    const tokens = tokenize(ctx.utterance);
+    const tokens = correctTokens(tokenize(ctx.utterance), plan.spelling, lex);
     const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
     for (const k of plan.keys) {
       if (k.kind !== 'boolean') mentions(c, k);
@@ -602,6 +744,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'number':
           numbers(c, k);
+          if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) personCounts(c, k);
           phrases(c, k, k.phrases);
           break;
         case 'list':
@@ -616,6 +759,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
       }
     }
+    routes(c);
     phrases(c, undefined, plan.otherPhrases);
     return resolve(c, ctx.threshold);
   }

@@ -26,6 +26,7 @@ import { OTHER_KEY, type JsonValue, type KeyDefinition, type SchemaTemplate } fr
 import { offsetOf, type Orientation } from './dates';
 import { enumGlosses, examplePairs, type ExamplePair } from './examples';
 import type { Lexicon } from './lexicon';
+import { DATE_WORDS, spellingIndex } from './spelling';
 import { FUNCTION_WORDS, REQUEST_WORDS, tokenize, type Token } from './text';
 
 export type KeyKind = 'enum' | 'boolean' | 'number' | 'date' | 'datetime' | 'list' | 'string';
@@ -50,6 +51,8 @@ export interface Composite {
   /** Content words of the example around the parts ("line", "between", "cut"). */
   readonly context: readonly string[];
   readonly shapes: readonly string[];
+  /** The function word between the parts in the example ("and" of "between X and Y"). */
+  readonly connector?: string;
 }
 
 export interface KeyPlan {
@@ -72,6 +75,8 @@ export interface KeyPlan {
   readonly entityCues: readonly (readonly string[])[];
   /** Example values are codes such as PEK: a code the user writes is taken as is. */
   readonly codeShape?: string;
+  /** A count of people ("passengers", "people", "customers"): "three of us", "a family of four" count too. */
+  readonly countsPeople: boolean;
   readonly orientation: Orientation;
   readonly pattern?: RegExp;
 }
@@ -88,6 +93,8 @@ export interface Plan {
   readonly vocabulary: ReadonlySet<string>;
   /** Lemma → number of keys whose name or description says it: a word every key says tells little. */
   readonly keyFrequency: ReadonlyMap<string, number>;
+  /** The words a slip is corrected to: the template's own and the words of dates (spelling.ts). */
+  readonly spelling: ReadonlyMap<number, readonly string[]>;
 }
 
 /** Key-name words that say what kind of value, not what it is about. */
@@ -221,9 +228,11 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
   const zoneAliases = new Map<string, number>();
   const vocabulary = new Set<string>();
   const keyFrequency = new Map<string, number>();
+  const written = new Set<string>(DATE_WORDS);
   const addVocabulary = (text: string, into?: Set<string>) => {
     for (const t of tokenize(text.slice(0, 8192))) {
       if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
+      written.add(t.lower);
       for (const l of lex.lemmas(t.lower)) {
         vocabulary.add(l);
         into?.add(l);
@@ -305,11 +314,14 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
           for (const id of ids) rest = rest.replace(id.text, '\u0000');
           const glue = rest.split('\u0000').filter((g) => g !== '');
           if (rest.startsWith('\u0000') && rest.endsWith('\u0000') && new Set(glue).size === 1) {
+            const between = toks.slice(toks.indexOf(ids[0] as Token) + 1, toks.indexOf(ids[1] as Token));
+            const connector = between.find((t) => FUNCTION_WORDS.has(t.lower))?.lower;
             composite = {
               glue: glue[0] as string,
               parts: ids.length,
               context: words.filter((w) => !ids.some((id) => id.lower === w)),
               shapes: ids.map((t) => shapeOf(t.text)),
+              ...(connector ? { connector } : {}),
             };
             continue;
           }
@@ -375,11 +387,12 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       entityCues,
       ...(codeShape ? { codeShape } : {}),
       orientation: PAST_MARKERS.test(def.semantic_description) ? 'past' : 'future',
+      countsPeople: kind === 'number' && [...nameWords, ...units].some((w) => lex.isPerson(w)),
       ...(pattern ? { pattern } : {}),
     });
   }
   // Words WordNet relates to the template's own ("picture" to "photo"): not new content either.
   for (const v of [...vocabulary]) for (const r of lex.related(v)) if (!r.includes('_')) vocabulary.add(r);
   for (const w of REQUEST_WORDS) vocabulary.add(w);
-  return { keys, otherPhrases, entities, zoneAliases, vocabulary, keyFrequency };
+  return { keys, otherPhrases, entities, zoneAliases, vocabulary, keyFrequency, spelling: spellingIndex(written) };
 }
