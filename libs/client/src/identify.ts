@@ -5,16 +5,19 @@
  * no suitable server agent is found, the client agent SHOULD report the failure
  * to the end user" (an answer of `null` with the closest scenarios).
  *
- * Two kinds of evidence, combined:
+ * Evidence, combined into one score per scenario (weights in `SCORE_WEIGHTS`):
  *  - selection (draft-chang §3.4, libs/adol `selectTools`): each (agent,
  *    scenario) is a tool whose text is the scenario's name, the agent's
  *    description, tags and domain, and the template's keys (names,
  *    descriptions, enum values); BM25, fused with the cosine of an embedder
- *    when one is given. It ranks, but its scores are relative to the best.
+ *    when one is given. It ranks, but its scores are relative to the best, so
+ *    it weighs least;
  *  - mapping: the template of each of the best-ranked scenarios maps the
- *    utterance (the mapper of step 4). The share of the user's content words a
- *    template explains (mapped to keys, or words of the template itself) is an
- *    absolute measure: an utterance no template explains is no scenario's.
+ *    utterance (the mapper of step 4): the keys it fills (a date counts little:
+ *    "tomorrow" is in every kind of request) and the share of the user's
+ *    content words the template explains (mapped to keys, or words of the
+ *    template itself). Both are absolute: words no template explains and no
+ *    key takes are no scenario's.
  */
 import { OTHER_KEY, payloadJsonSchema, type SchemaTemplate } from '@parley/protocol';
 import type { TextEmbedder } from '@parley/adol';
@@ -68,14 +71,20 @@ export interface IdentifyOptions {
   embedder?: TextEmbedder;
   /** How many of the best-selected scenarios are mapped (default 5). */
   candidates?: number;
-  /** Least share of explained content words for a scenario to be chosen (default `DEFAULT_MIN_EXPLAINED`). */
-  minExplained?: number;
+  /** Least combined score for a scenario to be chosen (default `DEFAULT_MIN_SCORE`). */
+  minScore?: number;
 }
 
+/** The combined score: weights of the explained share, the keys filled and selection (they sum to 1). */
+export const SCORE_WEIGHTS = { explained: 0.4, filled: 0.4, selection: 0.2 } as const;
+/** Filled keys that make the `filled` part whole. */
+export const FULL_KEYS = 2;
+/** What a date or date-time key counts among filled keys (dates are in every kind of request). */
+export const DATE_KEY_WEIGHT = 0.3;
+/** What the scenario's own name said in the words counts among filled keys ("brighten the whole photo"). */
+export const NAME_WEIGHT = 0.5;
 /** Measured on the development utterances (bench/ask.ts, BENCHMARKS.md). */
-export const DEFAULT_MIN_EXPLAINED = 0.5;
-/** Weight of the explained share in the combined score; the rest is selection. */
-export const EXPLAINED_WEIGHT = 0.7;
+export const DEFAULT_MIN_SCORE = 0.3;
 export const DEFAULT_CANDIDATES = 5;
 
 /** The text selection ranks a scenario on. */
@@ -126,6 +135,12 @@ export function explainedShare(utterance: string, m: UtteranceMapping, isContent
   return 1 - unexplained / words.length;
 }
 
+/** The weight of the keys a mapping filled: 1 each, a date or date-time `DATE_KEY_WEIGHT`. */
+export function filledWeight(template: SchemaTemplate, m: UtteranceMapping): number {
+  const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
+  return Object.keys(m.confidence).reduce((sum, k) => sum + (formats.get(k) === 'date' || formats.get(k) === 'date-time' ? DATE_KEY_WEIGHT : 1), 0);
+}
+
 /** Identifies the scenario of `utterance` among `catalog`; `map` maps it with one entry's template. */
 export async function identifyIn(
   utterance: string,
@@ -136,38 +151,37 @@ export async function identifyIn(
 ): Promise<ScenarioIdentification> {
   const entries = catalog.entries;
   if (entries.length === 0) return { scenario: null, agent: null, score: 0, ranking: [] };
-  const minExplained = opts.minExplained ?? DEFAULT_MIN_EXPLAINED;
+  const minScore = opts.minScore ?? DEFAULT_MIN_SCORE;
   const k = opts.candidates ?? DEFAULT_CANDIDATES;
   const { selectTools } = await import('@parley/adol');
   const tools = entries.map(scenarioTool);
   const ranked = await selectTools(tools, utterance, { topK: tools.length, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const best = Math.max(1e-9, ...ranked.map((r) => r.score));
-  const selection = new Map(ranked.map((r) => [r.tool, Math.max(0, r.score) / best] as const));
   const scored: (ScenarioScore & { mapping?: UtteranceMapping })[] = [];
-  for (const [i, tool] of ranked.map((r) => r.tool).entries()) {
-    const e = entries[tools.indexOf(tool)] as ScenarioEntry;
-    const sel = selection.get(tool) ?? 0;
+  for (const [i, r] of ranked.entries()) {
+    const e = entries[tools.indexOf(r.tool)] as ScenarioEntry;
+    const sel = Math.max(0, r.score) / best;
     if (i >= k) {
-      scored.push({ scenario: e.scenario, agent: e.agent, score: (1 - EXPLAINED_WEIGHT) * sel, selection: round(sel) });
+      scored.push({ scenario: e.scenario, agent: e.agent, score: SCORE_WEIGHTS.selection * sel, selection: round(sel) });
       continue;
     }
     const mapping = await map(e);
-    const explained = explainedShare(utterance, mapping, isContent);
-    scored.push({
-      scenario: e.scenario,
-      agent: e.agent,
-      score: EXPLAINED_WEIGHT * explained + (1 - EXPLAINED_WEIGHT) * sel,
-      selection: round(sel),
-      explained: round(explained),
-      filled: Object.keys(mapping.confidence).length,
-      mapping,
-    });
+    const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
+    const filled = filledWeight(e.template, mapping) + (namesScenario(utterance, e.scenario) ? NAME_WEIGHT : 0);
+    const score = SCORE_WEIGHTS.explained * explained + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * sel;
+    scored.push({ scenario: e.scenario, agent: e.agent, score, selection: round(sel), explained: round(explained), filled: Object.keys(mapping.confidence).length, mapping });
   }
   scored.sort((a, b) => b.score - a.score);
   const ranking = scored.map(({ mapping: _m, ...s }) => ({ ...s, score: round(s.score) }));
   const top = scored[0];
-  if (!top || top.explained === undefined || top.explained < minExplained) return { scenario: null, agent: null, score: round(top?.score ?? 0), ranking };
-  return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, ...(top.mapping ? { mapping: top.mapping } : {}) };
+  if (!top || top.score < minScore || !top.mapping) return { scenario: null, agent: null, score: round(top?.score ?? 0), ranking };
+  return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
+}
+
+/** Whether a word of the scenario's id stands in the words ("photo" for photo_retouch), ignoring plural -s. */
+export function namesScenario(utterance: string, scenario: string): boolean {
+  const words = new Set(wordSpans(utterance).map(([, , w]) => w.replace(/s$/, '')));
+  return scenario.split('_').some((w) => w.length >= 3 && words.has(w.replace(/s$/, '')));
 }
 
 function round(x: number): number {

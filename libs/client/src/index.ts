@@ -18,7 +18,7 @@ import { asJwks, createVerifier, type Jwks, type VerifyResult } from './verify';
 export { DEFAULT_CONFIDENCE_THRESHOLD, MAX_UTTERANCE_CHARS, prepareUtterance } from './mapping';
 export type { BelowThreshold, Mapper, MapperOutput, MappedValue, MappingContext, MapUtteranceOptions, UtteranceMapping } from './mapping';
 // draft-zhou Figure 1 step (2): scenario identification.
-export { DEFAULT_MIN_EXPLAINED, EXPLAINED_WEIGHT, explainedShare, scenarioTool } from './identify';
+export { DATE_KEY_WEIGHT, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, scenarioTool } from './identify';
 export type { IdentifyOptions, ScenarioCatalog, ScenarioEntry, ScenarioIdentification, ScenarioScore } from './identify';
 
 export { PARLEY_JWS_TYP, asJwks, canonicalJson, createVerifier, jwsHeader, verifyDetached } from './verify';

@@ -60,6 +60,11 @@ export interface MapperOutput {
   readonly other: readonly string[];
   /** What the mapper wants the caller to know (e.g. a model answer it corrected). */
   readonly notes?: readonly string[];
+  /**
+   * Share (0..1) of the utterance's content words the template accounts for, when the mapper can tell
+   * (scenario identification reads it; without it, the words left in `other` decide).
+   */
+  readonly explained?: number;
 }
 
 /** The port: one utterance, one template, values with confidences. */
@@ -114,6 +119,8 @@ export interface UtteranceMapping {
   today: string;
   timezone: string;
   notes: string[];
+  /** The mapper's own share of explained words, when it reports one (see MapperOutput.explained). */
+  explained?: number;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -288,6 +295,7 @@ export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: 
     today: ctx.reference.today,
     timezone: ctx.reference.timezone,
     notes,
+    ...(typeof out.explained === 'number' && out.explained >= 0 && out.explained <= 1 ? { explained: out.explained } : {}),
   };
 }
 

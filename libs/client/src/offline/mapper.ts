@@ -549,7 +549,7 @@ function entityAt(c: Ctx, k: KeyPlan, at: number): { value: JsonValue; confidenc
 function isNameWord(c: Ctx, t: Token): boolean {
   if (t.kind === 'cjk') return true;
   if (t.kind !== 'word' || !t.capital || FUNCTION_WORDS.has(t.lower)) return false;
-  return !c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l));
+  return c.plan.entityWords.has(t.lower) || !c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l));
 }
 
 /** Marks between the two ends of a route: "Paris → Tokyo", "Tokyo -> Seoul", "Toronto-Vancouver". */
@@ -784,6 +784,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const values = new Map<string, MappedValue>();
   const other: { at: number; text: string }[] = [];
   const words = (ts: readonly number[]) => c.text.slice((c.tokens[ts[0] as number] as Token).start, (c.tokens[ts[ts.length - 1] as number] as Token).end);
+  // Words the template accounts for: taken by a value it will send, or by one of its own `other` examples.
+  const accounted: boolean[] = c.tokens.map(() => false);
   for (const cand of order) {
     if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
@@ -792,6 +794,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
       continue;
     }
     for (const i of cand.tokens) claimed[i] = true;
+    if (cand.key === undefined ? cand.rule !== 'leftover' : cand.confidence >= threshold) for (const i of cand.tokens) accounted[i] = true;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
   }
@@ -799,5 +802,22 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
-  return { values, other: all };
+  return { values, other: all, explained: explainedShare(c, accounted) };
+}
+
+/**
+ * Share of the content words (and numbers) the template accounts for: taken by
+ * a value, by an `other` example or a key named without a value, or words of
+ * the template itself ("flight", "photo"). Scenario identification reads it.
+ */
+function explainedShare(c: Ctx, accounted: readonly boolean[]): number {
+  let content = 0;
+  let explained = 0;
+  c.tokens.forEach((t, i) => {
+    const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
+    if (!counts) return;
+    content++;
+    if (accounted[i] || (t.kind === 'word' && c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l)))) explained++;
+  });
+  return content === 0 ? 0 : explained / content;
 }

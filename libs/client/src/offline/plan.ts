@@ -87,6 +87,8 @@ export interface Plan {
   readonly otherPhrases: readonly PhraseExample[];
   /** Lowercase entity name → value, from every entity example of the template. */
   readonly entities: ReadonlyMap<string, JsonValue>;
+  /** The words of those names ("shanghai", "hongqiao"): names even where the template says them too. */
+  readonly entityWords: ReadonlySet<string>;
   /** "<name> time" → minutes east of UTC, from date-time examples. */
   readonly zoneAliases: ReadonlyMap<string, number>;
   /** Words of the template (scenario, key names, descriptions but `other`'s): not new content for `other`. */
@@ -394,5 +396,6 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
   // Words WordNet relates to the template's own ("picture" to "photo"): not new content either.
   for (const v of [...vocabulary]) for (const r of lex.related(v)) if (!r.includes('_')) vocabulary.add(r);
   for (const w of REQUEST_WORDS) vocabulary.add(w);
-  return { keys, otherPhrases, entities, zoneAliases, vocabulary, keyFrequency, spelling: spellingIndex(written) };
+  const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
+  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, keyFrequency, spelling: spellingIndex(written) };
 }
