@@ -30,6 +30,8 @@ interface Candidate {
   confidence: number;
   tokens: number[];
   rule: string;
+  /** Tokens the value reads but may share with another key ("site 9001" is a site and a link's end). */
+  shared?: number[];
 }
 
 interface Ctx {
@@ -42,6 +44,12 @@ interface Ctx {
 
 /** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
 const LIST_SEPARATORS = new Set([',', 'and', '&', '/', 'or', '+', ';', 'y', 'e', 'et', 'und', 'en', 'och', 'и', '\u3001', 'と', '和', '及', '및']);
+/** "and" in the languages chrono reads. */
+const AND_WORDS = new Set(['and', '&', 'y', 'e', 'et', 'und', 'en', 'och', 'и', 'と', '和', '及', '및']);
+function sameConnector(word: string, connector: string): boolean {
+  return word === connector || (connector === 'and' && AND_WORDS.has(word));
+}
+
 /** "4001-4004": a range of numbered sites, expanded when short. */
 const MAX_RANGE = 50;
 
@@ -56,6 +64,8 @@ function expandRange(text: string): string[] | undefined {
   for (let n = a; n <= b; n++) out.push(String(n).padStart(width, '0'));
   return out;
 }
+/** Least share (by weight) of an example's words the user must say for the example's value (measured on the dev utterances). */
+const PHRASE_MIN_SCORE = 0.55;
 /** How far (in tokens) a cue may stand from what it introduces. */
 const CUE_WINDOW = 3;
 
@@ -173,7 +183,7 @@ function exampleValue(k: KeyPlan, v: JsonValue): JsonValue | undefined {
 function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExample[]): void {
   for (const ex of examples) {
     const hit = matchPhrase(c, ex.words);
-    if (!hit || hit.score < 0.6) continue;
+    if (!hit || hit.score < PHRASE_MIN_SCORE) continue;
     if (ex.words.length >= 2 && hit.matched.length < 2) continue;
     // For a key that is not a switch, the value must come from words beyond the key's own name
     // ("light" of 'light skin smoothing' -> 3; not "skin smoothing" alone).
@@ -191,6 +201,11 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
     if (k.kind === 'boolean' && neg >= 0) {
       value = !value;
       tokens = span(neg, (tokens[tokens.length - 1] as number) + 1);
+    }
+    const answer = k.kind === 'boolean' ? answerAfter(c, (tokens[tokens.length - 1] as number) + 1) : undefined;
+    if (answer) {
+      value = answer.value;
+      tokens = span(tokens[0] as number, answer.to);
     }
     c.out.push({ key: k.name, value, confidence, tokens, rule: 'example' });
   }
@@ -232,6 +247,13 @@ function enums(c: Ctx, k: KeyPlan): void {
       const base = form.via === 'value' ? 0.85 : form.via === 'gloss' ? 0.6 : 0.62;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
+  }
+  // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
+  for (const form of k.enumForms) {
+    if (form.via !== 'value' || form.words.length < 2) continue;
+    c.tokens.forEach((t, i) => {
+      if (t.kind === 'word' && t.upper && t.text.length <= 4 && form.words.includes(t.lower)) c.out.push({ key: k.name, value: form.value, confidence: 0.6, tokens: [i], rule: 'enum_acronym' });
+    });
   }
   // "no filter" → none: a negated key name, when the enum has a value for nothing.
   const nothing = (k.def.enum ?? []).find((v) => v === 'none' || v === 'off');
@@ -483,7 +505,9 @@ function composites(c: Ctx, k: KeyPlan): void {
       const ta = c.tokens[ia] as Token;
       const tb = c.tokens[ib] as Token;
       const shape = (shapeScore({ shapes: [comp.shapes[0] as string] }, ta.text) + shapeScore({ shapes: [comp.shapes[1] as string] }, tb.text)) / 2;
-      if (shape < 0.6) continue;
+      const joined = comp.connector !== undefined && c.tokens.slice(ia + 1, ib).some((t) => sameConnector(t.lower, comp.connector as string));
+      // Identifiers of another shape than the example's count when the example's connector joins them.
+      if (shape < (joined ? 0.3 : 0.6)) continue;
       // The example's context words around the pair ("line between … and … was cut").
       const from = Math.max(0, ia - 4);
       const to = Math.min(c.tokens.length, ib + 4);
@@ -494,13 +518,15 @@ function composites(c: Ctx, k: KeyPlan): void {
       if (hits.length === 0) continue;
       // The example's connector stands between the parts ("between X and Y"), not elsewhere.
       if (comp.connector) {
-        const between = c.tokens.slice(ia + 1, ib).some((t) => t.lower === comp.connector);
+        const between = c.tokens.slice(ia + 1, ib).some((t) => sameConnector(t.lower, comp.connector as string));
         if (!between) continue;
         share = Math.min(1, share + 0.2);
       }
       let first = ia;
       for (let x = ia - 1; x >= from; x--) if (comp.context.some((w) => c.lex.match((c.tokens[x] as Token).lower, w) > 0)) first = x;
-      c.out.push({ key: k.name, value: `${ta.text}${comp.glue}${tb.text}`, confidence: Math.min(0.95, 0.55 + 0.4 * share + 0.1 * (shape - 0.6)), tokens: span(first, ib + 1), rule: 'composite' });
+      // The identifiers may be another key's too (a site list): shared, not taken.
+      const own = span(first, ib + 1).filter((x) => x !== ia && x !== ib);
+      c.out.push({ key: k.name, value: `${ta.text}${comp.glue}${tb.text}`, confidence: Math.min(0.95, 0.55 + 0.4 * share + 0.1 * (shape - 0.6)), tokens: own.length > 0 ? own : [ia], shared: [ia, ib], rule: 'composite' });
     }
   }
 }
@@ -526,8 +552,8 @@ function entities(c: Ctx, k: KeyPlan): void {
 }
 
 /** The entity at token `at`: a known name (longest first), a code, or a capitalised name taken as written. */
-function entityAt(c: Ctx, k: KeyPlan, at: number): { value: JsonValue; confidence: number; to: number } | undefined {
-  for (let len = 4; len >= 1; len--) {
+function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { value: JsonValue; confidence: number; to: number } | undefined {
+  for (let len = Math.min(4, limit - at); len >= 1; len--) {
     const words = c.tokens.slice(at, at + len);
     if (words.length < len || words.some((t) => t.kind !== 'word' && t.kind !== 'cjk')) continue;
     const v = c.plan.entities.get(words.map((t) => t.lower).join(' '));
@@ -539,7 +565,7 @@ function entityAt(c: Ctx, k: KeyPlan, at: number): { value: JsonValue; confidenc
     return { value: first.text, confidence: 0.88, to: at + 1 };
   }
   let j = at;
-  while (j < c.tokens.length && j - at < 4 && isNameWord(c, c.tokens[j] as Token)) j++;
+  while (j < limit && j - at < 4 && isNameWord(c, c.tokens[j] as Token)) j++;
   if (j === at) return undefined;
   const name = c.text.slice(first.start, (c.tokens[j - 1] as Token).end);
   return { value: name, confidence: 0.55, to: j };
@@ -585,15 +611,25 @@ function routes(c: Ctx): void {
   if (!fromKey || !toKey || fromKey === toKey) return;
   for (let i = 1; i < c.tokens.length; i++) {
     let next = routeMarkAt(c, i);
-    const mark = next !== -1;
+    let mark = next !== -1;
+    let end = i;
     if (!mark && c.tokens[i]?.lower === 'to') next = i + 1;
+    // "Toronto-Vancouver": two names joined by a hyphen (the tokenizer splits them, no token between).
+    const prevTok = c.tokens[i - 1] as Token;
+    const cur = c.tokens[i] as Token;
+    if (next === -1 && isNameWord(c, prevTok) && isNameWord(c, cur) && c.text.slice(prevTok.end, cur.start) === '-') {
+      next = i;
+      mark = true;
+      end = i;
+    }
     if (next === -1) continue;
+    i = end;
     // The name ending right before the mark.
     let start = i;
     while (start > 0 && i - start < 4 && isNameWord(c, c.tokens[start - 1] as Token)) start--;
     let origin: ReturnType<typeof entityAt> | undefined;
     for (let a = start; a < i && !origin; a++) {
-      const e = entityAt(c, fromKey, a);
+      const e = entityAt(c, fromKey, a, i);
       if (e && e.to === i) origin = { ...e, confidence: e.confidence - 0.03 };
     }
     if (!origin) continue;
@@ -793,8 +829,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
       if (cand.confidence >= threshold) for (const i of cand.tokens) conflicted.add(i);
       continue;
     }
-    for (const i of cand.tokens) claimed[i] = true;
-    if (cand.key === undefined ? cand.rule !== 'leftover' : cand.confidence >= threshold) for (const i of cand.tokens) accounted[i] = true;
+    for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
+    if (cand.key === undefined ? cand.rule !== 'leftover' : cand.confidence >= threshold) for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = true;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
   }

@@ -343,6 +343,11 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
         continue;
       }
       if (words.length > 0) phrases.push({ words, value: ex.value, source: ex.source });
+      // A snake_case value says its meaning too ('link_down'): its words are a phrase for it.
+      if (kind === 'string' && typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) {
+        const valueWords = ex.value.split('_').filter((w) => !FUNCTION_WORDS.has(w));
+        if (valueWords.length >= 2 && valueWords.join(' ') !== words.join(' ')) phrases.push({ words: valueWords, value: ex.value, source: ex.value.replace(/_/g, ' ') });
+      }
     }
 
     const enumForms: EnumForm[] = [];
@@ -393,8 +398,10 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       ...(pattern ? { pattern } : {}),
     });
   }
-  // Words WordNet relates to the template's own ("picture" to "photo"): not new content either.
-  for (const v of [...vocabulary]) for (const r of lex.related(v)) if (!r.includes('_')) vocabulary.add(r);
+  // Words WordNet relates to the scenario's and the keys' names ("picture" to "photo"): not new content either.
+  // (Not to every word of every description: their synonyms reach far, "cat" among them.)
+  const names = [template.scenario, ...template.keys.filter((k) => k.key_name !== OTHER_KEY).map((k) => k.key_name)].flatMap((n) => n.toLowerCase().split(/[_\s-]+/));
+  for (const v of names) for (const r of lex.related(v)) if (!r.includes('_')) vocabulary.add(r);
   for (const w of REQUEST_WORDS) vocabulary.add(w);
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
   return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, keyFrequency, spelling: spellingIndex(written) };

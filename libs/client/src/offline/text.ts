@@ -190,7 +190,7 @@ export const FUNCTION_WORDS: ReadonlySet<string> = wordSet(`
   is are was were be been being am do does did doing done have has had having will would shall should can could may might must ca wo
   of in on at by for with from to into onto about as than then so such there here which who whom whose what when where why how
   since until till around approximately roughly after before via per
-  and or but if because while also too very just only even still yet already please kindly thanks thank
+  and or but if because while also too very just only even already please kindly thanks thank
   some any all each every both either neither one ones own same other another more most much many few lot lots
   s t d ll m re ve o y
 `);
