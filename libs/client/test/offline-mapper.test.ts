@@ -160,6 +160,52 @@ describe('values from the template', () => {
   });
 });
 
+describe('what users write', () => {
+  it('routes without cue words: arrows, "X to Y", names joined by a hyphen', async () => {
+    for (const words of ['Shanghai → Beijing tomorrow', 'Shanghai -> Beijing tomorrow', 'a ticket Shanghai to Beijing tomorrow', 'Shanghai-Beijing tomorrow']) {
+      const m = await client.mapUtterance(flightBookingTemplate, words, PARIS);
+      expect([m.payload['origin'], m.payload['destination']], words).toEqual(['SHA', 'PEK']);
+    }
+  });
+
+  it('counts of people said the way people say them', async () => {
+    for (const [words, n] of [
+      ['three of us from PEK to SHA tomorrow', 3],
+      ['from PEK to SHA tomorrow for a family of four', 4],
+      ['my team of seven from PEK to SHA tomorrow', 7],
+      ['from PEK to SHA tomorrow x2', 2],
+    ] as const) {
+      const m = await client.mapUtterance(flightBookingTemplate, words, PARIS);
+      expect(m.payload['passenger_count'], words).toBe(n);
+    }
+  });
+
+  it('slips are read as the template\'s words and the words of dates; the user\'s text stays as written', async () => {
+    const m = await client.mapUtterance(flightBookingTemplate, 'premium econmy from PEK to SHA on wendesday next week', PARIS);
+    expect(m.payload).toMatchObject({ cabin_class: 'premium_economy', departure_date: '2026-12-02' });
+    expect(m.sources['cabin_class']).toBe('premium econmy');
+    const p = await client.mapUtterance(photoRetouchTemplate, 'blurr the backround', PARIS);
+    expect(p.payload).toEqual({ background_blur: true });
+  });
+
+  it('dates in other languages chrono reads; English words are never read as another language\'s dates', async () => {
+    const fr = await client.mapUtterance(flightBookingTemplate, 'de PEK à SHA lundi prochain', PARIS);
+    expect(fr.payload['departure_date']).toBe('2026-11-30');
+    const de = await client.mapUtterance(faultManagementTemplate, 'Störung INC-20261126-0099: Basisstationen 7001 und 7002 ausgefallen seit 05:30', PARIS);
+    expect(de.payload).toMatchObject({ incident_id: 'INC-20261126-0099', affected_site_ids: ['7001', '7002'], occurred_at: '2026-11-26T05:30:00+01:00' });
+    // "to" is a Swedish weekday abbreviation: here it is the destination's cue.
+    const en = await client.mapUtterance(flightBookingTemplate, 'from PEK to SHA tomorrow', PARIS);
+    expect(en.payload).toMatchObject({ destination: 'SHA', departure_date: '2026-11-27' });
+  });
+
+  it('site ranges expand; a link written with the template\'s glue is taken as written; "NAME: no" is false', async () => {
+    const f = await client.mapUtterance(faultManagementTemplate, 'INC-77: link down AGG-05<->CR-02 at 04:30 today, sites 4001-4004 out', PARIS);
+    expect(f.payload).toMatchObject({ suspected_link: 'AGG-05<->CR-02', affected_site_ids: ['4001', '4002', '4003', '4004'], alarm_type: 'link_down' });
+    const p = await client.mapUtterance(photoRetouchTemplate, 'enlarge eyes: yes. background blur: no. filter: warm.', PARIS);
+    expect(p.payload).toEqual({ eye_enlargement: true, background_blur: false, filter_style: 'warm' });
+  });
+});
+
 describe('other: nothing the user said is silently dropped', () => {
   it('what no key takes reaches other in the user\'s words; the wrapping of the request does not', async () => {
     const m = await client.mapUtterance(flightBookingTemplate, 'Could you please book me a flight from PEK to SHA tomorrow, vegetarian meal and extra legroom', PARIS);
