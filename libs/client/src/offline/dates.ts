@@ -60,18 +60,6 @@ export function zoneCities(): Map<string, string> {
   return out;
 }
 
-/** Index of the token that starts at or after character `at`. */
-function tokenAt(tokens: readonly Token[], at: number): number {
-  let lo = 0;
-  let hi = tokens.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((tokens[mid] as Token).start < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** What the mapper keeps of a chrono result: the wall-clock parts and what the user actually said. */
 interface Parts {
   y: number;
