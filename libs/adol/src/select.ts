@@ -236,7 +236,8 @@ function stem(w: string): string {
 /** BM25 terms: words, abbreviations expanded, stemmed. */
 export function lexicalTerms(text: string): string[] {
   return words(text)
-    .flatMap((t) => (LEXICAL_ABBREVIATIONS[t] ?? t).split(' '))
+    // Own members only: a word such as "constructor" is not an abbreviation.
+    .flatMap((t) => (Object.hasOwn(LEXICAL_ABBREVIATIONS, t) ? (LEXICAL_ABBREVIATIONS[t] as string) : t).split(' '))
     .map(stem);
 }
 

@@ -246,3 +246,13 @@ describe('evaluateSelection', () => {
     expect({ type: err.type, path: err.path, rule: err.rule }).toEqual({ type: 'invalid_params', path: 'queries[0].tool', rule: 'unknown_tool' });
   });
 });
+
+describe('words that are JS property names', () => {
+  it('"constructor", "toString" and "__proto__" are plain words to BM25 (not members of the abbreviation table)', async () => {
+    // Before, "constructor" looked up Object.prototype.constructor and threw a TypeError.
+    expect(lexicalTerms('constructor toString __proto__ hasOwnProperty')).toContain('constructor');
+    const tools: ToolLike[] = [{ name: 'build_constructor', description: 'Calls a constructor.' }, { name: 'other_tool', description: 'Something else.' }];
+    const r = await selectTools(tools, 'constructor', { topK: 1 });
+    expect(r.map((x) => x.tool.name)).toEqual(['build_constructor']);
+  });
+});
