@@ -21,11 +21,26 @@ export const MAX_QUERY_LENGTH = 1024;
 const MAX_TAGS = 32;
 const MAX_FIELDS = 256;
 
+/**
+ * chang §3.1, how a tools/list may use `$ref`: `none` = no reference at all (every
+ * schema inlined; the default, see DEFAULT_REFS); `local` = same-document
+ * `#/$defs` refs inside each tool (MCP 2026-07-28, SEP-2106); `shared` = also
+ * content-addressed documents the gateway serves at `/s/<hash>`.
+ */
+export type RefsMode = 'none' | 'local' | 'shared';
+export const REFS_MODES: readonly RefsMode[] = ['none', 'local', 'shared'];
+/**
+ * The default is no references: many MCP clients hand a tool's inputSchema to a
+ * model or validator without resolving `$ref`, and a stateless server cannot know
+ * its client (no initialize/clientInfo reaches it with a tools/list), so only a
+ * client that says it resolves them (`refs`) gets them.
+ */
+export const DEFAULT_REFS: RefsMode = 'none';
+
 /** `tools/list` options: ADOL A (refs), B (short) and D (query + top_k, tags). */
 export interface ListToolsOptions {
   short: boolean;
-  /** chang §3.1: `local` = same-document refs inside each tool; `shared` = content-addressed documents the gateway serves. */
-  refs?: 'local' | 'shared';
+  refs: RefsMode;
   query?: string;
   topK: number;
   tags?: string[];
@@ -65,7 +80,7 @@ function stringArray(v: unknown, path: string, max: number, each: (s: string, p:
 /** Parses the ADOL options of `tools/list` from `params._meta`; invalid values are `invalid_params` naming the member. */
 export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListToolsOptions {
   const m = metaObject(meta, base);
-  const out: ListToolsOptions = { short: false, topK: DEFAULT_TOP_K };
+  const out: ListToolsOptions = { short: false, refs: DEFAULT_REFS, topK: DEFAULT_TOP_K };
   if (m.short !== undefined && m.short !== null) {
     if (typeof m.short !== 'boolean') fail(`${base}.short`, 'type', `${base}.short must be a boolean`);
     out.short = m.short as boolean;
@@ -85,8 +100,8 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     out.topK = k as number;
   }
   if (m.refs !== undefined && m.refs !== null) {
-    if (m.refs !== 'local' && m.refs !== 'shared') fail(`${base}.refs`, 'enum', `${base}.refs must be "local" or "shared"`);
-    out.refs = m.refs as 'local' | 'shared';
+    if (!(REFS_MODES as readonly unknown[]).includes(m.refs)) fail(`${base}.refs`, 'enum', `${base}.refs must be one of ${REFS_MODES.map((x) => `"${x}"`).join(', ')}`);
+    out.refs = m.refs as RefsMode;
   }
   if (m.tags !== undefined && m.tags !== null) {
     out.tags = stringArray(m.tags, `${base}.tags`, MAX_TAGS, (s, p) => {

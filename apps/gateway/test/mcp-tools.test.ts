@@ -235,8 +235,10 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(violation(() => parseListToolsMeta({ top_k: 3 }))).toEqual({ type: 'invalid_params', path: 'params._meta.top_k', rule: 'requires_query' });
     expect(violation(() => parseListToolsMeta({ tags: ['Travel'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags[0]', rule: 'pattern' });
     expect(violation(() => parseListToolsMeta({ tags: 'travel' }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags', rule: 'type' });
-    // Other _meta members (a progress token, another extension's) are not ADOL's business.
-    expect(parseListToolsMeta({ progressToken: 7, 'com.example/x': 1 })).toEqual({ short: false, topK: 5 });
+    expect(violation(() => parseListToolsMeta({ refs: 'global' }))).toEqual({ type: 'invalid_params', path: 'params._meta.refs', rule: 'enum' });
+    // Other _meta members (a progress token, another extension's) are not ADOL's business; no refs unless asked.
+    expect(parseListToolsMeta({ progressToken: 7, 'com.example/x': 1 })).toEqual({ short: false, refs: 'none', topK: 5 });
+    expect(parseListToolsMeta({ refs: 'shared' }).refs).toBe('shared');
   });
 
   it('parses tools/call options: requireOutput (unique, non-empty strings) and client_id', () => {
