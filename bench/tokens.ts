@@ -67,6 +67,9 @@ interface SplitResult {
   all: Figures;
   shares_word: Figures;
   no_shared_word: Figures;
+  /** Mean tools selection returns (the adaptive cut, at most 5), and the share of requests whose expected tool is among them. */
+  mean_selected: number;
+  recall_selected: number;
   tokens_per_request: number;
   tokens_per_request_saved_pct: number;
   misses: { id: string; text: string; expected: string; rank: number; top: string[] }[];
@@ -156,6 +159,8 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
     all: figures(ev.ranks),
     shares_word: figures(pick((r) => r.shares_word)),
     no_shared_word: figures(pick((r) => !r.shares_word)),
+    mean_selected: round(ev.mean_selected, 2),
+    recall_selected: round(ev.recall_selected),
     tokens_per_request: perRequest,
     tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
     misses: set.requests
@@ -219,10 +224,10 @@ async function main(): Promise<void> {
   ];
   const selectOpts: SelectOptions = typeof embedder === 'string' ? { mode: 'lexical' } : { embedder, ...(opt.mode ? { mode: opt.mode } : {}) };
   log(
-    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, mode ${selectOpts.mode ?? 'default'}, top 5; ` +
-      'tokens per request = the selected tools in the short view',
+    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, mode ${selectOpts.mode ?? 'default'}; ` +
+      'recall@k on the full ranking; "selected" = what the default cut returns (at most 5); tokens per request = those tools in the short view',
   );
-  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | tokens/request (vs full)');
+  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | selected: tools, recall | tokens/request (vs full)');
   for (const set of sets) {
     const tools = toolsOf(set.list)!;
     const row = out[set.list]!;
@@ -230,7 +235,7 @@ async function main(): Promise<void> {
     (row.selection ??= {})[set.split] = r;
     const f = (x: Figures): string => `${String(x.n).padStart(3)}  ${x.recall_at_1.toFixed(3)} ${x.recall_at_5.toFixed(3)} ${x.mrr.toFixed(3)}`;
     log(
-      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} | ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full})`,
+      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} |      ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}      | ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full})`,
     );
     if (opt.verbose) for (const m of r.misses) log(`    miss ${m.id} rank ${m.rank}: ${m.text} → ${m.expected}`);
   }
