@@ -43,6 +43,8 @@ export interface ListToolsOptions {
   refs: RefsMode;
   query?: string;
   topK: number;
+  /** chang §3.4: `auto` (default) returns up to top_k tools, fewer when the best stand out; `fixed` exactly top_k. */
+  cut?: 'auto' | 'fixed';
   tags?: string[];
 }
 
@@ -99,6 +101,11 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     if (out.query === undefined) fail(`${base}.top_k`, 'requires_query', `${base}.top_k only applies with ${base}.query`);
     out.topK = k as number;
   }
+  if (m.cut !== undefined && m.cut !== null) {
+    if (m.cut !== 'auto' && m.cut !== 'fixed') fail(`${base}.cut`, 'enum', `${base}.cut must be "auto" or "fixed"`);
+    if (out.query === undefined) fail(`${base}.cut`, 'requires_query', `${base}.cut only applies with ${base}.query`);
+    out.cut = m.cut as 'auto' | 'fixed';
+  }
   if (m.refs !== undefined && m.refs !== null) {
     if (!(REFS_MODES as readonly unknown[]).includes(m.refs)) fail(`${base}.refs`, 'enum', `${base}.refs must be one of ${REFS_MODES.map((x) => `"${x}"`).join(', ')}`);
     out.refs = m.refs as RefsMode;
@@ -127,6 +134,33 @@ export function parseCallToolMeta(meta: unknown, base = 'params._meta'): CallToo
       fail(`${base}.client_id`, 'pattern', `${base}.client_id must be 1-128 letters, digits and _ . : @ -`);
     }
     out.clientId = c as string;
+  }
+  return out;
+}
+
+/** Largest number of example requests kept per tool, and their length. */
+const MAX_EXAMPLES = 32;
+const MAX_EXAMPLE_LENGTH = 512;
+
+/**
+ * Example requests an operator attaches to Parley's tools for selection (chang
+ * §3.4): a JSON object mapping a tool name (`<agent>__<scenario_id>`) to an array
+ * of requests a user would phrase for it, e.g.
+ * `{"skyways-air__flight_booking": ["get me to Shanghai on Monday"]}`. They join the
+ * tool's text for selection only (never the listed tool). A Map: tool names are
+ * outside strings. Malformed input is `invalid_params` naming the member and rule.
+ */
+export function parseToolExamples(doc: unknown, base = 'tool_examples'): Map<string, string[]> {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(base, 'type', `${base} must be an object mapping tool names to arrays of example requests`);
+  const out = new Map<string, string[]>();
+  for (const name of Object.keys(doc as object)) {
+    const path = `${base}[${JSON.stringify(name)}]`;
+    const v = (doc as Record<string, unknown>)[name];
+    const examples = stringArray(v, path, MAX_EXAMPLES, (x, p) => {
+      if (x.trim() === '') fail(p, 'non_empty', `${p} must not be empty`);
+      if (x.length > MAX_EXAMPLE_LENGTH) fail(p, 'max_length', `${p} must be at most ${MAX_EXAMPLE_LENGTH} characters`);
+    });
+    out.set(name, examples);
   }
   return out;
 }

@@ -52,6 +52,8 @@ export interface GatewayHttpOptions {
   version?: string;
   /** Embedder for MCP tools/list `query` selection (chang §3.4); without one, queries rank by BM25 alone. */
   embedder?: TextEmbedder;
+  /** Example requests per tool name that an operator attached, for selection (chang §3.4). */
+  toolExamples?: ReadonlyMap<string, readonly string[]>;
   /** Turns the Authorization header into a principal (libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /**
@@ -88,7 +90,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const maxBatch = opts.maxBatch ?? 100;
   const version = opts.version ?? '0.1.0';
   const onInternal = (e: unknown, method: string) => opts.log.error('internal error', { method, error: e });
-  const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log });
+  const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log, ...(opts.toolExamples ? { examples: opts.toolExamples } : {}) });
   // The gateway's own writes are seen at once; other replicas' within the TTL.
   const onSuccess = (method: MethodName) => {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();

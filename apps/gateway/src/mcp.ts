@@ -44,7 +44,7 @@ export interface McpFaceOptions {
 const INSTRUCTIONS =
   'Each tool is a scenario served by an agent registered in Parley (draft-zhou). The arguments are the payload: ' +
   'follow each key\'s description, and put anything that fits no key in "other". ' +
-  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, tags and refs ' +
+  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut, tags and refs ' +
   '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput.';
 
 /**
@@ -95,7 +95,11 @@ export interface SharedRefs {
  */
 export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs): Promise<ListToolsResult> {
   const opts = parseListToolsMeta(meta);
-  const picked = await selectEntries(selectable, { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.tags ? { tags: opts.tags } : {}) }, embedder);
+  const picked = await selectEntries(
+    selectable,
+    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
+    embedder,
+  );
   const tools: Tool[] = picked.map((e) => (opts.short ? shortTool(e.tool) : e.tool));
   // Parley's own schemas reference a recursive definition (parley_safe_value); inlined, it is
   // unrolled once and then accepts any value: execution still validates with the full schema.
