@@ -9,7 +9,8 @@
 //      dev      bench/data/selection/<list>.dev.json   (independent author, dev half)
 //      own      bench/data/selection/<list>.own.json   (written by the ADOL engineer: not independent)
 //      queries  bench/data/github-queries.json         (GitHub only, the original set)
-//      heldout  bench/heldout/selection/*.json         (only with --heldout)
+//      heldout  bench/heldout/selection/*.json         (only with --heldout; lists kept whole in held-out
+//               come from bench/heldout/mcp-tools)
 //    recall@1, recall@5 and MRR, separately on requests that share a word with the
 //    expected tool's name or description and on those that share none, and tokens per
 //    request (the tools selection returns, in the short view) against the full list.
@@ -38,6 +39,7 @@ const VENDORED = join(ROOT, 'bench', 'data', 'mcp-tools');
 const SHARED = join(ROOT, '..', 'shared', 'data', 'mcp-tools');
 const SELECTION = join(ROOT, 'bench', 'data', 'selection');
 const HELDOUT = join(ROOT, 'bench', 'heldout', 'selection');
+const HELDOUT_LISTS = join(ROOT, 'bench', 'heldout', 'mcp-tools');
 const GITHUB_QUERIES = join(ROOT, 'bench', 'data', 'github-queries.json');
 const log = (s = ''): void => void process.stdout.write(`${s}\n`);
 
@@ -95,9 +97,11 @@ async function configuredEmbedder(): Promise<TextEmbedder | string> {
   }
 }
 
-function listFiles(): { file: string; path: string }[] {
+function listFiles(heldout: boolean): { file: string; path: string }[] {
   const out = new Map<string, string>();
   for (const f of readdirSync(VENDORED).filter((x) => x.endsWith('.json')).sort()) out.set(f, join(VENDORED, f));
+  // The lists kept entirely in held-out are read only with --heldout.
+  if (heldout && existsSync(HELDOUT_LISTS)) for (const f of readdirSync(HELDOUT_LISTS).filter((x) => x.endsWith('.json')).sort()) if (!out.has(f)) out.set(f, join(HELDOUT_LISTS, f));
   if (existsSync(SHARED)) for (const f of readdirSync(SHARED).filter((x) => x.endsWith('.json')).sort()) if (!out.has(f)) out.set(f, join(SHARED, f));
   return [...out].map(([file, path]) => ({ file, path }));
 }
@@ -175,7 +179,7 @@ function pct(full: number, n: number): string {
 
 async function main(): Promise<void> {
   const opt = args();
-  const lists = listFiles();
+  const lists = listFiles(opt.heldout);
   const toolsByList = new Map<string, McpTool[]>();
   for (const l of lists) toolsByList.set(l.file, toolsFromList(JSON.parse(readFileSync(l.path, 'utf8'))));
   const toolsOf = (list: string): McpTool[] | undefined => toolsByList.get(list);

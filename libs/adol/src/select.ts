@@ -25,6 +25,9 @@
  *    content word, usually the verb) is matched against the tool name's words
  *    and counts double, so "rename the file" prefers move_file over read_file;
  *  - `examples`: the closest example request of a tool, where tools have them.
+ * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
+ * it changed no development figure, while costing a similarity per request word
+ * and vocabulary word.
  * The rankers are fused by standardising each one's scores over the list and
  * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
  * ranker counts alike whatever the scale of its scores, and the fused score says
@@ -67,6 +70,15 @@ export type SelectRepresentation = 'words' | 'text';
 /** How the rankers' scores become one. */
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
+/** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples';
+/**
+ * `match` (soft word matching with the action word against tool names) is left out by
+ * default: with the offline embedder it did not change recall on any development set
+ * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
+ */
+export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples'];
+
 /** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
 export type SelectCut = 'auto' | 'fixed';
 
@@ -96,6 +108,8 @@ export interface SelectOptions {
    * `linear`: the former fixed mix of the dense cosine and BM25 (`semanticWeight`).
    */
   fusion?: SelectFusion;
+  /** The rankers to fuse (`zscore` and `rrf`); default `DEFAULT_RANKERS`. */
+  rankers?: SelectRanker[];
   /**
    * `auto` (default where it applies: an embedder's rankers fused by `zscore`): up to
    * `topK` tools, less those more than `AUTO_CUT_SD` standard deviations below the
@@ -143,7 +157,8 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'fusion', 'cut', 'semanticWeight']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -158,7 +173,13 @@ function validate(opts: SelectOptions): void {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.has(k)) throw invalid(`opts.${k}`, 'unknown_option', `selectTools: unknown option "${k}"`);
   }
-  const { topK, threshold, tags, embedder, mode, representation, fusion, cut, semanticWeight } = opts;
+  const { topK, threshold, tags, embedder, mode, representation, fusion, rankers, cut, semanticWeight } = opts;
+  if (rankers !== undefined) {
+    if (!Array.isArray(rankers) || rankers.length === 0) throw invalid('opts.rankers', 'type', 'selectTools: rankers must be a non-empty array');
+    rankers.forEach((r, i) => {
+      if (!RANKERS.has(r)) throw invalid(`opts.rankers[${i}]`, 'enum', `selectTools: a ranker is one of ${[...RANKERS].join(', ')}`);
+    });
+  }
   if (cut !== undefined && !CUTS.has(cut)) throw invalid('opts.cut', 'enum', `selectTools: cut must be one of ${[...CUTS].join(', ')}`);
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw invalid('opts.topK', 'minimum', 'selectTools: topK must be an integer >= 1');
   if (threshold !== undefined && (typeof threshold !== 'number' || !Number.isFinite(threshold))) {
@@ -291,11 +312,11 @@ const STOP: ReadonlySet<string> = new Set(
   would you your want like need some any all am`.split(/\s+/),
 );
 
-/** Lowercase words of a text, identifiers split, stop words dropped. */
+/** Lowercase words of a text (letters and digits of any script), identifiers split, stop words dropped. */
 function words(text: string): string[] {
   return splitIdentifier(text)
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter((t) => t.length > 0 && !STOP.has(t));
 }
 
@@ -567,17 +588,18 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** The query's content words, or its words when it has nothing but stop words ("who am I?"). */
 function queryWords(query: string): string[] {
   const qs = [...new Set(words(query))];
-  return qs.length > 0 ? qs : [...new Set(splitIdentifier(query).toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length > 0))];
+  return qs.length > 0 ? qs : [...new Set(splitIdentifier(query).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0))];
 }
 
 interface EmbedderScores {
   dense: number[];
-  match: number[];
+  /** Undefined unless the `match` ranker is asked for. */
+  match?: number[];
   /** Undefined when no tool of the list has example requests. */
   examples?: number[];
 }
 
-async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation): Promise<EmbedderScores> {
+async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation, withMatch: boolean): Promise<EmbedderScores> {
   const c = cacheFor(tools);
   const index = wordIndexFor(tools, c);
   const qs = queryWords(query);
@@ -586,10 +608,15 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
     embedChecked(embedder, qs),
     representation === 'text' ? embedChecked(embedder, [query]) : Promise.resolve([] as Float32Array[]),
   ]);
-  const dim = qvs[0]?.length ?? 0;
+  // A request with no word at all (punctuation only) still gets a vector of the list's dimension.
+  const dim = qvs[0]?.length ?? vectors.words[0]?.length ?? vectors.tools[0]?.length ?? 0;
   const byQuery = new Map(qs.map((w, i) => [w, qvs[i] as Float32Array]));
   const qdense = representation === 'text' ? (qtext[0] as Float32Array) : wordsVector(index, termFrequencies(qs), (w) => byQuery.get(w), dim);
   const dense = vectors.tools.map((v) => cosine(qdense, v));
+
+  const hasExamples = vectors.examples.some((e) => e.length > 0);
+  const examples = hasExamples ? vectors.examples.map((ex) => ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)) : undefined;
+  if (!withMatch) return { dense, ...(examples ? { examples } : {}) };
 
   // Soft matching: similarity of each query word to each vocabulary word, once per query.
   const qIdf = qs.map((w) => idf(index, w));
@@ -623,9 +650,6 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
     });
     return total > 0 ? s / total : 0;
   });
-
-  const hasExamples = vectors.examples.some((e) => e.length > 0);
-  const examples = hasExamples ? vectors.examples.map((ex) => ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)) : undefined;
   return { dense, match, ...(examples ? { examples } : {}) };
 }
 
@@ -675,7 +699,8 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
   const fusion = opts.fusion ?? DEFAULT_FUSION;
   let emb: EmbedderScores | undefined;
   let lex: number[] | undefined;
-  if (mode !== 'lexical') emb = await embedderScores(tools, query, opts.embedder as TextEmbedder, representation);
+  const use = new Set(opts.rankers ?? DEFAULT_RANKERS);
+  if (mode !== 'lexical') emb = await embedderScores(tools, query, opts.embedder as TextEmbedder, representation, fusion !== 'linear' && use.has('match'));
   if (mode !== 'semantic') {
     const c = cacheFor(tools);
     c.bm25 ??= buildBm25(textsFor(tools, c));
@@ -690,14 +715,19 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     const w = opts.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT;
     fused = emb.dense.map((c, i) => (lex ? w * c + (1 - w) * (lex[i] as number) : c));
   } else {
-    const rankers: number[][] = [emb.dense, emb.match];
-    if (emb.examples) rankers.push(emb.examples);
-    if (lex) rankers.push(lex);
+    const rankers: number[][] = [];
+    if (use.has('dense')) rankers.push(emb.dense);
+    if (emb.match) rankers.push(emb.match);
+    if (use.has('examples') && emb.examples) rankers.push(emb.examples);
+    if (use.has('bm25') && lex) rankers.push(lex);
+    // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
+    if (rankers.length === 0) rankers.push(emb.dense);
     fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n);
   }
   return tools.map((_, i) => ({
     score: fused[i] as number,
-    ...(emb ? { cosine: emb.dense[i] as number, match: emb.match[i] as number } : {}),
+    ...(emb ? { cosine: emb.dense[i] as number } : {}),
+    ...(emb?.match ? { match: emb.match[i] as number } : {}),
     ...(lex ? { lexical: lex[i] as number } : {}),
   }));
 }

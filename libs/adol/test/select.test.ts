@@ -176,9 +176,11 @@ describe('semantic selection (§3.4 approach 1)', () => {
       { name: 'read_file', description: 'Reads a file from the directory given' },
       { name: 'list_directory', description: 'Lists a directory' },
     ];
-    const r = await selectTools(tools, 'build a folder', { embedder: new Synonyms('syn'), cut: 'fixed' });
+    const r = await selectTools(tools, 'build a folder', { embedder: new Synonyms('syn'), cut: 'fixed', rankers: ['match'] });
     expect(r[0]!.tool.name).toBe('make_directory');
     expect(r[0]!.match).toBeGreaterThan(r[1]!.match!);
+    // Not a default ranker: without asking, nothing is matched word by word.
+    expect((await selectTools(tools, 'build a folder', { embedder: new Synonyms('syn') }))[0]!.match).toBeUndefined();
   });
 
   it('keeps only scores >= threshold, with or without topK', async () => {
@@ -211,7 +213,7 @@ describe('semantic selection (§3.4 approach 1)', () => {
   });
 
   it('hybrid (the default with an embedder) fuses the rankers and reports each', async () => {
-    const r = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords() });
+    const r = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), rankers: ['bm25', 'dense', 'match'] });
     expect(r[0]!.tool.name).toBe('weather_now');
     expect(r[0]!.lexical).toBe(1);
     expect(r[0]!.cosine).toBeGreaterThan(0);
@@ -221,10 +223,10 @@ describe('semantic selection (§3.4 approach 1)', () => {
     expect(linear[0]!.score).toBeCloseTo(0.9 * linear[0]!.cosine! + 0.1 * linear[0]!.lexical!, 12);
     const lexicalOnly = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), fusion: 'linear', semanticWeight: 0 });
     expect(lexicalOnly[0]!.score).toBe(1);
-    // rrf: Σ 1/(60 + rank) over the three rankers (dense, match, BM25); weather_now is first in each.
+    // rrf: Σ 1/(60 + rank) over the default rankers (BM25, dense); weather_now is first in each.
     const rrf = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), fusion: 'rrf' });
     expect(rrf[0]!.tool.name).toBe('weather_now');
-    expect(rrf[0]!.score).toBeCloseTo(3 / 61, 12);
+    expect(rrf[0]!.score).toBeCloseTo(2 / 61, 12);
   });
 
   it('lexical mode needs no embedder', async () => {
@@ -278,6 +280,8 @@ describe('errors', () => {
       [{ semanticWeight: 1.5, embedder: new BagOfWords() }, 'opts.semanticWeight', 'range'],
       [{ fusion: 'max', embedder: new BagOfWords() }, 'opts.fusion', 'enum'],
       [{ cut: 'some', embedder: new BagOfWords() }, 'opts.cut', 'enum'],
+      [{ rankers: [], embedder: new BagOfWords() }, 'opts.rankers', 'type'],
+      [{ rankers: ['dense', 'vibes'], embedder: new BagOfWords() }, 'opts.rankers[1]', 'enum'],
     ];
     for (const [opts, path, rule] of cases) {
       const err = await catchParley(selectTools(TOOLS, 'x', opts as never));

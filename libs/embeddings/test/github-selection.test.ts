@@ -34,10 +34,14 @@ describe('GitHub MCP server with the offline embedder', () => {
     expect(verbatim.length).toBeLessThan(queries.length / 10);
   });
 
-  it('reaches recall@5 >= 0.9 (measured 0.907; recall@1 0.616), and the adaptive cut returns fewer than 5 tools', async () => {
+  // The default fusion standardises each ranker's scores over the list (nothing tuned to these queries):
+  // recall@5 0.895, recall@1 0.570. The former fixed mix, tuned on these very queries, reached 0.919
+  // (fusion 'linear', checked below), and is no better on any other list's development requests (BENCHMARKS.md).
+  it('reaches recall@5 >= 0.88 untuned (0.9 with the mix tuned on these queries), and the adaptive cut returns fewer than 5 tools', async () => {
     const embedder = createOfflineEmbedder();
     const r = await evaluateSelection(tools, queries, { embedder });
-    expect(r.recall_at_5, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(0.9);
+    expect(r.recall_at_5, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(0.88);
+    expect((await evaluateSelection(tools, queries, { embedder, fusion: 'linear' })).recall_at_5).toBeGreaterThanOrEqual(0.9);
     expect(r.recall_at_1).toBeGreaterThan(0.45);
     expect(r.mean_selected).toBeLessThan(5);
     expect(r.mean_selected).toBeGreaterThanOrEqual(1);
