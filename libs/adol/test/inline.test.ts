@@ -18,7 +18,7 @@ function refsIn(v: unknown, out: string[] = []): string[] {
 
 describe('inlineRefs: schemas with no $ref for clients that do not resolve references', () => {
   for (const mode of ['local', 'shared', 'list'] as DedupMode[]) {
-    it(`${mode} dedup output, inlined, has no $ref and validates exactly like the original (non-recursive)`, () => {
+    it(`${mode} dedup output, inlined, has no $ref and validates exactly like the original (non-recursive)`, { timeout: 90_000 }, () => {
       let compared = 0;
       let valid = 0;
       fc.assert(
