@@ -8,8 +8,8 @@
 // (form bodies as their own properties), and EVERY component schema under each
 // tool's `$defs`, with `#/components/schemas/X` rewritten to `#/$defs/X`. So
 // every tool carries the same definitions block, and only the tools whose
-// input mentions a component reference any of it: the shape issue reports
-// measured on a real generated server (dedup must see it).
+// input mentions a component reference any of it: the shape measured on a
+// real generated server (dedup must see it).
 //
 //   npx tsx bench/data/make-openapi-tools.ts   (rewrites the file; deterministic)
 import { readFileSync, writeFileSync } from 'node:fs';
