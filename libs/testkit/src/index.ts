@@ -5,3 +5,4 @@ export { REPO_ROOT, freePort, startProcess, waitReady, type ServiceProcess } fro
 export { seededRandom } from './random';
 export { keyedAuthenticator, serviceOnlyAuthenticator, testIdentity, type TestIdentity, type TestPrincipal } from './identity';
 export { ancestry, fromOtlpJson, fromReadableSpans, orphans, startOtlpReceiver, type OtlpReceiver, type TestSpan } from './traces';
+export { answer, completion, startChatServer, type ChatBody, type ChatServer, type Handler, type Received, type Reply } from './chat-server';
