@@ -101,7 +101,8 @@ const ENDPOINTS = [
 // the gRPC calls to the services carry the context on (libs/contracts grpc.ts).
 // ---------------------------------------------------------------------------
 
-const tracer = trace.getTracer('@parley/gateway');
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/gateway');
 const headerGetter: TextMapGetter<IncomingMessage['headers']> = {
   keys: (h) => Object.keys(h),
   get: (h, k) => h[k],
@@ -296,7 +297,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       const started = performance.now();
       const m = rpcMethodOf(r);
       const id = rpcIdOf(r);
-      const span = tracer.startSpan(m.known ?? '_OTHER', {
+      const span = tracer().startSpan(m.known ?? '_OTHER', {
         kind: SpanKind.SERVER,
         attributes: {
           'rpc.system.name': 'jsonrpc',
@@ -428,7 +429,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     const raw = (read.value as { method?: unknown } | null)?.method;
     const method = typeof raw === 'string' && A2A_METHODS.has(raw) ? raw : undefined;
     const id = rpcIdOf(read.value);
-    const span = tracer.startSpan(method ?? '_OTHER', {
+    const span = tracer().startSpan(method ?? '_OTHER', {
       kind: SpanKind.SERVER,
       attributes: { 'rpc.system.name': 'jsonrpc', 'rpc.method': method ?? '_OTHER', 'jsonrpc.protocol.version': '2.0', ...(id !== undefined ? { 'jsonrpc.request.id': id } : {}) },
     });
@@ -452,7 +453,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (route !== undefined) {
       // The caller's W3C traceparent, if it sent one, is the parent of the whole request.
       const parent = propagation.extract(ROOT_CONTEXT, req.headers, headerGetter);
-      const span = tracer.startSpan(`POST ${route}`, {
+      const span = tracer().startSpan(`POST ${route}`, {
         kind: SpanKind.SERVER,
         attributes: { 'http.request.method': 'POST', 'http.route': route, 'url.path': route === '/a2a/{agent}' ? '/a2a/{agent}' : path, 'url.scheme': 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http', 'network.protocol.version': req.httpVersion },
       }, parent);

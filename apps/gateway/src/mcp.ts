@@ -53,7 +53,8 @@ export interface McpFaceOptions {
 // linked to the HTTP request's span; without one, the child of the HTTP span.
 // ---------------------------------------------------------------------------
 
-const tracer = trace.getTracer('@parley/gateway');
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/gateway');
 const metaGetter: TextMapGetter<Record<string, unknown>> = {
   keys: (m) => Object.keys(m),
   get: (m, k) => (Object.prototype.hasOwnProperty.call(m, k) && typeof m[k] === 'string' ? (m[k] as string) : undefined),
@@ -81,7 +82,7 @@ async function inSpan<T>(
   const links: Link[] = parentSpan && ambientSpan && trace.isSpanContextValid(ambientSpan) ? [{ context: ambientSpan }] : [];
   const parent = parentSpan && trace.isSpanContextValid(parentSpan) ? fromMeta! : ambient;
   const tool = call.tool?.slice(0, 128);
-  const span = tracer.startSpan(
+  const span = tracer().startSpan(
     tool ? `${call.method} ${tool}` : call.method,
     {
       kind: SpanKind.SERVER,

@@ -141,7 +141,8 @@ export interface PublishedSchema {
   language?: string;
 }
 
-const tracer = trace.getTracer('@parley/agent-sdk');
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/agent-sdk');
 
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
   // A zhou server agent's name is its schema namespace ([a-z][a-z0-9_-]*); an AN agent (draft 004 §5.1) that only
@@ -179,7 +180,7 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         }
         // The dispatch's trace continues here: the bus runs this inside the `process` span of the
         // request, whose W3C traceparent came in the NATS headers; the handler's own spans nest below.
-        const span = tracer.startSpan(`execute ${sid}`, {
+        const span = tracer().startSpan(`execute ${sid}`, {
           attributes: { 'parley.agent': opts.name, 'parley.scenario': sid, 'parley.schema_id': req.schema_id, 'parley.execution_id': req.execution_id },
         });
         try {

@@ -91,7 +91,8 @@ const ERROR_TRAILER = 'parley-error-bin';
 // (libs/runtime tracing.ts) these are no-ops.
 // ---------------------------------------------------------------------------
 
-const tracer = trace.getTracer('@parley/contracts');
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/contracts');
 
 const metadataSetter: TextMapSetter<Metadata> = {
   set: (md, key, value) => void md.set(key, value),
@@ -133,7 +134,7 @@ function endSpan(span: Span, err: unknown): void {
 function serverSpan(path: string, md: Metadata): { span: Span; ctx: Context } {
   const parent = propagation.extract(context.active(), md, metadataGetter);
   const { full } = rpcName(path);
-  const span = tracer.startSpan(full, { kind: SpanKind.SERVER, attributes: { 'rpc.system.name': 'grpc', 'rpc.method': full } }, parent);
+  const span = tracer().startSpan(full, { kind: SpanKind.SERVER, attributes: { 'rpc.system.name': 'grpc', 'rpc.method': full } }, parent);
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
@@ -465,7 +466,7 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
       new Promise((resolve, reject) => {
         const fn = client[name];
         if (!fn) return reject(new ParleyError('internal', `No gRPC method ${name}`));
-        const span = tracer.startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
+        const span = tracer().startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
         fn.call(client, req, traced(metadataOf(ctx), span), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) => {
           if (err) {
             const e = fromServiceError(err, address);

@@ -11,7 +11,8 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, ty
  * so the relay's `send` span continues the trace of the change that caused it.
  * All of it is a no-op until a process registers an SDK (libs/runtime tracing.ts).
  */
-export const tracer = trace.getTracer('@parley/events');
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+export const tracer = () => trace.getTracer('@parley/events');
 
 /** Headers as a plain map (the in-process bus, the outbox's stored context). */
 export type Carrier = Record<string, string>;
@@ -51,7 +52,7 @@ function attributes(op: 'send' | 'process', o: MessagingSpanOptions): Record<str
 /** A `send <subject>` PRODUCER span and the headers that carry its context (undefined when there is no trace). */
 export function startSend(o: MessagingSpanOptions): { span: Span; carrier: Carrier | undefined } {
   const parent = o.parent ?? context.active();
-  const span = tracer.startSpan(`send ${o.subject}`, { kind: SpanKind.PRODUCER, attributes: attributes('send', o) }, parent);
+  const span = tracer().startSpan(`send ${o.subject}`, { kind: SpanKind.PRODUCER, attributes: attributes('send', o) }, parent);
   if (!trace.isSpanContextValid(span.spanContext())) return { span, carrier: undefined };
   const carrier: Carrier = {};
   propagation.inject(trace.setSpan(parent, span), carrier, carrierSetter);
@@ -61,7 +62,7 @@ export function startSend(o: MessagingSpanOptions): { span: Span; carrier: Carri
 /** A `process <subject>` CONSUMER span, child of the context `carrier` holds (a new trace without one). */
 export function startProcess(o: MessagingSpanOptions, carrier: Carrier | undefined): { span: Span; ctx: Context } {
   const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier, carrierGetter) : ROOT_CONTEXT;
-  const span = tracer.startSpan(`process ${o.subject}`, { kind: SpanKind.CONSUMER, attributes: attributes('process', o) }, parent);
+  const span = tracer().startSpan(`process ${o.subject}`, { kind: SpanKind.CONSUMER, attributes: attributes('process', o) }, parent);
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
