@@ -33,6 +33,8 @@ runUntilSignal('parley', log, async () => {
   out(`Embedder for the semantic pool and MCP tool selection: ${parley.embedderId} (PARLEY_EMBEDDER)`);
   out(`Development API key (every role, principal "dev"; PARLEY_DEV_KEY): ${parley.devKey}`);
   out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);
+  out(`Operator console: ${url}/console/ (sign in with the key above)`);
+  out(`Prometheus metrics: ${parley.metrics ? `${url}/metrics` : 'off (PARLEY_METRICS=off)'}; OpenTelemetry traces: ${tracing.enabled ? tracing.description : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER to export them)'}`);
 
   if (env.PARLEY_DEMO !== '0') {
     const client = createParleyClient(parley.url, { apiKey: parley.devKey });
