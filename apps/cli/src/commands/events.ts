@@ -1,5 +1,5 @@
 /**
- * `parley events subscribe --scenario ID|* --event PATTERN [--event PATTERN…] --url URL [--method POST|PUT] [--description TEXT]`
+ * `parley events subscribe --scenario ID|* --event PATTERN [--event PATTERN…] --webhook URL [--method POST|PUT] [--description TEXT]`
  * `parley events list [--scenario ID]`
  * `parley events delete ID`
  *
@@ -45,8 +45,9 @@ export function subscriptionsText(r: ListEventSubscriptionsResponse): string {
 const SUBS: Record<string, Subcommand> = {
   subscribe: {
     summary: 'subscribe a webhook URL to a scenario\'s evolution events; prints the signing secret once (operator role)',
-    usage: `subscribe --scenario ID|'*' --event PATTERN [--event PATTERN…] --url URL [--method POST|PUT] [--description TEXT]   (patterns: ${PATTERNS.join(', ')})`,
-    flags: { scenario: 'value', event: 'list', url: 'value', method: 'value', description: 'value' },
+    // --webhook, not --url: --url is every command's gateway address.
+    usage: `subscribe --scenario ID|'*' --event PATTERN [--event PATTERN…] --webhook URL [--method POST|PUT] [--description TEXT]   (patterns: ${PATTERNS.join(', ')})`,
+    flags: { scenario: 'value', event: 'list', webhook: 'value', method: 'value', description: 'value' },
     async run(p, gw) {
       noPositional(p);
       const events = p.lists.event ?? [];
@@ -54,7 +55,7 @@ const SUBS: Record<string, Subcommand> = {
       const params = defined({
         scenario: required(p, 'scenario', "a scenario id, or '*' for every scenario"),
         events,
-        url: required(p, 'url', 'the webhook URL (it must pass PARLEY_WEBHOOK_ALLOW)'),
+        url: required(p, 'webhook', 'the webhook URL (it must pass PARLEY_WEBHOOK_ALLOW)'),
         method: p.values.method,
         description: p.values.description,
       });
