@@ -122,6 +122,8 @@ export interface EvolutionEngine {
   cluster(id: string, now?: number): ClusterView | null;
   patches(): PatchView[];
   rawPatches(): readonly SchemaPatch[];
+  /** The evolver's patch records (status, pin, revision) as they stand. */
+  patchRecords(): readonly PatchRecord[];
   /** Key lifecycle transitions (promote, deprecate, withdraw) with their figures. */
   decisions(): readonly DecisionRecord[];
   /** Every decision: publications, queueing, operator actions and transitions. */
@@ -239,6 +241,7 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
     cluster: (id, now) => pool.cluster(id, now ?? clock.now()),
     patches: () => evolver.patches().map(patchView),
     rawPatches: () => evolver.patches().map((r) => r.patch),
+    patchRecords: () => evolver.patches(),
     decisions: () => evolver.decisions().filter((d) => TRANSITIONS.has(d.action)),
     log: () => evolver.decisions(),
     triggers: () => evolver.triggers(),
