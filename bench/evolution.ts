@@ -18,7 +18,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOfflineEmbedder } from '@parley/embeddings';
+import { createOfflineEmbedder, loadWordNetLexicon } from '@parley/embeddings';
 import { SCENARIOS } from '@parley/examples';
 import { createEvolutionEngine, type EvolutionEngine, type PatchRecord } from '@parley/pool';
 import { scenarioId, type KeyDefinition } from '@parley/protocol';
@@ -125,6 +125,7 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     templates: SCENARIOS.map((s) => s.template),
     clock: { now: () => now },
     config: { derive_executions: true },
+    lexicon: await loadWordNetLexicon(),
   });
   const members = new Map<string, Map<string, number>>();
   const add = (id: string | null, label: string): void => {

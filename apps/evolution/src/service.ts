@@ -373,7 +373,7 @@ export function patchDocument(r: PatchRecord): PatchDocument {
     expires_at: p.expires_at,
     source_cluster_id: p.source_cluster_id,
     new_keys: p.new_keys.map((k) => JSON.parse(JSON.stringify(k)) as unknown),
-    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description })),
+    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
     status: r.status,
     pinned: r.pinned,
     approval_reasons: [...r.approval_reasons],
@@ -426,7 +426,7 @@ function toPatch(r: PatchRecord, ev: Evolver, now: number): Patch {
     expires_at: iso(p.expires_at),
     ...(p.source_cluster_id ? { source_cluster_id: p.source_cluster_id } : {}),
     new_keys: keys,
-    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description })),
+    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
     approval_reasons: [...r.approval_reasons],
     revision: r.revision,
   };

@@ -109,7 +109,8 @@ export interface PatchDocument {
   expires_at: number;
   source_cluster_id: string | null;
   new_keys: unknown[];
-  modified_keys: { key_name: string; semantic_description: string }[];
+  /** `enum`: a patch key's widened values (draft-zhou §6.2.2 refinement). */
+  modified_keys: { key_name: string; semantic_description: string; enum?: unknown[] }[];
   status: 'proposed' | 'active' | 'rejected';
   pinned: boolean;
   approval_reasons: string[];

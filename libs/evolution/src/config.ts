@@ -64,7 +64,7 @@ export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
   bucket_ms: HOUR_MS,
   global_max_client_share: 0.5,
   max_tracked_clients: 64,
-  max_samples: 16,
+  max_samples: 48,
   recent_samples: 4,
   max_samples_per_client: 3,
   max_fragment_chars: 200,

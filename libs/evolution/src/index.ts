@@ -39,7 +39,9 @@ export type { TriggerEvaluation } from './trigger';
 
 // Intent induction (§6.2.2).
 export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, induceKey, singular } from './induce';
-export type { Candidate, InducedKind, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
+export type { Candidate, InducedKind, InductionContext, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
+export { BASIC_LEXICON, editDistance, knownWord } from './lexicon';
+export type { LexPos, Lexicon } from './lexicon';
 
 // Conflict detection (§6.2.2).
 export { keyNameSignature, namesCollide } from './names';

@@ -14,6 +14,7 @@ import {
   contentWords,
   effectiveTemplate,
   singular,
+  type Lexicon,
   type LifecycleConfig,
   type PoolConfig,
   type QueuedCandidate,
@@ -52,6 +53,8 @@ export interface CreateEngineOptions {
   readonly clock: Clock;
   /** The intent inducer (default: libs/evolution's rule-based one). */
   readonly induce?: InduceFn;
+  /** The lexicon the rule inducer reads words through (libs/embeddings loadWordNetLexicon). */
+  readonly lexicon?: Lexicon;
 }
 
 export interface FragmentInput {
@@ -145,6 +148,7 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
     templates: opts.templates,
     config: { ...(lifecycle ? { lifecycle } : {}), ...(patch_ttl_ms !== undefined ? { patch_ttl_ms } : {}), ...(approval ? { approval } : {}) },
     ...(opts.induce ? { induce: opts.induce } : {}),
+    ...(opts.lexicon ? { lexicon: opts.lexicon } : {}),
   });
 
   /** Tells the pool what became of a cluster once the evolver decided. */

@@ -18,6 +18,7 @@
  * and their convergence-guard slot.
  */
 import {
+  DEFAULT_INDUCTION_OPTIONS,
   DEFAULT_PATCH_TTL_MS,
   admitCandidate,
   applyDecision,
@@ -39,6 +40,7 @@ import {
   type InductionSample,
   type KeyCounters,
   type KeyMetrics,
+  type Lexicon,
   type LifecycleConfig,
   type QueuedCandidate,
   type SchemaPatch,
@@ -150,6 +152,8 @@ export interface CreateEvolverOptions {
   readonly templates: readonly SchemaTemplate[];
   readonly config?: EvolverConfig;
   readonly induce?: InduceFn;
+  /** The lexicon the rule inducer reads words through (libs/embeddings loadWordNetLexicon); default none. */
+  readonly lexicon?: Lexicon;
 }
 
 export interface TickOutcome {
@@ -207,7 +211,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
   if (!(ttl > 0)) throw poolError('config', 'patch_ttl_ms', `patch_ttl_ms must be positive, got ${ttl}`);
   const approval = cfg.approval ?? 'auto';
   if (approval !== 'auto' && approval !== 'manual') throw poolError('config', 'approval', `approval must be "auto" or "manual", got ${JSON.stringify(approval)}`);
-  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples));
+  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples, DEFAULT_INDUCTION_OPTIONS, { existing: input.existing_keys, ...(opts.lexicon ? { lexicon: opts.lexicon } : {}) }));
 
   const bases = new Map<string, SchemaTemplate>();
   for (const t of opts.templates) bases.set(scenarioId(t.scenario), t);
@@ -295,7 +299,9 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
 
     async induce(m) {
       const base = baseFor(m.scenario_id, 'scenario_id');
-      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: base.keys });
+      // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
+      const existing = existingKeysFor(base, live(), scopeOf(m.scope), m.matured_at, lifecycle.compatibility_window_ms).map((k) => k.definition);
+      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
     },
 
     applyMatured(m, induced) {
