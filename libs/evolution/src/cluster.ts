@@ -65,6 +65,8 @@ export interface ClusterClient {
    * state written before samples were kept per client.
    */
   readonly samples?: readonly ClusterSample[];
+  /** When this client last added heat to a global cluster (config client_heat_interval_ms). */
+  readonly heat_at?: number;
 }
 
 export interface ClusterSample {
@@ -233,16 +235,77 @@ export function emptyCluster(id: string, pool: PoolKey, at: number): Cluster {
 /** Adds one fragment (already sanitised to `text`, or null) to a cluster. Pure; returns the new state. */
 export function addToCluster(c: Cluster, fragment: Fragment, text: string | null, score: number, config: PoolConfig = DEFAULT_POOL_CONFIG): Cluster {
   const at = fragment.at;
+  const heats = clientAddsHeat(c, fragment.client_id, at, config);
   const latest = Math.max(c.updated_at, at);
   return {
     ...c,
     updated_at: latest,
     size: c.size + 1,
     // zhou §6.2.1: "When a new fragment joins a cluster, its heat score increases by a fixed increment."
-    heat: addHeat(c.heat, at, config.heat_increment, config.half_life_ms),
+    // In a global pool one client adds heat at most once per client_heat_interval_ms (one client, one voice).
+    heat: heats ? addHeat(c.heat, at, config.heat_increment, config.half_life_ms) : addHeat(c.heat, at, 0, config.half_life_ms),
     buckets: addOccurrence(c.buckets, at, latest, config),
-    ...withSamples(c.scope, addClient(c, fragment.client_id, at, text, score, config), config),
+    ...withSamples(c.scope, addClient(c, fragment.client_id, at, text, score, config, heats), config),
   };
+}
+
+/** Whether a client's fragment adds heat to a cluster now: always in its own pool; in a global pool once per interval. */
+export function clientAddsHeat(c: Cluster, clientId: string, at: number, config: PoolConfig = DEFAULT_POOL_CONFIG): boolean {
+  if (!isGlobal(c.scope)) return true;
+  const last = c.clients.find((x) => x.client_id === clientId)?.heat_at;
+  return last === undefined || at - last >= config.client_heat_interval_ms || at < last;
+}
+
+/**
+ * Two clusters of one pool as one (online agglomeration): counts, heat,
+ * occurrence buckets and clients added up, samples chosen again, the earlier
+ * creation and trigger kept. Pure; `into` keeps its id.
+ */
+export function mergeClusters(into: Cluster, from: Cluster, config: PoolConfig = DEFAULT_POOL_CONFIG): Cluster {
+  if (into.scenario !== from.scenario || !sameScope(into.scope, from.scope)) throw evolutionError('cluster_mismatch', 'from', `cluster "${from.id}" is not in the pool of "${into.id}"`);
+  const at = Math.max(into.heat.at, from.heat.at);
+  const heat = addHeat(addHeat(into.heat, at, 0, config.half_life_ms), from.heat.at, from.heat.value, config.half_life_ms);
+  const latest = Math.max(into.updated_at, from.updated_at);
+  const buckets = new Map<number, number>();
+  for (const b of [...into.buckets, ...from.buckets]) buckets.set(b.start, (buckets.get(b.start) ?? 0) + b.count);
+  const first = windowStartBucket(latest, config);
+  const clients = new Map<string, ClusterClient>();
+  const cap = perClientOccurrenceCap(config);
+  for (const x of [...into.clients, ...from.clients]) {
+    const y = clients.get(x.client_id);
+    if (!y) {
+      clients.set(x.client_id, x);
+      continue;
+    }
+    let samples: ClusterSample[] = [...(y.samples ?? [])];
+    for (const s of x.samples ?? []) for (let k = 0; k < s.count; k++) samples = addSample(samples, s.text, s.last_at, s.best_score, isGlobal(into.scope) ? config.max_samples_per_client : config.max_samples, isGlobal(into.scope) ? 1 : config.recent_samples);
+    clients.set(x.client_id, {
+      client_id: x.client_id,
+      last_seen: Math.max(x.last_seen, y.last_seen),
+      recent: [...x.recent, ...y.recent].sort((a, b) => a - b).slice(-cap),
+      samples,
+      ...(x.heat_at !== undefined || y.heat_at !== undefined ? { heat_at: Math.max(x.heat_at ?? -Infinity, y.heat_at ?? -Infinity) } : {}),
+    });
+  }
+  const all = [...clients.values()].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
+  const kept = all.slice(0, config.max_tracked_clients);
+  return {
+    ...into,
+    created_at: Math.min(into.created_at, from.created_at),
+    updated_at: latest,
+    size: into.size + from.size,
+    heat,
+    buckets: [...buckets].filter(([s]) => Math.floor(s / config.bucket_ms) >= first).sort((a, b) => a[0] - b[0]).map(([start, count]) => ({ start, count })),
+    clients: kept,
+    clients_evicted: into.clients_evicted + from.clients_evicted + (all.length - kept.length),
+    samples: clusterSamples(kept, into.scope, config),
+    triggered: into.triggered ?? from.triggered,
+  };
+}
+
+/** Distinct phrasings among a cluster's samples: texts alike once case, punctuation and digits are set aside. */
+export function distinctPhrasings(c: Cluster): number {
+  return new Set(c.samples.map((s) => s.text.toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim())).size;
 }
 
 function withSamples(scope: Scope, p: Pick<Cluster, 'clients' | 'clients_evicted'>, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted' | 'samples'> {
@@ -340,7 +403,7 @@ function addOccurrence(buckets: readonly OccurrenceBucket[], at: number, latest:
   return out;
 }
 
-function addClient(c: Cluster, clientId: string, at: number, text: string | null, score: number, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted'> {
+function addClient(c: Cluster, clientId: string, at: number, text: string | null, score: number, config: PoolConfig, heats = true): Pick<Cluster, 'clients' | 'clients_evicted'> {
   const cap = perClientOccurrenceCap(config);
   const existing = c.clients.find((x) => x.client_id === clientId);
   const others = c.clients.filter((x) => x.client_id !== clientId);
@@ -353,7 +416,8 @@ function addClient(c: Cluster, clientId: string, at: number, text: string | null
       : isGlobal(c.scope)
         ? addSample(before, text, at, score, config.max_samples_per_client, 1)
         : addSample(before, text, at, score, config.max_samples, config.recent_samples);
-  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent, samples };
+  const heatAt = isGlobal(c.scope) ? (heats ? Math.max(at, existing?.heat_at ?? at) : existing?.heat_at) : undefined;
+  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent, samples, ...(heatAt !== undefined ? { heat_at: heatAt } : {}) };
   // Most recently seen first; ties by id so every replica keeps the same set.
   const all = [entry, ...others].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
   const kept = all.slice(0, config.max_tracked_clients);

@@ -203,7 +203,11 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
         fired.push(report);
         for (const c of changes) if (c.kind === 'published') created.push(c.record.patch);
       }
-      if (r.matured.length > 0) syncOutcomes();
+      for (const m of r.grown) {
+        const { changes } = evolver.applyGrown(m, await evolver.induce(m));
+        for (const c of changes) if (c.kind === 'published') created.push(c.record.patch);
+      }
+      if (r.matured.length > 0 || r.grown.length > 0) syncOutcomes();
       if (derive_executions && r.sanitized !== null) {
         const joined = new Set([r.global_cluster_id, r.client_cluster_id].filter((x): x is string => x !== null));
         deriveExecution({ at, scenario: r.scenario, client_id: f.client_id, text: r.sanitized }, joined);
