@@ -72,6 +72,8 @@ export interface InductionOptions {
   /** Share of the weight that must carry identifiers (a list key) or two times (a window key). */
   readonly structure_share: number;
   readonly max_enum_values: number;
+  /** Values below this share of the weight are left out (noise). */
+  readonly min_value_share: number;
   /** Mapping examples in the description. */
   readonly max_examples: number;
   readonly max_description_chars: number;
@@ -85,6 +87,7 @@ export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
   numeric_share: 0.6,
   structure_share: 0.5,
   max_enum_values: 8,
+  min_value_share: 0.05,
   max_examples: 3,
   max_description_chars: 600,
   min_value_clients: 2,
@@ -136,7 +139,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'please pls plz kindly thanks thank ok okay want wants wanted wanting need needs needed like likes liked love prefer prefers preferred ' +
     'get got give gives make makes let some any all each every ones very really just also only more most much many lot lots ' +
     'possible possibly available ideally maybe perhaps near nearby next beside close around etc something anything thing things stuff ' +
-    'would d ll m re s t ve im id ive youre always again instead too still even either other another same such own ' +
+    'would d ll m re s t ve im id ive youre always again instead too still even either ' +
     'hi hello hey yes sure well else whenever when where what which who whom how why use uses used using'
   ).split(' '),
 );
@@ -498,8 +501,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     }
     break;
   }
-  // Numbers, times and ids are evidence for the type below, not values.
-  const valueSet = new Set(values);
+  // Values below min_value_share of the weight are noise (a lone "cockpit seat").
+  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total);
+  // Numbers, times and ids are evidence for the type below, not values. A single modifier that is not a
+  // noun adjunct is part of the need's name ("extra legroom"), not a value.
+  const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(values[0] as string)));
+  const valueSet = new Set(usable ? values : []);
 
   // Compound: a neighbour beside the head in most of its fragments joins the name.
   const headWords: string[] = [];
@@ -572,7 +579,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
     for (const p of nums) addValue(p.numbers[0] as number, p);
     suffix = share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
-  } else if (options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && head !== null && nounAdjunct(values[0] as string)))) {
+  } else if (usable && values.length > options.max_enum_values) {
+    // More alternatives than an enum should list: the value as the user states it (canonical words).
+    kind = 'string';
+    suffix = 'detail';
+    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
+  } else if (usable) {
     kind = 'enum';
     for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
     const classes = new Map<string, number>();
@@ -613,7 +625,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const keyName = buildKeyName(namePrefix ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
   nameWords = keyName.split('_');
   const used = weigh(kind === 'boolean' || kind === 'list' ? parsed : [...valueClients.values()].flat());
-  const phrase = (headWords.length > 0 ? headWords : nameWords).join(' ');
+  const phrase = (kind === 'scale' || headWords.length === 0 ? nameWords : headWords).join(' ');
 
   // 6. Closed vocabulary: examples and description from tokens only.
   const examples = examplesFor(kind, phrase, ranked, enumValues, options);
@@ -654,7 +666,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
    */
   function nounAdjunct(w: string): boolean {
     const pos = posOf.get(w);
-    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && (pos === 'n' || !knownWord(lex, w));
+    // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
+    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
   }
 
   function firstWord(): string[] {
@@ -748,8 +761,11 @@ function examplesFor(kind: InducedKind, phrase: string, ranked: readonly { value
       push(`no ${phrase}`, false, ranked.find((r) => r.value === false)?.count ?? 0);
       break;
     case 'numeric':
-    case 'scale':
       for (const r of ranked) if (typeof r.value === 'number') push(`${r.value} ${phrase}`, r.value, r.count);
+      break;
+    case 'scale':
+      // Template words for the degree (never the user's): slightly / plain / much, more or less.
+      for (const r of ranked) if (typeof r.value === 'number' && r.value !== 0) push(`${phrase} ${Math.abs(r.value) === 1 ? 'slightly ' : Math.abs(r.value) === 3 ? 'much ' : ''}${r.value > 0 ? 'more' : 'less'}`, r.value, r.count);
       break;
     case 'window':
       for (const r of ranked) if (typeof r.value === 'string') push(`${phrase} ${r.value.replace('-', ' to ')}`, r.value, r.count);
@@ -759,6 +775,10 @@ function examplesFor(kind: InducedKind, phrase: string, ranked: readonly { value
       break;
   }
   return out;
+}
+
+function article(w: string): string {
+  return /^[aeiou]/.test(w) ? 'an' : 'a';
 }
 
 function quote(v: JsonValue): string {
@@ -777,7 +797,7 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
       head = `Whether the user asks for ${phrase}: true when asked for, false when declined.`;
       break;
     case 'numeric':
-      head = keyName.endsWith('_percent') ? `${Phrase} change in percent, a ${keyType}.` : `How many ${phrase}, a ${keyType}.`;
+      head = keyName.endsWith('_percent') ? `${Phrase} change in percent, ${article(keyType)} ${keyType}.` : `${Phrase} count, ${article(keyType)} ${keyType}.`;
       break;
     case 'scale':
       head = `${Phrase} adjustment relative to the original, an integer from -${SCALE_MAX} (much less) to ${SCALE_MAX} (much more); 0 leaves it unchanged, 1 is slight, 2 clear, 3 strong.`;
