@@ -363,7 +363,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw) });
       else if (NUMBER_WORDS.has(raw)) toks.push({ kind: 'number', v: raw, n: NUMBER_WORDS.get(raw) as number });
       else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase() });
-      else if (/^[\p{L}\p{M}]+$/u.test(raw)) {
+      else if (/^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(raw)) {
         const t = wordTok(raw);
         if (t) toks.push({ ...t, i });
       }
@@ -622,7 +622,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   let nameWords = headWords.length > 0 ? [...headWords] : firstWord();
   if (suffix && nameWords[nameWords.length - 1] === suffix) suffix = null;
   if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
-  const keyName = buildKeyName(namePrefix ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
+  // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.
+  const keyName = buildKeyName(namePrefix && nameWords.some((w) => ASCII_WORD.test(w)) ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
   nameWords = keyName.split('_');
   const used = weigh(kind === 'boolean' || kind === 'list' ? parsed : [...valueClients.values()].flat());
   const phrase = (kind === 'scale' || headWords.length === 0 ? nameWords : headWords).join(' ');
