@@ -22,7 +22,7 @@
  *   `blocked`: reusing the name would give old clients' payloads a new meaning.
  */
 import { OTHER_KEY, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
-import type { Candidate, MappingExample } from './induce';
+import { singular, type Candidate, type MappingExample } from './induce';
 import { keyNameSignature } from './names';
 import { acceptedKeys, type AcceptedKey, type ModifiedKey, type SchemaPatch } from './patch';
 import { scopeClient, type Scope } from './scope';
@@ -123,9 +123,12 @@ const SAFE_PHRASE = /^[a-z0-9][a-z0-9 :_-]{0,59}$/;
 export function refineDescription(def: KeyDefinition, examples: readonly MappingExample[], phrase = ''): { text: string; added: number } {
   const have = def.semantic_description.toLowerCase();
   const parts: string[] = [];
-  if (phrase !== '' && SAFE_PHRASE.test(phrase) && !have.includes(`"${phrase}"`) && phrase !== def.key_name.replace(/_/g, ' ')) parts.push(`"${phrase}"`);
+  // The candidate's concept phrase, unless the key's own name already says it.
+  const own = new Set(def.key_name.split('_').map(singular));
+  if (phrase !== '' && SAFE_PHRASE.test(phrase) && !have.includes(`"${phrase}"`) && !phrase.split(' ').every((w) => own.has(singular(w)))) parts.push(`"${phrase}"`);
   for (const e of examples) {
-    if (!SAFE_PHRASE.test(e.fragment) || have.includes(`"${e.fragment.toLowerCase()}"`)) continue;
+    const f = e.fragment.toLowerCase();
+    if (!SAFE_PHRASE.test(e.fragment) || have.includes(`"${f}"`) || have.includes(`'${f}'`)) continue;
     const value = typeof e.value === 'string' ? `"${e.value}"` : JSON.stringify(e.value);
     if (fits(def, e.value)) parts.push(`"${e.fragment}" -> ${value}`);
   }
