@@ -40,8 +40,8 @@ export type { TriggerEvaluation } from './trigger';
 // Intent induction (§6.2.2).
 export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, induceKey, singular } from './induce';
 export type { Candidate, InducedKind, InductionContext, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
-export { BASIC_LEXICON, editDistance, knownWord } from './lexicon';
-export type { LexPos, Lexicon } from './lexicon';
+export { BASIC_LEXICON, createTableLexicon, editDistance, knownWord } from './lexicon';
+export type { LexPos, Lexicon, TableEntry } from './lexicon';
 
 // Conflict detection (§6.2.2).
 export { keyNameSignature, namesCollide } from './names';

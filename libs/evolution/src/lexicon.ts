@@ -70,3 +70,44 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return prev[m] as number;
 }
+
+export interface TableEntry {
+  readonly pos: LexPos;
+  readonly synonyms?: readonly string[];
+  readonly hypernyms?: readonly string[];
+}
+
+/**
+ * A lexicon from a small table (word → part of speech, synonyms, hypernyms):
+ * for deployments that ship a domain glossary instead of WordNet, and for
+ * tests of the induction rules. Words are looked up as given and with a
+ * trailing plural "s" removed; the table is copied into a Map.
+ */
+export function createTableLexicon(table: Readonly<Record<string, TableEntry>>): Lexicon {
+  const m = new Map<string, TableEntry>(Object.entries(table));
+  const find = (w: string): [string, TableEntry] | undefined => {
+    const e = m.get(w);
+    if (e) return [w, e];
+    const s = w.endsWith('s') ? w.slice(0, -1) : null;
+    const f = s !== null ? m.get(s) : undefined;
+    return f && s !== null ? [s, f] : undefined;
+  };
+  return {
+    pos(word) {
+      const e = find(word);
+      return e ? { ...NONE, [e[1].pos]: 2 } : NONE;
+    },
+    lemma(word, pos) {
+      const e = find(word);
+      return e && e[1].pos === pos ? e[0] : null;
+    },
+    synonyms(word, pos) {
+      const e = find(word);
+      return e && e[1].pos === pos ? [e[0], ...(e[1].synonyms ?? [])] : [];
+    },
+    hypernyms(word, pos, depth) {
+      const e = find(word);
+      return e && e[1].pos === pos && depth > 0 ? [...(e[1].hypernyms ?? [])] : [];
+    },
+  };
+}
