@@ -43,7 +43,7 @@
  */
 import { perClientOccurrenceCap, validatePoolConfig, DEFAULT_POOL_CONFIG, type PoolConfig } from './config';
 import { assertFinite, evolutionError } from './errors';
-import { addHeat, zeroHeat, type Heat } from './heat';
+import { addHeat, heatAt, zeroHeat, type Heat } from './heat';
 import { sanitizeFragment, type SanitizeFlag } from './sanitize';
 import { isGlobal, sameScope, scopeClient, scopeKey, type PoolKey, type Scope } from './scope';
 
@@ -65,8 +65,10 @@ export interface ClusterClient {
    * state written before samples were kept per client.
    */
   readonly samples?: readonly ClusterSample[];
-  /** When this client last added heat to a global cluster (config client_heat_interval_ms). */
-  readonly heat_at?: number;
+  /** In a global pool: when this client last added heat, the latest `client_heat_per_interval` times. */
+  readonly heat_times?: readonly number[];
+  /** In a global pool: the heat this client's fragments would have added without the cap (its share of the demand). */
+  readonly raw_heat?: Heat;
 }
 
 export interface ClusterSample {
@@ -242,7 +244,7 @@ export function addToCluster(c: Cluster, fragment: Fragment, text: string | null
     updated_at: latest,
     size: c.size + 1,
     // zhou §6.2.1: "When a new fragment joins a cluster, its heat score increases by a fixed increment."
-    // In a global pool one client adds heat at most once per client_heat_interval_ms (one client, one voice).
+    // In a global pool one client adds heat at most client_heat_per_interval times per client_heat_interval_ms (one client, one voice).
     heat: heats ? addHeat(c.heat, at, config.heat_increment, config.half_life_ms) : addHeat(c.heat, at, 0, config.half_life_ms),
     buckets: addOccurrence(c.buckets, at, latest, config),
     ...withSamples(c.scope, addClient(c, fragment.client_id, at, text, score, config, heats), config),
@@ -252,8 +254,8 @@ export function addToCluster(c: Cluster, fragment: Fragment, text: string | null
 /** Whether a client's fragment adds heat to a cluster now: always in its own pool; in a global pool once per interval. */
 export function clientAddsHeat(c: Cluster, clientId: string, at: number, config: PoolConfig = DEFAULT_POOL_CONFIG): boolean {
   if (!isGlobal(c.scope)) return true;
-  const last = c.clients.find((x) => x.client_id === clientId)?.heat_at;
-  return last === undefined || at - last >= config.client_heat_interval_ms || at < last;
+  const times = c.clients.find((x) => x.client_id === clientId)?.heat_times ?? [];
+  return times.filter((t) => at - t < config.client_heat_interval_ms && t <= at).length < config.client_heat_per_interval;
 }
 
 /**
@@ -284,7 +286,8 @@ export function mergeClusters(into: Cluster, from: Cluster, config: PoolConfig =
       last_seen: Math.max(x.last_seen, y.last_seen),
       recent: [...x.recent, ...y.recent].sort((a, b) => a - b).slice(-cap),
       samples,
-      ...(x.heat_at !== undefined || y.heat_at !== undefined ? { heat_at: Math.max(x.heat_at ?? -Infinity, y.heat_at ?? -Infinity) } : {}),
+      ...(x.heat_times || y.heat_times ? { heat_times: [...(x.heat_times ?? []), ...(y.heat_times ?? [])].sort((a, b) => a - b).slice(-config.client_heat_per_interval) } : {}),
+      ...(x.raw_heat || y.raw_heat ? { raw_heat: sumHeat(x.raw_heat, y.raw_heat, config) } : {}),
     });
   }
   const all = [...clients.values()].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
@@ -301,6 +304,30 @@ export function mergeClusters(into: Cluster, from: Cluster, config: PoolConfig =
     samples: clusterSamples(kept, into.scope, config),
     triggered: into.triggered ?? from.triggered,
   };
+}
+
+function sumHeat(a: Heat | undefined, b: Heat | undefined, config: PoolConfig): Heat {
+  if (!a) return b as Heat;
+  if (!b) return a;
+  return addHeat(a, b.at, b.value, config.half_life_ms);
+}
+
+/**
+ * The largest share of a global cluster's demand one client holds at `now`:
+ * its uncapped heat over all clients' (0 for a client's own pool). A need
+ * carried mostly by one client stays in that client's cohort (trigger.ts).
+ */
+export function dominantClientShare(c: Cluster, now: number, config: PoolConfig = DEFAULT_POOL_CONFIG): number {
+  if (!isGlobal(c.scope)) return 0;
+  let total = 0;
+  let top = 0;
+  for (const x of c.clients) {
+    if (!x.raw_heat) continue;
+    const h = heatAt(x.raw_heat, now, config.half_life_ms);
+    total += h;
+    if (h > top) top = h;
+  }
+  return total > 0 ? top / total : 0;
 }
 
 /** Distinct phrasings among a cluster's samples: texts alike once case, punctuation and digits are set aside. */
@@ -416,8 +443,17 @@ function addClient(c: Cluster, clientId: string, at: number, text: string | null
       : isGlobal(c.scope)
         ? addSample(before, text, at, score, config.max_samples_per_client, 1)
         : addSample(before, text, at, score, config.max_samples, config.recent_samples);
-  const heatAt = isGlobal(c.scope) ? (heats ? Math.max(at, existing?.heat_at ?? at) : existing?.heat_at) : undefined;
-  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent, samples, ...(heatAt !== undefined ? { heat_at: heatAt } : {}) };
+  const global = isGlobal(c.scope);
+  const heatTimes = global ? (heats ? [...(existing?.heat_times ?? []), at].sort((a, b) => a - b).slice(-config.client_heat_per_interval) : existing?.heat_times) : undefined;
+  const rawHeat = global ? addHeat(existing?.raw_heat ?? zeroHeat(at), at, config.heat_increment, config.half_life_ms) : undefined;
+  const entry: ClusterClient = {
+    client_id: clientId,
+    last_seen: Math.max(existing?.last_seen ?? at, at),
+    recent,
+    samples,
+    ...(heatTimes !== undefined ? { heat_times: heatTimes } : {}),
+    ...(rawHeat !== undefined ? { raw_heat: rawHeat } : {}),
+  };
   // Most recently seen first; ties by id so every replica keeps the same set.
   const all = [entry, ...others].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
   const kept = all.slice(0, config.max_tracked_clients);

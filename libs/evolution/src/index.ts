@@ -30,7 +30,7 @@ export { PII_KINDS, PII_PLACEHOLDERS, PII_PLACEHOLDER_PATTERN, ibanValid, luhnVa
 export type { PiiKind, ScrubResult } from './pii';
 
 // Clusters (§6.2.1 Semantic Vector Clustering).
-export { addToCluster, assignFragment, centroidWeight, clientAddsHeat, distinctPhrasings, mergeClusters, clusterPool, clusterSamples, decideAssignment, emptyCluster, isGlobalCluster, markTriggered, mergeCentroid, windowStartBucket } from './cluster';
+export { addToCluster, assignFragment, centroidWeight, clientAddsHeat, distinctPhrasings, dominantClientShare, mergeClusters, clusterPool, clusterSamples, decideAssignment, emptyCluster, isGlobalCluster, markTriggered, mergeCentroid, windowStartBucket } from './cluster';
 export type { AssignDecision, AssignInput, AssignResult, Cluster, ClusterClient, ClusterSample, Fragment, Neighbor, OccurrenceBucket, TriggerMark } from './cluster';
 
 // The trigger (§6.2.1 Threshold-Based Triggering).

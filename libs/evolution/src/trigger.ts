@@ -16,7 +16,7 @@
  * issue specifies, and says so in `reasons`.
  */
 import { perClientOccurrenceCap, validatePoolConfig, DEFAULT_POOL_CONFIG, type PoolConfig } from './config';
-import { distinctPhrasings, windowStartBucket, type Cluster } from './cluster';
+import { distinctPhrasings, dominantClientShare, windowStartBucket, type Cluster } from './cluster';
 import { assertFinite } from './errors';
 import { heatAt } from './heat';
 import { isGlobal } from './scope';
@@ -87,7 +87,11 @@ export function evaluateTrigger(cluster: Cluster, now: number, config: PoolConfi
   const needPhrasings = global ? config.min_phrasings : config.min_client_phrasings;
   const diverse = phrasings >= needPhrasings;
   if (!diverse) reasons.push(`distinct phrasings ${phrasings} < ${needPhrasings}: induction waits for diversity`);
-  const gateOpen = heatOk && branch !== null && diverse;
+  // Parley (zhou §6.2.2 Personalized Adaptation): a need carried mostly by one client stays in its own cohort.
+  const dominant = dominantClientShare(cluster, now, config);
+  const shared = !global || dominant <= config.max_dominant_share;
+  if (!shared) reasons.push(`one client holds ${Math.round(dominant * 100)}% of the demand (> ${Math.round(config.max_dominant_share * 100)}%): a need carried mostly by one client stays in its own pool`);
+  const gateOpen = heatOk && branch !== null && diverse && shared;
   if (cluster.triggered) reasons.push(`already fired at ${cluster.triggered.at} (${cluster.triggered.outcome})`);
   return {
     fires: gateOpen && cluster.triggered === null,

@@ -22,7 +22,7 @@ const GLOBAL: PoolKey = { scenario: 'flight_booking', scope: 'global' };
  * increment per client per half-life in a global pool, distinct hours in a
  * client's pool, diversity of phrasings) are off; they have their own tests below.
  */
-const DRAFT = poolConfig({ min_phrasings: 1, client_heat_interval_ms: 0, client_pool_counts_hours: false });
+const DRAFT = poolConfig({ min_phrasings: 1, client_heat_interval_ms: 0, client_pool_counts_hours: false, max_dominant_share: 1 });
 
 /** Feeds fragments into one pool, all joining the first cluster (score 0.95). */
 function feed(pool: PoolKey, items: { client: string; at: number; text?: string }[], config = DEFAULT_POOL_CONFIG): Cluster {
@@ -182,7 +182,7 @@ describe('the dual-gate trigger (zhou §6.2.1 Threshold-Based Triggering)', () =
 describe("Parley's rules on top of the gate (zhou §6.2.1 heat per client, §6.2.2 Personalized Adaptation)", () => {
   const mix = (i: number): string => ['window seat please', 'an aisle seat', 'seat by the window'][i % 3] as string;
 
-  it('one client adds heat to a global cluster once per half-life: its burst cannot open the heat gate', () => {
+  it('a burst from one client cannot open a global cluster: its heat is capped and a need carried mostly by one client stays in its pool', () => {
     // Four clients once each over a day, then one client forty times in an hour: five distinct clients.
     const items = [
       ...['a', 'b', 'c', 'd'].map((client, i) => ({ client, at: T0 + i * 6 * HOUR, text: mix(i) })),
@@ -191,11 +191,13 @@ describe("Parley's rules on top of the gate (zhou §6.2.1 heat per client, §6.2
     const end = T0 + 21 * HOUR;
     const capped = evaluateTrigger(feed(GLOBAL, items), end);
     expect(capped.distinct_clients).toBe(5);
-    expect(capped.heat).toBeLessThan(DEFAULT_POOL_CONFIG.heat_threshold);
     expect(capped.fires).toBe(false);
-    // The same stream without the per-client heat rule: the burst alone heats the cluster past the gate.
-    const uncapped = poolConfig({ client_heat_interval_ms: 0 });
-    expect(evaluateTrigger(feed(GLOBAL, items, uncapped), end, uncapped)).toMatchObject({ fires: true, branch: 'distinct_clients' });
+    expect(capped.reasons.join(' ')).toMatch(/one client holds 9\d% of the demand/);
+    // The burst client added two increments, not forty.
+    const raw = evaluateTrigger(feed(GLOBAL, items, DRAFT), end, DRAFT);
+    expect(capped.heat).toBeLessThan(raw.heat / 5);
+    // The same stream without Parley's rules: the burst opens the global gate.
+    expect(raw).toMatchObject({ fires: true, branch: 'distinct_clients' });
   });
 
   it("a client's own pool counts distinct hours: a one-hour burst is one occurrence, a need repeated over ten hours fires", () => {
@@ -212,7 +214,7 @@ describe("Parley's rules on top of the gate (zhou §6.2.1 heat per client, §6.2
     const same = ['a', 'b', 'c', 'd', 'e'].map((client) => ({ client, at: T0, text: 'aisle seat and copy the chat history' }));
     const ev = evaluateTrigger(feed(GLOBAL, same), T0);
     expect(ev).toMatchObject({ fires: false, gate_open: false, distinct_clients: 5 });
-    expect(ev.reasons.join(' ')).toContain('distinct phrasings 1 < 3');
+    expect(ev.reasons.join(' ')).toContain('distinct phrasings 1 < 2');
     const varied = ['a', 'b', 'c', 'd', 'e'].map((client, i) => ({ client, at: T0, text: mix(i) }));
     expect(evaluateTrigger(feed(GLOBAL, varied), T0).fires).toBe(true);
   });

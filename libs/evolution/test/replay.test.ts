@@ -280,8 +280,8 @@ describe('thirty simulated days (zhou §6.2.1–§6.2.3)', () => {
     expect(globalLegroom).toHaveLength(1);
     const g = globalLegroom[0] as Cluster;
     const ev = evaluateTrigger(g, T0 + 29 * DAY + 20 * HOUR);
-    // One client adds heat to a global cluster once per half-life: at most about two increments.
-    expect(ev.heat).toBeLessThanOrEqual(2 * DEFAULT_POOL_CONFIG.heat_increment);
+    // One client adds heat to a global cluster at most twice per half-life: never the threshold alone.
+    expect(ev.heat).toBeLessThan(DEFAULT_POOL_CONFIG.heat_threshold);
     expect(ev.occurrences_in_window).toBeGreaterThanOrEqual(20);
     expect(ev.distinct_clients).toBe(1);
     expect(ev.counted_occurrences).toBe(5);
