@@ -206,6 +206,15 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     for (const m of r.patch.modified_keys) push(m.key_name, true);
     keysOf.set(label, hits);
   }
+  // A trigger that found its intent already covered by an existing key (redundant) maps the intent to that key too.
+  for (const t of engine.triggers()) {
+    if (t.outcome !== 'redundant' || t.key_name === null) continue;
+    const label = majority(final.get(resolve(t.cluster_id))).label;
+    const scope = t.scope === 'global' ? 'global' : `client:${t.scope}`;
+    const hits = keysOf.get(label) ?? [];
+    if (!hits.some((h) => h.scope === scope && h.key === t.key_name)) hits.push({ scope, key: t.key_name, scenario: t.scenario, refines: true, status: 'redundant' });
+    keysOf.set(label, hits);
+  }
   const noiseTriggers = [...keysOf].filter(([l]) => l.startsWith('noise:') || l.startsWith('burst:')).flatMap(([l, hs]) => hs.map((h) => `${l} → ${h.key} @ ${h.scope}`));
 
   const recurring = gold.intents.filter((g) => g.kind === 'recurring' && g.expect === 'global');

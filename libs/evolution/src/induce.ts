@@ -476,7 +476,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   let head = chooseHead(excluded);
   let values: string[] = [];
   for (let round = 0; round < 2; round++) {
-    const headSet = new Set(head ? family.get(head) ?? [head] : []);
+    // The head's family, less the words a substitution slot shows to be alternatives ("halal" is a kind of food, and a value).
+    const headSet = new Set([...(head ? family.get(head) ?? [head] : [])].filter((w) => w === head || !slotWords.has(w)));
     // A value stands beside the head or beside a class word after it ("hair color red").
     const adjacentTo = new Set([...headSet, ...NAMING_CLASSES]);
     const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && (voterCount(withWord(w)) >= needClients || !labelled));
@@ -488,7 +489,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       return (adj >= 0.3 || (cons ?? 0) >= 0.75) && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
     });
     // Values are alternatives: drop one that co-occurs with the others in most of its fragments.
+    // Slot words are alternatives by construction; another picked word that keeps their company is phrasing.
     values = picked.filter((w) => {
+      if (slotWords.has(w)) return true;
       const ps = withWord(w);
       const co = ps.filter((p) => picked.some((o) => o !== w && p.words.includes(o)));
       return weigh(co) * 2 <= weigh(ps);
@@ -772,6 +775,9 @@ function examplesFor(kind: InducedKind, phrase: string, ranked: readonly { value
       for (const r of ranked) if (typeof r.value === 'string') push(`${phrase} ${r.value.replace('-', ' to ')}`, r.value, r.count);
       break;
     case 'list':
+      // Placeholder identifiers in template words: the users' own identifiers are never quoted.
+      push(`${phrase} A1 and B2`, ['A1', 'B2'], ranked[0]?.count ?? 0);
+      break;
     case 'string':
       break;
   }
