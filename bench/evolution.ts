@@ -216,6 +216,8 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     keysOf.set(label, hits);
   }
   const noiseTriggers = [...keysOf].filter(([l]) => l.startsWith('noise:') || l.startsWith('burst:')).flatMap(([l, hs]) => hs.map((h) => `${l} → ${h.key} @ ${h.scope}`));
+  // A burst patched only in its own client's pool is reported apart (some gold tables accept it); global ones never are.
+  const noiseGlobal = noiseTriggers.filter((t) => t.endsWith('@ global') || t.startsWith('noise:'));
 
   const recurring = gold.intents.filter((g) => g.kind === 'recurring' && g.expect === 'global');
   const rows = recurring.map((g) => {
@@ -242,7 +244,8 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
   });
   const personal = gold.intents.filter((g) => g.kind === 'personal');
   const personalRows = personal.map((g) => {
-    const hits = keysOf.get(`personal:${g.id}`) ?? [];
+    // Gold ids of personal needs may carry their prefix already (as stream labels do).
+    const hits = keysOf.get(g.id.startsWith('personal:') ? g.id : `personal:${g.id}`) ?? [];
     const own = hits.some((h) => h.scope === g.expect);
     const leaked = hits.some((h) => h.scope === 'global');
     return { id: g.id, own, leaked, ok: own && !leaked };
@@ -264,6 +267,7 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     exactly_one_key: rows.filter((r) => r.keys.length === 1).length,
     duplicate_keys: rows.filter((r) => r.keys.length > 1).length,
     noise_or_burst_triggers: noiseTriggers.length,
+    noise_or_burst_global: noiseGlobal.length,
     personal_ok: `${personalRows.filter((p) => p.ok).length}/${personalRows.length}`,
     personal_leaks: personalRows.filter((p) => p.leaked).length,
     name_acceptable: r3(rows.filter((r) => r.name_ok).length / Math.max(1, rows.length)),

@@ -378,6 +378,9 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
       if (s.text === null) return { at, scenario, client_id: f.client_id, sanitized: null, sanitize_flags: s.flags, vector: null };
       const [vector] = await embedder.embed([s.text]);
       if (!vector) throw new ParleyError('internal', `embedder ${embedder.id} returned no vector`);
+      // A text the embedder has no feature for (the zero vector: cosine is undefined) cannot be clustered;
+      // it is kept with its sanitised text and no vector, like a fragment sanitising emptied, and the stream flows on.
+      if (!vector.some((x) => x !== 0)) return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: null };
       return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: Array.from(vector) };
     },
 
@@ -385,7 +388,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
       const scenario = known(p.scenario, 'scenario');
       const { at } = p;
       if (p.sanitized === null || p.vector === null) {
-        return { at, scenario, sanitized: null, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [], grown: [] };
+        return { at, scenario, sanitized: p.sanitized, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [], grown: [] };
       }
       await ensure(scenario);
       if (p.vector.length !== embedder.dimensions) throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.dimensions}`);
