@@ -161,6 +161,15 @@ const VALUE_FORMS: ReadonlyMap<string, string> = new Map([
   ['favourite', 'favorite'], ['centre', 'center'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
 ]);
 
+/** Currency words: a number with one of them is an amount of money. */
+const CURRENCY_WORDS: ReadonlySet<string> = new Set(['euro', 'euros', 'eur', 'usd', 'dollar', 'dollars', 'buck', 'bucks', 'gbp', 'pound', 'pounds', 'quid', 'chf', 'franc', 'francs', 'yen', 'jpy', 'yuan', 'rmb', 'cny', 'inr', 'rupee', 'rupees', 'cad', 'aud']);
+/** Words that make an amount a ceiling ("under 400", "max", "budget"). */
+const LIMIT_WORDS: ReadonlySet<string> = new Set(['under', 'below', 'max', 'maximum', 'most', 'cap', 'ceiling', 'limit', 'budget', 'upto', 'within', 'over', 'above', 'höchstens', 'máximo', 'maximal', 'moins', 'top', 'tops']);
+/** Units of time a count may be stated in ("2 days", "three nights"). */
+const TIME_UNITS: ReadonlyMap<string, string> = new Map([
+  ['minute', 'minutes'], ['minutes', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'],
+]);
+
 /** Value families the lexicon does not know as such: the token and the class that names the key. */
 const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
   ...['jpeg', 'png', 'tiff', 'webp', 'gif', 'bmp', 'heic', 'raw', 'pdf', 'svg', 'psd', 'avif'].map((f) => [f, 'format'] as const),
@@ -217,6 +226,12 @@ interface Parsed {
   readonly ids: readonly string[];
   readonly negated: boolean;
   readonly percent: boolean;
+  /** A currency word: the number is money. */
+  readonly currency: boolean;
+  /** A ceiling word ("under", "max", "no more than"). */
+  readonly limit: boolean;
+  /** The time unit the number is stated in, if any. */
+  readonly unit: string | null;
 }
 
 /** Plural to singular for the common English patterns; other words unchanged (used without a lexicon). */
@@ -247,7 +262,8 @@ export function contentWords(text: string): { words: string[]; numbers: number[]
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
-  const timed = text.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
+  const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
   for (const m of timed.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
     const t = m[0];
     // A window written "02:00-04:00" is two times.
@@ -373,7 +389,21 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const times = toks.filter((t) => t.kind === 'time').map((t) => t.v);
     const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
     if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0) continue;
-    parsed.push({ text, voters, toks, words, numbers, times, ids, negated: toks.some((t) => t.kind === 'neg'), percent: /\d\s*(%|percent\b|per cent\b)/i.test(text) });
+    const raws = rawOf.get(text) ?? [];
+    parsed.push({
+      text,
+      voters,
+      toks,
+      words,
+      numbers,
+      times,
+      ids,
+      negated: toks.some((t) => t.kind === 'neg'),
+      percent: /\d\s*(%|percent\b|per cent\b)/i.test(text),
+      currency: raws.some((r) => CURRENCY_WORDS.has(r)),
+      limit: raws.some((r) => LIMIT_WORDS.has(r)) || /\b(no more than|at most|up to|nothing over|go above)\b/i.test(text),
+      unit: raws.map((r) => TIME_UNITS.get(r)).find((u) => u !== undefined) ?? null,
+    });
   }
   if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(all) };
   parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
@@ -582,6 +612,25 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
     for (const p of nums) addValue(p.numbers[0] as number, p);
     suffix = share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
+    const unitMass = new Map<string, number>();
+    for (const p of parsed) if (p.unit) unitMass.set(p.unit, (unitMass.get(p.unit) ?? 0) + mass([p]));
+    const topUnit = [...unitMass].sort((a, b) => b[1] - a[1])[0];
+    if (share((p) => p.currency) >= 0.3) {
+      // Money: an amount (number), a ceiling when enough say so ("under 400 euros" → max_price).
+      keyType = 'number';
+      suffix = null;
+      headWords.splice(0, headWords.length, ...(share((p) => p.limit) >= 0.3 ? ['max', 'price'] : ['price']));
+    } else if (topUnit && topUnit[1] / totalMass >= 0.5) {
+      // A count stated in a unit of time: <concept>_<unit> ("flexible by 2 days" → flexible_days).
+      keyType = 'integer';
+      suffix = topUnit[0];
+      const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
+      const best = vocab
+        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w))
+        .map((w) => [w, weigh(withWord(w))] as const)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      headWords.splice(0, headWords.length, ...(best ? [best[0]] : []));
+    }
   } else if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).
     kind = 'string';
