@@ -266,7 +266,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return r;
   };
 
-  const newPatch = (base: SchemaTemplate, scope: Scope, now: number, clusterId: string, body: { new_keys?: KeyDefinition[]; modified_keys?: ModifiedKey[] }): { record: PatchRecord; change: PatchChange } => {
+  const newPatch = (base: SchemaTemplate, scope: Scope, now: number, clusterId: string, body: { new_keys?: KeyDefinition[]; modified_keys?: ModifiedKey[] }, review: readonly string[] = []): { record: PatchRecord; change: PatchChange } => {
     const patch = packagePatch({
       patch_id: `p${++patchSeq}-${scenarioId(base.scenario)}-${scopeLabel(scope)}`.slice(0, 128),
       base,
@@ -284,6 +284,8 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     const sensitive = [...(body.new_keys ?? []), ...(body.modified_keys ?? [])].flatMap((k) => [...flagged(k), ...securityRelevance(k)]);
     const reasons = approval === 'manual' ? ['approval mode is manual: every patch waits for an operator'] : [];
     if (sensitive.length > 0) reasons.push(...sensitive.map((s) => `security-relevant (zhou §7): ${s}`));
+    // zhou §7 closed vocabulary: a key whose name or values break its rules waits for an operator.
+    if (review.length > 0) reasons.push(...review.map((r) => `closed vocabulary (zhou §7): ${r}`));
     const record: PatchRecord = { patch, status: reasons.length > 0 ? 'proposed' : 'active', pinned: false, approval_reasons: reasons, revision: 1 };
     records.push(record);
     for (const pk of patch.new_keys) counters.set(ckey(patch.patch_id, pk.definition.key_name), newKeyCounters(patch.patch_id, pk.definition.key_name));
@@ -348,7 +350,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
           queue = admit.queue;
           // zhou §6.2.3 Schema Convergence Guard: "new triggers MUST be queued".
           if (!admit.admitted) return report('queued', null, conflict.key.key_name, [admit.reason]);
-          const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [conflict.key] });
+          const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [conflict.key] }, induced.candidate.review ?? []);
           changes.push(change);
           return report('patched', record.patch.patch_id, conflict.key.key_name, [admit.reason]);
         }
