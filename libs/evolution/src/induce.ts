@@ -46,8 +46,7 @@
  *    name, its type and its values, with mapping examples composed of those
  *    tokens only ("vegan meal" -> "vegan"). No fragment text is ever quoted.
  *    Name words and values must be short lowercase tokens seen from at least
- *    `min_value_clients` clients (when more are heard) and known to the
- *    lexicon or the value tables; a candidate that breaks one of these lists
+ *    `min_value_clients` clients (when more are heard), ASCII; a candidate that breaks one of these lists
  *    why in `review`, and the evolver holds it for an operator.
  *
  * Counting in clients (issue 6): with client-labelled samples every weight
@@ -692,7 +691,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   };
   if (kind === 'enum') key.enum = enumValues;
   assertValidCandidate(key);
-  const review = closedVocabulary(keyName, headWords, enumValues, kind, parsed, needClients, lex);
+  const review = closedVocabulary(keyName, headWords, enumValues, kind, parsed, needClients);
   const refines = matchExisting(context.existing ?? [], keyName, headWords, key, enumValues);
   return {
     ok: true,
@@ -877,10 +876,10 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
 /**
  * zhou §7 closed vocabulary: what a served key may be built from. Returns the
  * rules a candidate breaks (empty: none): name words and values short
- * lowercase tokens, known to the lexicon or the value tables (or a fixed
- * suffix), and each supported by enough distinct clients.
+ * lowercase ASCII tokens (or a fixed suffix), each supported by enough
+ * distinct clients (two once more than two are heard).
  */
-function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number, lex: Lexicon): string[] {
+function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number): string[] {
   const out: string[] = [];
   const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
   const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w)));
@@ -889,7 +888,6 @@ function closedVocabulary(keyName: string, headWords: readonly string[], values:
   for (const w of words) {
     if (FIXED.has(w) && !headWords.includes(w)) continue;
     if (!TOKEN.test(w)) out.push(`name word "${w}" is not a short lowercase token`);
-    else if (!knownWord(lex, w) && !VALUE_CLASSES.has(w) && lex !== BASIC_LEXICON) out.push(`name word "${w}" is not in the lexicon`);
     else if (headWords.includes(w) && support(w) < needClients) out.push(`name word "${w}" is used by ${support(w)} client(s), fewer than ${needClients}`);
   }
   if (kind === 'enum') {
@@ -897,7 +895,6 @@ function closedVocabulary(keyName: string, headWords: readonly string[], values:
       const s = String(v);
       if (!/^[a-z0-9][a-z0-9_]{0,31}$/.test(s) || s.split('_').length > 2) out.push(`value "${s}" is not a short lowercase token`);
       else if (support(s) < needClients) out.push(`value "${s}" is used by ${support(s)} client(s), fewer than ${needClients}`);
-      else if (lex !== BASIC_LEXICON && !knownWord(lex, s) && !VALUE_CLASSES.has(s)) out.push(`value "${s}" is not in the lexicon`);
     }
   }
   return out;

@@ -141,7 +141,7 @@ export function parseStream(content: string, name: string, setAside?: SetAside[]
     }
     readLine(raw, n, bad);
   });
-  if (out.length === 0) throw new SimulateInputError(`${name}: no fragments`);
+  if (out.length === 0) throw new SimulateInputError(`${name}: no fragments${setAside && setAside.length > 0 ? ` (set aside: ${setAside.map((x) => x.error).join('; ')})` : ''}`);
   return out;
 
   function readLine(raw: string, n: number, bad: (msg: string) => never): void {
@@ -240,7 +240,7 @@ async function simulate(lines: readonly StreamLine[], name: string, threshold: n
       res = await engine.ingest({ ts: l.at, scenario: l.scenario, client_id: l.client_id, text: l.text });
     } catch (e) {
       // No single line stops the run: it is set aside with its error and reported at the end.
-      sim.setAside.push({ line: l.line, error: `${name}:${l.line}: ${e instanceof ParleyError ? `${e.type}: ${e.message}` : e instanceof Error ? e.message : String(e)}` });
+      sim.setAside.push({ line: l.line, error: `${name}:${l.line}: ${e instanceof Error ? e.message : String(e)}` });
       continue;
     }
     sim.assignments.set(l.line, res.global_cluster_id ?? '-');
