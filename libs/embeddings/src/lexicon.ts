@@ -23,13 +23,16 @@ export function createWordNetLexicon(wn: WordNet): Lexicon {
   const lemmaCache = new Map<string, string | null>();
   const synCache = new Map<string, readonly string[]>();
   const hypCache = new Map<string, readonly string[]>();
+  // The base form WordNet knows best: "eyes" is a lemma of its own (as in "in the eyes of"), but "eye" is the
+  // common one; among Morphy's forms the one with the most tagged senses wins (ties: Morphy's order).
   const entry = (word: string, pos: Pos) => {
     if (!WORD.test(word)) return undefined;
+    let best: ReturnType<WordNet['lookup']>;
     for (const b of wn.baseForms(word, pos)) {
       const e = wn.lookup(b, pos);
-      if (e) return e;
+      if (e && (!best || e.tagSenseCount > best.tagSenseCount)) best = e;
     }
-    return undefined;
+    return best;
   };
   return {
     pos(word) {

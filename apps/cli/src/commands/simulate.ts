@@ -27,7 +27,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createOfflineEmbedder, loadWordNetLexicon } from '@parley/embeddings';
 import { SCENARIOS } from '@parley/examples';
 import { createEvolutionEngine, type ClusterView, type DecisionRecord, type EvolutionEngine, type PatchView, type TriggerReport } from '@parley/pool';
-import { ParleyError } from '@parley/protocol';
 import { createEmbeddedIndex } from '@parley/vectors';
 
 const DAY = 86_400_000;
