@@ -23,16 +23,19 @@ export function createWordNetLexicon(wn: WordNet): Lexicon {
   const lemmaCache = new Map<string, string | null>();
   const synCache = new Map<string, readonly string[]>();
   const hypCache = new Map<string, readonly string[]>();
-  // The base form WordNet knows best: "eyes" is a lemma of its own (as in "in the eyes of"), but "eye" is the
-  // common one; among Morphy's forms the one with the most tagged senses wins (ties: Morphy's order).
+  // Morphy's first base form, except that a word which is a lemma of its own ("eyes", as in "in the eyes of")
+  // gives way to a detached form WordNet knows better ("eye"). Later detachments are never preferred
+  // otherwise: "sites" is "site", not "sit".
   const entry = (word: string, pos: Pos) => {
     if (!WORD.test(word)) return undefined;
-    let best: ReturnType<WordNet['lookup']>;
-    for (const b of wn.baseForms(word, pos)) {
+    const forms = wn.baseForms(word, pos);
+    const first = forms[0] !== undefined ? wn.lookup(forms[0], pos) : undefined;
+    if (!first || first.lemma !== word) return first;
+    for (const b of forms.slice(1)) {
       const e = wn.lookup(b, pos);
-      if (e && (!best || e.tagSenseCount > best.tagSenseCount)) best = e;
+      if (e && e.tagSenseCount > first.tagSenseCount) return e;
     }
-    return best;
+    return first;
   };
   return {
     pos(word) {

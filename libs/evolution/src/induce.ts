@@ -587,6 +587,18 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     keyType = 'array';
     extra = { items_type: 'string' };
     suffix = 'ids';
+    // The identifiers' noun is the one that stands nearest them ("sites affected: NB-1, NB-2" → site_ids).
+    const byNear = new Map<string, number>();
+    for (const p of parsed) {
+      const idAt = p.toks.filter((t) => t.kind === 'id').map((t) => t.i ?? -9);
+      for (const t of p.toks) {
+        if (t.kind !== 'word' || isVerb(t.v) || isAdj(t.v)) continue;
+        const d = Math.min(...idAt.map((i) => Math.abs(i - (t.i ?? -99))));
+        if (d <= 3) byNear.set(t.v, (byNear.get(t.v) ?? 0) + mass([p]) / d);
+      }
+    }
+    const nearest = [...byNear].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+    if (nearest) headWords.splice(0, headWords.length, nearest[0]);
   } else if (share((p) => p.times.length >= 2) >= options.structure_share) {
     kind = 'window';
     extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$' };
