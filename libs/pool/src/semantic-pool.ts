@@ -286,7 +286,10 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     st.clients.set(fragment.client_id, (st.clients.get(fragment.client_id) ?? 0) + 1);
     if (centroid !== null) {
       await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
-      st = await agglomerate(st, centroid, scope);
+      // Centroids converge as clusters grow: look for a partner at sizes 1, 2, 4, 8, … and every 16th fragment
+      // (deterministic in the fragments, so a replay merges the same clusters), not at every fragment.
+      const n = st.cluster.size;
+      if ((n & (n - 1)) === 0 || n % 16 === 0) st = await agglomerate(st, centroid, scope);
     }
     return { st, created };
   };
