@@ -454,7 +454,8 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     },
 
     clusters(now) {
-      return [...states.values()].map((st) => view(st, now));
+      // A cluster merged into another lives on in the survivor; `cluster(id)` still names where it went.
+      return [...states.values()].filter((st) => st.merged_into === null).map((st) => view(st, now));
     },
 
     cluster(id, now) {
