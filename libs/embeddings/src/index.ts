@@ -18,6 +18,11 @@ export { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text'
 export { createWordNetLexicon, loadWordNetLexicon } from './lexicon';
 export type { WordNetLexiconOptions } from './lexicon';
 
+// The WordNet 3.1 reader under the offline embedder (the offline utterance mapper reads it too).
+export { WordNet } from './wordnet';
+export type { IndexEntry, Pointer, Pos, Synset, WordNetLoadOptions } from './wordnet';
+export { defaultDictDir } from './offline';
+
 // OpenAI-compatible endpoints.
 export { createOpenAIEmbedder } from './openai';
 export type { OpenAIEmbedderOptions } from './openai';

@@ -57,6 +57,7 @@ export {
   MAX_UTTERANCE_LENGTH,
   RPC_PARAM_PARSERS,
   TAG_PATTERN,
+  TEMPLATE_REFS,
   TEMPLATE_VIEWS,
   parseExecuteParams,
   parseGetSchemaTemplateParams,
