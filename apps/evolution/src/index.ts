@@ -72,12 +72,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
       {
         ...guarded,
         durable: `${deps.subjects.prefix}-evolution-matured`,
-        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured)],
+        // Matured and grown clusters in one consumer, so a cluster's growth is applied after its first induction.
+        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured), deps.subjects.eventAllScenarios(EventType.PoolGrown)],
         // Negotiation and the inducer are called before the transaction opens.
-        prepare: async (event) => (event.type === EventType.PoolMatured ? service.prepareMatured(event) : null),
+        prepare: async (event) => (event.type === EventType.PoolMatured || event.type === EventType.PoolGrown ? service.prepareMatured(event) : null),
       },
       async (event, tx, prepared) => {
-        if (event.type === EventType.PoolMatured) await service.onMatured(event, tx, prepared as PreparedMatured);
+        if (event.type === EventType.PoolMatured || event.type === EventType.PoolGrown) await service.onMatured(event, tx, prepared as PreparedMatured);
       },
     ),
   );

@@ -4,6 +4,7 @@
 // and the §6.2.2-§6.2.3 figures read by env.ts.
 import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
+import { loadWordNetLexicon } from '@parley/embeddings';
 import { createLlmFromEnv } from '@parley/llm';
 import { authenticatorFromEnv, createLogger, envInt, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
@@ -20,7 +21,8 @@ runUntilSignal('evolution', log, async () => {
   // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), REGISTRY_ADDR (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS.
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential: auth.serviceToken });
-  const llm = createLlmFromEnv(env);
+  // The rule inducer names keys from concepts over WordNet (draft-zhou §6.2.2); loaded once at start.
+  const llm = createLlmFromEnv(env, await loadWordNetLexicon());
   log.info('evolution LLM ports', { use: llm.describe });
   const evolution = await startEvolution({
     db,

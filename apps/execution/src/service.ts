@@ -261,7 +261,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
             patchKeys.set(k.key_name, p.patch_id);
             newKeys.push(keyFromWire(k) as unknown as JsonValue);
           }
-          for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description });
+          for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) });
         }
         // draft-zhou §7: negotiation builds and signs the same suggestion; it is returned untouched with its
         // signature as the `signature` member (a client verifies it against the gateway's JWKS).

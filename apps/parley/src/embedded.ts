@@ -18,7 +18,7 @@ import { rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
-import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
+import { createEmbedderFromEnv, type Embedder, loadWordNetLexicon } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
 import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
@@ -212,7 +212,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     authenticator,
   });
   const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
-  const llm = createLlmFromEnv(process.env);
+  const llm = createLlmFromEnv(process.env, await loadWordNetLexicon());
   const evolution = await startEvolution({
     db,
     bus,

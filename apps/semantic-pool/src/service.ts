@@ -160,7 +160,7 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
       // zhou §7: only the sanitised text (personal data replaced) is embedded and kept in clear.
       const p = await pool.prepare({ ts: at, scenario: sc, client_id: data.client_id, text });
       const r = await pool.ingestPrepared(p);
-      matured.push(...r.matured);
+      matured.push(...r.matured, ...r.grown);
       const raw = keepRaw ? sealer.seal(String(text).slice(0, MAX_RAW_CHARS), rawContext(event.id, i)) : null;
       await tx.query(
         `INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, raw_sealed, sanitized, flags, vector, global_cluster_id, client_cluster_id)
@@ -334,7 +334,7 @@ function toPrepared(r: InputRow): PreparedFragment {
 function maturedEvent(m: MaturedCluster, clock: Clock): EventEnvelope {
   return {
     id: randomUUID(),
-    type: EventType.PoolMatured,
+    type: m.kind === 'grown' ? EventType.PoolGrown : EventType.PoolMatured,
     scenario_id: m.scenario_id,
     occurred_at: clock.now().toISOString(),
     source: 'semantic-pool',
