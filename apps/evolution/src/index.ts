@@ -2,7 +2,7 @@ import type { Authenticator } from '@parley/auth';
 import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
 import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
-import type { Clock, Logger } from '@parley/runtime';
+import { serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { createEvolutionService, type AuditJudgeFn, type EvolutionService, type PreparedMatured } from './service';
 
@@ -27,6 +27,10 @@ export interface EvolutionDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Redelivery delay after a failed delivery (default 1000 ms). */
+  retryDelayMs?: number;
 }
 
 export interface RunningEvolution {
@@ -41,7 +45,10 @@ export interface RunningEvolution {
 
 export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolution> {
   await migrate(deps.db, 'evolution');
-  const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
+  // logged in evolution.inputs, and the inputs after it are applied.
+  const flow = serviceEventFlow({ service: 'evolution', schema: 'evolution', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
+  const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
   const service = createEvolutionService({
     db: deps.db,
     subjects: deps.subjects,
@@ -55,10 +62,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   });
   await service.rebuild();
   relay.start();
+  const retry = deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {};
   const guarded = {
     bus: deps.bus,
     db: deps.db,
     schema: 'evolution',
+    ...flow.consumer,
+    ...retry,
     // Memory follows the committed log (see service.ts).
     serialize: <T>(w: () => Promise<T>) => service.serialize(w),
     onRollback: async (e: unknown) => {
@@ -87,7 +97,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     }),
   );
   consumers.push(
-    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
+    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', ...flow.consumer, ...retry, durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
       if (event.type !== EventType.AuditSampled) return;
       const judgeNext = await service.onAuditSampled(event, tx);
       // The LLM judge runs after the commit; a failure leaves the sample pending for operators.
@@ -97,7 +107,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const every = deps.tickMs ?? 60_000;
   const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
   timer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator })] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator }), flow.binding(deps.authenticator)] });
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,

@@ -1,6 +1,7 @@
 import type { Authenticator } from '@parley/auth';
 import { ExecutionServiceService, TaskServiceService, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
 import { createOutboxRelay } from '@parley/events';
+import { serviceEventFlow, type EventFlowConfig } from '@parley/runtime';
 import { migrate } from '@parley/storage';
 import { executionGuards, taskGuards } from './access';
 import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionServiceDeps } from './service';
@@ -38,6 +39,8 @@ export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheS
   profiles?: Pick<AgentProfileApi, 'getProfile'>;
   /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
+  /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts'>>;
 };
 
 export interface RunningExecution {
@@ -56,10 +59,13 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
   // A malformed webhook URL policy fails the start before anything runs.
   const webhookPolicy = toWebhookPolicy(deps.tasks?.webhooks?.allow);
   await migrate(deps.db, 'execution');
+  // Dead letters (zhou §6.2 event flow): a row the bus cannot take is set aside, never retried forever ahead of the rest.
+  const flow = serviceEventFlow({ service: 'execution', schema: 'execution', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'execution',
     bus: deps.bus,
+    ...flow.relay,
     // Under load one relay transaction then carries the events of many executions.
     nudgeDelayMs: 5,
     onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: e }),
@@ -99,6 +105,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     services: [
       bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards }),
       bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db) }),
+      flow.binding(deps.authenticator),
     ],
   }).catch(async (e: unknown) => {
     await tasks.stop();

@@ -442,6 +442,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
         scenario_id: schema.scenarioId,
         defaults_applied: [...checked.defaults_applied],
         warnings,
+        replayed: false,
         ...(suggest && schema.meta ? { schema_update_suggestion: schema.meta.suggestion } : {}),
       };
     },

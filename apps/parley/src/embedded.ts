@@ -23,7 +23,7 @@ import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects
 import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
-import { apiKeysViaRegistry, createAuthenticator, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { apiKeysViaRegistry, createAuthenticator, eventFlowFromEnv, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
 
@@ -104,7 +104,11 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const clock = opts.clock ?? systemClock;
   const subjects = createSubjects(opts.prefix ?? 'parley');
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
-  const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
+  // The event flow's limits as the separate services read them (PARLEY_STREAM_MAX_*, PARLEY_*_MAX_ATTEMPTS).
+  const eventFlow = eventFlowFromEnv(process.env);
+  const bus = opts.natsUrl
+    ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' })
+    : createMemoryBus({ subjects });
   const grpcHost = '127.0.0.1';
   const clients: GrpcClient<never>[] = [];
   const client = <S,>(c: S): S => {
@@ -128,6 +132,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     subjects,
     clock,
     log: log.child({ service: 'registry' }),
+    eventFlow,
     grpcHost,
     grpcPort: 0,
     auth: {
@@ -162,6 +167,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     registry: registryClient.api,
     clock,
     log: log.child({ service: 'negotiation' }),
+    eventFlow,
     grpcHost,
     grpcPort: 0,
     authenticator,
@@ -175,6 +181,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'execution' }),
+    eventFlow,
     timeoutMs,
     grpcHost,
     grpcPort: 0,
@@ -202,6 +209,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     index,
     clock,
     log: log.child({ service: 'semantic-pool' }),
+    eventFlow,
     ...(opts.evolution?.pool ? { config: opts.evolution.pool } : {}),
     ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
     // zhou §7: with PARLEY_DATA_KEY (or PARLEY_STORE_RAW_FRAGMENTS=false) as in the separate process;
@@ -220,6 +228,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'evolution' }),
+    eventFlow,
     ...(opts.evolution?.evolver ? { config: opts.evolution.evolver } : {}),
     induce: (input) => llm.inducer.induce(input),
     judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,

@@ -10,7 +10,7 @@ import {
   type RegistryApi,
 } from '@parley/contracts';
 import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import { createAuthenticator, type Clock, type Logger } from '@parley/runtime';
+import { createAuthenticator, serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { profileGuards, registryGuards } from './access';
 import { createApiKeyStore } from './api-keys';
@@ -47,6 +47,8 @@ export interface RegistryDeps {
    * own callers from its table.
    */
   auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
+  /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
 }
 
 export interface RunningRegistry {
@@ -82,6 +84,8 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     ...(deps.auth.jwt ? { jwt: deps.auth.jwt } : {}),
     ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
   });
+  // Dead letters (zhou §6.2 event flow): an event the usage consumer keeps failing on is set aside, not retried forever.
+  const flow = serviceEventFlow({ service: 'registry', schema: 'registry', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
@@ -89,6 +93,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       bindService(RegistryServiceService, api, { authenticator, guards: registryGuards }),
       bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards }),
       bindService(ApiKeyServiceService, keys.api, { authenticator }),
+      flow.binding(authenticator),
     ],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.
@@ -97,6 +102,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       bus: deps.bus,
       db: deps.db,
       schema: 'registry',
+      ...flow.consumer,
       durable: `${deps.subjects.prefix}-registry-usage`,
       filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)],
     },

@@ -60,6 +60,20 @@ export {
   EvolutionServiceService,
 } from './gen/parley/v1/evolution';
 export { ExecuteRequest, ExecuteResponse, ExecutionServiceService } from './gen/parley/v1/execution';
+// Dead letters (draft-zhou §6.2 event flow), served by every service with an outbox or a durable consumer.
+export {
+  DeadLetter,
+  DeadLetterCounts as WireDeadLetterCounts,
+  ListDeadLettersRequest,
+  ListDeadLettersResponse,
+  RetryDeadLetterRequest,
+  RetryDeadLetterResponse,
+  DiscardDeadLetterRequest,
+  DiscardDeadLetterResponse,
+  DeadLetterServiceService,
+} from './gen/parley/v1/dead_letters';
+import type { DeadLetterServiceService } from './gen/parley/v1/dead_letters';
+export type DeadLetterApi = UnaryApi<typeof DeadLetterServiceService>;
 export {
   bindService,
   createGrpcClient,
