@@ -1,6 +1,6 @@
 import type { Authenticator } from '@parley/auth';
 import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
 import { serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
@@ -37,6 +37,8 @@ export interface RunningEvolution {
   port: number;
   api: EvolutionApi;
   service: EvolutionService;
+  /** The service's dead letters (operators: DeadLetterService on the same gRPC port). */
+  deadLetters: DeadLetterOffice;
   /** Runs the lifecycle now (tests drive time with their clock). */
   tick(): Promise<number>;
   drainOutbox(): Promise<void>;
@@ -113,6 +115,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     port: server.port,
     api: service.api,
     service,
+    deadLetters: flow.office,
     tick: () => service.tick(),
     drainOutbox: () => relay.drain(),
     async stop() {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { keyFromWire, templateFromWire, type ExecutionApi, type GetSchemaResponse, type NegotiationApi } from '@parley/contracts';
 import { EventType, type Bus, type EventEnvelope, type Subjects } from '@parley/events';
+import { MAX_RAW_FRAGMENT_CHARS, boundFragments } from '@parley/evolution';
 import {
   OTHER_KEY,
   ParleyError,
@@ -380,15 +381,19 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           },
         },
       ];
-      // zhou §4.3: meaningful content in `other` signals a coverage gap; §6.2.1 feeds it to the pool.
+      // zhou §4.3: meaningful content in `other` signals a coverage gap; §6.2.1 feeds it to the pool. The event
+      // carries the fragments bounded (the pool uses no more) and counts what it left out: `other` is accepted
+      // whatever its length, and the event stays deliverable.
       if (checked.other_fragments.length > 0) {
+        const bounded = boundFragments(checked.other_fragments);
+        if (bounded.truncation) deps.log.info('other fragments truncated for the pool', { execution_id: executionId, scenario_id: schema.scenarioId, ...bounded.truncation });
         events.push({
           id: randomUUID(),
           type: EventType.OtherCaptured,
           scenario_id: schema.scenarioId,
           occurred_at: now,
           source: 'execution',
-          data: { ...base, fragments: [...checked.other_fragments] },
+          data: { ...base, fragments: bounded.fragments, ...(bounded.truncation ? { truncation: bounded.truncation } : {}) },
         });
       }
       // zhou §6.2.3 semantic_alignment_accuracy "as judged by an internal LLM or manual audit sampler":
@@ -398,6 +403,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
         for (const key of checked.keys_present) {
           const patchId = patchKeys.get(key);
           if (patchId === undefined || !(random() < sampleRate)) continue;
+          const sampled = auditValue(req.payload[key] as unknown);
+          if (!sampled) {
+            deps.log.info('audit sample skipped: the value is too large to carry', { execution_id: executionId, key_name: key, patch_id: patchId });
+            continue;
+          }
           events.push({
             id: randomUUID(),
             type: EventType.AuditSampled,
@@ -412,7 +422,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
               client_id: clientId,
               patch_id: patchId,
               key_name: key,
-              value: req.payload[key] as unknown,
+              value: sampled.value,
+              ...(sampled.truncated ? { value_truncated: true } : {}),
               ...(req.utterance !== undefined && req.utterance !== '' ? { utterance: req.utterance } : {}),
             },
           });
@@ -447,6 +458,23 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
       };
     },
   };
+}
+
+/** Largest JSON of a sampled value that is not a string (a string is cut instead). */
+const MAX_AUDIT_VALUE_JSON = 16 * 1024;
+
+/**
+ * The value an audit sample carries (zhou §6.2.3), bounded so the event stays
+ * deliverable: a string is cut to MAX_RAW_FRAGMENT_CHARS code points; any other
+ * value whose JSON is larger than MAX_AUDIT_VALUE_JSON is not sampled (null).
+ */
+function auditValue(v: unknown): { value: unknown; truncated: boolean } | null {
+  if (typeof v === 'string') {
+    if (v.length <= MAX_RAW_FRAGMENT_CHARS) return { value: v, truncated: false };
+    const cut = boundFragments([v]).fragments[0] ?? '';
+    return { value: cut, truncated: cut.length < v.length };
+  }
+  return JSON.stringify(v ?? null).length <= MAX_AUDIT_VALUE_JSON ? { value: v, truncated: false } : null;
 }
 
 function insertBeforeOther(keys: readonly KeyDefinition[], extra: readonly KeyDefinition[]): KeyDefinition[] {

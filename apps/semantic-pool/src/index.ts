@@ -1,7 +1,7 @@
 import type { Authenticator } from '@parley/auth';
 import { SemanticPoolServiceService, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
 import { ephemeralSealer, serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
@@ -50,6 +50,8 @@ export interface RunningSemanticPool {
   port: number;
   api: SemanticPoolApi;
   service: PoolService;
+  /** The pool's dead letters (operators: DeadLetterService on the same gRPC port). */
+  deadLetters: DeadLetterOffice;
   drainOutbox(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -141,6 +143,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     port: server.port,
     api: service.api,
     service,
+    deadLetters: flow.office,
     drainOutbox: () => relay.drain(),
     async stop() {
       if (timer) clearInterval(timer);
