@@ -1,8 +1,8 @@
 import type { Authenticator } from '@parley/auth';
-import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
+import { EvolutionServiceService, bindDeadLetters, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
+import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
-import { serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
+import type { Clock, EventFlowConfig, Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { createEvolutionService, type AuditJudgeFn, type EvolutionService, type PreparedMatured } from './service';
 
@@ -49,7 +49,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   await migrate(deps.db, 'evolution');
   // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
   // logged in evolution.inputs, and the inputs after it are applied.
-  const flow = serviceEventFlow({ service: 'evolution', schema: 'evolution', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
   const service = createEvolutionService({
     db: deps.db,
@@ -109,7 +109,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const every = deps.tickMs ?? 60_000;
   const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
   timer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator }), flow.binding(deps.authenticator)] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator }), bindDeadLetters('evolution', flow.office, deps.authenticator)] });
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,

@@ -1,7 +1,7 @@
 import type { Authenticator } from '@parley/auth';
-import { ExecutionServiceService, TaskServiceService, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
-import { createOutboxRelay } from '@parley/events';
-import { serviceEventFlow, type EventFlowConfig } from '@parley/runtime';
+import { ExecutionServiceService, TaskServiceService, bindDeadLetters, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
+import { createOutboxRelay, serviceEventFlow } from '@parley/events';
+import type { EventFlowConfig } from '@parley/runtime';
 import { migrate } from '@parley/storage';
 import { executionGuards, taskGuards } from './access';
 import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionServiceDeps } from './service';
@@ -60,7 +60,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
   const webhookPolicy = toWebhookPolicy(deps.tasks?.webhooks?.allow);
   await migrate(deps.db, 'execution');
   // Dead letters (zhou §6.2 event flow): a row the bus cannot take is set aside, never retried forever ahead of the rest.
-  const flow = serviceEventFlow({ service: 'execution', schema: 'execution', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'execution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'execution',
@@ -105,7 +105,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     services: [
       bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards }),
       bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db) }),
-      flow.binding(deps.authenticator),
+      bindDeadLetters('execution', flow.office, deps.authenticator),
     ],
   }).catch(async (e: unknown) => {
     await tasks.stop();

@@ -108,6 +108,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (b.pool) out.pool = withAuthorization(b.pool, authorization);
     if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
     if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
+    if (b.deadLetters) out.deadLetters = new Map([...b.deadLetters].map(([name, api]) => [name, withAuthorization(api, authorization)]));
     return out;
   };
 

@@ -18,8 +18,8 @@ import { compactTemplate, shortTemplate } from './adol';
 import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
 import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
 import type { Principal } from '@parley/auth';
-import type { ApiKeyApi } from '@parley/contracts';
-import { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
+import type { ApiKeyApi, DeadLetterApi, DeadLetterServiceName } from '@parley/contracts';
+import { API_KEY_METHODS, DEAD_LETTER_METHODS, OPERATOR_METHODS } from './operator';
 import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
 
@@ -46,6 +46,11 @@ export interface Backends {
   evolution?: EvolutionApi;
   /** The registry's API keys (issue 6); without it the key methods answer `unavailable`. */
   apiKeys?: ApiKeyApi;
+  /**
+   * DeadLetterService of each service the gateway reaches (draft-zhou §6.2 event flow),
+   * by service name; a service missing from it is listed as `unavailable`.
+   */
+  deadLetters?: ReadonlyMap<DeadLetterServiceName, DeadLetterApi>;
 }
 
 /** What a method sees of the HTTP request it came in (the same for every member of a batch). */
@@ -228,6 +233,8 @@ export const METHODS = {
   ...OPERATOR_METHODS,
   // API keys (issue 6), operators only: operator.ts.
   ...API_KEY_METHODS,
+  // Dead letters of every service (draft-zhou §6.2 event flow), operators only: operator.ts.
+  ...DEAD_LETTER_METHODS,
   /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
   async whoami(params, _b, ctx) {
     if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {

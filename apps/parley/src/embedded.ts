@@ -2,6 +2,7 @@ import { createJwtVerifier, mintApiKey, parseApiKey, parseJwtIssuers, type Authe
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -252,6 +253,14 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       tasks: tasksClient.api,
       pool: poolClient.api,
       evolution: evolutionClient.api,
+      // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
+      deadLetters: new Map([
+        ['registry', grpc(DeadLetterServiceService, registry.port).api],
+        ['negotiation', grpc(DeadLetterServiceService, negotiation.port).api],
+        ['execution', grpc(DeadLetterServiceService, execution.port).api],
+        ['semantic-pool', grpc(DeadLetterServiceService, semanticPool.port).api],
+        ['evolution', grpc(DeadLetterServiceService, evolution.port).api],
+      ] as const),
     },
     health,
     log: log.child({ service: 'gateway' }),

@@ -14,6 +14,7 @@ import { POLICY, mintApiKey, parseApiKey } from '@parley/auth';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -121,6 +122,8 @@ describe('unauthenticated calls are refused on every face', () => {
       [TaskServiceService, parley.grpcPorts.execution],
       [SemanticPoolServiceService, parley.grpcPorts.semanticPool],
       [EvolutionServiceService, parley.grpcPorts.evolution],
+      // Served by every service; counted once (its POLICY entries are three).
+      [DeadLetterServiceService, parley.grpcPorts.semanticPool],
     ] as const;
     let count = 0;
     for (const [def, port] of services) {

@@ -8,9 +8,10 @@ import {
   type AgentProfileApi,
   type ApiKeyApi,
   type RegistryApi,
+  bindDeadLetters,
 } from '@parley/contracts';
-import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import { createAuthenticator, serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
+import { EventType, consumeIdempotently, serviceEventFlow, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { createAuthenticator, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { profileGuards, registryGuards } from './access';
 import { createApiKeyStore } from './api-keys';
@@ -85,7 +86,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
   });
   // Dead letters (zhou §6.2 event flow): an event the usage consumer keeps failing on is set aside, not retried forever.
-  const flow = serviceEventFlow({ service: 'registry', schema: 'registry', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'registry', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
@@ -93,7 +94,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       bindService(RegistryServiceService, api, { authenticator, guards: registryGuards }),
       bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards }),
       bindService(ApiKeyServiceService, keys.api, { authenticator }),
-      flow.binding(authenticator),
+      bindDeadLetters('registry', flow.office, authenticator),
     ],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.

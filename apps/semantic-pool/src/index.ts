@@ -1,10 +1,10 @@
 import type { Authenticator } from '@parley/auth';
-import { SemanticPoolServiceService, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
+import { SemanticPoolServiceService, bindDeadLetters, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
+import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
-import { ephemeralSealer, serviceEventFlow, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
+import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 import { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type RawFragmentsPolicy } from './service';
@@ -69,7 +69,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   if (!deps.raw) deps.log.warn('raw fragments are sealed with an ephemeral key made up at start: set PARLEY_DATA_KEY to read them after a restart (zhou §7)', { kid: raw.sealer?.kid });
   // Dead letters (zhou §6.2 event flow): a fragment the pool cannot take (an embedder that throws on it) is set
   // aside after its attempts, never folded into the log, and the fragments after it are processed.
-  const flow = serviceEventFlow({ service: 'semantic-pool', schema: 'pool', db: deps.db, subjects: deps.subjects, clock: deps.clock, log: deps.log, ...(deps.eventFlow ? { config: deps.eventFlow } : {}) });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const relay = createOutboxRelay({ db: deps.db, schema: 'pool', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
   const service = await createPoolService({
     db: deps.db,
@@ -130,7 +130,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const purgeEvery = deps.rawPurgeMs ?? 3_600_000;
   const purgeTimer = purgeEvery > 0 ? setInterval(() => void service.purgeRawText().catch((e: unknown) => deps.log.warn('raw fragment retention sweep failed', { error: String(e) })), purgeEvery) : undefined;
   purgeTimer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator }), flow.binding(deps.authenticator)] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator }), bindDeadLetters('semantic-pool', flow.office, deps.authenticator)] });
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,

@@ -74,6 +74,7 @@ export {
 } from './gen/parley/v1/dead_letters';
 import type { DeadLetterServiceService } from './gen/parley/v1/dead_letters';
 export type DeadLetterApi = UnaryApi<typeof DeadLetterServiceService>;
+export { DEAD_LETTER_SERVICES, bindDeadLetters, deadLetterApi, type DeadLetterRecordView, type DeadLetterServiceName, type DeadLetterStore } from './dead-letters';
 export {
   bindService,
   createGrpcClient,

@@ -45,6 +45,7 @@ export {
   type DeadLetterView,
   type RetryOutcome,
 } from './dead-letters';
+export { serviceEventFlow, type EventFlowOptions, type ServiceEventFlow } from './event-flow';
 // AN tasks (draft 004 §5.2-5.4).
 export { taskToken } from './subjects';
 export type { TaskStatusData } from './events';
