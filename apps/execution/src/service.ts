@@ -322,7 +322,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
 
   return {
     async execute(req) {
-      const clientId = req.client_id ?? 'anonymous';
+      // The guard (access.ts) sets it to the caller's principal: every execution belongs to a client.
+      const clientId = req.client_id;
+      if (clientId === undefined || clientId === '') {
+        throw new ParleyError('invalid_params', 'client_id is required: the caller acts as its principal', { path: 'params.client_id', rule: 'required' });
+      }
       if (!CLIENT_ID.test(clientId)) {
         throw new ParleyError('invalid_params', `client_id must match ${CLIENT_ID.source}`, { path: 'params.client_id', rule: 'pattern' });
       }

@@ -45,7 +45,7 @@ describe('execution service', () => {
   it('resolves and compiles a schema once for many concurrent first requests', async () => {
     const execution = createExecutionService({ db, bus, subjects, negotiation, clock, log: createLogger({ level: 'silent' }), onOutboxWrite: () => {}, timeoutMs: 2000 });
     const payload = { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04' };
-    const results = await Promise.all(Array.from({ length: 20 }, () => execution.execute({ schema_id: 'flight_booking_v1', payload })));
+    const results = await Promise.all(Array.from({ length: 20 }, () => execution.execute({ schema_id: 'flight_booking_v1', client_id: 'c-first', payload })));
     expect(results.every((r) => r.result?.status === 'confirmed')).toBe(true);
     expect(getSchemaCalls).toBe(1);
   });

@@ -236,6 +236,27 @@ describe('roles over JSON-RPC', () => {
     expect(listed.text).not.toContain(parseApiKey(keys.alice)?.secret as string);
   });
 
+  it("records an operator's execute under its principal, whatever else its key may do (never as an anonymous client)", async () => {
+    const before = { ops: await executions('ops'), dev: await executions('dev'), anonymous: await executions('anonymous') };
+    const other = { ...FIGURE_8, payload: { ...FIGURE_8.payload, other: 'a quiet seat near the wing' } };
+    const byOps = await rpc(parley.url, 'execute', other, keys.ops);
+    expect(byOps.body.error).toBeUndefined();
+    // The development key of `npm start`: operator, server agent and client agent at once.
+    const byDev = await rpc(parley.url, 'execute', other, parley.devKey);
+    expect(byDev.body.error).toBeUndefined();
+    expect({ ops: await executions('ops'), dev: await executions('dev'), anonymous: await executions('anonymous') }).toEqual({ ops: before.ops + 1, dev: before.dev + 1, anonymous: before.anonymous });
+    // Its events carry the same client: the pool counts the operator as one client of its own.
+    const events = await parley.db.query<{ type: string; client: string; n: number }>(
+      `SELECT event->>'type' AS type, event->'data'->>'client_id' AS client, count(*)::int AS n FROM execution.outbox
+       WHERE event->'data'->>'client_id' IN ('ops', 'dev', 'anonymous') GROUP BY 1, 2 ORDER BY 2, 1`,
+    );
+    expect(events.rows.filter((r) => r.client === 'anonymous')).toEqual([]);
+    for (const client of ['ops', 'dev']) {
+      expect(events.rows.find((r) => r.client === client && r.type === 'payload.executed')?.n).toBe(await executions(client));
+      expect(events.rows.find((r) => r.client === client && r.type === 'other.captured')?.n).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('refuses a key that grants the service role or a server agent key without a namespace', async () => {
     const svc = await rpc(parley.url, 'create_api_key', { principal: 'x', roles: ['service'] });
     expectRpcError(svc, 'invalid_params', -32602, 'params.roles[0]', 'enum');
