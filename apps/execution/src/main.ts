@@ -11,6 +11,7 @@
 // `https://*.example.com,https://hooks.acme.io:8443/parley/,http://127.0.0.1:*`; unset: https to public hosts
 // only, no loopback, private, link-local or metadata addresses), PARLEY_WEBHOOK_MAX_ATTEMPTS (50: consecutive
 // failed deliveries after which a subscription is disabled; its notifications stay queryable).
+// Safe retries: PARLEY_IDEMPOTENCY_TTL_MS (86400000: how long an execute idempotency key names one execution).
 import { AgentProfileServiceService, NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { ConfigError, authenticatorFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
@@ -42,6 +43,7 @@ runUntilSignal('execution', log, async () => {
     log,
     timeoutMs: envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 }),
     patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
+    idempotencyTtlMs: envInt(env, 'PARLEY_IDEMPOTENCY_TTL_MS', 86_400_000, { min: 1000 }),
     auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
     auditScenarios: (envOptional(env, 'AUDIT_SCENARIOS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),

@@ -187,6 +187,8 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    // Safe retries of execute: PARLEY_IDEMPOTENCY_TTL_MS as in the separate process (default 24 h).
+    ...(process.env['PARLEY_IDEMPOTENCY_TTL_MS'] ? { idempotencyTtlMs: Number(process.env['PARLEY_IDEMPOTENCY_TTL_MS']) } : {}),
     // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
     // development mode unless AUDIT_SCENARIOS says otherwise.
     auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),

@@ -36,7 +36,8 @@ describe('the client id is the principal', () => {
   it('a client acts as itself; naming another client is forbidden; operators and services may name any or none', () => {
     // An operator naming none acts as itself, as every caller does (never "anonymous", never the global view).
     expect(effectiveClientId(who(['operator', 'client_agent'], { id: 'dev' }), undefined)).toBe('dev');
-    expect(withClientId({ schema_id: 'x' }, who(['operator'], { id: 'ops' }))).toEqual({ schema_id: 'x', client_id: 'ops' });
+    const req: { schema_id: string; client_id?: string } = { schema_id: 'x' };
+    expect(withClientId(req, who(['operator'], { id: 'ops' }))).toEqual({ schema_id: 'x', client_id: 'ops' });
     const alice = who(['client_agent'], { id: 'alice' });
     expect(effectiveClientId(alice, undefined)).toBe('alice');
     expect(effectiveClientId(alice, '')).toBe('alice');
