@@ -53,9 +53,15 @@ export function outboxInsert(
 ): { sql: string; params: unknown[]; tooLarge: EventEnvelope[] } {
   const s = schemaIdent(schema);
   const limit = opts.maxEventBytes ?? MAX_EVENT_BYTES;
-  const fits: EventEnvelope[] = [];
+  // Each event is encoded once: its size decides where it goes, its text is what is stored.
+  const fits: { e: EventEnvelope; text: string }[] = [];
   const tooLarge: EventEnvelope[] = [];
-  for (const e of events) (eventBytes(e) > limit ? tooLarge : fits).push(e);
+  for (const e of events) {
+    const text = JSON.stringify(e);
+    // A UTF-16 length within the limit cannot exceed it in UTF-8 bytes by more than 3x; count bytes only near it.
+    if (text.length * 3 <= limit || Buffer.byteLength(text, 'utf8') <= limit) fits.push({ e, text });
+    else tooLarge.push(e);
+  }
   const ctes = [...(opts.with ?? [])];
   const params: unknown[] = [];
   if (tooLarge.length > 0) {
@@ -66,10 +72,10 @@ export function outboxInsert(
   let main = 'SELECT 1';
   if (fits.length > 0) {
     const values: string[] = [];
-    for (const e of fits) {
+    for (const { e, text } of fits) {
       const n = firstParam + params.length;
       values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now())`);
-      params.push(e.id, subjects.event(e.scenario_id, e.type), JSON.stringify(e));
+      params.push(e.id, subjects.event(e.scenario_id, e.type), text);
     }
     main = `INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`;
   }
@@ -133,6 +139,7 @@ interface Row {
   seq: number | string;
   id: string;
   event: EventEnvelope | string;
+  bytes: number | string;
 }
 
 /**
@@ -190,7 +197,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
       if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
       const { rows } = await tx.query<Row>(
-        `SELECT seq, id, event FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        `SELECT seq, id, event, octet_length(event::text) AS bytes FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );
       const done: (number | string)[] = [];
@@ -199,7 +206,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       const busLimit = bus.maxEventBytes?.();
       for (const row of rows) {
         const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
-        const bytes = busLimit === undefined ? 0 : eventBytes(event);
+        // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
+        const bytes = Number(row.bytes);
         if (busLimit !== undefined && bytes > busLimit) {
           // No retry can publish it: set it aside now, and go on with the next row.
           dead.push({ event, ...(await moveToDeadLetters(tx, row, event, tooLargeError(bytes, busLimit), 1)) });
