@@ -1,108 +1,176 @@
-// `npm run bench:tokens`: draft-chang ADOL token figures over the real MCP tools/list
-// data sets in ../shared/data/mcp-tools (relative to the repo root; SOURCES.md there
-// says where each came from, BASELINES.md holds the naive figures):
-//  - per server: tokens of the tool list (o200k_base, compact JSON) as listed, after
-//    $ref dedup (chang §3.1) in each mode, after the short view (§3.2), after both;
-//  - where a query set exists (bench/data/<server>-queries.json; github-all-toolsnaps
-//    reuses github's when every expected tool is in it): tool selection (§3.4) with the
-//    offline embedder, recall@1/@5, and tokens per request (the tools returned for a
-//    query, in the short view, averaged) against the full list.
-// No services needed. The last line is one JSON object keyed by data-set file name.
+// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical]`: draft-chang
+// ADOL figures over the MCP tools/list data sets vendored in bench/data/mcp-tools
+// (SOURCES.md there says where each came from), plus any extra list in
+// ../shared/data/mcp-tools when that directory exists (optional; never needed):
+//  - per list: tokens (o200k_base, compact JSON) as listed, after $ref dedup (chang
+//    §3.1) in each mode, after the short view (§3.2), after both, and the reference-free
+//    form the MCP face serves by default;
+//  - tool selection (§3.4) on every request set found for a list, per split:
+//      dev      bench/data/selection/<list>.dev.json   (independent author, dev half)
+//      own      bench/data/selection/<list>.own.json   (written by the ADOL engineer: not independent)
+//      queries  bench/data/github-queries.json         (GitHub only, the original set)
+//      heldout  bench/heldout/selection/*.json         (only with --heldout; lists kept whole in held-out
+//               come from bench/heldout/mcp-tools)
+//    recall@1, recall@5 and MRR, separately on requests that share a word with the
+//    expected tool's name or description and on those that share none, and tokens per
+//    request (the tools selection returns, in the short view) against the full list.
+// Selection uses the embedder PARLEY_EMBEDDER configures (default: the offline one).
+// No services needed. The last line is one JSON object keyed by list file name.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   countTokens,
   evaluateSelection,
+  inlineToolRefs,
   measureTools,
   selectTools,
   shortView,
   toolsFromList,
   type McpTool,
+  type SelectOptions,
   type TextEmbedder,
   type ToolsMeasure,
 } from '@parley/adol';
+import { sharesWord } from './selection-sets';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DATA = join(ROOT, '..', 'shared', 'data', 'mcp-tools');
-const QUERIES = join(ROOT, 'bench', 'data');
+const VENDORED = join(ROOT, 'bench', 'data', 'mcp-tools');
+const SHARED = join(ROOT, '..', 'shared', 'data', 'mcp-tools');
+const SELECTION = join(ROOT, 'bench', 'data', 'selection');
+const HELDOUT = join(ROOT, 'bench', 'heldout', 'selection');
+const HELDOUT_LISTS = join(ROOT, 'bench', 'heldout', 'mcp-tools');
+const GITHUB_QUERIES = join(ROOT, 'bench', 'data', 'github-queries.json');
 const log = (s = ''): void => void process.stdout.write(`${s}\n`);
 
-interface Query {
-  query: string;
-  tool: string;
-  set?: string;
+interface Request {
+  id: string;
+  text: string;
+  expected: string[];
+  shares_word: boolean;
 }
 
-interface Selection {
-  query_set: string;
-  queries: number;
+interface RequestSet {
+  list: string;
+  split: string;
+  file: string;
+  requests: Request[];
+}
+
+interface Figures {
+  n: number;
   recall_at_1: number;
   recall_at_5: number;
-  holdout_recall_at_1?: number;
-  holdout_recall_at_5?: number;
+  mrr: number;
+}
+
+interface SplitResult {
+  file: string;
+  all: Figures;
+  shares_word: Figures;
+  no_shared_word: Figures;
+  /** Mean tools selection returns (the adaptive cut, at most 5), and the share of requests whose expected tool is among them. */
   mean_selected: number;
   recall_selected: number;
   tokens_per_request: number;
   tokens_per_request_saved_pct: number;
+  misses: { id: string; text: string; expected: string; rank: number; top: string[] }[];
 }
 
-type Row = ToolsMeasure & Partial<Selection> & { selection_note?: string };
+type Row = ToolsMeasure & { tokens_no_refs: number; selection?: Record<string, SplitResult>; selection_note?: string };
 
-/** The offline embedder of @parley/embeddings, or why it cannot be had (it is built in parallel). */
-async function offlineEmbedder(): Promise<TextEmbedder | string> {
-  const specifier = '@parley/embeddings';
+function args(): { heldout: boolean; mode?: SelectOptions['mode']; verbose: boolean } {
+  const a = process.argv.slice(2);
+  const i = a.indexOf('--mode');
+  const mode = i >= 0 ? (a[i + 1] as SelectOptions['mode']) : undefined;
+  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), ...(mode ? { mode } : {}) };
+}
+
+async function configuredEmbedder(): Promise<TextEmbedder | string> {
   try {
-    const mod = (await import(specifier)) as { createOfflineEmbedder?: () => TextEmbedder & { warmUp?: () => Promise<unknown> } };
-    if (typeof mod.createOfflineEmbedder !== 'function') return '@parley/embeddings has no createOfflineEmbedder yet';
-    const e = mod.createOfflineEmbedder();
+    const mod = (await import('@parley/embeddings')) as { createEmbedderFromEnv: (env: NodeJS.ProcessEnv) => TextEmbedder };
+    const e = mod.createEmbedderFromEnv(process.env);
     await e.embed(['warm up']);
     return e;
   } catch (err) {
-    return `@parley/embeddings is not usable (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
+    return `the configured embedder is not usable (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
   }
 }
 
-function querySetFor(server: string, tools: McpTool[]): { file: string; queries: Query[] } | undefined {
-  const names = new Set(tools.map((t) => t.name));
-  for (const candidate of [server, server.split('-')[0]!]) {
-    const file = join(QUERIES, `${candidate}-queries.json`);
-    if (!existsSync(file)) continue;
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { queries?: Query[] } | Query[];
-    const queries = Array.isArray(doc) ? doc : (doc.queries ?? []);
-    if (queries.length > 0 && queries.every((q) => names.has(q.tool))) return { file: basename(file), queries };
-  }
-  return undefined;
+function listFiles(heldout: boolean): { file: string; path: string }[] {
+  const out = new Map<string, string>();
+  for (const f of readdirSync(VENDORED).filter((x) => x.endsWith('.json')).sort()) out.set(f, join(VENDORED, f));
+  // The lists kept entirely in held-out are read only with --heldout.
+  if (heldout && existsSync(HELDOUT_LISTS)) for (const f of readdirSync(HELDOUT_LISTS).filter((x) => x.endsWith('.json')).sort()) if (!out.has(f)) out.set(f, join(HELDOUT_LISTS, f));
+  if (existsSync(SHARED)) for (const f of readdirSync(SHARED).filter((x) => x.endsWith('.json')).sort()) if (!out.has(f)) out.set(f, join(SHARED, f));
+  return [...out].map(([file, path]) => ({ file, path }));
 }
 
-async function selection(tools: McpTool[], full: number, qs: { file: string; queries: Query[] }, embedder: TextEmbedder): Promise<Selection> {
-  const opts = { embedder };
-  const all = await evaluateSelection(tools, qs.queries, opts);
-  const holdout = qs.queries.filter((q) => q.set === 'holdout');
-  const h = holdout.length ? await evaluateSelection(tools, holdout, opts) : undefined;
-  // What reaches the model per request: the tools selection returns, in the short view.
-  let tokens = 0;
-  for (const q of qs.queries) {
-    const chosen = await selectTools(tools, q.query, opts);
-    tokens += countTokens(chosen.map((s) => shortView(s.tool)));
+function readSets(dir: string, split: (file: string) => string, toolsOf: (list: string) => McpTool[] | undefined): RequestSet[] {
+  if (!existsSync(dir)) return [];
+  const sets: RequestSet[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+    const doc = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { list: string; requests: Request[] };
+    const tools = toolsOf(doc.list);
+    if (!tools) throw new Error(`${f}: no tool list ${doc.list} in bench/data/mcp-tools`);
+    sets.push({ list: doc.list, split: split(f), file: f, requests: doc.requests.map((r) => ({ ...r, shares_word: typeof r.shares_word === 'boolean' ? r.shares_word : sharesWord(r.text, r.expected, tools) })) });
   }
-  const perRequest = Math.round(tokens / qs.queries.length);
+  return sets;
+}
+
+function githubQueries(toolsOf: (list: string) => McpTool[] | undefined): RequestSet[] {
+  const tools = toolsOf('github.json');
+  if (!tools || !existsSync(GITHUB_QUERIES)) return [];
+  const doc = JSON.parse(readFileSync(GITHUB_QUERIES, 'utf8')) as { queries: { query: string; tool: string; set?: string }[] };
+  const requests = doc.queries.map((q, i) => ({ id: `github-q${i + 1}`, text: q.query, expected: [q.tool], shares_word: sharesWord(q.query, [q.tool], tools) }));
+  const sets: RequestSet[] = [{ list: 'github.json', split: 'queries', file: basename(GITHUB_QUERIES), requests }];
+  const all = toolsOf('github-all-toolsnaps.json');
+  if (all && requests.every((r) => all.some((t) => t.name === r.expected[0]))) sets.push({ list: 'github-all-toolsnaps.json', split: 'queries', file: basename(GITHUB_QUERIES), requests });
+  return sets;
+}
+
+function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function figures(ranks: number[]): Figures {
+  const n = ranks.length;
+  if (n === 0) return { n: 0, recall_at_1: 0, recall_at_5: 0, mrr: 0 };
   return {
-    query_set: qs.file,
-    queries: all.queries,
-    recall_at_1: round(all.recall_at_1, 3),
-    recall_at_5: round(all.recall_at_5, 3),
-    ...(h ? { holdout_recall_at_1: round(h.recall_at_1, 3), holdout_recall_at_5: round(h.recall_at_5, 3) } : {}),
-    mean_selected: round(all.mean_selected, 2),
-    recall_selected: round(all.recall_selected, 3),
-    tokens_per_request: perRequest,
-    tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
+    n,
+    recall_at_1: round(ranks.filter((r) => r === 1).length / n),
+    recall_at_5: round(ranks.filter((r) => r >= 1 && r <= 5).length / n),
+    mrr: round(ranks.reduce((s, r) => s + (r >= 1 ? 1 / r : 0), 0) / n),
   };
 }
 
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
+async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: SelectOptions): Promise<SplitResult> {
+  const ev = await evaluateSelection(
+    tools,
+    set.requests.map((r) => ({ query: r.text, tool: r.expected })),
+    opts,
+  );
+  let tokens = 0;
+  for (const r of set.requests) {
+    const chosen = await selectTools(tools, r.text, opts);
+    tokens += countTokens(chosen.map((s) => shortView(s.tool)));
+  }
+  const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
+  const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
+  return {
+    file: set.file,
+    all: figures(ev.ranks),
+    shares_word: figures(pick((r) => r.shares_word)),
+    no_shared_word: figures(pick((r) => !r.shares_word)),
+    mean_selected: round(ev.mean_selected, 2),
+    recall_selected: round(ev.recall_selected),
+    tokens_per_request: perRequest,
+    tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
+    misses: set.requests
+      .map((r, i) => ({ id: r.id, text: r.text, expected: r.expected.join('|'), rank: ev.ranks[i]!, top: [] as string[] }))
+      .filter((m) => m.rank < 1 || m.rank > 5),
+  };
 }
 
 function pct(full: number, n: number): string {
@@ -110,36 +178,36 @@ function pct(full: number, n: number): string {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(DATA)) throw new Error(`data sets not found at ${DATA} (the repo root's parent must hold shared/data/mcp-tools)`);
-  const files = readdirSync(DATA)
-    .filter((f) => f.endsWith('.json'))
-    .sort();
-  const embedder = await offlineEmbedder();
+  const opt = args();
+  const lists = listFiles(opt.heldout);
+  const toolsByList = new Map<string, McpTool[]>();
+  for (const l of lists) toolsByList.set(l.file, toolsFromList(JSON.parse(readFileSync(l.path, 'utf8'))));
+  const toolsOf = (list: string): McpTool[] | undefined => toolsByList.get(list);
+  const embedder = await configuredEmbedder();
   const out: Record<string, Row> = {};
 
   log('ADOL token efficiency (draft-chang): o200k_base tokens of the compact tools/list JSON');
-  log(`data: ${DATA}`);
+  log(`lists: bench/data/mcp-tools${existsSync(SHARED) ? ' (+ ../shared/data/mcp-tools where not vendored)' : ''}`);
   log();
-  const head = ['server', 'tools', 'full', 'dedup', 'dedup shared', 'dedup list*', 'short', 'both', 'both list*'];
+  const head = ['list', 'tools', 'full', 'no $ref', 'dedup', 'dedup shared', 'dedup list*', 'short', 'short+dedup', 'short+shared', 'short+list*'];
   const rows: string[][] = [];
-  for (const file of files) {
-    const tools = toolsFromList(JSON.parse(readFileSync(join(DATA, file), 'utf8')));
+  for (const { file } of lists) {
+    const tools = toolsOf(file)!;
     const m = measureTools(tools);
-    const row: Row = { ...m };
-    const qs = querySetFor(file.replace(/\.json$/, ''), tools);
-    if (qs && typeof embedder !== 'string') Object.assign(row, await selection(tools, m.tokens_full, qs, embedder));
-    else if (qs) row.selection_note = `selection skipped: ${embedder}`;
-    out[file] = row;
+    const noRefs = countTokens(inlineToolRefs(tools).tools);
+    out[file] = { ...m, tokens_no_refs: noRefs };
     const cell = (n: number): string => `${n} (${pct(m.tokens_full, n)})`;
     rows.push([
       file.replace(/\.json$/, ''),
       String(m.tools),
       String(m.tokens_full),
+      cell(noRefs),
       cell(m.tokens_dedup),
       cell(m.tokens_dedup_shared),
       cell(m.tokens_dedup_list),
       cell(m.tokens_short),
       cell(m.tokens_both),
+      cell(m.tokens_both_shared),
       cell(m.tokens_both_list),
     ]);
     if (!m.roundtrip_ok) log(`!! ${file}: a round trip FAILED (dedup ${m.roundtrip_dedup}, short ${m.roundtrip_short}, both ${m.roundtrip_both})`);
@@ -148,24 +216,44 @@ async function main(): Promise<void> {
   const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   log(fmt(head));
   for (const r of rows) log(fmt(r));
-  log('dedup = $defs inside each schema (MCP-conformant); shared = content-addressed documents; * list = one $defs for the whole list (the baseline layout, not MCP)');
+  log('no $ref = every reference inlined (the MCP face default); dedup = MCP-conformant (unused definitions pruned, $defs inside each schema);');
+  log('shared = + documents at /s/<hash>; * list = one $defs for the whole list (the baseline layout, not MCP)');
   log(`round trips (dedup → deref in 3 modes, short → full, both): ${Object.values(out).every((r) => r.roundtrip_ok) ? 'all ok' : 'FAILED, see above'}`);
   log();
 
-  log('Tool selection (chang §3.4), offline embedder, hybrid ranking, default top 5; tokens per request = selected tools in the short view');
-  for (const [file, r] of Object.entries(out)) {
-    if (r.selection_note) log(`${file}: ${r.selection_note}`);
-    else if (r.recall_at_5 !== undefined) {
-      log(
-        `${file}: ${r.queries} queries (${r.query_set}): recall@1 ${r.recall_at_1}, recall@5 ${r.recall_at_5}` +
-          (r.holdout_recall_at_5 !== undefined ? ` (holdout: @1 ${r.holdout_recall_at_1}, @5 ${r.holdout_recall_at_5})` : '') +
-          `, ${r.mean_selected} tools/request, ${r.tokens_per_request} tokens/request vs ${r.tokens_full} (${r.tokens_per_request_saved_pct}% fewer)`,
-      );
-    }
+  const sets = [
+    ...githubQueries(toolsOf),
+    ...readSets(SELECTION, (f) => f.replace(/\.json$/, '').split('.').slice(1).join('.') || 'dev', toolsOf),
+    ...(opt.heldout ? readSets(HELDOUT, () => 'heldout', toolsOf) : []),
+  ];
+  const selectOpts: SelectOptions = typeof embedder === 'string' ? { mode: 'lexical' } : { embedder, ...(opt.mode ? { mode: opt.mode } : {}) };
+  log(
+    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, mode ${selectOpts.mode ?? 'default'}; ` +
+      'recall@k on the full ranking; "selected" = what the default cut returns (at most 5); tokens per request = those tools in the short view',
+  );
+  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | selected: tools, recall | tokens/request (vs full)');
+  for (const set of sets) {
+    const tools = toolsOf(set.list)!;
+    const row = out[set.list]!;
+    const r = await evaluate(tools, row.tokens_full, set, selectOpts);
+    (row.selection ??= {})[set.split] = r;
+    const f = (x: Figures): string => `${String(x.n).padStart(3)}  ${x.recall_at_1.toFixed(3)} ${x.recall_at_5.toFixed(3)} ${x.mrr.toFixed(3)}`;
+    log(
+      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} |      ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}      | ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full})`,
+    );
+    if (opt.verbose) for (const m of r.misses) log(`    miss ${m.id} rank ${m.rank}: ${m.text} → ${m.expected}`);
   }
-  if (!Object.values(out).some((r) => r.query_set || r.selection_note)) log('no query set found in bench/data');
+  if (sets.length === 0) log('no request set found');
   log();
-  log(JSON.stringify(out));
+  const compact: Record<string, unknown> = {};
+  for (const [file, r] of Object.entries(out)) {
+    const { selection, ...rest } = r;
+    compact[file] = {
+      ...rest,
+      ...(selection ? { selection: Object.fromEntries(Object.entries(selection).map(([k, v]) => [k, { ...v, misses: v.misses.length }])) } : {}),
+    };
+  }
+  log(JSON.stringify(compact));
 }
 
 main().then(

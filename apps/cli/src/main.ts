@@ -1,6 +1,7 @@
 // `parley <command> [options]`: Parley's command line. Each command lives in
 // src/commands/<name>.ts and exports `run(argv): Promise<number>` (the exit code).
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
+  ask: { summary: "from a user's words to an executed payload: scenario, template, mapping, confirmation (draft-zhou §6.1)", load: () => import('./commands/ask') },
   tokens: { summary: 'token counts of an MCP tools/list before and after each ADOL mechanism', load: () => import('./commands/tokens') },
   simulate: { summary: 'replay timed `other` fragments through schema self-evolution (draft-zhou §6.2)', load: () => import('./commands/simulate') },
   mcp: { summary: "serve Parley's MCP face over stdio, backed by a gateway", load: () => import('./commands/mcp') },

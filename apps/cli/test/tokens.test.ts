@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parley } from './run-cli';
 import { countTokens, measureTools, toolsFromList } from '@parley/adol';
 
-const DATA = fileURLToPath(new URL('../../../../shared/data/mcp-tools/', import.meta.url));
+const DATA = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta.url));
 
 
 function lastJson(stdout: string): Record<string, unknown> {
@@ -54,6 +54,16 @@ describe('parley tokens FILE', () => {
     expect(r.stdout).toMatch(new RegExp(`short view\\s+${m.tokens_short}\\s`));
     expect(r.stdout).toMatch(new RegExp(`full \\(as listed\\)\\s+${m.tokens_full}\\s`));
     expect(r.stdout).toContain('round trips: dedup → deref ok, short → full ok, both ok');
+  });
+
+  it('on an OpenAPI-generated list: the reference-free form and MCP-conformant dedup drop the definitions no tool uses', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'openapi-petstore.json');
+    const r = await parley('tokens', path, '--json');
+    expect(r.code).toBe(0);
+    const out = lastJson(r.stdout) as { tokens_full: number; tokens_no_refs: number; tokens_both: number };
+    expect(out.tokens_no_refs).toBeLessThan(out.tokens_full * 0.4);
+    expect(out.tokens_both).toBeLessThan(out.tokens_full * 0.4);
+    expect(r.stdout).toMatch(new RegExp(`no \\$ref at all \\(every reference inlined\\)\\s+${out.tokens_no_refs}\\s`));
   });
 
   it('reads a JSON-RPC response and a { tools } result alike; without --json it prints no JSON', { timeout: 60_000 }, async () => {

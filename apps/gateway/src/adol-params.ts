@@ -21,13 +21,30 @@ export const MAX_QUERY_LENGTH = 1024;
 const MAX_TAGS = 32;
 const MAX_FIELDS = 256;
 
+/**
+ * chang §3.1, how a tools/list may use `$ref`: `none` = no reference at all (every
+ * schema inlined; the default, see DEFAULT_REFS); `local` = same-document
+ * `#/$defs` refs inside each tool (MCP 2026-07-28, SEP-2106); `shared` = also
+ * content-addressed documents the gateway serves at `/s/<hash>`.
+ */
+export type RefsMode = 'none' | 'local' | 'shared';
+export const REFS_MODES: readonly RefsMode[] = ['none', 'local', 'shared'];
+/**
+ * The default is no references: many MCP clients hand a tool's inputSchema to a
+ * model or validator without resolving `$ref`, and a stateless server cannot know
+ * its client (no initialize/clientInfo reaches it with a tools/list), so only a
+ * client that says it resolves them (`refs`) gets them.
+ */
+export const DEFAULT_REFS: RefsMode = 'none';
+
 /** `tools/list` options: ADOL A (refs), B (short) and D (query + top_k, tags). */
 export interface ListToolsOptions {
   short: boolean;
-  /** chang §3.1: `local` = same-document refs inside each tool; `shared` = content-addressed documents the gateway serves. */
-  refs?: 'local' | 'shared';
+  refs: RefsMode;
   query?: string;
   topK: number;
+  /** chang §3.4: `auto` (default) returns up to top_k tools, fewer when the best stand out; `fixed` exactly top_k. */
+  cut?: 'auto' | 'fixed';
   tags?: string[];
 }
 
@@ -67,7 +84,7 @@ function stringArray(v: unknown, path: string, max: number, each: (s: string, p:
 /** Parses the ADOL options of `tools/list` from `params._meta`; invalid values are `invalid_params` naming the member. */
 export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListToolsOptions {
   const m = metaObject(meta, base);
-  const out: ListToolsOptions = { short: false, topK: DEFAULT_TOP_K };
+  const out: ListToolsOptions = { short: false, refs: DEFAULT_REFS, topK: DEFAULT_TOP_K };
   if (m.short !== undefined && m.short !== null) {
     if (typeof m.short !== 'boolean') fail(`${base}.short`, 'type', `${base}.short must be a boolean`);
     out.short = m.short as boolean;
@@ -86,9 +103,14 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     if (out.query === undefined) fail(`${base}.top_k`, 'requires_query', `${base}.top_k only applies with ${base}.query`);
     out.topK = k as number;
   }
+  if (m.cut !== undefined && m.cut !== null) {
+    if (m.cut !== 'auto' && m.cut !== 'fixed') fail(`${base}.cut`, 'enum', `${base}.cut must be "auto" or "fixed"`);
+    if (out.query === undefined) fail(`${base}.cut`, 'requires_query', `${base}.cut only applies with ${base}.query`);
+    out.cut = m.cut as 'auto' | 'fixed';
+  }
   if (m.refs !== undefined && m.refs !== null) {
-    if (m.refs !== 'local' && m.refs !== 'shared') fail(`${base}.refs`, 'enum', `${base}.refs must be "local" or "shared"`);
-    out.refs = m.refs as 'local' | 'shared';
+    if (!(REFS_MODES as readonly unknown[]).includes(m.refs)) fail(`${base}.refs`, 'enum', `${base}.refs must be one of ${REFS_MODES.map((x) => `"${x}"`).join(', ')}`);
+    out.refs = m.refs as RefsMode;
   }
   if (m.tags !== undefined && m.tags !== null) {
     out.tags = stringArray(m.tags, `${base}.tags`, MAX_TAGS, (s, p) => {
@@ -117,5 +139,32 @@ export function parseCallToolMeta(meta: unknown, base = 'params._meta'): CallToo
   }
   const key = parseIdempotencyKey(m.idempotency_key, `${base}.idempotency_key`);
   if (key !== undefined) out.idempotencyKey = key;
+  return out;
+}
+
+/** Largest number of example requests kept per tool, and their length. */
+const MAX_EXAMPLES = 32;
+const MAX_EXAMPLE_LENGTH = 512;
+
+/**
+ * Example requests an operator attaches to Parley's tools for selection (chang
+ * §3.4): a JSON object mapping a tool name (`<agent>__<scenario_id>`) to an array
+ * of requests a user would phrase for it, e.g.
+ * `{"skyways-air__flight_booking": ["get me to Shanghai on Monday"]}`. They join the
+ * tool's text for selection only (never the listed tool). A Map: tool names are
+ * outside strings. Malformed input is `invalid_params` naming the member and rule.
+ */
+export function parseToolExamples(doc: unknown, base = 'tool_examples'): Map<string, string[]> {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail(base, 'type', `${base} must be an object mapping tool names to arrays of example requests`);
+  const out = new Map<string, string[]>();
+  for (const name of Object.keys(doc as object)) {
+    const path = `${base}[${JSON.stringify(name)}]`;
+    const v = (doc as Record<string, unknown>)[name];
+    const examples = stringArray(v, path, MAX_EXAMPLES, (x, p) => {
+      if (x.trim() === '') fail(p, 'non_empty', `${p} must not be empty`);
+      if (x.length > MAX_EXAMPLE_LENGTH) fail(p, 'max_length', `${p} must be at most ${MAX_EXAMPLE_LENGTH} characters`);
+    });
+    out.set(name, examples);
+  }
   return out;
 }

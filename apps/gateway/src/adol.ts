@@ -156,6 +156,7 @@ export function filterResult(result: JsonObject, fields: readonly string[], adve
 export interface SelectionRequest {
   query?: string;
   topK: number;
+  cut?: 'auto' | 'fixed';
   tags?: string[];
 }
 
@@ -170,6 +171,7 @@ export async function selectEntries<E>(selectable: readonly (ToolLike & { entry:
   const scored = await selectTools(selectable, req.query ?? '', {
     ...(req.tags ? { tags: req.tags } : {}),
     ...(req.query !== undefined ? { topK: req.topK } : {}),
+    ...(req.cut ? { cut: req.cut } : {}),
     ...(embedder && req.query !== undefined ? { embedder } : {}),
   });
   return scored.map((s) => s.tool.entry);

@@ -22,8 +22,12 @@ export interface CatalogEntry extends DerivedTool {
 /** An entry as adol's selectTools sees it: the tool, its tags, and the entry it stands for. */
 export type SelectableEntry = ToolLike & { entry: CatalogEntry };
 
-export function selectableOf(entries: readonly CatalogEntry[]): SelectableEntry[] {
-  return entries.map((e) => ({ ...(e.tool as unknown as ToolLike), tags: e.tags, entry: e }));
+/** The tools as selection (chang §3.4) reads them: with their agent's tags, and the example requests an operator attached. */
+export function selectableOf(entries: readonly CatalogEntry[], examples?: ReadonlyMap<string, readonly string[]>): SelectableEntry[] {
+  return entries.map((e) => {
+    const ex = examples?.get(e.tool.name);
+    return { ...(e.tool as unknown as ToolLike), tags: e.tags, ...(ex ? { examples: [...ex] } : {}), entry: e };
+  });
 }
 
 export interface CatalogOptions {
@@ -31,6 +35,8 @@ export interface CatalogOptions {
   ttlMs?: number;
   now?: () => number;
   log?: Logger;
+  /** Example requests per tool name, for selection only (adol-params parseToolExamples). */
+  examples?: ReadonlyMap<string, readonly string[]>;
 }
 
 interface Built {
@@ -169,7 +175,7 @@ export class ToolCatalog {
       byName.set(d.tool.name, entry);
     }
     entries.sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0));
-    return { at, entries, selectable: selectableOf(entries), byName, agents };
+    return { at, entries, selectable: selectableOf(entries, this.opts.examples), byName, agents };
   }
 }
 

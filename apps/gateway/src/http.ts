@@ -52,6 +52,8 @@ export interface GatewayHttpOptions {
   version?: string;
   /** Embedder for MCP tools/list `query` selection (chang §3.4); without one, queries rank by BM25 alone. */
   embedder?: TextEmbedder;
+  /** Example requests per tool name that an operator attached, for selection (chang §3.4). */
+  toolExamples?: ReadonlyMap<string, readonly string[]>;
   /** Turns the Authorization header into a principal (libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /**
@@ -76,6 +78,7 @@ const ENDPOINTS = [
   'POST /a2a',
   `GET /a2a/<agent>${AGENT_CARD}`,
   'POST /a2a/<agent>',
+  'GET /s/<hash>',
   'GET /schemas/sha256-<hex>.json',
   'GET /healthz',
   'GET /readyz',
@@ -87,7 +90,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const maxBatch = opts.maxBatch ?? 100;
   const version = opts.version ?? '0.1.0';
   const onInternal = (e: unknown, method: string) => opts.log.error('internal error', { method, error: e });
-  const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log });
+  const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log, ...(opts.toolExamples ? { examples: opts.toolExamples } : {}) });
   // The gateway's own writes are seen at once; other replicas' within the TTL.
   const onSuccess = (method: MethodName) => {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();
@@ -282,7 +285,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     // A face per request: its tools/call runs as the caller; the tool catalogue is shared.
     const mcp = createMcpFace({ catalog, execution: caller.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
-    await mcp.handlePost(req, res, read.value, baseUrl(req));
+    await mcp.handlePost(req, res, read.value);
   };
 
   /** /a2a, /a2a/<agent> and their agent cards; false when the path is not one of them. */
@@ -368,20 +371,21 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         return;
       }
       if (await handleA2a(req, res, path)) return;
-      if (req.method === 'GET' && path.startsWith('/schemas/')) {
-        // chang §3.1: content-addressed, so immutable: cache for a year.
-        const doc = schemas.get(path.slice('/schemas/'.length));
+      if (req.method === 'GET' && (path.startsWith('/schemas/') || path.startsWith('/s/'))) {
+        // chang §3.1: content-addressed, so immutable: cache for a year. `/s/<8 base64url>` is the
+        // short address tools/list uses; `/schemas/sha256-<hex>.json` the full one.
+        const doc = schemas.get(path.slice(1));
         if (doc === undefined) {
           send(res, 404, { error: 'unknown schema document; list the tools again with _meta.refs "shared"' });
           return;
         }
         res.writeHead(200, {
           'content-type': 'application/schema+json',
-          'content-length': String(Buffer.byteLength(doc)),
+          'content-length': String(Buffer.byteLength(doc.text)),
           'cache-control': 'public, max-age=31536000, immutable',
-          etag: `"${path.slice('/schemas/'.length, -'.json'.length)}"`,
+          etag: `"sha256-${doc.sha256}"`,
         });
-        res.end(doc);
+        res.end(doc.text);
         return;
       }
       if (req.method === 'GET' && (await handleHealth(opts.health, path, res))) return;

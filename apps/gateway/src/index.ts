@@ -25,6 +25,8 @@ export interface GatewayDeps {
   publicUrl?: string;
   /** Embedder for semantic MCP tool selection (chang §3.4); default BM25 only. */
   embedder?: TextEmbedder;
+  /** Example requests per tool name an operator attached (MCP_TOOL_EXAMPLES_FILE), for selection only. */
+  toolExamples?: ReadonlyMap<string, readonly string[]>;
   /** Authenticates every caller (issue 6). */
   authenticator: Authenticator;
   /** Per-principal requests per second and burst (default 50/s, burst 100); null: no limit. */
@@ -49,6 +51,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.catalogTtlMs !== undefined ? { catalogTtlMs: deps.catalogTtlMs } : {}),
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
     ...(deps.embedder ? { embedder: deps.embedder } : {}),
+    ...(deps.toolExamples ? { toolExamples: deps.toolExamples } : {}),
     authenticator: deps.authenticator,
     ...(deps.rateLimit !== undefined ? { rateLimit: deps.rateLimit } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),

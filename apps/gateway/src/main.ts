@@ -1,10 +1,12 @@
 // The gateway as its own process: PORT (8080), REGISTRY_ADDR, NEGOTIATION_ADDR, EXECUTION_ADDR, MAX_BODY_BYTES (1 MiB),
 // PUBLIC_URL (for A2A agent cards; default from the Host header), CATALOG_TTL_MS (MCP/A2A tool cache, 5000),
-// PARLEY_EMBEDDER (offline | openai, with PARLEY_EMBEDDINGS_URL/_MODEL/_API_KEY) for MCP tool selection.
+// PARLEY_EMBEDDER (offline | openai | transformers, with PARLEY_EMBEDDINGS_URL/_MODEL/_API_KEY) for MCP tool selection, and
+// MCP_TOOL_EXAMPLES_FILE (JSON {"<tool>": ["example request", ...]}) for example requests an operator attaches to tools.
 // Schema self-evolution (draft-zhou §6.2), each optional: SEMANTIC_POOL_ADDR and EVOLUTION_ADDR (without them the
 // operator methods answer `unavailable`).
 // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS (API keys are
 // checked at REGISTRY_ADDR); per-principal rate limit RATE_LIMIT_PER_SECOND (50) and RATE_LIMIT_BURST (100); 0 turns it off.
+import { readFileSync } from 'node:fs';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
@@ -20,6 +22,7 @@ import {
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, runUntilSignal, systemClock, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
 import { startGateway } from './index';
+import { parseToolExamples } from './adol-params';
 
 const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'gateway' } });
@@ -69,6 +72,10 @@ runUntilSignal('gateway', log, async () => {
   const publicUrl = envOptional(env, 'PUBLIC_URL');
   const embedder = createEmbedderFromEnv(env);
   log.info('embedder for tool selection', { embedder: embedder.id });
+  // Example requests an operator attaches to tools for selection (chang §3.4): {"<tool>": ["…"]}.
+  const examplesFile = envOptional(env, 'MCP_TOOL_EXAMPLES_FILE');
+  const toolExamples = examplesFile ? parseToolExamples(JSON.parse(readFileSync(examplesFile, 'utf8')), examplesFile) : undefined;
+  if (toolExamples) log.info('example requests for tool selection', { file: examplesFile, tools: toolExamples.size });
   const gateway = await startGateway({
     backends: {
       registry: registry.api,
@@ -88,6 +95,7 @@ runUntilSignal('gateway', log, async () => {
     catalogTtlMs: envInt(env, 'CATALOG_TTL_MS', 5000, { min: 0 }),
     ...(publicUrl ? { publicUrl } : {}),
     embedder,
+    ...(toolExamples ? { toolExamples } : {}),
     ...(tls ? { tls } : {}),
     authenticator: auth.authenticator,
     rateLimit: ratePerSecond > 0 ? { ratePerSecond, burst } : null,

@@ -22,7 +22,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { ExecutionApi } from '@parley/contracts';
 import { ParleyError, assertNoForbiddenKeys, toParleyError, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
-import { dedupTools, type McpTool, type TextEmbedder } from '@parley/adol';
+import { dedupTools, inlineToolRefs, type McpTool, type TextEmbedder } from '@parley/adol';
 import { checkRequireOutput, filterResult, selectEntries, shortTool } from './adol';
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
@@ -45,8 +45,8 @@ export interface McpFaceOptions {
 const INSTRUCTIONS =
   'Each tool is a scenario served by an agent registered in Parley (draft-zhou). The arguments are the payload: ' +
   'follow each key\'s description, and put anything that fits no key in "other". ' +
-  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k and tags; ' +
-  'tools/call accepts requireOutput.';
+  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut, tags and refs ' +
+  '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput.';
 
 /**
  * A ParleyError as an MCP protocol error: code from ERROR_CATALOGUE, text
@@ -82,26 +82,33 @@ export function toolResult(result: JsonObject): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
 }
 
-/** Where `refs: "shared"` documents go and the URL they are served under. */
+/** Where `refs: "shared"` documents go. Their URLs are relative (`/s/<hash>`): the client resolves them against the gateway it listed from. */
 export interface SharedRefs {
   store: SchemaStore;
-  baseUrl: string;
 }
 
 /**
  * tools/list with the ADOL options applied: selection by tags and/or query
- * (chang §3.4), then the short view (§3.2), then, when asked, `$ref`
- * deduplication (§3.1), which adol applies only where it saves tokens.
+ * (chang §3.4), then the short view (§3.2), then references (§3.1): by default
+ * none at all (every schema inlined, for clients that do not resolve `$ref`);
+ * with `refs: "local"` or `"shared"`, deduplication, applied only where it
+ * saves tokens.
  */
 export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs): Promise<ListToolsResult> {
   const opts = parseListToolsMeta(meta);
-  const picked = await selectEntries(selectable, { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.tags ? { tags: opts.tags } : {}) }, embedder);
+  const picked = await selectEntries(
+    selectable,
+    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
+    embedder,
+  );
   const tools: Tool[] = picked.map((e) => (opts.short ? shortTool(e.tool) : e.tool));
-  if (!opts.refs) return { tools };
+  // Parley's own schemas reference a recursive definition (parley_safe_value); inlined, it is
+  // unrolled once and then accepts any value: execution still validates with the full schema.
+  if (opts.refs === 'none') return { tools: inlineToolRefs(tools as unknown as McpTool[]).tools as unknown as Tool[] };
   if (opts.refs === 'shared' && !shared) {
     throw new ParleyError('invalid_params', 'params._meta.refs "shared" is not available here', { path: 'params._meta.refs', rule: 'unsupported' });
   }
-  const r = dedupTools(tools as unknown as McpTool[], opts.refs === 'shared' ? { mode: 'shared', baseUrl: shared!.baseUrl } : { mode: 'local' });
+  const r = dedupTools(tools as unknown as McpTool[], opts.refs === 'shared' ? { mode: 'shared' } : { mode: 'local' });
   for (const doc of r.shared) shared!.store.put(doc.url, doc.schema);
   return { tools: r.tools as unknown as Tool[] };
 }
@@ -142,13 +149,13 @@ export function createMcpFace(opts: McpFaceOptions) {
     }
   }
 
-  function newServer(body: unknown, baseUrl: string): McpServer {
+  function newServer(body: unknown): McpServer {
     const server = new McpServer({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     // The low-level handlers: Parley's tools are JSON Schemas derived at run time,
     // not the zod shapes McpServer.registerTool takes.
     server.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       try {
-        return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas, baseUrl });
+        return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
       } catch (e) {
         if (toParleyError(e).type === 'internal') log.error('mcp tools/list failed', { error: e });
         throw toMcpError(e);
@@ -173,8 +180,8 @@ export function createMcpFace(opts: McpFaceOptions) {
 
   return {
     /** POST /mcp with the already-read and parsed body. */
-    async handlePost(req: IncomingMessage, res: ServerResponse, body: unknown, baseUrl: string): Promise<void> {
-      const server = newServer(body, baseUrl);
+    async handlePost(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+      const server = newServer(body);
       // JSON responses rather than an SSE stream: every Parley call has exactly one
       // answer and no server-initiated messages, and plain JSON is what curl shows.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -3,7 +3,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { flightBookingResponseSchema, flightBookingTemplate } from '@parley/examples';
 import { payloadJsonSchema, type JsonObject, type SchemaTemplate } from '@parley/protocol';
 import { checkRequireOutput, compactTemplate, filterResult, shortTemplate, shortTool } from '../src/adol';
-import { parseCallToolMeta, parseListToolsMeta } from '../src/adol-params';
+import { parseCallToolMeta, parseListToolsMeta, parseToolExamples } from '../src/adol-params';
 import { listTools } from '../src/mcp';
 import { MAX_TOOL_NAME_LENGTH, REQUIRE_OUTPUT_META_KEY, TOOL_META_KEY, deriveTool, toolName } from '../src/mcp-tools';
 import { selectableOf } from '../src/catalog';
@@ -220,6 +220,27 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(await names({ query: 'book a flight', top_k: 1, tags: ['photo'] })).not.toContain('skyways-air__flight_booking');
   });
 
+  it('example requests an operator attached steer selection, and never reach the listed tools', async () => {
+    const query = 'my grandmother wants to visit us in May';
+    expect(await names({ query, top_k: 1 })).not.toEqual(['skyways-air__flight_booking']);
+    const examples = parseToolExamples(JSON.parse('{"skyways-air__flight_booking": ["my grandmother wants to visit in spring"], "constructor": ["x"], "__proto__": ["y"]}'));
+    const withExamples = selectableOf(entries, examples);
+    const r = await listTools(withExamples, { query, top_k: 1 });
+    expect(r.tools.map((t) => t.name)).toEqual(['skyways-air__flight_booking']);
+    expect(JSON.stringify(r.tools)).not.toContain('grandmother');
+    expect(examples.get('constructor')).toEqual(['x']);
+    expect(examples.get('__proto__')).toEqual(['y']);
+  });
+
+  it('parses cut and refuses malformed example files naming the member and rule', () => {
+    expect(parseListToolsMeta({ query: 'x', cut: 'fixed' }).cut).toBe('fixed');
+    expect(violation(() => parseListToolsMeta({ query: 'x', cut: 'some' }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut', rule: 'enum' });
+    expect(violation(() => parseListToolsMeta({ cut: 'auto' }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut', rule: 'requires_query' });
+    expect(violation(() => parseToolExamples([]))).toEqual({ type: 'invalid_params', path: 'tool_examples', rule: 'type' });
+    expect(violation(() => parseToolExamples({ a: 'one' }))).toEqual({ type: 'invalid_params', path: 'tool_examples["a"]', rule: 'type' });
+    expect(violation(() => parseToolExamples({ a: [' '] }))).toEqual({ type: 'invalid_params', path: 'tool_examples["a"][0]', rule: 'non_empty' });
+  });
+
   it('short applies after selection and keeps the names', async () => {
     const full = await listTools(selectable, {});
     const short = await listTools(selectable, { short: true });
@@ -235,8 +256,10 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(violation(() => parseListToolsMeta({ top_k: 3 }))).toEqual({ type: 'invalid_params', path: 'params._meta.top_k', rule: 'requires_query' });
     expect(violation(() => parseListToolsMeta({ tags: ['Travel'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags[0]', rule: 'pattern' });
     expect(violation(() => parseListToolsMeta({ tags: 'travel' }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags', rule: 'type' });
-    // Other _meta members (a progress token, another extension's) are not ADOL's business.
-    expect(parseListToolsMeta({ progressToken: 7, 'com.example/x': 1 })).toEqual({ short: false, topK: 5 });
+    expect(violation(() => parseListToolsMeta({ refs: 'global' }))).toEqual({ type: 'invalid_params', path: 'params._meta.refs', rule: 'enum' });
+    // Other _meta members (a progress token, another extension's) are not ADOL's business; no refs unless asked.
+    expect(parseListToolsMeta({ progressToken: 7, 'com.example/x': 1 })).toEqual({ short: false, refs: 'none', topK: 5 });
+    expect(parseListToolsMeta({ refs: 'shared' }).refs).toBe('shared');
   });
 
   it('parses tools/call options: requireOutput (unique, non-empty strings) and client_id', () => {

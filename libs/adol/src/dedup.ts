@@ -62,11 +62,25 @@ import { toolsFromList, type McpTool } from './tool';
 
 export type DedupMode = 'local' | 'shared' | 'list';
 
+/** How a shared document is addressed (chang §3.1 external reference). */
+export type SharedUrlForm = 'short' | 'full';
+
 export interface DedupOptions {
   /** Default `local` (see the module comment). */
   mode?: DedupMode;
-  /** `shared` mode: the gateway's public base URL; documents are `<baseUrl>/schemas/sha256-<hex>.json`. */
+  /**
+   * `shared` mode: prefix of the documents' URLs (the gateway's public URL). Default: none, so
+   * short URLs are relative (`/s/<hash>`), resolved by a Parley-aware client against the server
+   * it listed the tools from. Required for the `full` form.
+   */
   baseUrl?: string;
+  /**
+   * `shared` mode: `short` (default) addresses a document as `<baseUrl>/s/<8 base64url characters
+   * of its SHA-256>` (~13 tokens as a `$ref` object); `full` as
+   * `<baseUrl>/schemas/sha256-<64 hex>.json` (~55 tokens). Either way the client can check the
+   * bytes it fetched against the name.
+   */
+  urlForm?: SharedUrlForm;
 }
 
 /** One content-addressed schema document of `shared` mode. `schema` is in canonical member order: `JSON.stringify(schema)` is the byte string whose SHA-256 names it. */
@@ -75,12 +89,26 @@ export interface SharedSchema {
   schema: JsonObject;
 }
 
-/** What dedup added to one schema: needed to invert exactly when the schema already had `$defs` of its own. */
+/**
+ * What dedup changed in one schema: needed to invert exactly when the schema had
+ * definitions of its own (`deref` with it gives the input back).
+ */
 export interface AddedDefs {
   /** Names added to the schema's `$defs`. */
   names: string[];
   /** True when dedup created the `$defs` member. */
   created: boolean;
+  /** Definitions of the input that nothing in the schema referenced, removed (by name; the values as they were). */
+  pruned?: JsonObject;
+  /**
+   * Definitions of the input moved out of the schema (`shared`: to a shared document, `list`: to
+   * the list's `$defs`), by name: the `$ref` that now stands where `#/$defs/<name>` stood.
+   */
+  hoisted?: Record<string, string>;
+  /** The member the input's definitions were under (`$defs`, or draft-07's `definitions`), when pruning or hoisting touched them. */
+  defsKeyword?: '$defs' | 'definitions';
+  /** Pruning and hoisting emptied the input's definitions member, so it was removed. */
+  defsRemoved?: boolean;
 }
 
 export interface DedupSchemasResult {
@@ -120,9 +148,26 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** The URL of a shared document: `<base>/schemas/sha256-<hex of its canonical JSON>.json`. */
-export function sharedSchemaUrl(baseUrl: string, schema: JsonObject): string {
-  return `${baseUrl.replace(/\/+$/, '')}/schemas/sha256-${sha256Hex(canonical(schema))}.json`;
+/** Characters of base64url SHA-256 in a short shared-document URL: 48 bits, ~13 tokens as a `$ref` object (64 hex digits: ~55). */
+export const SHORT_HASH_LENGTH = 8;
+
+/** The short name of a text: the first 8 characters of the base64url SHA-256 of its UTF-8 bytes. */
+export function shortHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, SHORT_HASH_LENGTH);
+}
+
+/** Where a document's bytes are addressed: `<base>/s/<short hash>` or `<base>/schemas/sha256-<hex>.json`. */
+function urlOfBytes(baseUrl: string, bytes: string, form: SharedUrlForm): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  return form === 'full' ? `${base}/schemas/sha256-${sha256Hex(bytes)}.json` : `${base}/s/${shortHash(bytes)}`;
+}
+
+/**
+ * The URL of a shared document: the hash of its canonical JSON, in the short form
+ * `<base>/s/<8 base64url>` (default) or the full `<base>/schemas/sha256-<hex>.json`.
+ */
+export function sharedSchemaUrl(baseUrl: string, schema: JsonObject, form: SharedUrlForm = 'short'): string {
+  return urlOfBytes(baseUrl, canonical(schema), form);
 }
 
 // ---------------------------------------------------------------------------
@@ -134,7 +179,7 @@ interface Doc {
   dialect: Dialect;
   /** JSON Pointers that existing `$ref`s of the input point at (nothing on their way may be replaced). */
   refTargets: string[];
-  /** The input already had `$defs`, `definitions` or local `$ref`s. */
+  /** The schema has definitions or same-document refs of its own (after pruning and hoisting). */
   hasOwnRefs: boolean;
   /** Left untouched (a `$ref` of the input is malformed). */
   frozen: boolean;
@@ -145,8 +190,102 @@ interface SharedDef {
   id: number;
   content: JsonObject;
   dialect: Dialect;
-  /** Provisional URL used in refs until finalisation (same length as the final one, so token estimates hold). */
+  /** Provisional URL used in refs until finalisation (same form as the final one, so token estimates hold). */
   url: string;
+  /** A definition of the input moved here (never inlined again: deref puts it back where it was). */
+  hoisted: boolean;
+}
+
+/** How the definitions of one input schema are referenced, when that is simple enough to prune and hoist. */
+interface DefsUse {
+  kw: '$defs' | 'definitions';
+  defs: JsonObject;
+  /** Names referenced from the schema outside its definitions. */
+  fromBody: Set<string>;
+  /** Per definition, the names its content references. */
+  edges: Map<string, Set<string>>;
+  /** Every local ref is `#/<kw>/<name>` of an existing definition, and no definition holds a blocking keyword: definitions may move. */
+  movable: boolean;
+}
+
+/** The name a `#/<kw>/<name>` ref points at, if it has exactly that form. */
+function defNameOf(ref: string, kw: string): string | undefined {
+  const f = fragmentOf(ref);
+  if (f === undefined || !f.startsWith(`/${kw}/`)) return undefined;
+  const rest = f.slice(kw.length + 2);
+  return rest.includes('/') ? undefined : decodePointer(rest);
+}
+
+/**
+ * How one schema uses its own root definitions, or undefined when it has none
+ * or uses them in a way pruning cannot follow (an anchor, a `$dynamicRef`, an
+ * `$id` that changes the base URI, a ref to the definitions map itself, or both
+ * `$defs` and `definitions`).
+ */
+function defsUse(root: JsonObject): DefsUse | undefined {
+  const hasDefs = isObject(root.$defs);
+  const hasDefinitions = isObject(root.definitions);
+  if (hasDefs === hasDefinitions) return undefined;
+  const kw = hasDefs ? '$defs' : 'definitions';
+  const defs = root[kw] as JsonObject;
+  let ok = true;
+  let movable = true;
+  const fromBody = new Set<string>();
+  const edges = new Map<string, Set<string>>();
+  const scan = (node: JsonObject, into: Set<string>, isRoot: boolean): void =>
+    walkSchema(node, (n, slot) => {
+      if (isRoot && slot && slot.container === defs) return false;
+      for (const k of BLOCKING_KEYWORDS) if (hasOwn(n, k) && !(k === '$schema' && n === root)) ok = false;
+      if (typeof n.$ref !== 'string' || !n.$ref.startsWith('#')) return;
+      const f = fragmentOf(n.$ref);
+      if (f === undefined || (f !== '' && !f.startsWith('/'))) {
+        ok = false;
+        return;
+      }
+      const name = defNameOf(n.$ref, kw);
+      if (name !== undefined && hasOwn(defs, name)) {
+        into.add(name);
+        return;
+      }
+      // A pointer into a definition (`#/$defs/a/properties/b`) keeps that definition, and pins it.
+      const parts = f.split('/').slice(1).map(decodePointer);
+      if (parts[0] === kw) {
+        if (parts.length < 2) ok = false;
+        else into.add(parts[1]!);
+      }
+      movable = false;
+    });
+  scan(root, fromBody, true);
+  for (const name of Object.keys(defs)) {
+    const out = new Set<string>();
+    const d = defs[name];
+    if (isObject(d)) scan(d, out, false);
+    edges.set(name, out);
+  }
+  return ok ? { kw, defs, fromBody, edges, movable } : undefined;
+}
+
+/** The definitions reachable from the schema's body. */
+function reachable(use: DefsUse): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...use.fromBody];
+  while (todo.length) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    for (const m of use.edges.get(n) ?? []) todo.push(m);
+  }
+  return seen;
+}
+
+/** Replaces every `$ref` (at schema positions) found in `map` by its value. */
+function rewriteRefs(root: JsonObject, map: ReadonlyMap<string, string>): void {
+  walkSchema(root, (n) => {
+    if (typeof n.$ref === 'string') {
+      const to = map.get(n.$ref);
+      if (to !== undefined) n.$ref = to;
+    }
+  });
 }
 
 type Scope = number | 'g';
@@ -214,6 +353,14 @@ class Optimiser {
   readonly shared = new Map<number, SharedDef>();
   readonly sharedByUrl = new Map<string, SharedDef>();
   readonly listDefs: JsonObject = {};
+  /** `list` mode: refs to the list's `$defs` (they look like same-document refs). */
+  private readonly listRefs = new Set<string>();
+  /** `list` mode: list-level names a schema's own remaining definitions use (a list name must not shadow them). */
+  private readonly reserved = new Set<string>();
+  /** List names and shared documents that hold a hoisted definition of the input. */
+  private readonly hoistedList = new Set<string>();
+  /** Canonical contents of hoisted definitions: new global definitions must differ from them, so that deref can tell them apart. */
+  private readonly hoistedCanon = new Set<string>();
   private nextShared = 0;
   private readonly wrapCost: number;
 
@@ -221,32 +368,255 @@ class Optimiser {
     roots: JsonObject[],
     readonly mode: DedupMode,
     readonly baseUrl: string,
+    readonly urlForm: SharedUrlForm,
   ) {
-    this.docs = roots.map((r) => {
-      const refTargets: string[] = [];
-      let hasOwnRefs = isObject(r.$defs) || isObject(r.definitions);
-      // A malformed pointer could point anywhere: such a document is left as it is.
-      let frozen = false;
-      walkSchema(r, (n) => {
-        if (typeof n.$ref === 'string' && n.$ref.startsWith('#')) {
-          hasOwnRefs = true;
-          const f = fragmentOf(n.$ref);
-          if (f === undefined) frozen = true;
-          else refTargets.push(f);
-        }
-      });
-      return { root: r, dialect: dialectOf(r), refTargets, hasOwnRefs, frozen, added: { names: [], created: false } };
-    });
+    this.docs = roots.map((r) => ({ root: r, dialect: dialectOf(r), refTargets: [], hasOwnRefs: false, frozen: false, added: { names: [], created: false } }));
     this.wrapCost = this.tok.text(',"$defs":{}');
   }
 
   run(): void {
+    for (const d of this.docs) this.scan(d);
+    for (const d of this.docs) if (!d.frozen) this.prune(d);
+    if (this.mode !== 'local') this.hoist();
+    for (const d of this.docs) this.scan(d);
     for (let round = 0; round < 10_000; round++) {
       const best = this.bestGroup();
       if (!best) break;
       this.apply(best.group, best.name);
     }
     this.inlineSingleUse();
+  }
+
+  /** What the optimiser must respect in a schema: the pointers its refs follow, whether it has refs of its own. */
+  private scan(d: Doc): void {
+    const r = d.root;
+    d.refTargets = [];
+    d.hasOwnRefs = isObject(r.$defs) || isObject(r.definitions);
+    walkSchema(r, (n) => {
+      if (typeof n.$ref === 'string' && n.$ref.startsWith('#') && !this.listRefs.has(n.$ref)) {
+        d.hasOwnRefs = true;
+        const f = fragmentOf(n.$ref);
+        // A malformed pointer could point anywhere: such a document is left as it is.
+        if (f === undefined) d.frozen = true;
+        else d.refTargets.push(f);
+      }
+    });
+  }
+
+  /**
+   * Removes the definitions nothing in the schema references (an OpenAPI-generated
+   * server puts every component schema into every tool). They cannot change what
+   * validates; the manifest keeps them for deref.
+   */
+  private prune(d: Doc): void {
+    const use = defsUse(d.root);
+    if (!use) return;
+    const keep = reachable(use);
+    for (const name of Object.keys(use.defs)) {
+      if (keep.has(name)) continue;
+      d.added.pruned ??= {};
+      setMember(d.added.pruned, name, use.defs[name]);
+      delete use.defs[name];
+    }
+    if (d.added.pruned) {
+      d.added.defsKeyword = use.kw;
+      if (Object.keys(use.defs).length === 0) {
+        delete d.root[use.kw];
+        d.added.defsRemoved = true;
+      }
+    }
+  }
+
+  /**
+   * `shared` and `list`: a definition that several schemas carry (the same
+   * content, its references to other definitions included, whatever the names)
+   * moves out once, to a shared document or the list's `$defs`, and every
+   * `#/$defs/<name>` that pointed at it is rewritten to the new reference; the
+   * definitions it references move with it, so its own refs are rewritten
+   * consistently. Per candidate, only where the measured saving is positive.
+   */
+  private hoist(): void {
+    interface Occ {
+      doc: Doc;
+      use: DefsUse;
+      name: string;
+    }
+    const keyOf = new Map<Doc, Map<string, string>>();
+    const cyclic = new Set<string>();
+    const byKey = new Map<string, Occ[]>();
+    const depsOf = new Map<string, Set<string>>();
+    const bareOf = new Map<string, string>();
+    const banned = new Set<string>();
+    const uses = new Map<Doc, DefsUse>();
+    for (const d of this.docs) {
+      if (d.frozen) continue;
+      const use = defsUse(d.root);
+      if (!use || !use.movable) continue;
+      const keys = new Map<string, string>();
+      // The deep key of a definition: its name and content, with every ref replaced by the referenced
+      // definition's deep key, or by its distance up the stack when it refers back (a cycle).
+      const deep = (name: string, stack: string[]): { key: string; cycle: boolean } => {
+        const known = keys.get(name);
+        if (known !== undefined) return { key: known, cycle: false };
+        const content = clone(use.defs[name]) as JsonObject;
+        let cycle = false;
+        const deps = new Set<string>();
+        walkSchema(content, (n) => {
+          if (typeof n.$ref !== 'string') return;
+          const target = defNameOf(n.$ref, use.kw);
+          if (target === undefined) return;
+          const up = stack.lastIndexOf(target);
+          if (up >= 0 || target === name) {
+            cycle = true;
+            n.$ref = `\u0000up:${target === name ? 0 : stack.length - up}`;
+            return;
+          }
+          const t = deep(target, [...stack, name]);
+          cycle ||= t.cycle;
+          deps.add(t.key);
+          n.$ref = `\u0000def:${sha256Hex(t.key)}`;
+        });
+        // The name is part of the key: two definitions of one schema never share a reference
+        // (deref could not tell which was which), and generated servers name them alike anyway.
+        const bare = `${d.dialect}|${use.kw}|${canonical(content)}`;
+        const key = `${name}|${bare}`;
+        bareOf.set(key, bare);
+        if (cycle) cyclic.add(key);
+        // A key computed inside a cycle depends on the stack: only closed ones are kept.
+        else keys.set(name, key);
+        depsOf.set(key, deps);
+        return { key, cycle };
+      };
+      const names = Object.keys(use.defs).filter((n) => isObject(use.defs[n]));
+      const mine = new Map<string, string>();
+      for (const n of names) mine.set(n, deep(n, []).key);
+      // Two definitions of one schema with the same key would share one reference: deref could not tell them apart.
+      if (new Set(mine.values()).size !== mine.size) continue;
+      keyOf.set(d, mine);
+      uses.set(d, use);
+      for (const [name, key] of mine) {
+        let occ = byKey.get(key);
+        if (!occ) byKey.set(key, (occ = []));
+        occ.push({ doc: d, use, name });
+      }
+    }
+    // Shared documents are named by the hash of their bytes, refs included: a cycle has no such name.
+    const eligible = (key: string): boolean => (byKey.get(key)?.length ?? 0) >= 2 && !banned.has(key) && !(this.mode === 'shared' && cyclic.has(key));
+    const refCount = (o: Occ): number => {
+      let n = 0;
+      const ref = `#/${o.use.kw}/${pointerToken(o.name)}`;
+      walkSchema(o.doc.root, (x) => void (x.$ref === ref && n++));
+      return n;
+    };
+    const sampleRef = this.mode === 'shared' ? urlOfBytes(this.baseUrl, 'x', this.urlForm) : '#/$defs/ab';
+    const pays = (key: string): boolean => {
+      const occ = byKey.get(key)!;
+      const entry = (o: Occ): number => this.tok.text(`${JSON.stringify(o.name)}:${JSON.stringify(o.use.defs[o.name])},`);
+      const before = occ.reduce((s, o) => s + entry(o), 0);
+      const def = this.mode === 'shared' ? this.tok.json({ url: sampleRef, schema: occ[0]!.use.defs[occ[0]!.name] }) + 1 : entry(occ[0]!);
+      const extraPerRef = (o: Occ): number => this.tok.json({ $ref: sampleRef }) - this.tok.json({ $ref: `#/${o.use.kw}/${pointerToken(o.name)}` });
+      const refs = occ.reduce((s, o) => s + refCount(o) * extraPerRef(o), 0);
+      return before - def - refs > 0;
+    };
+    const paying = [...byKey.keys()].filter((k) => eligible(k) && pays(k));
+    let chosen = new Set<string>();
+    for (let again = true; again; ) {
+      chosen = new Set(paying.filter((k) => !banned.has(k)));
+      // Closure: what a chosen definition references must move too, or it is not moved.
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const k of [...chosen]) {
+          for (const dep of depsOf.get(k) ?? []) {
+            if (chosen.has(dep)) continue;
+            if (eligible(dep)) chosen.add(dep);
+            else chosen.delete(k);
+            changed = true;
+          }
+        }
+      }
+      // Shared documents are named by content: two moved definitions with the same content (under
+      // different names) would get one URL, and deref could not tell them apart. One of them moves.
+      again = false;
+      if (this.mode === 'shared') {
+        const first = new Map<string, string>();
+        for (const k of [...chosen].sort()) {
+          const b = bareOf.get(k)!;
+          if (!first.has(b)) first.set(b, k);
+          else {
+            banned.add(k);
+            again = true;
+          }
+        }
+      }
+    }
+    if (chosen.size === 0) return;
+
+    // Names and references of the moved definitions.
+    const refOf = new Map<string, string>();
+    const listName = new Map<string, string>();
+    const sharedOf = new Map<string, SharedDef>();
+    if (this.mode === 'list') {
+      for (const [d, mine] of keyOf) for (const [name, key] of mine) if (!chosen.has(key)) this.reserved.add(name);
+      for (const d of this.docs) {
+        if (keyOf.has(d)) continue;
+        for (const kw of ['$defs', 'definitions']) if (isObject(d.root[kw])) for (const n of Object.keys(d.root[kw] as JsonObject)) this.reserved.add(n);
+      }
+    }
+    for (const key of chosen) {
+      const first = byKey.get(key)![0]!;
+      if (this.mode === 'shared') {
+        const s: SharedDef = { id: this.nextShared++, content: {}, dialect: first.doc.dialect, url: '', hoisted: true };
+        s.url = this.provisionalUrl(s.id);
+        sharedOf.set(key, s);
+        refOf.set(key, s.url);
+      } else {
+        let name = DEF_NAME.test(first.name) && !hasOwn(this.listDefs, first.name) && !this.reserved.has(first.name) ? first.name : undefined;
+        for (let i = 0; name === undefined; i++) {
+          const n = letterName(i);
+          if (!hasOwn(this.listDefs, n) && !this.reserved.has(n)) name = n;
+        }
+        setMember(this.listDefs, name, {});
+        this.hoistedList.add(name);
+        listName.set(key, name);
+        refOf.set(key, `#/$defs/${pointerToken(name)}`);
+        this.listRefs.add(refOf.get(key)!);
+      }
+    }
+    // Contents, with their refs rewritten to the moved definitions' references.
+    for (const key of chosen) {
+      const first = byKey.get(key)![0]!;
+      const local = new Map<string, string>();
+      for (const [name, k] of keyOf.get(first.doc)!) if (chosen.has(k)) local.set(`#/${first.use.kw}/${pointerToken(name)}`, refOf.get(k)!);
+      const content = clone(first.use.defs[first.name]) as JsonObject;
+      rewriteRefs(content, local);
+      this.hoistedCanon.add(canonical(content));
+      if (this.mode === 'shared') {
+        const s = sharedOf.get(key)!;
+        s.content = content;
+        this.shared.set(s.id, s);
+        this.sharedByUrl.set(s.url, s);
+      } else setMember(this.listDefs, listName.get(key)!, content);
+    }
+    // Each schema: the moved definitions go, their refs are rewritten.
+    for (const [d, mine] of keyOf) {
+      const use = uses.get(d)!;
+      const local = new Map<string, string>();
+      for (const [name, key] of mine) {
+        if (!chosen.has(key)) continue;
+        const ref = refOf.get(key)!;
+        local.set(`#/${use.kw}/${pointerToken(name)}`, ref);
+        d.added.hoisted ??= Object.create(null) as Record<string, string>;
+        d.added.hoisted[name] = ref;
+        delete use.defs[name];
+      }
+      if (local.size === 0) continue;
+      rewriteRefs(d.root, local);
+      d.added.defsKeyword = use.kw;
+      if (Object.keys(use.defs).length === 0) {
+        delete d.root[use.kw];
+        d.added.defsRemoved = true;
+      }
+    }
   }
 
   /** Every candidate group of the current trees, keyed by scope and content. */
@@ -256,7 +626,7 @@ class Optimiser {
     const infoOf = (n: JsonObject): NodeInfo => {
       let i = info.get(n);
       if (i) return i;
-      i = { blocked: BLOCKING_KEYWORDS.some((k) => hasOwn(n, k)), localRef: typeof n.$ref === 'string' && n.$ref.startsWith('#') };
+      i = { blocked: BLOCKING_KEYWORDS.some((k) => hasOwn(n, k)), localRef: typeof n.$ref === 'string' && n.$ref.startsWith('#') && !this.listRefs.has(n.$ref) };
       for (const s of childSlots(n)) {
         const c = infoOf(slotValue(s));
         i.blocked ||= c.blocked;
@@ -315,7 +685,8 @@ class Optimiser {
     });
     if (this.mode === 'shared') for (const s of this.shared.values()) visitTree(s.content, s.dialect, null, true, [], null);
     if (this.mode === 'list') visitTree({ $defs: this.listDefs }, 'modern', null, true, [], this.listDefs);
-    return [...groups.values()].filter((g) => g.occs.length >= 2);
+    // A new global definition equal to a hoisted one would share its reference, and deref could not tell them apart.
+    return [...groups.values()].filter((g) => g.occs.length >= 2 && !(g.scope === 'g' && this.hoistedCanon.size > 0 && this.hoistedCanon.has(canonical(g.def))));
   }
 
   private localDefs(scope: Scope): JsonObject | undefined {
@@ -348,25 +719,27 @@ class Optimiser {
     return dialect === 'legacy' ? { $schema: LEGACY_DIALECT_URI, ...content } : content;
   }
 
-  private provisionalUrl(content: JsonObject, dialect: Dialect, id: number): string {
-    return `${this.baseUrl.replace(/\/+$/, '')}/schemas/sha256-${sha256Hex(`${id}\u0000${canonical(this.sharedDoc(content, dialect))}`)}.json`;
+  /** A stand-in URL of the final form (so token estimates hold), unique per document until finalisation. */
+  private provisionalUrl(id: number): string {
+    return urlOfBytes(this.baseUrl, `\u0000provisional:${id}`, this.urlForm);
   }
 
   /** The cheapest free name for a group's definition; readable names (the property's) win ties. */
   private chooseName(g: Group): { name: string; cost: number } {
     if (g.scope === 'g' && this.mode === 'shared') {
-      const url = this.provisionalUrl(g.def, g.dialect, this.nextShared);
+      const url = this.provisionalUrl(this.nextShared);
       return { name: url, cost: this.replacementTokens(g, url) + this.defCost(g, url) };
     }
-    const taken = this.localDefs(g.scope) ?? {};
+    const defs = this.localDefs(g.scope) ?? {};
+    const taken = (n: string): boolean => hasOwn(defs, n) || (g.scope === 'g' && this.reserved.has(n));
     const options: string[] = [...g.names.entries()]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([n]) => n)
-      .filter((n) => !hasOwn(taken, n))
+      .filter((n) => !taken(n))
       .slice(0, 3);
     for (let i = 0; ; i++) {
       const n = letterName(i);
-      if (!hasOwn(taken, n)) {
+      if (!taken(n)) {
         options.push(n);
         break;
       }
@@ -397,13 +770,14 @@ class Optimiser {
     const def = clone(g.def);
     let ref: string;
     if (g.scope === 'g' && this.mode === 'shared') {
-      const s: SharedDef = { id: this.nextShared++, content: def, dialect: g.dialect, url: name };
+      const s: SharedDef = { id: this.nextShared++, content: def, dialect: g.dialect, url: name, hoisted: false };
       this.shared.set(s.id, s);
       this.sharedByUrl.set(s.url, s);
       ref = s.url;
     } else if (g.scope === 'g') {
       setMember(this.listDefs, name, def);
       ref = this.refFor('g', name);
+      this.listRefs.add(ref);
     } else {
       const d = this.docs[g.scope]!;
       if (!isObject(d.root.$defs)) {
@@ -461,7 +835,7 @@ class Optimiser {
         }
       }
       for (const s of [...this.shared.values()]) {
-        if ((counts.get(s.url) ?? 0) > 1) continue;
+        if (s.hoisted || (counts.get(s.url) ?? 0) > 1) continue;
         this.shared.delete(s.id);
         this.sharedByUrl.delete(s.url);
         everywhere(s.url, s.content);
@@ -469,7 +843,7 @@ class Optimiser {
       }
       for (const name of Object.keys(this.listDefs)) {
         const ref = this.refFor('g', name);
-        if ((counts.get(ref) ?? 0) > 1) continue;
+        if (this.hoistedList.has(name) || (counts.get(ref) ?? 0) > 1) continue;
         const content = this.listDefs[name] as JsonObject;
         delete this.listDefs[name];
         everywhere(ref, content);
@@ -479,7 +853,7 @@ class Optimiser {
   }
 
   /** Final content-addressed URLs (leaves first: a document's hash covers the URLs it references), and the refs rewritten. */
-  finaliseShared(): SharedSchema[] {
+  finaliseShared(): { docs: SharedSchema[]; finalUrl: Map<string, string> } {
     const final = new Map<number, SharedSchema>();
     const resolving = new Set<number>();
     const rewrite = (root: JsonObject): void =>
@@ -496,7 +870,7 @@ class Optimiser {
       const content = clone(s.content);
       rewrite(content);
       const schema = sortedCopy(this.sharedDoc(content, s.dialect));
-      const out = { url: `${this.baseUrl.replace(/\/+$/, '')}/schemas/sha256-${sha256Hex(JSON.stringify(schema))}.json`, schema };
+      const out = { url: urlOfBytes(this.baseUrl, JSON.stringify(schema), this.urlForm), schema };
       final.set(s.id, out);
       return out;
     };
@@ -504,7 +878,9 @@ class Optimiser {
     for (const d of this.docs) rewrite(d.root);
     const byUrl = new Map<string, SharedSchema>();
     for (const s of final.values()) byUrl.set(s.url, s);
-    return [...byUrl.values()];
+    const finalUrl = new Map<string, string>();
+    for (const s of this.shared.values()) finalUrl.set(s.url, final.get(s.id)!.url);
+    return { docs: [...byUrl.values()], finalUrl };
   }
 }
 
@@ -527,15 +903,25 @@ function checkSchemas(schemas: readonly unknown[]): void {
 export function dedupSchemas(schemas: readonly JsonObject[], opts: DedupOptions = {}): DedupSchemasResult {
   checkSchemas(schemas);
   const mode = opts.mode ?? 'local';
-  if (mode === 'shared' && !opts.baseUrl) {
-    throw new ParleyError('invalid_params', 'shared mode needs baseUrl (the gateway URL that serves /schemas/sha256-<hex>.json)', { path: 'baseUrl', rule: 'required' });
+  const urlForm = opts.urlForm ?? 'short';
+  if (urlForm !== 'short' && urlForm !== 'full') throw new ParleyError('invalid_params', 'urlForm must be "short" or "full"', { path: 'urlForm', rule: 'enum' });
+  if (mode === 'shared' && urlForm === 'full' && !opts.baseUrl) {
+    throw new ParleyError('invalid_params', 'the full URL form needs baseUrl (the gateway URL that serves /schemas/sha256-<hex>.json)', { path: 'baseUrl', rule: 'required' });
   }
   const tok = new TokenCache();
   const before = schemas.map((s) => tok.json(s));
   const tokensBefore = tok.json(schemas);
-  const opt = new Optimiser(schemas.map((s) => clone(s)), mode, opts.baseUrl ?? '');
+  const opt = new Optimiser(schemas.map((s) => clone(s)), mode, opts.baseUrl ?? '', urlForm);
   opt.run();
-  const shared = mode === 'shared' ? opt.finaliseShared() : [];
+  let shared: SharedSchema[] = [];
+  if (mode === 'shared') {
+    const f = opt.finaliseShared();
+    shared = f.docs;
+    for (const d of opt.docs) {
+      const h = d.added.hoisted;
+      if (h) for (const name of Object.keys(h)) h[name] = f.finalUrl.get(h[name]!) ?? h[name]!;
+    }
+  }
 
   let out = opt.docs.map((d) => d.root);
   let added = opt.docs.map((d) => d.added);
@@ -605,13 +991,25 @@ export interface DerefOptions {
 export function deref(schema: JsonObject, opts: DerefOptions = {}): JsonObject {
   const root = clone(schema);
   const defs = isObject(root.$defs) ? root.$defs : undefined;
-  const ours = new Set(opts.added ? opts.added.names : defs ? Object.keys(defs) : []);
+  const a = opts.added;
+  const ours = new Set(a ? a.names : defs ? Object.keys(defs) : []);
+  // Refs that stand for a definition of the input moved out: put back, not inlined.
+  const hoisted = new Map<string, string>();
+  if (a?.hoisted) for (const name of Object.keys(a.hoisted)) hoisted.set(a.hoisted[name]!, name);
   const shared = new Map<string, JsonObject>();
   for (const s of opts.shared ?? []) {
     const { $schema: _dialect, ...content } = s.schema;
     shared.set(s.url, content);
   }
+  const listDef = (ref: string): JsonObject | undefined => {
+    const m = /^#\/\$defs\/([^/]+)$/.exec(ref);
+    const fragment = m ? fragmentOf(`#${m[1]!}`) : undefined;
+    if (fragment === undefined || !opts.listDefs) return undefined;
+    const name = decodePointer(fragment);
+    return hasOwn(opts.listDefs, name) && isObject(opts.listDefs[name]) ? opts.listDefs[name] : undefined;
+  };
   const target = (ref: string): JsonObject | undefined => {
+    if (hoisted.has(ref)) return undefined;
     const sh = shared.get(ref);
     if (sh) return sh;
     const m = /^#\/\$defs\/([^/]+)$/.exec(ref);
@@ -619,8 +1017,7 @@ export function deref(schema: JsonObject, opts: DerefOptions = {}): JsonObject {
     if (fragment === undefined) return undefined;
     const name = decodePointer(fragment);
     if (defs && ours.has(name) && isObject(defs[name])) return defs[name];
-    if (opts.listDefs && hasOwn(opts.listDefs, name) && isObject(opts.listDefs[name])) return opts.listDefs[name];
-    return undefined;
+    return listDef(ref);
   };
   const unresolved = new Set<string>();
   const expand = (node: JsonObject, stack: string[]): JsonObject => {
@@ -655,9 +1052,27 @@ export function deref(schema: JsonObject, opts: DerefOptions = {}): JsonObject {
   const out: JsonObject = {};
   for (const k of Object.keys(root)) {
     if (k === '$defs') {
-      const createdByDedup = opts.added ? opts.added.created : true;
+      const createdByDedup = a ? a.created : true;
       if (Object.keys(keptDefs).length > 0 || !createdByDedup) out.$defs = keptDefs;
     } else setMember(out, k, expandedBody[k]);
+  }
+  if (a && (hoisted.size > 0 || a.pruned)) {
+    // The input's own definitions come back: moved ones from where they went, with their refs
+    // made local again, and pruned ones as they were.
+    const kw = a.defsKeyword ?? '$defs';
+    const back = new Map<string, string>();
+    for (const [ref, name] of hoisted) back.set(ref, `#/${kw}/${pointerToken(name)}`);
+    rewriteRefs(out, back);
+    if (!isObject(out[kw])) setMember(out, kw, {});
+    const own = out[kw] as JsonObject;
+    for (const [ref, name] of hoisted) {
+      const content = shared.get(ref) ?? listDef(ref);
+      if (!content) continue;
+      const restored = expand(clone(content), []);
+      rewriteRefs(restored, back);
+      setMember(own, name, restored);
+    }
+    if (a.pruned) for (const name of Object.keys(a.pruned)) setMember(own, name, clone(a.pruned[name]));
   }
   return out;
 }

@@ -20,11 +20,12 @@ export { toolsFromList } from './tool';
 export type { McpTool } from './tool';
 
 // A. Schema deduplication (chang §3.1).
-export { dedupSchema, dedupSchemas, dedupTools, deref, derefSchemas, derefTools, sharedSchemaUrl } from './dedup';
+export { SHORT_HASH_LENGTH, dedupSchema, dedupSchemas, dedupTools, deref, derefSchemas, derefTools, sharedSchemaUrl, shortHash } from './dedup';
 export type {
   AddedDefs,
   DedupMode,
   DedupOptions,
+  SharedUrlForm,
   DedupSchemasResult,
   DedupStats,
   DedupToolsResult,
@@ -32,6 +33,10 @@ export type {
   SharedSchema,
   ToolAddedDefs,
 } from './dedup';
+
+// A'. The dereferenced fallback: schemas with no $ref, for clients that do not resolve references.
+export { inlineRefs, inlineToolRefs } from './inline';
+export type { InlineCut, InlineRefsOptions, InlineRefsResult } from './inline';
 
 // B. Adaptive optional inclusion (chang §3.2).
 export {
@@ -52,5 +57,5 @@ export { REQUIRE_OUTPUT, filterOutput, filterToolResult, outputFields, requireOu
 export type { OutputFieldsOptions } from './output';
 
 // D. Tool selection (chang §3.4), and the cosine similarity it ranks by.
-export { cosine, evaluateSelection, selectTools } from './select';
-export type { ScoredTool, SelectOptions, TextEmbedder, ToolLike } from './select';
+export { AUTO_CUT_SD, DEFAULT_FUSION, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, selectTools, toolExamples } from './select';
+export type { ScoredTool, SelectCut, SelectFusion, SelectMode, SelectOptions, SelectRanker, SelectionEvaluation, SelectionQuery, TextEmbedder, ToolLike } from './select';

@@ -10,11 +10,11 @@ import { countTokens } from './tokens';
 import type { McpTool } from './tool';
 
 export interface MeasureOptions {
-  /** Base URL of the shared documents (`shared` mode); its length is part of every reference's cost. Default `http://localhost:8080`, Parley's gateway. */
+  /** Prefix of the shared documents' addresses (`shared` mode); its length is part of every reference's cost. Default none: relative `/s/<hash>`, as Parley's gateway lists them. */
   baseUrl?: string;
 }
 
-export const DEFAULT_SCHEMA_BASE_URL = 'http://localhost:8080';
+export const DEFAULT_SCHEMA_BASE_URL = '';
 
 export interface ToolsMeasure {
   tools: number;

@@ -10,20 +10,35 @@
  *     threshold (`embedder`, `topK`, `threshold`);
  *  2. tag-based retrieval: return the tools whose tags match (`tags`).
  *
- * What was measured and kept (GitHub MCP server, 86 tools, the queries of
- * bench/data/github-queries.json; figures in BENCHMARKS.md):
- *  - Tool and query vectors are IDF-weighted sums of word embeddings
- *    (`representation: 'words'`, after Arora et al. 2017, "A simple but
- *    tough-to-beat baseline for sentence embeddings"), the IDF taken over the
- *    tool list. Whole-text embeddings (`'text'`) let the words every GitHub tool
- *    shares ("repository", "owner") dominate short tool texts.
- *  - The cosine is fused with BM25 over the same tool text (`mode: 'hybrid'`),
- *    by a weighted sum: BM25 lifts exact rare words a general embedding smooths
- *    over ("dependabot", "gist") and improved recall@1; reciprocal-rank fusion
- *    was tried and gave a lower recall@1 at the same recall@5.
+ * A tool is represented by fields, each weighted on its own: its name split into
+ * words (and title), its description, its input schema's field names, descriptions
+ * and enum values (nested ones too), and example requests attached to it
+ * (`_meta["dev.parley/examples"]`, or `examples` on a Parley tool). A request is
+ * ranked against them by several rankers, each robust in its own way:
+ *  - `bm25`: BM25 over the tool text (exact rare words: "dependabot", "gist");
+ *  - `dense`: the cosine of IDF-weighted sums of word embeddings (after Arora et
+ *    al. 2017), or of whole-text embeddings (`representation: 'text'`);
+ *  - `match`: soft word matching, each request word against its most similar
+ *    word of the tool (late interaction, as ColBERT), through the embedder, so a
+ *    paraphrase word ("folder") meets the tool's word ("directory") even where a
+ *    sum of vectors would drown it; the action word of the request (its first
+ *    content word, usually the verb) is matched against the tool name's words
+ *    and counts double, so "rename the file" prefers move_file over read_file;
+ *  - `examples`: the closest example request of a tool, where tools have them.
+ * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
+ * it changed no development figure, while costing a similarity per request word
+ * and vocabulary word.
+ * The rankers are fused by standardising each one's scores over the list and
+ * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
+ * ranker counts alike whatever the scale of its scores, and the fused score says
+ * how many standard deviations a tool stands above the list, which the adaptive
+ * cut uses to return fewer tools when the best ones stand out. Reciprocal-rank
+ * fusion (`'rrf'`, Cormack et al. 2009) and the former fixed mix of cosine and
+ * BM25 (`'linear'`) remain as options; BENCHMARKS.md compares them.
  *
  * Pure: the embedder is passed in (any object with `id` and `embed`, which the
- * `Embedder` of @parley/embeddings satisfies). No IO here.
+ * `Embedder` of @parley/embeddings satisfies: the offline one, an OpenAI-compatible
+ * endpoint or a transformers.js sentence model). No IO here.
  */
 import { ParleyError } from '@parley/protocol';
 
@@ -38,61 +53,116 @@ export interface ToolLike {
   inputSchema?: unknown;
   /** Tags for tag-based selection (MCP tools carry none; Parley tools carry the scenario's tags). */
   tags?: string[];
+  /** Example requests this tool serves (Parley's own tools; MCP tools carry them in `_meta["dev.parley/examples"]`). */
+  examples?: string[];
   [k: string]: unknown;
 }
+
+/** The `_meta` member of an MCP tool that holds example requests for selection (reverse-DNS, as MCP asks of `_meta` keys). */
+export const EXAMPLES_META_KEY = 'dev.parley/examples';
 
 /** How tools are ranked against the query. */
 export type SelectMode = 'hybrid' | 'semantic' | 'lexical';
 
-/** How a tool (and the query) becomes one vector. */
+/** How a tool (and the query) becomes one vector for the `dense` ranker. */
 export type SelectRepresentation = 'words' | 'text';
+
+/** How the rankers' scores become one. */
+export type SelectFusion = 'rrf' | 'zscore' | 'linear';
+
+/** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples';
+/**
+ * `match` (soft word matching with the action word against tool names) is left out by
+ * default: with the offline embedder it did not change recall on any development set
+ * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
+ */
+export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples'];
+
+/** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
+export type SelectCut = 'auto' | 'fixed';
 
 export interface SelectOptions {
   /** Semantic selection: top K by similarity (default 5 when no threshold is given). */
   topK?: number;
-  /** Semantic selection: keep only scores >= threshold. */
+  /** Keep only scores >= threshold (the fused score, see `ScoredTool.score`). */
   threshold?: number;
   /** Tag-based selection: keep tools having any of these tags (an empty list filters nothing). */
   tags?: string[];
   embedder?: TextEmbedder;
   /**
-   * Ranking: `hybrid` (default with an embedder) fuses the cosine with BM25,
-   * `semantic` uses the cosine alone, `lexical` (default without an embedder)
-   * BM25 alone and needs no embedder.
+   * Ranking: `hybrid` (default with an embedder) fuses BM25 with the embedder's
+   * rankers, `semantic` uses the embedder's rankers alone, `lexical` (default
+   * without an embedder) BM25 alone and needs no embedder.
    */
   mode?: SelectMode;
   /**
-   * `words` (default): IDF-weighted sum of the embeddings of the words, IDF over
-   * the tool list; `text`: one embedding of the whole text. With the offline
-   * embedder `words` is much better (BENCHMARKS.md); a sentence embedder may do
-   * better with `text`.
+   * `words` (default): the dense ranker sums word embeddings, IDF over the tool
+   * list; `text`: one embedding of the whole text (for a sentence model). The
+   * soft word matching ranker works on words either way.
    */
   representation?: SelectRepresentation;
-  /** Hybrid only: weight of the cosine in `w·cosine + (1−w)·bm25/max(bm25)`. Default `DEFAULT_SEMANTIC_WEIGHT`. */
+  /**
+   * `zscore` (default): each ranker's scores standardised over the list (mean 0,
+   * standard deviation 1) and averaged; `rrf`: reciprocal-rank fusion, Σ 1/(60 + rank);
+   * `linear`: the former fixed mix of the dense cosine and BM25 (`semanticWeight`).
+   */
+  fusion?: SelectFusion;
+  /** The rankers to fuse (`zscore` and `rrf`); default `DEFAULT_RANKERS`. */
+  rankers?: SelectRanker[];
+  /**
+   * `auto` (default where it applies: an embedder's rankers fused by `zscore`): up to
+   * `topK` tools, less those more than `AUTO_CUT_SD` standard deviations below the
+   * best; `fixed`: exactly `topK` (what `threshold` leaves).
+   */
+  cut?: SelectCut;
+  /** `linear` fusion only: weight of the cosine in `w·cosine + (1−w)·bm25/max(bm25)`. Default `DEFAULT_SEMANTIC_WEIGHT`. */
   semanticWeight?: number;
 }
 
 export interface ScoredTool<T extends ToolLike = ToolLike> {
   tool: T;
   /**
-   * What `threshold` is compared with: the cosine (semantic), the fused score
-   * (hybrid), BM25 over the best tool's BM25 for the query (lexical, in [0, 1]),
-   * or the fraction of requested tags the tool has (tags alone).
+   * What `threshold` is compared with: the fused score (`zscore`: the mean of the
+   * rankers' standardised scores; `rrf`: Σ 1/(60 + rank); `linear`: the mix), BM25
+   * over the best tool's BM25 (lexical, in [0, 1]), or the fraction of requested
+   * tags the tool has (tags alone).
    */
   score: number;
-  /** The cosine of query and tool vectors, when an embedder ranked. */
+  /** The cosine of query and tool vectors (the dense ranker), when an embedder ranked. */
   cosine?: number;
   /** BM25 of the query against the tool text over the best tool's BM25, in [0, 1], when BM25 ranked. */
   lexical?: number;
+  /** Soft word matching, in [0, 1], when an embedder ranked. */
+  match?: number;
 }
 
-/** Cosine share of the hybrid score: best recall@1 and recall@5 on the GitHub dev queries among 0.5–1.0 (BENCHMARKS.md). */
+/** Cosine share of the `linear` fusion (the former default). */
 export const DEFAULT_SEMANTIC_WEIGHT = 0.9;
 export const DEFAULT_TOP_K = 5;
+/** The constant of reciprocal-rank fusion (Cormack, Clarke & Büttcher 2009 use 60). */
+export const RRF_K = 60;
+/** Standardised-score fusion: every ranker counts alike on every list, and the fused score has a scale the cut can use. */
+export const DEFAULT_FUSION: SelectFusion = 'zscore';
+/**
+ * The adaptive cut (`cut: 'auto'`): a tool whose fused score is more than this many
+ * standard deviations below the best one's is left out. 1.5 keeps 2.6 tools a request
+ * on average over the development sets (BENCHMARKS.md), against 5 for a fixed top 5.
+ */
+export const AUTO_CUT_SD = 1.5;
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'semanticWeight']);
+/** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
+function cutOf(opts: SelectOptions): SelectCut {
+  const fused = (opts.mode ?? (opts.embedder ? 'hybrid' : 'lexical')) !== 'lexical' && (opts.fusion ?? DEFAULT_FUSION) === 'zscore';
+  return fused ? (opts.cut ?? 'auto') : 'fixed';
+}
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples']);
+const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
+const FUSIONS: ReadonlySet<string> = new Set<SelectFusion>(['rrf', 'zscore', 'linear']);
 
 function invalid(path: string, rule: string, message: string): ParleyError {
   return new ParleyError('invalid_params', message, { path, rule });
@@ -103,7 +173,14 @@ function validate(opts: SelectOptions): void {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.has(k)) throw invalid(`opts.${k}`, 'unknown_option', `selectTools: unknown option "${k}"`);
   }
-  const { topK, threshold, tags, embedder, mode, representation, semanticWeight } = opts;
+  const { topK, threshold, tags, embedder, mode, representation, fusion, rankers, cut, semanticWeight } = opts;
+  if (rankers !== undefined) {
+    if (!Array.isArray(rankers) || rankers.length === 0) throw invalid('opts.rankers', 'type', 'selectTools: rankers must be a non-empty array');
+    rankers.forEach((r, i) => {
+      if (!RANKERS.has(r)) throw invalid(`opts.rankers[${i}]`, 'enum', `selectTools: a ranker is one of ${[...RANKERS].join(', ')}`);
+    });
+  }
+  if (cut !== undefined && !CUTS.has(cut)) throw invalid('opts.cut', 'enum', `selectTools: cut must be one of ${[...CUTS].join(', ')}`);
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw invalid('opts.topK', 'minimum', 'selectTools: topK must be an integer >= 1');
   if (threshold !== undefined && (typeof threshold !== 'number' || !Number.isFinite(threshold))) {
     throw invalid('opts.threshold', 'type', 'selectTools: threshold must be a finite number');
@@ -118,6 +195,7 @@ function validate(opts: SelectOptions): void {
   if (representation !== undefined && !REPRESENTATIONS.has(representation)) {
     throw invalid('opts.representation', 'enum', `selectTools: representation must be one of ${[...REPRESENTATIONS].join(', ')}`);
   }
+  if (fusion !== undefined && !FUSIONS.has(fusion)) throw invalid('opts.fusion', 'enum', `selectTools: fusion must be one of ${[...FUSIONS].join(', ')}`);
   if (semanticWeight !== undefined && (typeof semanticWeight !== 'number' || !(semanticWeight >= 0 && semanticWeight <= 1))) {
     throw invalid('opts.semanticWeight', 'range', 'selectTools: semanticWeight must be in [0, 1]');
   }
@@ -145,47 +223,84 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The parts of a tool's text, each weighted on its own in the `words` representation. */
+/** The parts of a tool's text, each weighted on its own. */
 interface ToolFields {
   /** The name split into words, and the title. */
   name: string;
   description: string;
-  /** Top-level input properties: name, description, string enum values. */
+  /** Input fields at any depth: name, description, string enum values. */
   properties: string;
+  /** Example requests attached to the tool. */
+  examples: string;
+}
+
+/** The example requests of a tool: `examples` (Parley's tools) and `_meta["dev.parley/examples"]` (any MCP tool). */
+export function toolExamples(tool: ToolLike): string[] {
+  const out: string[] = [];
+  const add = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) if (typeof x === 'string' && x.trim() !== '') out.push(x);
+  };
+  add(tool.examples);
+  const meta = tool['_meta'];
+  if (isRecord(meta) && Object.prototype.hasOwnProperty.call(meta, EXAMPLES_META_KEY)) add(meta[EXAMPLES_META_KEY]);
+  return out;
+}
+
+/** Field names, descriptions and string enum values of an input schema, depth-first (properties, items, composition branches). */
+function schemaLines(schema: unknown, lines: string[], depth: number): void {
+  if (!isRecord(schema) || depth > 4 || lines.length > 200) return;
+  const props = schema['properties'];
+  if (isRecord(props)) {
+    for (const prop of Object.keys(props)) {
+      const sub = props[prop];
+      const bits = [splitIdentifier(prop)];
+      if (isRecord(sub)) {
+        if (typeof sub['description'] === 'string') bits.push(sub['description']);
+        if (Array.isArray(sub['enum'])) bits.push(sub['enum'].filter((e): e is string => typeof e === 'string').map(splitIdentifier).join(' '));
+      }
+      lines.push(bits.join(': '));
+      schemaLines(sub, lines, depth + 1);
+    }
+  }
+  if (isRecord(schema['items'])) schemaLines(schema['items'], lines, depth + 1);
+  for (const k of ['anyOf', 'oneOf', 'allOf']) {
+    const branches = schema[k];
+    if (Array.isArray(branches)) for (const b of branches) schemaLines(b, lines, depth + 1);
+  }
 }
 
 function toolFields(tool: ToolLike): ToolFields {
   const name = [splitIdentifier(tool.name), typeof tool['title'] === 'string' ? tool['title'] : ''].join(' ').trim();
-  const props = isRecord(tool.inputSchema) && isRecord(tool.inputSchema['properties']) ? tool.inputSchema['properties'] : {};
   const lines: string[] = [];
-  for (const [prop, schema] of Object.entries(props)) {
-    const bits = [splitIdentifier(prop)];
-    if (isRecord(schema)) {
-      if (typeof schema['description'] === 'string') bits.push(schema['description']);
-      if (Array.isArray(schema['enum'])) bits.push(schema['enum'].filter((e): e is string => typeof e === 'string').map(splitIdentifier).join(' '));
-    }
-    lines.push(bits.join(': '));
-  }
-  return { name, description: typeof tool.description === 'string' ? tool.description : '', properties: lines.join('\n') };
+  schemaLines(tool.inputSchema, lines, 0);
+  return {
+    name,
+    description: typeof tool.description === 'string' ? tool.description : '',
+    properties: lines.join('\n'),
+    examples: toolExamples(tool).join('\n'),
+  };
 }
 
 /**
  * The text a tool is matched on (§3.4: "precomputed embeddings of all available
- * tools"): its name split into words and its title, its description, and for each
- * top-level input property its name, description and string enum values
- * (`method: create | update` says what a consolidated tool can do).
+ * tools"): its name split into words and its title, its description, its input
+ * fields (name, description and string enum values, nested ones too: `method:
+ * create | update` says what a consolidated tool can do) and its example requests.
  */
 export function toolText(tool: ToolLike): string {
   const f = toolFields(tool);
-  return [f.name, f.description, f.properties].filter((x) => x.length > 0).join('\n');
+  return [f.name, f.description, f.properties, f.examples].filter((x) => x.length > 0).join('\n');
 }
 
 /**
  * Weights of the fields in a tool's word vector: a word of the name says more
  * about what the tool does than one of a property description ("Repository
- * owner" is in 60 tools). Measured on the GitHub dev queries; 2/1/0.5 beat 1/1/1.
+ * owner" is in 60 tools); an example request is a user's words for the tool.
  */
-const FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 2, description: 1, properties: 0.5 };
+const FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 2, description: 1, properties: 0.5, examples: 1 };
+/** The same, as the ceiling of a word's soft match in the `match` ranker (its best field counts). */
+const MATCH_FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 1, description: 0.8, properties: 0.5, examples: 0.8 };
+const FIELDS = Object.keys(FIELD_WEIGHTS) as (keyof ToolFields)[];
 
 // ---------------------------------------------------------------------------
 // Words.
@@ -197,29 +312,30 @@ const STOP: ReadonlySet<string> = new Set(
   would you your want like need some any all am`.split(/\s+/),
 );
 
-/** Lowercase words of a text, identifiers split, stop words dropped. */
+/** Lowercase words of a text (letters and digits of any script), identifiers split, stop words dropped. */
 function words(text: string): string[] {
   return splitIdentifier(text)
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter((t) => t.length > 0 && !STOP.has(t));
 }
 
 /**
  * Abbreviations of tool-request language that BM25 would otherwise miss (an
  * embedder has its own). British spellings map to the American ones tool
- * descriptions use.
+ * descriptions use. A Map: the words come from requests and tools, and a word
+ * such as "constructor" must not find Object.prototype's member.
  */
-const LEXICAL_ABBREVIATIONS: Readonly<Record<string, string>> = {
-  pr: 'pull request',
-  prs: 'pull requests',
-  repo: 'repository',
-  repos: 'repositories',
-  org: 'organization',
-  orgs: 'organizations',
-  organisation: 'organization',
-  organisations: 'organizations',
-};
+const LEXICAL_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['pr', 'pull request'],
+  ['prs', 'pull requests'],
+  ['repo', 'repository'],
+  ['repos', 'repositories'],
+  ['org', 'organization'],
+  ['orgs', 'organizations'],
+  ['organisation', 'organization'],
+  ['organisations', 'organizations'],
+]);
 
 /** A light English stemmer (plural and verb endings), enough to meet "issues"/"issue", "merged"/"merge". */
 function stem(w: string): string {
@@ -236,7 +352,7 @@ function stem(w: string): string {
 /** BM25 terms: words, abbreviations expanded, stemmed. */
 export function lexicalTerms(text: string): string[] {
   return words(text)
-    .flatMap((t) => (LEXICAL_ABBREVIATIONS[t] ?? t).split(' '))
+    .flatMap((t) => (LEXICAL_ABBREVIATIONS.get(t) ?? t).split(' '))
     .map(stem);
 }
 
@@ -291,17 +407,34 @@ function bm25Scores(index: Bm25Index, query: string): number[] {
 interface WordIndex {
   /** Per tool: word → field-weighted term frequency. */
   docs: Map<string, number>[];
+  /** Per tool: word → the largest `MATCH_FIELD_WEIGHTS` of the fields it occurs in. */
+  best: Map<string, number>[];
+  /** Per tool: the words of its name (what the request's action word is matched with). */
+  names: Set<string>[];
   /** Word → number of tools whose text has it. */
   df: Map<string, number>;
   vocabulary: string[];
+  /** Word → its index in `vocabulary`. */
+  position: Map<string, number>;
+  /** Per tool: its example requests. */
+  examples: string[][];
+}
+
+interface WordVectors {
+  /** Per tool: the dense vector (IDF-weighted sum of its words, or its whole-text embedding). */
+  tools: Float32Array[];
+  /** The vocabulary's word embeddings, in `WordIndex.vocabulary` order. */
+  words: Float32Array[];
+  /** Per tool, per example: its dense vector. */
+  examples: Float32Array[][];
 }
 
 interface ListCache {
   texts?: string[];
   bm25?: Bm25Index;
   words?: WordIndex;
-  /** Tool vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
-  vectors: Map<string, Promise<Float32Array[]>>;
+  /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
+  vectors: Map<string, Promise<WordVectors>>;
 }
 
 /**
@@ -327,17 +460,29 @@ function textsFor(tools: readonly ToolLike[], c: ListCache): string[] {
 
 function wordIndexFor(tools: readonly ToolLike[], c: ListCache): WordIndex {
   if (!c.words) {
-    const docs = tools.map((tool) => {
+    const docs: Map<string, number>[] = [];
+    const best: Map<string, number>[] = [];
+    const names: Set<string>[] = [];
+    const examples: string[][] = [];
+    for (const tool of tools) {
       const tf = new Map<string, number>();
+      const top = new Map<string, number>();
       const fields = toolFields(tool);
-      for (const field of Object.keys(FIELD_WEIGHTS) as (keyof ToolFields)[]) {
-        for (const w of words(fields[field])) tf.set(w, (tf.get(w) ?? 0) + FIELD_WEIGHTS[field]);
+      for (const field of FIELDS) {
+        for (const w of words(fields[field])) {
+          tf.set(w, (tf.get(w) ?? 0) + FIELD_WEIGHTS[field]);
+          top.set(w, Math.max(top.get(w) ?? 0, MATCH_FIELD_WEIGHTS[field]));
+        }
       }
-      return tf;
-    });
+      docs.push(tf);
+      best.push(top);
+      names.push(new Set(words(fields.name)));
+      examples.push(toolExamples(tool));
+    }
     const df = new Map<string, number>();
     for (const d of docs) for (const w of d.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-    c.words = { docs, df, vocabulary: [...df.keys()] };
+    const vocabulary = [...df.keys()];
+    c.words = { docs, best, names, df, vocabulary, position: new Map(vocabulary.map((w, i) => [w, i])), examples };
   }
   return c.words;
 }
@@ -368,48 +513,56 @@ function weightedSum(weights: readonly number[], vectors: readonly Float32Array[
   return out;
 }
 
-function toolVectors(tools: readonly ToolLike[], embedder: TextEmbedder, representation: SelectRepresentation): Promise<Float32Array[]> {
+/** The dense vector of a text from word embeddings (IDF over the list; sublinear term frequency, as in BM25). */
+function wordsVector(index: WordIndex, tf: ReadonlyMap<string, number>, byWord: (w: string) => Float32Array | undefined, dim: number): Float32Array {
+  const ws = [...tf.keys()].filter((w) => byWord(w) !== undefined);
+  const weights = ws.map((w) => {
+    const f = tf.get(w) as number;
+    return (f >= 1 ? 1 + Math.log(f) : f) * idf(index, w);
+  });
+  return weightedSum(weights, ws.map((w) => byWord(w) as Float32Array), dim);
+}
+
+function termFrequencies(ws: readonly string[]): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const w of ws) tf.set(w, (tf.get(w) ?? 0) + 1);
+  return tf;
+}
+
+function listVectors(tools: readonly ToolLike[], embedder: TextEmbedder, representation: SelectRepresentation): Promise<WordVectors> {
   const c = cacheFor(tools);
   const key = `${representation}|${embedder.id}`;
   let p = c.vectors.get(key);
   if (!p) {
-    if (representation === 'text') {
-      p = embedChecked(embedder, textsFor(tools, c));
-    } else {
-      const index = wordIndexFor(tools, c);
-      p = embedChecked(embedder, index.vocabulary).then((vs) => {
-        const byWord = new Map(index.vocabulary.map((w, i) => [w, vs[i] as Float32Array]));
-        const dim = vs[0]?.length ?? 0;
-        return index.docs.map((tf) => {
-          const ws = [...tf.keys()];
-          // Sublinear term frequency, as in BM25: a word said twice is not twice the evidence.
-          const weights = ws.map((w) => {
-            const f = tf.get(w) as number;
-            return (f >= 1 ? 1 + Math.log(f) : f) * idf(index, w);
-          });
-          return weightedSum(weights, ws.map((w) => byWord.get(w) as Float32Array), dim);
-        });
-      });
-    }
+    const index = wordIndexFor(tools, c);
+    const exampleWords = index.examples.flatMap((ex) => ex.flatMap(words)).filter((w) => !index.position.has(w));
+    const extra = [...new Set(exampleWords)];
+    p = (async (): Promise<WordVectors> => {
+      const vs = await embedChecked(embedder, [...index.vocabulary, ...extra]);
+      const dim = vs[0]?.length ?? 0;
+      const byWordMap = new Map<string, Float32Array>();
+      [...index.vocabulary, ...extra].forEach((w, i) => byWordMap.set(w, vs[i] as Float32Array));
+      const byWord = (w: string): Float32Array | undefined => byWordMap.get(w);
+      const wordVecs = index.vocabulary.map((w) => byWordMap.get(w) as Float32Array);
+      let toolVecs: Float32Array[];
+      let exampleVecs: Float32Array[][];
+      if (representation === 'text') {
+        const flat = index.examples.flat();
+        const [tv, ev] = await Promise.all([embedChecked(embedder, textsFor(tools, c)), embedChecked(embedder, flat)]);
+        toolVecs = tv;
+        let at = 0;
+        exampleVecs = index.examples.map((ex) => ex.map(() => ev[at++] as Float32Array));
+      } else {
+        toolVecs = index.docs.map((tf) => wordsVector(index, tf, byWord, dim));
+        exampleVecs = index.examples.map((ex) => ex.map((e) => wordsVector(index, termFrequencies(words(e)), byWord, dim)));
+      }
+      return { tools: toolVecs, words: wordVecs, examples: exampleVecs };
+    })();
     // A failed embedding is not cached: the next request tries again.
     p.catch(() => c.vectors.delete(key));
     c.vectors.set(key, p);
   }
   return p;
-}
-
-async function queryVector(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation): Promise<Float32Array> {
-  if (representation === 'text') return (await embedChecked(embedder, [query]))[0] as Float32Array;
-  const index = wordIndexFor(tools, cacheFor(tools));
-  let qs = [...new Set(words(query))];
-  // A query of stop words only ("who am I?") keeps its words rather than becoming nothing.
-  if (qs.length === 0) qs = [...new Set(splitIdentifier(query).toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length > 0))];
-  const vs = await embedChecked(embedder, qs);
-  return weightedSum(
-    qs.map((w) => idf(index, w)),
-    vs,
-    vs[0]?.length ?? 0,
-  );
 }
 
 /** Cosine similarity of two vectors (0 when either is zero); the one definition Parley uses. */
@@ -429,6 +582,111 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 // ---------------------------------------------------------------------------
+// Rankers and fusion.
+// ---------------------------------------------------------------------------
+
+/** The query's content words, or its words when it has nothing but stop words ("who am I?"). */
+function queryWords(query: string): string[] {
+  const qs = [...new Set(words(query))];
+  return qs.length > 0 ? qs : [...new Set(splitIdentifier(query).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0))];
+}
+
+interface EmbedderScores {
+  dense: number[];
+  /** Undefined unless the `match` ranker is asked for. */
+  match?: number[];
+  /** Undefined when no tool of the list has example requests. */
+  examples?: number[];
+}
+
+async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation, withMatch: boolean): Promise<EmbedderScores> {
+  const c = cacheFor(tools);
+  const index = wordIndexFor(tools, c);
+  const qs = queryWords(query);
+  const [vectors, qvs, qtext] = await Promise.all([
+    listVectors(tools, embedder, representation),
+    embedChecked(embedder, qs),
+    representation === 'text' ? embedChecked(embedder, [query]) : Promise.resolve([] as Float32Array[]),
+  ]);
+  // A request with no word at all (punctuation only) still gets a vector of the list's dimension.
+  const dim = qvs[0]?.length ?? vectors.words[0]?.length ?? vectors.tools[0]?.length ?? 0;
+  const byQuery = new Map(qs.map((w, i) => [w, qvs[i] as Float32Array]));
+  const qdense = representation === 'text' ? (qtext[0] as Float32Array) : wordsVector(index, termFrequencies(qs), (w) => byQuery.get(w), dim);
+  const dense = vectors.tools.map((v) => cosine(qdense, v));
+
+  const hasExamples = vectors.examples.some((e) => e.length > 0);
+  const examples = hasExamples ? vectors.examples.map((ex) => ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)) : undefined;
+  if (!withMatch) return { dense, ...(examples ? { examples } : {}) };
+
+  // Soft matching: similarity of each query word to each vocabulary word, once per query.
+  const qIdf = qs.map((w) => idf(index, w));
+  const sims = qs.map((w, i) => {
+    const qv = qvs[i] as Float32Array;
+    const own = index.position.get(w);
+    return vectors.words.map((v, j) => (j === own ? 1 : Math.max(0, cosine(qv, v))));
+  });
+  // The action word: the first content word of the request, usually its verb ("rename", "show").
+  const action = 0;
+  const match = index.best.map((best, t) => {
+    let s = 0;
+    let total = 0;
+    qs.forEach((_, i) => {
+      const row = sims[i] as number[];
+      let m = 0;
+      for (const [w, weight] of best) {
+        const x = (row[index.position.get(w) as number] as number) * weight;
+        if (x > m) m = x;
+      }
+      let k = qIdf[i] as number;
+      if (i === action && qs.length > 1) {
+        // Verb–object: the action word counts double, and only the tool's name can answer it fully.
+        let n = 0;
+        for (const w of index.names[t] as Set<string>) n = Math.max(n, row[index.position.get(w) as number] as number);
+        m = Math.max(m * 0.5, n);
+        k *= 2;
+      }
+      s += k * m;
+      total += k;
+    });
+    return total > 0 ? s / total : 0;
+  });
+  return { dense, match, ...(examples ? { examples } : {}) };
+}
+
+/** Ranks (1 = best; ties share the best rank of their group). */
+function ranksOf(scores: readonly number[]): number[] {
+  const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+  const ranks = new Array<number>(scores.length);
+  let rank = 0;
+  order.forEach((o, pos) => {
+    if (pos === 0 || o.s !== order[pos - 1]!.s) rank = pos + 1;
+    ranks[o.i] = rank;
+  });
+  return ranks;
+}
+
+function rrf(rankers: readonly (readonly number[])[], n: number): number[] {
+  const out = new Array<number>(n).fill(0);
+  for (const scores of rankers) {
+    const r = ranksOf(scores);
+    for (let i = 0; i < n; i++) out[i] = (out[i] as number) + 1 / (RRF_K + (r[i] as number));
+  }
+  return out;
+}
+
+/** The mean over rankers of each tool's standardised score (how many standard deviations above the list's mean). */
+function zmean(rankers: readonly (readonly number[])[], n: number): number[] {
+  const out = new Array<number>(n).fill(0);
+  for (const scores of rankers) {
+    const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, n);
+    const sd = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, n));
+    if (sd === 0) continue;
+    for (let i = 0; i < n; i++) out[i] = (out[i] as number) + ((scores[i] as number) - mean) / sd / rankers.length;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
 // Selection.
 // ---------------------------------------------------------------------------
 
@@ -438,13 +696,11 @@ type Scores = Omit<ScoredTool, 'tool'>;
 async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectOptions): Promise<Scores[]> {
   const mode = opts.mode ?? (opts.embedder ? 'hybrid' : 'lexical');
   const representation = opts.representation ?? 'words';
-  let cos: number[] | undefined;
+  const fusion = opts.fusion ?? DEFAULT_FUSION;
+  let emb: EmbedderScores | undefined;
   let lex: number[] | undefined;
-  if (mode !== 'lexical') {
-    const embedder = opts.embedder as TextEmbedder;
-    const [vectors, q] = await Promise.all([toolVectors(tools, embedder, representation), queryVector(tools, query, embedder, representation)]);
-    cos = vectors.map((v) => cosine(q, v));
-  }
+  const use = new Set(opts.rankers ?? DEFAULT_RANKERS);
+  if (mode !== 'lexical') emb = await embedderScores(tools, query, opts.embedder as TextEmbedder, representation, fusion !== 'linear' && use.has('match'));
   if (mode !== 'semantic') {
     const c = cacheFor(tools);
     c.bm25 ??= buildBm25(textsFor(tools, c));
@@ -452,13 +708,28 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     const max = Math.max(0, ...raw);
     lex = raw.map((s) => (max > 0 ? s / max : 0));
   }
-  const w = opts.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT;
-  return tools.map((_, i) => {
-    const c = cos?.[i];
-    const l = lex?.[i];
-    const score = c === undefined ? (l as number) : l === undefined ? c : w * c + (1 - w) * l;
-    return { score, ...(c !== undefined ? { cosine: c } : {}), ...(l !== undefined ? { lexical: l } : {}) };
-  });
+  const n = tools.length;
+  let fused: number[];
+  if (!emb) fused = lex as number[];
+  else if (fusion === 'linear') {
+    const w = opts.semanticWeight ?? DEFAULT_SEMANTIC_WEIGHT;
+    fused = emb.dense.map((c, i) => (lex ? w * c + (1 - w) * (lex[i] as number) : c));
+  } else {
+    const rankers: number[][] = [];
+    if (use.has('dense')) rankers.push(emb.dense);
+    if (emb.match) rankers.push(emb.match);
+    if (use.has('examples') && emb.examples) rankers.push(emb.examples);
+    if (use.has('bm25') && lex) rankers.push(lex);
+    // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
+    if (rankers.length === 0) rankers.push(emb.dense);
+    fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n);
+  }
+  return tools.map((_, i) => ({
+    score: fused[i] as number,
+    ...(emb ? { cosine: emb.dense[i] as number } : {}),
+    ...(emb?.match ? { match: emb.match[i] as number } : {}),
+    ...(lex ? { lexical: lex[i] as number } : {}),
+  }));
 }
 
 /**
@@ -501,7 +772,13 @@ export async function selectTools<T extends ToolLike>(tools: readonly T[], query
   const scored = candidates.map((tool) => ({ tool, ...(all[position.get(tool) as number] as Scores) }));
   const ranked = stableSortDesc(scored).filter((s) => opts.threshold === undefined || s.score >= opts.threshold);
   const k = opts.topK ?? (opts.threshold === undefined ? DEFAULT_TOP_K : ranked.length);
-  return ranked.slice(0, k);
+  const top = ranked.slice(0, k);
+  // The adaptive cut: on standardised scores, tools far below the best are not worth their tokens.
+  if (cutOf(opts) === 'auto' && top.length > 0) {
+    const best = top[0]!.score;
+    return top.filter((s) => s.score >= best - AUTO_CUT_SD);
+  }
+  return top;
 }
 
 function stableSortDesc<S extends { score: number }>(xs: S[]): S[] {
@@ -517,20 +794,24 @@ function stableSortDesc<S extends { score: number }>(xs: S[]): S[] {
 
 export interface SelectionQuery {
   query: string;
-  /** Name of the tool that should serve the query. */
-  tool: string;
+  /** The tool that should serve the query, or the tools any of which would (alternatives). */
+  tool: string | readonly string[];
 }
 
 export interface SelectionEvaluation {
-  /** Share of queries whose expected tool ranks first. */
+  /** Share of queries whose expected tool (any alternative) ranks first. */
   recall_at_1: number;
   /** Share of queries whose expected tool is in the top 5. */
   recall_at_5: number;
+  /** Mean reciprocal rank of the best-ranked expected tool. */
+  mrr: number;
   /** Mean number of tools `selectTools` returns with the given options (what reaches the model). */
   mean_selected: number;
   /** Share of queries whose expected tool is among those returned with the given options. */
   recall_selected: number;
   queries: number;
+  /** Per query, in order: the rank of its best-ranked expected tool (1-based). */
+  ranks: number[];
   /** Queries whose expected tool is not in the top 5, with the rank it got (1-based). */
   misses: { query: string; tool: string; rank: number; top: string[] }[];
 }
@@ -538,25 +819,33 @@ export interface SelectionEvaluation {
 export async function evaluateSelection(tools: readonly ToolLike[], queries: readonly SelectionQuery[], opts: SelectOptions = {}): Promise<SelectionEvaluation> {
   validate(opts);
   const names = new Set(tools.map((t) => t.name));
+  const expectedOf = (q: SelectionQuery): readonly string[] => (typeof q.tool === 'string' ? [q.tool] : q.tool);
   for (const [i, q] of queries.entries()) {
-    if (!names.has(q.tool)) throw invalid(`queries[${i}].tool`, 'unknown_tool', `evaluateSelection: no tool named "${q.tool}" in the list`);
+    const expected = expectedOf(q);
+    if (expected.length === 0) throw invalid(`queries[${i}].tool`, 'required', 'evaluateSelection: a query needs an expected tool');
+    for (const t of expected) if (!names.has(t)) throw invalid(`queries[${i}].tool`, 'unknown_tool', `evaluateSelection: no tool named "${t}" in the list`);
   }
   let at1 = 0;
   let at5 = 0;
+  let rr = 0;
   let selected = 0;
   let hit = 0;
+  const ranks: number[] = [];
   const misses: SelectionEvaluation['misses'] = [];
   for (const q of queries) {
+    const expected = new Set(expectedOf(q));
     // Full ranking for recall@k, independent of the cut in opts.
-    const ranking = await selectTools(tools, q.query, { ...opts, topK: tools.length, threshold: undefined });
-    const rank = ranking.findIndex((s) => s.tool.name === q.tool) + 1;
+    const ranking = await selectTools(tools, q.query, { ...opts, topK: tools.length, threshold: undefined, cut: 'fixed' });
+    const rank = ranking.findIndex((s) => expected.has(s.tool.name)) + 1;
+    ranks.push(rank);
+    if (rank >= 1) rr += 1 / rank;
     if (rank === 1) at1++;
     if (rank >= 1 && rank <= 5) at5++;
-    else misses.push({ query: q.query, tool: q.tool, rank, top: ranking.slice(0, 5).map((s) => s.tool.name) });
+    else misses.push({ query: q.query, tool: [...expected].join('|'), rank, top: ranking.slice(0, 5).map((s) => s.tool.name) });
     const chosen = await selectTools(tools, q.query, opts);
     selected += chosen.length;
-    if (chosen.some((s) => s.tool.name === q.tool)) hit++;
+    if (chosen.some((s) => expected.has(s.tool.name))) hit++;
   }
   const n = queries.length || 1;
-  return { recall_at_1: at1 / n, recall_at_5: at5 / n, mean_selected: selected / n, recall_selected: hit / n, queries: queries.length, misses };
+  return { recall_at_1: at1 / n, recall_at_5: at5 / n, mrr: rr / n, mean_selected: selected / n, recall_selected: hit / n, queries: queries.length, ranks, misses };
 }

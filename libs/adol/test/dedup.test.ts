@@ -11,7 +11,7 @@ import {
   photoRetouchTemplate,
 } from '@parley/examples';
 import { countTokens, dedupSchema, dedupSchemas, dedupTools, deref, derefSchemas, derefTools, type DedupMode, type DedupSchemasResult } from '../src/index';
-import { DRAFT_07, compile, expectViolation, mutate, prng, sample, schemaListArb, toolListArb } from './helpers';
+import { DRAFT_07, compile, defsSchemaListArb, expectViolation, mutate, prng, sample, schemaListArb, toolListArb } from './helpers';
 
 const BASE = 'https://parley.example';
 const MODES: DedupMode[] = ['local', 'shared', 'list'];
@@ -84,7 +84,8 @@ describe('dedup → deref is the identity (chang §3.1)', () => {
 
 describe('compacted schemas accept exactly the instances the originals accept', () => {
   for (const mode of MODES) {
-    it(`${mode} mode: Ajv (2020-12, or draft-07 where declared) on sampled valid and mutated instances`, () => {
+    // Ajv compiles every schema of every run: slow on a loaded machine, so a longer guard than the default.
+    it(`${mode} mode: Ajv (2020-12, or draft-07 where declared) on sampled valid and mutated instances`, { timeout: 90_000 }, () => {
       let valid = 0;
       let invalid = 0;
       let compared = 0;
@@ -209,7 +210,7 @@ describe('what pays and what does not', () => {
     const schemas: JsonObject[] = ['s', 't', 'u', 'v'].map((k) => ({ type: 'object', properties: { [k]: FILTER, other: { type: 'number' } }, required: [k] }));
     const local = dedupSchemas(schemas, { mode: 'local' });
     expect(local.stats.applied).toBe(false); // no repetition inside one schema
-    const r = dedupSchemas(schemas, { mode: 'shared', baseUrl: `${BASE}/` });
+    const r = dedupSchemas(schemas, { mode: 'shared', baseUrl: `${BASE}/`, urlForm: 'full' });
     expect(r.stats.applied).toBe(true);
     expect(r.shared).toHaveLength(1);
     const doc = r.shared[0]!;
@@ -222,7 +223,7 @@ describe('what pays and what does not', () => {
       expect(s.$defs).toBeUndefined();
     }
     // Immutable and deterministic: the same content gives the same address.
-    expect(dedupSchemas(schemas, { mode: 'shared', baseUrl: BASE }).shared).toEqual(r.shared);
+    expect(dedupSchemas(schemas, { mode: 'shared', baseUrl: BASE, urlForm: 'full' }).shared).toEqual(r.shared);
     expect(r.stats.tokens_after).toBe(countTokens(r.schemas) + countTokens(r.shared));
     expect(derefSchemas(r)).toEqual(schemas);
     // A client holding only the wire form (schemas + documents) gets the same back.
@@ -238,6 +239,151 @@ describe('what pays and what does not', () => {
     expect(r.stats.tokens_after).toBe(countTokens(r.schemas) + countTokens({ $defs: r.listDefs }));
     expect(derefSchemas(r)).toEqual(schemas);
   });
+});
+
+describe('short shared URLs (chang §3.1 external reference at the cost of a local one)', () => {
+  it('a document is `/s/<8 base64url of its SHA-256>`, relative unless a base URL is given, and pays where the long form did not', () => {
+    // A ~60-token fragment in three schemas: 64 hex digits of a URL eat the saving, 8 characters do not.
+    const schemas: JsonObject[] = ['x', 'y', 'z'].map((k) => ({ type: 'object', properties: { [k]: BIG } }));
+    expect(dedupSchemas(schemas, { mode: 'shared', baseUrl: BASE, urlForm: 'full' }).stats.applied).toBe(false);
+    const r = dedupSchemas(schemas, { mode: 'shared' });
+    expect(r.stats.applied).toBe(true);
+    expect(r.shared).toHaveLength(1);
+    const doc = r.shared[0]!;
+    const b64 = createHash('sha256').update(JSON.stringify(doc.schema)).digest('base64url').slice(0, 8);
+    expect(doc.url).toBe(`/s/${b64}`);
+    expect(refsIn(r.schemas)).toEqual([doc.url, doc.url, doc.url]);
+    expect(dedupSchemas(schemas, { mode: 'shared', baseUrl: `${BASE}/` }).shared[0]!.url).toBe(`${BASE}/s/${b64}`);
+    expect(derefSchemas(r)).toEqual(schemas);
+    expect(r.schemas.map((s) => deref(s, { shared: r.shared }))).toEqual(schemas);
+  });
+});
+
+describe('definitions the input already has (OpenAPI-generated servers)', () => {
+  // The shape of a generated server: every tool carries every component schema, a few use some.
+  const DEFS: JsonObject = {
+    Category: { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string' } } },
+    Tag: { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, name: { type: 'string', minLength: 1 } } },
+    Pet: {
+      type: 'object',
+      required: ['name', 'photoUrls'],
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        name: { type: 'string', example: 'doggie' },
+        category: { $ref: '#/$defs/Category' },
+        photoUrls: { type: 'array', items: { type: 'string' } },
+        tags: { type: 'array', items: { $ref: '#/$defs/Tag' } },
+        status: { type: 'string', description: 'pet status in the store', enum: ['available', 'pending', 'sold'] },
+      },
+    },
+    Order: { type: 'object', properties: { id: { type: 'integer' }, petId: { type: 'integer' }, quantity: { type: 'integer', minimum: 1 }, status: { type: 'string', enum: ['placed', 'approved', 'delivered'] }, complete: { type: 'boolean', default: false } } },
+  };
+  const tool = (props: JsonObject): JsonObject => ({ type: 'object', properties: props, $defs: structuredClone(DEFS) });
+  const schemas: JsonObject[] = [
+    tool({ body: { $ref: '#/$defs/Pet' } }),
+    tool({ body: { $ref: '#/$defs/Pet' } }),
+    tool({ body: { $ref: '#/$defs/Order' } }),
+    tool({ petId: { type: 'integer', description: 'ID of pet to return' } }),
+    tool({ orderId: { type: 'integer', description: 'ID of the order' } }),
+    tool({ username: { type: 'string', description: 'The name that needs to be fetched' } }),
+  ];
+
+  it('local (MCP): each schema keeps only the definitions it references, transitively; deref restores the rest', () => {
+    const r = dedupSchemas(schemas, { mode: 'local' });
+    expect(Object.keys(r.schemas[0]!.$defs as JsonObject).sort()).toEqual(['Category', 'Pet', 'Tag']);
+    expect(Object.keys(r.schemas[2]!.$defs as JsonObject)).toEqual(['Order']);
+    for (const i of [3, 4, 5]) expect(r.schemas[i]!.$defs).toBeUndefined();
+    expect(Object.keys(r.added[3]!.pruned!).sort()).toEqual(Object.keys(DEFS).sort());
+    expect(r.added[3]!.defsRemoved).toBe(true);
+    expect(r.stats.tokens_after).toBeLessThan(r.stats.tokens_before * 0.5);
+    expect(derefSchemas(r)).toEqual(schemas);
+    // What validates does not change: the pruned definitions were unreachable.
+    const pet = { name: 'rex', photoUrls: ['u'], category: { id: 1, name: 'dogs' }, tags: [{ id: 2 }], status: 'sold' };
+    for (const x of [{ body: pet }, { body: { ...pet, status: 'lost' } }, { body: { ...pet, tags: [{ id: 'x' }] } }, { body: { photoUrls: [] } }]) {
+      expect(compile(r.schemas[0]!)(x)).toBe(compile(schemas[0]!)(x));
+    }
+  });
+
+  it('shared and list: a definition several schemas carry moves out once, and the refs inside it follow it', () => {
+    for (const mode of ['shared', 'list'] as const) {
+      const r = dedupSchemas(schemas, { mode, baseUrl: BASE });
+      const hoisted = r.added[0]!.hoisted!;
+      expect(Object.keys(hoisted).sort(), mode).toEqual(['Category', 'Pet', 'Tag']);
+      expect(r.schemas[0]!.$defs, mode).toBeUndefined();
+      expect((r.schemas[0]!.properties as JsonObject).body, mode).toEqual({ $ref: hoisted.Pet });
+      // Pet's own refs now name the moved Category and Tag, not `#/$defs/...` of some tool.
+      const pet = mode === 'shared' ? r.shared.find((d) => d.url === hoisted.Pet)!.schema : (r.listDefs[hoisted.Pet!.slice('#/$defs/'.length)] as JsonObject);
+      expect(refsIn(pet).sort(), mode).toEqual([hoisted.Category, hoisted.Tag].sort());
+      expect(derefSchemas(r), mode).toEqual(schemas);
+      const v = compile(r.schemas[0]!, r.shared, r.listDefs);
+      const o = compile(schemas[0]!);
+      for (const x of [{ body: { name: 'a', photoUrls: [], category: { id: 'no' } } }, { body: { name: 'a', photoUrls: [], tags: [{ id: 3 }] } }]) expect(v(x), mode).toBe(o(x));
+    }
+  });
+
+  it('shared: two definitions with the same content under different names cannot share a URL, so one stays (and what references it)', () => {
+    const twins = schemas.map((sc) => ({ ...sc, $defs: { ...(sc.$defs as JsonObject), Tag: (DEFS.Category as JsonObject) } }));
+    const r = dedupSchemas(twins, { mode: 'shared' });
+    const moved = Object.keys(r.added[0]!.hoisted ?? {});
+    expect(moved).not.toContain('Pet');
+    expect(moved.filter((n) => n === 'Category' || n === 'Tag').length).toBeLessThanOrEqual(1);
+    expect(derefSchemas(r)).toEqual(twins);
+    const list = dedupSchemas(twins, { mode: 'list' });
+    expect(Object.keys(list.added[0]!.hoisted!).sort()).toEqual(['Category', 'Pet', 'Tag']);
+    expect(derefSchemas(list)).toEqual(twins);
+  });
+
+  it('a definition that references itself moves in list mode, and stays local in shared mode (a hash cannot name a cycle)', () => {
+    const node: JsonObject = { type: 'object', properties: { label: { type: 'string', description: 'What this node is called in the tree view' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } };
+    const s = (p: string): JsonObject => ({ type: 'object', properties: { [p]: { $ref: '#/$defs/Node' } }, $defs: { Node: structuredClone(node) } });
+    const schemas2 = [s('a'), s('b'), s('c')];
+    const list = dedupSchemas(schemas2, { mode: 'list' });
+    expect(list.added[0]!.hoisted).toEqual({ Node: '#/$defs/Node' });
+    expect(derefSchemas(list)).toEqual(schemas2);
+    const shared = dedupSchemas(schemas2, { mode: 'shared' });
+    expect(shared.added[0]!.hoisted).toBeUndefined();
+    expect(derefSchemas(shared)).toEqual(schemas2);
+  });
+
+  for (const mode of MODES) {
+    it(`${mode}: generated lists with definitions blocks: dedup → deref is the identity and Ajv verdicts are unchanged`, { timeout: 90_000 }, () => {
+      let moved = 0;
+      let pruned = 0;
+      let compared = 0;
+      let valid = 0;
+      fc.assert(
+        fc.property(defsSchemaListArb, fc.integer(), (schemas, seed) => {
+          deepFreeze(schemas);
+          const r = dedupSchemas(schemas, { mode, baseUrl: BASE });
+          expect(derefSchemas(r)).toEqual(schemas);
+          expect(r.stats.tokens_after).toBeLessThanOrEqual(r.stats.tokens_before);
+          for (const a of r.added) {
+            if (a.hoisted) moved++;
+            if (a.pruned) pruned++;
+          }
+          const rnd = prng(seed);
+          schemas.forEach((s, i) => {
+            const original = compile(s);
+            const compacted = compile(r.schemas[i]!, r.shared, r.listDefs);
+            for (let n = 0; n < 3; n++) {
+              const inst = sample(s, rnd);
+              for (const x of [inst, mutate(inst, rnd), mutate(inst, rnd)]) {
+                const ok = original(x);
+                expect(compacted(x), JSON.stringify(x)).toBe(ok);
+                compared++;
+                if (ok) valid++;
+              }
+            }
+          });
+        }),
+        { numRuns: 60 },
+      );
+      expect(pruned).toBeGreaterThan(0);
+      if (mode !== 'local') expect(moved).toBeGreaterThan(0);
+      expect(valid).toBeGreaterThan(20);
+      expect(compared - valid).toBeGreaterThan(20);
+    });
+  }
 });
 
 describe('schemas that already use references', () => {
@@ -325,9 +471,10 @@ describe('wire-form deref and errors', () => {
     );
   });
 
-  it('typed errors for a non-schema and for shared mode without a base URL', () => {
+  it('typed errors for a non-schema, for the full URL form without a base URL, and for an unknown URL form', () => {
     expectViolation(() => dedupSchemas([{ type: 'object' }, 3 as unknown as JsonObject]), 'invalid_params', 'schemas[1]', 'type');
-    expectViolation(() => dedupSchemas([{ type: 'object' }], { mode: 'shared' }), 'invalid_params', 'baseUrl', 'required');
+    expectViolation(() => dedupSchemas([{ type: 'object' }], { mode: 'shared', urlForm: 'full' }), 'invalid_params', 'baseUrl', 'required');
+    expectViolation(() => dedupSchemas([{ type: 'object' }], { mode: 'shared', urlForm: 'long' as never }), 'invalid_params', 'urlForm', 'enum');
   });
 });
 

@@ -1,15 +1,17 @@
 /**
- * Golden checks on the real MCP tools/list data sets in /work/shared/data/mcp-tools
- * (SOURCES.md there says where each came from; BASELINES.md has the naive figures).
- * The expected figures are read from BASELINES.md, never written here.
+ * Golden checks on the MCP tools/list data sets vendored in bench/data/mcp-tools
+ * (SOURCES.md there says where each came from; BASELINES.md has the naive figures
+ * of the real ones). The expected figures are read from BASELINES.md, never written here.
  */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '@parley/protocol';
 import { countTokens, dedupTools, measureTools, shortView, toolsFromList, type McpTool, type ToolsMeasure } from '../src/index';
 import { baselines, compile, dataFiles, loadTools, mutate, prng, sample } from './helpers';
 
-const files = dataFiles(); // throws with the expected path when the data sets are missing
+const all = dataFiles(); // throws with the expected path when the data sets are missing
 const base = baselines();
+/** The real servers' lists (BASELINES.md measures them); the generated OpenAPI list is checked on its own below. */
+const files = all.filter((f) => f !== 'openapi-petstore.json');
 const measures = new Map<string, ToolsMeasure>();
 function measured(file: string): ToolsMeasure {
   let m = measures.get(file);
@@ -49,6 +51,39 @@ describe.each(files)('%s', (file) => {
     expect(m.tokens_full - m.tokens_short).toBeGreaterThanOrEqual(b.shortSaved);
     // Same layout as the baseline's `$defs saved` column (one $defs for the list), chosen by measured saving.
     expect(m.tokens_full - m.tokens_dedup_list).toBeGreaterThanOrEqual(Math.max(0, b.defsSaved));
+  });
+});
+
+describe('openapi-petstore.json: an OpenAPI-generated server (every tool carries every component schema)', () => {
+  it('short view + MCP-conformant dedup saves at least 60%, losslessly, and no mode costs tokens', () => {
+    expect(all).toContain('openapi-petstore.json');
+    const m = measured('openapi-petstore.json');
+    expect(m.roundtrip_ok).toBe(true);
+    expect((m.tokens_full - m.tokens_both) / m.tokens_full).toBeGreaterThanOrEqual(0.6);
+    for (const k of ['tokens_dedup_shared', 'tokens_dedup_list', 'tokens_both_shared', 'tokens_both_list'] as const) expect(m[k], k).toBeLessThan(m.tokens_full);
+  });
+
+  it('the MCP-conformant form validates arguments exactly like the list as generated', () => {
+    const tools = loadTools('openapi-petstore.json');
+    const r = dedupTools(tools, { mode: 'local' });
+    const rnd = prng(7);
+    let valid = 0;
+    let invalid = 0;
+    tools.forEach((t, i) => {
+      const original = compile(t.inputSchema as JsonObject);
+      const compact = compile((r.tools[i] as McpTool).inputSchema as JsonObject);
+      for (let n = 0; n < 8; n++) {
+        const x = sample(t.inputSchema as JsonObject, rnd);
+        for (const y of [x, mutate(x, rnd), mutate(x, rnd)]) {
+          const ok = original(y);
+          expect(compact(y)).toBe(ok);
+          if (ok) valid++;
+          else invalid++;
+        }
+      }
+    });
+    expect(valid).toBeGreaterThan(10);
+    expect(invalid).toBeGreaterThan(10);
   });
 });
 

@@ -22,13 +22,11 @@ export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 // Real data sets
 // ---------------------------------------------------------------------------
 
-/** /work/shared/data/mcp-tools, found from this file: the repo root's parent holds `shared/`. */
-export const DATA_DIR = fileURLToPath(new URL('../../../../shared/data/mcp-tools/', import.meta.url));
+/** The tool lists vendored into the repository (bench/data/mcp-tools; SOURCES.md there says where each came from). */
+export const DATA_DIR = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta.url));
 
 export function dataFiles(): string[] {
-  if (!existsSync(DATA_DIR)) {
-    throw new Error(`MCP tools/list data sets not found at ${DATA_DIR} (expected the repo root's parent to hold shared/data/mcp-tools; see SOURCES.md there)`);
-  }
+  if (!existsSync(DATA_DIR)) throw new Error(`MCP tools/list data sets not found at ${DATA_DIR} (see bench/data/mcp-tools/SOURCES.md)`);
   const files = readdirSync(DATA_DIR).filter((f) => f.endsWith('.json')).sort();
   if (files.length === 0) throw new Error(`no *.json data sets in ${DATA_DIR}`);
   return files;
@@ -103,8 +101,8 @@ const intIn = (r: () => number, lo: number, hi: number): number => lo + Math.flo
  */
 export function sample(schema: Obj, r: () => number, root: Obj = schema, depth = 0): Json {
   if (typeof schema.$ref === 'string') {
-    const name = schema.$ref.replace('#/$defs/', '');
-    return sample((root.$defs as Obj)[name] as Obj, r, root, depth);
+    const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(schema.$ref)!;
+    return sample((root[m[1]!] as Obj)[m[2]!] as Obj, r, root, depth + 1);
   }
   if (Array.isArray(schema.anyOf)) return sample(pickOf(r, schema.anyOf) as Obj, r, root, depth + 1);
   if (Array.isArray(schema.enum)) return pickOf(r, schema.enum);
@@ -124,7 +122,8 @@ export function sample(schema: Obj, r: () => number, root: Obj = schema, depth =
       return r() < 0.5;
     case 'array': {
       const lo = typeof schema.minItems === 'number' ? schema.minItems : 0;
-      const n = intIn(r, lo, Math.max(lo, typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, 3) : 3));
+      // Deep down (recursive definitions) arrays stay as short as they may.
+      const n = depth > 6 ? lo : intIn(r, lo, Math.max(lo, typeof schema.maxItems === 'number' ? Math.min(schema.maxItems, 3) : 3));
       return Array.from({ length: n }, () => (schema.items ? sample(schema.items as Obj, r, root, depth + 1) : 'x'));
     }
     case 'object': {
@@ -309,3 +308,51 @@ export const toolListArb: fc.Arbitrary<McpTool[]> = schemaListArb.chain((schemas
     ),
   ),
 );
+
+/**
+ * Schemas shaped like an OpenAPI-generated MCP server's (FastMCP before it pruned):
+ * every schema carries the same `$defs` block of component schemas, which
+ * reference each other (`Pet` → `Category`, and a recursive `Node`), and each
+ * schema references some of them or none. Some schemas carry a variant block
+ * (one definition changed), so not every block is identical.
+ */
+export const defsSchemaListArb: fc.Arbitrary<Obj[]> = fc
+  .record({
+    leaves: fc.array(fc.oneof(largeFragmentArb, fragmentArb), { minLength: 2, maxLength: 4 }),
+    recursive: fc.boolean(),
+    twin: fc.boolean(),
+    useDefinitions: fc.boolean(),
+  })
+  .chain(({ leaves, recursive, twin, useDefinitions }) => {
+    const kw = useDefinitions ? 'definitions' : '$defs';
+    const defs: Obj = {};
+    leaves.forEach((l, i) => (defs[`Leaf${i}`] = l));
+    defs.Pair = { type: 'object', description: 'Two components', properties: { first: { $ref: `#/${kw}/Leaf0` }, second: { $ref: `#/${kw}/Leaf1` } }, required: ['first'] };
+    defs.PairList = { type: 'array', items: { $ref: `#/${kw}/Pair` }, maxItems: 3 };
+    // The same content under another name (Petstore's Category and Tag).
+    if (twin) defs.Twin = structuredClone(leaves[0]!);
+    if (recursive) defs.Node = { type: 'object', properties: { value: { $ref: `#/${kw}/Leaf0` }, children: { type: 'array', items: { $ref: `#/${kw}/Node` } } }, required: ['value'] };
+    const names = Object.keys(defs);
+    const variant: Obj = { ...defs, Leaf1: { type: 'string', description: 'A variant', enum: ['x', 'y'] } };
+    return fc.array(
+      fc.record({
+        refs: fc.uniqueArray(fc.constantFrom(...names, ...names.map((n) => `*${n}`)), { maxLength: 3 }),
+        plain: fc.dictionary(fc.constantFrom('owner', 'repo', 'page', 'query'), fragmentArb, { maxKeys: 2 }),
+        variantBlock: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+        draft07: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 6 },
+    ).map((tools) =>
+      tools.map(({ refs, plain, variantBlock, draft07 }) => {
+        const properties: Obj = { ...plain };
+        // `*Name` is an array of the definition; `Name` the definition itself.
+        for (const r of refs) properties[r.startsWith('*') ? `many${r.slice(1)}` : `one${r}`] = r.startsWith('*') ? { type: 'array', items: { $ref: `#/${kw}/${r.slice(1)}` } } : { $ref: `#/${kw}/${r}` };
+        const s: Obj = {};
+        if (useDefinitions && draft07) s.$schema = DRAFT_07;
+        s.type = 'object';
+        s.properties = properties;
+        s[kw] = structuredClone(variantBlock ? variant : defs);
+        return s;
+      }),
+    );
+  });

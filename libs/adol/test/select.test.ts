@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // Test only: the real offline embedder is the adapter this domain code is measured with.
 // select.ts itself never imports it; it takes any TextEmbedder.
 import { ParleyError } from '@parley/protocol';
-import { DEFAULT_TOP_K, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolText, type TextEmbedder, type ToolLike } from '../src/select';
+import { AUTO_CUT_SD, DEFAULT_TOP_K, EXAMPLES_META_KEY, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText, type TextEmbedder, type ToolLike } from '../src/select';
 
 // ---------------------------------------------------------------------------
 // A fake embedder: bag of words hashed into 64 signed buckets, normalised; it
@@ -25,11 +25,13 @@ function fnv(s: string): number {
 class BagOfWords implements TextEmbedder {
   calls = 0;
   texts = 0;
+  seen: string[] = [];
   failNext = false;
   constructor(readonly id = 'bag-of-words-64') {}
   async embed(texts: string[]): Promise<Float32Array[]> {
     this.calls++;
     this.texts += texts.length;
+    this.seen.push(...texts);
     if (this.failNext) {
       this.failNext = false;
       throw new ParleyError('unavailable', 'fake embedder down');
@@ -78,6 +80,29 @@ describe('tool text', () => {
     expect(text).toBe('issue write\nCreate or update an issue.\nissue Number: Issue number\nmethod: create update state');
     expect(lexicalTerms('Show the open PRs of my repos')).toEqual(['show', 'open', 'pull', 'request', 'repository']);
   });
+
+  it('reads nested input fields and the example requests attached to a tool', () => {
+    const tool: ToolLike = {
+      name: 'create_entities',
+      description: 'Create entities.',
+      inputSchema: { properties: { entities: { type: 'array', items: { properties: { entityType: { description: 'Kind of thing' } } } } } },
+      examples: ['Remember that Alice is a person'],
+      _meta: { [EXAMPLES_META_KEY]: ['Store Bob as a colleague', 3], other: ['x'] },
+    };
+    expect(toolExamples(tool)).toEqual(['Remember that Alice is a person', 'Store Bob as a colleague']);
+    expect(toolText(tool)).toBe('create entities\nCreate entities.\nentities\nentity Type: Kind of thing\nRemember that Alice is a person\nStore Bob as a colleague');
+  });
+
+  it('words from tools and requests are never looked up on Object.prototype (a tool named "constructor" works)', async () => {
+    expect(lexicalTerms('constructor __proto__ valueOf')).toEqual(['constructor', 'proto', 'value']);
+    const tools: ToolLike[] = [...TOOLS, { name: 'constructor', description: 'Builds the prototype of a class' }, { name: '__proto__', description: 'hasOwnProperty valueOf' }];
+    const lexical = await selectTools(tools, 'call the constructor of the prototype', { mode: 'lexical', topK: 1 });
+    expect(lexical.map((s) => s.tool.name)).toEqual(['constructor']);
+    const hybrid = await selectTools(tools, 'constructor', { embedder: new BagOfWords(), cut: 'fixed', topK: 1 });
+    expect(hybrid.map((s) => s.tool.name)).toEqual(['constructor']);
+    const proto = await selectTools(tools, 'valueOf hasOwnProperty', { embedder: new BagOfWords(), cut: 'fixed', topK: 1 });
+    expect(proto.map((s) => s.tool.name)).toEqual(['__proto__']);
+  });
 });
 
 describe('tag-based selection (§3.4 approach 2)', () => {
@@ -102,25 +127,74 @@ describe('tag-based selection (§3.4 approach 2)', () => {
 });
 
 describe('semantic selection (§3.4 approach 1)', () => {
-  it('ranks by similarity and keeps the top K (default 5)', async () => {
+  it('ranks by similarity and keeps the top K (default 5, or fewer by the adaptive cut)', async () => {
     const embedder = new BagOfWords();
-    const r = await selectTools(TOOLS, 'cancel my flight and refund it', { embedder, mode: 'semantic', topK: 2 });
+    const r = await selectTools(TOOLS, 'cancel my flight and refund it', { embedder, mode: 'semantic', topK: 2, cut: 'fixed' });
     expect(r.map((s) => s.tool.name)).toEqual(['cancel_flight', 'book_flight']);
     expect(r[0]!.score).toBeGreaterThan(r[1]!.score);
-    expect(r[0]!.cosine).toBe(r[0]!.score);
+    expect(r[0]!.cosine).toBeGreaterThan(r[1]!.cosine!);
     expect(r[0]!.lexical).toBeUndefined();
-    expect(await selectTools(TOOLS, 'photo', { embedder })).toHaveLength(DEFAULT_TOP_K);
+    expect(await selectTools(TOOLS, 'photo', { embedder, cut: 'fixed' })).toHaveLength(DEFAULT_TOP_K);
+    expect(await selectTools(TOOLS, 'photo', { mode: 'lexical' })).toHaveLength(DEFAULT_TOP_K);
+  });
+
+  it('the adaptive cut leaves out tools more than AUTO_CUT_SD standard deviations below the best', async () => {
+    const embedder = new BagOfWords();
+    const all = await selectTools(TOOLS, 'diagnose the network fault from these alarms', { embedder, topK: TOOLS.length, cut: 'fixed' });
+    const auto = await selectTools(TOOLS, 'diagnose the network fault from these alarms', { embedder, topK: TOOLS.length });
+    const best = all[0]!.score;
+    expect(auto.map((s) => s.tool.name)).toEqual(all.filter((s) => s.score >= best - AUTO_CUT_SD).map((s) => s.tool.name));
+    expect(auto.length).toBeLessThan(all.length);
+    expect(auto[0]!.tool.name).toBe('diagnose_fault');
+    // The fused score is the mean of standardised scores: over the list it averages 0.
+    expect(all.reduce((a, s) => a + s.score, 0)).toBeCloseTo(0, 9);
+  });
+
+  it('example requests attached to a tool steer selection toward it', async () => {
+    const embedder = new BagOfWords();
+    const plain: ToolLike[] = TOOLS.map((t) => ({ ...t }));
+    const query = 'my portrait looks tired, freshen it up';
+    const before = await selectTools(plain, query, { embedder, topK: TOOLS.length, cut: 'fixed' });
+    const withExamples = plain.map((t) => (t.name === 'retouch_photo' ? { ...t, _meta: { [EXAMPLES_META_KEY]: ['freshen up a tired looking face', 'make me look less tired'] } } : t));
+    const after = await selectTools(withExamples, query, { embedder, topK: TOOLS.length, cut: 'fixed' });
+    const rank = (r: { tool: ToolLike }[]): number => r.findIndex((s) => s.tool.name === 'retouch_photo');
+    expect(rank(after)).toBe(0);
+    expect(rank(after)).toBeLessThanOrEqual(rank(before));
+    expect(after[0]!.score).toBeGreaterThan(before.find((s) => s.tool.name === 'retouch_photo')!.score);
+  });
+
+  it('soft word matching: the action word of a request is matched against tool names through the embedder', async () => {
+    // An embedder that knows two words are alike, as WordNet knows folder/directory: the tool's
+    // text never says "folder", yet the action and its object find make_directory first.
+    class Synonyms extends BagOfWords {
+      override async embed(texts: string[]): Promise<Float32Array[]> {
+        return super.embed(texts.map((t) => t.replace(/\bfolder\b/g, 'directory').replace(/\bbuild\b/g, 'make')));
+      }
+    }
+    const tools: ToolLike[] = [
+      { name: 'make_directory', description: 'Creates a directory on disk' },
+      { name: 'read_file', description: 'Reads a file from the directory given' },
+      { name: 'list_directory', description: 'Lists a directory' },
+    ];
+    const r = await selectTools(tools, 'build a folder', { embedder: new Synonyms('syn'), cut: 'fixed', rankers: ['match'] });
+    expect(r[0]!.tool.name).toBe('make_directory');
+    expect(r[0]!.match).toBeGreaterThan(r[1]!.match!);
+    // Not a default ranker: without asking, nothing is matched word by word.
+    expect((await selectTools(tools, 'build a folder', { embedder: new Synonyms('syn') }))[0]!.match).toBeUndefined();
   });
 
   it('keeps only scores >= threshold, with or without topK', async () => {
     const embedder = new BagOfWords();
-    const all = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', topK: TOOLS.length });
+    const all = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', topK: TOOLS.length, cut: 'fixed' });
     const t = (all[0]!.score + all[1]!.score) / 2;
     const cut = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', threshold: t });
     expect(cut.map((s) => s.tool.name)).toEqual(['diagnose_fault']);
     expect(cut.every((s) => s.score >= t)).toBe(true);
-    const none = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', threshold: 2 });
+    const none = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', threshold: 100 });
     expect(none).toEqual([]);
+    // With the linear fusion and no BM25, the score is the cosine itself.
+    const cosines = await selectTools(TOOLS, 'network fault alarms', { embedder, mode: 'semantic', fusion: 'linear', threshold: 0 });
+    for (const s of cosines) expect(s.score).toBe(s.cosine);
   });
 
   it('represents tools as IDF-weighted words by default and as whole texts on request', async () => {
@@ -134,17 +208,25 @@ describe('semantic selection (§3.4 approach 1)', () => {
     expect(embedder.texts).toBeLessThan(vocabulary.size + 3);
     const text = new BagOfWords();
     await selectTools(list, 'weather in Paris', { embedder: text, representation: 'text' });
-    expect(text.texts).toBe(TOOLS.length + 1);
+    // `text`: each tool's whole text and the whole query are embedded (the words too, for soft matching).
+    for (const t of [...TOOLS.map(toolText), 'weather in Paris']) expect(text.seen).toContain(t);
   });
 
-  it('hybrid (the default with an embedder) fuses the cosine and BM25 and reports both', async () => {
-    const r = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords() });
+  it('hybrid (the default with an embedder) fuses the rankers and reports each', async () => {
+    const r = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), rankers: ['bm25', 'dense', 'match'] });
     expect(r[0]!.tool.name).toBe('weather_now');
     expect(r[0]!.lexical).toBe(1);
     expect(r[0]!.cosine).toBeGreaterThan(0);
-    expect(r[0]!.score).toBeCloseTo(0.9 * r[0]!.cosine! + 0.1 * r[0]!.lexical!, 12);
-    const lexicalOnly = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), semanticWeight: 0 });
+    expect(r[0]!.match).toBeGreaterThan(0);
+    // linear: the former fixed mix.
+    const linear = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), fusion: 'linear' });
+    expect(linear[0]!.score).toBeCloseTo(0.9 * linear[0]!.cosine! + 0.1 * linear[0]!.lexical!, 12);
+    const lexicalOnly = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), fusion: 'linear', semanticWeight: 0 });
     expect(lexicalOnly[0]!.score).toBe(1);
+    // rrf: Σ 1/(60 + rank) over the default rankers (BM25, dense); weather_now is first in each.
+    const rrf = await selectTools(TOOLS, 'weather for Paris', { embedder: new BagOfWords(), fusion: 'rrf' });
+    expect(rrf[0]!.tool.name).toBe('weather_now');
+    expect(rrf[0]!.score).toBeCloseTo(2 / 61, 12);
   });
 
   it('lexical mode needs no embedder', async () => {
@@ -196,6 +278,10 @@ describe('errors', () => {
       [{ embedder: { embed: 1 } }, 'opts.embedder', 'type'],
       [{ representation: 'sentences', embedder: new BagOfWords() }, 'opts.representation', 'enum'],
       [{ semanticWeight: 1.5, embedder: new BagOfWords() }, 'opts.semanticWeight', 'range'],
+      [{ fusion: 'max', embedder: new BagOfWords() }, 'opts.fusion', 'enum'],
+      [{ cut: 'some', embedder: new BagOfWords() }, 'opts.cut', 'enum'],
+      [{ rankers: [], embedder: new BagOfWords() }, 'opts.rankers', 'type'],
+      [{ rankers: ['dense', 'vibes'], embedder: new BagOfWords() }, 'opts.rankers[1]', 'enum'],
     ];
     for (const [opts, path, rule] of cases) {
       const err = await catchParley(selectTools(TOOLS, 'x', opts as never));
@@ -223,14 +309,14 @@ describe('evaluateSelection', () => {
       { query: 'crop this photo to a new ratio', tool: 'crop_photo' },
       { query: 'is it raining in the city', tool: 'weather_now' },
     ];
-    const r = await evaluateSelection(TOOLS, queries, { embedder: new BagOfWords(), topK: 2 });
+    const r = await evaluateSelection(TOOLS, queries, { embedder: new BagOfWords(), topK: 2, cut: 'fixed' });
     expect(r.queries).toBe(3);
     expect(r.mean_selected).toBe(2);
     // Each figure checked against the rankings themselves.
     let at1 = 0;
     let in2 = 0;
     for (const q of queries) {
-      const ranking = await selectTools(TOOLS, q.query, { embedder: new BagOfWords(), topK: TOOLS.length });
+      const ranking = await selectTools(TOOLS, q.query, { embedder: new BagOfWords(), topK: TOOLS.length, cut: 'fixed' });
       const rank = ranking.findIndex((s) => s.tool.name === q.tool) + 1;
       if (rank === 1) at1++;
       if (rank <= 2) in2++;
@@ -244,5 +330,15 @@ describe('evaluateSelection', () => {
   it('refuses a query naming a tool that is not in the list', async () => {
     const err = await catchParley(evaluateSelection(TOOLS, [{ query: 'x', tool: 'nope' }], {}));
     expect({ type: err.type, path: err.path, rule: err.rule }).toEqual({ type: 'invalid_params', path: 'queries[0].tool', rule: 'unknown_tool' });
+  });
+});
+
+describe('words that are JS property names', () => {
+  it('"constructor", "toString" and "__proto__" are plain words to BM25 (not members of the abbreviation table)', async () => {
+    // Before, "constructor" looked up Object.prototype.constructor and threw a TypeError.
+    expect(lexicalTerms('constructor toString __proto__ hasOwnProperty')).toContain('constructor');
+    const tools: ToolLike[] = [{ name: 'build_constructor', description: 'Calls a constructor.' }, { name: 'other_tool', description: 'Something else.' }];
+    const r = await selectTools(tools, 'constructor', { topK: 1 });
+    expect(r.map((x) => x.tool.name)).toEqual(['build_constructor']);
   });
 });

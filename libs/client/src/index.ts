@@ -1,5 +1,25 @@
-import { ParleyError, type JsonObject, type KeyDefinition, type SchemaTemplate, type SerializedError } from '@parley/protocol';
+import { ParleyError, scenarioId, type JsonObject, type KeyDefinition, type SchemaTemplate, type SerializedError } from '@parley/protocol';
+import { identifyIn, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
+import {
+  finishMapping,
+  payloadInvalid,
+  prepareUtterance,
+  referenceFrom,
+  thresholdFrom,
+  validatorCache,
+  type Mapper,
+  type MapUtteranceOptions,
+  type UtteranceMapping,
+} from './mapping';
+import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
 import { asJwks, createVerifier, type Jwks, type VerifyResult } from './verify';
+
+// draft-zhou §6.1 on the client: the Mapper port and what every mapper shares (adapters: ./offline, ./llm).
+export { DEFAULT_CONFIDENCE_THRESHOLD, MAX_UTTERANCE_CHARS, prepareUtterance } from './mapping';
+export type { BelowThreshold, Mapper, MapperOutput, MappedValue, MappingContext, MapUtteranceOptions, UtteranceMapping } from './mapping';
+// draft-zhou Figure 1 step (2): scenario identification.
+export { DATE_KEY_WEIGHT, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, scenarioTool } from './identify';
+export type { IdentifyOptions, ScenarioCatalog, ScenarioEntry, ScenarioIdentification, ScenarioScore } from './identify';
 
 export { PARLEY_JWS_TYP, asJwks, canonicalJson, createVerifier, jwsHeader, verifyDetached } from './verify';
 export type { Jwk, Jwks, JwsHeader, Verifier, VerifyFailure, VerifyResult } from './verify';
@@ -42,6 +62,11 @@ export interface ParleyClientOptions {
    * (pinned; the stronger choice when the gateway itself is not trusted).
    */
   verify?: boolean | Jwks;
+  /**
+   * The mapper of `mapUtterance` and `ask` (draft-zhou §6.1). Default: the
+   * offline mapper of `@parley/client/offline`, imported on first use.
+   */
+  mapper?: Mapper;
 }
 
 /** A key as patches deliver it: a template key, flagged per its §6.2.3 lifecycle state. */
@@ -164,7 +189,55 @@ export interface ParleyClient {
   verifySuggestion(suggestion: SchemaUpdateSuggestion): Promise<string>;
   /** The JWKS signatures are checked against (fetched from the gateway unless pinned). */
   jwks(): Promise<Jwks>;
+  /**
+   * draft-zhou §6.1 step (4) of Figure 1: the user's words as a payload of `template`, with a
+   * confidence per key, what went to `other`, REQUIRED keys not said, and the server validator's
+   * verdict. Throws `invalid_params` for a bad utterance or option, `template_invalid` for a bad template.
+   */
+  mapUtterance(template: SchemaTemplate, utterance: string, options?: MapUtteranceOptions): Promise<UtteranceMapping>;
+  /** Every (agent, scenario) the registry lists with a published template (at most MAX_CATALOG_ENTRIES). */
+  scenarioCatalog(params?: CatalogParams): Promise<ScenarioCatalog>;
+  /** Step (2) of Figure 1: which scenario the words are for, or null with the closest ones. */
+  identifyScenario(utterance: string, options?: IdentifyOptions & MapUtteranceOptions & CatalogParams & { catalog?: ScenarioCatalog }): Promise<ScenarioIdentification>;
+  /**
+   * Figure 1 from the user's words: identify the scenario (unless given), negotiate, map, check,
+   * confirm, execute. Throws `scenario_not_found` (path `utterance`, rule `no_matching_scenario`,
+   * `details.closest`) when no scenario explains the words, `payload_invalid` naming the key and
+   * rule (`details.mapping`) before anything runs when the payload would be refused.
+   */
+  ask(utterance: string, options?: AskOptions): Promise<AskResult>;
 }
+
+export interface CatalogParams {
+  preferred_language?: string;
+  client_id?: string;
+}
+
+/** Options of `ask` (draft-zhou Figure 1, steps (2) to (6)). */
+export interface AskOptions extends MapUtteranceOptions, IdentifyOptions, CatalogParams {
+  /** The scenario: skips identification. */
+  scenario?: string;
+  /** The agent (when several serve the scenario). */
+  agent?: string;
+  /** The scenarios to identify among (default: `scenarioCatalog()` now). */
+  catalog?: ScenarioCatalog;
+  /** Stop before executing: map and check only. */
+  dryRun?: boolean;
+  /** Asked before executing, with the payload; false: nothing is executed. Absent: execute. */
+  confirm?: (mapping: UtteranceMapping, identification: ScenarioIdentification) => boolean | Promise<boolean>;
+}
+
+export interface AskResult {
+  identification: ScenarioIdentification;
+  mapping: UtteranceMapping;
+  executed: boolean;
+  /** `confirm` said no. */
+  declined: boolean;
+  result?: JsonObject & ExecuteExtras;
+}
+
+/** Entries of a catalogue at most (a registry may list many agents; each entry costs a negotiation). */
+export const MAX_CATALOG_ENTRIES = 100;
 
 /** Kept etags; bounded so a long-lived client that negotiates many schemas does not grow without end. */
 const MAX_KEPT_ETAGS = 1000;
@@ -348,8 +421,111 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     return result;
   }
 
+  // ---------------------------------------------------------------------------
+  // draft-zhou §6.1 and Figure 1 steps (2)-(6) on the client.
+  // ---------------------------------------------------------------------------
+  const validatorFor = validatorCache();
+  let defaultMapper: Promise<Mapper> | undefined;
+  const mapperFor = (o: MapUtteranceOptions): Promise<Mapper> => {
+    if (o.mapper) return Promise.resolve(o.mapper);
+    if (opts.mapper) return Promise.resolve(opts.mapper);
+    // Loaded on first use: WordNet and chrono-node stay out of a client that never maps.
+    defaultMapper ??= import('./offline/index').then((m) => m.createOfflineMapper());
+    defaultMapper.catch(() => {
+      defaultMapper = undefined;
+    });
+    return defaultMapper;
+  };
+  const isContent = (w: string) => !FUNCTION_WORDS.has(w) && !REQUEST_WORDS.has(w);
+
+  async function mapUtterance(template: SchemaTemplate, utterance: string, o: MapUtteranceOptions = {}): Promise<UtteranceMapping> {
+    if (o === null || typeof o !== 'object') throw new ParleyError('invalid_params', 'options must be an object', { path: 'options', rule: 'type' });
+    const text = prepareUtterance(utterance);
+    const reference = referenceFrom(o);
+    const threshold = thresholdFrom(o.threshold);
+    // Compiled first: a bad template is template_invalid before any mapping.
+    const validator = validatorFor(template);
+    const mapper = await mapperFor(o);
+    const out = await mapper.map({ template, utterance: text, today: reference.today, timezone: reference.timezone, now: reference.now, threshold });
+    return finishMapping(template, out, { threshold, mapper: mapper.id, scenario: o.scenario ?? scenarioId(template.scenario), reference }, validator);
+  }
+
+  async function scenarioCatalog(p: CatalogParams = {}): Promise<ScenarioCatalog> {
+    const { agents } = await call<{ agents: Array<{ name: string; scenarios: string[]; tags?: string[]; domain?: string; description?: string }> }>('list_agents', {});
+    const entries: ScenarioEntry[] = [];
+    for (const a of agents ?? []) {
+      for (const scenario of a.scenarios ?? []) {
+        if (entries.length >= MAX_CATALOG_ENTRIES) break;
+        try {
+          const { template, etag } = await getSchemaTemplateWithEtag({ scenario, agent: a.name, ...p });
+          entries.push({ scenario, agent: a.name, template, ...(a.description ? { description: a.description } : {}), tags: a.tags ?? [], ...(a.domain ? { domain: a.domain } : {}), ...(etag ? { etag } : {}) });
+        } catch (e) {
+          // An agent registered for a scenario it has not published yet: nothing to send it.
+          if (e instanceof ParleyError && (e.type === 'scenario_not_found' || e.type === 'schema_not_found' || e.type === 'scenario_not_served')) continue;
+          throw e;
+        }
+      }
+    }
+    return { entries };
+  }
+
+  async function identifyScenario(utterance: string, o: IdentifyOptions & MapUtteranceOptions & CatalogParams & { catalog?: ScenarioCatalog } = {}): Promise<ScenarioIdentification> {
+    const text = prepareUtterance(utterance);
+    referenceFrom(o);
+    thresholdFrom(o.threshold);
+    const catalog = o.catalog ?? (await scenarioCatalog({ ...(o.preferred_language ? { preferred_language: o.preferred_language } : {}), ...(o.client_id ? { client_id: o.client_id } : {}) }));
+    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent);
+  }
+
+  async function ask(utterance: string, o: AskOptions = {}): Promise<AskResult> {
+    const text = prepareUtterance(utterance);
+    let identification: ScenarioIdentification;
+    let mapping: UtteranceMapping;
+    let agent: string | undefined = o.agent;
+    if (o.scenario !== undefined) {
+      const { template } = await getSchemaTemplateWithEtag({
+        scenario: o.scenario,
+        ...(o.agent ? { agent: o.agent } : {}),
+        ...(o.preferred_language ? { preferred_language: o.preferred_language } : {}),
+        ...(o.client_id ? { client_id: o.client_id } : {}),
+      });
+      mapping = await mapUtterance(template, text, { ...o, scenario: scenarioId(template.scenario) });
+      identification = { scenario: mapping.scenario, agent: o.agent ?? null, score: 1, ranking: [] };
+    } else {
+      identification = await identifyScenario(text, o);
+      if (identification.scenario === null || !identification.mapping) {
+        const closest = identification.ranking.slice(0, 3);
+        const names = closest.map((s) => `${s.scenario} (${s.score.toFixed(2)})`).join(', ');
+        throw new ParleyError('scenario_not_found', `No registered scenario matches these words${names ? `; the closest: ${names}` : ' (the registry lists none)'}. Name one with --scenario / options.scenario`, {
+          path: 'utterance',
+          rule: 'no_matching_scenario',
+          details: { closest },
+        });
+      }
+      mapping = identification.mapping;
+      agent ??= identification.agent ?? undefined;
+    }
+    // Step (4): "All REQUIRED keys MUST be present": a payload the server would refuse is not sent.
+    if (mapping.violations.length > 0) throw payloadInvalid(mapping, identification);
+    if (o.dryRun) return { identification, mapping, executed: false, declined: false };
+    if (o.confirm && !(await o.confirm(mapping, identification))) return { identification, mapping, executed: false, declined: true };
+    const result = await execute({
+      schema_id: mapping.schema_id,
+      payload: mapping.payload,
+      ...(agent ? { agent } : {}),
+      ...(o.client_id ? { client_id: o.client_id } : {}),
+      // The user's own words, for the §6.2.3 audit sampler.
+      utterance: text,
+    });
+    return { identification, mapping, executed: true, declined: false, result };
+  }
+
   return {
     call,
+    mapUtterance,
+    scenarioCatalog,
+    identifyScenario,
+    ask,
     getSchemaTemplate: async (p) => (await getSchemaTemplateWithEtag(p)).template,
     getSchemaTemplateWithEtag,
     getSchemaUpdates,

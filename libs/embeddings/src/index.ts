@@ -14,6 +14,11 @@ export { DEFAULT_DIMENSIONS, DEFAULT_WEIGHTS, OFFLINE_EMBEDDER_ID, createOffline
 export type { FeatureWeights, OfflineEmbedder, OfflineEmbedderOptions, OfflineEmbedderStats } from './offline';
 export { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text';
 
+// The WordNet 3.1 reader under the offline embedder (the offline utterance mapper reads it too).
+export { WordNet } from './wordnet';
+export type { IndexEntry, Pointer, Pos, Synset, WordNetLoadOptions } from './wordnet';
+export { defaultDictDir } from './offline';
+
 // OpenAI-compatible endpoints.
 export { createOpenAIEmbedder } from './openai';
 export type { OpenAIEmbedderOptions } from './openai';

@@ -214,8 +214,9 @@ export class FeatureExtractor {
   features(text: string): Features {
     const raw: string[] = [];
     for (const t of tokenize(text)) {
-      const expansion = this.abbreviations[t];
-      if (expansion) raw.push(...expansion.split(' '));
+      // Own members only: a word such as "constructor" is not an abbreviation.
+      const expansion = Object.hasOwn(this.abbreviations, t) ? this.abbreviations[t] : undefined;
+      if (typeof expansion === 'string' && expansion !== '') raw.push(...expansion.split(' '));
       else raw.push(t);
     }
     let content = raw.filter((t) => !STOP_WORDS.has(t));

@@ -9,8 +9,8 @@ import { createOfflineEmbedder } from '@parley/embeddings';
 // The real offline embedder on the GitHub MCP server (86 tools).
 // ---------------------------------------------------------------------------
 
-/** ../shared beside the repository root (libs/embeddings/test → ../../..). */
-const GITHUB = fileURLToPath(new URL('../../../../shared/data/mcp-tools/github.json', import.meta.url));
+/** The GitHub list vendored in the repository (bench/data/mcp-tools; SOURCES.md there). */
+const GITHUB = fileURLToPath(new URL('../../../bench/data/mcp-tools/github.json', import.meta.url));
 const QUERIES = fileURLToPath(new URL('../../../bench/data/github-queries.json', import.meta.url));
 
 describe('GitHub MCP server with the offline embedder', () => {
@@ -18,7 +18,7 @@ describe('GitHub MCP server with the offline embedder', () => {
   let queries: { query: string; tool: string; set: string }[];
   beforeAll(() => {
     if (!existsSync(GITHUB)) {
-      throw new Error(`GitHub tool list not found at ${GITHUB}: the shared data sets (shared/data/mcp-tools) must sit beside the repository root`);
+      throw new Error(`GitHub tool list not found at ${GITHUB} (see bench/data/mcp-tools/SOURCES.md)`);
     }
     tools = JSON.parse(readFileSync(GITHUB, 'utf8')) as ToolLike[];
     queries = (JSON.parse(readFileSync(QUERIES, 'utf8')) as { queries: typeof queries }).queries;
@@ -34,12 +34,18 @@ describe('GitHub MCP server with the offline embedder', () => {
     expect(verbatim.length).toBeLessThan(queries.length / 10);
   });
 
-  it('reaches recall@5 >= 0.9 (measured 0.919; recall@1 0.558)', async () => {
+  // The default fusion standardises each ranker's scores over the list (nothing tuned to these queries):
+  // recall@5 0.895, recall@1 0.570. The former fixed mix, tuned on these very queries, reached 0.919
+  // (fusion 'linear', checked below), and is no better on any other list's development requests (BENCHMARKS.md).
+  it('reaches recall@5 >= 0.88 untuned (0.9 with the mix tuned on these queries), and the adaptive cut returns fewer than 5 tools', async () => {
     const embedder = createOfflineEmbedder();
     const r = await evaluateSelection(tools, queries, { embedder });
-    expect(r.recall_at_5, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(0.9);
+    expect(r.recall_at_5, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(0.88);
+    expect((await evaluateSelection(tools, queries, { embedder, fusion: 'linear' })).recall_at_5).toBeGreaterThanOrEqual(0.9);
     expect(r.recall_at_1).toBeGreaterThan(0.45);
-    expect(r.mean_selected).toBe(5);
+    expect(r.mean_selected).toBeLessThan(5);
+    expect(r.mean_selected).toBeGreaterThanOrEqual(1);
+    expect((await evaluateSelection(tools, queries, { embedder, cut: 'fixed' })).mean_selected).toBe(5);
     // The hybrid beats BM25 alone, which is what the embedder is for.
     const lexical = await evaluateSelection(tools, queries, { mode: 'lexical' });
     expect(r.recall_at_5).toBeGreaterThan(lexical.recall_at_5);

@@ -223,3 +223,13 @@ describe('offline embedder: errors', () => {
     expect(await sim('wndws', 'window')).toBeLessThan(0.2);
   });
 });
+
+describe('words that are JS property names', () => {
+  it('"constructor" and friends embed as words (not as members of the abbreviation table)', async () => {
+    const [a, b] = await embedder.embed(['constructor toString', 'constructor toString']);
+    expect(a?.length).toBe(embedder.dimensions);
+    expect(cosine(a as Float32Array, b as Float32Array)).toBeCloseTo(1, 5);
+    const [p] = await embedder.embed(['__proto__ hasOwnProperty valueOf']);
+    expect(p?.some((x) => x !== 0)).toBe(true);
+  });
+});

@@ -14,8 +14,8 @@ export type { AuditInput, AuditJudge, AuditVerdict, InductionInput, IntentInduce
 export { RULE_INDUCER_ID, createRuleInducer } from './rule';
 
 // OpenAI-compatible chat completions.
-export { DEFAULT_LLM_TIMEOUT_MS, chatCompletionsUrl } from './chat';
-export type { OpenAiLlmOptions } from './chat';
+export { DEFAULT_LLM_TIMEOUT_MS, chatCompletionsUrl, createChatClient, validateLlmOptions } from './chat';
+export type { ChatAnswer, ChatClient, ChatMessage, ChatRequest, OpenAiLlmOptions } from './chat';
 export { INDUCED_KEY_TYPES, INDUCTION_ANSWER_SCHEMA, INDUCTION_SYSTEM_PROMPT, createOpenAiInducer } from './inducer';
 export type { OpenAiInducerOptions } from './inducer';
 export { AUDIT_ANSWER_SCHEMA, AUDIT_SYSTEM_PROMPT, WITHHELD_RATIONALE, createOpenAiJudge } from './judge';

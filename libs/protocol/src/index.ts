@@ -60,6 +60,7 @@ export {
   parseIdempotencyKey,
   RPC_PARAM_PARSERS,
   TAG_PATTERN,
+  TEMPLATE_REFS,
   TEMPLATE_VIEWS,
   parseExecuteParams,
   parseGetSchemaTemplateParams,

@@ -66,9 +66,16 @@ export interface GetSchemaTemplateParams {
    * for a model; "full" (the default) is the template as published.
    */
   view?: TemplateView;
-  /** ADOL A (draft-chang §3.1): return `{ template, $defs }` with repeated key bodies referenced by `$ref`. */
+  /**
+   * ADOL A (draft-chang §3.1): return `{ template, $defs }` with repeated key bodies
+   * referenced by `$ref`. Also asked as `refs: "local"`; `refs: "none"` (the
+   * default) is the template with no `$ref`, for clients that do not resolve them.
+   */
   compact?: boolean;
 }
+
+/** How `get_schema_template` may use `$ref` (draft-chang §3.1): `none` (default) or `local` (= `compact: true`). */
+export const TEMPLATE_REFS = ['none', 'local'] as const;
 
 /** The views `get_schema_template` offers (draft-chang §3.2). */
 export const TEMPLATE_VIEWS = ['full', 'short'] as const;
@@ -241,7 +248,7 @@ function setIf<T extends object, K extends keyof T>(o: T, k: K, v: T[K] | undefi
 
 /** `get_schema_template` (zhou §3.2 step 3, Figure 6), with the optional ADOL views `view` and `compact` (chang §3.1, §3.2). */
 export function parseGetSchemaTemplateParams(params: unknown): GetSchemaTemplateParams {
-  const p = paramsObject(params, ['scenario', 'preferred_language', 'agent', 'client_id', 'view', 'compact'], false);
+  const p = paramsObject(params, ['scenario', 'preferred_language', 'agent', 'client_id', 'view', 'compact', 'refs'], false);
   const s = scenarioParam(p, true) as { scenario: string; scenario_id: string };
   const out: GetSchemaTemplateParams = { scenario: s.scenario, scenario_id: s.scenario_id };
   const lang = p.preferred_language;
@@ -260,6 +267,14 @@ export function parseGetSchemaTemplateParams(params: unknown): GetSchemaTemplate
   if (compact !== undefined && compact !== null) {
     if (typeof compact !== 'boolean') fail('params.compact', 'type', `params.compact must be a boolean, got ${jsonTypeName(compact)}`);
     out.compact = compact as boolean;
+  }
+  const refs = p.refs;
+  if (refs !== undefined && refs !== null) {
+    if (!(TEMPLATE_REFS as readonly unknown[]).includes(refs)) {
+      fail('params.refs', 'enum', `params.refs must be one of ${TEMPLATE_REFS.join(', ')}, got ${JSON.stringify(String(refs).slice(0, 60))}`);
+    }
+    if (refs === 'none' && out.compact === true) fail('params.refs', 'conflict', 'params.refs "none" asks for no $ref, params.compact true for $refs: send one of them');
+    if (refs === 'local') out.compact = true;
   }
   return out;
 }

@@ -52,6 +52,15 @@ describe('get_schema_template params (zhou §3.2 step 3, Figure 6)', () => {
     expect(parseGetSchemaTemplateParams({ scenario: 'x', view: null, compact: null })).toEqual({ scenario: 'x', scenario_id: 'x' });
   });
 
+  it('refs (chang §3.1): "none" is the template with no $ref, "local" the compact one; contradicting compact is refused', () => {
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', refs: 'local' })).toEqual({ scenario: 'x', scenario_id: 'x', compact: true });
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', refs: 'none' })).toEqual({ scenario: 'x', scenario_id: 'x' });
+    expect(parseGetSchemaTemplateParams({ scenario: 'x', refs: 'none', compact: false })).toEqual({ scenario: 'x', scenario_id: 'x', compact: false });
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', refs: 'none', compact: true }), 'params.refs', 'conflict');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', refs: 'shared' }), 'params.refs', 'enum');
+    invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', refs: true }), 'params.refs', 'enum');
+  });
+
   it('rejects a malformed view or compact', () => {
     invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 'compact' }), 'params.view', 'enum');
     invalid(() => parseGetSchemaTemplateParams({ scenario: 'x', view: 'SHORT' }), 'params.view', 'enum');

@@ -4,3 +4,4 @@ export { badInputCases, expectRpcError, SILENT_TEMPLATE, type BadInputContext } 
 export { REPO_ROOT, freePort, startProcess, waitReady, type ServiceProcess } from './processes';
 export { seededRandom } from './random';
 export { keyedAuthenticator, serviceOnlyAuthenticator, testIdentity, type TestIdentity, type TestPrincipal } from './identity';
+export { answer, completion, startChatServer, type ChatBody, type ChatServer, type Handler, type Received, type Reply } from './chat-server';

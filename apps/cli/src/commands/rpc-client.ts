@@ -11,7 +11,7 @@
  * `Authorization: Bearer`, issue 6), `--json` (print the raw result),
  * `-h`/`--help`.
  */
-import { createParleyClient } from '@parley/client';
+import { createParleyClient, type ParleyClient, type ParleyClientOptions } from '@parley/client';
 import { ParleyError, toParleyError } from '@parley/protocol';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -133,8 +133,8 @@ export interface Gateway {
   call(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
-/** The gateway named by --url / PARLEY_URL, called with the API key of --key / PARLEY_API_KEY. */
-export function gatewayFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env): Gateway {
+/** The client of the gateway named by --url / PARLEY_URL, with the API key of --key / PARLEY_API_KEY. */
+export function clientFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env, extra: Omit<ParleyClientOptions, 'apiKey' | 'timeoutMs'> = {}): { url: string; client: ParleyClient } {
   const url = p.values.url ?? (env.PARLEY_URL || DEFAULT_URL);
   let u: URL;
   try {
@@ -147,7 +147,12 @@ export function gatewayFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env): Ga
   if (apiKey && u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) {
     process.stderr.write(`warning: sending the API key over plain HTTP to ${u.host}; use https or a tunnel\n`);
   }
-  const client = createParleyClient(url, { timeoutMs: 30_000, ...(apiKey ? { apiKey } : {}) });
+  return { url, client: createParleyClient(url, { timeoutMs: 30_000, ...extra, ...(apiKey ? { apiKey } : {}) }) };
+}
+
+/** The gateway named by --url / PARLEY_URL, called with the API key of --key / PARLEY_API_KEY. */
+export function gatewayFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env): Gateway {
+  const { url, client } = clientFrom(p, env);
   return { url, call: (method, params) => client.call(method, params) };
 }
 

@@ -9,16 +9,16 @@
  * in the JSON); 2 usage or bad input (missing file, invalid JSON, not a tool list).
  */
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_SCHEMA_BASE_URL, measureTools, toolsFromList, type ToolsMeasure } from '@parley/adol';
+import { countTokens, inlineToolRefs, measureTools, toolsFromList, type ToolsMeasure } from '@parley/adol';
 import { isParleyError } from '@parley/protocol';
 
 const USAGE = `usage: parley tokens FILE [--json] [--base-url URL]
 
   FILE          an MCP tools/list result ({"tools":[...]}), a JSON-RPC response with
-                result.tools, or a JSON array of tools
+                result.tools, or a JSON array of tools (e.g. bench/data/mcp-tools/github.json)
   --json        end the output with one line of JSON (the figures below)
-  --base-url    where a gateway would serve shared schema documents (default ${DEFAULT_SCHEMA_BASE_URL});
-                its length is part of every shared reference's token cost
+  --base-url    prefix of shared schema documents' addresses (default none: relative /s/<hash>,
+                as Parley's gateway lists them); its length is part of every shared reference's cost
 `;
 
 class UsageError extends Error {}
@@ -26,13 +26,13 @@ class UsageError extends Error {}
 interface Args {
   file: string;
   json: boolean;
-  baseUrl: string;
+  baseUrl?: string;
 }
 
 function parseArgs(argv: string[]): Args | 'help' {
   let file: string | undefined;
   let json = false;
-  let baseUrl = DEFAULT_SCHEMA_BASE_URL;
+  let baseUrl: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') return 'help';
@@ -46,15 +46,16 @@ function parseArgs(argv: string[]): Args | 'help' {
     else throw new UsageError(`one FILE only (got ${file} and ${a})`);
   }
   if (file === undefined) throw new UsageError('FILE is missing');
-  return { file, json, baseUrl };
+  return { file, json, ...(baseUrl ? { baseUrl } : {}) };
 }
 
 function pct(full: number, n: number): string {
   return full === 0 ? '-' : `${(((full - n) / full) * 100).toFixed(1)}%`;
 }
 
-export function renderTable(file: string, m: ToolsMeasure): string {
+export function renderTable(file: string, m: ToolsMeasure & { tokens_no_refs?: number }): string {
   const rows: [string, number][] = [
+    ...(m.tokens_no_refs !== undefined ? ([['A    no $ref at all (every reference inlined)', m.tokens_no_refs]] as [string, number][]) : []),
     ['A    dedup, $defs inside each schema (MCP)', m.tokens_dedup],
     ['A    dedup, shared schema documents (Parley)', m.tokens_dedup_shared],
     ['A    dedup, one $defs for the list (baseline layout)', m.tokens_dedup_list],
@@ -112,7 +113,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`parley tokens: ${args.file} is not an MCP tool list: ${e.message}\n`);
     return 2;
   }
-  const m = measureTools(tools, { baseUrl: args.baseUrl });
+  const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(inlineToolRefs(tools).tools) };
   process.stdout.write(`${renderTable(args.file, m)}\n`);
   if (args.json) process.stdout.write(`${JSON.stringify({ file: args.file, ...m })}\n`);
   return 0;

@@ -1,0 +1,189 @@
+/**
+ * Step (2) of draft-zhou Figure 1: "Agent Discovery and Scenario
+ * Identification" from the user's words, "leverag[ing] an agent registry"
+ * (Parley's `list_agents`) and the templates of the scenarios found there; "if
+ * no suitable server agent is found, the client agent SHOULD report the failure
+ * to the end user" (an answer of `null` with the closest scenarios).
+ *
+ * Evidence, combined into one score per scenario (weights in `SCORE_WEIGHTS`):
+ *  - selection (draft-chang §3.4, libs/adol `selectTools`): each (agent,
+ *    scenario) is a tool whose text is the scenario's name, the agent's
+ *    description, tags and domain, and the template's keys (names,
+ *    descriptions, enum values); BM25, fused with the cosine of an embedder
+ *    when one is given. It ranks, but its scores are relative to the best, so
+ *    it weighs least;
+ *  - mapping: the template of each of the best-ranked scenarios maps the
+ *    utterance (the mapper of step 4): the keys it fills (a date counts little:
+ *    "tomorrow" is in every kind of request) and the share of the user's
+ *    content words the template explains (mapped to keys, or words of the
+ *    template itself). Both are absolute: words no template explains and no
+ *    key takes are no scenario's.
+ */
+import { OTHER_KEY, payloadJsonSchema, type SchemaTemplate } from '@parley/protocol';
+import type { TextEmbedder } from '@parley/adol';
+import type { UtteranceMapping } from './mapping';
+
+/** One (agent, scenario) a client may send to. */
+export interface ScenarioEntry {
+  /** Canonical scenario id. */
+  scenario: string;
+  agent: string;
+  template: SchemaTemplate;
+  /** The agent's description, tags and domain from the registry. */
+  description?: string;
+  tags?: string[];
+  domain?: string;
+  /** The template's etag (draft-zhou §6.2.2), sent back with execute. */
+  etag?: string;
+}
+
+/** The scenarios a client can identify among (`client.scenarioCatalog()`). */
+export interface ScenarioCatalog {
+  readonly entries: readonly ScenarioEntry[];
+}
+
+export interface ScenarioScore {
+  scenario: string;
+  agent: string;
+  /** The combined score the decision is made on, 0..1. */
+  score: number;
+  /** Selection score (draft-chang §3.4), relative to the best-ranked scenario. */
+  selection: number;
+  /** Share of the utterance's content words the template explains; undefined when not mapped. */
+  explained?: number;
+  /** Keys the mapping filled. */
+  filled?: number;
+}
+
+export interface ScenarioIdentification {
+  /** The scenario, or null when none explains the words. */
+  scenario: string | null;
+  agent: string | null;
+  score: number;
+  /** Every scenario considered, best first (the closest ones when `scenario` is null). */
+  ranking: ScenarioScore[];
+  /** The mapping of the chosen scenario's template (reused by `ask`). */
+  mapping?: UtteranceMapping;
+}
+
+export interface IdentifyOptions {
+  /** An embedder for hybrid selection (PARLEY_EMBEDDER's); BM25 alone without one. */
+  embedder?: TextEmbedder;
+  /** How many of the best-selected scenarios are mapped (default 5). */
+  candidates?: number;
+  /** Least combined score for a scenario to be chosen (default `DEFAULT_MIN_SCORE`). */
+  minScore?: number;
+}
+
+/** The combined score: weights of the explained share, the keys filled and selection (they sum to 1). */
+export const SCORE_WEIGHTS = { explained: 0.4, filled: 0.4, selection: 0.2 } as const;
+/** Filled keys that make the `filled` part whole. */
+export const FULL_KEYS = 2;
+/** What a date or date-time key counts among filled keys (dates are in every kind of request). */
+export const DATE_KEY_WEIGHT = 0.3;
+/** What the scenario's own name said in the words counts among filled keys ("brighten the whole photo"). */
+export const NAME_WEIGHT = 0.5;
+/** Measured on the development utterances (bench/ask.ts, BENCHMARKS.md). */
+export const DEFAULT_MIN_SCORE = 0.3;
+export const DEFAULT_CANDIDATES = 5;
+
+/** The text selection ranks a scenario on. */
+export function scenarioTool(e: ScenarioEntry): { name: string; description: string; inputSchema: unknown; tags: string[] } {
+  const schema = payloadJsonSchema(e.template) as { properties?: Record<string, unknown> };
+  const props = { ...(schema.properties ?? {}) };
+  delete props[OTHER_KEY];
+  return {
+    name: e.scenario,
+    description: [e.template.scenario.replace(/_/g, ' '), e.description ?? '', (e.tags ?? []).join(' '), e.domain ?? ''].filter((x) => x !== '').join('. '),
+    inputSchema: { ...schema, properties: props },
+    tags: e.tags ?? [],
+  };
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lowercase word spans of `s` ([start, end, word]). */
+function wordSpans(s: string): [number, number, string][] {
+  const out: [number, number, string][] = [];
+  for (const m of s.matchAll(WORD)) out.push([m.index, m.index + m[0].length, m[0].toLowerCase()]);
+  return out;
+}
+
+/**
+ * Share of the utterance's content words that the mapping did not have to put
+ * in `other` (they went to keys, or are the template's own words or the
+ * wrapping of a request). `isContent` says which words count.
+ */
+export function explainedShare(utterance: string, m: UtteranceMapping, isContent: (word: string) => boolean): number {
+  const words = wordSpans(utterance).filter(([, , w]) => isContent(w));
+  if (words.length === 0) return 0;
+  // Where each `other` phrase lies in the utterance (first unused occurrence).
+  const covered: [number, number][] = [];
+  for (const p of m.other) {
+    let from = 0;
+    for (;;) {
+      const at = utterance.indexOf(p, from);
+      if (at === -1) break;
+      if (!covered.some(([a, b]) => a === at && b === at + p.length)) {
+        covered.push([at, at + p.length]);
+        break;
+      }
+      from = at + 1;
+    }
+  }
+  const unexplained = words.filter(([a, b]) => covered.some(([x, y]) => a >= x && b <= y)).length;
+  return 1 - unexplained / words.length;
+}
+
+/** The weight of the keys a mapping filled: 1 each, a date or date-time `DATE_KEY_WEIGHT`. */
+export function filledWeight(template: SchemaTemplate, m: UtteranceMapping): number {
+  const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
+  return Object.keys(m.confidence).reduce((sum, k) => sum + (formats.get(k) === 'date' || formats.get(k) === 'date-time' ? DATE_KEY_WEIGHT : 1), 0);
+}
+
+/** Identifies the scenario of `utterance` among `catalog`; `map` maps it with one entry's template. */
+export async function identifyIn(
+  utterance: string,
+  catalog: ScenarioCatalog,
+  opts: IdentifyOptions,
+  map: (e: ScenarioEntry) => Promise<UtteranceMapping>,
+  isContent: (word: string) => boolean,
+): Promise<ScenarioIdentification> {
+  const entries = catalog.entries;
+  if (entries.length === 0) return { scenario: null, agent: null, score: 0, ranking: [] };
+  const minScore = opts.minScore ?? DEFAULT_MIN_SCORE;
+  const k = opts.candidates ?? DEFAULT_CANDIDATES;
+  const { selectTools } = await import('@parley/adol');
+  const tools = entries.map(scenarioTool);
+  const ranked = await selectTools(tools, utterance, { topK: tools.length, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+  const best = Math.max(1e-9, ...ranked.map((r) => r.score));
+  const scored: (ScenarioScore & { mapping?: UtteranceMapping })[] = [];
+  for (const [i, r] of ranked.entries()) {
+    const e = entries[tools.indexOf(r.tool)] as ScenarioEntry;
+    const sel = Math.max(0, r.score) / best;
+    if (i >= k) {
+      scored.push({ scenario: e.scenario, agent: e.agent, score: SCORE_WEIGHTS.selection * sel, selection: round(sel) });
+      continue;
+    }
+    const mapping = await map(e);
+    const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
+    const filled = filledWeight(e.template, mapping) + (namesScenario(utterance, e.scenario) ? NAME_WEIGHT : 0);
+    const score = SCORE_WEIGHTS.explained * explained + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * sel;
+    scored.push({ scenario: e.scenario, agent: e.agent, score, selection: round(sel), explained: round(explained), filled: Object.keys(mapping.confidence).length, mapping });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const ranking = scored.map(({ mapping: _m, ...s }) => ({ ...s, score: round(s.score) }));
+  const top = scored[0];
+  if (!top || top.score < minScore || !top.mapping) return { scenario: null, agent: null, score: round(top?.score ?? 0), ranking };
+  return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
+}
+
+/** Whether a word of the scenario's id stands in the words ("photo" for photo_retouch), ignoring plural -s. */
+export function namesScenario(utterance: string, scenario: string): boolean {
+  const words = new Set(wordSpans(utterance).map(([, , w]) => w.replace(/s$/, '')));
+  return scenario.split('_').some((w) => w.length >= 3 && words.has(w.replace(/s$/, '')));
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

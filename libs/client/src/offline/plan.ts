@@ -1,0 +1,408 @@
+/**
+ * What the offline mapper reads out of a template, once per template: for each
+ * key, how its values look in words. Only the template is used (draft-zhou §4.1:
+ * the semantic description is what "constrains the client agent's generation
+ * space"): key names, types, enum values and their glosses, formats, patterns,
+ * ranges, and the mapping examples of descriptions and optional sections.
+ *
+ * An example is read by what it shows:
+ *  - `date`: a date key's example ('next Monday' -> '2026-05-04') is never
+ *    copied; dates are computed. A date-time example with "<name> time" and an
+ *    offset teaches that name's offset ("Beijing time" → +08:00).
+ *  - `unit`: a number said in the example is the value ('two people' -> 2): the
+ *    words beside it become the key's units ("people").
+ *  - `copy`: the value is words of the example ('incident INC-… from …' ->
+ *    'INC-…', 'sites 1021, 1022 and 1035 …' -> [...]): the words before it are
+ *    cues, the value's shape (letters/digits) what to look for.
+ *  - `composite`: the value joins copied identifiers with glue
+ *    ('… AGG-03 and … CR-01 was cut' -> 'AGG-03<->CR-01').
+ *  - `entity`: a name follows cue words ('from Beijing' -> 'PEK'): the cue says
+ *    which key, the name is looked up in every entity example of the template.
+ *  - `phrase`: anything else ('make the teeth whiter' -> true, 'optical power
+ *    too low' -> 'optical_power_low'): matched as a phrase, by lemmas and
+ *    WordNet relations.
+ */
+import { OTHER_KEY, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
+import { offsetOf, type Orientation } from './dates';
+import { enumGlosses, examplePairs, type ExamplePair } from './examples';
+import type { Lexicon } from './lexicon';
+import { DATE_WORDS, spellingIndex } from './spelling';
+import { FUNCTION_WORDS, REQUEST_WORDS, tokenize, type Token } from './text';
+
+export type KeyKind = 'enum' | 'boolean' | 'number' | 'date' | 'datetime' | 'list' | 'string';
+
+/** A way to say an enum value: its words, and how much saying them means it. */
+export interface EnumForm {
+  readonly value: JsonValue;
+  readonly words: readonly string[];
+  readonly via: 'value' | 'gloss' | 'synonym';
+}
+
+export interface PhraseExample {
+  readonly words: readonly string[];
+  readonly value: JsonValue;
+  readonly source: string;
+}
+
+export interface Composite {
+  /** The glue between the copied parts ("<->"). */
+  readonly glue: string;
+  readonly parts: number;
+  /** Content words of the example around the parts ("line", "between", "cut"). */
+  readonly context: readonly string[];
+  readonly shapes: readonly string[];
+  /** The function word between the parts in the example ("and" of "between X and Y"). */
+  readonly connector?: string;
+}
+
+export interface KeyPlan {
+  readonly def: KeyDefinition;
+  readonly name: string;
+  readonly kind: KeyKind;
+  readonly integer: boolean;
+  /** Content words of the key name ("teeth_whitening" → teeth, whitening). */
+  readonly nameWords: readonly string[];
+  /** Words that introduce or qualify a value: name words and the examples' cue words. */
+  readonly cues: readonly string[];
+  /** Words said after a number in the examples ("people", "customers"). */
+  readonly units: readonly string[];
+  readonly enumForms: readonly EnumForm[];
+  readonly phrases: readonly PhraseExample[];
+  /** Shapes of copied example values ("A-9-9", "9"). */
+  readonly shapes: readonly string[];
+  readonly composite?: Composite;
+  /** Cue word sequences before an entity ("from", "out of", "depart from"). */
+  readonly entityCues: readonly (readonly string[])[];
+  /** Example values are codes such as PEK: a code the user writes is taken as is. */
+  readonly codeShape?: string;
+  /** A count of people ("passengers", "people", "customers"): "three of us", "a family of four" count too. */
+  readonly countsPeople: boolean;
+  readonly orientation: Orientation;
+  readonly pattern?: RegExp;
+}
+
+export interface Plan {
+  readonly keys: readonly KeyPlan[];
+  /** Examples of the `other` key: phrases that belong in `other` even when a key seems to match. */
+  readonly otherPhrases: readonly PhraseExample[];
+  /** Lowercase entity name → value, from every entity example of the template. */
+  readonly entities: ReadonlyMap<string, JsonValue>;
+  /** The words of those names ("shanghai", "hongqiao"): names even where the template says them too. */
+  readonly entityWords: ReadonlySet<string>;
+  /** "<name> time" → minutes east of UTC, from date-time examples. */
+  readonly zoneAliases: ReadonlyMap<string, number>;
+  /** Words of the template (scenario, key names, descriptions but `other`'s): not new content for `other`. */
+  readonly vocabulary: ReadonlySet<string>;
+  /** Lemma → number of keys whose name or description says it: a word every key says tells little. */
+  readonly keyFrequency: ReadonlyMap<string, number>;
+  /** The words a slip is corrected to: the template's own and the words of dates (spelling.ts). */
+  readonly spelling: ReadonlyMap<number, readonly string[]>;
+}
+
+/** Key-name words that say what kind of value, not what it is about. */
+const GENERIC_NAME_WORDS = new Set(['count', 'number', 'id', 'ids', 'type', 'style', 'level', 'value', 'enabled', 'flag', 'is', 'has', 'at', 'date', 'time', 'name', 'code', 'mode', 'kind']);
+/** Verbs that carry little of a phrase's meaning ("make the teeth whiter"). */
+export const LIGHT_WORDS: ReadonlySet<string> = new Set(['make', 'get', 'give', 'do', 'have', 'run', 'let', 'put', 'take', 'just', 'tell', 'set', 'go', 'use', 'keep']);
+/** Description words that say an event lies behind ("when the fault occurred"). */
+const PAST_MARKERS = /\b(occurred|happened|started|began|raised|detected|observed|was|were|since|last)\b/i;
+/** Patterns run on tokens this long at most. */
+export const MAX_PATTERN_INPUT = 128;
+
+/** Content words of a phrase, lowercase. */
+export function contentWords(tokens: readonly Token[]): string[] {
+  return tokens.filter((t) => (t.kind === 'word' || t.kind === 'cjk') && !FUNCTION_WORDS.has(t.lower)).map((t) => t.lower);
+}
+
+/** Identifier shape: letter runs → A, digit runs → 9, other characters kept ("INC-2026-0193" → "A-9-9"). */
+export function shapeOf(s: string): string {
+  let out = '';
+  let last = '';
+  for (const ch of s) {
+    const c = /\p{L}/u.test(ch) ? 'A' : /\p{Nd}/u.test(ch) ? '9' : ch;
+    if (c === last && (c === 'A' || c === '9')) continue;
+    out += c;
+    last = c;
+  }
+  return out;
+}
+
+/**
+ * Whether a template pattern is safe to run on user text: no quantified group
+ * that itself holds a quantifier or an alternation (the shapes of catastrophic
+ * backtracking, e.g. `(a+)+`, `(a|aa)*`), no backreferences, bounded length.
+ */
+export function safePattern(p: string): boolean {
+  if (p.length > 200 || /\\[1-9k]/.test(p)) return false;
+  const stack: { quantified: boolean; alternation: boolean }[] = [];
+  let lastGroup: { quantified: boolean; alternation: boolean } | undefined;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      i++;
+      lastGroup = undefined;
+      continue;
+    }
+    if (c === '[') {
+      // Skip a character class.
+      i++;
+      while (i < p.length && p[i] !== ']') {
+        if (p[i] === '\\') i++;
+        i++;
+      }
+      lastGroup = undefined;
+      continue;
+    }
+    if (c === '(') {
+      stack.push({ quantified: false, alternation: false });
+      continue;
+    }
+    if (c === ')') {
+      lastGroup = stack.pop();
+      if (!lastGroup) return false;
+      const parent = stack[stack.length - 1];
+      if (parent && (lastGroup.quantified || lastGroup.alternation)) parent.quantified ||= lastGroup.quantified;
+      continue;
+    }
+    if (c === '|') {
+      const top = stack[stack.length - 1];
+      if (top) top.alternation = true;
+      continue;
+    }
+    if (c === '*' || c === '+' || c === '?' || c === '{') {
+      if (lastGroup && (lastGroup.quantified || lastGroup.alternation) && c !== '?') return false;
+      const top = stack[stack.length - 1];
+      if (top && c !== '?') top.quantified = true;
+      lastGroup = undefined;
+      if (c === '{') while (i < p.length && p[i] !== '}') i++;
+      continue;
+    }
+    lastGroup = undefined;
+  }
+  return stack.length === 0;
+}
+
+function kindOf(def: KeyDefinition): KeyKind {
+  if (Array.isArray(def.enum) && def.enum.length > 0) return 'enum';
+  if (def.key_type === 'boolean') return 'boolean';
+  if (def.key_type === 'integer' || def.key_type === 'number') return 'number';
+  if (def.key_type === 'array') return 'list';
+  if (def.format === 'date') return 'date';
+  if (def.format === 'date-time') return 'datetime';
+  return 'string';
+}
+
+function examplesOf(def: KeyDefinition): ExamplePair[] {
+  const texts = [def.semantic_description];
+  const ex = def.optional?.['examples'];
+  if (Array.isArray(ex)) for (const e of ex.slice(0, 20)) if (typeof e === 'string') texts.push(e);
+  const seen = new Set<string>();
+  const out: ExamplePair[] = [];
+  for (const p of texts.flatMap(examplePairs)) {
+    const k = `${p.source}\u0000${JSON.stringify(p.value)}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(p);
+  }
+  return out;
+}
+
+function identifierLike(t: Token): boolean {
+  return t.kind === 'ident' || (t.kind === 'number' && t.text.length >= 3) || (t.kind === 'word' && t.upper && t.text.length >= 2);
+}
+
+/** Leading capitalised words, codes or CJK of `tokens` (a name), as [from, to). */
+function nameRun(tokens: readonly Token[], from: number): number {
+  let j = from;
+  while (j < tokens.length && j - from < 4) {
+    const t = tokens[j] as Token;
+    if (t.kind === 'cjk' || (t.kind === 'word' && t.capital) || (t.kind === 'word' && t.upper)) j++;
+    else break;
+  }
+  return j;
+}
+
+const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'dozen']);
+
+/** Analyses `template` for the offline mapper. */
+export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
+  const keys: KeyPlan[] = [];
+  const entities = new Map<string, JsonValue>();
+  const zoneAliases = new Map<string, number>();
+  const vocabulary = new Set<string>();
+  const keyFrequency = new Map<string, number>();
+  const written = new Set<string>(DATE_WORDS);
+  const addVocabulary = (text: string, into?: Set<string>) => {
+    for (const t of tokenize(text.slice(0, 8192))) {
+      if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
+      written.add(t.lower);
+      for (const l of lex.lemmas(t.lower)) {
+        vocabulary.add(l);
+        into?.add(l);
+      }
+    }
+  };
+  addVocabulary(template.scenario.replace(/_/g, ' '));
+  let otherPhrases: PhraseExample[] = [];
+
+  for (const def of template.keys) {
+    const examples = examplesOf(def);
+    if (def.key_name === OTHER_KEY) {
+      otherPhrases = examples.map((e) => ({ words: contentWords(tokenize(e.source)), value: e.value, source: e.source }));
+      continue;
+    }
+    const own = new Set<string>();
+    addVocabulary(def.key_name.replace(/_/g, ' '), own);
+    addVocabulary(def.semantic_description, own);
+    for (const l of own) keyFrequency.set(l, (keyFrequency.get(l) ?? 0) + 1);
+    const kind = kindOf(def);
+    const nameWords = def.key_name.split('_').filter((w) => w.length > 0 && !GENERIC_NAME_WORDS.has(w));
+    const cues = new Set<string>(nameWords);
+    const units = new Set<string>();
+    const phrases: PhraseExample[] = [];
+    const shapes = new Set<string>();
+    const entityCues: string[][] = [];
+    let composite: Composite | undefined;
+    let codeShape: string | undefined;
+
+    for (const ex of examples) {
+      const toks = tokenize(ex.source);
+      const words = contentWords(toks);
+      const lowerSource = ex.source.toLowerCase();
+      if (kind === 'date' || kind === 'datetime') {
+        if (typeof ex.value === 'string') {
+          const minutes = offsetOf(ex.value);
+          const at = toks.findIndex((t, i) => t.lower === 'time' && i > 0 && toks[i - 1]?.kind === 'word');
+          if (minutes !== undefined && at > 0) {
+            for (let len = 1; len <= 3 && at - len >= 0; len++) {
+              const name = toks.slice(at - len, at);
+              if (name.every((t) => t.kind === 'word' && t.capital)) zoneAliases.set(name.map((t) => t.lower).join(' '), minutes);
+            }
+          }
+        }
+        continue;
+      }
+      if (kind === 'number' && typeof ex.value === 'number') {
+        const at = toks.findIndex((t) => (t.kind === 'number' && Number(t.text) === ex.value) || NUMBER_WORDS.has(t.lower));
+        if (at !== -1) {
+          for (const t of toks.slice(at + 1)) if (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !NUMBER_WORDS.has(t.lower)) units.add(t.lower);
+          continue;
+        }
+      }
+      // Copied values: the value (or each item) is a token of the example.
+      const items = Array.isArray(ex.value) ? ex.value : [ex.value];
+      const copied = items.every((v) => typeof v === 'string' && toks.some((t) => t.text === v));
+      if (copied && items.length > 0 && items.every((v) => typeof v === 'string' && toks.some((t) => t.text === v && identifierLike(t)))) {
+        for (const v of items) shapes.add(shapeOf(v as string));
+        const first = toks.findIndex((t) => t.text === items[0]);
+        for (const t of toks.slice(Math.max(0, first - 2), first)) if (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower)) cues.add(t.lower);
+        if (kind === 'string' && toks.some((t, i) => t.text === items[0] && i > 0 && toks[i - 1]?.kind === 'word' && (toks[i - 1] as Token).capital)) {
+          // 'out of New York JFK' -> 'JFK': a name with its code.
+          codeShape = shapeOf(items[0] as string);
+          const start = toks.findIndex((t) => t.kind === 'word' && t.capital);
+          if (start > 0) {
+            entityCues.push(toks.slice(0, start).map((t) => t.lower));
+            const name = toks.slice(start, first).map((t) => t.lower).join(' ');
+            if (name && !entities.has(name)) entities.set(name, ex.value);
+          }
+          entities.set((items[0] as string).toLowerCase(), ex.value);
+        }
+        continue;
+      }
+      if (typeof ex.value === 'string' && kind === 'string') {
+        // Composite: identifiers of the example joined by glue.
+        const ids = toks.filter((t) => identifierLike(t) && (ex.value as string).includes(t.text));
+        if (ids.length >= 2) {
+          let rest = ex.value;
+          for (const id of ids) rest = rest.replace(id.text, '\u0000');
+          const glue = rest.split('\u0000').filter((g) => g !== '');
+          if (rest.startsWith('\u0000') && rest.endsWith('\u0000') && new Set(glue).size === 1) {
+            const between = toks.slice(toks.indexOf(ids[0] as Token) + 1, toks.indexOf(ids[1] as Token));
+            const connector = between.find((t) => FUNCTION_WORDS.has(t.lower))?.lower;
+            composite = {
+              glue: glue[0] as string,
+              parts: ids.length,
+              context: words.filter((w) => !ids.some((id) => id.lower === w)),
+              shapes: ids.map((t) => shapeOf(t.text)),
+              ...(connector ? { connector } : {}),
+            };
+            continue;
+          }
+        }
+        // Entity: cue words, then a name ('from Beijing', 'depart from 广州').
+        const nameAt = toks.findIndex((t) => t.kind === 'cjk' || (t.kind === 'word' && t.capital && !(t === toks[0] && FUNCTION_WORDS.has(t.lower))));
+        if (nameAt > 0 && nameRun(toks, nameAt) === toks.length) {
+          entityCues.push(toks.slice(0, nameAt).map((t) => t.lower));
+          entities.set(toks.slice(nameAt).map((t) => t.lower).join(' '), ex.value);
+          if (/^[A-Z]{2,4}$/.test(ex.value)) codeShape = shapeOf(ex.value);
+          continue;
+        }
+      }
+      if (kind === 'enum' && typeof ex.value === 'string' && lowerSource.includes(ex.value.toLowerCase().replace(/_/g, ' '))) {
+        // 'business class' -> 'business': the value itself, with a cue beside it.
+        for (const w of words) if (w !== ex.value.toLowerCase()) cues.add(w);
+        continue;
+      }
+      if (words.length > 0) phrases.push({ words, value: ex.value, source: ex.source });
+      // A snake_case value says its meaning too ('link_down'): its words are a phrase for it.
+      if (kind === 'string' && typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) {
+        const valueWords = ex.value.split('_').filter((w) => !FUNCTION_WORDS.has(w));
+        if (valueWords.length >= 2 && valueWords.join(' ') !== words.join(' ')) phrases.push({ words: valueWords, value: ex.value, source: ex.value.replace(/_/g, ' ') });
+      }
+    }
+
+    const enumForms: EnumForm[] = [];
+    if (kind === 'enum') {
+      const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string');
+      const glosses = enumGlosses(def.semantic_description, values);
+      for (const v of values) {
+        const words = v.toLowerCase().split(/[_\s-]+/).filter((w) => w !== '');
+        if (words.length === 0) continue;
+        enumForms.push({ value: v, words, via: 'value' });
+        for (const g of glosses.get(v) ?? []) {
+          const gw = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').map((t) => t.lower).filter((w) => !FUNCTION_WORDS.has(w));
+          if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss' });
+        }
+        if (words.length === 1) {
+          for (const s of lex.related(words[0] as string)) {
+            if (s === words[0] || s.includes('_') || values.includes(s) || lex.sameLemma(s, words[0] as string)) continue;
+            enumForms.push({ value: v, words: [s], via: 'synonym' });
+          }
+        }
+      }
+    }
+
+    let pattern: RegExp | undefined;
+    if (typeof def.pattern === 'string' && safePattern(def.pattern)) {
+      try {
+        pattern = new RegExp(def.pattern, 'u');
+      } catch {
+        pattern = undefined;
+      }
+    }
+    keys.push({
+      def,
+      name: def.key_name,
+      kind,
+      integer: def.key_type === 'integer',
+      nameWords,
+      cues: [...cues],
+      units: [...units],
+      enumForms,
+      phrases,
+      shapes: [...shapes],
+      ...(composite ? { composite } : {}),
+      entityCues,
+      ...(codeShape ? { codeShape } : {}),
+      orientation: PAST_MARKERS.test(def.semantic_description) ? 'past' : 'future',
+      countsPeople: kind === 'number' && [...nameWords, ...units].some((w) => lex.isPerson(w)),
+      ...(pattern ? { pattern } : {}),
+    });
+  }
+  // Words WordNet relates to the scenario's and the keys' names ("picture" to "photo"): not new content either.
+  // (Not to every word of every description: their synonyms reach far, "cat" among them.)
+  const names = [template.scenario, ...template.keys.filter((k) => k.key_name !== OTHER_KEY).map((k) => k.key_name)].flatMap((n) => n.toLowerCase().split(/[_\s-]+/));
+  for (const v of names) for (const r of lex.related(v)) if (!r.includes('_')) vocabulary.add(r);
+  for (const w of REQUEST_WORDS) vocabulary.add(w);
+  const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
+  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, keyFrequency, spelling: spellingIndex(written) };
+}

@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import { ParleyError, type SchemaTemplate } from '@parley/protocol';
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient, MAX_UTTERANCE_CHARS, prepareUtterance } from '../src/index';
+import { createOfflineMapper } from '../src/offline/index';
+import { examplePairs } from '../src/offline/examples';
+import { safePattern } from '../src/offline/plan';
+import { tokenize } from '../src/offline/text';
+
+// Hostile text on every path the words take: the utterance, and a template's descriptions and patterns.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const TEMPLATES: SchemaTemplate[] = [flightBookingTemplate, photoRetouchTemplate, faultManagementTemplate];
+const REF = { today: '2026-11-26', timezone: 'Europe/Paris' };
+
+const JS_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+/** Pieces that are hard on tokenizers and regexes: repetitions, separators, lone surrogates, NUL, nested brackets. */
+const hostilePiece = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(...JS_NAMES, '\u0000', '\ud800', '\udc00', '\ud83d', '\u202e', '\ufeff', '\u200b', 'Beijing', 'from', 'to', 'no', 'sites', 'incident', "'", '->', '广州'),
+  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->'), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
+  fc.integer({ min: -1e9, max: 1e9 }).map(String),
+);
+const hostileUtterance = fc.array(hostilePiece, { minLength: 1, maxLength: 12 }).map((xs) => xs.join(' '));
+
+function objectPrototypeIsClean(): void {
+  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTO_NAMES);
+  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+}
+const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
+
+describe('hostile utterances', () => {
+  it('map or fail with a typed error; other and sources are the user\'s words; nothing leaks into prototypes', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileUtterance, fc.constantFrom(...TEMPLATES), async (text, template) => {
+        let prepared: string;
+        try {
+          prepared = prepareUtterance(text);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ParleyError);
+          expect(['required', 'max_length']).toContain((e as ParleyError).rule);
+          await expect(client.mapUtterance(template, text, REF)).rejects.toMatchObject({ type: 'invalid_params', path: 'utterance' });
+          return;
+        }
+        const started = Date.now();
+        const m = await client.mapUtterance(template, text, REF);
+        expect(Date.now() - started).toBeLessThan(3000);
+        const keys = new Set(template.keys.map((k) => k.key_name));
+        for (const k of Object.keys(m.payload)) expect(keys.has(k)).toBe(true);
+        for (const o of m.other) expect(prepared.includes(o)).toBe(true);
+        for (const [k, words] of Object.entries(m.sources)) {
+          expect(prepared.includes(words)).toBe(true);
+          const c = m.confidence[k] as number;
+          expect(c >= 0 && c <= 1).toBe(true);
+        }
+        expect(Array.isArray(m.violations)).toBe(true);
+        objectPrototypeIsClean();
+      }),
+      { numRuns: 150, seed: 1414 },
+    );
+  });
+
+  it('a 1 MiB utterance is refused at once, before any pattern runs', async () => {
+    const big = `from Beijing ${'a-'.repeat(512 * 1024)}`;
+    const started = Date.now();
+    await expect(client.mapUtterance(flightBookingTemplate, big, REF)).rejects.toMatchObject({ type: 'invalid_params', path: 'utterance', rule: 'max_length' });
+    expect(Date.now() - started).toBeLessThan(200);
+  });
+
+  it('the longest utterance accepted, made of regex-hostile repetitions, maps in bounded time', async () => {
+    for (const unit of ['from ', 'a', '1-', "'", 'no ', '1, ', 'INC-1 ', 'next Monday ', 'twenty one ', 'Beijing to ']) {
+      const text = unit.repeat(Math.floor(MAX_UTTERANCE_CHARS / unit.length)).slice(0, MAX_UTTERANCE_CHARS);
+      for (const template of TEMPLATES) {
+        const started = Date.now();
+        await client.mapUtterance(template, text, REF);
+        expect(Date.now() - started, `${JSON.stringify(unit)} × ${template.schema_id}`).toBeLessThan(5000);
+      }
+    }
+  }, 120_000);
+
+  it('words no template knows always reach other (nothing silently dropped)', async () => {
+    // Letters English words are made of rarely: none of these is a WordNet lemma.
+    const nonsense = fc.stringMatching(/^[qxzvj][qxzvjk]{4,8}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.array(nonsense, { minLength: 1, maxLength: 4 }), fc.constantFrom(...TEMPLATES), async (words, template) => {
+        const text = `from PEK to SHA tomorrow, ${words.join(' and ')}, please`;
+        const m = await client.mapUtterance(template, text, REF);
+        const other = m.other.join(' | ');
+        for (const w of words) expect(other, `${w} in ${JSON.stringify(m.other)}`).toContain(w);
+      }),
+      { numRuns: 60, seed: 14 },
+    );
+  });
+});
+
+describe('hostile templates', () => {
+  it('descriptions with odd quoting, arrows and JS names parse into examples or nothing, never throw', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(hostilePiece, fc.constantFrom("'x' -> 'y'", "'a' -> [", "-> 'z'", "'it's' -> true", "'p' (q) -> 3", "'__proto__' -> 'constructor'")), { maxLength: 10 }), (parts) => {
+        const pairs = examplePairs(parts.join(' '));
+        for (const p of pairs) {
+          expect(typeof p.source).toBe('string');
+          expect(p.source.length).toBeLessThanOrEqual(400);
+        }
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+    expect(examplePairs("Example mapping: 'the site is on a rooftop and needs the landlord's key' -> ['site access requires landlord key'].")).toEqual([
+      { source: "the site is on a rooftop and needs the landlord's key", value: ['site access requires landlord key'] },
+    ]);
+    expect(examplePairs("Example: 'next Monday' (asked on 2026-04-30) -> '2026-05-04'; 'two people' -> 2; 'no' -> false; 'later' -> today + 2 days")).toEqual([
+      { source: 'next Monday', value: '2026-05-04' },
+      { source: 'two people', value: 2 },
+      { source: 'no', value: false },
+    ]);
+  });
+
+  it('patterns with nested quantifiers or alternations under a quantifier are not run', () => {
+    for (const p of ['^(a+)+$', '(a|aa)*', '(\\d+)*x', '((ab)*)+', '(x+x+)+y', '(a|b){2,}', '(.*a){12}', '\\1']) expect(safePattern(p), p).toBe(false);
+    for (const p of ['^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$', '^INC-\\d{8}-\\d{4}$', '^(PEK|SHA)$', '^[a-z]+(-[a-z]+)?$']) expect(safePattern(p), p).toBe(true);
+  });
+
+  it('a template whose key names and values are JS property names maps without pollution', async () => {
+    const t: SchemaTemplate = {
+      schema_id: 'odd_v1',
+      scenario: 'odd',
+      keys: [
+        { key_name: 'proto_value', key_type: 'string', required: false, enum: ['__proto__', 'constructor', 'toString'], semantic_description: "Odd. Example mapping: 'the constructor' -> 'constructor'." },
+        { key_name: 'has_own_property', key_type: 'boolean', required: false, semantic_description: "Odd. Example: '__proto__ toString' -> true." },
+      ],
+    };
+    const m = await client.mapUtterance(t, 'the constructor, __proto__ toString and hasOwnProperty valueOf', REF);
+    expect(m.payload['proto_value']).toBe('constructor');
+    objectPrototypeIsClean();
+  });
+});
+
+describe('tokens', () => {
+  it('every token is a slice of the text at its offsets', () => {
+    fc.assert(
+      fc.property(hostileUtterance, (text) => {
+        const s = text.slice(0, 4000);
+        for (const t of tokenize(s)) {
+          expect(s.slice(t.start, t.end)).toBe(t.text);
+          expect(t.end).toBeGreaterThan(t.start);
+        }
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+});
