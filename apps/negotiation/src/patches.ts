@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { templateToWire, type AcceptedWithdrawnKey, type SchemaPatchDelivery } from '@parley/contracts';
-import { PATCH_EVENT_TYPES, consumeIdempotently, type Bus, type EventEnvelope, type PatchDocument, type Stoppable, type Subjects } from '@parley/events';
+import { PATCH_EVENT_TYPES, consumeIdempotently, type IdempotentConsumeOptions, type Bus, type EventEnvelope, type PatchDocument, type Stoppable, type Subjects } from '@parley/events';
 import {
   DAY_MS,
   KEY_STATES,
@@ -179,6 +179,8 @@ export interface PatchConsumerDeps {
   subjects: Subjects;
   log: Logger;
   clock: { now(): Date };
+  /** Dead letters and attempts (libs/runtime serviceEventFlow().consumer). */
+  consumer?: Pick<IdempotentConsumeOptions, 'maxAttempts' | 'logger' | 'deadLetters' | 'now'>;
 }
 
 /** The durable consumer name (one per subject prefix). */
@@ -202,6 +204,7 @@ export function startPatchConsumer(deps: PatchConsumerDeps): Promise<Stoppable> 
       bus: deps.bus,
       db: deps.db,
       schema: 'negotiation',
+      ...deps.consumer,
       durable: patchConsumerName(deps.subjects),
       filterSubjects: PATCH_EVENT_TYPES.map((t) => deps.subjects.eventAllScenarios(t)),
     },

@@ -53,8 +53,14 @@ export interface OtherCapturedData {
   schema_id: string;
   scenario_id: string;
   client_id: string;
-  /** The `other` value as a list of non-empty fragments (draft-zhou §4.3, §6.2.1). */
+  /**
+   * The `other` value as a list of non-empty fragments (draft-zhou §4.3, §6.2.1),
+   * bounded: at most 32 fragments of at most 4000 code points each
+   * (libs/evolution boundFragments), so every event stays deliverable.
+   */
   fragments: string[];
+  /** Present when the payload's `other` held more than the event carries: what was left out. */
+  truncation?: { fragments_cut: number; fragments_dropped: number; chars_dropped: number };
 }
 
 export interface AuditSampledData {
@@ -65,8 +71,13 @@ export interface AuditSampledData {
   client_id: string;
   patch_id: string;
   key_name: string;
-  /** The value the client sent for the patch key (patch keys only; base-key values never leave execution). */
+  /**
+   * The value the client sent for the patch key (patch keys only; base-key values
+   * never leave execution); a string value is cut to 4000 code points.
+   */
   value: unknown;
+  /** Present (true) when `value` was cut. */
+  value_truncated?: boolean;
   /** The user's own words, when the client supplied them. */
   utterance?: string;
 }
