@@ -1,8 +1,8 @@
 import type { Authenticator } from '@parley/auth';
-import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { EvolutionServiceService, bindDeadLetters, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
+import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
-import type { Clock, EvolutionScenarioFigures, Logger, Metrics } from '@parley/runtime';
+import type { Clock, EvolutionScenarioFigures, EventFlowConfig, Logger, Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { createEvolutionService, type AuditJudgeFn, type EvolutionService, type PreparedMatured } from './service';
 
@@ -27,6 +27,10 @@ export interface EvolutionDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Redelivery delay after a failed delivery (default 1000 ms). */
+  retryDelayMs?: number;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
   metrics?: Metrics;
 }
@@ -35,6 +39,8 @@ export interface RunningEvolution {
   port: number;
   api: EvolutionApi;
   service: EvolutionService;
+  /** The service's dead letters (operators: DeadLetterService on the same gRPC port). */
+  deadLetters: DeadLetterOffice;
   /** Runs the lifecycle now (tests drive time with their clock). */
   tick(): Promise<number>;
   drainOutbox(): Promise<void>;
@@ -43,10 +49,14 @@ export interface RunningEvolution {
 
 export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolution> {
   await migrate(deps.db, 'evolution');
+  // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
+  // logged in evolution.inputs, and the inputs after it are applied.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'evolution',
     bus: deps.bus,
+    ...flow.relay,
     onError: (e: unknown) => {
       deps.metrics?.outboxFailed('evolution');
       deps.log.warn('outbox publish failed; will retry', { error: String(e) });
@@ -66,10 +76,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   });
   await service.rebuild();
   relay.start();
+  const retry = deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {};
   const guarded = {
     bus: deps.bus,
     db: deps.db,
     schema: 'evolution',
+    ...flow.consumer,
+    ...retry,
     // Memory follows the committed log (see service.ts).
     serialize: <T>(w: () => Promise<T>) => service.serialize(w),
     onRollback: async (e: unknown) => {
@@ -83,12 +96,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
       {
         ...guarded,
         durable: `${deps.subjects.prefix}-evolution-matured`,
-        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured)],
+        // Matured and grown clusters in one consumer, so a cluster's growth is applied after its first induction.
+        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured), deps.subjects.eventAllScenarios(EventType.PoolGrown)],
         // Negotiation and the inducer are called before the transaction opens.
-        prepare: async (event) => (event.type === EventType.PoolMatured ? service.prepareMatured(event) : null),
+        prepare: async (event) => (event.type === EventType.PoolMatured || event.type === EventType.PoolGrown ? service.prepareMatured(event) : null),
       },
       async (event, tx, prepared) => {
-        if (event.type === EventType.PoolMatured) await service.onMatured(event, tx, prepared as PreparedMatured);
+        if (event.type === EventType.PoolMatured || event.type === EventType.PoolGrown) await service.onMatured(event, tx, prepared as PreparedMatured);
       },
     ),
   );
@@ -98,7 +112,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     }),
   );
   consumers.push(
-    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
+    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', ...flow.consumer, ...retry, durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
       if (event.type !== EventType.AuditSampled) return;
       const judgeNext = await service.onAuditSampled(event, tx);
       // The LLM judge runs after the commit; a failure leaves the sample pending for operators.
@@ -112,7 +126,10 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort,
     ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-    services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) })],
+    services: [
+      bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) }),
+      bindDeadLetters('evolution', flow.office, deps.authenticator),
+    ],
   });
   // Metrics read on scrape: the outbox and pending audits by SQL, patches and keys from memory (zhou §6.2.2, §6.2.3).
   const unwatch = deps.metrics
@@ -123,6 +140,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     port: server.port,
     api: service.api,
     service,
+    deadLetters: flow.office,
     tick: () => service.tick(),
     drainOutbox: () => relay.drain(),
     async stop() {

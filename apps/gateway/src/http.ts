@@ -3,7 +3,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, ty
 import type { TextEmbedder } from '@parley/adol';
 import type { Authenticator, Principal } from '@parley/auth';
 import { withAuthorization } from '@parley/contracts';
-import { ERROR_CATALOGUE, ParleyError, isErrorType, toParleyError } from '@parley/protocol';
+import { ERROR_CATALOGUE, ParleyError, isErrorType, parseIdempotencyKey, toParleyError } from '@parley/protocol';
 import { createRateLimiter, credentialLabel, handleHealth, handleMetrics, systemClock, type Clock, type HealthState, type Logger, type Metrics } from '@parley/runtime';
 import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard } from './a2a-card';
@@ -164,6 +164,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
     if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
     if (b.eventSubscriptions) out.eventSubscriptions = withAuthorization(b.eventSubscriptions, authorization);
+    if (b.deadLetters) out.deadLetters = new Map([...b.deadLetters].map(([name, api]) => [name, withAuthorization(api, authorization)]));
     return out;
   };
 
@@ -292,6 +293,22 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     const ctx: RequestContext = { principal };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
     const responseHeaders: Record<string, string> = {};
+    // Idempotency-Key (a safe retry of `execute`): one request, one key; a batch would leave it ambiguous.
+    const idemHeader = req.headers['idempotency-key'];
+    if (idemHeader !== undefined) {
+      try {
+        if (Array.isArray(parsed)) {
+          throw new ParleyError('invalid_request', 'The Idempotency-Key header names one request: send it with a single execute, or put idempotency_key in each member\'s params', {
+            path: 'headers.idempotency-key',
+            rule: 'single_request',
+          });
+        }
+        ctx.idempotencyKey = parseIdempotencyKey(Array.isArray(idemHeader) ? idemHeader.join(',') : idemHeader, 'headers.idempotency-key');
+      } catch (e) {
+        send(res, 200, errorResponse(null, e));
+        return;
+      }
+    }
     /** One JSON-RPC request: its span (JSON-RPC semantic conventions) and its metrics, around handleOne. */
     const member = async (r: unknown, mctx: RequestContext): Promise<JsonRpcResponse | undefined> => {
       const started = performance.now();

@@ -11,6 +11,7 @@ import {
   AgentProfileServiceService,
   ApiKeyServiceService,
   EventSubscriptionServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -54,7 +55,19 @@ runUntilSignal('gateway', log, async () => {
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
   const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls, credential }) : undefined;
   const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr, { tls, credential }) : undefined;
-  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, eventSubscriptions, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
+  // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
+  const deadLetterClients = new Map(
+    (
+      [
+        ['registry', envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051')],
+        ['negotiation', envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052')],
+        ['execution', envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053')],
+        ['semantic-pool', poolAddr],
+        ['evolution', evolutionAddr],
+      ] as const
+    ).flatMap(([name, addr]) => (addr ? [[name, createGrpcClient(DeadLetterServiceService, addr, { tls, credential })] as const] : [])),
+  );
+  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, eventSubscriptions, ...(pool ? [pool] : []), ...(evolution ? [evolution] : []), ...deadLetterClients.values()];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
     negotiation: () => negotiation.waitForReady(1500).then(() => true),
@@ -81,6 +94,7 @@ runUntilSignal('gateway', log, async () => {
       eventSubscriptions: eventSubscriptions.api,
       ...(pool ? { pool: pool.api } : {}),
       ...(evolution ? { evolution: evolution.api } : {}),
+      deadLetters: new Map([...deadLetterClients].map(([name, c]) => [name, c.api])),
     },
     health,
     log,

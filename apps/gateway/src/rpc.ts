@@ -15,11 +15,12 @@ import {
   validateAgentName,
 } from '@parley/protocol';
 import { compactTemplate, shortTemplate } from './adol';
+import { execute } from './execute';
 import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
 import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
 import type { Principal } from '@parley/auth';
-import type { ApiKeyApi } from '@parley/contracts';
-import { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
+import type { ApiKeyApi, DeadLetterApi, DeadLetterServiceName } from '@parley/contracts';
+import { API_KEY_METHODS, DEAD_LETTER_METHODS, OPERATOR_METHODS } from './operator';
 import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
 import { EVENT_SUBSCRIPTION_METHODS } from './event-subscriptions';
@@ -50,6 +51,11 @@ export interface Backends {
   apiKeys?: ApiKeyApi;
   /** Operators' webhooks for schema evolution events, served by execution; without it those methods answer `unavailable`. */
   eventSubscriptions?: EventSubscriptionApi;
+  /**
+   * DeadLetterService of each service the gateway reaches (draft-zhou §6.2 event flow),
+   * by service name; a service missing from it is listed as `unavailable`.
+   */
+  deadLetters?: ReadonlyMap<DeadLetterServiceName, DeadLetterApi>;
 }
 
 /** What a method sees of the HTTP request it came in (the same for every member of a batch). */
@@ -69,6 +75,8 @@ export interface RequestContext {
    * request its own): the scenario a service resolved, never one taken from params.
    */
   observed?: { scenario?: string };
+  /** The single request's `Idempotency-Key` header, checked (http.ts); `execute` uses it. */
+  idempotencyKey?: string;
 }
 
 /** Longest `Parley-Signature` header sent; a longer signature (many applied patches) is left to get_schema_template_signed. */
@@ -127,10 +135,22 @@ export const METHODS = {
   /** draft-zhou §3.2 steps (4)-(6), Figures 8 and 9: the result is the server agent's result. */
   async execute(params, b, ctx) {
     const p = parseExecuteParams(params);
+    // The Idempotency-Key header of a single request (http.ts) names the same key as the param, or stands for it.
+    if (ctx.idempotencyKey !== undefined) {
+      if (p.idempotency_key !== undefined && p.idempotency_key !== ctx.idempotencyKey) {
+        throw new ParleyError('invalid_params', 'params.idempotency_key and the Idempotency-Key header name different keys: send one, or the same in both', {
+          path: 'params.idempotency_key',
+          rule: 'matches_header',
+        });
+      }
+      p.idempotency_key = ctx.idempotencyKey;
+    }
     // Checked before the payload is re-encoded for gRPC: a protobuf Struct cannot
     // carry a `__proto__` member faithfully, so it must be refused here.
     assertNoForbiddenKeys(p.payload, 'payload');
-    const r: ExecuteResponse = await b.execution.execute(p);
+    const r: ExecuteResponse = await execute(b.execution, p);
+    // A repeat answered with the first result says so in a header (single requests; the result is the agent's).
+    if (r.replayed && ctx.responseHeaders) ctx.responseHeaders['idempotent-replayed'] = 'true';
     if (ctx.observed) ctx.observed.scenario = r.scenario_id;
     // Figure 9: the agent's result, with Parley's schema_update_suggestion (draft-zhou §6.2.2, present when
     // the client's schema_etag is stale) as a sibling member, merged with one the agent wrote itself (its
@@ -241,6 +261,8 @@ export const METHODS = {
   ...API_KEY_METHODS,
   // Webhooks for patch.*, key.* and pool.matured, operators only: event-subscriptions.ts.
   ...EVENT_SUBSCRIPTION_METHODS,
+  // Dead letters of every service (draft-zhou §6.2 event flow), operators only: operator.ts.
+  ...DEAD_LETTER_METHODS,
   /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
   async whoami(params, _b, ctx) {
     if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {

@@ -3,6 +3,7 @@ import {
   AgentProfileServiceService,
   ApiKeyServiceService,
   EventSubscriptionServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -19,12 +20,12 @@ import { poolConfigFromEnv, rawFragmentsFromEnv, startSemanticPool, type Running
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
-import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
+import { createEmbedderFromEnv, type Embedder, loadWordNetLexicon } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
 import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
-import { apiKeysViaRegistry, createAuthenticator, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { apiKeysViaRegistry, createAuthenticator, eventFlowFromEnv, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
 import { createMetrics, type Metrics } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
@@ -113,7 +114,11 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const clock = opts.clock ?? systemClock;
   const subjects = createSubjects(opts.prefix ?? 'parley');
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
-  const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
+  // The event flow's limits as the separate services read them (PARLEY_STREAM_MAX_*, PARLEY_*_MAX_ATTEMPTS).
+  const eventFlow = eventFlowFromEnv(process.env);
+  const bus = opts.natsUrl
+    ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' })
+    : createMemoryBus({ subjects });
   const grpcHost = '127.0.0.1';
   const metrics = opts.metrics === null ? undefined : (opts.metrics ?? createMetrics());
   const withMetrics = metrics ? { metrics } : {};
@@ -141,6 +146,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     subjects,
     clock,
     log: log.child({ service: 'registry' }),
+    eventFlow,
     grpcHost,
     grpcPort: 0,
     ...withMetrics,
@@ -176,6 +182,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     registry: registryClient.api,
     clock,
     log: log.child({ service: 'negotiation' }),
+    eventFlow,
     grpcHost,
     grpcPort: 0,
     authenticator,
@@ -190,10 +197,13 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'execution' }),
+    eventFlow,
     timeoutMs,
     grpcHost,
     grpcPort: 0,
     authenticator,
+    // Safe retries of execute: PARLEY_IDEMPOTENCY_TTL_MS as in the separate process (default 24 h).
+    ...(process.env['PARLEY_IDEMPOTENCY_TTL_MS'] ? { idempotencyTtlMs: Number(process.env['PARLEY_IDEMPOTENCY_TTL_MS']) } : {}),
     ...withMetrics,
     // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
     // development mode unless AUDIT_SCENARIOS says otherwise.
@@ -219,6 +229,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     index,
     clock,
     log: log.child({ service: 'semantic-pool' }),
+    eventFlow,
     // The §6.2.1 figures as given, else from the environment as the separate process reads them (PARLEY_HEAT_THRESHOLD, …).
     config: opts.evolution?.pool ?? poolConfigFromEnv(process.env),
     ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
@@ -231,7 +242,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     ...withMetrics,
   });
   const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
-  const llm = createLlmFromEnv(process.env);
+  const llm = createLlmFromEnv(process.env, await loadWordNetLexicon());
   const evolution = await startEvolution({
     db,
     bus,
@@ -239,6 +250,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'evolution' }),
+    eventFlow,
     // As given, else from the environment as the separate process reads it (PARLEY_APPROVAL=manual holds every patch, …).
     config: opts.evolution?.evolver ?? evolverConfigFromEnv(process.env),
     induce: (input) => llm.inducer.induce(input),
@@ -265,6 +277,14 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       eventSubscriptions: eventSubscriptionsClient.api,
       pool: poolClient.api,
       evolution: evolutionClient.api,
+      // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
+      deadLetters: new Map([
+        ['registry', grpc(DeadLetterServiceService, registry.port).api],
+        ['negotiation', grpc(DeadLetterServiceService, negotiation.port).api],
+        ['execution', grpc(DeadLetterServiceService, execution.port).api],
+        ['semantic-pool', grpc(DeadLetterServiceService, semanticPool.port).api],
+        ['evolution', grpc(DeadLetterServiceService, evolution.port).api],
+      ] as const),
     },
     health,
     log: log.child({ service: 'gateway' }),

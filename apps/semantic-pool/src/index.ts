@@ -1,10 +1,10 @@
 import type { Authenticator } from '@parley/auth';
-import { SemanticPoolServiceService, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
+import { SemanticPoolServiceService, bindDeadLetters, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
-import { ephemeralSealer, type Clock, type Logger, type Metrics, type PoolScenarioFigures } from '@parley/runtime';
+import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger, type Metrics, type PoolScenarioFigures } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 import { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type RawFragmentsPolicy } from './service';
@@ -40,6 +40,10 @@ export interface SemanticPoolDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Redelivery delay after a failed delivery (default 1000 ms). */
+  retryDelayMs?: number;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
   metrics?: Metrics;
 }
@@ -48,6 +52,8 @@ export interface RunningSemanticPool {
   port: number;
   api: SemanticPoolApi;
   service: PoolService;
+  /** The pool's dead letters (operators: DeadLetterService on the same gRPC port). */
+  deadLetters: DeadLetterOffice;
   drainOutbox(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -63,10 +69,14 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     ? { sealer: deps.raw.sealer, retentionMs: deps.raw.retentionMs ?? DEFAULT_RAW_RETENTION_MS }
     : { sealer: ephemeralSealer(), retentionMs: DEFAULT_RAW_RETENTION_MS };
   if (!deps.raw) deps.log.warn('raw fragments are sealed with an ephemeral key made up at start: set PARLEY_DATA_KEY to read them after a restart (zhou §7)', { kid: raw.sealer?.kid });
+  // Dead letters (zhou §6.2 event flow): a fragment the pool cannot take (an embedder that throws on it) is set
+  // aside after its attempts, never folded into the log, and the fragments after it are processed.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'pool',
     bus: deps.bus,
+    ...flow.relay,
     onError: (e: unknown) => {
       deps.metrics?.outboxFailed('semantic-pool');
       deps.log.warn('outbox publish failed; will retry', { error: String(e) });
@@ -99,6 +109,8 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
         bus: deps.bus,
         db: deps.db,
         schema: 'pool',
+        ...flow.consumer,
+        ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}),
         durable: `${deps.subjects.prefix}-semantic-pool${owner}`,
         filterSubjects: capturedSubjects,
         // Memory follows the committed log: one event at a time, and a failed
@@ -119,7 +131,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   );
   consumers.push(
     await consumeIdempotently(
-      { bus: deps.bus, db: deps.db, schema: 'pool', durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)] },
+      { bus: deps.bus, db: deps.db, schema: 'pool', ...flow.consumer, durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)] },
       (event, tx) => service.serialize(() => service.onPatchEvent(event, tx)),
     ),
   );
@@ -134,7 +146,10 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort,
     ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-    services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) })],
+    services: [
+      bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) }),
+      bindDeadLetters('semantic-pool', flow.office, deps.authenticator),
+    ],
   });
   // Metrics read on scrape: the outbox by SQL, the pool's figures from its memory (zhou §6.2.1).
   const unwatch = deps.metrics
@@ -152,6 +167,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     port: server.port,
     api: service.api,
     service,
+    deadLetters: flow.office,
     drainOutbox: () => relay.drain(),
     async stop() {
       for (const u of unwatch) u();

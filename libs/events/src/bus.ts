@@ -40,6 +40,12 @@ export interface Bus {
   /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
   /**
+   * The largest encoded event publishEvent can carry (NATS: the server's
+   * max_payload less room for headers); an event over it is refused however
+   * often it is tried. Absent: unknown.
+   */
+  maxEventBytes?(): number;
+  /**
    * The backlog of each durable consumer this bus consumes for (JetStream
    * consumer info; the in-process bus computes the same), read by the metrics
    * on scrape.

@@ -34,6 +34,12 @@ export interface MemoryBusOptions {
   maxEvents?: number;
   /** How long stop()/close() wait for request handlers still running (default 5 s). */
   drainTimeoutMs?: number;
+  /**
+   * The largest encoded event publishEvent stores (default 1 MiB, NATS's
+   * default max_payload): larger ones are refused as NATS refuses them, so the
+   * embedded mode meets the same limit the separate services do.
+   */
+  maxPayloadBytes?: number;
   logger?: EventsLogger;
 }
 
@@ -93,6 +99,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
   const duplicateWindowMs = opts.duplicateWindowMs ?? 10 * 60_000;
   const maxEvents = opts.maxEvents ?? 100_000;
   const drainTimeoutMs = opts.drainTimeoutMs ?? 5000;
+  const maxPayloadBytes = opts.maxPayloadBytes ?? 1024 * 1024;
 
   const groups = new Map<string, Group>();
   const timers = new Set<unknown>();
@@ -217,9 +224,15 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
       seen.delete(id);
     }
     if (seen.has(event.id)) return;
+    const bytes = encodeEvent(event);
+    if (bytes.length > maxPayloadBytes) {
+      throw new ParleyError('unavailable', `Event ${event.id} was not stored: max_payload size exceeded (${bytes.length} > ${maxPayloadBytes} bytes)`, {
+        details: { subject, event_id: event.id },
+      });
+    }
     seen.set(event.id, now);
     const { span, carrier } = startSend({ subject, messageId: event.id });
-    entries.push({ seq: nextSeq++, subject, bytes: encodeEvent(event), headers: carrier });
+    entries.push({ seq: nextSeq++, subject, bytes, headers: carrier });
     endSpan(span);
     trim();
     // Handlers run after publishEvent resolves, never inside it: the outbox relay
@@ -342,6 +355,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
     publishEvent,
     consume,
     consumerLag,
+    maxEventBytes: () => maxPayloadBytes,
     healthy: async () => !closed,
     async close() {
       if (closed) return;
