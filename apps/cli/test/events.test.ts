@@ -1,24 +1,27 @@
 /**
  * `parley events subscribe|list|delete` as a user runs them: the real bin
- * (apps/cli/bin/parley.mjs) as a child process against the embedded app, with the
- * development key (an operator) in PARLEY_API_KEY.
+ * (apps/cli/bin/parley.mjs) as a child process against Parley as `npm start`
+ * runs it (its own process), with the development key (an operator) in PARLEY_API_KEY.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@parley/runtime';
-import { startParley, type EmbeddedParley } from '../../parley/src/embedded';
+import { mintApiKey } from '@parley/auth';
+import { freePort, startProcess, waitReady, type ServiceProcess } from '@parley/testkit';
 import { parleyWith } from './run-cli';
 
 const TIMEOUT = { timeout: 60_000 };
-let parley: EmbeddedParley;
+let proc: ServiceProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  parley = await startParley({ port: 0, log: createLogger({ level: 'silent' }) });
-  env = { PARLEY_URL: parley.url, PARLEY_API_KEY: parley.devKey };
-}, 90_000);
+  const port = await freePort();
+  const devKey = mintApiKey().key;
+  proc = startProcess('parley', 'apps/parley/src/main.ts', { PORT: String(port), PARLEY_DEMO: '0', PARLEY_DEV_KEY: devKey, LOG_LEVEL: 'error' });
+  await waitReady(`http://127.0.0.1:${port}/readyz`, proc, 110_000);
+  env = { PARLEY_URL: `http://127.0.0.1:${port}`, PARLEY_API_KEY: devKey };
+}, 120_000);
 
 afterAll(async () => {
-  await parley?.stop();
+  await proc?.stop();
 });
 
 describe('parley events', () => {
