@@ -16,6 +16,12 @@ if (probe.status !== 0) {
   spawnSync('bash', [join(import.meta.dirname, 'ensure-yanglint.sh')], { stdio: 'inherit' });
 }
 
+// The operator console's browser test needs Chromium (Debian's chromium): installed the same way.
+if (!existsSync(process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium')) {
+  console.log('npm test: chromium missing; running scripts/ensure-chromium.sh');
+  spawnSync('bash', [join(import.meta.dirname, 'ensure-chromium.sh')], { stdio: 'inherit' });
+}
+
 const out = join(mkdtempSync(join(tmpdir(), 'parley-test-')), 'results.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
 const r = spawnSync('npx', args, { stdio: 'inherit', env: process.env });

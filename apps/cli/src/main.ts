@@ -10,6 +10,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   audits: { summary: 'semantic-alignment audit samples: list, judge', load: () => import('./commands/audits') },
   'dead-letters': { summary: 'events set aside so the rest flow on: list, retry, discard (operator)', load: () => import('./commands/dead-letters') },
   keys: { summary: 'API keys: mint one locally; create, list, revoke (operator)', load: () => import('./commands/keys') },
+  events: { summary: 'webhooks for schema evolution events (patch.*, key.*, pool.matured): subscribe, list, delete (operator)', load: () => import('./commands/events') },
   whoami: { summary: 'who the gateway takes your API key for: principal, roles, namespaces', load: () => import('./commands/whoami') },
 };
 

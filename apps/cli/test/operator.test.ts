@@ -129,6 +129,7 @@ function fakes(): { pool: SemanticPoolApi; evolution: EvolutionApi; calls: Call[
         clusters: clusters.filter((c) => c.scenario_id === req.scenario && (!req.scope || c.scope === req.scope) && c.heat >= (req.min_heat ?? 0)).slice(0, req.limit ?? 100),
         embedder: 'offline',
         similarity_threshold: 0.15,
+        heat_threshold: 50,
       };
     },
     async getCluster(req, ctx) {

@@ -2,7 +2,7 @@ import type { Authenticator } from '@parley/auth';
 import { EvolutionServiceService, bindDeadLetters, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
 import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
-import type { Clock, EventFlowConfig, Logger } from '@parley/runtime';
+import type { Clock, EvolutionScenarioFigures, EventFlowConfig, Logger, Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { createEvolutionService, type AuditJudgeFn, type EvolutionService, type PreparedMatured } from './service';
 
@@ -31,6 +31,8 @@ export interface EvolutionDeps {
   eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
   /** Redelivery delay after a failed delivery (default 1000 ms). */
   retryDelayMs?: number;
+  /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
+  metrics?: Metrics;
 }
 
 export interface RunningEvolution {
@@ -50,7 +52,17 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
   // logged in evolution.inputs, and the inputs after it are applied.
   const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
-  const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  const relay = createOutboxRelay({
+    db: deps.db,
+    schema: 'evolution',
+    bus: deps.bus,
+    ...flow.relay,
+    onError: (e: unknown) => {
+      deps.metrics?.outboxFailed('evolution');
+      deps.log.warn('outbox publish failed; will retry', { error: String(e) });
+    },
+    ...(deps.metrics ? { onPublished: (p: { lagSeconds: number }) => deps.metrics?.outboxPublished('evolution', p.lagSeconds) } : {}),
+  });
   const service = createEvolutionService({
     db: deps.db,
     subjects: deps.subjects,
@@ -110,7 +122,19 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const every = deps.tickMs ?? 60_000;
   const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
   timer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator }), bindDeadLetters('evolution', flow.office, deps.authenticator)] });
+  const server = await startGrpcServer({
+    ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
+    port: deps.grpcPort,
+    ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
+    services: [
+      bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) }),
+      bindDeadLetters('evolution', flow.office, deps.authenticator),
+    ],
+  });
+  // Metrics read on scrape: the outbox and pending audits by SQL, patches and keys from memory (zhou §6.2.2, §6.2.3).
+  const unwatch = deps.metrics
+    ? [deps.metrics.watchOutbox('evolution', deps.db, 'evolution'), deps.metrics.watchAudits(deps.db), deps.metrics.watchEvolution(() => evolutionFigures(service))]
+    : [];
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,
@@ -120,6 +144,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     tick: () => service.tick(),
     drainOutbox: () => relay.drain(),
     async stop() {
+      for (const u of unwatch) u();
       if (timer) clearInterval(timer);
       await server.stop();
       for (const c of consumers) await c.stop();
@@ -127,4 +152,19 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
       await relay.stop().catch(() => {});
     },
   };
+}
+
+/** Per scenario: patches by status and patch keys by lifecycle state, from the evolver's memory. */
+export function evolutionFigures(service: EvolutionService): EvolutionScenarioFigures[] {
+  const by = new Map<string, { patches: Map<string, number>; keys: Map<string, number> }>();
+  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  for (const sc of service.evolver().scenarios) by.set(sc, { patches: new Map(), keys: new Map() });
+  for (const r of service.evolver().patches()) {
+    const sc = r.patch.scenario;
+    let f = by.get(sc);
+    if (!f) by.set(sc, (f = { patches: new Map(), keys: new Map() }));
+    bump(f.patches, r.status);
+    if (r.status === 'active') for (const k of r.patch.new_keys) bump(f.keys, k.lifecycle.state);
+  }
+  return [...by].map(([scenario, f]) => ({ scenario, patches: Object.fromEntries(f.patches), keys: Object.fromEntries(f.keys) }));
 }

@@ -7,6 +7,7 @@ import { createNatsBus, createSubjects } from '@parley/events';
 import { loadWordNetLexicon } from '@parley/embeddings';
 import { createLlmFromEnv } from '@parley/llm';
 import { authenticatorFromEnv, createLogger, envInt, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { evolverConfigFromEnv, startEvolution } from './index';
 
@@ -14,6 +15,9 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'evolution' } });
 
 runUntilSignal('evolution', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured) and Prometheus metrics (PARLEY_METRICS, on).
+  const tracing = startTracingFromEnv(env, 'evolution');
+  const metrics = metricsFromEnv(env);
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-evolution' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
@@ -33,6 +37,7 @@ runUntilSignal('evolution', log, async () => {
     negotiation: negotiation.api,
     clock: systemClock,
     log,
+    ...(metrics ? { metrics } : {}),
     config: evolverConfigFromEnv(env),
     induce: (input) => llm.inducer.induce(input),
     judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
@@ -46,7 +51,9 @@ runUntilSignal('evolution', log, async () => {
     shuttingDown: false,
     checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy(), negotiation: () => negotiation.waitForReady(1500).then(() => true) },
   };
-  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8085));
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8085), '0.0.0.0', { ...(metrics ? { metrics } : {}) });
+  // JetStream consumer lag of this process's durable consumers, read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   return {
     async stop() {
       health.shuttingDown = true;
@@ -56,6 +63,7 @@ runUntilSignal('evolution', log, async () => {
       auth.close();
       await bus.close();
       await db.close();
+      await tracing.shutdown();
     },
   };
 });

@@ -7,6 +7,7 @@
 // NODE_EXTRA_CA_CERTS (the deployments point it at PARLEY_TLS_CA).
 import { createAgent } from '@parley/agent-sdk';
 import { createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { EXAMPLE_AGENTS, EXAMPLE_SCENARIOS, isExampleScenario, registerExampleAgent } from './index';
 
 const env = process.env;
@@ -14,12 +15,15 @@ const scenario = envString(env, 'SCENARIO');
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'example-agent', scenario } });
 
 runUntilSignal(`agent-${scenario}`, log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured): the agent continues the dispatch's trace.
+  const tracing = startTracingFromEnv(env, `agent-${scenario}`);
+  const metrics = metricsFromEnv(env);
   if (!isExampleScenario(scenario)) throw new Error(`SCENARIO must be one of ${EXAMPLE_SCENARIOS.join(', ')}`);
   const gatewayUrl = envOptional(env, 'GATEWAY_URL');
   const apiKey = envOptional(env, 'PARLEY_API_KEY');
   const nats = natsFromEnv(env); // NATS_URL, NATS_TLS + PARLEY_TLS_*, NATS_USER / NATS_PASSWORD
   const health = { shuttingDown: false, checks: {} as Record<string, () => Promise<boolean>> };
-  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8090));
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8090), '0.0.0.0', { ...(metrics ? { metrics } : {}) });
   const spec = EXAMPLE_AGENTS[scenario];
   const agent = await createAgent({ name: spec.name, nats, prefix: envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'), ...(apiKey ? { apiKey } : {}) });
   await agent.serve(scenario, spec.handler);
@@ -40,6 +44,7 @@ runUntilSignal(`agent-${scenario}`, log, async () => {
       health.shuttingDown = true;
       await agent.close();
       await healthServer.close();
+      await tracing.shutdown();
     },
   };
 });

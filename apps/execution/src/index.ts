@@ -1,11 +1,14 @@
 import type { Authenticator } from '@parley/auth';
-import { ExecutionServiceService, TaskServiceService, bindDeadLetters, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
+import { EventSubscriptionServiceService, ExecutionServiceService, TaskServiceService, bindDeadLetters, bindService, startGrpcServer, type AgentProfileApi, type EventSubscriptionApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
 import { createOutboxRelay, serviceEventFlow } from '@parley/events';
 import type { EventFlowConfig } from '@parley/runtime';
 import { migrate } from '@parley/storage';
 import { executionGuards, taskGuards } from './access';
 import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionService, type ExecutionServiceDeps } from './service';
 import { DEFAULT_WEBHOOK_MAX_ATTEMPTS, startTasks, toWebhookPolicy, type RunningTasks, type TaskOptions } from './tasks/index';
+import { startEventWebhooks, type RunningEventWebhooks } from './event-subscriptions';
+
+export { EVENT_PATTERNS, SUBSCRIBABLE_EVENTS, createEventSubscriptionApi, eventSubscriptionFeed, queueEvent, startEventWebhooks, type RunningEventWebhooks } from './event-subscriptions';
 
 export { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService } from './service';
 export type { ExecutionService, ExecutionServiceDeps } from './service';
@@ -54,6 +57,9 @@ export interface RunningExecution {
   tasks: TaskApi;
   /** The webhook deliverer and the live-stream feed of AN tasks. */
   taskRuntime: RunningTasks;
+  /** Operators' webhooks for schema evolution events (EventSubscriptionService, on the same gRPC server). */
+  eventSubscriptions: EventSubscriptionApi;
+  eventWebhooks: RunningEventWebhooks;
   /** Publishes every pending outbox event (tests, shutdown). */
   drainOutbox(): Promise<void>;
   stop(): Promise<void>;
@@ -72,9 +78,14 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...flow.relay,
     // Under load one relay transaction then carries the events of many executions.
     nudgeDelayMs: 5,
-    onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: e }),
+    onError: (e: unknown) => {
+      deps.metrics?.outboxFailed('execution');
+      deps.log.warn('outbox publish failed; will retry', { error: e });
+    },
+    ...(deps.metrics ? { onPublished: (p: { lagSeconds: number }) => deps.metrics?.outboxPublished('execution', p.lagSeconds) } : {}),
   });
   relay.start();
+  const unwatch = deps.metrics?.watchOutbox('execution', deps.db, 'execution');
   const api = createExecutionService({
     db: deps.db,
     bus: deps.bus,
@@ -89,6 +100,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...(deps.auditSampleRate !== undefined ? { auditSampleRate: deps.auditSampleRate } : {}),
     ...(deps.auditScenarios !== undefined ? { auditScenarios: deps.auditScenarios } : {}),
     ...(deps.random !== undefined ? { random: deps.random } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.idempotencyTtlMs !== undefined ? { idempotencyTtlMs: deps.idempotencyTtlMs } : {}),
   });
   // Expired idempotency keys are free already (begin() reuses them); the sweep only keeps the table small.
@@ -112,15 +124,29 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...deps.tasks,
     webhooks: { ...deps.tasks?.webhooks, allow: webhookPolicy },
   });
+  // Operators' webhooks for patch.*, key.* and pool.matured: the same URL policy and retry bound as task webhooks.
+  const { allow: _allow, ...webhookTunables } = deps.tasks?.webhooks ?? {};
+  const events = await startEventWebhooks({
+    db: deps.db,
+    bus: deps.bus,
+    subjects: deps.subjects,
+    clock: deps.clock,
+    log: deps.log.child({ component: 'event-webhooks' }),
+    policy: webhookPolicy,
+    webhooks: webhookTunables,
+  });
+  const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
     services: [
-      bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards }),
-      bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db) }),
+      bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards, ...observe }),
+      bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db), ...observe }),
+      bindService(EventSubscriptionServiceService, events.api, { authenticator: deps.authenticator, ...observe }),
       bindDeadLetters('execution', flow.office, deps.authenticator),
     ],
   }).catch(async (e: unknown) => {
+    await events.stop();
     await tasks.stop();
     throw e;
   });
@@ -139,11 +165,15 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     api,
     tasks: tasks.api,
     taskRuntime: tasks,
+    eventSubscriptions: events.api,
+    eventWebhooks: events,
     drainOutbox: () => relay.drain(),
     async stop() {
+      unwatch?.();
       clearInterval(purgeTimer);
       // Ends the TaskResultSubscribe streams (clients resume with after_seq), then waits for unary calls.
       await server.stop();
+      await events.stop();
       await tasks.stop();
       // Publish what completed before the stop; if the bus is down, give up after a
       // moment: the rows stay in the outbox and the next start publishes them.

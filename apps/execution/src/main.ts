@@ -15,6 +15,7 @@
 import { AgentProfileServiceService, NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { ConfigError, authenticatorFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { WebhookAllowError, startExecution, webhookUrlPolicy } from './index';
 
@@ -22,6 +23,9 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'execution' } });
 
 runUntilSignal('execution', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured) and Prometheus metrics (PARLEY_METRICS, on).
+  const tracing = startTracingFromEnv(env, 'execution');
+  const metrics = metricsFromEnv(env);
   const webhookAllow = webhookAllowFromEnv();
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-execution', poolSize: envInt(env, 'DB_POOL_SIZE', 10, { min: 1 }) });
@@ -41,6 +45,7 @@ runUntilSignal('execution', log, async () => {
     negotiation: negotiation.api,
     clock: systemClock,
     log,
+    ...(metrics ? { metrics } : {}),
     timeoutMs: envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 }),
     patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
     idempotencyTtlMs: envInt(env, 'PARLEY_IDEMPOTENCY_TTL_MS', 86_400_000, { min: 1000 }),
@@ -69,7 +74,9 @@ runUntilSignal('execution', log, async () => {
       negotiation: () => negotiation.waitForReady(1500).then(() => true),
     },
   };
-  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8083));
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8083), '0.0.0.0', { ...(metrics ? { metrics } : {}) });
+  // JetStream consumer lag of this process's durable consumers, read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   return {
     async stop() {
       health.shuttingDown = true;
@@ -80,6 +87,7 @@ runUntilSignal('execution', log, async () => {
       auth.close();
       await bus.close();
       await db.close();
+      await tracing.shutdown();
     },
   };
 });

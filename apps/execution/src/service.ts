@@ -10,6 +10,7 @@ import {
   compileResponseSchema,
   decodeDispatchReply,
   encodeDispatch,
+  toParleyError,
   parseIdempotencyKey,
   type JsonObject,
   type JsonValue,
@@ -18,7 +19,7 @@ import {
   type ResponseValidator,
   type SchemaTemplate,
 } from '@parley/protocol';
-import type { Clock, Logger } from '@parley/runtime';
+import type { Clock, Logger, Metrics } from '@parley/runtime';
 import type { Db } from '@parley/storage';
 import { createIdempotencyStore, requestHash, type IdempotencyStore } from './idempotency';
 import { createRecorder } from './recorder';
@@ -86,6 +87,8 @@ export interface ExecutionServiceDeps {
   auditScenarios?: readonly string[];
   /** Uniform random numbers in [0, 1) for the sampler (default Math.random; tests inject one). */
   random?: () => number;
+  /** Prometheus metrics (libs/runtime metrics.ts): executions per scenario, agent and outcome, agent round trips and timeouts. */
+  metrics?: Metrics;
   /**
    * How long an idempotency key names one execution of its client, on `clock`
    * (PARLEY_IDEMPOTENCY_TTL_MS, default 24 h); after it the key is free again.
@@ -381,6 +384,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
    */
   async function perform(req: ExecuteRequest & { payload: JsonObject }, clientId: string, executionId: string, keyed: { key: string; tookOver: boolean } | undefined): Promise<ExecuteResponse> {
     let dispatched = false;
+    // Metrics: every dispatch counts once, by its outcome (agent_timeout also in parley_agent_timeouts_total), with the agent's round trip.
+    let metered: { scenario: string; agent: string; startedAt: number; seconds?: number } | undefined;
+    const meter = (e: unknown) => {
+      if (metered) deps.metrics?.execution(metered.scenario, metered.agent, e === undefined ? undefined : toParleyError(e).type, metered.seconds ?? (performance.now() - metered.startedAt) / 1000);
+    };
     try {
       const resolved = await resolve(req.schema_id, req.agent, clientId);
       const schema = resolved.compiled;
@@ -389,6 +397,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
 
       const startedAt = performance.now();
       dispatched = true;
+      metered = { scenario: schema.scenarioId, agent: schema.agent, startedAt };
       const reply = decodeDispatchReply(
         await deps.bus.request(
           deps.subjects.execute(schema.scenarioId, schema.agent),
@@ -408,6 +417,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (!reply.ok) throw agentError(schema.agent, reply.error);
       schema.response?.check(reply.result, schema.agent);
       const durationMs = Math.round(performance.now() - startedAt);
+      metered.seconds = (performance.now() - startedAt) / 1000;
 
       const now = deps.clock.now().toISOString();
       const base = { execution_id: executionId, agent: schema.agent, schema_id: schema.schemaId, scenario_id: schema.scenarioId, client_id: clientId };
@@ -509,12 +519,16 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
       if (recorded === 'lost' && keyed) {
         // Another process took the key over and committed this very execution first: its answer is the answer.
         const stored = await idem.stored(clientId, keyed.key, deps.clock.now());
-        if (stored) return { ...stored, replayed: true };
+        if (stored) {
+          meter(undefined);
+          return { ...stored, replayed: true };
+        }
         throw new ParleyError('unavailable', 'The execution under this idempotency_key was completed elsewhere and its result is not readable yet; retry with the same key', {
           path: 'params.idempotency_key',
           rule: 'completed_elsewhere',
         });
       }
+      meter(undefined);
       return response;
     } catch (e) {
       if (keyed) {
@@ -525,7 +539,9 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionSer
         await release.catch((err: unknown) => deps.log.warn('idempotency key not released; its lease will run out', { client_id: clientId, error: err }));
       }
       if (!dispatched) throw e;
-      throw afterDispatch(e, executionId, keyed !== undefined, deps.log);
+      const err = afterDispatch(e, executionId, keyed !== undefined, deps.log);
+      meter(err);
+      throw err;
     }
   }
 }

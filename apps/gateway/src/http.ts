@@ -1,15 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Span, type TextMapGetter } from '@opentelemetry/api';
 import type { TextEmbedder } from '@parley/adol';
 import type { Authenticator, Principal } from '@parley/auth';
 import { withAuthorization } from '@parley/contracts';
 import { ERROR_CATALOGUE, ParleyError, isErrorType, parseIdempotencyKey, toParleyError } from '@parley/protocol';
-import { createRateLimiter, handleHealth, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { createRateLimiter, credentialLabel, handleHealth, handleMetrics, systemClock, type Clock, type HealthState, type Logger, type Metrics } from '@parley/runtime';
 import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
+import { consoleHandler } from './console';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
-import { errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
+import { METHODS, errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
 
 /**
  * The gateway's HTTP server: `POST /rpc` (JSON-RPC 2.0, single or batch),
@@ -62,6 +64,12 @@ export interface GatewayHttpOptions {
    */
   rateLimit?: { ratePerSecond: number; burst: number } | null;
   clock?: Clock;
+  /**
+   * Prometheus metrics (libs/runtime metrics.ts): requests and latency per face,
+   * method, scenario and outcome, auth failures, rate-limit refusals; served at
+   * GET /metrics with everything else the process's parts record there.
+   */
+  metrics?: Metrics;
 }
 
 /** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
@@ -82,7 +90,46 @@ const ENDPOINTS = [
   'GET /schemas/sha256-<hex>.json',
   'GET /healthz',
   'GET /readyz',
+  'GET /metrics',
+  'GET /console/',
 ];
+
+// ---------------------------------------------------------------------------
+// Tracing (OpenTelemetry HTTP and JSON-RPC semantic conventions): a SERVER span
+// per POST to /rpc, /mcp and /a2a…, continuing the caller's W3C `traceparent`,
+// and below it a SERVER span per JSON-RPC request (a batch member on its own);
+// the gRPC calls to the services carry the context on (libs/contracts grpc.ts).
+// ---------------------------------------------------------------------------
+
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/gateway');
+const headerGetter: TextMapGetter<IncomingMessage['headers']> = {
+  keys: (h) => Object.keys(h),
+  get: (h, k) => h[k],
+};
+
+/** The route of a traced path (http.route), or undefined for paths that are not traced (health, metrics, console, cards). */
+function tracedRoute(method: string | undefined, path: string): string | undefined {
+  if (method !== 'POST') return undefined;
+  if (path === '/rpc' || path === '/mcp' || path === '/a2a') return path;
+  if (path.startsWith('/a2a/')) return '/a2a/{agent}';
+  return undefined;
+}
+
+/** A JSON-RPC method as a label and span name: the gateway's own methods, else `_OTHER` (semconv) / `unknown`. */
+function rpcMethodOf(r: unknown): { known: string | undefined; original: string | undefined } {
+  const m = typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as { method?: unknown }).method : undefined;
+  if (typeof m !== 'string') return { known: undefined, original: undefined };
+  return Object.prototype.hasOwnProperty.call(METHODS, m) ? { known: m, original: m } : { known: undefined, original: m.slice(0, 64) };
+}
+
+function rpcIdOf(r: unknown): string | undefined {
+  const id = typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id).slice(0, 64) : undefined;
+}
+
+/** The A2A methods counted by name (others: `other`). */
+const A2A_METHODS = new Set(['SendMessage', 'message/send', 'SendStreamingMessage', 'message/stream', 'GetTask', 'tasks/get', 'CancelTask', 'tasks/cancel', 'ListTasks', 'SubscribeToTask', 'tasks/resubscribe', 'GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard']);
 /** A Host header fit to put in a URL; anything else falls back to localhost. */
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -96,7 +143,12 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (CATALOG_WRITES.has(method)) catalog.invalidate();
   };
   const schemas = new SchemaStore();
+  // The operator console (console.ts): static assets, the page calls /rpc with the operator's credential.
+  const serveConsole = consoleHandler();
   const limit = opts.rateLimit === null ? undefined : createRateLimiter({ ...(opts.rateLimit ?? { ratePerSecond: 50, burst: 100 }), clock: opts.clock ?? systemClock });
+  const metrics = opts.metrics;
+  /** A request answered before any method ran (401, 413, 429, a body that is not JSON): counted as method `none`. */
+  const refused = (face: 'rpc' | 'mcp' | 'a2a', type: string, started: number) => metrics?.request(face, 'none', undefined, type, (performance.now() - started) / 1000);
 
   /** The backends as the caller: every service call carries the caller's own Authorization header. */
   const asCaller = (authorization: string): Backends => {
@@ -111,6 +163,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (b.pool) out.pool = withAuthorization(b.pool, authorization);
     if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
     if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
+    if (b.eventSubscriptions) out.eventSubscriptions = withAuthorization(b.eventSubscriptions, authorization);
     if (b.deadLetters) out.deadLetters = new Map([...b.deadLetters].map(([name, api]) => [name, withAuthorization(api, authorization)]));
     return out;
   };
@@ -151,8 +204,9 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
    * Authenticates the request from its Authorization header alone, before its
    * body is read; on failure answers 401 and returns undefined.
    */
-  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<Principal | undefined> => {
+  const authenticate = async (req: IncomingMessage, res: ServerResponse, face: 'rpc' | 'mcp' | 'a2a' = 'rpc'): Promise<Principal | undefined> => {
     const authorization = req.headers.authorization;
+    const started = performance.now();
     try {
       const principal = await opts.authenticator.authenticate(authorization);
       // The services' shared token is for their calls to each other, never an outside caller's.
@@ -166,6 +220,8 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     } catch (e) {
       const err = toParleyError(e);
       if (err.type !== 'unauthenticated') throw e;
+      metrics?.authFailure(face, credentialLabel(authorization), err.rule);
+      refused(face, err.type, started);
       // RFC 6750 §3: error="invalid_token" when a credential was presented.
       const challenge = authorization ? 'Bearer realm="parley", error="invalid_token"' : 'Bearer realm="parley"';
       // The body is not read: drop it and close the connection after the answer.
@@ -177,9 +233,11 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   };
 
   /** Charges `cost` requests to the principal's rate limit; over it answers 429 and returns false. */
-  const charge = (principal: Principal, res: ServerResponse, cost: number): boolean => {
+  const charge = (principal: Principal, res: ServerResponse, cost: number, face: 'rpc' | 'mcp' | 'a2a' = 'rpc'): boolean => {
     const decision = limit?.take(principal.id, cost);
     if (!decision || decision.ok) return true;
+    metrics?.rateLimited(principal.roles);
+    refused(face, 'rate_limited', performance.now());
     send(
       res,
       429,
@@ -200,9 +258,11 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   };
 
   /** Reads and parses a JSON body; on failure answers (413, or `parseStatus` with parse_error) and returns undefined. */
-  const readJson = async (req: IncomingMessage, res: ServerResponse, parseStatus: number): Promise<{ value: unknown } | undefined> => {
+  const readJson = async (req: IncomingMessage, res: ServerResponse, parseStatus: number, face: 'rpc' | 'mcp' | 'a2a' = 'rpc'): Promise<{ value: unknown } | undefined> => {
+    const started = performance.now();
     const body = await readBody(req, opts.maxBodyBytes);
     if (body === 'too_large') {
+      refused(face, 'body_too_large', started);
       res.setHeader('connection', 'close');
       send(res, 413, errorResponse(null, new ParleyError('body_too_large', `Request body exceeds ${opts.maxBodyBytes} bytes`, {
         path: 'body',
@@ -214,6 +274,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     try {
       return { value: JSON.parse(body.toString('utf8')) };
     } catch {
+      refused(face, 'parse_error', started);
       send(res, parseStatus, errorResponse(null, new ParleyError('parse_error', 'The request body is not valid JSON', { path: 'body', rule: 'json' })));
       return undefined;
     }
@@ -227,7 +288,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (!read) return;
     const parsed = read.value;
     // One caller for the whole body; a batch costs one request per member.
-    if (!charge(principal, res, Array.isArray(parsed) ? Math.max(1, parsed.length) : 1)) return;
+    if (!charge(principal, res, Array.isArray(parsed) ? Math.max(1, parsed.length) : 1, 'rpc')) return;
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     const ctx: RequestContext = { principal };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
@@ -248,12 +309,40 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         return;
       }
     }
+    /** One JSON-RPC request: its span (JSON-RPC semantic conventions) and its metrics, around handleOne. */
+    const member = async (r: unknown, mctx: RequestContext): Promise<JsonRpcResponse | undefined> => {
+      const started = performance.now();
+      const m = rpcMethodOf(r);
+      const id = rpcIdOf(r);
+      const span = tracer().startSpan(m.known ?? '_OTHER', {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'rpc.system.name': 'jsonrpc',
+          'rpc.method': m.known ?? '_OTHER',
+          'jsonrpc.protocol.version': '2.0',
+          ...(m.known === undefined && m.original !== undefined ? { 'rpc.method_original': m.original } : {}),
+          ...(id !== undefined ? { 'jsonrpc.request.id': id } : {}),
+        },
+      });
+      const observed: NonNullable<RequestContext['observed']> = {};
+      const out = await context.with(trace.setSpan(context.active(), span), () => handleOne(r, caller.backends, onInternal, onSuccess, { ...mctx, observed }));
+      const type = out?.error?.data.type as string | undefined;
+      if (out?.error) {
+        span.setAttributes({ 'rpc.response.status_code': String(out.error.code), 'error.type': String(out.error.code), 'parley.error.type': type ?? 'internal' });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: out.error.message.slice(0, 200) });
+      }
+      if (observed.scenario) span.setAttribute('parley.scenario', observed.scenario);
+      span.end();
+      metrics?.request('rpc', m.known ?? (m.original === undefined ? 'invalid' : 'unknown'), observed.scenario, type, (performance.now() - started) / 1000);
+      return out;
+    };
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > maxBatch) {
+        refused('rpc', 'invalid_request', performance.now());
         send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));
         return;
       }
-      const out = (await Promise.all(parsed.map((r) => handleOne(r, caller.backends, onInternal, onSuccess, ctx)))).filter((r): r is JsonRpcResponse => r !== undefined);
+      const out = (await Promise.all(parsed.map((r) => member(r, ctx)))).filter((r): r is JsonRpcResponse => r !== undefined);
       if (out.length === 0) {
         res.writeHead(204).end();
         return;
@@ -261,7 +350,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 200, out);
       return;
     }
-    const one = await handleOne(parsed, caller.backends, onInternal, onSuccess, { ...ctx, responseHeaders });
+    const one = await member(parsed, { ...ctx, responseHeaders });
     if (!one) {
       res.writeHead(204).end();
       return;
@@ -278,14 +367,32 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       return;
     }
     // MCP's transport answers malformed JSON with HTTP 400 (the SDK does the same).
-    const principal = await authenticate(req, res);
+    const principal = await authenticate(req, res, 'mcp');
     if (!principal) return;
-    const read = await readJson(req, res, 400);
-    if (!read || !charge(principal, res, 1)) return;
+    const read = await readJson(req, res, 400, 'mcp');
+    if (!read || !charge(principal, res, 1, 'mcp')) return;
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     // A face per request: its tools/call runs as the caller; the tool catalogue is shared.
-    const mcp = createMcpFace({ catalog, execution: caller.backends.execution, log: opts.log, version, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+    const mcp = createMcpFace({
+      catalog,
+      execution: caller.backends.execution,
+      log: opts.log,
+      version,
+      schemas,
+      ...(opts.embedder ? { embedder: opts.embedder } : {}),
+      ...(metrics ? { observe: (method: string, scenario: string | undefined, type: string | undefined, seconds: number) => metrics.request('mcp', method, scenario, type, seconds) } : {}),
+      protocolVersion: typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'].slice(0, 32) : undefined,
+    });
+    // tools/list and tools/call are observed in mcp.ts (spans and metrics); what the SDK answers itself here.
+    const started = performance.now();
     await mcp.handlePost(req, res, read.value);
+    if (metrics) {
+      for (const msg of Array.isArray(read.value) ? read.value : [read.value]) {
+        const method = typeof msg === 'object' && msg !== null ? (msg as { method?: unknown }).method : undefined;
+        if (method === 'tools/list' || method === 'tools/call') continue;
+        metrics.request('mcp', mcpMethodLabel(method), undefined, undefined, (performance.now() - started) / 1000);
+      }
+    }
   };
 
   /** /a2a, /a2a/<agent> and their agent cards; false when the path is not one of them. */
@@ -329,20 +436,58 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       notAllowed(res, 'POST', 'The A2A JSON-RPC endpoint takes POST');
       return true;
     }
-    const principal = await authenticate(req, res);
+    const principal = await authenticate(req, res, 'a2a');
     if (!principal) return true;
-    const read = await readJson(req, res, 200);
-    if (!read || !charge(principal, res, 1)) return true;
+    const read = await readJson(req, res, 200, 'a2a');
+    if (!read || !charge(principal, res, 1, 'a2a')) return true;
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     const a2a = createA2aFace({ catalog, execution: caller.backends.execution, log: opts.log });
-    const reply = await a2a.handle(read.value, agent);
+    const started = performance.now();
+    const raw = (read.value as { method?: unknown } | null)?.method;
+    const method = typeof raw === 'string' && A2A_METHODS.has(raw) ? raw : undefined;
+    const id = rpcIdOf(read.value);
+    const span = tracer().startSpan(method ?? '_OTHER', {
+      kind: SpanKind.SERVER,
+      attributes: { 'rpc.system.name': 'jsonrpc', 'rpc.method': method ?? '_OTHER', 'jsonrpc.protocol.version': '2.0', ...(id !== undefined ? { 'jsonrpc.request.id': id } : {}) },
+    });
+    const reply = await context.with(trace.setSpan(context.active(), span), () => a2a.handle(read.value, agent));
+    const body = reply.body as { error?: { code?: number; message?: string; data?: { type?: string } }; result?: { metadata?: { scenario_id?: unknown }; message?: { metadata?: { scenario_id?: unknown } } } } | undefined;
+    const type = body?.error ? (body.error.data?.type ?? 'internal') : undefined;
+    const sc = body?.result?.metadata?.scenario_id ?? body?.result?.message?.metadata?.scenario_id;
+    if (body?.error) {
+      span.setAttributes({ 'rpc.response.status_code': String(body.error.code), 'error.type': String(body.error.code), 'parley.error.type': type ?? 'internal' });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String(body.error.message ?? '').slice(0, 200) });
+    }
+    span.end();
+    metrics?.request('a2a', method ?? 'other', typeof sc === 'string' ? sc : undefined, type, (performance.now() - started) / 1000);
     send(res, reply.status, reply.body);
     return true;
   };
 
   return createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
+    const route = tracedRoute(req.method, path);
+    if (route !== undefined) {
+      // The caller's W3C traceparent, if it sent one, is the parent of the whole request.
+      const parent = propagation.extract(ROOT_CONTEXT, req.headers, headerGetter);
+      const span = tracer().startSpan(`POST ${route}`, {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': 'POST', 'http.route': route, 'url.path': route === '/a2a/{agent}' ? '/a2a/{agent}' : path, 'url.scheme': 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http', 'network.protocol.version': req.httpVersion },
+      }, parent);
+      res.once('close', () => endHttpSpan(span, res.statusCode, res.writableFinished));
+      context.with(trace.setSpan(parent, span), () => serve(req, res, path));
+      return;
+    }
+    serve(req, res, path);
+  });
+
+  function serve(req: IncomingMessage, res: ServerResponse, path: string): void {
     const run = async () => {
+      if (path === '/metrics' && req.method === 'GET' && metrics) {
+        await handleMetrics(metrics, res);
+        return;
+      }
+      if (await serveConsole(req, res, path)) return;
       if (path === '/rpc') {
         if (req.method !== 'POST') {
           res.setHeader('allow', 'POST');
@@ -397,7 +542,22 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       if (!res.headersSent) send(res, toParleyError(e).type === 'unavailable' ? 503 : 500, errorResponse(null, e));
       else res.destroy();
     });
-  });
+  }
+}
+
+function endHttpSpan(span: Span, status: number, finished: boolean): void {
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500 || !finished) {
+    span.setAttribute('error.type', finished ? String(status) : 'connection_closed');
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+/** An MCP method as a label: the ones an MCP client sends Parley, else `other`. */
+function mcpMethodLabel(m: unknown): string {
+  const known = ['initialize', 'ping', 'notifications/initialized', 'notifications/cancelled', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/templates/list', 'logging/setLevel', 'completion/complete'];
+  return typeof m === 'string' && known.includes(m) ? m : typeof m === 'string' && m.startsWith('notifications/') ? 'notifications/other' : 'other';
 }
 
 /** Reads the body up to `limit` bytes; stops reading and reports 'too_large' past it. */

@@ -2,7 +2,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TextEmbedder } from '@parley/adol';
 import type { Authenticator } from '@parley/auth';
-import type { Clock, HealthState, Logger } from '@parley/runtime';
+import type { Clock, HealthState, Logger, Metrics } from '@parley/runtime';
 import { createGatewayServer } from './http';
 import type { Backends } from './rpc';
 
@@ -34,6 +34,8 @@ export interface GatewayDeps {
   clock?: Clock;
   /** Serve HTTPS with this certificate (PEM; draft-zhou §7); default plain HTTP. Set publicUrl to the https:// address for agent cards. */
   tls?: { cert: Buffer | string; key: Buffer | string; ca?: Buffer | string } | null;
+  /** Prometheus metrics, served at GET /metrics (libs/runtime metrics.ts). */
+  metrics?: Metrics;
 }
 
 export interface RunningGateway {
@@ -55,6 +57,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     authenticator: deps.authenticator,
     ...(deps.rateLimit !== undefined ? { rateLimit: deps.rateLimit } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
   // HTTPS: the same request handler on a TLS server (client certificates are not requested).
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key, ...(deps.tls.ca ? { ca: deps.tls.ca } : {}) }) : plain;

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  EventSubscriptionServiceService,
   DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
@@ -21,6 +22,7 @@ import {
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, runUntilSignal, systemClock, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startGateway } from './index';
 import { parseToolExamples } from './adol-params';
 
@@ -28,6 +30,9 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'gateway' } });
 
 runUntilSignal('gateway', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured); Prometheus metrics at GET /metrics on PORT (PARLEY_METRICS).
+  const tracing = startTracingFromEnv(env, 'gateway');
+  const metrics = metricsFromEnv(env);
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC (HTTPS for the gateway)
   const executeTimeout = envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 });
   const auth = authenticatorFromEnv(env, systemClock, tls);
@@ -44,6 +49,8 @@ runUntilSignal('gateway', log, async () => {
   const execution = createGrpcClient(ExecutionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls, credential });
   // AN tasks (draft 004 §5.2-5.4): TaskService is served by the execution service, on its gRPC port.
   const tasks = createGrpcClient(TaskServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { deadlineMs: executeTimeout + 5000, tls, credential });
+  // Operators' webhooks for schema evolution events: EventSubscriptionService, on execution's gRPC port too.
+  const eventSubscriptions = createGrpcClient(EventSubscriptionServiceService, envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053'), { tls, credential });
   const poolAddr = envOptional(env, 'SEMANTIC_POOL_ADDR');
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
   const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls, credential }) : undefined;
@@ -60,7 +67,7 @@ runUntilSignal('gateway', log, async () => {
       ] as const
     ).flatMap(([name, addr]) => (addr ? [[name, createGrpcClient(DeadLetterServiceService, addr, { tls, credential })] as const] : [])),
   );
-  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : []), ...deadLetterClients.values()];
+  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, eventSubscriptions, ...(pool ? [pool] : []), ...(evolution ? [evolution] : []), ...deadLetterClients.values()];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
     negotiation: () => negotiation.waitForReady(1500).then(() => true),
@@ -84,6 +91,7 @@ runUntilSignal('gateway', log, async () => {
       negotiation: negotiation.api,
       execution: execution.api,
       tasks: tasks.api,
+      eventSubscriptions: eventSubscriptions.api,
       ...(pool ? { pool: pool.api } : {}),
       ...(evolution ? { evolution: evolution.api } : {}),
       deadLetters: new Map([...deadLetterClients].map(([name, c]) => [name, c.api])),
@@ -99,12 +107,14 @@ runUntilSignal('gateway', log, async () => {
     ...(tls ? { tls } : {}),
     authenticator: auth.authenticator,
     rateLimit: ratePerSecond > 0 ? { ratePerSecond, burst } : null,
+    ...(metrics ? { metrics } : {}),
   });
   return {
     async stop() {
       await gateway.stop();
       for (const c of clients) c.close();
       auth.close();
+      await tracing.shutdown();
     },
   };
 });

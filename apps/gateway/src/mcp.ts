@@ -16,6 +16,7 @@
  * steps 4-6). ADOL options ride in `params._meta` (adol-params.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Link, type TextMapGetter } from '@opentelemetry/api';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -40,6 +41,84 @@ export interface McpFaceOptions {
   embedder?: TextEmbedder;
   /** Holds the documents of `refs: "shared"` listings (served at GET /schemas/…). */
   schemas: SchemaStore;
+  /** Metrics of the requests this face answers (tools/list, tools/call): method, scenario, error type, seconds. */
+  observe?: (method: string, scenario: string | undefined, errorType: string | undefined, seconds: number) => void;
+  /** The MCP-Protocol-Version header of the request (mcp.protocol.version). */
+  protocolVersion?: string | undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Tracing (OpenTelemetry MCP semantic conventions): a SERVER span per tools/list
+// and tools/call, named `{mcp.method.name} {gen_ai.tool.name}`, the child of the
+// context the client put in `params._meta` (traceparent, tracestate, baggage),
+// linked to the HTTP request's span; without one, the child of the HTTP span.
+// ---------------------------------------------------------------------------
+
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/gateway');
+const metaGetter: TextMapGetter<Record<string, unknown>> = {
+  keys: (m) => Object.keys(m),
+  get: (m, k) => (Object.prototype.hasOwnProperty.call(m, k) && typeof m[k] === 'string' ? (m[k] as string) : undefined),
+};
+
+interface McpCall {
+  method: 'tools/list' | 'tools/call';
+  id: string | number | undefined;
+  meta: unknown;
+  tool?: string;
+}
+
+/** Runs one MCP request in its span; `classify` reads the outcome (a tool error is `tool_error` on the span). */
+async function inSpan<T>(
+  opts: McpFaceOptions,
+  call: McpCall,
+  run: () => Promise<T>,
+  classify: (r: T) => { type?: string; toolError?: boolean; scenario?: string },
+): Promise<T> {
+  const ambient = context.active();
+  const meta = typeof call.meta === 'object' && call.meta !== null && !Array.isArray(call.meta) ? (call.meta as Record<string, unknown>) : undefined;
+  const fromMeta = meta && typeof meta.traceparent === 'string' ? propagation.extract(ROOT_CONTEXT, meta, metaGetter) : undefined;
+  const parentSpan = fromMeta ? trace.getSpanContext(fromMeta) : undefined;
+  const ambientSpan = trace.getSpanContext(ambient);
+  const links: Link[] = parentSpan && ambientSpan && trace.isSpanContextValid(ambientSpan) ? [{ context: ambientSpan }] : [];
+  const parent = parentSpan && trace.isSpanContextValid(parentSpan) ? fromMeta! : ambient;
+  const tool = call.tool?.slice(0, 128);
+  const span = tracer().startSpan(
+    tool ? `${call.method} ${tool}` : call.method,
+    {
+      kind: SpanKind.SERVER,
+      links,
+      attributes: {
+        'mcp.method.name': call.method,
+        'network.transport': 'tcp',
+        'network.protocol.name': 'http',
+        ...(call.id !== undefined && call.id !== null ? { 'jsonrpc.request.id': String(call.id).slice(0, 64) } : {}),
+        ...(tool ? { 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' } : {}),
+        ...(opts.protocolVersion ? { 'mcp.protocol.version': opts.protocolVersion } : {}),
+      },
+    },
+    parent,
+  );
+  const started = performance.now();
+  let outcome: { type?: string; toolError?: boolean; scenario?: string } = {};
+  try {
+    const r = await context.with(trace.setSpan(parent, span), run);
+    outcome = classify(r);
+    return r;
+  } catch (e) {
+    const err = e instanceof McpProtocolError ? e : toMcpError(e);
+    outcome = { type: (err.data.type as string | undefined) ?? 'internal' };
+    span.setAttribute('rpc.response.status_code', String(err.code));
+    throw e;
+  } finally {
+    if (outcome.type !== undefined) {
+      span.setAttributes({ 'error.type': outcome.toolError ? 'tool_error' : outcome.type, 'parley.error.type': outcome.type });
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    if (outcome.scenario) span.setAttribute('parley.scenario', outcome.scenario);
+    span.end();
+    opts.observe?.(call.method, outcome.scenario, outcome.type, (performance.now() - started) / 1000);
+  }
 }
 
 const INSTRUCTIONS =
@@ -75,6 +154,18 @@ export function toolError(err: ParleyError): CallToolResult {
     isError: true,
     content: [{ type: 'text', text: `${describeError(err)}\n${JSON.stringify(errorData(err))}` }],
   };
+}
+
+/** The error type a tool error carries (its second line is the error as JSON, see toolError). */
+function toolErrorType(r: CallToolResult): string | undefined {
+  const text = r.content?.[0]?.type === 'text' ? (r.content[0] as { text: string }).text : '';
+  const json = text.slice(text.indexOf('\n') + 1);
+  try {
+    const t = (JSON.parse(json) as { type?: unknown }).type;
+    return typeof t === 'string' ? t : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The result of a successful call: structuredContent plus the same JSON as text (MCP: for clients without structured output). */
@@ -153,27 +244,40 @@ export function createMcpFace(opts: McpFaceOptions) {
     const server = new McpServer({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     // The low-level handlers: Parley's tools are JSON Schemas derived at run time,
     // not the zod shapes McpServer.registerTool takes.
-    server.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
-      try {
-        return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
-      } catch (e) {
-        if (toParleyError(e).type === 'internal') log.error('mcp tools/list failed', { error: e });
-        throw toMcpError(e);
-      }
-    });
-    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
+      inSpan(opts, { method: 'tools/list', id: extra.requestId, meta: request.params?._meta }, async () => {
+        try {
+          return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
+        } catch (e) {
+          if (toParleyError(e).type === 'internal') log.error('mcp tools/list failed', { error: e });
+          throw toMcpError(e);
+        }
+      }, () => ({})),
+    );
+    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const name = request.params.name;
       let entry: CatalogEntry | undefined;
-      try {
-        entry = await catalog.byName(name);
-      } catch (e) {
-        throw toMcpError(e);
-      }
-      // MCP: an unknown tool is a protocol error (-32602), not a tool result.
-      if (!entry) {
-        throw toMcpError(new ParleyError('invalid_params', `Unknown tool "${name.slice(0, 128)}"`, { path: 'params.name', rule: 'known_tool' }));
-      }
-      return callTool(entry, request.params.arguments ?? {}, request.params._meta, rawRequest(body, extra.requestId));
+      return inSpan(
+        opts,
+        { method: 'tools/call', id: extra.requestId, meta: request.params._meta, tool: name },
+        async () => {
+          try {
+            entry = await catalog.byName(name);
+          } catch (e) {
+            throw toMcpError(e);
+          }
+          // MCP: an unknown tool is a protocol error (-32602), not a tool result.
+          if (!entry) {
+            throw toMcpError(new ParleyError('invalid_params', `Unknown tool "${name.slice(0, 128)}"`, { path: 'params.name', rule: 'known_tool' }));
+          }
+          return callTool(entry, request.params.arguments ?? {}, request.params._meta, rawRequest(body, extra.requestId));
+        },
+        (r) => {
+          const scenario = (entry as CatalogEntry | undefined)?.source.schema.scenario_id;
+          const type = r.isError ? (toolErrorType(r) ?? 'internal') : undefined;
+          return { ...(type !== undefined ? { type, toolError: true } : {}), ...(scenario ? { scenario } : {}) };
+        },
+      );
     });
     return server;
   }

@@ -23,6 +23,8 @@ import type { ApiKeyApi, DeadLetterApi, DeadLetterServiceName } from '@parley/co
 import { API_KEY_METHODS, DEAD_LETTER_METHODS, OPERATOR_METHODS } from './operator';
 import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
+import { EVENT_SUBSCRIPTION_METHODS } from './event-subscriptions';
+import type { EventSubscriptionApi } from '@parley/contracts';
 
 /**
  * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
@@ -47,6 +49,8 @@ export interface Backends {
   evolution?: EvolutionApi;
   /** The registry's API keys (issue 6); without it the key methods answer `unavailable`. */
   apiKeys?: ApiKeyApi;
+  /** Operators' webhooks for schema evolution events, served by execution; without it those methods answer `unavailable`. */
+  eventSubscriptions?: EventSubscriptionApi;
   /**
    * DeadLetterService of each service the gateway reaches (draft-zhou §6.2 event flow),
    * by service name; a service missing from it is listed as `unavailable`.
@@ -66,6 +70,11 @@ export interface RequestContext {
    * passes a map for a single request only: a batch's members share one response.
    */
   responseHeaders?: Record<string, string>;
+  /**
+   * What the method learnt that metrics and traces may name (http.ts gives each
+   * request its own): the scenario a service resolved, never one taken from params.
+   */
+  observed?: { scenario?: string };
   /** The single request's `Idempotency-Key` header, checked (http.ts); `execute` uses it. */
   idempotencyKey?: string;
 }
@@ -89,6 +98,7 @@ export const METHODS = {
     const r = await b.negotiation.getSchemaTemplate({ ...p, preferred_language: p.preferred_language ?? '' });
     if (!r.template) throw new ParleyError('internal', 'Negotiation returned no template');
     const template = templateFromWire(r.template);
+    if (ctx.observed && r.schema) ctx.observed.scenario = r.schema.scenario_id;
     // draft-zhou §7: negotiation's signature of the full template (agent, etag and applied patches in its
     // protected header), as an HTTP header of a single request; the result stays Figure 7's template.
     if (r.signature && view !== 'short' && !compact && ctx.responseHeaders && r.signature.length <= MAX_SIGNATURE_HEADER) {
@@ -141,6 +151,7 @@ export const METHODS = {
     const r: ExecuteResponse = await execute(b.execution, p);
     // A repeat answered with the first result says so in a header (single requests; the result is the agent's).
     if (r.replayed && ctx.responseHeaders) ctx.responseHeaders['idempotent-replayed'] = 'true';
+    if (ctx.observed) ctx.observed.scenario = r.scenario_id;
     // Figure 9: the agent's result, with Parley's schema_update_suggestion (draft-zhou §6.2.2, present when
     // the client's schema_etag is stale) as a sibling member, merged with one the agent wrote itself (its
     // keys first, Parley's patch members win) unless Parley's is signed (§7; then the agent's own becomes
@@ -248,6 +259,8 @@ export const METHODS = {
   ...OPERATOR_METHODS,
   // API keys (issue 6), operators only: operator.ts.
   ...API_KEY_METHODS,
+  // Webhooks for patch.*, key.* and pool.matured, operators only: event-subscriptions.ts.
+  ...EVENT_SUBSCRIPTION_METHODS,
   // Dead letters of every service (draft-zhou §6.2 event flow), operators only: operator.ts.
   ...DEAD_LETTER_METHODS,
   /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */

@@ -84,7 +84,7 @@ function fakePool(opts: { leakRaw?: boolean } = {}): SemanticPoolApi & { calls: 
         .filter((c) => c.scenario_id === req.scenario && (!req.scope || c.scope === req.scope) && c.heat >= (req.min_heat ?? 0))
         .sort((a, b) => b.heat - a.heat)
         .slice(0, req.limit ?? 100);
-      return { clusters: out, embedder: 'offline', similarity_threshold: 0.15 };
+      return { clusters: out, embedder: 'offline', similarity_threshold: 0.15, heat_threshold: 50 };
     },
     async getCluster(req) {
       calls.push({ method: 'getCluster', req });

@@ -1,7 +1,7 @@
 import type { Authenticator } from '@parley/auth';
 import { NegotiationServiceService, bindDeadLetters, bindService, startGrpcServer, type NegotiationApi, type RegistryApi } from '@parley/contracts';
 import { serviceEventFlow, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import { loadKeyRing, type Clock, type EventFlowConfig, type KeyRing, type Logger } from '@parley/runtime';
+import { loadKeyRing, type Clock, type EventFlowConfig, type KeyRing, type Logger, type Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { startPatchConsumer } from './patches';
 import { negotiationGuards } from './access';
@@ -45,6 +45,8 @@ export interface NegotiationDeps {
   authenticator: Authenticator;
   /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
   eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
+  /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
+  metrics?: Metrics;
 }
 
 export interface RunningNegotiation {
@@ -72,7 +74,10 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
     server = await startGrpcServer({
       ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
       port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-      services: [bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards }), bindDeadLetters('negotiation', flow.office, deps.authenticator)],
+      services: [
+        bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) }),
+        bindDeadLetters('negotiation', flow.office, deps.authenticator),
+      ],
     });
   } catch (e) {
     await patches.stop();

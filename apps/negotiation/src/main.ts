@@ -7,6 +7,7 @@
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { authenticatorFromEnv, createLogger, envInt, envString, eventFlowFromEnv, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startNegotiation } from './index';
 
@@ -14,6 +15,9 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'negotiation' } });
 
 runUntilSignal('negotiation', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured) and Prometheus metrics (PARLEY_METRICS, on).
+  const tracing = startTracingFromEnv(env, 'negotiation');
+  const metrics = metricsFromEnv(env);
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const signing = loadKeyRing(env, log); // first: a key misconfiguration stops the start before anything opens
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
@@ -30,6 +34,7 @@ runUntilSignal('negotiation', log, async () => {
     registry: registry.api,
     clock: systemClock,
     log,
+    ...(metrics ? { metrics } : {}),
     grpcPort: envInt(env, 'GRPC_PORT', 50052),
     grpcTls: tls,
     signing,
@@ -44,7 +49,9 @@ runUntilSignal('negotiation', log, async () => {
       registry: () => registry.waitForReady(1500).then(() => true),
     },
   };
-  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8082));
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8082), '0.0.0.0', { ...(metrics ? { metrics } : {}) });
+  // JetStream consumer lag of this process's durable consumers, read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   return {
     async stop() {
       health.shuttingDown = true;
@@ -54,6 +61,7 @@ runUntilSignal('negotiation', log, async () => {
       auth.close();
       await bus.close();
       await db.close();
+      await tracing.shutdown();
     },
   };
 });

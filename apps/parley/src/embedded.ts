@@ -2,6 +2,7 @@ import { createJwtVerifier, mintApiKey, parseApiKey, parseJwtIssuers, type Authe
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  EventSubscriptionServiceService,
   DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
@@ -12,10 +13,10 @@ import {
   createGrpcClient,
   type GrpcClient,
 } from '@parley/contracts';
-import { startEvolution, type RunningEvolution } from '@parley/evolution-service';
+import { evolverConfigFromEnv, startEvolution, type RunningEvolution } from '@parley/evolution-service';
 import { createLlmFromEnv } from '@parley/llm';
 import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
-import { rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
+import { poolConfigFromEnv, rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
@@ -25,6 +26,7 @@ import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
 import { apiKeysViaRegistry, createAuthenticator, eventFlowFromEnv, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { createMetrics, type Metrics } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
 
@@ -76,6 +78,11 @@ export interface EmbeddedOptions {
    * authentication against a baseline; never needed to run Parley.
    */
   authenticator?: Authenticator;
+  /**
+   * The process's Prometheus metrics, shared by every service and served at the
+   * gateway's GET /metrics (default: made here; null: none, as PARLEY_METRICS=off).
+   */
+  metrics?: Metrics | null;
 }
 
 export interface EmbeddedParley {
@@ -97,6 +104,8 @@ export interface EmbeddedParley {
   semanticPool: RunningSemanticPool;
   evolution: RunningEvolution;
   agents: Agent[];
+  /** The metrics every service records into (absent when turned off). */
+  metrics?: Metrics;
   stop(): Promise<void>;
 }
 
@@ -111,6 +120,10 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' })
     : createMemoryBus({ subjects });
   const grpcHost = '127.0.0.1';
+  const metrics = opts.metrics === null ? undefined : (opts.metrics ?? createMetrics());
+  const withMetrics = metrics ? { metrics } : {};
+  // One bus for every service: its durable consumers' lag is read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   const clients: GrpcClient<never>[] = [];
   const client = <S,>(c: S): S => {
     clients.push(c as unknown as GrpcClient<never>);
@@ -136,6 +149,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     eventFlow,
     grpcHost,
     grpcPort: 0,
+    ...withMetrics,
     auth: {
       tenant,
       serviceToken,
@@ -172,6 +186,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
   });
   const negotiationClient = grpc(NegotiationServiceService, negotiation.port);
   const timeoutMs = opts.executeTimeoutMs ?? 5000;
@@ -189,6 +204,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     authenticator,
     // Safe retries of execute: PARLEY_IDEMPOTENCY_TTL_MS as in the separate process (default 24 h).
     ...(process.env['PARLEY_IDEMPOTENCY_TTL_MS'] ? { idempotencyTtlMs: Number(process.env['PARLEY_IDEMPOTENCY_TTL_MS']) } : {}),
+    ...withMetrics,
     // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
     // development mode unless AUDIT_SCENARIOS says otherwise.
     auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
@@ -197,6 +213,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   });
   const executionClient = grpc(ExecutionServiceService, execution.port, timeoutMs + 5000);
   const tasksClient = grpc(TaskServiceService, execution.port, timeoutMs + 5000);
+  const eventSubscriptionsClient = grpc(EventSubscriptionServiceService, execution.port);
   const health: HealthState = {
     shuttingDown: false,
     checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
@@ -213,7 +230,8 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     clock,
     log: log.child({ service: 'semantic-pool' }),
     eventFlow,
-    ...(opts.evolution?.pool ? { config: opts.evolution.pool } : {}),
+    // The §6.2.1 figures as given, else from the environment as the separate process reads them (PARLEY_HEAT_THRESHOLD, …).
+    config: opts.evolution?.pool ?? poolConfigFromEnv(process.env),
     ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
     // zhou §7: with PARLEY_DATA_KEY (or PARLEY_STORE_RAW_FRAGMENTS=false) as in the separate process;
     // otherwise raw fragments are sealed with a key made up at start.
@@ -221,6 +239,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
   });
   const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
   const llm = createLlmFromEnv(process.env, await loadWordNetLexicon());
@@ -232,13 +251,15 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     clock,
     log: log.child({ service: 'evolution' }),
     eventFlow,
-    ...(opts.evolution?.evolver ? { config: opts.evolution.evolver } : {}),
+    // As given, else from the environment as the separate process reads it (PARLEY_APPROVAL=manual holds every patch, …).
+    config: opts.evolution?.evolver ?? evolverConfigFromEnv(process.env),
     induce: (input) => llm.inducer.induce(input),
     judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
     ...(opts.evolution?.tickMs !== undefined ? { tickMs: opts.evolution.tickMs } : {}),
     grpcHost,
     grpcPort: 0,
     authenticator,
+    ...withMetrics,
   });
   const evolutionClient = grpc(EvolutionServiceService, evolution.port);
   const gateway = await startGateway({
@@ -253,6 +274,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       negotiation: negotiationClient.api,
       execution: executionClient.api,
       tasks: tasksClient.api,
+      eventSubscriptions: eventSubscriptionsClient.api,
       pool: poolClient.api,
       evolution: evolutionClient.api,
       // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
@@ -269,6 +291,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     ...(opts.host ? { host: opts.host } : {}),
     port: opts.port ?? 8080,
     maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
+    ...withMetrics,
   });
 
   const agents: Agent[] = [];
@@ -295,6 +318,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     semanticPool,
     evolution,
     agents,
+    ...withMetrics,
     async stop() {
       health.shuttingDown = true;
       await gateway.stop();

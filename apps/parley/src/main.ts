@@ -5,12 +5,16 @@
 //   PARLEY_DEMO=0 skips the walk-through. PARLEY_DEV_KEY: the development API key (made and printed when unset).
 import { createParleyClient } from '@parley/client';
 import { createLogger, envInt, envOptional, runUntilSignal } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startParley } from './embedded';
 
 const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL ?? 'warn', base: { mode: 'embedded' } });
 
 runUntilSignal('parley', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured); Prometheus metrics at GET /metrics (PARLEY_METRICS).
+  const tracing = startTracingFromEnv(env, 'embedded');
+  const metrics = metricsFromEnv(env);
   const databaseUrl = envOptional(env, 'DATABASE_URL');
   const natsUrl = envOptional(env, 'NATS_URL');
   const dataDir = envOptional(env, 'PARLEY_DATA_DIR');
@@ -21,6 +25,7 @@ runUntilSignal('parley', log, async () => {
     ...(dataDir ? { dataDir } : {}),
     authCacheMs: envInt(env, 'PARLEY_AUTH_CACHE_MS', 2000, { min: 0 }),
     log,
+    metrics: metrics ?? null,
   });
   const url = parley.url.replace('127.0.0.1', 'localhost');
   const out = (s = '') => process.stdout.write(s + '\n');
@@ -28,6 +33,8 @@ runUntilSignal('parley', log, async () => {
   out(`Embedder for the semantic pool and MCP tool selection: ${parley.embedderId} (PARLEY_EMBEDDER)`);
   out(`Development API key (every role, principal "dev"; PARLEY_DEV_KEY): ${parley.devKey}`);
   out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);
+  out(`Operator console: ${url}/console/ (sign in with the key above)`);
+  out(`Prometheus metrics: ${parley.metrics ? `${url}/metrics` : 'off (PARLEY_METRICS=off)'}; OpenTelemetry traces: ${tracing.enabled ? tracing.description : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER to export them)'}`);
 
   if (env.PARLEY_DEMO !== '0') {
     const client = createParleyClient(parley.url, { apiKey: parley.devKey });
@@ -54,5 +61,10 @@ Try it:
   npx parley pool clusters --scenario flight_booking --url ${url}
   npx parley patches list --scenario flight_booking --url ${url}
 Press Ctrl-C to stop.`);
-  return parley;
+  return {
+    async stop() {
+      await parley.stop();
+      await tracing.shutdown();
+    },
+  };
 });

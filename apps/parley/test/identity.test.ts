@@ -15,6 +15,7 @@ import {
   AgentProfileServiceService,
   ApiKeyServiceService,
   DeadLetterServiceService,
+  EventSubscriptionServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -120,6 +121,7 @@ describe('unauthenticated calls are refused on every face', () => {
       [NegotiationServiceService, parley.grpcPorts.negotiation],
       [ExecutionServiceService, parley.grpcPorts.execution],
       [TaskServiceService, parley.grpcPorts.execution],
+      [EventSubscriptionServiceService, parley.grpcPorts.execution],
       [SemanticPoolServiceService, parley.grpcPorts.semanticPool],
       [EvolutionServiceService, parley.grpcPorts.evolution],
       // Served by every service; counted once (its POLICY entries are three).

@@ -217,7 +217,23 @@ interface Service {
 interface Hpa {
   kind: 'HorizontalPodAutoscaler';
   metadata: Meta;
-  spec: { scaleTargetRef: { kind: string; name: string }; minReplicas?: number; maxReplicas: number };
+  spec: {
+    scaleTargetRef: { kind: string; name: string };
+    minReplicas?: number;
+    maxReplicas: number;
+    metrics?: { type: string; resource?: { name: string; target: { averageUtilization?: number } } }[];
+  };
+}
+interface ScaledObject {
+  kind: 'ScaledObject';
+  apiVersion: string;
+  metadata: Meta;
+  spec: {
+    scaleTargetRef: { apiVersion?: string; kind?: string; name: string };
+    minReplicaCount: number;
+    maxReplicaCount: number;
+    triggers: { type: string; metadata: Record<string, string> }[];
+  };
 }
 interface K8sObject {
   apiVersion: string;
@@ -285,10 +301,12 @@ function findKubectl(): string | undefined {
 
 const kubectl = findKubectl();
 if (!kubectl && !isCI()) {
-  console.warn(
+  // On stderr directly as well: a console warning can be swallowed by a reporter, a skip must not be silent.
+  const warning =
     '\n[parley] !!! kubectl not found on PATH (or KUBECTL): the kustomize build tests of infra/k8s are SKIPPED. ' +
-      'Install kubectl (it bundles kustomize) to run them; with CI set they fail instead.\n',
-  );
+    'Install kubectl (it bundles kustomize) to run them; with CI set they fail instead.\n';
+  process.stderr.write(warning);
+  console.warn(warning);
 }
 
 function kustomize(dir: string): Manifests {
@@ -367,9 +385,8 @@ function checkAppsAndAgents(m: Manifests) {
     expect(readinessPort(d)).toBe(Number(m.envValue(c, 'HEALTH_PORT')));
   }
 
-  const hpa = m.get<Hpa>('HorizontalPodAutoscaler', 'agent-flight-booking');
-  expect(hpa.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: 'agent-flight-booking' });
-  expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas ?? 1);
+  // Agents' replicas belong to the overlay's autoscaler, never to the Deployment.
+  for (const scenario of SCENARIOS) expect(m.get<Workload>('Deployment', agentName(scenario)).spec.replicas, `${agentName(scenario)} replicas`).toBeUndefined();
 
   // Everything namespaced lands in `parley`.
   for (const o of m.objects) if (o.kind !== 'Namespace') expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe('parley');
@@ -708,6 +725,83 @@ describe.skipIf(!kubectl && !isCI())('kustomize builds (infra/k8s)', () => {
     for (const v of ['REGISTRY_ADDR', 'NEGOTIATION_ADDR', 'EXECUTION_ADDR', 'SEMANTIC_POOL_ADDR', 'EVOLUTION_ADDR']) expect(sans).toContain(`DNS:${dev.envValue(registry, v)!.split(':')[0]}`);
     expect(sans).toContain(`DNS:${new URL(dev.envValue(registry, 'GATEWAY_URL')!).hostname}`);
     expect(sans).toContain(`DNS:${new URL(dev.envValue(registry, 'NATS_URL')!).hostname}`);
+  });
+
+  it('per-scenario autoscaling: prod has a KEDA ScaledObject per scenario agent on its request rate, dev the plain HPA variant, both with the bounds of infra/k8s/scaling.yaml; the base has none', () => {
+    const scaling = parse(readFileSync(join(root, 'infra/k8s/scaling.yaml'), 'utf8')) as {
+      prometheus: { serverAddress: string };
+      defaults: Record<string, number>;
+      scenarios: Record<string, { deployment: string } & Record<string, number | string>>;
+    };
+    expect(Object.keys(scaling.scenarios).sort()).toEqual([...SCENARIOS].sort());
+    const want = (scenario: string) => ({ ...scaling.defaults, ...scaling.scenarios[scenario] }) as Record<string, number> & { deployment: string };
+    const base = buildBase();
+    expect(base.all('ScaledObject')).toEqual([]);
+    expect(base.all('HorizontalPodAutoscaler')).toEqual([]);
+
+    const prod = buildProd();
+    expect(prod.all('HorizontalPodAutoscaler'), 'KEDA makes its own HPAs: none of ours beside it').toEqual([]);
+    const scaled = prod.all<ScaledObject>('ScaledObject');
+    expect(scaled.map((o) => o.spec.scaleTargetRef.name).sort()).toEqual(SCENARIOS.map(agentName).sort());
+    for (const scenario of SCENARIOS) {
+      const w = want(scenario);
+      expect(w.deployment).toBe(agentName(scenario));
+      const o = prod.get<ScaledObject>('ScaledObject', agentName(scenario));
+      expect(o.apiVersion).toBe('keda.sh/v1alpha1');
+      expect(o.metadata.namespace).toBe('parley');
+      expect(prod.find('Deployment', o.spec.scaleTargetRef.name), 'its target exists').toBeDefined();
+      expect(o.spec).toMatchObject({ minReplicaCount: w.minReplicas, maxReplicaCount: w.maxReplicas });
+      expect(o.spec.maxReplicaCount).toBeGreaterThanOrEqual(o.spec.minReplicaCount);
+      const t = o.spec.triggers[0]!;
+      expect(t.type).toBe('prometheus');
+      expect(t.metadata.serverAddress).toBe(scaling.prometheus.serverAddress);
+      expect(Number(t.metadata.threshold)).toBe(w.requestsPerSecondPerReplica);
+      // That scenario's executions, whatever their outcome (the metric of libs/runtime metrics.ts).
+      expect(t.metadata.query).toMatch(new RegExp(`^sum\\(rate\\(parley_executions_total\\{scenario="${scenario}"\\}\\[\\d+[smh]\\]\\)\\)$`));
+    }
+
+    for (const dev of [buildDev(), buildDevCertManager()]) {
+      expect(dev.all('ScaledObject')).toEqual([]);
+      for (const scenario of SCENARIOS) {
+        const w = want(scenario);
+        const hpa = dev.get<Hpa>('HorizontalPodAutoscaler', agentName(scenario));
+        expect(hpa.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: agentName(scenario) });
+        expect(hpa.spec).toMatchObject({ minReplicas: w.minReplicas, maxReplicas: w.maxReplicas });
+        expect(hpa.spec.metrics?.[0]?.resource).toMatchObject({ name: 'cpu', target: { averageUtilization: w.cpuUtilization } });
+      }
+    }
+  });
+
+  it('the autoscaling components are what scripts/gen-autoscaling.mjs makes of infra/k8s/scaling.yaml', () => {
+    const r = spawnSync(process.execPath, [join(root, 'scripts/gen-autoscaling.mjs'), '--check'], { encoding: 'utf8' });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+  });
+
+  it('prod overlay: monitoring scrapes every pod\'s /metrics (health ports, the gateway over HTTPS) and carries the alerts and the dashboard', () => {
+    const prod = buildProd();
+    interface PodMonitor extends K8sObject {
+      spec: { selector: { matchLabels: Labels }; podMetricsEndpoints: { port: string; path: string; scheme?: string; tlsConfig?: { ca?: { secret?: { name: string; key: string } } } }[] };
+    }
+    const monitors = prod.all<PodMonitor>('PodMonitor');
+    const health = monitors.find((m) => m.spec.podMetricsEndpoints.some((e) => e.port === 'health'));
+    expect(health?.spec.podMetricsEndpoints[0]?.path).toBe('/metrics');
+    // Every Parley workload but the gateway has a `health` port its selector reaches.
+    for (const d of prod.all<Workload>('Deployment')) {
+      const labels = d.spec.template.metadata.labels;
+      const selected = Object.entries(health!.spec.selector.matchLabels).every(([k, v]) => labels[k] === v);
+      expect(selected, `${d.metadata.name} selected`).toBe(true);
+      const ports = (d.spec.template.spec.containers[0]?.ports ?? []) as { name?: string }[];
+      if (d.metadata.name === 'gateway') expect(ports.map((p) => p.name)).toContain('https');
+      else expect(ports.map((p) => p.name), d.metadata.name).toContain('health');
+    }
+    const gw = monitors.find((m) => m.spec.selector.matchLabels['app.kubernetes.io/name'] === 'gateway');
+    expect(gw?.spec.podMetricsEndpoints[0]).toMatchObject({ port: 'https', scheme: 'https', path: '/metrics', tlsConfig: { ca: { secret: { name: 'parley-tls', key: 'ca.crt' } } } });
+    const rules = prod.get<K8sObject & { spec: { groups: { rules: { alert: string }[] }[] } }>('PrometheusRule', 'parley');
+    const alerts = rules.spec.groups.flatMap((g) => g.rules.map((r) => r.alert));
+    expect(alerts).toEqual(expect.arrayContaining(['ParleyOutboxStuck', 'ParleyConsumerLag', 'ParleyDeadLetters', 'ParleyAgentTimeouts', 'ParleyAuthFailureSpike']));
+    const dash = prod.get<K8sObject & { metadata: Meta }>('ConfigMap', 'parley-grafana-dashboard');
+    expect(dash.metadata.labels?.grafana_dashboard).toBe('1');
+    expect(JSON.parse(dash.data?.['parley.json'] ?? '{}').uid).toBe('parley-overview');
   });
 });
 

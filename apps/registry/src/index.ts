@@ -11,7 +11,7 @@ import {
   bindDeadLetters,
 } from '@parley/contracts';
 import { EventType, consumeIdempotently, serviceEventFlow, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import { createAuthenticator, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
+import { createAuthenticator, type Clock, type EventFlowConfig, type Logger, type Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { profileGuards, registryGuards } from './access';
 import { createApiKeyStore } from './api-keys';
@@ -50,6 +50,8 @@ export interface RegistryDeps {
   auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
   /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
   eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
+  /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
+  metrics?: Metrics;
 }
 
 export interface RunningRegistry {
@@ -87,13 +89,14 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
   });
   // Dead letters (zhou §6.2 event flow): an event the usage consumer keeps failing on is set aside, not retried forever.
   const flow = serviceEventFlow({ db: deps.db, schema: 'registry', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
     services: [
-      bindService(RegistryServiceService, api, { authenticator, guards: registryGuards }),
-      bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards }),
-      bindService(ApiKeyServiceService, keys.api, { authenticator }),
+      bindService(RegistryServiceService, api, { authenticator, guards: registryGuards, ...observe }),
+      bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards, ...observe }),
+      bindService(ApiKeyServiceService, keys.api, { authenticator, ...observe }),
       bindDeadLetters('registry', flow.office, authenticator),
     ],
   });

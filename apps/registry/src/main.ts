@@ -4,6 +4,7 @@
 // as the operator `operator`, from which every other key is created.
 import { createNatsBus, createSubjects } from '@parley/events';
 import { ConfigError, authFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { parseApiKey } from '@parley/auth';
 import { startRegistry } from './index';
@@ -12,6 +13,9 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'registry' } });
 
 runUntilSignal('registry', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured) and Prometheus metrics (PARLEY_METRICS, on).
+  const tracing = startTracingFromEnv(env, 'registry');
+  const metrics = metricsFromEnv(env);
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-registry' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
@@ -32,13 +36,16 @@ runUntilSignal('registry', log, async () => {
     subjects,
     clock: systemClock,
     log,
+    ...(metrics ? { metrics } : {}),
     grpcPort: envInt(env, 'GRPC_PORT', 50051),
     grpcTls: tls,
     auth: { ...auth, bootstrap },
     eventFlow: flow,
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
-  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8081));
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8081), '0.0.0.0', { ...(metrics ? { metrics } : {}) });
+  // JetStream consumer lag of this process's durable consumers, read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   return {
     async stop() {
       health.shuttingDown = true;
@@ -46,6 +53,7 @@ runUntilSignal('registry', log, async () => {
       await healthServer.close();
       await bus.close();
       await db.close();
+      await tracing.shutdown();
     },
   };
 });

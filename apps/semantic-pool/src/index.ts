@@ -4,7 +4,7 @@ import type { Embedder } from '@parley/embeddings';
 import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
-import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
+import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger, type Metrics, type PoolScenarioFigures } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 import { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type RawFragmentsPolicy } from './service';
@@ -44,6 +44,8 @@ export interface SemanticPoolDeps {
   eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
   /** Redelivery delay after a failed delivery (default 1000 ms). */
   retryDelayMs?: number;
+  /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
+  metrics?: Metrics;
 }
 
 export interface RunningSemanticPool {
@@ -70,7 +72,17 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   // Dead letters (zhou §6.2 event flow): a fragment the pool cannot take (an embedder that throws on it) is set
   // aside after its attempts, never folded into the log, and the fragments after it are processed.
   const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
-  const relay = createOutboxRelay({ db: deps.db, schema: 'pool', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  const relay = createOutboxRelay({
+    db: deps.db,
+    schema: 'pool',
+    bus: deps.bus,
+    ...flow.relay,
+    onError: (e: unknown) => {
+      deps.metrics?.outboxFailed('semantic-pool');
+      deps.log.warn('outbox publish failed; will retry', { error: String(e) });
+    },
+    ...(deps.metrics ? { onPublished: (p: { lagSeconds: number }) => deps.metrics?.outboxPublished('semantic-pool', p.lagSeconds) } : {}),
+  });
   const service = await createPoolService({
     db: deps.db,
     subjects: deps.subjects,
@@ -130,7 +142,19 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const purgeEvery = deps.rawPurgeMs ?? 3_600_000;
   const purgeTimer = purgeEvery > 0 ? setInterval(() => void service.purgeRawText().catch((e: unknown) => deps.log.warn('raw fragment retention sweep failed', { error: String(e) })), purgeEvery) : undefined;
   purgeTimer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator }), bindDeadLetters('semantic-pool', flow.office, deps.authenticator)] });
+  const server = await startGrpcServer({
+    ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
+    port: deps.grpcPort,
+    ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
+    services: [
+      bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator, ...(deps.metrics ? { observe: deps.metrics.grpc } : {}) }),
+      bindDeadLetters('semantic-pool', flow.office, deps.authenticator),
+    ],
+  });
+  // Metrics read on scrape: the outbox by SQL, the pool's figures from its memory (zhou §6.2.1).
+  const unwatch = deps.metrics
+    ? [deps.metrics.watchOutbox('semantic-pool', deps.db, 'pool'), deps.metrics.watchPool(() => poolFigures(service, deps.clock.now().getTime()), service.pool().config.heat_threshold)]
+    : [];
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,
@@ -146,6 +170,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     deadLetters: flow.office,
     drainOutbox: () => relay.drain(),
     async stop() {
+      for (const u of unwatch) u();
       if (timer) clearInterval(timer);
       if (purgeTimer) clearInterval(purgeTimer);
       await server.stop();
@@ -154,4 +179,26 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
       await relay.stop().catch(() => {});
     },
   };
+}
+
+/** Per scenario: fragments in the global pool, clusters by scope, the hottest heats, clusters past the gate. */
+export function poolFigures(service: PoolService, now: number): PoolScenarioFigures[] {
+  const by = new Map<string, { fragments: number; global: number; client: number; heats: number[]; triggers: number }>();
+  for (const c of service.pool().clusters(now)) {
+    let f = by.get(c.scenario);
+    if (!f) by.set(c.scenario, (f = { fragments: 0, global: 0, client: 0, heats: [], triggers: 0 }));
+    if (c.scope === 'global') {
+      f.global++;
+      f.fragments += c.size;
+    } else f.client++;
+    f.heats.push(c.heat);
+    if (c.triggered) f.triggers++;
+  }
+  return [...by].map(([scenario, f]) => ({
+    scenario,
+    fragments: f.fragments,
+    clusters: { global: f.global, client: f.client },
+    hottest: f.heats.sort((a, b) => b - a).slice(0, 5),
+    triggers: f.triggers,
+  }));
 }

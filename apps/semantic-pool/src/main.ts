@@ -8,6 +8,7 @@
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { createVectorIndexFromEnv } from '@parley/vectors';
 import { poolConfigFromEnv, rawFragmentsFromEnv } from './env';
@@ -17,6 +18,9 @@ const env = process.env;
 const log = createLogger({ level: env.LOG_LEVEL, base: { service: 'semantic-pool' } });
 
 runUntilSignal('semantic-pool', log, async () => {
+  // OpenTelemetry traces (OTEL_*; off unless an exporter is configured) and Prometheus metrics (PARLEY_METRICS, on).
+  const tracing = startTracingFromEnv(env, 'semantic-pool');
+  const metrics = metricsFromEnv(env);
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   // Checked before anything connects: no key, no start (unless raw fragments are not stored).
   const raw = rawFragmentsFromEnv(env);
@@ -37,6 +41,7 @@ runUntilSignal('semantic-pool', log, async () => {
     index,
     clock: systemClock,
     log,
+    ...(metrics ? { metrics } : {}),
     config: poolConfigFromEnv(env),
     ...(scenarios ? { scenarios } : {}),
     heatSampleMs: envInt(env, 'PARLEY_HEAT_SAMPLE_MS', 3_600_000, { min: 0 }),
@@ -47,7 +52,9 @@ runUntilSignal('semantic-pool', log, async () => {
     eventFlow: flow,
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
-  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8084));
+  const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8084), '0.0.0.0', { ...(metrics ? { metrics } : {}) });
+  // JetStream consumer lag of this process's durable consumers, read on scrape.
+  metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   return {
     async stop() {
       health.shuttingDown = true;
@@ -57,6 +64,7 @@ runUntilSignal('semantic-pool', log, async () => {
       auth.close();
       await bus.close();
       await db.close();
+      await tracing.shutdown();
     },
   };
 });

@@ -290,7 +290,12 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
         .sort((a, b) => b.heat - a.heat || b.size - a.size || (a.id < b.id ? -1 : 1))
         .slice(0, limit);
       const hist = await history(sc, views.map((v) => v.id));
-      return { clusters: views.map((v) => toCluster(v, hist.get(v.id) ?? [])), embedder: pool.embedder_id, similarity_threshold: pool.config.similarity_threshold };
+      return {
+        clusters: views.map((v) => toCluster(v, hist.get(v.id) ?? [])),
+        embedder: pool.embedder_id,
+        similarity_threshold: pool.config.similarity_threshold,
+        heat_threshold: pool.config.heat_threshold,
+      };
     },
 
     async getCluster(req): Promise<GetClusterResponse> {

@@ -1,3 +1,4 @@
+import { SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { createNatsBus, createSubjects, type Bus, type NatsBusOptions, type Stoppable, type Subjects } from '@parley/events';
 import {
   decodeDispatchRequest,
@@ -155,6 +156,9 @@ export interface PublishedSchema {
   language?: string;
 }
 
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/agent-sdk');
+
 export async function createAgent(opts: AgentOptions): Promise<Agent> {
   // A zhou server agent's name is its schema namespace ([a-z][a-z0-9_-]*); an AN agent (draft 004 §5.1) that only
   // serves tasks may have a profile name such as `TMF-Acme-IP-v1`. serve() and register() need the former.
@@ -192,16 +196,24 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
           return encodeDispatch({ ok: false, error: { message: 'malformed dispatch request', code: 'bad_request' } });
         }
         const run = async (r: DispatchRequest): Promise<Uint8Array> => {
+          // The dispatch's trace continues here: the bus runs this inside the `process` span of the
+          // request, whose W3C traceparent came in the NATS headers; the handler's own spans nest below.
+          const span = tracer().startSpan(`execute ${sid}`, {
+            attributes: { 'parley.agent': opts.name, 'parley.scenario': sid, 'parley.schema_id': r.schema_id, 'parley.execution_id': r.execution_id },
+          });
           try {
-            const result = await handler(r.payload, {
-              execution_id: r.execution_id,
-              schema_id: r.schema_id,
-              scenario_id: r.scenario_id,
-              client_id: r.client_id,
-              deadline: new Date(r.deadline),
-              ...(r.idempotency_key !== undefined ? { idempotency_key: r.idempotency_key } : {}),
-            });
+            const result = await context.with(trace.setSpan(context.active(), span), () =>
+              handler(r.payload, {
+                execution_id: r.execution_id,
+                schema_id: r.schema_id,
+                scenario_id: r.scenario_id,
+                client_id: r.client_id,
+                deadline: new Date(r.deadline),
+                ...(r.idempotency_key !== undefined ? { idempotency_key: r.idempotency_key } : {}),
+              }),
+            );
             if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+              span.setStatus({ code: SpanStatusCode.ERROR, message: 'bad_result' });
               return encodeDispatch({ ok: false, error: { message: 'handler returned a non-object result', code: 'bad_result' } });
             }
             return encodeDispatch({ ok: true, result });
@@ -210,7 +222,11 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
             const code = e instanceof AgentFailure ? e.code : undefined;
             // Only an AgentFailure's message is shown to clients; anything else may carry internals.
             const message = e instanceof AgentFailure ? e.message : 'the agent failed to execute the payload';
+            span.setAttribute('error.type', code ?? 'agent_error');
+            span.setStatus({ code: SpanStatusCode.ERROR, message });
             return encodeDispatch({ ok: false, error: code ? { message, code } : { message } });
+          } finally {
+            span.end();
           }
         };
         // Without a key every dispatch is a new execution; with one, the same execution_id may come again.

@@ -73,6 +73,10 @@ export const POLICY: Readonly<Record<string, readonly Role[]>> = {
   'ApiKeyService/ListApiKeys': OPERATOR,
   'ApiKeyService/RevokeApiKey': OPERATOR,
   'ApiKeyService/Authenticate': ['service'],
+  // Operators' webhooks for schema evolution events (patch.*, key.*, pool.matured).
+  'EventSubscriptionService/CreateEventSubscription': OPERATOR,
+  'EventSubscriptionService/ListEventSubscriptions': OPERATOR,
+  'EventSubscriptionService/DeleteEventSubscription': OPERATOR,
 };
 
 /** `/parley.v1.RegistryService/RegisterAgent` → `RegistryService/RegisterAgent`. */

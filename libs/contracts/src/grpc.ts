@@ -14,6 +14,7 @@ import {
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { authorize, policyKey, type Authenticator, type Principal } from '@parley/auth';
 import { ERROR_CATALOGUE, ParleyError, toParleyError, type SerializedError } from '@parley/protocol';
 
@@ -83,6 +84,66 @@ export type StreamingApi<S extends AnyServiceDefinition> = {
 
 const ERROR_TRAILER = 'parley-error-bin';
 
+// ---------------------------------------------------------------------------
+// Tracing (OpenTelemetry RPC semantic conventions for gRPC): a CLIENT span per
+// call whose context travels as W3C `traceparent` (and `tracestate`, `baggage`)
+// metadata, and a SERVER span per call continuing it. Without an SDK registered
+// (libs/runtime tracing.ts) these are no-ops.
+// ---------------------------------------------------------------------------
+
+/** The tracer, asked of the global provider at each use: a provider installed (or replaced) after this module loaded is the one used. */
+const tracer = () => trace.getTracer('@parley/contracts');
+
+const metadataSetter: TextMapSetter<Metadata> = {
+  set: (md, key, value) => void md.set(key, value),
+};
+const metadataGetter: TextMapGetter<Metadata> = {
+  keys: (md) => Object.keys(md.getMap()),
+  get: (md, key) => {
+    const v = md.get(key).filter((x): x is string => typeof x === 'string');
+    return v.length === 0 ? undefined : v.length === 1 ? v[0] : v;
+  },
+};
+
+/** The gRPC status name of a code (rpc.response.status_code). */
+function statusName(code: number | undefined): string {
+  const name = code === undefined ? undefined : (GrpcCode as unknown as Record<number, string>)[code];
+  return name ?? 'UNKNOWN';
+}
+
+/** `parley.v1.ExecutionService/Execute` (rpc.method) and its parts from a method path. */
+function rpcName(path: string): { full: string; service: string; method: string } {
+  const full = path.replace(/^\//, '');
+  const [svc = full, method = full] = full.split('/');
+  return { full, service: svc.slice(svc.lastIndexOf('.') + 1), method };
+}
+
+function endSpan(span: Span, err: unknown): void {
+  if (err === undefined) {
+    span.setAttribute('rpc.response.status_code', 'OK');
+  } else {
+    const e = toParleyError(err);
+    const code = statusName(ERROR_CATALOGUE[e.type].grpc);
+    span.setAttributes({ 'rpc.response.status_code': code, 'error.type': code, 'parley.error.type': e.type });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: e.message.slice(0, 200) });
+  }
+  span.end();
+}
+
+/** Starts the server span of a call, as the child of the context its metadata carries. */
+function serverSpan(path: string, md: Metadata): { span: Span; ctx: Context } {
+  const parent = propagation.extract(context.active(), md, metadataGetter);
+  const { full } = rpcName(path);
+  const span = tracer().startSpan(full, { kind: SpanKind.SERVER, attributes: { 'rpc.system.name': 'grpc', 'rpc.method': full } }, parent);
+  return { span, ctx: trace.setSpan(parent, span) };
+}
+
+/**
+ * Observes the calls a binding serves (libs/runtime Metrics.grpc): the gRPC
+ * service and method names, the error type when it failed, and the seconds taken.
+ */
+export type GrpcObserver = (service: string, method: string, errorType: string | undefined, seconds: number) => void;
+
 export function toServiceError(e: unknown): Partial<ServiceError> {
   const err = toParleyError(e);
   const metadata = new Metadata();
@@ -118,6 +179,8 @@ export type Guards<S extends AnyServiceDefinition> = Partial<{ [K in keyof S]: G
 export interface ServiceAuth<S extends AnyServiceDefinition> {
   authenticator: Authenticator;
   guards?: Guards<S>;
+  /** Called once per served call (metrics); optional. */
+  observe?: GrpcObserver;
 }
 
 /** The `authorization` metadata of a call, as sent. */
@@ -135,7 +198,10 @@ export function toGrpcHandlers<S extends AnyServiceDefinition>(
 ): UntypedServiceImplementation {
   const handlers: UntypedServiceImplementation = {};
   for (const name of Object.keys(definition)) {
-    const method = policyKey(definition[name]?.path ?? name);
+    const path = definition[name]?.path ?? name;
+    const method = policyKey(path);
+    const names = rpcName(path);
+    const observe = auth.observe;
     const guard = auth.guards?.[name as keyof S] as Guard<unknown> | undefined;
     /** Authenticates, authorizes and guards one call: the request and principal the implementation gets. */
     const admit = async (request: unknown, metadata: Metadata): Promise<{ request: unknown; principal: Principal }> => {
@@ -145,25 +211,48 @@ export function toGrpcHandlers<S extends AnyServiceDefinition>(
     };
     if (definition[name]?.responseStream === true) {
       const stream = impl[name as keyof S] as (req: unknown, ctx: CallContext) => AsyncIterable<unknown>;
-      handlers[name] = (call: ServerWritableStream<unknown, unknown>) =>
-        void serveStream(
-          call,
-          async function* (req, ctx) {
-            const admitted = await admit(req, ctx.metadata);
-            yield* stream.call(impl, admitted.request, { ...ctx, principal: admitted.principal });
-          },
-          streams,
+      handlers[name] = (call: ServerWritableStream<unknown, unknown>) => {
+        const { span, ctx } = serverSpan(path, call.metadata);
+        const started = performance.now();
+        void context.with(ctx, () =>
+          serveStream(
+            call,
+            async function* (req, c) {
+              const admitted = await admit(req, c.metadata);
+              yield* stream.call(impl, admitted.request, { ...c, principal: admitted.principal });
+            },
+            streams,
+            (err) => {
+              endSpan(span, err);
+              observe?.(names.service, names.method, err === undefined ? undefined : toParleyError(err).type, (performance.now() - started) / 1000);
+            },
+          ),
         );
+      };
       continue;
     }
     const unary = impl[name as keyof S] as (req: unknown, ctx: CallContext) => Promise<unknown>;
     handlers[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      admit(call.request, call.metadata)
-        .then((a) => unary.call(impl, a.request, { metadata: call.metadata, principal: a.principal }))
-        .then(
-          (res) => callback(null, res),
-          (err: unknown) => callback(toServiceError(err)),
-        );
+      const { span, ctx } = serverSpan(path, call.metadata);
+      const started = performance.now();
+      const done = (err: unknown) => {
+        endSpan(span, err);
+        observe?.(names.service, names.method, err === undefined ? undefined : toParleyError(err).type, (performance.now() - started) / 1000);
+      };
+      context.with(ctx, () =>
+        admit(call.request, call.metadata)
+          .then((a) => unary.call(impl, a.request, { metadata: call.metadata, principal: a.principal }))
+          .then(
+            (res) => {
+              done(undefined);
+              callback(null, res);
+            },
+            (err: unknown) => {
+              done(err);
+              callback(toServiceError(err));
+            },
+          ),
+      );
     };
   }
   return handlers;
@@ -188,12 +277,14 @@ async function serveStream(
   call: ServerWritableStream<unknown, unknown>,
   run: (req: unknown, ctx: CallContext) => AsyncIterable<unknown>,
   streams: ActiveStreams | undefined,
+  onEnd?: (err: unknown) => void,
 ): Promise<void> {
   const abort = new AbortController();
   streams?.calls.add(abort);
   const onCancel = () => abort.abort(new Error('cancelled by the client'));
   call.on('cancelled', onCancel);
   const finish = (err: unknown) => {
+    onEnd?.(err);
     if (call.cancelled) return;
     if (abort.signal.aborted && abort.signal.reason === SHUTDOWN) {
       call.emit('error', toServiceError(new ParleyError('unavailable', 'The server is shutting down; resume the stream on another connection')));
@@ -360,20 +451,32 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
     }
     return md;
   };
+  const [host, port] = splitAddress(address);
+  const peer = { 'server.address': host, ...(port !== undefined ? { 'server.port': port } : {}) };
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
   for (const name of Object.keys(definition)) {
     if (definition[name]?.responseStream === true) {
+      // The stream carries the caller's trace context; its life is the caller's loop, so it has no span of its own.
       api[name] = (req, ctx) =>
-        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: metadataOf(ctx) }, address, opts.streamDeadlineMs);
+        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: traced(metadataOf(ctx), trace.getSpan(context.active())) }, address, opts.streamDeadlineMs);
       continue;
     }
+    const full = rpcName(definition[name]?.path ?? name).full;
     api[name] = (req, ctx) =>
       new Promise((resolve, reject) => {
         const fn = client[name];
         if (!fn) return reject(new ParleyError('internal', `No gRPC method ${name}`));
-        fn.call(client, req, metadataOf(ctx), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) =>
-          err ? reject(fromServiceError(err, address)) : resolve(res),
-        );
+        const span = tracer().startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
+        fn.call(client, req, traced(metadataOf(ctx), span), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) => {
+          if (err) {
+            const e = fromServiceError(err, address);
+            endSpan(span, e);
+            reject(e);
+          } else {
+            endSpan(span, undefined);
+            resolve(res);
+          }
+        });
       });
   }
   return {
@@ -384,6 +487,23 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
       ),
     close: () => client.close(),
   };
+}
+
+/**
+ * The call's metadata with `span`'s context injected (W3C traceparent): a copy,
+ * since the metadata may be shared between calls (withAuthorization). Unchanged
+ * when there is no trace to continue (no SDK, no span).
+ */
+function traced(md: Metadata, span: Span | undefined): Metadata {
+  if (!span || !trace.isSpanContextValid(span.spanContext())) return md;
+  const out = md.clone();
+  propagation.inject(trace.setSpan(context.active(), span), out, metadataSetter);
+  return out;
+}
+
+function splitAddress(address: string): [string, number | undefined] {
+  const m = /^(.*):(\d+)$/.exec(address);
+  return m ? [m[1]!.replace(/^\[|\]$/g, ''), Number(m[2])] : [address, undefined];
 }
 
 type StreamCall = (req: unknown, md: Metadata, o: { deadline?: Date }) => ClientReadableStream<unknown>;

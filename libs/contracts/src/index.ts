@@ -86,6 +86,7 @@ export {
   type CallContext,
   type Guard,
   type Guards,
+  type GrpcObserver,
   type ServiceAuth,
   type GrpcClient,
   type GrpcServerHandle,
@@ -174,3 +175,16 @@ export {
 } from './gen/parley/v1/auth';
 import type { ApiKeyServiceService } from './gen/parley/v1/auth';
 export type ApiKeyApi = UnaryApi<typeof ApiKeyServiceService>;
+// Operators' webhooks for schema evolution events (OSS integration), served by the execution service.
+export {
+  EventSubscription,
+  CreateEventSubscriptionRequest,
+  CreateEventSubscriptionResponse,
+  ListEventSubscriptionsRequest,
+  ListEventSubscriptionsResponse,
+  DeleteEventSubscriptionRequest,
+  DeleteEventSubscriptionResponse,
+  EventSubscriptionServiceService,
+} from './gen/parley/v1/event_subscriptions';
+import type { EventSubscriptionServiceService } from './gen/parley/v1/event_subscriptions';
+export type EventSubscriptionApi = UnaryApi<typeof EventSubscriptionServiceService>;

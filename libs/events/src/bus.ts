@@ -1,5 +1,13 @@
 import type { EventEnvelope } from './events';
 
+/** One durable consumer's backlog (JetStream num_pending, num_ack_pending, num_redelivered). */
+export interface ConsumerLag {
+  consumer: string;
+  pending: number;
+  ackPending: number;
+  redelivered: number;
+}
+
 /** A running subscription or consumer; `stop()` drains in-flight work, then stops. */
 export interface Stoppable {
   stop(): Promise<void>;
@@ -37,6 +45,12 @@ export interface Bus {
    * often it is tried. Absent: unknown.
    */
   maxEventBytes?(): number;
+  /**
+   * The backlog of each durable consumer this bus consumes for (JetStream
+   * consumer info; the in-process bus computes the same), read by the metrics
+   * on scrape.
+   */
+  consumerLag?(): Promise<ConsumerLag[]>;
   /** Resolves true when connected and the stream exists. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

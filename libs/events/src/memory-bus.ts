@@ -1,10 +1,12 @@
 import { ParleyError } from '@parley/protocol';
-import type { Bus, ConsumeOptions, Stoppable } from './bus';
+import { context as otelContext } from '@opentelemetry/api';
+import type { Bus, ConsumeOptions, ConsumerLag, Stoppable } from './bus';
 import { decodeEvent, encodeEvent } from './codec';
 import type { EventEnvelope } from './events';
 import { consoleLogger, errorText, settleWithin, type EventsLogger } from './log';
 import { matchesAny, subjectMatches } from './match';
 import type { Subjects } from './subjects';
+import { endSpan, startProcess, startSend, type Carrier } from './tracing';
 
 /** The time source of the in-process bus; tests pass a fake one to drive timeouts and retries. */
 export interface BusClock {
@@ -59,6 +61,8 @@ interface Stored {
   seq: number;
   subject: string;
   bytes: Uint8Array;
+  /** Trace headers (W3C traceparent …), as a JetStream message carries them. */
+  headers: Carrier | undefined;
 }
 
 interface Member {
@@ -77,6 +81,8 @@ interface Durable {
   pumping: boolean;
   /** Cuts a redelivery wait short when the last member stops or the bus closes. */
   wakeRetry: (() => void) | undefined;
+  /** The event at the cursor failed and is being delivered again. */
+  redelivering: boolean;
 }
 
 /**
@@ -132,8 +138,12 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
       if (g.members.length === 0 || !subjectMatches(g.members[0]!.subject, subject)) continue;
       chosen.push(g.members[g.next++ % g.members.length]!);
     }
+    // Trace context crosses as headers, as over NATS (see tracing.ts).
+    const { span, carrier } = startSend({ subject });
     if (chosen.length === 0) {
-      throw new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details });
+      const e = new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details });
+      endSpan(span, e, e.type);
+      throw e;
     }
     return new Promise<Uint8Array>((resolve, reject) => {
       let settled = false;
@@ -144,19 +154,38 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
         pendingRequests.delete(abort);
         fn();
       };
-      const abort = (e: Error) => settle(() => reject(e));
+      const abort = (e: Error) =>
+        settle(() => {
+          endSpan(span, e);
+          reject(e);
+        });
       const cancelTimer = later(
-        () => settle(() => reject(new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details }))),
+        () =>
+          settle(() => {
+            const e = new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details });
+            endSpan(span, e, e.type);
+            reject(e);
+          }),
         o.timeoutMs,
       );
       pendingRequests.add(abort);
       for (const s of chosen) {
-        const run = Promise.resolve()
-          .then(() => s.handler(body.slice()))
+        const served = startProcess({ subject, group: s.queue }, carrier);
+        const run = otelContext
+          .with(served.ctx, () => Promise.resolve().then(() => s.handler(body.slice())))
           .then(
-            (reply) => settle(() => resolve(reply.slice())),
+            (reply) => {
+              endSpan(served.span);
+              settle(() => {
+                endSpan(span);
+                resolve(reply.slice());
+              });
+            },
             // No reply on a throw, as over NATS: the requester sees a timeout, the log says why.
-            (err: unknown) => log.error('request handler threw; no reply sent', { subject, queue: s.queue, error: errorText(err) }),
+            (err: unknown) => {
+              endSpan(served.span, err);
+              log.error('request handler threw; no reply sent', { subject, queue: s.queue, error: errorText(err) });
+            },
           );
         s.inFlight.add(run);
         void run.finally(() => s.inFlight.delete(run));
@@ -202,7 +231,9 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
       });
     }
     seen.set(event.id, now);
-    entries.push({ seq: nextSeq++, subject, bytes });
+    const { span, carrier } = startSend({ subject, messageId: event.id });
+    entries.push({ seq: nextSeq++, subject, bytes, headers: carrier });
+    endSpan(span);
     trim();
     // Handlers run after publishEvent resolves, never inside it: the outbox relay
     // publishes inside a database transaction that a consumer handler may wait on.
@@ -246,15 +277,19 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
           d.cursor = entry.seq;
           continue;
         }
-        const run = Promise.resolve().then(() => m.handler(event));
+        const { span, ctx } = startProcess({ subject: entry.subject, messageId: event.id, group: d.name }, entry.headers);
+        const run = otelContext.with(ctx, () => Promise.resolve().then(() => m.handler(event)));
         m.inFlight = run.then(
           () => {},
           () => {},
         );
         try {
           await run;
+          endSpan(span);
           d.cursor = entry.seq;
         } catch (err) {
+          endSpan(span, err);
+          d.redelivering = true;
           log.warn('event handler threw; redelivering', { durable: d.name, event_id: event.id, retry_ms: m.retryDelayMs, error: errorText(err) });
           await new Promise<void>((resolve) => {
             const cancel = later(() => wake(), m.retryDelayMs);
@@ -268,6 +303,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
         } finally {
           m.inFlight = undefined;
         }
+        if (d.cursor === entry.seq) d.redelivering = false;
       }
     } finally {
       d.pumping = false;
@@ -278,7 +314,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
     assertOpen();
     let d = durables.get(o.durable);
     if (!d) {
-      d = { name: o.durable, filters: [...o.filterSubjects], cursor: 0, members: [], next: 0, pumping: false, wakeRetry: undefined };
+      d = { name: o.durable, filters: [...o.filterSubjects], cursor: 0, members: [], next: 0, pumping: false, wakeRetry: undefined, redelivering: false };
       durables.set(o.durable, d);
     } else {
       // Same durable, new filter: the consumer is updated in place, as NATS does.
@@ -301,11 +337,24 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
     };
   }
 
+  /** What a durable has not received yet, delivered without an ack, redelivered (as JetStream consumer info). */
+  async function consumerLag(): Promise<ConsumerLag[]> {
+    const out: ConsumerLag[] = [];
+    for (const d of durables.values()) {
+      let pending = 0;
+      for (const e of entries) if (e.seq > d.cursor && matchesAny(d.filters, e.subject)) pending++;
+      const inFlight = d.members.some((m) => m.inFlight !== undefined) ? 1 : 0;
+      out.push({ consumer: d.name, pending: Math.max(0, pending - inFlight), ackPending: inFlight, redelivered: d.redelivering ? 1 : 0 });
+    }
+    return out;
+  }
+
   return {
     request,
     serve,
     publishEvent,
     consume,
+    consumerLag,
     maxEventBytes: () => maxPayloadBytes,
     healthy: async () => !closed,
     async close() {

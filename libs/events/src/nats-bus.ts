@@ -1,6 +1,7 @@
 import {
   connect,
   Feature,
+  headers as natsHeaders,
   nanos,
   NoRespondersError,
   RequestError,
@@ -25,12 +26,15 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { ParleyError } from '@parley/protocol';
-import type { Bus, ConsumeOptions, Stoppable } from './bus';
+import type { Bus, ConsumeOptions, ConsumerLag, Stoppable } from './bus';
 import { decodeEvent, encodeEvent } from './codec';
 import type { EventEnvelope } from './events';
 import { consoleLogger, errorText, settleWithin, type EventsLogger } from './log';
 import { matchesAny } from './match';
 import type { Subjects } from './subjects';
+import { context as otelContext } from '@opentelemetry/api';
+import { endSpan, startProcess, startSend, type Carrier } from './tracing';
+import type { MsgHdrs } from '@nats-io/transport-node';
 
 export interface NatsBusOptions {
   /** Where to connect; ignored when `nc` is given. */
@@ -157,6 +161,8 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   const multiFilter = (nc as Partial<NatsConnectionImpl>).features?.supports(Feature.JS_MULTIPLE_CONSUMER_FILTER) ?? false;
 
   const running = new Set<Stoppable>();
+  /** The durable consumers this bus consumes for (their lag is reported by consumerLag). */
+  const durables = new Set<string>();
   let closed = false;
   const assertOpen = () => {
     if (closed) throw new ParleyError('unavailable', 'The event bus is closed.');
@@ -175,17 +181,22 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   async function request(subject: string, body: Uint8Array, o: { timeoutMs: number }): Promise<Uint8Array> {
     assertOpen();
     const details = { subject, timeout_ms: o.timeoutMs };
+    const { span, carrier } = startSend({ subject });
     try {
-      const m = await nc.request(subject, body, { timeout: o.timeoutMs });
+      const m = await nc.request(subject, body, { timeout: o.timeoutMs, ...(carrier ? { headers: toHeaders(carrier) } : {}) });
+      endSpan(span);
       return m.data;
     } catch (err) {
+      let e: ParleyError;
       if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders())) {
-        throw new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details, cause: err });
+        e = new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details, cause: err });
+      } else if (err instanceof TimeoutError) {
+        e = new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details, cause: err });
+      } else {
+        e = new ParleyError('unavailable', `NATS request on ${subject} failed: ${errorText(err)}`, { details, cause: err });
       }
-      if (err instanceof TimeoutError) {
-        throw new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details, cause: err });
-      }
-      throw new ParleyError('unavailable', `NATS request on ${subject} failed: ${errorText(err)}`, { details, cause: err });
+      endSpan(span, e, e.type);
+      throw e;
     }
   }
 
@@ -199,12 +210,20 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
           log.error('subscription error', { subject, queue, error: errorText(err) });
           return;
         }
-        const run: Promise<void> = Promise.resolve()
-          .then(() => handler(msg.data))
+        // The requester's trace continues here (the agent SDK's handler runs inside this span).
+        const { span, ctx } = startProcess({ subject: msg.subject, group: queue }, fromHeaders(msg.headers));
+        const run: Promise<void> = otelContext
+          .with(ctx, () => Promise.resolve().then(() => handler(msg.data)))
           .then(
-            (reply) => void msg.respond(reply),
+            (reply) => {
+              endSpan(span);
+              void msg.respond(reply);
+            },
             // The bus carries bytes only; a handler reports failures inside its reply. A throw is a bug: no reply, the requester times out.
-            (e: unknown) => log.error('request handler threw; no reply sent', { subject, queue, error: errorText(e) }),
+            (e: unknown) => {
+              endSpan(span, e);
+              log.error('request handler threw; no reply sent', { subject, queue, error: errorText(e) });
+            },
           )
           .finally(() => inFlight.delete(run));
         inFlight.add(run);
@@ -223,17 +242,22 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   async function publishEvent(event: EventEnvelope): Promise<void> {
     assertOpen();
     const subject = subjects.event(event.scenario_id, event.type);
+    const { span, carrier } = startSend({ subject, messageId: event.id });
     try {
       await js.publish(subject, encodeEvent(event), {
         msgID: event.id,
         expect: { streamName: subjects.stream },
         timeout: publishTimeoutMs,
+        ...(carrier ? { headers: toHeaders(carrier) } : {}),
       });
+      endSpan(span);
     } catch (err) {
-      throw new ParleyError('unavailable', `Event ${event.id} was not stored: ${errorText(err)}`, {
+      const e = new ParleyError('unavailable', `Event ${event.id} was not stored: ${errorText(err)}`, {
         cause: err,
         details: { subject, event_id: event.id },
       });
+      endSpan(span, e, e.type);
+      throw e;
     }
   }
 
@@ -291,6 +315,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
 
   async function consume(o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
     assertOpen();
+    durables.add(o.durable);
     const retryDelayMs = o.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     const plan = planFilters([...o.filterSubjects]);
     await ensureConsumer(o.durable, plan.server);
@@ -320,9 +345,12 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
       }
       // A slow handler must not be mistaken for a dead one and have its event redelivered elsewhere.
       const beat = setInterval(() => m.working(), Math.max(1000, Math.floor(ackWaitMs / 3)));
+      const { span, ctx } = startProcess({ subject: m.subject, messageId: event.id, group: o.durable }, fromHeaders(m.headers));
       try {
-        await handler(event);
+        await otelContext.with(ctx, () => handler(event));
+        endSpan(span);
       } catch (err) {
+        endSpan(span, err);
         clearInterval(beat);
         log.warn('event handler threw; redelivering', { durable: o.durable, event_id: event.id, retry_ms: retryDelayMs, error: errorText(err) });
         m.nak(retryDelayMs);
@@ -393,6 +421,18 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
     serve,
     publishEvent,
     consume,
+    async consumerLag() {
+      const out: ConsumerLag[] = [];
+      for (const durable of durables) {
+        try {
+          const info = await healthJsm.consumers.info(subjects.stream, durable);
+          out.push({ consumer: durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered });
+        } catch {
+          // Deleted under us, or JetStream unreachable: no figure this time.
+        }
+      }
+      return out;
+    },
     maxEventBytes() {
       const max = nc.info?.max_payload;
       return typeof max === 'number' && max > HEADER_ROOM ? max - HEADER_ROOM : 1024 * 1024 - HEADER_ROOM;
@@ -511,4 +551,19 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** A trace carrier as NATS headers. */
+function toHeaders(carrier: Carrier): MsgHdrs {
+  const h = natsHeaders();
+  for (const [k, v] of Object.entries(carrier)) h.set(k, v);
+  return h;
+}
+
+/** The W3C trace headers of a message, if it has any. */
+function fromHeaders(h: MsgHdrs | undefined): Carrier | undefined {
+  if (!h) return undefined;
+  const out: Carrier = {};
+  for (const k of ['traceparent', 'tracestate', 'baggage']) if (h.has(k)) out[k] = h.get(k);
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -4,6 +4,8 @@ import { MAX_EVENT_BYTES, deadLetterInsert, eventBytes, reportDeadLetter, schema
 import type { EventEnvelope } from './events';
 import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';
+import { context as otelContext } from '@opentelemetry/api';
+import { contextOf, currentCarrier, type Carrier } from './tracing';
 
 /**
  * Writes events to `<schema>.outbox` in the caller's transaction, so they exist
@@ -71,13 +73,16 @@ export function outboxInsert(
   }
   let main = 'SELECT 1';
   if (fits.length > 0) {
+    // The trace context of the change (OpenTelemetry; null without one): the relay's publication continues it.
+    const carrier = currentCarrier();
+    const trace = carrier ? JSON.stringify(carrier) : null;
     const values: string[] = [];
     for (const { e, text } of fits) {
       const n = firstParam + params.length;
-      values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now())`);
-      params.push(e.id, subjects.event(e.scenario_id, e.type), text);
+      values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now(), $${n + 3})`);
+      params.push(e.id, subjects.event(e.scenario_id, e.type), text, trace);
     }
-    main = `INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`;
+    main = `INSERT INTO ${s}.outbox (id, subject, event, created_at, trace_context) VALUES ${values.join(', ')}`;
   }
   return { sql: ctes.length > 0 ? `WITH ${ctes.join(', ')} ${main}` : main, params, tooLarge };
 }
@@ -117,6 +122,8 @@ export interface OutboxRelayOptions {
   deadLetters?: DeadLetterOffice;
   /** The time a dead letter is stamped with (default the system clock). */
   now?: () => Date;
+  /** Called for every event published, with the seconds since its row was committed (metrics). */
+  onPublished?: (info: { eventId: string; lagSeconds: number }) => void;
 }
 
 /** Tries before a row the bus keeps refusing (while healthy) is set aside; with the default back-off about 25 s. */
@@ -140,6 +147,9 @@ interface Row {
   id: string;
   event: EventEnvelope | string;
   bytes: number | string;
+  trace_context: string | null;
+  /** Seconds since the row was written (the database's clock, which wrote created_at). */
+  age_s: number | string | null;
 }
 
 /**
@@ -197,7 +207,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
       if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
       const { rows } = await tx.query<Row>(
-        `SELECT seq, id, event, octet_length(event::text) AS bytes FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        `SELECT seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s
+           FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );
       const done: (number | string)[] = [];
@@ -214,7 +225,9 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
           continue;
         }
         try {
-          await bus.publishEvent(event);
+          // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
+          await otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
+          opts.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
           done.push(row.seq);
         } catch (err) {
           const text = errorText(err);
@@ -361,4 +374,17 @@ function hashKey(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
   return h;
+}
+
+function traceCarrier(raw: string | null): Carrier | null {
+  if (raw === null) return null;
+  try {
+    const v = JSON.parse(raw) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    const out: Carrier = {};
+    for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
+    return out;
+  } catch {
+    return null;
+  }
 }

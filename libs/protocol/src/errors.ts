@@ -60,6 +60,7 @@ export const ERROR_CATALOGUE = {
   patch_not_found: { jsonrpc: -32026, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No schema patch with that patch_id.' },
   cluster_not_found: { jsonrpc: -32027, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No pool cluster with that id in that scenario.' },
   audit_sample_not_found: { jsonrpc: -32028, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No audit sample with that id.' },
+  event_subscription_not_found: { jsonrpc: -32045, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No event subscription with that id.' },
   task_not_found: { jsonrpc: -32034, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No AN task with that task_id.' },
   api_key_not_found: { jsonrpc: -32036, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No API key with that key_id.' },
   // Events set aside (draft-zhou §6.2 event flow: no event stops a pipeline)

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
+import type { Metrics } from './metrics';
 
 /**
  * Liveness and readiness over HTTP for Kubernetes probes:
  *   GET /healthz  200 while the process runs (503 once shutdown begins)
  *   GET /readyz   200 when every readiness check passes, else 503 with the failing names
+ *   GET /metrics  Prometheus exposition of the process's metrics (libs/runtime metrics.ts), when given
  */
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -41,9 +43,31 @@ export async function handleHealth(state: HealthState, url: string, res: import(
   return false;
 }
 
-export async function startHealthServer(state: HealthState, port: number, host = '0.0.0.0'): Promise<{ port: number; server: Server; close(): Promise<void> }> {
+/** Answers GET /metrics with the exposition text (reading the scrape-time sources first). */
+export async function handleMetrics(metrics: Metrics, res: import('node:http').ServerResponse): Promise<void> {
+  try {
+    const text = await metrics.scrape();
+    res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+    res.end(text);
+  } catch {
+    res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('metrics unavailable\n');
+  }
+}
+
+export async function startHealthServer(
+  state: HealthState,
+  port: number,
+  host = '0.0.0.0',
+  opts: { metrics?: Metrics } = {},
+): Promise<{ port: number; server: Server; close(): Promise<void> }> {
   const server = createServer((req, res) => {
-    void handleHealth(state, (req.url ?? '').split('?')[0] ?? '', res).then((handled) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (opts.metrics && path === '/metrics' && req.method === 'GET') {
+      void handleMetrics(opts.metrics, res);
+      return;
+    }
+    void handleHealth(state, path, res).then((handled) => {
       if (!handled) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end('{"error":"not found"}');

@@ -4,4 +4,5 @@ export { badInputCases, expectRpcError, SILENT_TEMPLATE, type BadInputContext } 
 export { REPO_ROOT, freePort, startProcess, waitReady, type ServiceProcess } from './processes';
 export { seededRandom } from './random';
 export { keyedAuthenticator, serviceOnlyAuthenticator, testIdentity, type TestIdentity, type TestPrincipal } from './identity';
+export { ancestry, fromOtlpJson, fromReadableSpans, orphans, startOtlpReceiver, type OtlpReceiver, type TestSpan } from './traces';
 export { answer, completion, startChatServer, type ChatBody, type ChatServer, type Handler, type Received, type Reply } from './chat-server';

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { signWebhook, type TaskNotification } from '@parley/an';
+import { signWebhook } from '@parley/an';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db } from '@parley/storage';
 import { iso, listNotifications } from './store';
@@ -66,10 +66,70 @@ export interface WebhookDeliverer {
   stop(): Promise<void>;
 }
 
+/**
+ * What a deliverer delivers: the subscriptions (a table with the delivery
+ * state columns `id, url, method, cursor, attempts, next_attempt_at,
+ * leased_until, last_error, state, disabled_at, disabled_reason, secret`) and
+ * the messages each has after its cursor, in order. AN task notifications are
+ * one feed (`taskNotificationFeed`, the default); operators' event
+ * subscriptions another (event-subscriptions.ts). The delivery rules above —
+ * URL policy, signatures, order, backoff, the bound on retries, leases — are
+ * this file's, whatever the feed.
+ */
+export interface WebhookFeed {
+  /** What the subscriptions are of, for logs (`task`, `event`). */
+  readonly kind: string;
+  /** The subscriptions table, aliased `s`, with whatever it joins: `execution.subscriptions s JOIN execution.tasks t ON …`. */
+  readonly from: string;
+  /** When a subscription has messages past its cursor (besides being due and unleased). */
+  readonly pending: string;
+  /** The column naming what a subscription follows (a task id, a scenario), for logs. */
+  readonly ref: string;
+  /** The subscriptions table alone (for updates). */
+  readonly table: string;
+  /** The messages of a subscription after `cursor` (at most `limit`), in order. */
+  list(db: Db, sub: { id: string; ref: string }, cursor: number, limit: number): Promise<WebhookMessage[]>;
+  /** After a message was acknowledged (2xx): e.g. drop what no one needs any more. */
+  delivered?(db: Db, sub: { id: string }, seq: number): Promise<void>;
+  /** Where a disabled subscription's messages can still be read, for the log. */
+  readonly stillReadable: string;
+}
+
+/** One message of a feed: its position, its Standard Webhooks id (stable across retries), body and extra headers. */
+export interface WebhookMessage {
+  seq: number;
+  id: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** AN task notifications to `execution.subscriptions` (protocol webhook), the feed of task webhooks. */
+export const taskNotificationFeed: WebhookFeed = {
+  kind: 'task',
+  from: 'execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id',
+  pending: "s.protocol = 'webhook' AND s.state = 'active' AND t.last_seq > s.cursor",
+  ref: 's.task_id',
+  table: 'execution.subscriptions',
+  async list(db, sub, cursor, limit) {
+    return (await listNotifications(db, sub.ref, cursor, limit)).map((n) => {
+      const id = `${n.task_id}:${n.seq}`;
+      return {
+        seq: n.seq,
+        id,
+        body: JSON.stringify({ ...n, subscription_id: sub.id }),
+        headers: { 'idempotency-key': id, 'parley-task-id': n.task_id, 'parley-seq': String(n.seq) },
+      };
+    });
+  },
+  stillReadable: 'its notifications stay queryable (TaskResultQuery, TaskResultSubscribe)',
+};
+
 export interface WebhookDelivererOptions {
   db: Db;
   clock: Clock;
   log: Logger;
+  /** What is delivered (default: AN task notifications). */
+  feed?: WebhookFeed;
   /** Default 1000 ms. */
   pollMs?: number;
   /** First retry delay (default 1000 ms); doubles per consecutive failure. */
@@ -111,7 +171,8 @@ async function systemLookup(host: string): Promise<string[]> {
 
 interface Claimed {
   id: string;
-  task_id: string;
+  /** What the subscription follows (the feed's `ref`: a task id, a scenario). */
+  ref: string;
   method: string | null;
   url: string;
   cursor: number;
@@ -132,6 +193,10 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
   const policy = toWebhookPolicy(opts.allow);
   const lookup = opts.lookup ?? systemLookup;
   const doFetch = opts.fetch ?? fetch;
+  const feed = opts.feed ?? taskNotificationFeed;
+  const table = feed.table;
+  /** Log fields naming a subscription: its id and what it follows. */
+  const about = (s: Claimed): Record<string, unknown> => (feed.kind === 'task' ? { subscription_id: s.id, task_id: s.ref } : { subscription_id: s.id, kind: feed.kind, of: s.ref });
 
   let started = false;
   let stopped = false;
@@ -147,32 +212,29 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     const until = new Date(at.getTime() + leaseMs).toISOString();
     return db.transaction(async (tx) => {
       const r = await tx.query<Claimed>(
-        `SELECT s.id, s.task_id, s.method, s.url, s.cursor, s.attempts, s.secret
-           FROM execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id
-          WHERE s.protocol = 'webhook' AND s.state = 'active' AND t.last_seq > s.cursor AND s.next_attempt_at <= $1
+        `SELECT s.id, ${feed.ref} AS ref, s.method, s.url, s.cursor, s.attempts, s.secret
+           FROM ${feed.from}
+          WHERE ${feed.pending} AND s.next_attempt_at <= $1
             AND (s.leased_until IS NULL OR s.leased_until <= $1)
           ORDER BY s.next_attempt_at LIMIT $2
           FOR UPDATE OF s SKIP LOCKED`,
         [at.toISOString(), batchSize],
       );
       if (r.rows.length > 0) {
-        await tx.query('UPDATE execution.subscriptions SET leased_until = $2 WHERE id = ANY($1::uuid[])', [r.rows.map((x) => x.id), until]);
+        await tx.query(`UPDATE ${table} SET leased_until = $2 WHERE id = ANY($1::uuid[])`, [r.rows.map((x) => x.id), until]);
       }
       return r.rows.map((x) => ({ ...x, cursor: Number(x.cursor), attempts: Number(x.attempts) }));
     });
   }
 
-  async function post(s: Claimed, n: TaskNotification): Promise<string | undefined> {
+  async function post(s: Claimed, n: WebhookMessage): Promise<string | undefined> {
     try {
-      const id = `${n.task_id}:${n.seq}`;
-      const body = JSON.stringify({ ...n, subscription_id: s.id });
+      const { id, body } = n;
       const res = await doFetch(s.url, {
         method: s.method ?? 'POST',
         headers: {
           'content-type': 'application/json',
-          'idempotency-key': id,
-          'parley-task-id': n.task_id,
-          'parley-seq': String(n.seq),
+          ...n.headers,
           ...(s.secret !== null ? signWebhook(s.secret, { id, timestamp: Math.floor(now().getTime() / 1000), body }) : {}),
         },
         body,
@@ -190,7 +252,7 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
   /** Never called again; its notifications stay stored. */
   async function disable(s: Claimed, reason: 'max_attempts' | 'not_allowed', error: string, attempts: number): Promise<void> {
     await db.query(
-      `UPDATE execution.subscriptions SET state = 'disabled', disabled_at = $2, disabled_reason = $3, last_error = $4, attempts = $5, leased_until = NULL
+      `UPDATE ${table} SET state = 'disabled', disabled_at = $2, disabled_reason = $3, last_error = $4, attempts = $5, leased_until = NULL
         WHERE id = $1`,
       [s.id, now().toISOString(), reason, error, attempts],
     );
@@ -201,18 +263,16 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     const attempts = s.attempts + 1;
     if (attempts >= maxAttempts) {
       await disable(s, 'max_attempts', failure, attempts);
-      log.error('webhook subscription disabled after too many failed deliveries; its notifications stay queryable (TaskResultQuery, TaskResultSubscribe)', {
-        subscription_id: s.id, task_id: s.task_id, seq, attempts, error: failure,
-      });
+      log.error(`webhook subscription disabled after too many failed deliveries; ${feed.stillReadable}`, { ...about(s), seq, attempts, error: failure });
       return;
     }
     const delay = Math.min(maxBackoffMs, baseBackoffMs * 2 ** Math.min(attempts - 1, 30));
     const next = new Date(now().getTime() + delay).toISOString();
     await db.query(
-      'UPDATE execution.subscriptions SET attempts = $2, next_attempt_at = $3, last_error = $4, leased_until = NULL WHERE id = $1',
+      `UPDATE ${table} SET attempts = $2, next_attempt_at = $3, last_error = $4, leased_until = NULL WHERE id = $1`,
       [s.id, attempts, next, failure],
     );
-    log.info('webhook delivery failed; will retry', { subscription_id: s.id, task_id: s.task_id, seq, attempts, max_attempts: maxAttempts, retry_at: next, error: failure });
+    log.info('webhook delivery failed; will retry', { ...about(s), seq, attempts, max_attempts: maxAttempts, retry_at: next, error: failure });
   }
 
   /**
@@ -225,7 +285,7 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     if (refusal !== undefined) {
       const error = `webhook URL not allowed: ${refusal}`;
       await disable(s, 'not_allowed', error, s.attempts);
-      log.warn('webhook subscription disabled: the webhook URL policy no longer allows its URL', { subscription_id: s.id, task_id: s.task_id, reason: refusal });
+      log.warn('webhook subscription disabled: the webhook URL policy no longer allows its URL', { ...about(s), reason: refusal });
       return false;
     }
     const host = policy.resolveToCheck(s.url);
@@ -253,7 +313,7 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
     let delivered = 0;
     try {
       for (;;) {
-        const batch = await listNotifications(db, s.task_id, cursor, 100);
+        const batch = await feed.list(db, s, cursor, 100);
         if (batch.length === 0) break;
         if (delivered === 0 && !(await callable(s, batch[0]!.seq))) return 0;
         for (const n of batch) {
@@ -263,13 +323,14 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
             await failed(s, n.seq, failure);
             return delivered;
           }
-          await db.query('UPDATE execution.subscriptions SET cursor = $2, attempts = 0, last_error = NULL WHERE id = $1 AND cursor = $3', [s.id, n.seq, cursor]);
+          await db.query(`UPDATE ${table} SET cursor = $2, attempts = 0, last_error = NULL WHERE id = $1 AND cursor = $3`, [s.id, n.seq, cursor]);
+          await feed.delivered?.(db, s, n.seq);
           s.attempts = 0;
           cursor = n.seq;
           delivered++;
         }
       }
-      await db.query('UPDATE execution.subscriptions SET leased_until = NULL WHERE id = $1', [s.id]);
+      await db.query(`UPDATE ${table} SET leased_until = NULL WHERE id = $1`, [s.id]);
     } catch (e) {
       log.warn('webhook delivery pass failed; the lease expires and it is retried', { subscription_id: s.id, error: e });
     }
@@ -314,8 +375,8 @@ export function createWebhookDeliverer(opts: WebhookDelivererOptions): WebhookDe
   async function untilNextDue(): Promise<number> {
     try {
       const r = await db.query<{ at: unknown }>(
-        `SELECT min(s.next_attempt_at) AS at FROM execution.subscriptions s JOIN execution.tasks t ON t.task_id = s.task_id
-          WHERE s.protocol = 'webhook' AND s.state = 'active' AND t.last_seq > s.cursor AND s.leased_until IS NULL`,
+        `SELECT min(s.next_attempt_at) AS at FROM ${feed.from}
+          WHERE ${feed.pending} AND s.leased_until IS NULL`,
       );
       const at = r.rows[0]?.at;
       if (at === null || at === undefined) return pollMs;
