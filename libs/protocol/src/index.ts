@@ -54,6 +54,7 @@ export {
   CLIENT_ID_PATTERN,
   MAX_CLIENT_ID_LENGTH,
   MAX_ETAG_LENGTH,
+  MAX_RETIRE_REASON_LENGTH,
   MAX_UTTERANCE_LENGTH,
   RPC_PARAM_PARSERS,
   TAG_PATTERN,
@@ -66,6 +67,8 @@ export {
   parseListSchemasParams,
   parsePublishSchemaParams,
   parseRegisterAgentParams,
+  parseRetireSchemaParams,
+  parseUnregisterAgentParams,
 } from './rpc-params';
 export type {
   ExecuteParams,
@@ -75,7 +78,9 @@ export type {
   ListSchemasParams,
   PublishSchemaParams,
   RegisterAgentParams,
+  RetireSchemaParams,
   RpcMethod,
+  UnregisterAgentParams,
   TemplateView,
 } from './rpc-params';
 
