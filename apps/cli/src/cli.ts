@@ -11,6 +11,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ r
   pool: { summary: 'the Differential Semantic Pool: clusters, heat, raw fragments (operator)', load: () => import('./commands/pool') },
   patches: { summary: 'schema patches: list, show, approve/reject, pin/unpin, decisions', load: () => import('./commands/patches') },
   audits: { summary: 'semantic-alignment audit samples: list, judge', load: () => import('./commands/audits') },
+  'dead-letters': { summary: 'events set aside so the rest flow on: list, retry, discard (operator)', load: () => import('./commands/dead-letters') },
   keys: { summary: 'API keys: mint one locally; create, list, revoke (operator)', load: () => import('./commands/keys') },
   whoami: { summary: 'who the gateway takes your API key for: principal, roles, namespaces', load: () => import('./commands/whoami') },
 };

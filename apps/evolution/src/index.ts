@@ -1,8 +1,8 @@
 import type { Authenticator } from '@parley/auth';
-import { EvolutionServiceService, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { EvolutionServiceService, bindDeadLetters, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
+import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
-import type { Clock, Logger } from '@parley/runtime';
+import type { Clock, EventFlowConfig, Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { createEvolutionService, type AuditJudgeFn, type EvolutionService, type PreparedMatured } from './service';
 
@@ -27,12 +27,18 @@ export interface EvolutionDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Redelivery delay after a failed delivery (default 1000 ms). */
+  retryDelayMs?: number;
 }
 
 export interface RunningEvolution {
   port: number;
   api: EvolutionApi;
   service: EvolutionService;
+  /** The service's dead letters (operators: DeadLetterService on the same gRPC port). */
+  deadLetters: DeadLetterOffice;
   /** Runs the lifecycle now (tests drive time with their clock). */
   tick(): Promise<number>;
   drainOutbox(): Promise<void>;
@@ -41,7 +47,10 @@ export interface RunningEvolution {
 
 export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolution> {
   await migrate(deps.db, 'evolution');
-  const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
+  // logged in evolution.inputs, and the inputs after it are applied.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const relay = createOutboxRelay({ db: deps.db, schema: 'evolution', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
   const service = createEvolutionService({
     db: deps.db,
     subjects: deps.subjects,
@@ -55,10 +64,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   });
   await service.rebuild();
   relay.start();
+  const retry = deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {};
   const guarded = {
     bus: deps.bus,
     db: deps.db,
     schema: 'evolution',
+    ...flow.consumer,
+    ...retry,
     // Memory follows the committed log (see service.ts).
     serialize: <T>(w: () => Promise<T>) => service.serialize(w),
     onRollback: async (e: unknown) => {
@@ -72,12 +84,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
       {
         ...guarded,
         durable: `${deps.subjects.prefix}-evolution-matured`,
-        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured)],
+        // Matured and grown clusters in one consumer, so a cluster's growth is applied after its first induction.
+        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PoolMatured), deps.subjects.eventAllScenarios(EventType.PoolGrown)],
         // Negotiation and the inducer are called before the transaction opens.
-        prepare: async (event) => (event.type === EventType.PoolMatured ? service.prepareMatured(event) : null),
+        prepare: async (event) => (event.type === EventType.PoolMatured || event.type === EventType.PoolGrown ? service.prepareMatured(event) : null),
       },
       async (event, tx, prepared) => {
-        if (event.type === EventType.PoolMatured) await service.onMatured(event, tx, prepared as PreparedMatured);
+        if (event.type === EventType.PoolMatured || event.type === EventType.PoolGrown) await service.onMatured(event, tx, prepared as PreparedMatured);
       },
     ),
   );
@@ -87,7 +100,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     }),
   );
   consumers.push(
-    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
+    await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', ...flow.consumer, ...retry, durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {
       if (event.type !== EventType.AuditSampled) return;
       const judgeNext = await service.onAuditSampled(event, tx);
       // The LLM judge runs after the commit; a failure leaves the sample pending for operators.
@@ -97,12 +110,13 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const every = deps.tickMs ?? 60_000;
   const timer = every > 0 ? setInterval(() => void service.tick().catch((e: unknown) => deps.log.warn('lifecycle tick failed', { error: String(e) })), every) : undefined;
   timer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator })] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(EvolutionServiceService, service.api, { authenticator: deps.authenticator }), bindDeadLetters('evolution', flow.office, deps.authenticator)] });
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,
     api: service.api,
     service,
+    deadLetters: flow.office,
     tick: () => service.tick(),
     drainOutbox: () => relay.drain(),
     async stop() {

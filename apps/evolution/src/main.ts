@@ -4,8 +4,9 @@
 // and the §6.2.2-§6.2.3 figures read by env.ts.
 import { NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
+import { loadWordNetLexicon } from '@parley/embeddings';
 import { createLlmFromEnv } from '@parley/llm';
-import { authenticatorFromEnv, createLogger, envInt, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { evolverConfigFromEnv, startEvolution } from './index';
 
@@ -16,11 +17,14 @@ runUntilSignal('evolution', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-evolution' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-evolution' });
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  const flow = eventFlowFromEnv(env);
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-evolution' });
   // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), REGISTRY_ADDR (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS.
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential: auth.serviceToken });
-  const llm = createLlmFromEnv(env);
+  // The rule inducer names keys from concepts over WordNet (draft-zhou §6.2.2); loaded once at start.
+  const llm = createLlmFromEnv(env, await loadWordNetLexicon());
   log.info('evolution LLM ports', { use: llm.describe });
   const evolution = await startEvolution({
     db,
@@ -36,6 +40,7 @@ runUntilSignal('evolution', log, async () => {
     grpcPort: envInt(env, 'GRPC_PORT', 50055),
     grpcTls: tls,
     authenticator: auth.authenticator,
+    eventFlow: flow,
   });
   const health = {
     shuttingDown: false,

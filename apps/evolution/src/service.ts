@@ -10,7 +10,7 @@ import {
   type PoolMaturedData,
   type Subjects,
 } from '@parley/events';
-import { induceKey, type InductionResult } from '@parley/evolution';
+import { DEFAULT_INDUCTION_OPTIONS, existingKeysFor, induceKey, type InductionResult, type Lexicon, type Scope } from '@parley/evolution';
 import { createEvolver, type DecisionRecord, type Evolver, type EvolverConfig, type InduceFn, type MaturedCluster, type PatchChange, type PatchRecord } from '@parley/pool';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
 import { createMutex, type Clock, type Logger } from '@parley/runtime';
@@ -38,12 +38,14 @@ export interface EvolutionServiceDeps {
   log: Logger;
   config?: EvolverConfig;
   induce?: InduceFn;
+  /** The lexicon of the rule inducer (libs/embeddings loadWordNetLexicon); default none. */
+  lexicon?: Lexicon;
   /** An LLM judge for audit samples that carry the user's utterance (§6.2.3); null: operators judge. */
   judge?: { id: string; judge: AuditJudgeFn } | null;
   onOutboxWrite: () => void;
 }
 
-type InputKind = 'base' | 'matured' | 'execution' | 'audit' | 'tick' | 'approve' | 'reject' | 'pin';
+type InputKind = 'base' | 'matured' | 'grown' | 'execution' | 'audit' | 'tick' | 'approve' | 'reject' | 'pin';
 
 interface Applied {
   kind: InputKind;
@@ -66,8 +68,9 @@ export interface EvolutionService {
    * Outside any transaction: the scenario's current base (negotiation) and the
    * induction (rules or an LLM) for a matured cluster.
    */
-  prepareMatured(event: EventEnvelope & { type: 'pool.matured' }): Promise<PreparedMatured>;
-  onMatured(event: EventEnvelope & { type: 'pool.matured' }, tx: Queryable, prepared: PreparedMatured): Promise<void>;
+  prepareMatured(event: EventEnvelope & { type: 'pool.matured' | 'pool.grown' }): Promise<PreparedMatured>;
+  /** A matured cluster (§6.2.2 first induction) or a grown one (re-induction while its key is experimental). */
+  onMatured(event: EventEnvelope & { type: 'pool.matured' | 'pool.grown' }, tx: Queryable, prepared: PreparedMatured): Promise<void>;
   onExecuted(event: EventEnvelope & { type: 'payload.executed' }, tx: Queryable): Promise<void>;
   /** Stores a sample; returns its id when an LLM judge should look at it after the commit. */
   onAuditSampled(event: EventEnvelope & { type: 'audit.sampled' }, tx: Queryable): Promise<string | null>;
@@ -77,6 +80,8 @@ export interface EvolutionService {
   tick(): Promise<number>;
   evolver(): Evolver;
 }
+
+const scopeFromKey = (key: string): Scope => (key === 'global' ? 'global' : { client_id: key.replace(/^client:/, '') });
 
 const CHANGE_EVENT = {
   published: EventType.PatchPublished,
@@ -89,7 +94,7 @@ const CHANGE_EVENT = {
 export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionService {
   const { db, log } = deps;
   const mutex = createMutex();
-  const make = (): Evolver => createEvolver({ templates: [], ...(deps.config ? { config: deps.config } : {}), ...(deps.induce ? { induce: deps.induce } : {}) });
+  const make = (): Evolver => createEvolver({ templates: [], ...(deps.config ? { config: deps.config } : {}), ...(deps.induce ? { induce: deps.induce } : {}), ...(deps.lexicon ? { lexicon: deps.lexicon } : {}) });
   let evolver = make();
 
   /** Applies one input to `ev`; the same code runs live and in a replay. */
@@ -100,6 +105,8 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
         return [];
       case 'matured':
         return ev.applyMatured(body['matured'] as MaturedCluster, body['induction'] as InductionResult).changes;
+      case 'grown':
+        return ev.applyGrown(body['matured'] as MaturedCluster, body['induction'] as InductionResult).changes;
       case 'execution':
         ev.recordExecution(body as never);
         return [];
@@ -293,7 +300,9 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
       const base = (await currentBase(m.scenario_id)) ?? (evolver.knows(m.scenario_id) ? evolver.base(m.scenario_id) : null);
       if (!base) return { base: null, induction: null };
       // zhou §6.2.2 Intent Induction (rule-based by default, an LLM when configured).
-      const induction = await (deps.induce ?? ((i) => Promise.resolve(induceKey(i.samples))))({ scenario: m.scenario_id, samples: m.samples, existing_keys: base.keys });
+      // One key per intent: the inducer sees the base and the live patches' keys.
+      const existing = evolver.knows(m.scenario_id) ? existingKeysFor(base, evolver.patches().filter((r) => r.status !== 'rejected').map((r) => r.patch), scopeFromKey(m.scope), m.matured_at).map((k) => k.definition) : base.keys;
+      const induction = await (deps.induce ?? ((i) => Promise.resolve(induceKey(i.samples, DEFAULT_INDUCTION_OPTIONS, { existing: i.existing_keys, ...(deps.lexicon ? { lexicon: deps.lexicon } : {}) }))))({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
       return { base, induction };
     },
     async onMatured(event, tx, prepared) {
@@ -305,7 +314,7 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
       }
       const known = evolver.knows(m.scenario_id) ? evolver.base(m.scenario_id) : null;
       if (!known || known.schema_id !== prepared.base.schema_id) await step(tx, 'base', at, { template: prepared.base });
-      await step(tx, 'matured', at, { matured: m, induction: prepared.induction }, event.id);
+      await step(tx, event.type === 'pool.grown' ? 'grown' : 'matured', at, { matured: m, induction: prepared.induction }, event.id);
     },
     async onExecuted(event, tx) {
       const e: PayloadExecutedData = event.data;
@@ -373,7 +382,7 @@ export function patchDocument(r: PatchRecord): PatchDocument {
     expires_at: p.expires_at,
     source_cluster_id: p.source_cluster_id,
     new_keys: p.new_keys.map((k) => JSON.parse(JSON.stringify(k)) as unknown),
-    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description })),
+    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
     status: r.status,
     pinned: r.pinned,
     approval_reasons: [...r.approval_reasons],
@@ -426,7 +435,7 @@ function toPatch(r: PatchRecord, ev: Evolver, now: number): Patch {
     expires_at: iso(p.expires_at),
     ...(p.source_cluster_id ? { source_cluster_id: p.source_cluster_id } : {}),
     new_keys: keys,
-    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description })),
+    modified_keys: p.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
     approval_reasons: [...r.approval_reasons],
     revision: r.revision,
   };

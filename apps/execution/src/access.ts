@@ -34,7 +34,11 @@ function sendFrom<R extends { send_from: string }>(req: R, p: Principal): R {
 }
 
 export const executionGuards: Guards<typeof ExecutionServiceService> = {
-  execute: withClientId,
+  // Always a client: a Parley service naming none is recorded as itself, never as an anonymous client.
+  execute: (req, p) => {
+    const r = withClientId(req, p);
+    return r.client_id === undefined ? { ...r, client_id: p.id } : r;
+  },
 };
 
 export function taskGuards(db: Queryable): Guards<typeof TaskServiceService> {

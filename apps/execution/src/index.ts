@@ -1,13 +1,15 @@
 import type { Authenticator } from '@parley/auth';
-import { ExecutionServiceService, TaskServiceService, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
-import { createOutboxRelay } from '@parley/events';
+import { ExecutionServiceService, TaskServiceService, bindDeadLetters, bindService, startGrpcServer, type AgentProfileApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
+import { createOutboxRelay, serviceEventFlow } from '@parley/events';
+import type { EventFlowConfig } from '@parley/runtime';
 import { migrate } from '@parley/storage';
 import { executionGuards, taskGuards } from './access';
-import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionServiceDeps } from './service';
+import { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService, type ExecutionService, type ExecutionServiceDeps } from './service';
 import { DEFAULT_WEBHOOK_MAX_ATTEMPTS, startTasks, toWebhookPolicy, type RunningTasks, type TaskOptions } from './tasks/index';
 
-export { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService } from './service';
-export type { ExecutionServiceDeps } from './service';
+export { DEFAULT_AUDIT_SAMPLE_RATE, DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_PATCH_CACHE_TTL_MS, createExecutionService } from './service';
+export type { ExecutionService, ExecutionServiceDeps } from './service';
+export { requestHash, type IdempotencyStore } from './idempotency';
 export {
   DEFAULT_WEBHOOK_MAX_ATTEMPTS,
   WebhookAllowError,
@@ -38,11 +40,16 @@ export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheS
   profiles?: Pick<AgentProfileApi, 'getProfile'>;
   /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
+  /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts'>>;
+  /** How often expired idempotency keys are deleted (default 1 h). */
+  idempotencyPurgeMs?: number;
 };
 
 export interface RunningExecution {
   port: number;
-  api: ExecutionApi;
+  /** ExecutionService, and its idempotency keys. */
+  api: ExecutionService;
   /** TaskService (AN tasks), served on the same gRPC server. */
   tasks: TaskApi;
   /** The webhook deliverer and the live-stream feed of AN tasks. */
@@ -56,10 +63,13 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
   // A malformed webhook URL policy fails the start before anything runs.
   const webhookPolicy = toWebhookPolicy(deps.tasks?.webhooks?.allow);
   await migrate(deps.db, 'execution');
+  // Dead letters (zhou §6.2 event flow): a row the bus cannot take is set aside, never retried forever ahead of the rest.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'execution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'execution',
     bus: deps.bus,
+    ...flow.relay,
     // Under load one relay transaction then carries the events of many executions.
     nudgeDelayMs: 5,
     onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: e }),
@@ -79,7 +89,16 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     ...(deps.auditSampleRate !== undefined ? { auditSampleRate: deps.auditSampleRate } : {}),
     ...(deps.auditScenarios !== undefined ? { auditScenarios: deps.auditScenarios } : {}),
     ...(deps.random !== undefined ? { random: deps.random } : {}),
+    ...(deps.idempotencyTtlMs !== undefined ? { idempotencyTtlMs: deps.idempotencyTtlMs } : {}),
   });
+  // Expired idempotency keys are free already (begin() reuses them); the sweep only keeps the table small.
+  const purge = () =>
+    void api.idempotency
+      .purge(deps.clock.now())
+      .then((n) => n > 0 && deps.log.info('expired idempotency keys deleted', { keys: n }))
+      .catch((e: unknown) => deps.log.warn('idempotency key sweep failed', { error: e }));
+  const purgeTimer = setInterval(purge, deps.idempotencyPurgeMs ?? 3_600_000);
+  purgeTimer.unref();
   const tasks = await startTasks({
     db: deps.db,
     bus: deps.bus,
@@ -99,6 +118,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     services: [
       bindService(ExecutionServiceService, api, { authenticator: deps.authenticator, guards: executionGuards }),
       bindService(TaskServiceService, tasks.api, { authenticator: deps.authenticator, guards: taskGuards(deps.db) }),
+      bindDeadLetters('execution', flow.office, deps.authenticator),
     ],
   }).catch(async (e: unknown) => {
     await tasks.stop();
@@ -112,6 +132,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     audit_scenarios: deps.auditScenarios?.length ? deps.auditScenarios : 'none (no payload value is stored)',
     webhook_allow: webhookPolicy.patterns.length > 0 ? webhookPolicy.patterns.join(',') : 'default (https to public hosts)',
     webhook_max_attempts: deps.tasks?.webhooks?.maxAttempts ?? DEFAULT_WEBHOOK_MAX_ATTEMPTS,
+    idempotency_ttl_ms: deps.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
   });
   return {
     port: server.port,
@@ -120,6 +141,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     taskRuntime: tasks,
     drainOutbox: () => relay.drain(),
     async stop() {
+      clearInterval(purgeTimer);
       // Ends the TaskResultSubscribe streams (clients resume with after_seq), then waits for unary calls.
       await server.stop();
       await tasks.stop();

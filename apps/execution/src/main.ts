@@ -11,9 +11,10 @@
 // `https://*.example.com,https://hooks.acme.io:8443/parley/,http://127.0.0.1:*`; unset: https to public hosts
 // only, no loopback, private, link-local or metadata addresses), PARLEY_WEBHOOK_MAX_ATTEMPTS (50: consecutive
 // failed deliveries after which a subscription is disabled; its notifications stay queryable).
+// Safe retries: PARLEY_IDEMPOTENCY_TTL_MS (86400000: how long an execute idempotency key names one execution).
 import { AgentProfileServiceService, NegotiationServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { ConfigError, authenticatorFromEnv, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { ConfigError, authenticatorFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { WebhookAllowError, startExecution, webhookUrlPolicy } from './index';
 
@@ -25,7 +26,9 @@ runUntilSignal('execution', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-execution', poolSize: envInt(env, 'DB_POOL_SIZE', 10, { min: 1 }) });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-execution' });
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  const flow = eventFlowFromEnv(env);
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-execution' });
   // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS; API keys are checked at REGISTRY_ADDR.
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential: auth.serviceToken });
@@ -40,11 +43,13 @@ runUntilSignal('execution', log, async () => {
     log,
     timeoutMs: envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 }),
     patchCacheTtlMs: envInt(env, 'PATCH_CACHE_TTL_MS', 1000, { min: 0 }),
+    idempotencyTtlMs: envInt(env, 'PARLEY_IDEMPOTENCY_TTL_MS', 86_400_000, { min: 1000 }),
     auditSampleRate: envRate('AUDIT_SAMPLE_RATE', 0.25),
     auditScenarios: (envOptional(env, 'AUDIT_SCENARIOS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     grpcPort: envInt(env, 'GRPC_PORT', 50053),
     grpcTls: tls,
     authenticator: auth.authenticator,
+    eventFlow: flow,
     ...(profiles ? { profiles: profiles.api } : {}),
     tasks: {
       maxNegotiationRounds: envInt(env, 'TASK_MAX_NEGOTIATION_ROUNDS', 5, { min: 1, max: 100 }),

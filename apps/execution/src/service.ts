@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { keyFromWire, templateFromWire, type ExecutionApi, type GetSchemaResponse, type NegotiationApi } from '@parley/contracts';
+import { keyFromWire, templateFromWire, type ExecuteRequest, type ExecuteResponse, type ExecutionApi, type GetSchemaResponse, type NegotiationApi } from '@parley/contracts';
 import { EventType, type Bus, type EventEnvelope, type Subjects } from '@parley/events';
+import { MAX_RAW_FRAGMENT_CHARS, boundFragments } from '@parley/evolution';
 import {
   OTHER_KEY,
   ParleyError,
@@ -9,6 +10,7 @@ import {
   compileResponseSchema,
   decodeDispatchReply,
   encodeDispatch,
+  parseIdempotencyKey,
   type JsonObject,
   type JsonValue,
   type KeyDefinition,
@@ -18,6 +20,7 @@ import {
 } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db } from '@parley/storage';
+import { createIdempotencyStore, requestHash, type IdempotencyStore } from './idempotency';
 import { createRecorder } from './recorder';
 
 /**
@@ -83,7 +86,20 @@ export interface ExecutionServiceDeps {
   auditScenarios?: readonly string[];
   /** Uniform random numbers in [0, 1) for the sampler (default Math.random; tests inject one). */
   random?: () => number;
+  /**
+   * How long an idempotency key names one execution of its client, on `clock`
+   * (PARLEY_IDEMPOTENCY_TTL_MS, default 24 h); after it the key is free again.
+   */
+  idempotencyTtlMs?: number;
 }
+
+export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long a reserved key waits for its call (beyond the agent's timeout) before
+ * a repeat may take it over: the call may still be resolving, validating or
+ * committing. A repeat meanwhile is idempotency_in_progress.
+ */
+const LEASE_GRACE_MS = 5000;
 
 export const DEFAULT_PATCH_CACHE_TTL_MS = 1000;
 export const DEFAULT_AUDIT_SAMPLE_RATE = 0.25;
@@ -135,7 +151,10 @@ const CLIENT_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 /** How long an unqualified schema_id -> agent resolution is trusted (another agent may publish the same id). */
 const UNQUALIFIED_TTL_MS = 5_000;
 
-export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi {
+/** ExecutionService, and the idempotency keys behind it (the service purges expired ones on a timer). */
+export type ExecutionService = ExecutionApi & { idempotency: IdempotencyStore };
+
+export function createExecutionService(deps: ExecutionServiceDeps): ExecutionService {
   const cacheSize = positiveInt(deps.cacheSize ?? 1000, 'cacheSize');
   const resolutionCacheSize = positiveInt(deps.resolutionCacheSize ?? 10_000, 'resolutionCacheSize');
   const ttl = deps.patchCacheTtlMs ?? DEFAULT_PATCH_CACHE_TTL_MS;
@@ -152,7 +171,8 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
   const resolutions = new Map<string, Resolved>();
   const unqualified = new Map<string, { agent: string; at: number }>();
   const inFlight = new Map<string, Promise<Resolved>>();
-  const recorder = createRecorder({ db: deps.db, subjects: deps.subjects, onCommit: deps.onOutboxWrite });
+  const recorder = createRecorder({ db: deps.db, subjects: deps.subjects, onCommit: deps.onOutboxWrite, logger: deps.log });
+  const idem = createIdempotencyStore({ db: deps.db, ttlMs: deps.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS, leaseMs: deps.timeoutMs + LEASE_GRACE_MS });
 
   async function resolve(schemaId: string, agent: string | undefined, clientId: string): Promise<Resolved> {
     let owner = agent;
@@ -261,7 +281,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
             patchKeys.set(k.key_name, p.patch_id);
             newKeys.push(keyFromWire(k) as unknown as JsonValue);
           }
-          for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description });
+          for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) });
         }
         // draft-zhou §7: negotiation builds and signs the same suggestion; it is returned untouched with its
         // signature as the `signature` member (a client verifies it against the gateway's JWKS).
@@ -321,7 +341,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
 
   return {
     async execute(req) {
-      const clientId = req.client_id ?? 'anonymous';
+      // The guard (access.ts) sets it to the caller's principal: every execution belongs to a client.
+      const clientId = req.client_id;
+      if (clientId === undefined || clientId === '') {
+        throw new ParleyError('invalid_params', 'client_id is required: the caller acts as its principal', { path: 'params.client_id', rule: 'required' });
+      }
       if (!CLIENT_ID.test(clientId)) {
         throw new ParleyError('invalid_params', `client_id must match ${CLIENT_ID.source}`, { path: 'params.client_id', rule: 'pattern' });
       }
@@ -334,13 +358,37 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
         throw new ParleyError('invalid_params', `schema_etag must be at most ${MAX_ETAG} characters`, { path: 'params.schema_etag', rule: 'max_length' });
       }
 
+      // A retry made safe (zhou §3.2 (4)-(6)): a key names one execution of this client.
+      const key = parseIdempotencyKey(req.idempotency_key, 'params.idempotency_key');
+      const request = { ...req, payload: req.payload };
+      if (key === undefined) return perform(request, clientId, randomUUID(), undefined);
+      const begun = await idem.begin({ clientId, key, hash: requestHash({ schema_id: req.schema_id, agent: req.agent, payload: req.payload }), now: deps.clock.now() });
+      if (begun.kind === 'replay') {
+        deps.log.info('idempotent repeat answered with the stored result', { client_id: clientId, execution_id: begun.response.execution_id });
+        return { ...begun.response, replayed: true };
+      }
+      return perform(request, clientId, begun.executionId, { key, tookOver: begun.tookOver });
+    },
+    idempotency: idem,
+  };
+
+  /**
+   * Validates, dispatches and records one execution under `executionId`. With a
+   * key, a failure frees the key (before the agent was called) or its lease
+   * (after: the agent may have acted, and a repeat dispatches the same
+   * execution_id again). An `unavailable` after the agent was called is
+   * retryable only with a key: without one the outcome is unknown.
+   */
+  async function perform(req: ExecuteRequest & { payload: JsonObject }, clientId: string, executionId: string, keyed: { key: string; tookOver: boolean } | undefined): Promise<ExecuteResponse> {
+    let dispatched = false;
+    try {
       const resolved = await resolve(req.schema_id, req.agent, clientId);
       const schema = resolved.compiled;
       const warnings = resolved.withdrawn.length > 0 ? checkWithdrawn(resolved, req.payload, clientId) : [];
       const checked = schema.validator.validate(req.payload);
 
-      const executionId = randomUUID();
       const startedAt = performance.now();
+      dispatched = true;
       const reply = decodeDispatchReply(
         await deps.bus.request(
           deps.subjects.execute(schema.scenarioId, schema.agent),
@@ -351,6 +399,7 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
             client_id: clientId,
             payload: checked.payload,
             deadline: new Date(deps.clock.now().getTime() + deps.timeoutMs).toISOString(),
+            ...(keyed ? { idempotency_key: keyed.key } : {}),
           }),
           { timeoutMs: deps.timeoutMs },
         ),
@@ -380,15 +429,19 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           },
         },
       ];
-      // zhou §4.3: meaningful content in `other` signals a coverage gap; §6.2.1 feeds it to the pool.
+      // zhou §4.3: meaningful content in `other` signals a coverage gap; §6.2.1 feeds it to the pool. The event
+      // carries the fragments bounded (the pool uses no more) and counts what it left out: `other` is accepted
+      // whatever its length, and the event stays deliverable.
       if (checked.other_fragments.length > 0) {
+        const bounded = boundFragments(checked.other_fragments);
+        if (bounded.truncation) deps.log.info('other fragments truncated for the pool', { execution_id: executionId, scenario_id: schema.scenarioId, ...bounded.truncation });
         events.push({
           id: randomUUID(),
           type: EventType.OtherCaptured,
           scenario_id: schema.scenarioId,
           occurred_at: now,
           source: 'execution',
-          data: { ...base, fragments: [...checked.other_fragments] },
+          data: { ...base, fragments: bounded.fragments, ...(bounded.truncation ? { truncation: bounded.truncation } : {}) },
         });
       }
       // zhou §6.2.3 semantic_alignment_accuracy "as judged by an internal LLM or manual audit sampler":
@@ -398,6 +451,11 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
         for (const key of checked.keys_present) {
           const patchId = patchKeys.get(key);
           if (patchId === undefined || !(random() < sampleRate)) continue;
+          const sampled = auditValue(req.payload[key] as unknown);
+          if (!sampled) {
+            deps.log.info('audit sample skipped: the value is too large to carry', { execution_id: executionId, key_name: key, patch_id: patchId });
+            continue;
+          }
           events.push({
             id: randomUUID(),
             type: EventType.AuditSampled,
@@ -412,13 +470,26 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
               client_id: clientId,
               patch_id: patchId,
               key_name: key,
-              value: req.payload[key] as unknown,
+              value: sampled.value,
+              ...(sampled.truncated ? { value_truncated: true } : {}),
               ...(req.utterance !== undefined && req.utterance !== '' ? { utterance: req.utterance } : {}),
             },
           });
         }
       }
-      await recorder.record(
+      // zhou §6.2.2 Online Update Delivery, Figure 9: only a client whose template is not the current one is told.
+      const suggest = resolved.appliedPatches.length > 0 && schema.meta !== undefined && req.schema_etag !== schema.etag;
+      const response: ExecuteResponse = {
+        result: reply.result as JsonObject,
+        execution_id: executionId,
+        agent: schema.agent,
+        scenario_id: schema.scenarioId,
+        defaults_applied: [...checked.defaults_applied],
+        warnings,
+        replayed: false,
+        ...(suggest && schema.meta ? { schema_update_suggestion: schema.meta.suggestion } : {}),
+      };
+      const recorded = await recorder.record(
         {
           id: executionId,
           agent: schema.agent,
@@ -430,22 +501,70 @@ export function createExecutionService(deps: ExecutionServiceDeps): ExecutionApi
           other_fragments: checked.other_fragments.length,
           duration_ms: durationMs,
           executed_at: now,
+          idempotency_key: keyed?.key ?? null,
         },
         events,
+        keyed ? { client_id: clientId, key: keyed.key, response } : undefined,
       );
-      // zhou §6.2.2 Online Update Delivery, Figure 9: only a client whose template is not the current one is told.
-      const suggest = resolved.appliedPatches.length > 0 && schema.meta !== undefined && req.schema_etag !== schema.etag;
-      return {
-        result: reply.result as JsonObject,
-        execution_id: executionId,
-        agent: schema.agent,
-        scenario_id: schema.scenarioId,
-        defaults_applied: [...checked.defaults_applied],
-        warnings,
-        ...(suggest && schema.meta ? { schema_update_suggestion: schema.meta.suggestion } : {}),
-      };
-    },
-  };
+      if (recorded === 'lost' && keyed) {
+        // Another process took the key over and committed this very execution first: its answer is the answer.
+        const stored = await idem.stored(clientId, keyed.key, deps.clock.now());
+        if (stored) return { ...stored, replayed: true };
+        throw new ParleyError('unavailable', 'The execution under this idempotency_key was completed elsewhere and its result is not readable yet; retry with the same key', {
+          path: 'params.idempotency_key',
+          rule: 'completed_elsewhere',
+        });
+      }
+      return response;
+    } catch (e) {
+      if (keyed) {
+        const release = dispatched
+          ? idem.releaseLease(clientId, keyed.key, executionId, deps.clock.now())
+          : idem.releaseUndispatched(clientId, keyed.key, executionId, keyed.tookOver, deps.clock.now());
+        // Best effort: if the database is down, the lease runs out on its own.
+        await release.catch((err: unknown) => deps.log.warn('idempotency key not released; its lease will run out', { client_id: clientId, error: err }));
+      }
+      if (!dispatched) throw e;
+      throw afterDispatch(e, executionId, keyed !== undefined, deps.log);
+    }
+  }
+}
+
+/**
+ * An error after the agent was called. A typed error from the agent's side
+ * (agent_error, agent_timeout, agent_response_invalid, …) passes as it is. A
+ * failure of Parley's own (the bus, the commit) leaves the outcome unknown: the
+ * agent may have acted. It becomes `unavailable`, retryable only when the call
+ * carried an idempotency key (a repeat then answers once); without one a retry
+ * may execute twice, and the error says so.
+ */
+function afterDispatch(e: unknown, executionId: string, keyed: boolean, log: Logger): unknown {
+  if (e instanceof ParleyError && e.type !== 'unavailable' && e.type !== 'internal') return e;
+  if (!(e instanceof ParleyError)) log.error('execution failed after the agent was called', { execution_id: executionId, error: e });
+  return new ParleyError(
+    'unavailable',
+    keyed
+      ? 'The agent was called but the execution could not be completed; retry with the same idempotency_key: it runs at most once'
+      : 'The agent was called but the execution could not be recorded: it may or may not have taken effect, and retrying without an idempotency_key may execute it twice',
+    { retryable: keyed, details: { outcome: 'unknown', idempotency_key_sent: keyed, ...(e instanceof ParleyError ? e.details : {}) }, cause: e },
+  );
+}
+
+/** Largest JSON of a sampled value that is not a string (a string is cut instead). */
+const MAX_AUDIT_VALUE_JSON = 16 * 1024;
+
+/**
+ * The value an audit sample carries (zhou §6.2.3), bounded so the event stays
+ * deliverable: a string is cut to MAX_RAW_FRAGMENT_CHARS code points; any other
+ * value whose JSON is larger than MAX_AUDIT_VALUE_JSON is not sampled (null).
+ */
+function auditValue(v: unknown): { value: unknown; truncated: boolean } | null {
+  if (typeof v === 'string') {
+    if (v.length <= MAX_RAW_FRAGMENT_CHARS) return { value: v, truncated: false };
+    const cut = boundFragments([v]).fragments[0] ?? '';
+    return { value: cut, truncated: cut.length < v.length };
+  }
+  return JSON.stringify(v ?? null).length <= MAX_AUDIT_VALUE_JSON ? { value: v, truncated: false } : null;
 }
 
 function insertBeforeOther(keys: readonly KeyDefinition[], extra: readonly KeyDefinition[]): KeyDefinition[] {

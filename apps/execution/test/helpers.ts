@@ -110,7 +110,7 @@ export function fakeNegotiation(opts: { agent: string; base: SchemaTemplate; now
             timestamp: new Date(p.timestamp).toISOString(),
             expires_at: new Date(p.expires_at).toISOString(),
             new_keys: templateToWire({ ...opts.base, keys }).keys,
-            modified_keys: d.modified_keys,
+            modified_keys: d.modified_keys.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
           };
         });
     return { etag, changed, parent_schema_id: opts.base.schema_id, patches };

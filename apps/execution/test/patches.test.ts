@@ -65,7 +65,7 @@ async function failure(p: Promise<unknown>): Promise<ParleyError> {
   return e;
 }
 
-const exec = (api: ExecutionApi, req: Partial<ExecuteRequest> & { payload: JsonObject }) => api.execute({ schema_id: 'flight_booking_v1', ...req });
+const exec = (api: ExecutionApi, req: Partial<ExecuteRequest> & { payload: JsonObject }) => api.execute({ schema_id: 'flight_booking_v1', client_id: 'someone', ...req });
 
 describe('§6.2.2 Personalized Adaptation: validation against the client\'s effective template', () => {
   beforeEach(() => {

@@ -22,13 +22,14 @@
 import { randomUUID } from 'node:crypto';
 import { Message, SendMessageResponse } from '@a2a-js/sdk';
 import type { AgentProfile as ProfileMessage, AgentProfileApi, ExecutionApi } from '@parley/contracts';
-import { AGENT_NAME_PATTERN, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
+import { AGENT_NAME_PATTERN, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, parseIdempotencyKey, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
 import { checkRequireOutput, filterResult } from './adol';
 import { parseCallToolMeta } from './adol-params';
 import { agentCard, profileCard, type CardOptions, type ParleyAgentCard, type ParleyAgentCardJson } from './a2a-card';
 import { agentNotFound, type CatalogEntry, type ToolCatalog } from './catalog';
 import { describeError, errorData, jsonRpcCode } from './errors';
+import { execute } from './execute';
 
 /** A2A's own JSON-RPC error codes (A2A spec, JSON-RPC binding) for conditions outside Parley's catalogue. */
 export const A2A_ERROR_CODES = { TASK_NOT_FOUND: -32001, UNSUPPORTED_OPERATION: -32004, EXTENDED_CARD_NOT_CONFIGURED: -32007 } as const;
@@ -166,7 +167,15 @@ export function createA2aFace(opts: A2aFaceOptions) {
     const advertised = target.entry?.outputFields ?? [];
     if (o.requireOutput) checkRequireOutput(o.requireOutput, advertised, `${routingPath}.requireOutput`);
     assertNoForbiddenKeys(payload, payloadPath);
-    const r = await execution.execute({ schema_id: target.schemaId, payload, ...(target.agent ? { agent: target.agent } : {}), ...(o.clientId !== undefined ? { client_id: o.clientId } : {}) });
+    // A safe retry (draft-zhou §3.2 (4)-(6)): the message's metadata may carry an idempotency key.
+    const key = parseIdempotencyKey(metadata.idempotency_key, 'params.message.metadata.idempotency_key');
+    const r = await execute(execution, {
+      schema_id: target.schemaId,
+      payload,
+      ...(target.agent ? { agent: target.agent } : {}),
+      ...(o.clientId !== undefined ? { client_id: o.clientId } : {}),
+      ...(key !== undefined ? { idempotency_key: key } : {}),
+    });
     const full = (r.result ?? {}) as JsonObject;
     const result = o.requireOutput ? filterResult(full, o.requireOutput, advertised, `${routingPath}.requireOutput`) : full;
 

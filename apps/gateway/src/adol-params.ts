@@ -13,7 +13,7 @@
  *
  * Other `_meta` members (progressToken, other extensions) are ignored.
  */
-import { CLIENT_ID_PATTERN, ParleyError, TAG_PATTERN } from '@parley/protocol';
+import { CLIENT_ID_PATTERN, ParleyError, TAG_PATTERN, parseIdempotencyKey } from '@parley/protocol';
 
 export const DEFAULT_TOP_K = 5;
 export const MAX_TOP_K = 100;
@@ -52,6 +52,8 @@ export interface ListToolsOptions {
 export interface CallToolOptions {
   requireOutput?: string[];
   clientId?: string;
+  /** A safe retry of the call (`_meta.idempotency_key`): a repeat with the key answers once. */
+  idempotencyKey?: string;
 }
 
 const fail = (path: string, rule: string, message: string): never => {
@@ -135,6 +137,8 @@ export function parseCallToolMeta(meta: unknown, base = 'params._meta'): CallToo
     }
     out.clientId = c as string;
   }
+  const key = parseIdempotencyKey(m.idempotency_key, `${base}.idempotency_key`);
+  if (key !== undefined) out.idempotencyKey = key;
   return out;
 }
 

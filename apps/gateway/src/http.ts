@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { TextEmbedder } from '@parley/adol';
 import type { Authenticator, Principal } from '@parley/auth';
 import { withAuthorization } from '@parley/contracts';
-import { ERROR_CATALOGUE, ParleyError, isErrorType, toParleyError } from '@parley/protocol';
+import { ERROR_CATALOGUE, ParleyError, isErrorType, parseIdempotencyKey, toParleyError } from '@parley/protocol';
 import { createRateLimiter, handleHealth, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
 import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard } from './a2a-card';
@@ -111,6 +111,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (b.pool) out.pool = withAuthorization(b.pool, authorization);
     if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
     if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
+    if (b.deadLetters) out.deadLetters = new Map([...b.deadLetters].map(([name, api]) => [name, withAuthorization(api, authorization)]));
     return out;
   };
 
@@ -231,6 +232,22 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     const ctx: RequestContext = { principal };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
     const responseHeaders: Record<string, string> = {};
+    // Idempotency-Key (a safe retry of `execute`): one request, one key; a batch would leave it ambiguous.
+    const idemHeader = req.headers['idempotency-key'];
+    if (idemHeader !== undefined) {
+      try {
+        if (Array.isArray(parsed)) {
+          throw new ParleyError('invalid_request', 'The Idempotency-Key header names one request: send it with a single execute, or put idempotency_key in each member\'s params', {
+            path: 'headers.idempotency-key',
+            rule: 'single_request',
+          });
+        }
+        ctx.idempotencyKey = parseIdempotencyKey(Array.isArray(idemHeader) ? idemHeader.join(',') : idemHeader, 'headers.idempotency-key');
+      } catch (e) {
+        send(res, 200, errorResponse(null, e));
+        return;
+      }
+    }
     if (Array.isArray(parsed)) {
       if (parsed.length === 0 || parsed.length > maxBatch) {
         send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));

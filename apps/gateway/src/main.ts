@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -47,7 +48,19 @@ runUntilSignal('gateway', log, async () => {
   const evolutionAddr = envOptional(env, 'EVOLUTION_ADDR');
   const pool = poolAddr ? createGrpcClient(SemanticPoolServiceService, poolAddr, { tls, credential }) : undefined;
   const evolution = evolutionAddr ? createGrpcClient(EvolutionServiceService, evolutionAddr, { tls, credential }) : undefined;
-  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : [])];
+  // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
+  const deadLetterClients = new Map(
+    (
+      [
+        ['registry', envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051')],
+        ['negotiation', envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052')],
+        ['execution', envString(env, 'EXECUTION_ADDR', '127.0.0.1:50053')],
+        ['semantic-pool', poolAddr],
+        ['evolution', evolutionAddr],
+      ] as const
+    ).flatMap(([name, addr]) => (addr ? [[name, createGrpcClient(DeadLetterServiceService, addr, { tls, credential })] as const] : [])),
+  );
+  const clients = [registry, profiles, apiKeys, negotiation, execution, tasks, ...(pool ? [pool] : []), ...(evolution ? [evolution] : []), ...deadLetterClients.values()];
   const checks: Record<string, ReadinessCheck> = {
     registry: () => registry.waitForReady(1500).then(() => true),
     negotiation: () => negotiation.waitForReady(1500).then(() => true),
@@ -73,6 +86,7 @@ runUntilSignal('gateway', log, async () => {
       tasks: tasks.api,
       ...(pool ? { pool: pool.api } : {}),
       ...(evolution ? { evolution: evolution.api } : {}),
+      deadLetters: new Map([...deadLetterClients].map(([name, c]) => [name, c.api])),
     },
     health,
     log,

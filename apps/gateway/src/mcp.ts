@@ -27,6 +27,7 @@ import { checkRequireOutput, filterResult, selectEntries, shortTool } from './ad
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
 import { describeError, errorData, jsonRpcCode } from './errors';
+import { execute } from './execute';
 import type { SchemaStore } from './schema-store';
 
 export interface McpFaceOptions {
@@ -130,12 +131,14 @@ export function createMcpFace(opts: McpFaceOptions) {
       // the raw request is checked too: such a payload is refused, not trimmed.
       const rawArgs = (raw?.params as { arguments?: unknown } | undefined)?.arguments;
       assertNoForbiddenKeys(rawArgs ?? args, 'payload');
-      const r = await execution.execute({
+      const r = await execute(execution, {
         schema_id: entry.source.schema.schema_id,
         agent: entry.source.agent.name,
         payload: args as JsonObject,
         // The client id is the caller's principal (issue 6); a _meta.client_id must be that same id.
         ...(o.clientId !== undefined ? { client_id: o.clientId } : {}),
+        // A safe retry (draft-zhou §3.2 (4)-(6)): a repeat of this key answers once.
+        ...(o.idempotencyKey !== undefined ? { idempotency_key: o.idempotencyKey } : {}),
       });
       const result = (r.result ?? {}) as JsonObject;
       return toolResult(o.requireOutput ? filterResult(result, o.requireOutput, entry.outputFields, 'params._meta.requireOutput') : result);

@@ -1,5 +1,5 @@
-import type { ApiKeyApi, EvolutionApi, SemanticPoolApi } from '@parley/contracts';
-import { CLIENT_ID_PATTERN, MAX_SCENARIO_LENGTH, ParleyError, scenarioId } from '@parley/protocol';
+import { DEAD_LETTER_SERVICES, type ApiKeyApi, type DeadLetterApi, type DeadLetterServiceName, type EvolutionApi, type ListDeadLettersResponse, type SemanticPoolApi } from '@parley/contracts';
+import { CLIENT_ID_PATTERN, MAX_SCENARIO_LENGTH, ParleyError, scenarioId, toParleyError } from '@parley/protocol';
 import type { Backends, Handler } from './rpc';
 
 /**
@@ -230,6 +230,77 @@ export const OPERATOR_METHODS = {
     const sample_id = p.id('sample_id', 'an audit sample id as list_audit_samples shows it');
     const aligned = p.bool('aligned', true);
     return evolution(b).judgeAuditSample({ sample_id, aligned, note: p.reason('note', false) ?? '' });
+  },
+} satisfies Record<string, Handler>;
+
+// ---------------------------------------------------------------------------
+// Dead letters (draft-zhou §6.2 event flow: events set aside so that the rest flows on)
+// ---------------------------------------------------------------------------
+
+const DEAD_LETTER_STATUSES = ['dead', 'retried', 'discarded', 'all'] as const;
+const DEAD_LETTER_ID = /^[1-9][0-9]{0,17}$/;
+/** Durable consumer names: `<prefix>-<service>-<what>`. */
+const CONSUMER_PATTERN = /^[A-Za-z0-9_.-]+$/;
+
+function deadLetterService(b: Backends, name: DeadLetterServiceName): DeadLetterApi {
+  const api = b.deadLetters?.get(name);
+  if (!api) {
+    throw new ParleyError('unavailable', `the gateway has no address for ${name}'s dead letters`, { path: 'params.service', rule: 'configured', details: { service: name } });
+  }
+  return api;
+}
+
+export const DEAD_LETTER_METHODS = {
+  /**
+   * Dead letters of one service or of every one (registry, negotiation, execution,
+   * semantic-pool, evolution), each with its counts by status; `total_dead` sums the
+   * events still set aside. A service that cannot be reached is named in `unavailable`
+   * instead of failing the whole answer.
+   */
+  async list_dead_letters(params, b) {
+    const p = Params.of(params ?? {}, ['service', 'scenario', 'consumer', 'status', 'after_id', 'limit']);
+    const service = p.oneOf('service', DEAD_LETTER_SERVICES);
+    const scenarioRaw = p.str('scenario', { max: MAX_SCENARIO_LENGTH });
+    const scenario = scenarioRaw === undefined ? undefined : scenarioId(scenarioRaw, { path: 'params.scenario' });
+    const consumer = p.str('consumer', { max: 256, pattern: CONSUMER_PATTERN, hint: 'a durable consumer name as listed' });
+    const status = p.oneOf('status', DEAD_LETTER_STATUSES);
+    const afterId = p.str('after_id', { max: 18, pattern: DEAD_LETTER_ID, hint: 'a dead letter id as listed' });
+    if (afterId !== undefined && service === undefined) fail('params.after_id', 'requires_service', 'params.after_id pages within one service: name it in params.service');
+    const limit = p.int('limit', 1, MAX_LIMIT);
+    const req = defined({ scenario, consumer, status, after_id: afterId, limit });
+    const names = service ? [service] : DEAD_LETTER_SERVICES.filter((n) => b.deadLetters?.has(n));
+    if (service) deadLetterService(b, service);
+    const answers = await Promise.allSettled(names.map((n) => deadLetterService(b, n).listDeadLetters(req)));
+    const services: ListDeadLettersResponse[] = [];
+    const unavailable: { service: string; error: string }[] = [];
+    for (const [i, a] of answers.entries()) {
+      if (a.status === 'fulfilled') {
+        services.push(a.value);
+        continue;
+      }
+      const err = toParleyError(a.reason);
+      // Refusals and bad params are the caller's answer; an unreachable service is one line of it.
+      if (err.type !== 'unavailable' || service) throw err;
+      unavailable.push({ service: names[i] as string, error: err.message });
+    }
+    for (const n of DEAD_LETTER_SERVICES) if (!service && !names.includes(n)) unavailable.push({ service: n, error: 'not configured at the gateway' });
+    return { services, total_dead: services.reduce((n, s) => n + (s.counts?.dead ?? 0), 0), unavailable };
+  },
+  /** Puts an outbox dead letter back into its outbox, or has its consumer apply a consumer's one now. */
+  async retry_dead_letter(params, b) {
+    const p = Params.of(params, ['service', 'id']);
+    const service = p.oneOf('service', DEAD_LETTER_SERVICES);
+    if (service === undefined) fail('params.service', 'required', `params.service is required: one of ${DEAD_LETTER_SERVICES.join(', ')}`);
+    const id = p.str('id', { required: true, max: 18, pattern: DEAD_LETTER_ID, hint: 'a dead letter id as list_dead_letters shows it' });
+    return deadLetterService(b, service).retryDeadLetter({ id });
+  },
+  /** Marks a dead letter discarded, with why (kept; never retried). */
+  async discard_dead_letter(params, b) {
+    const p = Params.of(params, ['service', 'id', 'reason']);
+    const service = p.oneOf('service', DEAD_LETTER_SERVICES);
+    if (service === undefined) fail('params.service', 'required', `params.service is required: one of ${DEAD_LETTER_SERVICES.join(', ')}`);
+    const id = p.str('id', { required: true, max: 18, pattern: DEAD_LETTER_ID, hint: 'a dead letter id as list_dead_letters shows it' });
+    return deadLetterService(b, service).discardDeadLetter({ id, reason: p.reason() as string });
   },
 } satisfies Record<string, Handler>;
 

@@ -17,11 +17,12 @@ import {
   validateAgentName,
 } from '@parley/protocol';
 import { compactTemplate, shortTemplate } from './adol';
+import { execute } from './execute';
 import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
 import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
 import type { Principal } from '@parley/auth';
-import type { ApiKeyApi } from '@parley/contracts';
-import { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
+import type { ApiKeyApi, DeadLetterApi, DeadLetterServiceName } from '@parley/contracts';
+import { API_KEY_METHODS, DEAD_LETTER_METHODS, OPERATOR_METHODS } from './operator';
 import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
 
@@ -48,6 +49,11 @@ export interface Backends {
   evolution?: EvolutionApi;
   /** The registry's API keys (issue 6); without it the key methods answer `unavailable`. */
   apiKeys?: ApiKeyApi;
+  /**
+   * DeadLetterService of each service the gateway reaches (draft-zhou §6.2 event flow),
+   * by service name; a service missing from it is listed as `unavailable`.
+   */
+  deadLetters?: ReadonlyMap<DeadLetterServiceName, DeadLetterApi>;
 }
 
 /** What a method sees of the HTTP request it came in (the same for every member of a batch). */
@@ -62,6 +68,8 @@ export interface RequestContext {
    * passes a map for a single request only: a batch's members share one response.
    */
   responseHeaders?: Record<string, string>;
+  /** The single request's `Idempotency-Key` header, checked (http.ts); `execute` uses it. */
+  idempotencyKey?: string;
 }
 
 /** Longest `Parley-Signature` header sent; a longer signature (many applied patches) is left to get_schema_template_signed. */
@@ -117,12 +125,24 @@ export const METHODS = {
     };
   },
   /** draft-zhou §3.2 steps (4)-(6), Figures 8 and 9: the result is the server agent's result. */
-  async execute(params, b) {
+  async execute(params, b, ctx) {
     const p = parseExecuteParams(params);
+    // The Idempotency-Key header of a single request (http.ts) names the same key as the param, or stands for it.
+    if (ctx.idempotencyKey !== undefined) {
+      if (p.idempotency_key !== undefined && p.idempotency_key !== ctx.idempotencyKey) {
+        throw new ParleyError('invalid_params', 'params.idempotency_key and the Idempotency-Key header name different keys: send one, or the same in both', {
+          path: 'params.idempotency_key',
+          rule: 'matches_header',
+        });
+      }
+      p.idempotency_key = ctx.idempotencyKey;
+    }
     // Checked before the payload is re-encoded for gRPC: a protobuf Struct cannot
     // carry a `__proto__` member faithfully, so it must be refused here.
     assertNoForbiddenKeys(p.payload, 'payload');
-    const r: ExecuteResponse = await b.execution.execute(p);
+    const r: ExecuteResponse = await execute(b.execution, p);
+    // A repeat answered with the first result says so in a header (single requests; the result is the agent's).
+    if (r.replayed && ctx.responseHeaders) ctx.responseHeaders['idempotent-replayed'] = 'true';
     // Figure 9: the agent's result, with Parley's schema_update_suggestion (draft-zhou §6.2.2, present when
     // the client's schema_etag is stale) as a sibling member, merged with one the agent wrote itself (its
     // keys first, Parley's patch members win) unless Parley's is signed (§7; then the agent's own becomes
@@ -253,6 +273,8 @@ export const METHODS = {
   ...OPERATOR_METHODS,
   // API keys (issue 6), operators only: operator.ts.
   ...API_KEY_METHODS,
+  // Dead letters of every service (draft-zhou §6.2 event flow), operators only: operator.ts.
+  ...DEAD_LETTER_METHODS,
   /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
   async whoami(params, _b, ctx) {
     if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {

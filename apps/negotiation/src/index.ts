@@ -1,7 +1,7 @@
 import type { Authenticator } from '@parley/auth';
-import { NegotiationServiceService, bindService, startGrpcServer, type NegotiationApi, type RegistryApi } from '@parley/contracts';
-import type { Bus, Stoppable, Subjects } from '@parley/events';
-import { loadKeyRing, type Clock, type KeyRing, type Logger } from '@parley/runtime';
+import { NegotiationServiceService, bindDeadLetters, bindService, startGrpcServer, type NegotiationApi, type RegistryApi } from '@parley/contracts';
+import { serviceEventFlow, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { loadKeyRing, type Clock, type EventFlowConfig, type KeyRing, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { startPatchConsumer } from './patches';
 import { negotiationGuards } from './access';
@@ -43,6 +43,8 @@ export interface NegotiationDeps {
   signing?: KeyRing;
   /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
+  /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
 }
 
 export interface RunningNegotiation {
@@ -62,13 +64,15 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
   await migrate(deps.db, 'negotiation');
   const signing = deps.signing ?? loadKeyRing(process.env, deps.log);
   const api = createNegotiationService({ db: deps.db, clock: deps.clock, registry: deps.registry, log: deps.log, signing });
-  const patches: Stoppable = await startPatchConsumer({ db: deps.db, bus: deps.bus, subjects: deps.subjects, log: deps.log, clock: deps.clock });
+  // Dead letters (zhou §6.2 event flow): a patch event the consumer keeps failing on is set aside, not retried forever.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'negotiation', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const patches: Stoppable = await startPatchConsumer({ db: deps.db, bus: deps.bus, subjects: deps.subjects, log: deps.log, clock: deps.clock, consumer: flow.consumer });
   let server;
   try {
     server = await startGrpcServer({
       ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
       port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
-      services: [bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards })],
+      services: [bindService(NegotiationServiceService, api, { authenticator: deps.authenticator, guards: negotiationGuards }), bindDeadLetters('negotiation', flow.office, deps.authenticator)],
     });
   } catch (e) {
     await patches.stop();

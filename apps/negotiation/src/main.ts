@@ -6,7 +6,7 @@
 // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS.
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { authenticatorFromEnv, createLogger, envInt, envString, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envString, eventFlowFromEnv, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { startNegotiation } from './index';
 
@@ -18,7 +18,9 @@ runUntilSignal('negotiation', log, async () => {
   const signing = loadKeyRing(env, log); // first: a key misconfiguration stops the start before anything opens
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-negotiation' });
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_CONSUMER_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  const flow = eventFlowFromEnv(env);
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-negotiation' });
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls, credential: auth.serviceToken });
   const negotiation = await startNegotiation({
@@ -32,6 +34,7 @@ runUntilSignal('negotiation', log, async () => {
     grpcTls: tls,
     signing,
     authenticator: auth.authenticator,
+    eventFlow: flow,
   });
   const health = {
     shuttingDown: false,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { templateToWire, type AcceptedWithdrawnKey, type SchemaPatchDelivery } from '@parley/contracts';
-import { PATCH_EVENT_TYPES, consumeIdempotently, type Bus, type EventEnvelope, type PatchDocument, type Stoppable, type Subjects } from '@parley/events';
+import { PATCH_EVENT_TYPES, consumeIdempotently, type IdempotentConsumeOptions, type Bus, type EventEnvelope, type PatchDocument, type Stoppable, type Subjects } from '@parley/events';
 import {
   DAY_MS,
   KEY_STATES,
@@ -22,6 +22,7 @@ import {
   scenarioId,
   type KeyDefinition,
   type SchemaTemplate,
+  type JsonValue,
 } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
@@ -130,12 +131,14 @@ export function checkPatchDocument(input: unknown): Check {
       return no(`new key definitions are invalid: ${(e as Error).message}`);
     }
   }
-  const modified: { key_name: string; semantic_description: string }[] = [];
+  const modified: { key_name: string; semantic_description: string; enum?: JsonValue[] }[] = [];
   for (const [i, m] of d.modified_keys.entries()) {
     if (!isObject(m) || typeof m.key_name !== 'string' || typeof m.semantic_description !== 'string' || m.semantic_description.trim() === '') {
-      return no(`modified_keys[${i}] must be { key_name, semantic_description }`);
+      return no(`modified_keys[${i}] must be { key_name, semantic_description[, enum] }`);
     }
-    modified.push({ key_name: m.key_name, semantic_description: m.semantic_description });
+    // zhou §6.2.2: a refinement may widen a patch key's enum (libs/evolution applies it to patch keys only).
+    if (m.enum !== undefined && (!Array.isArray(m.enum) || m.enum.length === 0 || m.enum.some((v) => v === null || typeof v === 'object'))) return no(`modified_keys[${i}].enum must be a non-empty array of scalars`);
+    modified.push({ key_name: m.key_name, semantic_description: m.semantic_description, ...(Array.isArray(m.enum) ? { enum: m.enum as JsonValue[] } : {}) });
   }
   const patch: SchemaPatch = {
     patch_id: d.patch_id,
@@ -176,6 +179,8 @@ export interface PatchConsumerDeps {
   subjects: Subjects;
   log: Logger;
   clock: { now(): Date };
+  /** Dead letters and attempts (libs/runtime serviceEventFlow().consumer). */
+  consumer?: Pick<IdempotentConsumeOptions, 'maxAttempts' | 'logger' | 'deadLetters' | 'now'>;
 }
 
 /** The durable consumer name (one per subject prefix). */
@@ -199,6 +204,7 @@ export function startPatchConsumer(deps: PatchConsumerDeps): Promise<Stoppable> 
       bus: deps.bus,
       db: deps.db,
       schema: 'negotiation',
+      ...deps.consumer,
       durable: patchConsumerName(deps.subjects),
       filterSubjects: PATCH_EVENT_TYPES.map((t) => deps.subjects.eventAllScenarios(t)),
     },
@@ -389,7 +395,7 @@ export function deliveries(view: EffectiveView): SchemaPatchDelivery[] {
       timestamp: new Date(p.timestamp).toISOString(),
       expires_at: new Date(p.expires_at).toISOString(),
       new_keys: keys.length > 0 ? templateToWire({ schema_id: view.template.schema_id, scenario: view.template.scenario, keys }).keys : [],
-      modified_keys: d.modified_keys.filter((m) => refinements.has(m.key_name)),
+      modified_keys: d.modified_keys.filter((m) => refinements.has(m.key_name)).map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
     });
   }
   return out;

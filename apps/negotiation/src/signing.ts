@@ -68,7 +68,7 @@ export function suggestionOf(parentSchemaId: string, etag: string, deliveries: r
       seen.add(k.key_name);
       newKeys.push(keyFromWire(k) as unknown as JsonValue);
     }
-    for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description });
+    for (const m of p.modified_keys) modified.push({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) });
   }
   return JSON.parse(JSON.stringify({ parent_schema_id: parentSchemaId, etag, patch_ids: deliveries.map((p) => p.patch_id), new_keys: newKeys, modified_keys: modified })) as JsonObject;
 }

@@ -2,6 +2,7 @@ import { createJwtVerifier, mintApiKey, parseApiKey, parseJwtIssuers, type Authe
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -18,12 +19,12 @@ import { rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
 import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
 import { startExecution, type RunningExecution } from '@parley/execution';
-import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
+import { createEmbedderFromEnv, type Embedder, loadWordNetLexicon } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
 import { startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
-import { apiKeysViaRegistry, createAuthenticator, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
+import { apiKeysViaRegistry, createAuthenticator, eventFlowFromEnv, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
 
@@ -104,7 +105,11 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const clock = opts.clock ?? systemClock;
   const subjects = createSubjects(opts.prefix ?? 'parley');
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
-  const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
+  // The event flow's limits as the separate services read them (PARLEY_STREAM_MAX_*, PARLEY_*_MAX_ATTEMPTS).
+  const eventFlow = eventFlowFromEnv(process.env);
+  const bus = opts.natsUrl
+    ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' })
+    : createMemoryBus({ subjects });
   const grpcHost = '127.0.0.1';
   const clients: GrpcClient<never>[] = [];
   const client = <S,>(c: S): S => {
@@ -128,6 +133,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     subjects,
     clock,
     log: log.child({ service: 'registry' }),
+    eventFlow,
     grpcHost,
     grpcPort: 0,
     auth: {
@@ -162,6 +168,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     registry: registryClient.api,
     clock,
     log: log.child({ service: 'negotiation' }),
+    eventFlow,
     grpcHost,
     grpcPort: 0,
     authenticator,
@@ -175,10 +182,13 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'execution' }),
+    eventFlow,
     timeoutMs,
     grpcHost,
     grpcPort: 0,
     authenticator,
+    // Safe retries of execute: PARLEY_IDEMPOTENCY_TTL_MS as in the separate process (default 24 h).
+    ...(process.env['PARLEY_IDEMPOTENCY_TTL_MS'] ? { idempotencyTtlMs: Number(process.env['PARLEY_IDEMPOTENCY_TTL_MS']) } : {}),
     // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
     // development mode unless AUDIT_SCENARIOS says otherwise.
     auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
@@ -202,6 +212,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     index,
     clock,
     log: log.child({ service: 'semantic-pool' }),
+    eventFlow,
     ...(opts.evolution?.pool ? { config: opts.evolution.pool } : {}),
     ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
     // zhou §7: with PARLEY_DATA_KEY (or PARLEY_STORE_RAW_FRAGMENTS=false) as in the separate process;
@@ -212,7 +223,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     authenticator,
   });
   const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
-  const llm = createLlmFromEnv(process.env);
+  const llm = createLlmFromEnv(process.env, await loadWordNetLexicon());
   const evolution = await startEvolution({
     db,
     bus,
@@ -220,6 +231,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     negotiation: negotiationClient.api,
     clock,
     log: log.child({ service: 'evolution' }),
+    eventFlow,
     ...(opts.evolution?.evolver ? { config: opts.evolution.evolver } : {}),
     induce: (input) => llm.inducer.induce(input),
     judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
@@ -243,6 +255,14 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       tasks: tasksClient.api,
       pool: poolClient.api,
       evolution: evolutionClient.api,
+      // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
+      deadLetters: new Map([
+        ['registry', grpc(DeadLetterServiceService, registry.port).api],
+        ['negotiation', grpc(DeadLetterServiceService, negotiation.port).api],
+        ['execution', grpc(DeadLetterServiceService, execution.port).api],
+        ['semantic-pool', grpc(DeadLetterServiceService, semanticPool.port).api],
+        ['evolution', grpc(DeadLetterServiceService, evolution.port).api],
+      ] as const),
     },
     health,
     log: log.child({ service: 'gateway' }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateToWire, type NegotiationApi } from '@parley/contracts';
-import { createMemoryBus, createSubjects, type Bus } from '@parley/events';
+import { MAX_EVENT_BYTES, createMemoryBus, createSubjects, type Bus } from '@parley/events';
+import { MAX_FRAGMENTS_PER_EVENT, MAX_RAW_FRAGMENT_CHARS } from '@parley/evolution';
 import { createAgent, type Agent } from '@parley/agent-sdk';
 import { bookFlight, flightBookingResponseSchema, flightBookingTemplate } from '@parley/examples';
 import { createExecutionService } from '@parley/execution';
@@ -44,7 +45,7 @@ describe('execution service', () => {
   it('resolves and compiles a schema once for many concurrent first requests', async () => {
     const execution = createExecutionService({ db, bus, subjects, negotiation, clock, log: createLogger({ level: 'silent' }), onOutboxWrite: () => {}, timeoutMs: 2000 });
     const payload = { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04' };
-    const results = await Promise.all(Array.from({ length: 20 }, () => execution.execute({ schema_id: 'flight_booking_v1', payload })));
+    const results = await Promise.all(Array.from({ length: 20 }, () => execution.execute({ schema_id: 'flight_booking_v1', client_id: 'c-first', payload })));
     expect(results.every((r) => r.result?.status === 'confirmed')).toBe(true);
     expect(getSchemaCalls).toBe(1);
   });
@@ -66,5 +67,29 @@ describe('execution service', () => {
     const byExecution = new Map<string, string[]>();
     for (const { event } of events.rows) byExecution.set(event.data.execution_id, [...(byExecution.get(event.data.execution_id) ?? []), event.type]);
     for (const id of ids) expect(byExecution.get(id)).toEqual(['payload.executed', 'other.captured']);
+  });
+
+  it('accepts an `other` of a megabyte (zhou §4.3) and puts a bounded other.captured in the outbox, counting what it cut', async () => {
+    const execution = createExecutionService({ db, bus, subjects, negotiation, clock, log: createLogger({ level: 'silent' }), onOutboxWrite: () => {}, timeoutMs: 2000 });
+    const other = ['x'.repeat(1_048_200), ...Array.from({ length: 40 }, (_, i) => `note ${i}`)];
+    const r = await execution.execute({ schema_id: 'flight_booking_v1', client_id: 'big-other', payload: { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04', other } });
+    expect(r.result?.status).toBe('confirmed');
+    const rows = await db.query<{ event: { type: string; data: Record<string, unknown> } }>(
+      `SELECT event FROM execution.outbox WHERE event->'data'->>'execution_id' = $1 ORDER BY seq`,
+      [r.execution_id],
+    );
+    const captured = rows.rows.find((x) => x.event.type === 'other.captured')!.event.data as { fragments: string[]; truncation: unknown };
+    expect(captured.fragments).toHaveLength(MAX_FRAGMENTS_PER_EVENT);
+    expect(captured.fragments[0]).toBe('x'.repeat(MAX_RAW_FRAGMENT_CHARS));
+    expect(captured.fragments.slice(1)).toEqual(other.slice(1, MAX_FRAGMENTS_PER_EVENT));
+    expect(captured.truncation).toEqual({
+      fragments_cut: 1,
+      fragments_dropped: other.length - MAX_FRAGMENTS_PER_EVENT,
+      chars_dropped: 1_048_200 - MAX_RAW_FRAGMENT_CHARS + other.slice(MAX_FRAGMENTS_PER_EVENT).join('').length,
+    });
+    expect(JSON.stringify(rows.rows.map((x) => x.event)).length).toBeLessThan(MAX_EVENT_BYTES);
+    // The execution row counts every fragment the client sent.
+    const row = await db.query<{ other_fragments: number }>('SELECT other_fragments FROM execution.executions WHERE id = $1', [r.execution_id]);
+    expect(row.rows[0]?.other_fragments).toBe(other.length);
   });
 });

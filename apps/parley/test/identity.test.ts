@@ -14,6 +14,7 @@ import { POLICY, mintApiKey, parseApiKey } from '@parley/auth';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
+  DeadLetterServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
@@ -121,6 +122,8 @@ describe('unauthenticated calls are refused on every face', () => {
       [TaskServiceService, parley.grpcPorts.execution],
       [SemanticPoolServiceService, parley.grpcPorts.semanticPool],
       [EvolutionServiceService, parley.grpcPorts.evolution],
+      // Served by every service; counted once (its POLICY entries are three).
+      [DeadLetterServiceService, parley.grpcPorts.semanticPool],
     ] as const;
     let count = 0;
     for (const [def, port] of services) {
@@ -231,6 +234,27 @@ describe('roles over JSON-RPC', () => {
     expect(listed.body.result.api_keys.map((k: { principal: string }) => k.principal)).toEqual(expect.arrayContaining(['alice', 'bob', 'acme-air', 'ops', 'dev']));
     // Only hashes are stored: no listed key carries a secret.
     expect(listed.text).not.toContain(parseApiKey(keys.alice)?.secret as string);
+  });
+
+  it("records an operator's execute under its principal, whatever else its key may do (never as an anonymous client)", async () => {
+    const before = { ops: await executions('ops'), dev: await executions('dev'), anonymous: await executions('anonymous') };
+    const other = { ...FIGURE_8, payload: { ...FIGURE_8.payload, other: 'a quiet seat near the wing' } };
+    const byOps = await rpc(parley.url, 'execute', other, keys.ops);
+    expect(byOps.body.error).toBeUndefined();
+    // The development key of `npm start`: operator, server agent and client agent at once.
+    const byDev = await rpc(parley.url, 'execute', other, parley.devKey);
+    expect(byDev.body.error).toBeUndefined();
+    expect({ ops: await executions('ops'), dev: await executions('dev'), anonymous: await executions('anonymous') }).toEqual({ ops: before.ops + 1, dev: before.dev + 1, anonymous: before.anonymous });
+    // Its events carry the same client: the pool counts the operator as one client of its own.
+    const events = await parley.db.query<{ type: string; client: string; n: number }>(
+      `SELECT event->>'type' AS type, event->'data'->>'client_id' AS client, count(*)::int AS n FROM execution.outbox
+       WHERE event->'data'->>'client_id' IN ('ops', 'dev', 'anonymous') GROUP BY 1, 2 ORDER BY 2, 1`,
+    );
+    expect(events.rows.filter((r) => r.client === 'anonymous')).toEqual([]);
+    for (const client of ['ops', 'dev']) {
+      expect(events.rows.find((r) => r.client === client && r.type === 'payload.executed')?.n).toBe(await executions(client));
+      expect(events.rows.find((r) => r.client === client && r.type === 'other.captured')?.n).toBeGreaterThanOrEqual(1);
+    }
   });
 
   it('refuses a key that grants the service role or a server agent key without a namespace', async () => {

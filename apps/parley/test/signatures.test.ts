@@ -167,11 +167,13 @@ describe('templates', () => {
       expect(e).toMatchObject({ path: 'result.template', rule: 'bad_signature' });
       expect(e.message).toContain('"flight_booking_v1"');
     }
-    // A genuine, validly signed template, but the global one served to a client that asked for its own.
+    // A genuine, validly signed template, but another client's, served to a client that asked for its own.
     tamper = (m, r) => r;
-    const global = await verifying().getSchemaTemplateSigned({ scenario: 'flight_booking' });
-    tamper = (m, r) => (m === 'get_schema_template_signed' ? (global as unknown as JsonObject) : r);
-    expect(await signatureInvalid(verifying().getSchemaTemplate({ scenario: 'flight_booking', client_id: CLIENT }))).toMatchObject({ rule: 'context_mismatch', path: 'result.client_id' });
+    const others = await verifying().getSchemaTemplateSigned({ scenario: 'flight_booking', client_id: 'someone-else' });
+    tamper = (m, r) => (m === 'get_schema_template_signed' ? (others as unknown as JsonObject) : r);
+    const e = await signatureInvalid(verifying().getSchemaTemplate({ scenario: 'flight_booking', client_id: CLIENT }));
+    expect(e).toMatchObject({ rule: 'context_mismatch', path: 'result.client_id' });
+    expect(e.message).toContain('the template of another client ("someone-else")');
     // Stripping the signature does not help.
     tamper = (m, r) => (m === 'get_schema_template_signed' ? { ...r, signature: undefined } : r) as JsonObject;
     expect(await signatureInvalid(verifying().getSchemaTemplate({ scenario: 'flight_booking', client_id: CLIENT }))).toMatchObject({ rule: 'missing_signature' });

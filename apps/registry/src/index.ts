@@ -8,9 +8,10 @@ import {
   type AgentProfileApi,
   type ApiKeyApi,
   type RegistryApi,
+  bindDeadLetters,
 } from '@parley/contracts';
-import { EventType, consumeIdempotently, type Bus, type Stoppable, type Subjects } from '@parley/events';
-import { createAuthenticator, type Clock, type Logger } from '@parley/runtime';
+import { EventType, consumeIdempotently, serviceEventFlow, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { createAuthenticator, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import { profileGuards, registryGuards } from './access';
 import { createApiKeyStore } from './api-keys';
@@ -47,6 +48,8 @@ export interface RegistryDeps {
    * own callers from its table.
    */
   auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
+  /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
 }
 
 export interface RunningRegistry {
@@ -82,6 +85,8 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     ...(deps.auth.jwt ? { jwt: deps.auth.jwt } : {}),
     ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
   });
+  // Dead letters (zhou §6.2 event flow): an event the usage consumer keeps failing on is set aside, not retried forever.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'registry', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
     port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}),
@@ -89,6 +94,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       bindService(RegistryServiceService, api, { authenticator, guards: registryGuards }),
       bindService(AgentProfileServiceService, profiles, { authenticator, guards: profileGuards }),
       bindService(ApiKeyServiceService, keys.api, { authenticator }),
+      bindDeadLetters('registry', flow.office, authenticator),
     ],
   });
   // Durable and idempotent: usage counts survive restarts and redeliveries.
@@ -97,6 +103,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       bus: deps.bus,
       db: deps.db,
       schema: 'registry',
+      ...flow.consumer,
       durable: `${deps.subjects.prefix}-registry-usage`,
       filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)],
     },

@@ -3,7 +3,7 @@
 // (libs/runtime authFromEnv), and PARLEY_BOOTSTRAP_OPERATOR_KEY: an API key (`parley keys mint`) made valid at start
 // as the operator `operator`, from which every other key is created.
 import { createNatsBus, createSubjects } from '@parley/events';
-import { ConfigError, authFromEnv, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { ConfigError, authFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { parseApiKey } from '@parley/auth';
 import { startRegistry } from './index';
@@ -15,7 +15,9 @@ runUntilSignal('registry', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-registry' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-registry' });
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_CONSUMER_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  const flow = eventFlowFromEnv(env);
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-registry' });
   const auth = authFromEnv(env, systemClock);
   const operatorKey = envOptional(env, 'PARLEY_BOOTSTRAP_OPERATOR_KEY');
   if (operatorKey !== undefined && !parseApiKey(operatorKey)) {
@@ -33,6 +35,7 @@ runUntilSignal('registry', log, async () => {
     grpcPort: envInt(env, 'GRPC_PORT', 50051),
     grpcTls: tls,
     auth: { ...auth, bootstrap },
+    eventFlow: flow,
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
   const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8081));

@@ -1,10 +1,10 @@
 import type { Authenticator } from '@parley/auth';
-import { SemanticPoolServiceService, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
+import { SemanticPoolServiceService, bindDeadLetters, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
-import { EventType, consumeIdempotently, createOutboxRelay, type Bus, type Stoppable, type Subjects } from '@parley/events';
+import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
-import { ephemeralSealer, type Clock, type Logger } from '@parley/runtime';
+import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 import { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type RawFragmentsPolicy } from './service';
@@ -40,12 +40,18 @@ export interface SemanticPoolDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Redelivery delay after a failed delivery (default 1000 ms). */
+  retryDelayMs?: number;
 }
 
 export interface RunningSemanticPool {
   port: number;
   api: SemanticPoolApi;
   service: PoolService;
+  /** The pool's dead letters (operators: DeadLetterService on the same gRPC port). */
+  deadLetters: DeadLetterOffice;
   drainOutbox(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -61,7 +67,10 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     ? { sealer: deps.raw.sealer, retentionMs: deps.raw.retentionMs ?? DEFAULT_RAW_RETENTION_MS }
     : { sealer: ephemeralSealer(), retentionMs: DEFAULT_RAW_RETENTION_MS };
   if (!deps.raw) deps.log.warn('raw fragments are sealed with an ephemeral key made up at start: set PARLEY_DATA_KEY to read them after a restart (zhou §7)', { kid: raw.sealer?.kid });
-  const relay = createOutboxRelay({ db: deps.db, schema: 'pool', bus: deps.bus, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
+  // Dead letters (zhou §6.2 event flow): a fragment the pool cannot take (an embedder that throws on it) is set
+  // aside after its attempts, never folded into the log, and the fragments after it are processed.
+  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const relay = createOutboxRelay({ db: deps.db, schema: 'pool', bus: deps.bus, ...flow.relay, onError: (e: unknown) => deps.log.warn('outbox publish failed; will retry', { error: String(e) }) });
   const service = await createPoolService({
     db: deps.db,
     subjects: deps.subjects,
@@ -88,6 +97,8 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
         bus: deps.bus,
         db: deps.db,
         schema: 'pool',
+        ...flow.consumer,
+        ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}),
         durable: `${deps.subjects.prefix}-semantic-pool${owner}`,
         filterSubjects: capturedSubjects,
         // Memory follows the committed log: one event at a time, and a failed
@@ -108,7 +119,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   );
   consumers.push(
     await consumeIdempotently(
-      { bus: deps.bus, db: deps.db, schema: 'pool', durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)] },
+      { bus: deps.bus, db: deps.db, schema: 'pool', ...flow.consumer, durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)] },
       (event, tx) => service.serialize(() => service.onPatchEvent(event, tx)),
     ),
   );
@@ -119,7 +130,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const purgeEvery = deps.rawPurgeMs ?? 3_600_000;
   const purgeTimer = purgeEvery > 0 ? setInterval(() => void service.purgeRawText().catch((e: unknown) => deps.log.warn('raw fragment retention sweep failed', { error: String(e) })), purgeEvery) : undefined;
   purgeTimer?.unref();
-  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator })] });
+  const server = await startGrpcServer({ ...(deps.grpcHost ? { host: deps.grpcHost } : {}), port: deps.grpcPort, ...(deps.grpcTls ? { tls: deps.grpcTls } : {}), services: [bindService(SemanticPoolServiceService, service.api, { authenticator: deps.authenticator }), bindDeadLetters('semantic-pool', flow.office, deps.authenticator)] });
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,
@@ -132,6 +143,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     port: server.port,
     api: service.api,
     service,
+    deadLetters: flow.office,
     drainOutbox: () => relay.drain(),
     async stop() {
       if (timer) clearInterval(timer);

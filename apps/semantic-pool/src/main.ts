@@ -7,7 +7,7 @@
 // unless PARLEY_STORE_RAW_FRAGMENTS=false), PARLEY_STORE_RAW_FRAGMENTS, PARLEY_RAW_RETENTION_DAYS (30).
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { createNatsBus, createSubjects } from '@parley/events';
-import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, eventFlowFromEnv, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';
 import { openDb } from '@parley/storage';
 import { createVectorIndexFromEnv } from '@parley/vectors';
 import { poolConfigFromEnv, rawFragmentsFromEnv } from './env';
@@ -23,7 +23,9 @@ runUntilSignal('semantic-pool', log, async () => {
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-semantic-pool' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  const bus = await createNatsBus({ ...natsFromEnv(env, tls), subjects, name: 'parley-semantic-pool' });
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  const flow = eventFlowFromEnv(env);
+  const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-semantic-pool' });
   const embedder = createEmbedderFromEnv(env);
   const index = createVectorIndexFromEnv(env);
   const scenarios = envOptional(env, 'PARLEY_POOL_SCENARIOS')?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -42,6 +44,7 @@ runUntilSignal('semantic-pool', log, async () => {
     grpcPort: envInt(env, 'GRPC_PORT', 50054),
     grpcTls: tls,
     authenticator: auth.authenticator,
+    eventFlow: flow,
   });
   const health = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), nats: () => bus.healthy() } };
   const healthServer = await startHealthServer(health, envInt(env, 'HEALTH_PORT', 8084));

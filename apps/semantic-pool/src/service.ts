@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GetClusterResponse, ListClustersResponse, PoolCluster, SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
 import { EventType, appendToOutbox, type EventEnvelope, type OtherCapturedData, type PatchEventData, type Subjects } from '@parley/events';
+import { MAX_FRAGMENTS_PER_EVENT, MAX_RAW_FRAGMENT_CHARS } from '@parley/evolution';
 import { collectionOf, createSemanticPool, type ClusterView, type MaturedCluster, type PreparedFragment, type SemanticPool, type SemanticPoolConfig } from '@parley/pool';
 import { ParleyError, scenarioId } from '@parley/protocol';
 import { SealError, createMutex, type Clock, type Logger, type Sealer } from '@parley/runtime';
@@ -94,8 +95,6 @@ export interface PoolService {
   serialize<T>(work: () => Promise<T>): Promise<T>;
 }
 
-const MAX_FRAGMENTS_PER_EVENT = 32;
-const MAX_RAW_CHARS = 4000;
 const LEGACY_BATCH = 500;
 
 /** What a sealed raw_text is bound to: its row. Moved to another row, it does not open. */
@@ -156,12 +155,16 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     const matured: MaturedCluster[] = [];
     // Raw text already past its retention (a late event) is not stored at all.
     const keepRaw = sealer !== null && at >= rawCutoff();
+    // zhou §7: only the sanitised text (personal data replaced) is embedded and kept in clear. Every fragment is
+    // embedded before any is folded in: an embedder that throws on one text leaves memory as it was, and the
+    // event, redelivered and finally set aside (dead letters), never enters the log.
+    const prepared = [];
+    for (const text of fragments) prepared.push(await pool.prepare({ ts: at, scenario: sc, client_id: data.client_id, text }));
     for (const [i, text] of fragments.entries()) {
-      // zhou §7: only the sanitised text (personal data replaced) is embedded and kept in clear.
-      const p = await pool.prepare({ ts: at, scenario: sc, client_id: data.client_id, text });
+      const p = prepared[i]!;
       const r = await pool.ingestPrepared(p);
-      matured.push(...r.matured);
-      const raw = keepRaw ? sealer.seal(String(text).slice(0, MAX_RAW_CHARS), rawContext(event.id, i)) : null;
+      matured.push(...r.matured, ...r.grown);
+      const raw = keepRaw ? sealer.seal(String(text).slice(0, MAX_RAW_FRAGMENT_CHARS), rawContext(event.id, i)) : null;
       await tx.query(
         `INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, raw_sealed, sanitized, flags, vector, global_cluster_id, client_cluster_id)
          VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8, $9, $10, $11)`,
@@ -334,7 +337,7 @@ function toPrepared(r: InputRow): PreparedFragment {
 function maturedEvent(m: MaturedCluster, clock: Clock): EventEnvelope {
   return {
     id: randomUUID(),
-    type: EventType.PoolMatured,
+    type: m.kind === 'grown' ? EventType.PoolGrown : EventType.PoolMatured,
     scenario_id: m.scenario_id,
     occurred_at: clock.now().toISOString(),
     source: 'semantic-pool',

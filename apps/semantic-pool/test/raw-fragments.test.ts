@@ -66,6 +66,8 @@ async function start(raw: RawOption, extra: { rawPurgeMs?: number } = {}): Promi
     log,
     ...(raw ? { raw } : {}),
     heatSampleMs: 0,
+    // One sentence from six clients: the diversity wait (two phrasings) is off, this file is about personal data.
+    config: { min_phrasings: 1 },
     rawPurgeMs: extra.rawPurgeMs ?? 0,
     grpcHost: '127.0.0.1',
     grpcPort: 0,

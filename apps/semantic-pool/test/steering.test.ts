@@ -62,7 +62,8 @@ beforeEach(async () => {
     index,
     clock: { now: () => new Date(now) },
     log: createLogger({ level: 'error', write: () => undefined }),
-    config: { similarity_threshold: 0.3 },
+    // The gate's flood defences (per-client heat, one client's dominance) are off so the cluster fires and what it hands on can be examined.
+    config: { similarity_threshold: 0.3, client_heat_interval_ms: 0, max_dominant_share: 1, merge_threshold: 1 },
     raw: { sealer: null, retentionMs: 30 * 86_400_000 },
   });
 }, 60_000);

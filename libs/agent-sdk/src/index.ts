@@ -1,6 +1,7 @@
 import { createNatsBus, createSubjects, type Bus, type NatsBusOptions, type Stoppable, type Subjects } from '@parley/events';
 import {
   decodeDispatchRequest,
+  type DispatchRequest,
   encodeDispatch,
   scenarioId,
   validateAgentName,
@@ -49,6 +50,14 @@ export interface ExecutionContext {
   client_id: string;
   /** When the caller stops waiting. */
   deadline: Date;
+  /**
+   * The client's idempotency key, when it sent one. Parley may then dispatch the
+   * same execution_id again (a retry after an answer was lost); the SDK answers a
+   * repeated execution_id with the first answer without calling the handler again
+   * (in this replica's memory: an agent with several replicas and side effects
+   * dedupes by execution_id in its own store).
+   */
+  idempotency_key?: string;
 }
 
 export type ScenarioHandler = (payload: JsonObject, ctx: ExecutionContext) => Promise<JsonObject> | JsonObject;
@@ -102,6 +111,12 @@ export interface AgentOptions {
   onError?: (e: unknown, scenario: string) => void;
   /** How long notify / negotiate / readData wait for the execution service (default 5000 ms). */
   requestTimeoutMs?: number;
+  /**
+   * How long an answer to a dispatch that carried an idempotency key is kept to
+   * answer the same execution_id again (default 24 h, Parley's key lifetime), and
+   * how many are kept (default 10 000, oldest first out).
+   */
+  replay?: { ttlMs?: number; max?: number; now?: () => number };
 }
 
 export interface Agent {
@@ -162,6 +177,8 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
     failure: (e) => (e instanceof AgentFailure ? (e.code ? { message: e.message, code: e.code } : { message: e.message }) : { message: 'the agent failed to execute the task' }),
   });
 
+  const replays = replayCache(opts.replay);
+
   return {
     name: opts.name,
     async serve(scenario, handler) {
@@ -174,25 +191,30 @@ export async function createAgent(opts: AgentOptions): Promise<Agent> {
         } catch (e) {
           return encodeDispatch({ ok: false, error: { message: 'malformed dispatch request', code: 'bad_request' } });
         }
-        try {
-          const result = await handler(req.payload, {
-            execution_id: req.execution_id,
-            schema_id: req.schema_id,
-            scenario_id: req.scenario_id,
-            client_id: req.client_id,
-            deadline: new Date(req.deadline),
-          });
-          if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-            return encodeDispatch({ ok: false, error: { message: 'handler returned a non-object result', code: 'bad_result' } });
+        const run = async (r: DispatchRequest): Promise<Uint8Array> => {
+          try {
+            const result = await handler(r.payload, {
+              execution_id: r.execution_id,
+              schema_id: r.schema_id,
+              scenario_id: r.scenario_id,
+              client_id: r.client_id,
+              deadline: new Date(r.deadline),
+              ...(r.idempotency_key !== undefined ? { idempotency_key: r.idempotency_key } : {}),
+            });
+            if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+              return encodeDispatch({ ok: false, error: { message: 'handler returned a non-object result', code: 'bad_result' } });
+            }
+            return encodeDispatch({ ok: true, result });
+          } catch (e) {
+            opts.onError?.(e, sid);
+            const code = e instanceof AgentFailure ? e.code : undefined;
+            // Only an AgentFailure's message is shown to clients; anything else may carry internals.
+            const message = e instanceof AgentFailure ? e.message : 'the agent failed to execute the payload';
+            return encodeDispatch({ ok: false, error: code ? { message, code } : { message } });
           }
-          return encodeDispatch({ ok: true, result });
-        } catch (e) {
-          opts.onError?.(e, sid);
-          const code = e instanceof AgentFailure ? e.code : undefined;
-          // Only an AgentFailure's message is shown to clients; anything else may carry internals.
-          const message = e instanceof AgentFailure ? e.message : 'the agent failed to execute the payload';
-          return encodeDispatch({ ok: false, error: code ? { message, code } : { message } });
-        }
+        };
+        // Without a key every dispatch is a new execution; with one, the same execution_id may come again.
+        return typeof req.idempotency_key === 'string' ? replays.answer(`${sid}/${req.execution_id}`, () => run(req)) : run(req);
       });
       served.push(s);
       return s;
@@ -236,5 +258,33 @@ function natsConnection(opts: AgentOptions): Pick<NatsBusOptions, 'servers' | 't
     ...(n.tls ? { tls: n.tls } : {}),
     ...(n.user !== undefined && n.pass !== undefined ? { user: n.user, pass: n.pass } : {}),
     ...(n.token !== undefined ? { token: n.token } : {}),
+  };
+}
+
+/**
+ * The answers to dispatches that carried an idempotency key, by execution_id:
+ * a repeat gets the first answer (or waits for it while the first still runs),
+ * so a retry that Parley had to dispatch again books nothing twice in this
+ * replica. Bounded by count and age.
+ */
+function replayCache(o: AgentOptions['replay'] = {}): { answer(id: string, run: () => Promise<Uint8Array>): Promise<Uint8Array> } {
+  const ttlMs = o.ttlMs ?? 24 * 3_600_000;
+  const max = o.max ?? 10_000;
+  const now = o.now ?? Date.now;
+  // Map keeps insertion order: the oldest entry is first.
+  const answers = new Map<string, { at: number; reply: Promise<Uint8Array> }>();
+  return {
+    answer(id, run) {
+      const t = now();
+      for (const [k, v] of answers) {
+        if (answers.size <= max && t - v.at < ttlMs) break;
+        answers.delete(k);
+      }
+      const hit = answers.get(id);
+      if (hit && t - hit.at < ttlMs) return hit.reply.then((b) => b.slice());
+      const reply = run();
+      answers.set(id, { at: t, reply });
+      return reply.then((b) => b.slice());
+    },
   };
 }

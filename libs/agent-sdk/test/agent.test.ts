@@ -13,9 +13,10 @@ afterEach(async () => {
   for (const a of agents.splice(0)) await a.close();
 });
 
-async function call(scenario: string, agentName: string, payload: Record<string, unknown>): Promise<DispatchReply> {
+async function call(scenario: string, agentName: string, payload: Record<string, unknown>, extra: { execution_id?: string; idempotency_key?: string } = {}): Promise<DispatchReply> {
   const body = encodeDispatch({
-    execution_id: '00000000-0000-4000-8000-000000000001',
+    execution_id: extra.execution_id ?? '00000000-0000-4000-8000-000000000001',
+    ...(extra.idempotency_key !== undefined ? { idempotency_key: extra.idempotency_key } : {}),
     schema_id: `${scenario}_v1`,
     scenario_id: scenario,
     client_id: 'c1',
@@ -26,6 +27,38 @@ async function call(scenario: string, agentName: string, payload: Record<string,
 }
 
 describe('agent SDK', () => {
+  it('answers an execution_id dispatched again under an idempotency key with its first answer, without calling the handler again', async () => {
+    let t = 0;
+    const a = await createAgent({ name: 'booking-agent', bus, prefix: 'sdk', replay: { ttlMs: 1000, max: 2, now: () => t } });
+    agents.push(a);
+    const booked: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    await a.serve('book', async (_p, ctx) => {
+      booked.push(ctx.execution_id);
+      if (booked.length === 1) await gate;
+      return { booking: `BK-${booked.length}`, key: ctx.idempotency_key ?? null };
+    });
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    // A re-dispatch while the first still runs waits for it; one after it gets the stored answer.
+    const first = call('book', 'booking-agent', {}, { execution_id: id, idempotency_key: 'k1' });
+    await expect.poll(() => booked.length).toBe(1);
+    const during = call('book', 'booking-agent', {}, { execution_id: id, idempotency_key: 'k1' });
+    release();
+    expect(await first).toEqual({ ok: true, result: { booking: 'BK-1', key: 'k1' } });
+    expect(await during).toEqual({ ok: true, result: { booking: 'BK-1', key: 'k1' } });
+    expect(await call('book', 'booking-agent', {}, { execution_id: id, idempotency_key: 'k1' })).toEqual({ ok: true, result: { booking: 'BK-1', key: 'k1' } });
+    expect(booked).toEqual([id]);
+    // Without a key every dispatch is a new execution.
+    await call('book', 'booking-agent', {}, { execution_id: id });
+    expect(booked).toEqual([id, id]);
+    // Kept for ttlMs only, and at most `max` answers.
+    t = 1000;
+    expect(await call('book', 'booking-agent', {}, { execution_id: id, idempotency_key: 'k1' })).toMatchObject({ result: { booking: 'BK-3' } });
+    for (const n of ['b1', 'b2', 'b3']) await call('book', 'booking-agent', {}, { execution_id: `00000000-0000-4000-8000-0000000000${n}`, idempotency_key: n });
+    expect(await call('book', 'booking-agent', {}, { execution_id: id, idempotency_key: 'k1' })).toMatchObject({ result: { booking: 'BK-7' } });
+  });
+
   it('serves a scenario on its execute subject and returns the handler result', async () => {
     const a = await createAgent({ name: 'echo-agent', bus, prefix: 'sdk' });
     agents.push(a);

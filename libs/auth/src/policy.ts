@@ -67,6 +67,10 @@ export const POLICY: Readonly<Record<string, readonly Role[]>> = {
   'EvolutionService/ListDecisions': OPERATOR,
   'EvolutionService/ListAuditSamples': OPERATOR,
   'EvolutionService/JudgeAuditSample': OPERATOR,
+  // Dead letters (§6.2 event flow): events set aside hold users' words and values; operators only.
+  'DeadLetterService/ListDeadLetters': OPERATOR,
+  'DeadLetterService/RetryDeadLetter': OPERATOR,
+  'DeadLetterService/DiscardDeadLetter': OPERATOR,
   // Identity itself.
   'ApiKeyService/CreateApiKey': OPERATOR,
   'ApiKeyService/ListApiKeys': OPERATOR,

@@ -69,17 +69,19 @@ export function mayServeScenario(p: Principal, scenario: string): boolean {
 }
 
 /**
- * The client id a call acts for (issue 6: the authenticated principal, never a
- * field the caller fills in). A client agent or server agent acts for itself;
- * a `client_id` it sends must be its own id or is refused, so a caller cannot
- * count as another client in the pool's distinct-client gate or read another
- * client's patches. Operators and services may name any client (an operator
- * looks at a client's template; execution asks negotiation for the client it
- * serves) and, naming none, get the global view (undefined).
+ * The client id a call acts for (draft-zhou §7: the authenticated principal,
+ * never a field the caller fills in). Every caller acts for itself, whatever
+ * its roles: an operator's execute is its own, counted under its own id in the
+ * pool's distinct-client gate and given its own per-client patches. A
+ * `client_id` a client or server agent sends must be its own id or is refused,
+ * so a caller cannot count as another client or read another client's patches.
+ * Operators and services may name any client (an operator looks at a client's
+ * template; execution asks negotiation for the client it serves). A Parley
+ * service naming none acts for no client (undefined: the global view).
  */
 export function effectiveClientId(p: Principal, requested: string | undefined, path = 'params.client_id'): string | undefined {
   const privileged = hasRole(p, 'operator', 'service');
-  if (requested === undefined || requested === '') return privileged ? undefined : p.id;
+  if (requested === undefined || requested === '') return hasRole(p, 'service') ? undefined : p.id;
   if (requested === p.id || privileged) return requested;
   throw new ParleyError('forbidden', `${path} must be the caller's own principal id ("${p.id}") or be left out`, {
     path,
@@ -94,7 +96,7 @@ export function assertPrincipalId(id: string, path: string): void {
   }
 }
 
-/** `req` with `client_id` set to the caller's effective client id (effectiveClientId), or removed for the global view. */
+/** `req` with `client_id` set to the caller's effective client id (effectiveClientId), or removed for a service's global view. */
 export function withClientId<R extends { client_id?: string | undefined }>(req: R, p: Principal, path = 'params.client_id'): R {
   const client = effectiveClientId(p, req.client_id, path);
   const out = { ...req };

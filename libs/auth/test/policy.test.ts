@@ -1,6 +1,6 @@
 import { ParleyError } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { POLICY, authorize, effectiveClientId, matchesPattern, mayServeScenario, ownsAgent, policyKey, rolesFor, type Principal } from '../src/index';
+import { POLICY, authorize, effectiveClientId, withClientId, matchesPattern, mayServeScenario, ownsAgent, policyKey, rolesFor, type Principal } from '../src/index';
 
 const who = (roles: Principal['roles'], over: Partial<Principal> = {}): Principal => ({ id: 'p', tenant: 't', roles, agents: [], scenarios: [], via: 'api_key', ...over });
 const refusal = (f: () => unknown) => {
@@ -34,13 +34,18 @@ describe('namespaces', () => {
 
 describe('the client id is the principal', () => {
   it('a client acts as itself; naming another client is forbidden; operators and services may name any or none', () => {
+    // An operator naming none acts as itself, as every caller does (never "anonymous", never the global view).
+    expect(effectiveClientId(who(['operator', 'client_agent'], { id: 'dev' }), undefined)).toBe('dev');
+    const req: { schema_id: string; client_id?: string } = { schema_id: 'x' };
+    expect(withClientId(req, who(['operator'], { id: 'ops' }))).toEqual({ schema_id: 'x', client_id: 'ops' });
     const alice = who(['client_agent'], { id: 'alice' });
     expect(effectiveClientId(alice, undefined)).toBe('alice');
     expect(effectiveClientId(alice, '')).toBe('alice');
     expect(effectiveClientId(alice, 'alice')).toBe('alice');
     expect(refusal(() => effectiveClientId(alice, 'bob'))).toMatchObject({ type: 'forbidden', path: 'params.client_id', rule: 'client_id_is_principal' });
     expect(effectiveClientId(who(['operator']), 'bob')).toBe('bob');
-    expect(effectiveClientId(who(['operator']), undefined)).toBeUndefined();
+    // A Parley service acts for no client of its own: naming none, it gets the global view.
+    expect(effectiveClientId(who(['service']), undefined)).toBeUndefined();
     expect(effectiveClientId(who(['service']), 'bob')).toBe('bob');
   });
 });

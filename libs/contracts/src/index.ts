@@ -60,6 +60,21 @@ export {
   EvolutionServiceService,
 } from './gen/parley/v1/evolution';
 export { ExecuteRequest, ExecuteResponse, ExecutionServiceService } from './gen/parley/v1/execution';
+// Dead letters (draft-zhou §6.2 event flow), served by every service with an outbox or a durable consumer.
+export {
+  DeadLetter,
+  DeadLetterCounts as WireDeadLetterCounts,
+  ListDeadLettersRequest,
+  ListDeadLettersResponse,
+  RetryDeadLetterRequest,
+  RetryDeadLetterResponse,
+  DiscardDeadLetterRequest,
+  DiscardDeadLetterResponse,
+  DeadLetterServiceService,
+} from './gen/parley/v1/dead_letters';
+import type { DeadLetterServiceService } from './gen/parley/v1/dead_letters';
+export type DeadLetterApi = UnaryApi<typeof DeadLetterServiceService>;
+export { DEAD_LETTER_SERVICES, bindDeadLetters, deadLetterApi, type DeadLetterRecordView, type DeadLetterServiceName, type DeadLetterStore } from './dead-letters';
 export {
   bindService,
   createGrpcClient,

@@ -14,6 +14,10 @@ export { DEFAULT_DIMENSIONS, DEFAULT_WEIGHTS, OFFLINE_EMBEDDER_ID, createOffline
 export type { FeatureWeights, OfflineEmbedder, OfflineEmbedderOptions, OfflineEmbedderStats } from './offline';
 export { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text';
 
+// The lexicon port of intent induction (libs/evolution Lexicon) over WordNet.
+export { createWordNetLexicon, loadWordNetLexicon } from './lexicon';
+export type { WordNetLexiconOptions } from './lexicon';
+
 // The WordNet 3.1 reader under the offline embedder (the offline utterance mapper reads it too).
 export { WordNet } from './wordnet';
 export type { IndexEntry, Pointer, Pos, Synset, WordNetLoadOptions } from './wordnet';

@@ -31,6 +31,12 @@ export interface Bus {
   publishEvent(event: EventEnvelope): Promise<void>;
   /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
+  /**
+   * The largest encoded event publishEvent can carry (NATS: the server's
+   * max_payload less room for headers); an event over it is refused however
+   * often it is tried. Absent: unknown.
+   */
+  maxEventBytes?(): number;
   /** Resolves true when connected and the stream exists. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

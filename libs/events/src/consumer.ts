@@ -1,16 +1,35 @@
+import { ParleyError } from '@parley/protocol';
 import type { Db, Queryable } from '@parley/storage';
 import type { Bus, Stoppable } from './bus';
+import { reportDeadLetter, schemaIdent, setAside, type DeadLetterOffice } from './dead-letters';
 import type { EventEnvelope } from './events';
+import { consoleLogger, errorText, type EventsLogger } from './log';
 
 export interface IdempotentConsumeOptions {
   bus: Bus;
   db: Db;
-  /** The service schema holding `processed_events` (e.g. `registry`). */
+  /** The service schema holding `processed_events` and `dead_letters` (e.g. `registry`). */
   schema: string;
-  /** Durable consumer name; also the `consumer` column of processed_events. */
+  /** Durable consumer name; also the `consumer` column of processed_events and dead_letters. */
   durable: string;
   filterSubjects: string[];
   retryDelayMs?: number;
+  /**
+   * Failed deliveries of one event after which it is set aside in
+   * `<schema>.dead_letters` with its error, marked processed and acknowledged,
+   * so the next event is handled (default DEFAULT_CONSUMER_MAX_ATTEMPTS). A
+   * failure the error itself calls retryable (ParleyError `retryable`: a
+   * dependency is unavailable, not this event) is retried without counting:
+   * setting events aside would not help, and would take every event out of
+   * order while the dependency is down.
+   */
+  maxAttempts?: number;
+  /** Where dead letters are logged (`event.dead_lettered`; default the console). */
+  logger?: EventsLogger;
+  /** The schema's dead-letter office: lets an operator apply a dead letter again through this consumer. */
+  deadLetters?: DeadLetterOffice;
+  /** The time a dead letter is stamped with (default the system clock). */
+  now?: () => Date;
   /**
    * Runs each delivery's transaction through this (e.g. a mutex's `run`), for
    * a consumer whose handler also changes in-memory state that must follow
@@ -32,34 +51,89 @@ export interface IdempotentConsumeOptions {
   prepare?: (event: EventEnvelope) => Promise<unknown>;
 }
 
-const IDENT = /^[a-z_][a-z0-9_]*$/;
+/** Failed deliveries before an event is set aside (about 4 s at the default 1 s redelivery delay). */
+export const DEFAULT_CONSUMER_MAX_ATTEMPTS = 5;
+
+/** Whether a failure is about a dependency rather than the event (not counted toward maxAttempts). */
+function transient(err: unknown): boolean {
+  return err instanceof ParleyError && err.retryable;
+}
 
 /**
  * A durable consumer whose effects happen exactly once per event id although
  * delivery is at-least-once: the event id is recorded in `processed_events` in
  * the same transaction as the handler's writes. A redelivered event finds its
  * id there and changes nothing; a handler that throws rolls both back and the
- * event comes again. The bus acks only after the commit.
+ * event comes again, up to `maxAttempts` times, after which it is set aside
+ * (dead_letters and processed_events in one transaction) and acknowledged. The
+ * bus acks only after a commit.
  */
-export function consumeIdempotently(
+export async function consumeIdempotently(
   opts: IdempotentConsumeOptions,
   handler: (event: EventEnvelope, tx: Queryable, prepared: unknown) => Promise<void>,
 ): Promise<Stoppable> {
-  if (!IDENT.test(opts.schema)) throw new Error(`invalid schema name "${opts.schema}"`);
-  const sql = `INSERT INTO ${opts.schema}.processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`;
+  const schema = schemaIdent(opts.schema);
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_CONSUMER_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
+  const log = opts.logger ?? consoleLogger;
+  const now = opts.now ?? (() => new Date());
+  const mark = `INSERT INTO ${schema}.processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`;
   const consumeOpts = { durable: opts.durable, filterSubjects: opts.filterSubjects, ...(opts.retryDelayMs === undefined ? {} : { retryDelayMs: opts.retryDelayMs }) };
-  return opts.bus.consume(consumeOpts, async (event) => {
+  // Counted failures of the event being delivered (one at a time per durable, so this stays tiny).
+  const failures = new Map<string, number>();
+
+  /** Applies `event` once: its effect and its processed mark commit together (`again` first clears the mark). */
+  const apply = async (event: EventEnvelope, again?: (tx: Queryable) => Promise<void>): Promise<void> => {
     const prepared = opts.prepare ? await opts.prepare(event) : undefined;
     const work = (): Promise<void> =>
       opts.db
         .transaction(async (tx) => {
-          const fresh = await tx.query(sql, [opts.durable, event.id]);
+          if (again) await tx.query(`DELETE FROM ${schema}.processed_events WHERE consumer = $1 AND event_id = $2`, [opts.durable, event.id]);
+          const fresh = await tx.query(mark, [opts.durable, event.id]);
           if (fresh.rows.length === 1) await handler(event, tx, prepared);
+          if (again) await again(tx);
         })
         .catch(async (err: unknown) => {
           if (opts.onRollback) await opts.onRollback(err);
           throw err;
         });
     return opts.serialize ? opts.serialize(work) : work();
+  };
+
+  const setEventAside = async (event: EventEnvelope, err: unknown, attempts: number): Promise<void> => {
+    const error = errorText(err);
+    const id = await opts.db.transaction(async (tx) => {
+      const fresh = await tx.query(mark, [opts.durable, event.id]);
+      // Applied after all (a redelivery raced the last failure): nothing to set aside.
+      if (fresh.rows.length === 0) return undefined;
+      return setAside(tx, schema, { source: 'consumer', consumer: opts.durable, event, error, attempts }, now());
+    });
+    if (id !== undefined) await reportDeadLetter(opts.db, schema, log, { source: 'consumer', consumer: opts.durable, event, error, attempts, id });
+  };
+
+  const sub = await opts.bus.consume(consumeOpts, async (event) => {
+    try {
+      await apply(event);
+    } catch (err) {
+      if (transient(err)) throw err;
+      const attempts = (failures.get(event.id) ?? 0) + 1;
+      if (attempts < maxAttempts) {
+        if (failures.size > 1000) failures.clear();
+        failures.set(event.id, attempts);
+        throw err;
+      }
+      failures.delete(event.id);
+      // Throws (and the event comes again) only if the database cannot take the dead letter either.
+      await setEventAside(event, err, attempts);
+      return;
+    }
+    failures.delete(event.id);
   });
+  const unregister = opts.deadLetters?.registerConsumer(opts.durable, (event, inTx) => apply(event, inTx));
+  return {
+    async stop() {
+      unregister?.();
+      await sub.stop();
+    },
+  };
 }

@@ -10,6 +10,8 @@ export const EventType = {
   AuditSampled: 'audit.sampled',
   /** A pool cluster passed the §6.2.1 dual gate (semantic-pool → evolution). */
   PoolMatured: 'pool.matured',
+  /** A matured cluster grew by more distinct clients since it last reported (semantic-pool → evolution: re-induction, §6.2.2). */
+  PoolGrown: 'pool.grown',
   /** §6.2.2: a patch was packaged (status active, or proposed awaiting an operator). */
   PatchPublished: 'patch.published',
   /** An operator approved, rejected, pinned or unpinned a patch. */
@@ -51,8 +53,14 @@ export interface OtherCapturedData {
   schema_id: string;
   scenario_id: string;
   client_id: string;
-  /** The `other` value as a list of non-empty fragments (draft-zhou §4.3, §6.2.1). */
+  /**
+   * The `other` value as a list of non-empty fragments (draft-zhou §4.3, §6.2.1),
+   * bounded: at most 32 fragments of at most 4000 code points each
+   * (libs/evolution boundFragments), so every event stays deliverable.
+   */
   fragments: string[];
+  /** Present when the payload's `other` held more than the event carries: what was left out. */
+  truncation?: { fragments_cut: number; fragments_dropped: number; chars_dropped: number };
 }
 
 export interface AuditSampledData {
@@ -63,8 +71,13 @@ export interface AuditSampledData {
   client_id: string;
   patch_id: string;
   key_name: string;
-  /** The value the client sent for the patch key (patch keys only; base-key values never leave execution). */
+  /**
+   * The value the client sent for the patch key (patch keys only; base-key values
+   * never leave execution); a string value is cut to 4000 code points.
+   */
   value: unknown;
+  /** Present (true) when `value` was cut. */
+  value_truncated?: boolean;
   /** The user's own words, when the client supplied them. */
   utterance?: string;
 }
@@ -90,8 +103,10 @@ export interface PoolMaturedData {
   /** Which branch of the gate's second condition held. */
   branch: string;
   reasons: string[];
-  /** Epoch ms the cluster matured (the fragment time that fired the gate). */
+  /** Epoch ms the cluster matured (the fragment time that fired the gate), or, for pool.grown, the time it grew. */
   matured_at: number;
+  /** `grown` on pool.grown events. */
+  kind?: 'matured' | 'grown';
   samples: MaturedSample[];
 }
 
@@ -109,7 +124,8 @@ export interface PatchDocument {
   expires_at: number;
   source_cluster_id: string | null;
   new_keys: unknown[];
-  modified_keys: { key_name: string; semantic_description: string }[];
+  /** `enum`: a patch key's widened values (draft-zhou §6.2.2 refinement). */
+  modified_keys: { key_name: string; semantic_description: string; enum?: unknown[] }[];
   status: 'proposed' | 'active' | 'rejected';
   pinned: boolean;
   approval_reasons: string[];
@@ -154,6 +170,7 @@ export interface EventDataMap {
   'other.captured': OtherCapturedData;
   'audit.sampled': AuditSampledData;
   'pool.matured': PoolMaturedData;
+  'pool.grown': PoolMaturedData;
   'patch.published': PatchEventData;
   'patch.updated': PatchEventData;
   'key.promoted': PatchEventData;

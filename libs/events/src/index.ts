@@ -18,10 +18,34 @@ export {
 export { createSubjects, subjectToken, type Subjects } from './subjects';
 export { subjectMatches } from './match';
 export type { EventsLogger } from './log';
-export { createNatsBus, type NatsBus, type NatsBusOptions } from './nats-bus';
+export { DEFAULT_STREAM_RETENTION, createNatsBus, type NatsBus, type NatsBusOptions, type StreamRetention } from './nats-bus';
 export { createMemoryBus, realClock, type BusClock, type MemoryBusOptions } from './memory-bus';
-export { appendToOutbox, createOutboxRelay, outboxInsert, type OutboxRelay, type OutboxRelayOptions } from './outbox';
-export { consumeIdempotently, type IdempotentConsumeOptions } from './consumer';
+export {
+  DEFAULT_OUTBOX_MAX_ATTEMPTS,
+  appendToOutbox,
+  createOutboxRelay,
+  outboxInsert,
+  reportTooLarge,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+} from './outbox';
+export { DEFAULT_CONSUMER_MAX_ATTEMPTS, consumeIdempotently, type IdempotentConsumeOptions } from './consumer';
+// Dead letters: no event stops a pipeline (draft-zhou §6.2 event flow).
+export {
+  DEAD_LETTER_LOG,
+  MAX_EVENT_BYTES,
+  createDeadLetterOffice,
+  eventBytes,
+  type DeadLetterCounts,
+  type DeadLetterFilter,
+  type DeadLetterOffice,
+  type DeadLetterOfficeOptions,
+  type DeadLetterSource,
+  type DeadLetterStatus,
+  type DeadLetterView,
+  type RetryOutcome,
+} from './dead-letters';
+export { serviceEventFlow, type EventFlowOptions, type ServiceEventFlow } from './event-flow';
 // AN tasks (draft 004 §5.2-5.4).
 export { taskToken } from './subjects';
 export type { TaskStatusData } from './events';

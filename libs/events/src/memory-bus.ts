@@ -32,6 +32,12 @@ export interface MemoryBusOptions {
   maxEvents?: number;
   /** How long stop()/close() wait for request handlers still running (default 5 s). */
   drainTimeoutMs?: number;
+  /**
+   * The largest encoded event publishEvent stores (default 1 MiB, NATS's
+   * default max_payload): larger ones are refused as NATS refuses them, so the
+   * embedded mode meets the same limit the separate services do.
+   */
+  maxPayloadBytes?: number;
   logger?: EventsLogger;
 }
 
@@ -87,6 +93,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
   const duplicateWindowMs = opts.duplicateWindowMs ?? 10 * 60_000;
   const maxEvents = opts.maxEvents ?? 100_000;
   const drainTimeoutMs = opts.drainTimeoutMs ?? 5000;
+  const maxPayloadBytes = opts.maxPayloadBytes ?? 1024 * 1024;
 
   const groups = new Map<string, Group>();
   const timers = new Set<unknown>();
@@ -188,8 +195,14 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
       seen.delete(id);
     }
     if (seen.has(event.id)) return;
+    const bytes = encodeEvent(event);
+    if (bytes.length > maxPayloadBytes) {
+      throw new ParleyError('unavailable', `Event ${event.id} was not stored: max_payload size exceeded (${bytes.length} > ${maxPayloadBytes} bytes)`, {
+        details: { subject, event_id: event.id },
+      });
+    }
     seen.set(event.id, now);
-    entries.push({ seq: nextSeq++, subject, bytes: encodeEvent(event) });
+    entries.push({ seq: nextSeq++, subject, bytes });
     trim();
     // Handlers run after publishEvent resolves, never inside it: the outbox relay
     // publishes inside a database transaction that a consumer handler may wait on.
@@ -293,6 +306,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
     serve,
     publishEvent,
     consume,
+    maxEventBytes: () => maxPayloadBytes,
     healthy: async () => !closed,
     async close() {
       if (closed) return;

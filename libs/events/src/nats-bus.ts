@@ -11,9 +11,11 @@ import {
 import {
   AckPolicy,
   DeliverPolicy,
+  DiscardPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
   jetstreamManager,
+  RetentionPolicy,
   StorageType,
   type ConsumerConfig,
   type ConsumerInfo,
@@ -53,8 +55,16 @@ export interface NatsBusOptions {
   streamReplicas?: number;
   /** JetStream de-duplication window for `msgID` = event id (default 10 min). */
   duplicateWindowMs?: number;
-  /** Stream retention by age (default 0: events are kept until deleted). */
-  maxAgeMs?: number;
+  /**
+   * The event stream's retention limits (draft-zhou §6.2 event flow: the outbox
+   * and the consumers' tables are the durable record; the stream is a bounded
+   * buffer between them). Given, they are applied on creation and brought up to
+   * date in place on every start (services pass streamRetentionFromEnv); left
+   * out, a missing stream is created with DEFAULT_STREAM_RETENTION and an
+   * existing one's limits are left as they are (agents and tools do not
+   * override what the services configured).
+   */
+  retention?: Partial<StreamRetention>;
   /** Consumer ack wait: an unacknowledged delivery is redelivered after it (default 30 s). */
   ackWaitMs?: number;
   /**
@@ -75,6 +85,28 @@ export interface NatsBusOptions {
   drainTimeoutMs?: number;
   logger?: EventsLogger;
 }
+
+/** Limits of the event stream (JetStream `limits` retention, oldest discarded first). */
+export interface StreamRetention {
+  /** Events older than this are removed (0: no age limit). */
+  maxAgeMs: number;
+  /** The stream's size cap in bytes (-1: none). */
+  maxBytes: number;
+  /** The stream's message cap (-1: none). */
+  maxMsgs: number;
+}
+
+/**
+ * Bounded by default: 7 days (a consumer down longer than that misses the
+ * events it had not read; the producers' outbox tables keep them) and 256 MiB,
+ * no message cap. JetStream reserves a stream's max_bytes on the server's
+ * storage when the stream is created, so the cap is modest; size it to your
+ * traffic (PARLEY_STREAM_MAX_BYTES).
+ */
+export const DEFAULT_STREAM_RETENTION: StreamRetention = { maxAgeMs: 7 * 86_400_000, maxBytes: 256 * 1024 ** 2, maxMsgs: -1 };
+
+/** Room left in a message for the JetStream headers publishEvent sends (Nats-Msg-Id, Nats-Expected-Stream). */
+const HEADER_ROOM = 512;
 
 /** The NATS adapter; `connection` is for the agent SDK and tools that need core NATS directly. */
 export interface NatsBus extends Bus {
@@ -114,7 +146,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   let jsm: JetStreamManager;
   try {
     jsm = await jetstreamManager(nc);
-    await ensureStream(jsm, desiredStream(opts), log);
+    await ensureStream(jsm, desiredStream(opts), opts.retention !== undefined, log);
   } catch (err) {
     if (ownsConnection) await nc.close().catch(() => {});
     throw err;
@@ -361,6 +393,10 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
     serve,
     publishEvent,
     consume,
+    maxEventBytes() {
+      const max = nc.info?.max_payload;
+      return typeof max === 'number' && max > HEADER_ROOM ? max - HEADER_ROOM : 1024 * 1024 - HEADER_ROOM;
+    },
     async healthy() {
       if (closed || nc.isClosed() || nc.isDraining()) return false;
       try {
@@ -387,26 +423,35 @@ function natsTls(t: NonNullable<NatsBusOptions['tls']>): { ca: string; cert?: st
 
 function desiredStream(opts: NatsBusOptions): StreamConfig {
   const duplicateWindowMs = opts.duplicateWindowMs ?? 10 * 60_000;
-  const maxAgeMs = opts.maxAgeMs ?? 0;
-  if (maxAgeMs > 0 && duplicateWindowMs > maxAgeMs) {
-    throw new Error(`duplicateWindowMs (${duplicateWindowMs}) must not exceed maxAgeMs (${maxAgeMs})`);
+  const r: StreamRetention = { ...DEFAULT_STREAM_RETENTION, ...opts.retention };
+  if (!Number.isInteger(r.maxAgeMs) || r.maxAgeMs < 0) throw new Error(`retention.maxAgeMs must be an integer >= 0, got ${r.maxAgeMs}`);
+  for (const k of ['maxBytes', 'maxMsgs'] as const) {
+    if (!Number.isInteger(r[k]) || (r[k] < 1 && r[k] !== -1)) throw new Error(`retention.${k} must be a positive integer or -1 (none), got ${r[k]}`);
+  }
+  if (r.maxAgeMs > 0 && duplicateWindowMs > r.maxAgeMs) {
+    throw new Error(`duplicateWindowMs (${duplicateWindowMs}) must not exceed retention.maxAgeMs (${r.maxAgeMs})`);
   }
   return {
     name: opts.subjects.stream,
     subjects: opts.subjects.streamSubjects(),
     storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
     num_replicas: opts.streamReplicas ?? 1,
     duplicate_window: nanos(duplicateWindowMs),
-    max_age: nanos(maxAgeMs),
+    max_age: nanos(r.maxAgeMs),
+    max_bytes: r.maxBytes,
+    max_msgs: r.maxMsgs,
   } as StreamConfig;
 }
 
 /**
  * Creates the stream or brings it to the wanted config. Subjects are only ever
  * added: during a rolling upgrade an older replica must not remove the subject
- * of an event type a newer one already publishes.
+ * of an event type a newer one already publishes. The retention limits are
+ * updated in place only when `ownLimits` (the caller was configured with them).
  */
-async function ensureStream(jsm: JetStreamManager, want: StreamConfig, log: EventsLogger): Promise<void> {
+async function ensureStream(jsm: JetStreamManager, want: StreamConfig, ownLimits: boolean, log: EventsLogger): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     let have: StreamConfig | undefined;
     try {
@@ -420,10 +465,15 @@ async function ensureStream(jsm: JetStreamManager, want: StreamConfig, log: Even
         return;
       }
       const subjectsUnion = [...new Set([...have.subjects, ...want.subjects])];
+      const limits = ownLimits
+        ? { max_age: want.max_age, max_bytes: want.max_bytes, max_msgs: want.max_msgs }
+        : { max_age: have.max_age, max_bytes: have.max_bytes, max_msgs: have.max_msgs };
       const same =
         subjectsUnion.length === have.subjects.length &&
         have.duplicate_window === want.duplicate_window &&
-        have.max_age === want.max_age &&
+        have.max_age === limits.max_age &&
+        have.max_bytes === limits.max_bytes &&
+        have.max_msgs === limits.max_msgs &&
         have.num_replicas === want.num_replicas;
       if (same) return;
       if (have.storage !== want.storage) {
@@ -432,7 +482,7 @@ async function ensureStream(jsm: JetStreamManager, want: StreamConfig, log: Even
       await jsm.streams.update(want.name, {
         subjects: subjectsUnion,
         duplicate_window: want.duplicate_window,
-        max_age: want.max_age,
+        ...limits,
         num_replicas: want.num_replicas,
       });
       return;

@@ -1,44 +1,85 @@
 import type { Db, Queryable } from '@parley/storage';
 import type { Bus } from './bus';
+import { MAX_EVENT_BYTES, deadLetterInsert, eventBytes, reportDeadLetter, schemaIdent, setAside, tooLargeError, type DeadLetterOffice } from './dead-letters';
 import type { EventEnvelope } from './events';
-import { consoleLogger, errorText } from './log';
+import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';
-
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-
-function schemaName(schema: string): string {
-  // Interpolated into SQL: only plain lower-case identifiers, as the service schemas are.
-  if (!IDENT.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  return schema;
-}
 
 /**
  * Writes events to `<schema>.outbox` in the caller's transaction, so they exist
  * if and only if the state change that caused them commits. Call
  * `relay.nudge()` after the commit to publish them without waiting for a poll.
+ *
+ * The size guard: an event whose encoding exceeds `maxEventBytes` (default
+ * MAX_EVENT_BYTES) is written to `<schema>.dead_letters` instead, in the same
+ * transaction, so it can never stall the relay; the state change still commits.
  */
-export async function appendToOutbox(tx: Queryable, schema: string, subjects: Subjects, events: readonly EventEnvelope[]): Promise<void> {
+export async function appendToOutbox(
+  tx: Queryable,
+  schema: string,
+  subjects: Subjects,
+  events: readonly EventEnvelope[],
+  opts: { maxEventBytes?: number; logger?: EventsLogger } = {},
+): Promise<void> {
   if (events.length === 0) return;
-  const { sql, params } = outboxInsert(schema, subjects, events, 1);
+  const { sql, params, tooLarge } = outboxInsert(schema, subjects, events, 1, opts);
   await tx.query(sql, params);
+  if (tooLarge.length > 0) await reportTooLarge(tx, schema, tooLarge, opts);
+}
+
+/** Logs the events outboxInsert set aside (call after running its statement, in the same transaction). */
+export async function reportTooLarge(tx: Queryable, schema: string, tooLarge: readonly EventEnvelope[], opts: { maxEventBytes?: number; logger?: EventsLogger } = {}): Promise<void> {
+  const limit = opts.maxEventBytes ?? MAX_EVENT_BYTES;
+  for (const e of tooLarge) {
+    await reportDeadLetter(tx, schema, opts.logger ?? consoleLogger, { source: 'outbox', event: e, error: tooLargeError(eventBytes(e), limit), attempts: 0 });
+  }
 }
 
 /**
- * The INSERT statement appendToOutbox runs, with its parameters numbered from
- * `firstParam`, for a caller that folds it into a statement of its own (a
- * data-modifying CTE writes the state change and its events atomically in one
- * round trip). One statement: the rows get consecutive seq numbers in the order given.
+ * The statement appendToOutbox runs, with its parameters numbered from
+ * `firstParam`, for a caller that folds it into a statement of its own: `with`
+ * names data-modifying CTEs (`name AS (INSERT …)`) that run in the same
+ * statement, so the state change and its events commit atomically in one
+ * round trip. The rows get consecutive seq numbers in the order given. Events
+ * over the size limit go to `<schema>.dead_letters` in the same statement and
+ * are returned in `tooLarge` (pass them to reportTooLarge).
  */
-export function outboxInsert(schema: string, subjects: Subjects, events: readonly EventEnvelope[], firstParam: number): { sql: string; params: unknown[] } {
-  const s = schemaName(schema);
-  const values: string[] = [];
-  const params: unknown[] = [];
+export function outboxInsert(
+  schema: string,
+  subjects: Subjects,
+  events: readonly EventEnvelope[],
+  firstParam: number,
+  opts: { with?: readonly string[]; maxEventBytes?: number } = {},
+): { sql: string; params: unknown[]; tooLarge: EventEnvelope[] } {
+  const s = schemaIdent(schema);
+  const limit = opts.maxEventBytes ?? MAX_EVENT_BYTES;
+  // Each event is encoded once: its size decides where it goes, its text is what is stored.
+  const fits: { e: EventEnvelope; text: string }[] = [];
+  const tooLarge: EventEnvelope[] = [];
   for (const e of events) {
-    const n = firstParam + params.length;
-    values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now())`);
-    params.push(e.id, subjects.event(e.scenario_id, e.type), JSON.stringify(e));
+    const text = JSON.stringify(e);
+    // A UTF-16 length within the limit cannot exceed it in UTF-8 bytes by more than 3x; count bytes only near it.
+    if (text.length * 3 <= limit || Buffer.byteLength(text, 'utf8') <= limit) fits.push({ e, text });
+    else tooLarge.push(e);
   }
-  return { sql: `INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`, params };
+  const ctes = [...(opts.with ?? [])];
+  const params: unknown[] = [];
+  if (tooLarge.length > 0) {
+    const dl = deadLetterInsert(s, subjects, tooLarge, limit, firstParam);
+    ctes.push(`too_large AS (${dl.sql})`);
+    params.push(...dl.params);
+  }
+  let main = 'SELECT 1';
+  if (fits.length > 0) {
+    const values: string[] = [];
+    for (const { e, text } of fits) {
+      const n = firstParam + params.length;
+      values.push(`($${n}::uuid, $${n + 1}, $${n + 2}::json, now())`);
+      params.push(e.id, subjects.event(e.scenario_id, e.type), text);
+    }
+    main = `INSERT INTO ${s}.outbox (id, subject, event, created_at) VALUES ${values.join(', ')}`;
+  }
+  return { sql: ctes.length > 0 ? `WITH ${ctes.join(', ')} ${main}` : main, params, tooLarge };
 }
 
 export interface OutboxRelayOptions {
@@ -62,7 +103,24 @@ export interface OutboxRelayOptions {
   retryMaxMs?: number;
   /** Called on every failed publish or database error; the relay retries regardless (default: logged as a warning). */
   onError?: (err: unknown, info: { eventId?: string; attempts?: number }) => void;
+  /**
+   * Tries after which a row the bus keeps refusing is set aside in
+   * `<schema>.dead_letters`, provided the bus reports itself healthy right
+   * after the last failure (an outage sets nothing aside: every row waits)
+   * (default DEFAULT_OUTBOX_MAX_ATTEMPTS). A row larger than the bus's payload
+   * limit is set aside at once: no retry can publish it.
+   */
+  maxAttempts?: number;
+  /** Where dead letters are logged (`event.dead_lettered`; default the console). */
+  logger?: EventsLogger;
+  /** The schema's dead-letter office: an operator's outbox retry nudges this relay. */
+  deadLetters?: DeadLetterOffice;
+  /** The time a dead letter is stamped with (default the system clock). */
+  now?: () => Date;
 }
+
+/** Tries before a row the bus keeps refusing (while healthy) is set aside; with the default back-off about 25 s. */
+export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 8;
 
 export interface OutboxRelay {
   /** Starts the background loop: publishes pending rows now, then on nudge() or every pollIntervalMs. */
@@ -81,6 +139,7 @@ interface Row {
   seq: number | string;
   id: string;
   event: EventEnvelope | string;
+  bytes: number | string;
 }
 
 /**
@@ -99,10 +158,15 @@ interface Row {
  *
  * A publish failure stops the batch at that row (later rows must not overtake
  * it), records attempts/last_error on it, and retries with capped exponential
- * backoff. Rows are never skipped or dropped.
+ * backoff. No row can stop the ones behind it for good: a row larger than the
+ * bus's payload limit, or one refused `maxAttempts` times while the bus is
+ * healthy, moves to `<schema>.dead_letters` in the batch's transaction
+ * (logged as `event.dead_lettered`), and the rows after it go on in order.
+ * While the bus is down nothing is set aside: every row waits. Rows are never
+ * dropped.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
-  const s = schemaName(opts.schema);
+  const s = schemaIdent(opts.schema);
   const { db, bus } = opts;
   const batchSize = opts.batchSize ?? 100;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
@@ -115,6 +179,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     ((err: unknown, info: { eventId?: string; attempts?: number }) =>
       consoleLogger.warn('outbox relay: publish failed, will retry', { schema: s, ...info, error: errorText(err) }));
   const lockKey = hashKey(`parley.outbox.${s}`);
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
+  const log = opts.logger ?? consoleLogger;
+  const now = opts.now ?? (() => new Date());
 
   let started = false;
   let stopped = false;
@@ -129,31 +197,55 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
       if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
       const { rows } = await tx.query<Row>(
-        `SELECT seq, id, event FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        `SELECT seq, id, event, octet_length(event::text) AS bytes FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );
       const done: (number | string)[] = [];
+      const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
       let failed = false;
+      const busLimit = bus.maxEventBytes?.();
       for (const row of rows) {
         const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
+        // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
+        const bytes = Number(row.bytes);
+        if (busLimit !== undefined && bytes > busLimit) {
+          // No retry can publish it: set it aside now, and go on with the next row.
+          dead.push({ event, ...(await moveToDeadLetters(tx, row, event, tooLargeError(bytes, busLimit), 1)) });
+          continue;
+        }
         try {
           await bus.publishEvent(event);
           done.push(row.seq);
         } catch (err) {
-          failed = true;
+          const text = errorText(err);
           const r = await tx.query<{ attempts: number }>(
             `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2 WHERE seq = $1 RETURNING attempts`,
-            [row.seq, errorText(err).slice(0, 2000)],
+            [row.seq, text.slice(0, 2000)],
           );
-          onError(err, { eventId: row.id, attempts: Number(r.rows[0]?.attempts ?? 0) });
+          const attempts = Number(r.rows[0]?.attempts ?? 0);
+          onError(err, { eventId: row.id, attempts });
+          // The row, not the bus, is the problem when the bus is healthy the moment after refusing it.
+          if (attempts >= maxAttempts && (await bus.healthy().catch(() => false))) {
+            dead.push({ event, ...(await moveToDeadLetters(tx, row, event, text, attempts)) });
+            continue;
+          }
+          failed = true;
           break;
         }
       }
       if (done.length > 0) {
         await tx.query(`UPDATE ${s}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [done.map(String)]);
       }
+      for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
       return { claimed: rows.length, failed };
     });
+  }
+
+  /** Moves one claimed row from the outbox to the dead letters (in the batch's transaction). */
+  async function moveToDeadLetters(tx: Queryable, row: Row, event: EventEnvelope, error: string, attempts: number): Promise<{ id: string; error: string; attempts: number }> {
+    const subject = (await tx.query<{ subject: string }>(`DELETE FROM ${s}.outbox WHERE seq = $1 RETURNING subject`, [row.seq])).rows[0]?.subject;
+    const id = await setAside(tx, s, { source: 'outbox', event, ...(subject !== undefined ? { subject } : {}), error, attempts }, now());
+    return { id, error, attempts };
   }
 
   async function pending(): Promise<number> {
@@ -224,7 +316,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     });
   }
 
-  return {
+  const relay: OutboxRelay = {
     start() {
       if (stopped) throw new Error('outbox relay was stopped');
       started = true;
@@ -261,6 +353,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     },
     pending,
   };
+  opts.deadLetters?.registerRelay(() => relay.nudge());
+  return relay;
 }
 
 function hashKey(s: string): number {

@@ -118,6 +118,7 @@ export function flakyBus(inner: Bus, opts: { failFirst?: number } = {}): FlakyBu
       published.push(e);
     },
     consume: (o, h) => inner.consume(o, h),
+    ...(inner.maxEventBytes ? { maxEventBytes: () => (inner.maxEventBytes as () => number)() } : {}),
     healthy: () => inner.healthy(),
     close: () => inner.close(),
   };

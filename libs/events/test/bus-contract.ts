@@ -39,6 +39,22 @@ export function busContract(name: string, factory: () => Promise<BusUnderTest>):
       await t.cleanup();
     });
 
+    it('names the largest event it carries and refuses a larger one with a typed error, storing nothing', async () => {
+      const limit = t.bus.maxEventBytes?.();
+      expect(limit).toBeGreaterThan(64 * 1024);
+      const c = track(await collectEvents(t.bus, { durable: 'too_large', filterSubjects: [t.subjects.eventAllScenarios(EventType.PayloadExecuted)] }));
+      const big = payloadExecuted('limits', { data: { keys_present: ['x'.repeat(limit! + 2048)] } });
+      const err = await t.bus.publishEvent(big).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ParleyError);
+      expect(err).toMatchObject({ type: 'unavailable', details: { event_id: big.id } });
+      expect((err as Error).message).toMatch(/max_payload/);
+      const fits = payloadExecuted('limits', { data: { keys_present: ['x'.repeat(limit! - 2048)] } });
+      await t.bus.publishEvent(fits);
+      await c.waitFor(1);
+      await delay(QUIET_MS);
+      expect(ids(c.events)).toEqual([fits.id]);
+    });
+
     it('answers a request through a served subject', async () => {
       const subject = t.subjects.execute('flight_booking', 'agent_a');
       track(await t.bus.serve(subject, 'agent_a', async (body) => enc(`echo:${dec(body)}`)));

@@ -66,11 +66,32 @@ describe.skipIf(!infra)('NATS bus', () => {
     const subjects = createSubjects(uniquePrefix());
     const buses = await Promise.all(Array.from({ length: 5 }, () => open(subjects)));
     expect(await Promise.all(buses.map((b) => b.healthy()))).toEqual([true, true, true, true, true]);
-    const changed = await open(subjects, { duplicateWindowMs: 30_000, maxAgeMs: 3_600_000 });
+    const changed = await open(subjects, { duplicateWindowMs: 30_000, retention: { maxAgeMs: 3_600_000 } });
     const si = await jsm.streams.info(subjects.stream);
     expect(si.config.duplicate_window).toBe(nanos(30_000));
     expect(si.config.max_age).toBe(nanos(3_600_000));
     for (const b of [...buses, changed]) await b.close();
+  });
+
+  it('bounds the stream by default (7 days, 256 MiB), applies configured limits and updates them in place; a bus without limits leaves them', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const first = await open(subjects);
+    let si = await jsm.streams.info(subjects.stream);
+    expect(si.config).toMatchObject({ retention: 'limits', discard: 'old', max_age: nanos(7 * 86_400_000), max_bytes: 256 * 1024 ** 2, max_msgs: -1 });
+    const p = payloadExecuted('retention');
+    await first.publishEvent(p);
+    const configured = await open(subjects, { retention: { maxAgeMs: 86_400_000, maxBytes: 8 * 1024 ** 2, maxMsgs: 10_000 } });
+    si = await jsm.streams.info(subjects.stream);
+    expect(si.config).toMatchObject({ max_age: nanos(86_400_000), max_bytes: 8 * 1024 ** 2, max_msgs: 10_000 });
+    // Updated in place: the stream and what it holds stay.
+    expect(si.state.messages).toBe(1);
+    // An agent or tool started without limits does not undo the services' configuration.
+    const agent = await open(subjects);
+    si = await jsm.streams.info(subjects.stream);
+    expect(si.config).toMatchObject({ max_age: nanos(86_400_000), max_bytes: 8 * 1024 ** 2, max_msgs: 10_000 });
+    await expect(open(createSubjects(uniquePrefix()), { retention: { maxBytes: 0 } })).rejects.toThrow(/retention.maxBytes/);
+    await expect(open(createSubjects(uniquePrefix()), { retention: { maxAgeMs: 60_000 } })).rejects.toThrow(/duplicateWindowMs/);
+    for (const b of [first, configured, agent]) await b.close();
   });
 
   it('keeps subjects another release added to the stream', async () => {

@@ -43,7 +43,7 @@
  */
 import { perClientOccurrenceCap, validatePoolConfig, DEFAULT_POOL_CONFIG, type PoolConfig } from './config';
 import { assertFinite, evolutionError } from './errors';
-import { addHeat, zeroHeat, type Heat } from './heat';
+import { addHeat, heatAt, zeroHeat, type Heat } from './heat';
 import { sanitizeFragment, type SanitizeFlag } from './sanitize';
 import { isGlobal, sameScope, scopeClient, scopeKey, type PoolKey, type Scope } from './scope';
 
@@ -65,6 +65,10 @@ export interface ClusterClient {
    * state written before samples were kept per client.
    */
   readonly samples?: readonly ClusterSample[];
+  /** In a global pool: when this client last added heat, the latest `client_heat_per_interval` times. */
+  readonly heat_times?: readonly number[];
+  /** In a global pool: the heat this client's fragments would have added without the cap (its share of the demand). */
+  readonly raw_heat?: Heat;
 }
 
 export interface ClusterSample {
@@ -233,16 +237,102 @@ export function emptyCluster(id: string, pool: PoolKey, at: number): Cluster {
 /** Adds one fragment (already sanitised to `text`, or null) to a cluster. Pure; returns the new state. */
 export function addToCluster(c: Cluster, fragment: Fragment, text: string | null, score: number, config: PoolConfig = DEFAULT_POOL_CONFIG): Cluster {
   const at = fragment.at;
+  const heats = clientAddsHeat(c, fragment.client_id, at, config);
   const latest = Math.max(c.updated_at, at);
   return {
     ...c,
     updated_at: latest,
     size: c.size + 1,
     // zhou §6.2.1: "When a new fragment joins a cluster, its heat score increases by a fixed increment."
-    heat: addHeat(c.heat, at, config.heat_increment, config.half_life_ms),
+    // In a global pool one client adds heat at most client_heat_per_interval times per client_heat_interval_ms (one client, one voice).
+    heat: heats ? addHeat(c.heat, at, config.heat_increment, config.half_life_ms) : addHeat(c.heat, at, 0, config.half_life_ms),
     buckets: addOccurrence(c.buckets, at, latest, config),
-    ...withSamples(c.scope, addClient(c, fragment.client_id, at, text, score, config), config),
+    ...withSamples(c.scope, addClient(c, fragment.client_id, at, text, score, config, heats), config),
   };
+}
+
+/** Whether a client's fragment adds heat to a cluster now: always in its own pool; in a global pool once per interval. */
+export function clientAddsHeat(c: Cluster, clientId: string, at: number, config: PoolConfig = DEFAULT_POOL_CONFIG): boolean {
+  if (!isGlobal(c.scope)) return true;
+  const times = c.clients.find((x) => x.client_id === clientId)?.heat_times ?? [];
+  return times.filter((t) => at - t < config.client_heat_interval_ms && t <= at).length < config.client_heat_per_interval;
+}
+
+/**
+ * Two clusters of one pool as one (online agglomeration): counts, heat,
+ * occurrence buckets and clients added up, samples chosen again, the earlier
+ * creation and trigger kept. Pure; `into` keeps its id.
+ */
+export function mergeClusters(into: Cluster, from: Cluster, config: PoolConfig = DEFAULT_POOL_CONFIG): Cluster {
+  if (into.scenario !== from.scenario || !sameScope(into.scope, from.scope)) throw evolutionError('cluster_mismatch', 'from', `cluster "${from.id}" is not in the pool of "${into.id}"`);
+  const at = Math.max(into.heat.at, from.heat.at);
+  const heat = addHeat(addHeat(into.heat, at, 0, config.half_life_ms), from.heat.at, from.heat.value, config.half_life_ms);
+  const latest = Math.max(into.updated_at, from.updated_at);
+  const buckets = new Map<number, number>();
+  for (const b of [...into.buckets, ...from.buckets]) buckets.set(b.start, (buckets.get(b.start) ?? 0) + b.count);
+  const first = windowStartBucket(latest, config);
+  const clients = new Map<string, ClusterClient>();
+  const cap = perClientOccurrenceCap(config);
+  for (const x of [...into.clients, ...from.clients]) {
+    const y = clients.get(x.client_id);
+    if (!y) {
+      clients.set(x.client_id, x);
+      continue;
+    }
+    let samples: ClusterSample[] = [...(y.samples ?? [])];
+    for (const s of x.samples ?? []) for (let k = 0; k < s.count; k++) samples = addSample(samples, s.text, s.last_at, s.best_score, isGlobal(into.scope) ? config.max_samples_per_client : config.max_samples, isGlobal(into.scope) ? 1 : config.recent_samples);
+    clients.set(x.client_id, {
+      client_id: x.client_id,
+      last_seen: Math.max(x.last_seen, y.last_seen),
+      recent: [...x.recent, ...y.recent].sort((a, b) => a - b).slice(-cap),
+      samples,
+      ...(x.heat_times || y.heat_times ? { heat_times: [...(x.heat_times ?? []), ...(y.heat_times ?? [])].sort((a, b) => a - b).slice(-config.client_heat_per_interval) } : {}),
+      ...(x.raw_heat || y.raw_heat ? { raw_heat: sumHeat(x.raw_heat, y.raw_heat, config) } : {}),
+    });
+  }
+  const all = [...clients.values()].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
+  const kept = all.slice(0, config.max_tracked_clients);
+  return {
+    ...into,
+    created_at: Math.min(into.created_at, from.created_at),
+    updated_at: latest,
+    size: into.size + from.size,
+    heat,
+    buckets: [...buckets].filter(([s]) => Math.floor(s / config.bucket_ms) >= first).sort((a, b) => a[0] - b[0]).map(([start, count]) => ({ start, count })),
+    clients: kept,
+    clients_evicted: into.clients_evicted + from.clients_evicted + (all.length - kept.length),
+    samples: clusterSamples(kept, into.scope, config),
+    triggered: into.triggered ?? from.triggered,
+  };
+}
+
+function sumHeat(a: Heat | undefined, b: Heat | undefined, config: PoolConfig): Heat {
+  if (!a) return b as Heat;
+  if (!b) return a;
+  return addHeat(a, b.at, b.value, config.half_life_ms);
+}
+
+/**
+ * The largest share of a global cluster's demand one client holds at `now`:
+ * its uncapped heat over all clients' (0 for a client's own pool). A need
+ * carried mostly by one client stays in that client's cohort (trigger.ts).
+ */
+export function dominantClientShare(c: Cluster, now: number, config: PoolConfig = DEFAULT_POOL_CONFIG): number {
+  if (!isGlobal(c.scope)) return 0;
+  let total = 0;
+  let top = 0;
+  for (const x of c.clients) {
+    if (!x.raw_heat) continue;
+    const h = heatAt(x.raw_heat, now, config.half_life_ms);
+    total += h;
+    if (h > top) top = h;
+  }
+  return total > 0 ? top / total : 0;
+}
+
+/** Distinct phrasings among a cluster's samples: texts alike once case, punctuation and digits are set aside. */
+export function distinctPhrasings(c: Cluster): number {
+  return new Set(c.samples.map((s) => s.text.toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim())).size;
 }
 
 function withSamples(scope: Scope, p: Pick<Cluster, 'clients' | 'clients_evicted'>, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted' | 'samples'> {
@@ -340,7 +430,7 @@ function addOccurrence(buckets: readonly OccurrenceBucket[], at: number, latest:
   return out;
 }
 
-function addClient(c: Cluster, clientId: string, at: number, text: string | null, score: number, config: PoolConfig): Pick<Cluster, 'clients' | 'clients_evicted'> {
+function addClient(c: Cluster, clientId: string, at: number, text: string | null, score: number, config: PoolConfig, heats = true): Pick<Cluster, 'clients' | 'clients_evicted'> {
   const cap = perClientOccurrenceCap(config);
   const existing = c.clients.find((x) => x.client_id === clientId);
   const others = c.clients.filter((x) => x.client_id !== clientId);
@@ -353,7 +443,17 @@ function addClient(c: Cluster, clientId: string, at: number, text: string | null
       : isGlobal(c.scope)
         ? addSample(before, text, at, score, config.max_samples_per_client, 1)
         : addSample(before, text, at, score, config.max_samples, config.recent_samples);
-  const entry: ClusterClient = { client_id: clientId, last_seen: Math.max(existing?.last_seen ?? at, at), recent, samples };
+  const global = isGlobal(c.scope);
+  const heatTimes = global ? (heats ? [...(existing?.heat_times ?? []), at].sort((a, b) => a - b).slice(-config.client_heat_per_interval) : existing?.heat_times) : undefined;
+  const rawHeat = global ? addHeat(existing?.raw_heat ?? zeroHeat(at), at, config.heat_increment, config.half_life_ms) : undefined;
+  const entry: ClusterClient = {
+    client_id: clientId,
+    last_seen: Math.max(existing?.last_seen ?? at, at),
+    recent,
+    samples,
+    ...(heatTimes !== undefined ? { heat_times: heatTimes } : {}),
+    ...(rawHeat !== undefined ? { raw_heat: rawHeat } : {}),
+  };
   // Most recently seen first; ties by id so every replica keeps the same set.
   const all = [entry, ...others].sort((a, b) => b.last_seen - a.last_seen || (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0));
   const kept = all.slice(0, config.max_tracked_clients);

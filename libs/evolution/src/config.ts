@@ -51,6 +51,45 @@ export interface PoolConfig {
   readonly max_samples_per_client: number;
   /** A sanitised fragment is cut to this many characters before it is stored. */
   readonly max_fragment_chars: number;
+  /**
+   * Parley (zhou §6.2.1 heat, one client one voice): in a global pool a
+   * client's fragment adds heat only while the client added fewer than
+   * `client_heat_per_interval` (2) increments within this interval (default one
+   * half-life). One client then holds at most about four increments of a
+   * cluster's heat however often it sends (80% of the threshold), so it never
+   * opens the heat gate alone; its own cohort pool takes every fragment.
+   */
+  readonly client_heat_interval_ms: number;
+  /**
+   * Parley (zhou §6.2.2 Personalized Adaptation): a global cluster stays shut
+   * while one client holds more than this share of its demand (uncapped heat);
+   * such a need is that client's and its own pool serves it. 1 turns it off.
+   */
+  readonly max_dominant_share: number;
+  /** How many heat increments one client may add per client_heat_interval_ms in a global pool (default 2). */
+  readonly client_heat_per_interval: number;
+  /**
+   * Parley (zhou §6.2.2 Personalized Adaptation: a client that "repeatedly
+   * submits"): in a client's own pool the occurrence branch counts distinct
+   * hours with a fragment, not fragments, so a one-hour burst is one occurrence.
+   */
+  readonly client_pool_counts_hours: boolean;
+  /**
+   * Parley: the first induction waits for diversity (distinct normalised
+   * phrasings among the cluster's samples) as well as the dual gate: a global
+   * cluster needs this many, a client's own cluster `min_client_phrasings`.
+   */
+  readonly min_phrasings: number;
+  readonly min_client_phrasings: number;
+  /**
+   * Online agglomeration (zhou §6.2.1 "each cluster represents a distinct
+   * recurring semantic intent"): two clusters of a pool whose centroids reach
+   * this cosine merge, so paraphrases that founded clusters apart meet. Null:
+   * derived from the similarity threshold (a quarter of the way to 1).
+   */
+  readonly merge_threshold: number | null;
+  /** A matured cluster reports its growth (re-induction) each time this many more distinct clients joined. */
+  readonly regrow_clients: number;
 }
 
 export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
@@ -64,10 +103,18 @@ export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
   bucket_ms: HOUR_MS,
   global_max_client_share: 0.5,
   max_tracked_clients: 64,
-  max_samples: 16,
+  max_samples: 48,
   recent_samples: 4,
   max_samples_per_client: 3,
   max_fragment_chars: 200,
+  client_heat_interval_ms: 24 * HOUR_MS,
+  client_heat_per_interval: 2,
+  max_dominant_share: 0.5,
+  client_pool_counts_hours: true,
+  min_phrasings: 2,
+  min_client_phrasings: 1,
+  merge_threshold: null,
+  regrow_clients: 3,
 });
 
 /** The default config with some members replaced; checked. */
@@ -82,10 +129,12 @@ export function validatePoolConfig(c: PoolConfig): void {
   if (!(c.similarity_threshold > -1 && c.similarity_threshold <= 1)) {
     throw evolutionError('config', 'similarity_threshold', `similarity_threshold must be a cosine score in (-1, 1], got ${c.similarity_threshold}`);
   }
-  for (const m of ['heat_increment', 'half_life_ms', 'heat_threshold', 'window_ms', 'bucket_ms', 'global_max_client_share', 'max_fragment_chars'] as const) {
+  for (const m of ['heat_increment', 'half_life_ms', 'heat_threshold', 'window_ms', 'bucket_ms', 'global_max_client_share', 'max_fragment_chars', 'max_dominant_share'] as const) {
     assertPositive(m, c[m]);
   }
-  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples', 'max_samples_per_client'] as const) {
+  if (!(c.client_heat_interval_ms >= 0) || !Number.isFinite(c.client_heat_interval_ms)) throw evolutionError('config', 'client_heat_interval_ms', `client_heat_interval_ms must be a finite number >= 0, got ${c.client_heat_interval_ms}`);
+  if (c.merge_threshold !== null && !(c.merge_threshold > -1 && c.merge_threshold <= 1)) throw evolutionError('config', 'merge_threshold', `merge_threshold must be null or a cosine score in (-1, 1], got ${c.merge_threshold}`);
+  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples', 'max_samples_per_client', 'min_phrasings', 'min_client_phrasings', 'regrow_clients', 'client_heat_per_interval'] as const) {
     if (!Number.isInteger(c[m]) || c[m] < 1) throw evolutionError('config', m, `${m} must be a positive integer, got ${c[m]}`);
   }
   if (c.global_max_client_share > 1) throw evolutionError('config', 'global_max_client_share', 'global_max_client_share is a share, at most 1');
@@ -104,4 +153,9 @@ export function validatePoolConfig(c: PoolConfig): void {
  */
 export function perClientOccurrenceCap(c: PoolConfig): number {
   return Math.max(1, Math.floor(c.min_occurrences * c.global_max_client_share));
+}
+
+/** The cosine at which two clusters of one pool merge: `merge_threshold`, or a quarter of the way from the similarity threshold to 1. */
+export function mergeThreshold(c: PoolConfig): number {
+  return c.merge_threshold ?? c.similarity_threshold + (1 - c.similarity_threshold) / 4;
 }

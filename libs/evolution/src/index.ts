@@ -12,7 +12,7 @@ export { EVOLUTION_RULES, evolutionError } from './errors';
 export type { EvolutionRule } from './errors';
 
 // Configuration (§6.2.1 defaults).
-export { DAY_MS, DEFAULT_POOL_CONFIG, HOUR_MS, perClientOccurrenceCap, poolConfig, validatePoolConfig } from './config';
+export { DAY_MS, DEFAULT_POOL_CONFIG, HOUR_MS, mergeThreshold, perClientOccurrenceCap, poolConfig, validatePoolConfig } from './config';
 export type { PoolConfig } from './config';
 
 // Cohorts.
@@ -26,11 +26,14 @@ export type { Heat } from './heat';
 // Sanitising `other` (§7), personal data included.
 export { DEFAULT_MAX_FRAGMENT_CHARS, cutOnWord, sanitizeFragment } from './sanitize';
 export type { SanitizeFlag, SanitizedFragment } from './sanitize';
+// How much of `other` an event carries (§4.3 accepted whole, §6.2.1 bounded for the pool).
+export { MAX_FRAGMENTS_PER_EVENT, MAX_RAW_FRAGMENT_CHARS, boundFragments } from './fragment-bounds';
+export type { BoundedFragments, FragmentTruncation } from './fragment-bounds';
 export { PII_KINDS, PII_PLACEHOLDERS, PII_PLACEHOLDER_PATTERN, ibanValid, luhnValid, scrubPersonalData } from './pii';
 export type { PiiKind, ScrubResult } from './pii';
 
 // Clusters (§6.2.1 Semantic Vector Clustering).
-export { addToCluster, assignFragment, centroidWeight, clusterPool, clusterSamples, decideAssignment, emptyCluster, isGlobalCluster, markTriggered, mergeCentroid, windowStartBucket } from './cluster';
+export { addToCluster, assignFragment, centroidWeight, clientAddsHeat, distinctPhrasings, dominantClientShare, mergeClusters, clusterPool, clusterSamples, decideAssignment, emptyCluster, isGlobalCluster, markTriggered, mergeCentroid, windowStartBucket } from './cluster';
 export type { AssignDecision, AssignInput, AssignResult, Cluster, ClusterClient, ClusterSample, Fragment, Neighbor, OccurrenceBucket, TriggerMark } from './cluster';
 
 // The trigger (§6.2.1 Threshold-Based Triggering).
@@ -39,11 +42,13 @@ export type { TriggerEvaluation } from './trigger';
 
 // Intent induction (§6.2.2).
 export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, induceKey, singular } from './induce';
-export type { Candidate, InducedKind, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
+export type { Candidate, InducedKind, InductionContext, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
+export { BASIC_LEXICON, createTableLexicon, editDistance, knownWord } from './lexicon';
+export type { LexPos, Lexicon, TableEntry } from './lexicon';
 
 // Conflict detection (§6.2.2).
 export { keyNameSignature, namesCollide } from './names';
-export { MAX_REFINED_DESCRIPTION_CHARS, detectConflict, existingKeysFor, refineDescription } from './conflict';
+export { MAX_REFINED_DESCRIPTION_CHARS, detectConflict, existingKeysFor, newEnumValues, refineDescription, withValues } from './conflict';
 export type { ConflictResult } from './conflict';
 
 // Patches and the effective template (§6.2.2, §6.2.3 flags).

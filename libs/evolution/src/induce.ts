@@ -5,131 +5,104 @@
  * and semantic_description. The semantic_description MUST include mapping
  * examples derived from real fragments in the cluster.")
  *
- * Deterministic rules, no model:
- * 1. Every sample is sanitised again (zhou §7; samples may come from storage)
- *    and tokenised: lowercase words, stop words removed, plurals folded
- *    ("seats" → "seat"); "no/not/without/never" mark a negation.
- * 2. Head words: content words in at least `head_share` (60%) of the fragments,
- *    weighted by count, in the order of the most frequent fragment. They name
- *    the need ("seat"). Value words: a fragment's other content words ("window").
- * 3. The type:
- *    - numeric: ≥ 80% of the weight carries exactly one number → integer
- *      (number if any has decimals), named `<head>_percent` when most state
- *      a percentage, else `<head>_count` for integers;
- *    - boolean: no fragment has value words (they all say the same thing) →
- *      boolean, named `<head>` ("extra legroom" → `extra_legroom`), value
- *      false when negated;
- *    - scale: the value words are one comparative ("bigger", "smaller") and
- *      degree words ("a little", "much") → integer -3..3, named
- *      `<head>_<dimension>` ("make the eyes a little bigger" → eye_size = 1);
- *    - enum: the value words form at most `max_enum_values` distinct values
- *      (each at least `min_value_share` of the weight; rarer ones are noise)
- *      → string with `enum`, named `<head>_preference`;
- *    - otherwise string without enum, named `<head>_detail`.
- * 4. key_name: ASCII snake_case words only, ≤ 64 characters, cut on a word;
- *    never `other` or a reserved name; without ASCII words a stable
- *    `custom_intent_<hash>`.
- * 5. required false, default_value null (a patch key never breaks a client
- *    that does not know it, zhou §6.2), semantic_description with "Example
- *    mapping: 'fragment' -> value" for the most frequent fragment of each value.
- * The candidate is checked with `parseTemplate` before it is returned.
+ * Deterministic rules over a `Lexicon` (WordNet through libs/embeddings; the
+ * basic one knows no word) and client counts, no model:
  *
- * Counting in clients (issue 6, one client cannot steer a cluster; zhou
- * §6.2.1 counts "unique client agents"): when the samples say which clients
- * sent them (`clients`, per-cluster pseudonyms, as a global pool's samples
- * do), every weight above — a word's share, a value's share, the numeric and
- * scale shares, the ranking of values and examples — is the number of
- * distinct clients, not of fragments, so a client that sends a thousand times
- * is one voice. And when more than `min_value_clients` clients are heard, a
- * value (an enum member, a mapping example) needs at least
- * `min_value_clients` of them: what one client alone asks for in a global
- * cluster is its personal need (its own pool serves it, §6.2.2 Personalized
- * Adaptation), not a collective one — the rule the global gate applies to
- * occurrences (trigger.ts). Samples without `clients` are weighted by `count`
- * as before (a client's own pool, direct callers).
+ * 1. Tokens. Every sample is sanitised again (zhou §7) and split into words,
+ *    numbers (digits and number words: "two extra bags" is 2), times
+ *    ("02:00"), identifiers ("NB-0231") and negators. Filler (articles,
+ *    pronouns, politeness, modal and light verbs) is dropped. A word the
+ *    lexicon does not know is mended to a word the cluster knows within edit
+ *    distance 1 (2 for long words): "vegeterian" → vegetarian. Words are
+ *    lemmatised (noun first), abbreviations and variants folded (jpg → jpeg,
+ *    colour → color, blond → blonde; `VALUE_FORMS`), and a word's synset
+ *    members count as the word ("suitcase" is a "bag").
+ * 2. The concept. The head is the noun the most clients use, counting a word's
+ *    hyponyms and synonyms as the word ("dinner" and "lunch" are a "meal");
+ *    verbs, adjectives and the values below never head. A modifier that stands
+ *    beside the head in most of its fragments joins it (compounds: "maintenance
+ *    window", "extra legroom", "eye size").
+ * 3. The values: modifiers that vary across clients. A word is a value when it
+ *    is not the head, not a verb or filler, sits next to the head or is what
+ *    its clients keep saying (client consistency), and is value-like (an
+ *    adjective, a word the lexicon does not know, a member of a value table,
+ *    or one sharing a hypernym with another value). Values are canonical
+ *    lemmas, and each needs `min_value_clients` distinct clients (issue 6).
+ * 4. The type, from evidence: identifiers → array of strings (`<head>_ids`);
+ *    two times → a time window, string with a pattern (`<head>_window`); one
+ *    number in most fragments → integer or number (`_count`, `_percent`); a
+ *    comparative with degree words → a relative scale -3..3 (`eye_size`, zhou
+ *    §5.2); two or more values → string enum, named `<head>_<class>` when the
+ *    values share a class (hair_color, file_format) or `<head>_preference`
+ *    (only a choice among alternatives is a preference); otherwise boolean,
+ *    named by the compound (`extra_legroom`), `<head>_removal` for removal
+ *    verbs, else `needs_<head>`.
+ * 5. Existing keys (one key per intent): a candidate whose concept word is a
+ *    word of an existing key's name with a compatible type, or whose values
+ *    overlap an existing enum, names that key in `refines`; conflict.ts turns
+ *    it into a refinement.
+ * 6. Closed vocabulary (zhou §7; descriptions are read by other clients'
+ *    LLMs): the description is a generated template sentence over the key
+ *    name, its type and its values, with mapping examples composed of those
+ *    tokens only ("vegan meal" -> "vegan"). No fragment text is ever quoted.
+ *    Name words and values must be short lowercase tokens seen from at least
+ *    `min_value_clients` clients (when more are heard), ASCII; a candidate that breaks one of these lists
+ *    why in `review`, and the evolver holds it for an operator.
+ *
+ * Counting in clients (issue 6): with client-labelled samples every weight
+ * is a number of distinct clients, so one client is one voice.
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
-import { cutOnWord, sanitizeFragment } from './sanitize';
+import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
+import { sanitizeFragment } from './sanitize';
 
 export interface InductionSample {
   readonly text: string;
-  /**
-   * How many fragments had this text (weights the rules when `clients` is
-   * absent); in a global pool's samples, how many distinct clients sent it.
-   */
+  /** Fragments with this text, or, in a global pool's samples, distinct clients that sent it. */
   readonly count: number;
-  /**
-   * Opaque labels of the distinct clients behind this text (a global pool
-   * passes per-cluster pseudonyms, never client ids). When any sample has
-   * them, weights count distinct labels instead of `count` (issue 6).
-   */
+  /** Per-cluster pseudonyms of the clients behind the text (a global pool); weights then count distinct labels. */
   readonly clients?: readonly string[];
 }
 
 export interface InductionOptions {
-  /** Share of the weight a word needs to be a head word. */
-  readonly head_share: number;
   /** Share of the weight that must carry one number for a numeric key. */
   readonly numeric_share: number;
+  /** Share of the weight that must carry identifiers (a list key) or two times (a window key). */
+  readonly structure_share: number;
   readonly max_enum_values: number;
-  /** Values below this share of the weight are left out of an enum (noise). */
+  /** Values below this share of the weight are left out (noise). */
   readonly min_value_share: number;
   /** Mapping examples in the description. */
   readonly max_examples: number;
-  /** Characters of a fragment quoted in an example. */
-  readonly max_example_chars: number;
   readonly max_description_chars: number;
-  /**
-   * With client-labelled samples from more than this many clients, a value
-   * needs this many distinct clients to enter an enum or an example (issue 6).
-   */
+  /** With client-labelled samples from more than this many clients, a value or a name word needs this many (issue 6). */
   readonly min_value_clients: number;
+  /** A neighbour joins the head as a compound when it stands beside it in this share of the head's weight. */
+  readonly compound_share: number;
 }
 
 export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
-  head_share: 0.6,
-  numeric_share: 0.8,
-  max_enum_values: 6,
+  numeric_share: 0.6,
+  structure_share: 0.5,
+  max_enum_values: 8,
   min_value_share: 0.05,
   max_examples: 3,
-  max_example_chars: 60,
   max_description_chars: 600,
   min_value_clients: 2,
+  compound_share: 0.6,
 });
 
-export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'scale' | 'string';
+export interface InductionContext {
+  readonly lexicon?: Lexicon;
+  /** The scenario's keys the client already has (base + live patches): a match is refined, not duplicated. */
+  readonly existing?: readonly KeyDefinition[];
+}
 
-/**
- * Comparatives that ask for a relative change along one dimension
- * ("make the eyes a little bigger", zhou §5.2's note on eye_enlargement): the
- * dimension names the key, the word gives the direction.
- */
-const COMPARATIVES: Readonly<Record<string, { dimension: string; direction: 1 | -1 }>> = {
-  bigger: { dimension: 'size', direction: 1 },
-  larger: { dimension: 'size', direction: 1 },
-  enlarge: { dimension: 'size', direction: 1 },
-  enlarged: { dimension: 'size', direction: 1 },
-  smaller: { dimension: 'size', direction: -1 },
-  shrink: { dimension: 'size', direction: -1 },
-  brighter: { dimension: 'brightness', direction: 1 },
-  darker: { dimension: 'brightness', direction: -1 },
-  longer: { dimension: 'length', direction: 1 },
-  shorter: { dimension: 'length', direction: -1 },
-  wider: { dimension: 'width', direction: 1 },
-  narrower: { dimension: 'width', direction: -1 },
-  warmer: { dimension: 'warmth', direction: 1 },
-  cooler: { dimension: 'warmth', direction: -1 },
-  sharper: { dimension: 'sharpness', direction: 1 },
-  softer: { dimension: 'sharpness', direction: -1 },
-};
-/** Degree words: 1 = slight, 3 = strong; a bare comparative is 2. */
-const DEGREE: Readonly<Record<string, 1 | 3>> = { little: 1, bit: 1, slightly: 1, slight: 1, tiny: 1, touch: 1, somewhat: 1, much: 3, lot: 3, way: 3, far: 3, significantly: 3, considerably: 3, really: 3 };
-/** The scale of an induced adjustment key: -SCALE_MAX .. SCALE_MAX, 0 unchanged. */
-const SCALE_MAX = 3;
+export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'scale' | 'string' | 'list' | 'window';
 
 export interface MappingExample {
-  /** Sanitised fragment text as quoted in the description. */
+  /** A phrase composed of closed-vocabulary tokens (name words and values), never fragment text. */
   readonly fragment: string;
   readonly value: JsonValue;
   readonly count: number;
@@ -139,46 +112,128 @@ export interface Candidate {
   /** A key definition that passes parseTemplate: required false, default_value null. */
   readonly key: KeyDefinition;
   readonly kind: InducedKind;
+  /** The concept words the name is built from. */
   readonly head_words: readonly string[];
-  /** Values with their weight (enum and boolean kinds). */
+  /** Values with the distinct clients (or fragments) behind each. */
   readonly values: readonly { readonly value: JsonValue; readonly count: number }[];
   readonly examples: readonly MappingExample[];
-  /** Fragments used / left out (dropped by sanitisation, no content words, rare values). */
   readonly fragments_used: number;
   readonly fragments_excluded: number;
+  /** An existing key this candidate is the same intent as (zhou §6.2.2 conflict detection), or null. */
+  readonly refines?: string | null;
+  /** Why an operator must look before clients see it (closed-vocabulary rules, zhou §7); empty: none. */
+  readonly review?: readonly string[];
+  /** Distinct normalised phrasings among the samples. */
+  readonly phrasings?: number;
 }
 
 export type InductionResult = { readonly ok: true; readonly candidate: Candidate } | { readonly ok: false; readonly reason: string; readonly fragments_excluded: number };
 
-/** Words that carry no intent. Lowercase, after apostrophes became spaces. */
+/** Words that carry no intent. Lowercase, after apostrophes became spaces. Number words are not here: they are numbers. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but if then than so as of in on at by for from with to into onto over under about ' +
-    'i me my mine we us our ours you your yours he she it its they them their this that these those there here ' +
+    'i me my mine we us our ours you your yours he she her hers him his it its they them their this that these those there here ' +
     'is are was were be been being am do does did done have has had having will would shall should can could may might must ' +
     'please pls plz kindly thanks thank ok okay want wants wanted wanting need needs needed like likes liked love prefer prefers preferred ' +
-    'get got give gives make let some any all each every one ones very really just also only more most much many lot lots ' +
-    'possible possibly available ideally maybe perhaps if near nearby next beside close by around etc something anything thing things stuff ' +
-    'would d ll m re s t ve im id ive youre'
+    'get got give gives make makes let some any all each every ones very really just also only more most much many lot lots ' +
+    'possible possibly available ideally maybe perhaps near nearby next beside close around etc something anything thing things stuff ' +
+    'would d ll m re s t ve im id ive youre always again instead too still even either ' +
+    'hi hello hey yes sure well else whenever when where what which who whom how why use uses used using'
   ).split(' '),
 );
 
 /** Words that negate the request ("no window seat"). */
 export const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'without', 'never', 'dont', 'don', 'none', 'nope']);
 
-interface Parsed {
-  readonly text: string;
-  /** Its weight alone: distinct clients when labelled, else fragments. */
-  readonly count: number;
-  /** Who stands behind the text: a client label (weight 1) or, unlabelled, one anonymous voter weighing `count`. */
-  readonly voters: ReadonlyMap<string, number>;
-  /** Content words, singular, in order, unique. */
-  readonly words: readonly string[];
-  readonly numbers: readonly number[];
-  readonly negated: boolean;
+const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
+  ['zero', 0], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10],
+  ['eleven', 11], ['twelve', 12], ['twenty', 20], ['single', 1], ['couple', 2], ['pair', 2], ['dozen', 12],
+]);
+
+/**
+ * Variants folded into one value or word: abbreviations and informal or
+ * regional spellings (the "abbreviation table" of the rules above).
+ */
+const VALUE_FORMS: ReadonlyMap<string, string> = new Map([
+  ['jpg', 'jpeg'], ['tif', 'tiff'], ['colour', 'color'], ['colours', 'color'], ['grey', 'gray'], ['blond', 'blonde'], ['veggie', 'vegetarian'],
+  ['favourite', 'favorite'], ['centre', 'center'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
+]);
+
+/** Currency words: a number with one of them is an amount of money. */
+const CURRENCY_WORDS: ReadonlySet<string> = new Set(['euro', 'euros', 'eur', 'usd', 'dollar', 'dollars', 'buck', 'bucks', 'gbp', 'pound', 'pounds', 'quid', 'chf', 'franc', 'francs', 'yen', 'jpy', 'yuan', 'rmb', 'cny', 'inr', 'rupee', 'rupees', 'cad', 'aud']);
+/** Words that make an amount a ceiling ("under 400", "max", "budget"). */
+const LIMIT_WORDS: ReadonlySet<string> = new Set(['under', 'below', 'max', 'maximum', 'most', 'cap', 'ceiling', 'limit', 'budget', 'upto', 'within', 'over', 'above', 'höchstens', 'máximo', 'maximal', 'moins', 'top', 'tops']);
+/** Units of time a count may be stated in ("2 days", "three nights"). */
+const TIME_UNITS: ReadonlyMap<string, string> = new Map([
+  ['minute', 'minutes'], ['minutes', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'],
+]);
+
+/** Value families the lexicon does not know as such: the token and the class that names the key. */
+const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
+  ...['jpeg', 'png', 'tiff', 'webp', 'gif', 'bmp', 'heic', 'raw', 'pdf', 'svg', 'psd', 'avif'].map((f) => [f, 'format'] as const),
+  ...['red', 'blue', 'green', 'yellow', 'black', 'white', 'brown', 'blonde', 'gray', 'pink', 'purple', 'orange', 'silver', 'gold', 'auburn', 'ginger'].map((c) => [c, 'color'] as const),
+]);
+
+/** Classes of values that name a key (`hair_color`); the others name it a preference. */
+const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
+
+/** Verbs of taking something away: a yes/no need among them is a removal (`acne_removal`). */
+const REMOVAL_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'clear', 'hide', 'rid', 'clean', 'eliminate', 'drop', 'cut', 'retouch', 'fix', 'reduce']);
+
+/**
+ * Comparatives that ask for a relative change along one dimension
+ * ("make the eyes a little bigger", zhou §5.2's note on eye_enlargement).
+ */
+const COMPARATIVES: ReadonlyMap<string, { dimension: string; direction: 1 | -1 }> = new Map([
+  ['bigger', { dimension: 'size', direction: 1 }], ['larger', { dimension: 'size', direction: 1 }], ['enlarge', { dimension: 'size', direction: 1 }],
+  ['enlarged', { dimension: 'size', direction: 1 }], ['smaller', { dimension: 'size', direction: -1 }], ['shrink', { dimension: 'size', direction: -1 }],
+  ['brighter', { dimension: 'brightness', direction: 1 }], ['darker', { dimension: 'brightness', direction: -1 }], ['longer', { dimension: 'length', direction: 1 }],
+  ['shorter', { dimension: 'length', direction: -1 }], ['wider', { dimension: 'width', direction: 1 }], ['narrower', { dimension: 'width', direction: -1 }],
+  ['warmer', { dimension: 'warmth', direction: 1 }], ['cooler', { dimension: 'warmth', direction: -1 }], ['sharper', { dimension: 'sharpness', direction: 1 }],
+  ['softer', { dimension: 'sharpness', direction: -1 }],
+]);
+/** Degree words: 1 = slight, 3 = strong; a bare comparative is 2. */
+const DEGREE: ReadonlyMap<string, 1 | 3> = new Map([
+  ['little', 1], ['bit', 1], ['slightly', 1], ['slight', 1], ['tiny', 1], ['touch', 1], ['somewhat', 1],
+  ['much', 3], ['lot', 3], ['way', 3], ['far', 3], ['significantly', 3], ['considerably', 3], ['really', 3],
+]);
+const SCALE_MAX = 3;
+
+/** A token of a closed vocabulary: short, lowercase ASCII. */
+const TOKEN = /^[a-z][a-z0-9]{1,23}$/;
+const ID = /^(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+$|^[a-z]{1,4}\d{3,}$/;
+const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
+
+interface Tok {
+  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg';
+  /** Canonical form (lemma) for words; the digits for numbers; HH:MM for times; the identifier as written (upper case). */
+  readonly v: string;
+  readonly n?: number;
+  readonly pos?: LexPos | null;
+  /** Index among the fragment's raw tokens (stop words included): compounds need neighbours. */
+  readonly i?: number;
 }
 
-/** Plural to singular for the common English patterns; other words unchanged. */
+interface Parsed {
+  readonly text: string;
+  readonly voters: ReadonlyMap<string, number>;
+  readonly toks: readonly Tok[];
+  readonly words: readonly string[];
+  readonly numbers: readonly number[];
+  readonly times: readonly string[];
+  readonly ids: readonly string[];
+  readonly negated: boolean;
+  readonly percent: boolean;
+  /** A currency word: the number is money. */
+  readonly currency: boolean;
+  /** A ceiling word ("under", "max", "no more than"). */
+  readonly limit: boolean;
+  /** The time unit the number is stated in, if any. */
+  readonly unit: string | null;
+}
+
+/** Plural to singular for the common English patterns; other words unchanged (used without a lexicon). */
 export function singular(w: string): string {
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   if (w.length > 4 && /(ches|shes|xes|sses)$/.test(w)) return w.slice(0, -2);
@@ -186,55 +241,59 @@ export function singular(w: string): string {
   return w;
 }
 
-/** Tokenises a sanitised fragment. */
+/** Tokenises a sanitised fragment: content words (singular, unique, in order), numbers, negation. */
 export function contentWords(text: string): { words: string[]; numbers: number[]; negated: boolean } {
   const words: string[] = [];
   const numbers: number[] = [];
   let negated = false;
-  for (const tok of text.toLowerCase().split(/[^\p{L}\p{M}\p{N}.]+/u)) {
-    const t = tok.replace(/^\.+|\.+$/g, '');
-    if (t === '') continue;
-    if (/^\d+(\.\d+)?$/.test(t)) {
-      numbers.push(Number(t));
-      continue;
-    }
-    for (const part of t.split('.')) {
-      if (part === '' || (part.length === 1 && !/\p{N}/u.test(part))) continue;
-      if (NEGATORS.has(part)) negated = true;
-      else if (!STOP_WORDS.has(part)) {
-        const w = singular(part);
-        if (!words.includes(w)) words.push(w);
-      }
+  for (const raw of rawTokens(text)) {
+    if (/^\d+(\.\d+)?$/.test(raw)) numbers.push(Number(raw));
+    else if (NUMBER_WORDS.has(raw)) numbers.push(NUMBER_WORDS.get(raw) as number);
+    else if (NEGATORS.has(raw)) negated = true;
+    else if (/^\p{L}[\p{L}\p{M}]*$/u.test(raw) && raw.length > 1 && !STOP_WORDS.has(raw)) {
+      const w = singular(raw);
+      if (!words.includes(w)) words.push(w);
     }
   }
   return { words, numbers, negated };
 }
 
-/**
- * The weight of some entries: each voter once (a client label weighs 1; an
- * unlabelled sample is one voter weighing its count), so a client behind many
- * texts counts once (issue 6).
- */
+function rawTokens(text: string): string[] {
+  const out: string[] = [];
+  // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
+  const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
+  for (const m of timed.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
+    const t = m[0];
+    // A window written "02:00-04:00" is two times.
+    const range = /^(\d{1,2}:\d{2})-(\d{1,2}:\d{2})$/.exec(t);
+    if (range) out.push(range[1] as string, range[2] as string);
+    else out.push(t);
+  }
+  return out;
+}
+
+function dominant(p: Readonly<Record<LexPos, number>>): LexPos | null {
+  const order: LexPos[] = ['n', 'a', 'v', 'r'];
+  let best: LexPos | null = null;
+  for (const k of order) if (p[k] > 0 && (best === null || p[k] > p[best])) best = k;
+  return best;
+}
+
+/** The weight of some entries: each voter once (a client label weighs 1; an unlabelled sample one voter weighing its count). */
 function weigh(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> }>): number {
   const seen = new Map<string, number>();
-  for (const p of ps) {
-    for (const [v, m] of p.voters) {
-      const x = seen.get(v);
-      if (x === undefined || m > x) seen.set(v, m);
-    }
-  }
+  for (const p of ps) for (const [v, m] of p.voters) seen.set(v, Math.max(m, seen.get(v) ?? 0));
   let n = 0;
   for (const m of seen.values()) n += m;
   return n;
 }
-
-function push<T>(m: Map<string, T[]>, k: string, v: T): void {
-  const list = m.get(k);
-  if (list) list.push(v);
-  else m.set(k, [v]);
+/** Fragment mass: each (text, client) once — for how texts are phrased, where one client's several texts each count. */
+function mass(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> }>): number {
+  let n = 0;
+  for (const p of ps) for (const m of p.voters.values()) n += m;
+  return n;
 }
-
-/** Distinct voters of some entries (clients when labelled). */
 function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> }>): number {
   const seen = new Set<string>();
   for (const p of ps) for (const v of p.voters.keys()) seen.add(v);
@@ -242,157 +301,410 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
 }
 
 /** zhou §6.2.2 intent induction over a cluster's samples. */
-export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS): InductionResult {
-  const parsed: Parsed[] = [];
-  // Every entry, usable or not, for the excluded weight.
-  const all: { voters: Map<string, number> }[] = [];
+export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS, context: InductionContext = {}): InductionResult {
+  const lex = context.lexicon ?? BASIC_LEXICON;
   const labelled = samples.some((s) => Array.isArray(s.clients) && s.clients.length > 0);
-  // Same text after sanitising: one entry (the count adds up; the client labels join).
   const merged = new Map<string, { text: string; voters: Map<string, number> }>();
+  const all: { voters: Map<string, number> }[] = [];
   samples.forEach((s, i) => {
     const count = Number.isInteger(s.count) && s.count > 0 ? s.count : 1;
     const voters = new Map<string, number>();
-    // Labels are namespaced apart from the anonymous voters of unlabelled samples.
     if (Array.isArray(s.clients) && s.clients.length > 0) for (const c of s.clients) voters.set(`c:${String(c)}`, 1);
     else voters.set(`s:${i}`, count);
-    const clean = sanitizeFragment(s.text).text;
+    const clean = typeof s.text === 'string' ? sanitizeFragment(s.text).text : null;
     if (clean === null) {
       all.push({ voters });
       return;
     }
     const k = clean.toLowerCase();
     const m = merged.get(k);
-    if (m) {
-      for (const [v, n] of voters) m.voters.set(v, Math.max(n, m.voters.get(v) ?? 0));
-    } else merged.set(k, { text: clean, voters });
+    if (m) for (const [v, n] of voters) m.voters.set(v, Math.max(n, m.voters.get(v) ?? 0));
+    else merged.set(k, { text: clean, voters });
   });
+
+  // Raw words of the whole cluster: the vocabulary misspellings are mended against.
+  const rawOf = new Map<string, string[]>();
+  const vocabulary = new Map<string, number>();
   for (const { text, voters } of merged.values()) {
-    all.push({ voters });
-    const cw = contentWords(text);
-    if (cw.words.length === 0 && cw.numbers.length === 0) continue;
-    parsed.push({ text, count: weigh([{ voters }]), voters, ...cw });
+    const toks = rawTokens(text);
+    rawOf.set(text, toks);
+    for (const t of new Set(toks)) if (/^\p{L}+$/u.test(t)) vocabulary.set(t, (vocabulary.get(t) ?? 0) + voters.size);
   }
-  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(all) };
-  // Deterministic order: most frequent first, then shorter, then alphabetical.
-  parsed.sort((a, b) => b.count - a.count || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-  const total = weigh(parsed);
-  // Issue 6: among more than min_value_clients clients, a value one client alone asks for is not the cluster's.
-  const voices = voterCount(parsed);
-  const needClients = labelled && voices > options.min_value_clients ? options.min_value_clients : 1;
-  const corroborated = (entries: readonly Parsed[]): boolean => voterCount(entries) >= needClients;
-
-  const withWord = new Map<string, Parsed[]>();
-  for (const p of parsed) for (const w of p.words) push(withWord, w, p);
-  const df = new Map<string, number>([...withWord].map(([w, ps]) => [w, weigh(ps)]));
-  const top = parsed[0] as Parsed;
-  const frequentWords = [...df.entries()].filter(([, n]) => n >= options.head_share * total).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
-  // A frequent word is a value, not part of the name, when the fragments
-  // without it say something else in its place ("window seat" vs "aisle seat":
-  // "window" is a value; "extra legroom" vs "legroom please": "extra" is not).
-  // The most frequent word always names the need.
-  const heads = frequentWords.filter((w, i) => {
-    if (i === 0) return true;
-    const substitutes = weigh(parsed.filter((p) => !p.words.includes(w) && p.words.some((x) => !frequentWords.includes(x))));
-    return substitutes < options.min_value_share * total;
-  });
-  const headWords = [...top.words.filter((w) => heads.includes(w)), ...heads.filter((w) => !top.words.includes(w)).sort((a, b) => (df.get(b) ?? 0) - (df.get(a) ?? 0) || (a < b ? -1 : 1))];
-  const valueOf = (p: Parsed): string[] => p.words.filter((w) => !headWords.includes(w));
-  const byValue = new Map<string, Parsed[]>();
-  for (const p of parsed) push(byValue, valueOf(p).join('_'), p);
-  // Issue 6: a value only one client states, among more than min_value_clients, is noise here.
-  const noise = (p: Parsed): boolean => valueOf(p).length > 0 && !corroborated(byValue.get(valueOf(p).join('_')) ?? []);
-
-  const numericWeight = weigh(parsed.filter((p) => p.numbers.length === 1));
-  let kind: InducedKind;
-  let keyType: KeyDefinition['key_type'] = 'string';
-  const values = new Map<string, { value: JsonValue; entries: Parsed[]; best: Parsed }>();
-  const usedEntries: Parsed[] = [];
-  const addValue = (value: JsonValue, p: Parsed): void => {
-    const k = JSON.stringify(value);
-    const v = values.get(k);
-    if (v) v.entries.push(p);
-    else values.set(k, { value, entries: [p], best: p });
-    usedEntries.push(p);
+  const known = (w: string): boolean => knownWord(lex, w) || VALUE_CLASSES.has(w) || VALUE_FORMS.has(w);
+  const mend = new Map<string, string>();
+  const mended = (w: string): string => {
+    const hit = mend.get(w);
+    if (hit !== undefined) return hit;
+    let out = w;
+    if (w.length >= 5 && !known(w)) {
+      const max = w.length >= 8 ? 2 : 1;
+      let best: { w: string; d: number; n: number } | null = null;
+      for (const [cand, n] of vocabulary) {
+        if (cand === w || !known(cand)) continue;
+        const d = editDistance(w, cand, max);
+        if (d <= max && (best === null || d < best.d || (d === best.d && n > best.n))) best = { w: cand, d, n };
+      }
+      if (best) out = best.w;
+    }
+    mend.set(w, out);
+    return out;
+  };
+  const canon = new Map<string, Tok | null>();
+  const wordTok = (raw: string): Tok | null => {
+    const hit = canon.get(raw);
+    if (hit !== undefined) return hit;
+    let t: Tok | null = null;
+    if (raw.length > 1 && !STOP_WORDS.has(raw)) {
+      const w0 = VALUE_FORMS.get(raw) ?? mended(raw);
+      const w1 = VALUE_FORMS.get(w0) ?? w0;
+      const p = lex.pos(w1);
+      const d = dominant(p);
+      // Lemma: a noun's first, then an adjective's, then a verb's; unknown words fold plurals.
+      const lemma = (p.n > 0 ? lex.lemma(w1, 'n') : null) ?? (p.a > 0 ? lex.lemma(w1, 'a') : null) ?? (p.v > 0 ? lex.lemma(w1, 'v') : null) ?? (knownWord(lex, w1) ? w1 : singular(w1));
+      const v = VALUE_FORMS.get(lemma) ?? lemma;
+      t = STOP_WORDS.has(v) ? null : { kind: 'word', v, pos: d };
+    }
+    canon.set(raw, t);
+    return t;
   };
 
-  if (numericWeight >= options.numeric_share * total) {
+  const parsed: Parsed[] = [];
+  for (const { text, voters } of merged.values()) {
+    all.push({ voters });
+    const toks: Tok[] = [];
+    for (const [i, raw] of (rawOf.get(text) ?? []).entries()) {
+      if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
+      else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw) });
+      else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw) });
+      else if (NUMBER_WORDS.has(raw)) toks.push({ kind: 'number', v: raw, n: NUMBER_WORDS.get(raw) as number });
+      else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase() });
+      else if (/^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(raw)) {
+        const t = wordTok(raw);
+        if (t) toks.push({ ...t, i });
+      }
+    }
+    const words = [...new Set(toks.filter((t) => t.kind === 'word').map((t) => t.v))];
+    const numbers = toks.filter((t) => t.kind === 'number').map((t) => t.n as number);
+    const times = toks.filter((t) => t.kind === 'time').map((t) => t.v);
+    const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
+    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0) continue;
+    const raws = rawOf.get(text) ?? [];
+    parsed.push({
+      text,
+      voters,
+      toks,
+      words,
+      numbers,
+      times,
+      ids,
+      negated: toks.some((t) => t.kind === 'neg'),
+      percent: /\d\s*(%|percent\b|per cent\b)/i.test(text),
+      currency: raws.some((r) => CURRENCY_WORDS.has(r)),
+      limit: raws.some((r) => LIMIT_WORDS.has(r)) || /\b(no more than|at most|up to|nothing over|go above)\b/i.test(text),
+      unit: raws.map((r) => TIME_UNITS.get(r)).find((u) => u !== undefined) ?? null,
+    });
+  }
+  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(all) };
+  parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const total = weigh(parsed);
+  const voices = voterCount(parsed);
+  const needClients = labelled && voices > options.min_value_clients ? options.min_value_clients : 1;
+  const phrasings = new Set(parsed.map((p) => [...p.words].sort().join(' '))).size;
+
+  const posOf = new Map<string, LexPos | null>();
+  for (const p of parsed) for (const t of p.toks) if (t.kind === 'word' && !posOf.has(t.v)) posOf.set(t.v, t.pos ?? null);
+  const isVerb = (w: string): boolean => posOf.get(w) === 'v' || posOf.get(w) === 'r' || COMPARATIVES.has(w) || DEGREE.has(w);
+  const isAdj = (w: string): boolean => posOf.get(w) === 'a';
+  const withWord = (w: string): Parsed[] => parsed.filter((p) => p.words.includes(w));
+
+  // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
+  const vocab = [...new Set(parsed.flatMap((p) => p.words))];
+  const family = new Map<string, Set<string>>();
+  for (const w of vocab) family.set(w, new Set([w]));
+  for (const u of vocab) {
+    if (posOf.get(u) !== 'n') continue;
+    const up = new Set([...lex.synonyms(u, 'n'), ...lex.hypernyms(u, 'n', 2)]);
+    for (const w of vocab) if (w !== u && up.has(w)) family.get(w)?.add(u);
+  }
+  const conceptSupport = (w: string): Parsed[] => parsed.filter((p) => p.words.some((x) => family.get(w)?.has(x)));
+
+  // 3. Value candidates: client consistency (a client keeps saying its value), adjacency to a head word, value-likeness.
+  const clientsTexts = new Map<string, Parsed[]>();
+  for (const p of parsed) for (const v of p.voters.keys()) clientsTexts.set(v, [...(clientsTexts.get(v) ?? []), p]);
+  const consistency = (w: string): number | null => {
+    let sum = 0;
+    let n = 0;
+    for (const [, ps] of clientsTexts) {
+      if (ps.length < 2 || !ps.some((p) => p.words.includes(w))) continue;
+      sum += ps.filter((p) => p.words.includes(w)).length / ps.length;
+      n++;
+    }
+    return n === 0 ? null : sum / n;
+  };
+  const classOf = (w: string): string | null => {
+    const c = VALUE_CLASSES.get(w);
+    if (c) return c;
+    for (const pos of ['n', 'a'] as const) for (const h of lex.hypernyms(w, pos, 3)) for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
+    return null;
+  };
+  const valueLike = (w: string, others: readonly string[]): boolean => {
+    if (isAdj(w) || VALUE_CLASSES.has(w) || !knownWord(lex, w)) return true;
+    const hw = new Set(lex.hypernyms(w, 'n', 3));
+    return others.some((o) => o !== w && lex.hypernyms(o, 'n', 3).some((h) => hw.has(h)));
+  };
+
+  const chooseHead = (exclude: ReadonlySet<string>): string | null => {
+    const scored = vocab
+      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w))
+      .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
+    const top = Math.max(0, ...scored.map((x) => x.s));
+    // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
+    const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || (x.w < y.w ? -1 : 1))[0];
+    return best?.w ?? null;
+  };
+  const near = (p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean => {
+    const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
+    for (let i = 0; i < seq.length; i++) {
+      if (seq[i] !== a) continue;
+      for (let j = Math.max(0, i - span); j <= Math.min(seq.length - 1, i + span); j++) if (j !== i && bs.has(seq[j] as string)) return true;
+    }
+    return false;
+  };
+
+  // Substitution slots: two phrasings equal but for one word name two alternatives of one slot
+  // ("my client eats halal food" / "… vegan food"): the strongest evidence of values, whatever the head.
+  const slotWords = new Set<string>();
+  {
+    const seqs = parsed.map((p) => p.toks.filter((t) => t.kind !== 'neg').map((t) => (t.kind === 'word' ? t.v : `#${t.kind}`)));
+    const byShape = new Map<string, number[]>();
+    seqs.forEach((seq, i) => {
+      for (let j = 0; j < seq.length; j++) {
+        const shape = `${seq.length}|${j}|${seq.filter((_, k) => k !== j).join(' ')}`;
+        byShape.set(shape, [...(byShape.get(shape) ?? []), i]);
+      }
+    });
+    for (const [shape, idx] of byShape) {
+      const j = Number(shape.split('|')[1]);
+      const words = new Set(idx.map((i) => (seqs[i] as string[])[j] as string));
+      if (words.size < 2) continue;
+      for (const w of words) if (!w.startsWith('#') && !isVerb(w)) slotWords.add(w);
+    }
+    // A slot word is a value when it modifies a noun somewhere (stands right beside one) or a value table knows it;
+    // "remove the acne" / "remove the background" swap the object itself: other needs, not values.
+    for (const w of [...slotWords]) {
+      if (VALUE_CLASSES.has(w)) continue;
+      const modifies = parsed.some((p) => {
+        const ws = p.toks.filter((t) => t.kind === 'word');
+        return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && !isVerb(o.v) && !slotWords.has(o.v) && posOf.get(o.v) !== 'a'));
+      });
+      if (!modifies) slotWords.delete(w);
+    }
+  }
+
+  let excluded = new Set<string>(slotWords);
+  let head = chooseHead(excluded);
+  let values: string[] = [];
+  for (let round = 0; round < 2; round++) {
+    // The head's family, less the words a substitution slot shows to be alternatives ("halal" is a kind of food, and a value).
+    const headSet = new Set([...(head ? family.get(head) ?? [head] : [])].filter((w) => w === head || !slotWords.has(w)));
+    // A value stands beside the head or beside a class word after it ("hair color red").
+    const adjacentTo = new Set([...headSet, ...NAMING_CLASSES]);
+    const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && (voterCount(withWord(w)) >= needClients || !labelled));
+    const picked = cands.filter((w) => {
+      const ps = withWord(w);
+      const adj = head ? mass(ps.filter((p) => near(p, w, adjacentTo, 1))) / Math.max(1, mass(ps)) : 0;
+      const cons = consistency(w);
+      if (slotWords.has(w)) return true;
+      return (adj >= 0.3 || (cons ?? 0) >= 0.75) && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
+    });
+    // Values are alternatives: drop one that co-occurs with the others in most of its fragments.
+    // Slot words are alternatives by construction; another picked word that keeps their company is phrasing.
+    values = picked.filter((w) => {
+      if (slotWords.has(w)) return true;
+      const ps = withWord(w);
+      const co = ps.filter((p) => picked.some((o) => o !== w && p.words.includes(o)));
+      return weigh(co) * 2 <= weigh(ps);
+    });
+    // A head that is itself one of the alternatives (a value everyone says in some phrasing) steps aside once.
+    if (round === 0 && head && values.length >= 2 && VALUE_CLASSES.has(head)) {
+      excluded = new Set([head]);
+      head = chooseHead(excluded);
+      continue;
+    }
+    break;
+  }
+  // Values below min_value_share of the weight are noise (a lone "cockpit seat").
+  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total);
+  // Numbers, times and ids are evidence for the type below, not values. A single modifier that is not a
+  // noun adjunct is part of the need's name ("extra legroom"), not a value.
+  const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(values[0] as string)));
+  const valueSet = new Set(usable ? values : []);
+
+  // Compound: a neighbour beside the head in most of its fragments joins the name.
+  const headWords: string[] = [];
+  if (head) {
+    const hs = withWord(head);
+    const before = new Map<string, Parsed[]>();
+    const after = new Map<string, Parsed[]>();
+    for (const p of hs) {
+      const ws = p.toks.filter((t) => t.kind === 'word');
+      const i = ws.findIndex((t) => t.v === head);
+      const h = ws[i];
+      // Neighbours in the raw text only: "maintenance window", not "dinner on board".
+      const b = i > 0 && h && (ws[i - 1] as Tok).i === (h.i ?? 0) - 1 ? (ws[i - 1] as Tok).v : undefined;
+      const a = h && ws[i + 1] && (ws[i + 1] as Tok).i === (h.i ?? 0) + 1 ? (ws[i + 1] as Tok).v : undefined;
+      if (b && !valueSet.has(b) && !isVerb(b)) before.set(b, [...(before.get(b) ?? []), p]);
+      if (a && !valueSet.has(a) && !isVerb(a)) after.set(a, [...(after.get(a) ?? []), p]);
+    }
+    const hw = mass(hs);
+    const top = (m: Map<string, Parsed[]>): [string, number] | null => {
+      const e = [...m].map(([w, ps]) => [w, mass(ps)] as [string, number]).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+      return e && e[1] >= options.compound_share * hw && voterCount(m.get(e[0]) ?? []) >= needClients ? e : null;
+    };
+    const b = top(before);
+    const a = top(after);
+    if (b) headWords.push(b[0]);
+    headWords.push(head);
+    if (a && (!b || a[1] > b[1])) headWords.push(a[0]);
+  }
+
+  // 4. The type from evidence.
+  const totalMass = mass(parsed);
+  const share = (f: (p: Parsed) => boolean): number => mass(parsed.filter(f)) / totalMass;
+  let kind: InducedKind;
+  let keyType: KeyDefinition['key_type'] = 'string';
+  const valueClients = new Map<string, Parsed[]>();
+  const addValue = (v: JsonValue, p: Parsed): void => {
+    const k = JSON.stringify(v);
+    valueClients.set(k, [...(valueClients.get(k) ?? []), p]);
+  };
+  let suffix: string | null = null;
+  let namePrefix: string | null = null;
+  let extra: Partial<KeyDefinition> = {};
+  const scale = scaleOf(parsed, total, options);
+  if (share((p) => p.ids.length > 0) >= options.structure_share) {
+    kind = 'list';
+    keyType = 'array';
+    extra = { items_type: 'string' };
+    suffix = 'ids';
+    // The identifiers' noun is the one that stands nearest them ("sites affected: NB-1, NB-2" → site_ids).
+    const byNear = new Map<string, number>();
+    for (const p of parsed) {
+      const idAt = p.toks.filter((t) => t.kind === 'id').map((t) => t.i ?? -9);
+      for (const t of p.toks) {
+        if (t.kind !== 'word' || isVerb(t.v) || isAdj(t.v)) continue;
+        const d = Math.min(...idAt.map((i) => Math.abs(i - (t.i ?? -99))));
+        if (d <= 3) byNear.set(t.v, (byNear.get(t.v) ?? 0) + mass([p]) / d);
+      }
+    }
+    const nearest = [...byNear].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+    if (nearest) headWords.splice(0, headWords.length, nearest[0]);
+  } else if (share((p) => p.times.length >= 2) >= options.structure_share) {
+    kind = 'window';
+    extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$' };
+    suffix = 'window';
+    for (const p of parsed) if (p.times.length >= 2) addValue(`${p.times[0]}-${p.times[1]}`, p);
+  } else if (share((p) => p.times.length === 1) >= options.structure_share) {
+    kind = 'window';
+    extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
+    suffix = 'time';
+  } else if (scale !== null) {
+    kind = 'scale';
+    keyType = 'integer';
+    extra = { minimum: -SCALE_MAX, maximum: SCALE_MAX };
+    suffix = scale;
+    for (const p of parsed) {
+      const v = adjustment(p);
+      if (v !== null) addValue(v, p);
+    }
+  } else if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
     kind = 'numeric';
     const nums = parsed.filter((p) => p.numbers.length === 1);
     keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
     for (const p of nums) addValue(p.numbers[0] as number, p);
-  } else if (scaleOf(parsed, valueOf, options) !== null) {
-    // zhou §5.2 note: fine-grained adjustment requests ("a little bigger") are a
-    // relative scale on one dimension, not a switch or a list of phrasings.
-    kind = 'scale';
-    keyType = 'integer';
-    for (const p of parsed) {
-      const v = adjustment(p, valueOf);
-      if (v !== null) addValue(v, p);
+    suffix = share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
+    const unitMass = new Map<string, number>();
+    for (const p of parsed) if (p.unit) unitMass.set(p.unit, (unitMass.get(p.unit) ?? 0) + mass([p]));
+    const topUnit = [...unitMass].sort((a, b) => b[1] - a[1])[0];
+    if (share((p) => p.currency) >= 0.3) {
+      // Money: an amount (number), a ceiling when enough say so ("under 400 euros" → max_price).
+      keyType = 'number';
+      suffix = null;
+      headWords.splice(0, headWords.length, ...(share((p) => p.limit) >= 0.3 ? ['max', 'price'] : ['price']));
+    } else if (topUnit && topUnit[1] / totalMass >= 0.5) {
+      // A count stated in a unit of time: <concept>_<unit> ("flexible by 2 days" → flexible_days).
+      keyType = 'integer';
+      suffix = topUnit[0];
+      const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
+      const best = vocab
+        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w))
+        .map((w) => [w, weigh(withWord(w))] as const)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      headWords.splice(0, headWords.length, ...(best ? [best[0]] : []));
     }
-  } else if (parsed.every((p) => valueOf(p).length === 0 || noise(p)) && parsed.some((p) => valueOf(p).length === 0)) {
+  } else if (usable && values.length > options.max_enum_values) {
+    // More alternatives than an enum should list: the value as the user states it (canonical words).
+    kind = 'string';
+    suffix = 'detail';
+    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
+  } else if (usable) {
+    kind = 'enum';
+    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
+    const classes = new Map<string, number>();
+    for (const v of values) {
+      const c = classOf(v);
+      if (c) classes.set(c, (classes.get(c) ?? 0) + 1);
+    }
+    const cls = [...classes].sort((a, b) => b[1] - a[1])[0];
+    if (cls && cls[1] * 2 > values.length) {
+      suffix = cls[0];
+      if (cls[0] === 'format' && (!head || ['format', 'file', 'output', 'result', 'export', 'image', 'photo', 'picture'].includes(head))) {
+        headWords.splice(0, headWords.length, head === 'image' || head === 'photo' || head === 'picture' ? 'image' : 'file');
+      }
+    } else suffix = 'preference';
+  } else {
     kind = 'boolean';
     keyType = 'boolean';
-    for (const p of parsed) if (valueOf(p).length === 0) addValue(!p.negated, p);
-  } else {
-    const frequent = [...byValue.entries()].filter(([v, ps]) => v !== '' && weigh(ps) >= options.min_value_share * total && corroborated(ps));
-    if (frequent.length >= 1 && frequent.length <= options.max_enum_values) {
-      kind = 'enum';
-      const keep = new Set(frequent.map(([v]) => v));
-      for (const p of parsed) {
-        const v = valueOf(p).join('_');
-        if (keep.has(v)) addValue(v, p);
-      }
-    } else {
-      kind = 'string';
-      for (const p of parsed) {
-        const v = valueOf(p).join(' ');
-        if (v !== '') addValue(v, p);
-      }
-    }
+    for (const p of parsed) addValue(!p.negated, p);
+    const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || /\brid of\b/i.test(p.text));
+    if (weigh(verbs) * 2 >= total) suffix = 'removal';
+    else if (headWords.length < 2) namePrefix = 'needs';
   }
-  const used = weigh(usedEntries);
-  const excluded = weigh(all) - used;
 
-  const ranked = [...values.values()]
-    .map((v) => ({ value: v.value, count: weigh(v.entries), best: v.best, corroborated: corroborated(v.entries) }))
+  // Values kept: enough distinct clients each, at most max_enum_values, most clients first.
+  const ranked = [...valueClients]
+    .map(([k, ps]) => ({ value: JSON.parse(k) as JsonValue, count: weigh(ps), clients: voterCount(ps) }))
+    .filter((v) => kind !== 'enum' || v.clients >= needClients)
     .sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
-  // Issue 6: examples quote values several clients asked for, when there are any.
-  const exampleValues = ranked.some((v) => v.corroborated) ? ranked.filter((v) => v.corroborated) : ranked;
-  // A scale or an amount is named by what changes, not by how: "eyes bigger" → eye_size,
-  // "enlarge eye size by 20%" → eye_size_percent.
-  const nameHeads = kind === 'scale' || kind === 'numeric' ? headWords.filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined) : headWords;
-  const nameWords = nameHeads.length > 0 ? nameHeads : firstWords(parsed, kind);
-  const suffix =
-    kind === 'scale'
-      ? (scaleOf(parsed, valueOf, options) as string)
-      : kind === 'enum'
-        ? 'preference'
-        : kind === 'string'
-          ? 'detail'
-          : kind === 'numeric' && percentOf(parsed)
-            ? 'percent'
-            : kind === 'numeric' && keyType === 'integer'
-              ? 'count'
-              : null;
-  const keyName = buildKeyName(nameWords, suffix, parsed);
-  const examples: MappingExample[] = exampleValues.slice(0, options.max_examples).map((v) => ({
-    fragment: cutOnWord(v.best.text, options.max_example_chars),
-    value: v.value,
-    count: v.count,
-  }));
+  const enumValues = kind === 'enum' ? ranked.slice(0, options.max_enum_values).map((v) => v.value) : [];
+  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !nounAdjunct(String(enumValues[0]))))) {
+    // Fewer than two corroborated alternatives: a yes/no need after all.
+    return induceBoolean();
+  }
+
+  let nameWords = headWords.length > 0 ? [...headWords] : firstWord();
+  if (suffix && nameWords[nameWords.length - 1] === suffix) suffix = null;
+  if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
+  // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.
+  const keyName = buildKeyName(namePrefix && nameWords.some((w) => ASCII_WORD.test(w)) ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
+  nameWords = keyName.split('_');
+  const used = weigh(kind === 'boolean' || kind === 'list' ? parsed : [...valueClients.values()].flat());
+  const phrase = (kind === 'scale' || headWords.length === 0 ? nameWords : headWords).join(' ');
+
+  // 6. Closed vocabulary: examples and description from tokens only.
+  const examples = examplesFor(kind, phrase, ranked, enumValues, options);
   const key: KeyDefinition = {
     key_name: keyName,
     key_type: keyType,
     required: false,
     default_value: null,
-    semantic_description: describe(kind, kind === 'scale' ? [...nameWords, suffix as string] : nameWords, ranked.map((v) => v.value), examples, used, labelled, options),
+    semantic_description: describe(kind, keyName, phrase, keyType, enumValues, examples, used, labelled, extra, options),
+    ...extra,
   };
-  if (kind === 'enum') key.enum = ranked.map((v) => v.value);
-  if (kind === 'scale') {
-    key.minimum = -SCALE_MAX;
-    key.maximum = SCALE_MAX;
-  }
+  if (kind === 'enum') key.enum = enumValues;
   assertValidCandidate(key);
+  const review = closedVocabulary(keyName, headWords, enumValues, kind, parsed, needClients);
+  const refines = matchExisting(context.existing ?? [], keyName, headWords, key, enumValues);
   return {
     ok: true,
     candidate: {
@@ -402,71 +714,77 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       values: ranked.map((v) => ({ value: v.value, count: v.count })),
       examples,
       fragments_used: used,
-      fragments_excluded: excluded,
+      fragments_excluded: Math.max(0, weigh(all) - used),
+      refines,
+      review,
+      phrasings,
     },
   };
+
+  /**
+   * A noun (or a word the lexicon does not know) standing before the head as
+   * its modifier ("window seat", "vegetarian meal") names one of the
+   * alternatives even when it is the only one heard so far: the key is a
+   * choice whose other values arrive later (re-induction widens the enum).
+   * An adjective there ("extra legroom") is part of the need's name.
+   */
+  function nounAdjunct(w: string): boolean {
+    const pos = posOf.get(w);
+    // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
+    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
+  }
+
+  function firstWord(): string[] {
+    const best = vocab
+      .filter((w) => !isVerb(w))
+      .map((w) => [w, weigh(withWord(w))] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
+  }
+
+  function induceBoolean(): InductionResult {
+    return induceKey(samples, { ...options, max_enum_values: 0 }, context);
+  }
 }
 
-/** Whether most of a numeric cluster's weight states its number as a percentage ("by 20%"). */
-function percentOf(parsed: readonly Parsed[]): boolean {
-  const total = weigh(parsed);
-  const pct = weigh(parsed.filter((p) => /\d\s*(%|percent\b|per cent\b)/i.test(p.text)));
-  return pct * 2 > total;
+function hhmm(raw: string): string {
+  const m = TIME.exec(raw);
+  if (!m) return raw;
+  if (m[1] !== undefined) return `${(m[1] as string).padStart(2, '0')}:${m[2]}`;
+  const h = Number(m[3]) % 12 + (m[4] === 'pm' ? 12 : 0);
+  return `${String(h).padStart(2, '0')}:00`;
 }
 
-/** Comparative words of a fragment (with their stems: "enlarge" is kept as is). */
-function comparativesIn(words: readonly string[]): string[] {
-  return words.filter((w) => COMPARATIVES[w] !== undefined);
-}
-
-/**
- * The dimension when the cluster asks for relative changes along one
- * dimension: at least `numeric_share` of the weight has a comparative of that
- * dimension and nothing else among its value words but degree words. Null otherwise.
- */
-function scaleOf(parsed: readonly Parsed[], valueOf: (p: Parsed) => string[], o: InductionOptions): string | null {
-  const total = weigh(parsed);
+/** The dimension when at least numeric_share of the weight asks for a relative change along it; null otherwise. */
+function scaleOf(parsed: readonly Parsed[], total: number, o: InductionOptions): string | null {
   const byDim = new Map<string, Parsed[]>();
   for (const p of parsed) {
-    const words = [...valueOf(p), ...p.words.filter((w) => !valueOf(p).includes(w))];
-    const comps = comparativesIn(words);
-    if (comps.length !== 1) continue;
-    const rest = valueOf(p).filter((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined);
-    if (rest.length > 0) continue;
-    const dim = (COMPARATIVES[comps[0] as string] as { dimension: string }).dimension;
-    push(byDim, dim, p);
+    const raw = rawTokens(p.text);
+    const comps = raw.filter((w) => COMPARATIVES.has(w));
+    if (comps.length !== 1 || p.numbers.length > 0) continue;
+    const dim = (COMPARATIVES.get(comps[0] as string) as { dimension: string }).dimension;
+    byDim.set(dim, [...(byDim.get(dim) ?? []), p]);
   }
-  const best = [...byDim.entries()].map(([d, ps]) => [d, weigh(ps)] as const).sort((a, b) => b[1] - a[1])[0];
+  const best = [...byDim].map(([d, ps]) => [d, weigh(ps)] as const).sort((a, b) => b[1] - a[1])[0];
   return best && best[1] >= o.numeric_share * total ? best[0] : null;
 }
 
 /** A fragment's position on the scale: direction × degree (1 slight, 2 plain, 3 strong). */
-function adjustment(p: Parsed, valueOf: (p: Parsed) => string[]): number | null {
-  const comps = comparativesIn(p.words);
+function adjustment(p: Parsed): number | null {
+  const raw = rawTokens(p.text);
+  const comps = raw.filter((w) => COMPARATIVES.has(w));
   if (comps.length !== 1) return null;
-  if (valueOf(p).some((w) => COMPARATIVES[w] === undefined && DEGREE[w] === undefined)) return null;
-  const dir = (COMPARATIVES[comps[0] as string] as { direction: 1 | -1 }).direction;
-  // Degree words may be stop words ("much"), so they are read off the text itself.
-  const raw = p.text.toLowerCase().split(/[^a-z]+/);
-  const degrees = raw.map((w) => DEGREE[w]).filter((d): d is 1 | 3 => d !== undefined);
+  const dir = (COMPARATIVES.get(comps[0] as string) as { direction: 1 | -1 }).direction;
+  const degrees = raw.map((w) => DEGREE.get(w)).filter((d): d is 1 | 3 => d !== undefined);
   const degree = degrees.includes(1) ? 1 : degrees.includes(3) ? 3 : 2;
   return dir * degree * (p.negated ? 0 : 1) || 0;
-}
-
-/** Without head words: the most frequent word overall names the need. */
-function firstWords(parsed: readonly Parsed[], kind: InducedKind): string[] {
-  const withWord = new Map<string, Parsed[]>();
-  for (const p of parsed) for (const w of p.words) push(withWord, w, p);
-  const best = [...withWord.entries()].map(([w, ps]) => [w, weigh(ps)] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-  if (!best) return kind === 'numeric' ? ['requested'] : [];
-  return [best[0]];
 }
 
 const ASCII_WORD = /^[a-z][a-z0-9]*$/;
 
 function buildKeyName(words: readonly string[], suffix: string | null, parsed: readonly Parsed[]): string {
   const ascii = words.filter((w) => ASCII_WORD.test(w));
-  const tail = suffix && !ascii.includes(suffix) && !(suffix === 'count' && ascii.some((w) => ['number', 'amount', 'quantity'].includes(w))) ? [suffix] : [];
+  const tail = suffix && !ascii.includes(suffix) ? [suffix] : [];
   if (ascii.length === 0) return `custom_intent_${fnv1a(parsed.map((p) => p.text.toLowerCase()).sort().join('\n'))}`;
   const budget = MAX_KEY_NAME_LENGTH - (tail.length > 0 ? tail.join('_').length + 1 : 0);
   const kept: string[] = [];
@@ -491,36 +809,128 @@ function fnv1a(s: string): string {
   return h.toString(36);
 }
 
-function quoteValue(v: JsonValue): string {
-  return typeof v === 'string' ? `'${v}'` : JSON.stringify(v);
+/** Mapping examples composed of closed-vocabulary tokens only: the name's words and the values. */
+function examplesFor(kind: InducedKind, phrase: string, ranked: readonly { value: JsonValue; count: number }[], enumValues: readonly JsonValue[], o: InductionOptions): MappingExample[] {
+  const safe = (s: string): boolean => /^[a-z0-9 :_-]{1,60}$/.test(s);
+  const out: MappingExample[] = [];
+  const push = (fragment: string, value: JsonValue, count: number): void => {
+    if (out.length < o.max_examples && safe(fragment)) out.push({ fragment, value, count });
+  };
+  switch (kind) {
+    case 'enum':
+      for (const v of enumValues) push(`${String(v).replace(/_/g, ' ')} ${phrase}`, v, ranked.find((r) => r.value === v)?.count ?? 0);
+      break;
+    case 'boolean':
+      push(phrase, true, ranked.find((r) => r.value === true)?.count ?? 0);
+      push(`no ${phrase}`, false, ranked.find((r) => r.value === false)?.count ?? 0);
+      break;
+    case 'numeric':
+      for (const r of ranked) if (typeof r.value === 'number') push(`${r.value} ${phrase}`, r.value, r.count);
+      break;
+    case 'scale':
+      // Template words for the degree (never the user's): slightly / plain / much, more or less.
+      for (const r of ranked) if (typeof r.value === 'number' && r.value !== 0) push(`${phrase} ${Math.abs(r.value) === 1 ? 'slightly ' : Math.abs(r.value) === 3 ? 'much ' : ''}${r.value > 0 ? 'more' : 'less'}`, r.value, r.count);
+      break;
+    case 'window':
+      for (const r of ranked) if (typeof r.value === 'string') push(`${phrase} ${r.value.replace('-', ' to ')}`, r.value, r.count);
+      break;
+    case 'list':
+      // Placeholder identifiers in template words: the users' own identifiers are never quoted.
+      push(`${phrase} A1 and B2`, ['A1', 'B2'], ranked[0]?.count ?? 0);
+      break;
+    case 'string':
+      break;
+  }
+  return out;
 }
 
-function describe(kind: InducedKind, words: readonly string[], values: readonly JsonValue[], examples: readonly MappingExample[], used: number, labelled: boolean, o: InductionOptions): string {
-  const phrase = words.join(' ') || 'requested feature';
-  const cap = phrase.charAt(0).toUpperCase() + phrase.slice(1);
-  // Labelled samples count clients (issue 6); others count requests.
-  const origin = labelled ? `Learned from ${used} client${used === 1 ? '' : 's'} that used the "other" key.` : `Learned from ${used} client request${used === 1 ? '' : 's'} that used the "other" key.`;
+function article(w: string): string {
+  return /^[aeiou]/.test(w) ? 'an' : 'a';
+}
+
+function quote(v: JsonValue): string {
+  return typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
+}
+
+/** zhou §6.2.2 semantic_description as a template sentence over closed-vocabulary tokens (zhou §7: no fragment text). */
+function describe(kind: InducedKind, keyName: string, phrase: string, keyType: string, values: readonly JsonValue[], examples: readonly MappingExample[], used: number, labelled: boolean, extra: Partial<KeyDefinition>, o: InductionOptions): string {
+  const Phrase = phrase.charAt(0).toUpperCase() + phrase.slice(1);
   let head: string;
   switch (kind) {
     case 'enum':
-      head = `${cap} preference. Acceptable values: ${values.map((v) => String(v)).join(', ')}.`;
+      head = `${Phrase}: one of ${values.map(String).join(', ')}.`;
       break;
     case 'boolean':
-      head = `Whether ${phrase} is requested.`;
+      head = `Whether the user asks for ${phrase}: true when asked for, false when declined.`;
       break;
     case 'numeric':
-      head = /%/.test(examples.map((e) => e.fragment).join(' ')) ? `${cap} change in percent.` : `${cap}${words.includes('count') ? '' : ' count'} as a number.`;
+      head = keyName.endsWith('_percent') ? `${Phrase} change in percent, ${article(keyType)} ${keyType}.` : `${Phrase} count, ${article(keyType)} ${keyType}.`;
       break;
     case 'scale':
-      head = `${cap} adjustment relative to the original, an integer from -${SCALE_MAX} (much less) to ${SCALE_MAX} (much more); 0 leaves it unchanged, 1 is slight, 2 clear, 3 strong.`;
+      head = `${Phrase} adjustment relative to the original, an integer from -${SCALE_MAX} (much less) to ${SCALE_MAX} (much more); 0 leaves it unchanged, 1 is slight, 2 clear, 3 strong.`;
+      break;
+    case 'list':
+      head = `The ${phrase} identifiers the user names, a list of strings, one per identifier as written.`;
+      break;
+    case 'window':
+      head = extra.pattern?.includes('-') ? `${Phrase} as a time range HH:MM-HH:MM (24-hour clock).` : `${Phrase} as a time HH:MM (24-hour clock).`;
       break;
     case 'string':
-      head = `${cap} details, as the client states them.`;
+      head = `${Phrase}, as the user states it.`;
       break;
   }
-  const ex = examples.map((e) => `'${e.fragment}' -> ${quoteValue(e.value)}`).join('; ');
-  const text = `${head} ${origin} Example mapping: ${ex}.`;
-  return text.length <= o.max_description_chars ? text : `${cutOnWord(text, o.max_description_chars - 1)}…`;
+  const origin = `Learned from ${used} ${labelled ? 'client' : 'client request'}${used === 1 ? '' : 's'} that used the "other" key.`;
+  const ex = examples.length > 0 ? ` Example mapping: ${examples.map((e) => `"${e.fragment}" -> ${quote(e.value)}`).join('; ')}.` : '';
+  const text = `${head} ${origin}${ex}`;
+  return text.length <= o.max_description_chars ? text : text.slice(0, o.max_description_chars);
+}
+
+/**
+ * zhou §7 closed vocabulary: what a served key may be built from. Returns the
+ * rules a candidate breaks (empty: none): name words and values short
+ * lowercase ASCII tokens (or a fixed suffix), each supported by enough
+ * distinct clients (two once more than two are heard).
+ */
+function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number): string[] {
+  const out: string[] = [];
+  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
+  const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w)));
+  const words = keyName.split('_');
+  if (words.length > 5) out.push(`key name "${keyName}" has ${words.length} words (at most 5)`);
+  for (const w of words) {
+    if (FIXED.has(w) && !headWords.includes(w)) continue;
+    if (!TOKEN.test(w)) out.push(`name word "${w}" is not a short lowercase token`);
+    else if (headWords.includes(w) && support(w) < needClients) out.push(`name word "${w}" is used by ${support(w)} client(s), fewer than ${needClients}`);
+  }
+  if (kind === 'enum') {
+    for (const v of values) {
+      const s = String(v);
+      if (!/^[a-z0-9][a-z0-9_]{0,31}$/.test(s) || s.split('_').length > 2) out.push(`value "${s}" is not a short lowercase token`);
+      else if (support(s) < needClients) out.push(`value "${s}" is used by ${support(s)} client(s), fewer than ${needClients}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * One key per intent (zhou §6.2.2 conflict detection): the existing key this
+ * candidate is, when its concept word is a word of that key's name and the
+ * types agree, or its values overlap that key's enum by half. Null otherwise.
+ */
+function matchExisting(existing: readonly KeyDefinition[], keyName: string, headWords: readonly string[], key: KeyDefinition, values: readonly JsonValue[]): string | null {
+  const headNoun = headWords[headWords.length - 1];
+  for (const k of existing) {
+    if (k.key_name === OTHER_KEY) continue;
+    if (k.key_name === keyName) return k.key_name;
+    const words = new Set(k.key_name.split('_').map(singular));
+    const typeOk = k.key_type === key.key_type || (k.key_type === 'number' && key.key_type === 'integer');
+    if (headNoun && words.has(singular(headNoun)) && typeOk) return k.key_name;
+    if (values.length > 0 && Array.isArray(k.enum) && k.enum.length > 0) {
+      const overlap = values.filter((v) => (k.enum as readonly JsonValue[]).includes(v)).length;
+      if (overlap >= Math.min(2, values.length, k.enum.length) && overlap * 2 >= values.length) return k.key_name;
+    }
+  }
+  return null;
 }
 
 /** The candidate must be a valid key definition (zhou §4.1), checked by the template parser itself. */

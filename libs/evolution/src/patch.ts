@@ -25,7 +25,7 @@
  * libs/protocol's KeyDefinition carries the two flags, so an effective
  * template is served as a template as it is.
  */
-import { OTHER_KEY, scenarioId, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
+import { OTHER_KEY, scenarioId, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import { DAY_MS } from './config';
 import { assertFinite, evolutionError } from './errors';
 import { assertValidCandidate } from './induce';
@@ -59,10 +59,15 @@ export interface PatchKey {
   readonly lifecycle: KeyLifecycle;
 }
 
-/** zhou §6.2.2: only additive or semantic-description refinements; nothing else can change. */
+/**
+ * zhou §6.2.2: only additive or semantic-description refinements. A base key
+ * takes a new semantic_description only; a patch key may also gain enum values
+ * (`enum`, a superset of its own: additive, never a rename or a retype).
+ */
 export interface ModifiedKey {
   readonly key_name: string;
   readonly semantic_description: string;
+  readonly enum?: readonly JsonValue[];
 }
 
 export interface SchemaPatch {
@@ -157,8 +162,13 @@ export function packagePatch(input: PackagePatchInput): SchemaPatch {
   modified.forEach((m, i) => {
     if (m.key_name === OTHER_KEY) bad(`modified_keys[${i}].key_name`, 'the "other" key is not refined by patches (zhou §4.3)');
     if (typeof m.semantic_description !== 'string' || m.semantic_description.trim() === '') bad(`modified_keys[${i}].semantic_description`, 'a refinement needs a semantic_description');
-    const allowed = new Set(['key_name', 'semantic_description']);
-    for (const member of Object.keys(m)) if (!allowed.has(member)) bad(`modified_keys[${i}].${member}`, `zhou §6.2.2: a patch may refine only semantic_description, not ${member}`);
+    const allowed = new Set(['key_name', 'semantic_description', 'enum']);
+    for (const member of Object.keys(m)) if (!allowed.has(member)) bad(`modified_keys[${i}].${member}`, `zhou §6.2.2: a patch may refine only semantic_description (and widen a patch key's enum), not ${member}`);
+    if (m.enum !== undefined) {
+      // zhou §6.2.2 "Base schema keys MUST NOT ... have their types changed": a base key's enum is its own.
+      if (base.keys.some((k) => k.key_name === m.key_name)) bad(`modified_keys[${i}].enum`, `"${m.key_name}" is a base key: a patch refines only its semantic_description (zhou §6.2.2)`);
+      if (!Array.isArray(m.enum) || m.enum.length === 0) bad(`modified_keys[${i}].enum`, 'enum must be a non-empty array');
+    }
   });
   return {
     patch_id: input.patch_id,
@@ -173,7 +183,7 @@ export function packagePatch(input: PackagePatchInput): SchemaPatch {
       definition: { ...definition },
       lifecycle: { state: 'experimental', introduced_at: timestamp, state_since: timestamp, accept_until: null, history: [] },
     })),
-    modified_keys: modified.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description })),
+    modified_keys: modified.map((m) => ({ key_name: m.key_name, semantic_description: m.semantic_description, ...(m.enum ? { enum: [...m.enum] } : {}) })),
   };
 }
 
@@ -261,7 +271,10 @@ export function effectiveTemplate(base: SchemaTemplate, patches: readonly Schema
         continue;
       }
       // Only the description changes: never the type, the requiredness or the constraints (zhou §6.2.2 MUST).
-      keys[i] = { ...(keys[i] as EffectiveKeyDefinition), semantic_description: m.semantic_description };
+      // A patch key's enum may widen (a superset of its own values); a base key's never.
+      const cur = keys[i] as EffectiveKeyDefinition;
+      const widen = m.enum !== undefined && origins[m.key_name] !== 'base' && Array.isArray(cur.enum) && cur.enum.every((v) => (m.enum as readonly JsonValue[]).includes(v));
+      keys[i] = { ...cur, semantic_description: m.semantic_description, ...(widen ? { enum: [...(m.enum as readonly JsonValue[])] } : {}) };
       contributed = true;
     }
     if (contributed) applied.push(p.patch_id);
@@ -342,7 +355,7 @@ export function patchForDelivery(patch: SchemaPatch, now: number): {
     timestamp: patch.timestamp,
     expires_at: patch.expires_at,
     new_keys: newKeys,
-    modified_keys: now < patch.expires_at ? patch.modified_keys.map((m) => ({ ...m })) : [],
+    modified_keys: now < patch.expires_at ? patch.modified_keys.map((m) => ({ ...m, ...(m.enum ? { enum: [...m.enum] } : {}) })) : [],
   };
 }
 

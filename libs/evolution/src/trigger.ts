@@ -16,7 +16,7 @@
  * issue specifies, and says so in `reasons`.
  */
 import { perClientOccurrenceCap, validatePoolConfig, DEFAULT_POOL_CONFIG, type PoolConfig } from './config';
-import { windowStartBucket, type Cluster } from './cluster';
+import { distinctPhrasings, dominantClientShare, windowStartBucket, type Cluster } from './cluster';
 import { assertFinite } from './errors';
 import { heatAt } from './heat';
 import { isGlobal } from './scope';
@@ -54,7 +54,12 @@ export function evaluateTrigger(cluster: Cluster, now: number, config: PoolConfi
   const distinct = windowClients.length;
   const global = isGlobal(cluster.scope);
   const cap = perClientOccurrenceCap(config);
-  const counted = global ? windowClients.reduce((n, c) => n + Math.min(cap, c.recent.filter(inWindow).length), 0) : occurrences;
+  // A client's own pool counts distinct hours with a fragment (zhou §6.2.2 "repeatedly submits"): a burst is one.
+  const counted = global
+    ? windowClients.reduce((n, c) => n + Math.min(cap, c.recent.filter(inWindow).length), 0)
+    : config.client_pool_counts_hours
+      ? cluster.buckets.filter((b) => inWindow(b.start) && b.count > 0).length
+      : occurrences;
 
   const reasons: string[] = [];
   const days = config.window_ms / 86_400_000;
@@ -71,11 +76,22 @@ export function evaluateTrigger(cluster: Cluster, now: number, config: PoolConfi
   const occOk = counted >= config.min_occurrences;
   if (global && counted !== occurrences) {
     reasons.push(`occurrences in ${days} days ${occurrences}, counted ${counted} (at most ${cap} per client in a global pool) ${occOk ? '>=' : '<'} ${config.min_occurrences}`);
+  } else if (!global && config.client_pool_counts_hours) {
+    reasons.push(`occurrences in ${days} days ${occurrences}, counted ${counted} (distinct hours in a client's own pool) ${occOk ? '>=' : '<'} ${config.min_occurrences}`);
   } else {
     reasons.push(`occurrences in ${days} days ${counted} ${occOk ? '>=' : '<'} ${config.min_occurrences}`);
   }
   const branch = clientsOk ? 'distinct_clients' : occOk ? 'occurrences' : null;
-  const gateOpen = heatOk && branch !== null;
+  // Parley: the first induction also waits for diverse phrasings, so a key is not induced from one sentence repeated.
+  const phrasings = distinctPhrasings(cluster);
+  const needPhrasings = global ? config.min_phrasings : config.min_client_phrasings;
+  const diverse = phrasings >= needPhrasings;
+  if (!diverse) reasons.push(`distinct phrasings ${phrasings} < ${needPhrasings}: induction waits for diversity`);
+  // Parley (zhou §6.2.2 Personalized Adaptation): a need carried mostly by one client stays in its own cohort.
+  const dominant = dominantClientShare(cluster, now, config);
+  const shared = !global || dominant <= config.max_dominant_share;
+  if (!shared) reasons.push(`one client holds ${Math.round(dominant * 100)}% of the demand (> ${Math.round(config.max_dominant_share * 100)}%): a need carried mostly by one client stays in its own pool`);
+  const gateOpen = heatOk && branch !== null && diverse && shared;
   if (cluster.triggered) reasons.push(`already fired at ${cluster.triggered.at} (${cluster.triggered.outcome})`);
   return {
     fires: gateOpen && cluster.triggered === null,

@@ -8,6 +8,7 @@ import {
   evaluateTrigger,
   markTriggered,
   mergeCentroid,
+  mergeClusters,
   poolConfig,
   poolsForFragment,
   type Cluster,
@@ -16,6 +17,12 @@ import {
 import { DAY, HOUR, T0 } from './helpers';
 
 const GLOBAL: PoolKey = { scenario: 'flight_booking', scope: 'global' };
+/**
+ * The §6.2.1 dual gate alone: Parley's own rules on top of it (one heat
+ * increment per client per half-life in a global pool, distinct hours in a
+ * client's pool, diversity of phrasings) are off; they have their own tests below.
+ */
+const DRAFT = poolConfig({ min_phrasings: 1, client_heat_interval_ms: 0, client_pool_counts_hours: false, max_dominant_share: 1 });
 
 /** Feeds fragments into one pool, all joining the first cluster (score 0.95). */
 function feed(pool: PoolKey, items: { client: string; at: number; text?: string }[], config = DEFAULT_POOL_CONFIG): Cluster {
@@ -108,40 +115,40 @@ describe('cluster assignment (zhou §6.2.1 Semantic Vector Clustering)', () => {
 describe('the dual-gate trigger (zhou §6.2.1 Threshold-Based Triggering)', () => {
   it('fires on heat >= 50 AND >= 5 distinct clients', () => {
     // Five fragments in the same millisecond: exactly 50 units (the gate is >=).
-    const c = feed(GLOBAL, ['a', 'b', 'c', 'd', 'e'].map((client) => ({ client, at: T0 })));
-    const ev = evaluateTrigger(c, T0);
+    const c = feed(GLOBAL, ['a', 'b', 'c', 'd', 'e'].map((client) => ({ client, at: T0 })), DRAFT);
+    const ev = evaluateTrigger(c, T0, DRAFT);
     expect(ev).toMatchObject({ fires: true, gate_open: true, heat: 50, distinct_clients: 5, occurrences_in_window: 5, branch: 'distinct_clients' });
     expect(ev.reasons[0]).toBe('heat 50 >= threshold 50');
     // One millisecond later the heat has decayed below 50: the gate shuts.
-    expect(evaluateTrigger(c, T0 + 1)).toMatchObject({ fires: false, branch: 'distinct_clients' });
+    expect(evaluateTrigger(c, T0 + 1, DRAFT)).toMatchObject({ fires: false, branch: 'distinct_clients' });
   });
 
   it('heat alone is not enough: 4 clients and 9 occurrences keep the gate shut however hot', () => {
     const items = Array.from({ length: 9 }, (_, i) => ({ client: ['a', 'b', 'c', 'd'][i % 4] as string, at: T0 + i }));
-    const ev = evaluateTrigger(feed(GLOBAL, items), T0 + 10);
+    const ev = evaluateTrigger(feed(GLOBAL, items, DRAFT), T0 + 10, DRAFT);
     expect(ev.heat).toBeGreaterThan(80);
     expect(ev).toMatchObject({ fires: false, distinct_clients: 4, occurrences_in_window: 9, branch: null });
   });
 
   it('the occurrence branch: 10 occurrences from two clients fire a global pool', () => {
     const items = Array.from({ length: 10 }, (_, i) => ({ client: i % 2 ? 'a' : 'b', at: T0 + i * HOUR }));
-    const ev = evaluateTrigger(feed(GLOBAL, items), T0 + 10 * HOUR);
+    const ev = evaluateTrigger(feed(GLOBAL, items, DRAFT), T0 + 10 * HOUR, DRAFT);
     expect(ev).toMatchObject({ fires: true, branch: 'occurrences', distinct_clients: 2, counted_occurrences: 10 });
   });
 
   it('Parley cohort rule: one client can never open a global gate; its own pool fires instead (zhou §6.2.2 Personalized Adaptation)', () => {
     const items = Array.from({ length: 30 }, (_, i) => ({ client: 'solo', at: T0 + i * HOUR }));
-    const g = evaluateTrigger(feed(GLOBAL, items), T0 + 30 * HOUR);
+    const g = evaluateTrigger(feed(GLOBAL, items, DRAFT), T0 + 30 * HOUR, DRAFT);
     expect(g.heat).toBeGreaterThan(50);
     expect(g).toMatchObject({ fires: false, occurrences_in_window: 30, counted_occurrences: 5, distinct_clients: 1 });
-    const own = evaluateTrigger(feed({ scenario: 'flight_booking', scope: clientScope('solo') }, items), T0 + 30 * HOUR);
+    const own = evaluateTrigger(feed({ scenario: 'flight_booking', scope: clientScope('solo') }, items, DRAFT), T0 + 30 * HOUR, DRAFT);
     expect(own).toMatchObject({ fires: true, branch: 'occurrences', counted_occurrences: 30 });
     expect(own.reasons.join(' ')).toContain('does not apply');
   });
 
   it('the heat gate: ten occurrences spread over a week are too cold', () => {
     const items = Array.from({ length: 10 }, (_, i) => ({ client: 'solo', at: T0 + i * 16 * HOUR }));
-    const ev = evaluateTrigger(feed({ scenario: 'flight_booking', scope: clientScope('solo') }, items), T0 + 9 * 16 * HOUR);
+    const ev = evaluateTrigger(feed({ scenario: 'flight_booking', scope: clientScope('solo') }, items, DRAFT), T0 + 9 * 16 * HOUR, DRAFT);
     expect(ev.occurrences_in_window).toBe(10);
     expect(ev.heat).toBeLessThan(50);
     expect(ev.fires).toBe(false);
@@ -156,10 +163,10 @@ describe('the dual-gate trigger (zhou §6.2.1 Threshold-Based Triggering)', () =
   });
 
   it('thresholds are configurable, and a cluster fires once', () => {
-    const config = poolConfig({ heat_threshold: 20, min_distinct_clients: 2 });
+    const config = poolConfig({ heat_threshold: 20, min_distinct_clients: 2, min_phrasings: 1 });
     const c = feed(GLOBAL, [{ client: 'a', at: T0 }, { client: 'b', at: T0 }], config);
     expect(evaluateTrigger(c, T0, config).fires).toBe(true);
-    expect(evaluateTrigger(c, T0).fires).toBe(false);
+    expect(evaluateTrigger(c, T0, DRAFT).fires).toBe(false);
     const marked = markTriggered(c, { at: T0, outcome: 'patched', patch_id: 'p1' });
     const ev = evaluateTrigger(marked, T0, config);
     expect(ev).toMatchObject({ fires: false, gate_open: true });
@@ -169,5 +176,60 @@ describe('the dual-gate trigger (zhou §6.2.1 Threshold-Based Triggering)', () =
 
   it('an empty cluster never fires', () => {
     expect(evaluateTrigger(emptyCluster('e', GLOBAL, T0), T0)).toMatchObject({ fires: false, heat: 0, distinct_clients: 0 });
+  });
+});
+
+describe("Parley's rules on top of the gate (zhou §6.2.1 heat per client, §6.2.2 Personalized Adaptation)", () => {
+  const mix = (i: number): string => ['window seat please', 'an aisle seat', 'seat by the window'][i % 3] as string;
+
+  it('a burst from one client cannot open a global cluster: its heat is capped and a need carried mostly by one client stays in its pool', () => {
+    // Four clients once each over a day, then one client forty times in an hour: five distinct clients.
+    const items = [
+      ...['a', 'b', 'c', 'd'].map((client, i) => ({ client, at: T0 + i * 6 * HOUR, text: mix(i) })),
+      ...Array.from({ length: 40 }, (_, k) => ({ client: 'barker', at: T0 + 20 * HOUR + k * 90_000, text: mix(k) })),
+    ];
+    const end = T0 + 21 * HOUR;
+    const capped = evaluateTrigger(feed(GLOBAL, items), end);
+    expect(capped.distinct_clients).toBe(5);
+    expect(capped.fires).toBe(false);
+    expect(capped.reasons.join(' ')).toMatch(/one client holds 9\d% of the demand/);
+    // The burst client added two increments, not forty.
+    const raw = evaluateTrigger(feed(GLOBAL, items, DRAFT), end, DRAFT);
+    expect(capped.heat).toBeLessThan(raw.heat / 5);
+    // The same stream without Parley's rules: the burst opens the global gate.
+    expect(raw).toMatchObject({ fires: true, branch: 'distinct_clients' });
+  });
+
+  it("a client's own pool counts distinct hours: a one-hour burst is one occurrence, a need repeated over ten hours fires", () => {
+    const own: PoolKey = { scenario: 'flight_booking', scope: clientScope('solo') };
+    const burst = Array.from({ length: 40 }, (_, k) => ({ client: 'solo', at: T0 + k * 60_000 }));
+    const b = evaluateTrigger(feed(own, burst), T0 + HOUR - 1);
+    expect(b).toMatchObject({ fires: false, occurrences_in_window: 40, counted_occurrences: 1 });
+    expect(b.reasons.join(' ')).toContain('distinct hours');
+    const repeated = Array.from({ length: 12 }, (_, k) => ({ client: 'solo', at: T0 + k * HOUR }));
+    expect(evaluateTrigger(feed(own, repeated), T0 + 11 * HOUR)).toMatchObject({ fires: true, counted_occurrences: 12 });
+  });
+
+  it('the first induction waits for diverse phrasings: one sentence from five clients does not fire, three phrasings do', () => {
+    const same = ['a', 'b', 'c', 'd', 'e'].map((client) => ({ client, at: T0, text: 'aisle seat and copy the chat history' }));
+    const ev = evaluateTrigger(feed(GLOBAL, same), T0);
+    expect(ev).toMatchObject({ fires: false, gate_open: false, distinct_clients: 5 });
+    expect(ev.reasons.join(' ')).toContain('distinct phrasings 1 < 2');
+    const varied = ['a', 'b', 'c', 'd', 'e'].map((client, i) => ({ client, at: T0, text: mix(i) }));
+    expect(evaluateTrigger(feed(GLOBAL, varied), T0).fires).toBe(true);
+  });
+
+  it('mergeClusters adds two clusters of one pool up: size, heat, occurrences, clients; the earlier trigger is kept', () => {
+    const a = feed(GLOBAL, ['a', 'b'].map((client) => ({ client, at: T0, text: 'window seat' })));
+    const b = { ...feed(GLOBAL, ['b', 'c', 'd'].map((client) => ({ client, at: T0 + HOUR, text: 'aisle seat' }))), id: 'k2' };
+    const m = mergeClusters(markTriggered(a, { at: T0, outcome: 'patched', patch_id: 'p1' }), b);
+    expect(m.id).toBe('k1');
+    expect(m.size).toBe(5);
+    expect(m.clients.map((c) => c.client_id).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(m.buckets.reduce((n, x) => n + x.count, 0)).toBe(5);
+    expect(evaluateTrigger(m, T0 + HOUR).heat).toBeCloseTo(20 * 2 ** (-1 / 24) + 30, 6);
+    expect(m.triggered).toMatchObject({ patch_id: 'p1' });
+    expect(m.samples.map((s) => s.text).sort()).toEqual(['aisle seat', 'window seat']);
+    expect(() => mergeClusters(a, { ...b, scope: { client_id: 'x' } })).toThrowError(expect.objectContaining({ rule: 'cluster_mismatch' }));
   });
 });

@@ -19,8 +19,10 @@ describe('intent induction (zhou §6.2.2 Intent Induction)', () => {
     expect(c.key).toMatchObject({ key_name: 'seat_preference', key_type: 'string', required: false, default_value: null, enum: ['window', 'aisle'] });
     expect(c.kind).toBe('enum');
     expect(c.head_words).toEqual(['seat']);
-    // zhou §6.2.2: "The semantic_description MUST include mapping examples derived from real fragments".
-    expect(c.key.semantic_description).toContain("Example mapping: 'window seat please' -> 'window'; 'aisle seat' -> 'aisle'.");
+    // zhou §6.2.2 mapping examples derived from the fragments, composed of closed-vocabulary tokens only (zhou §7):
+    // the values and the concept, never a fragment's text ("please", "by the").
+    expect(c.key.semantic_description).toContain('Example mapping: "window seat" -> "window"; "aisle seat" -> "aisle".');
+    expect(c.key.semantic_description).not.toMatch(/please|by the/);
     expect(c.values).toEqual([
       { value: 'window', count: 16 },
       { value: 'aisle', count: 6 },
@@ -50,7 +52,8 @@ describe('intent induction (zhou §6.2.2 Intent Induction)', () => {
       { value: true, count: 11 },
       { value: false, count: 1 },
     ]);
-    expect(c.key.semantic_description).toContain("'extra legroom' -> true");
+    expect(c.key.semantic_description).toContain('"extra legroom" -> true; "no extra legroom" -> false');
+    expect(c.key.semantic_description).not.toContain('I need');
   });
 
   it('one number per fragment → integer key named <head>_count', () => {
@@ -59,12 +62,14 @@ describe('intent induction (zhou §6.2.2 Intent Induction)', () => {
       { text: '3 extra bags', count: 2 },
     ]);
     expect(c.key).toMatchObject({ key_name: 'extra_bag_count', key_type: 'integer' });
-    expect(c.key.semantic_description).toContain("'2 extra bags' -> 2");
+    expect(c.key.semantic_description).toContain('"2 extra bag" -> 2');
+    // Number words are numbers ("one" used to be a stop word).
+    expect(candidate([{ text: 'two extra bags', count: 3 }, { text: 'one extra bag', count: 2 }, { text: '3 extra bags', count: 1 }]).key).toMatchObject({ key_name: 'extra_bag_count', key_type: 'integer' });
     expect(candidate([{ text: 'budget 99.5 euros', count: 3 }, { text: 'budget 120 euros', count: 1 }]).key.key_type).toBe('number');
   });
 
   it('too many distinct values → string without enum, named <head>_detail', () => {
-    const c = candidate(['vegan', 'kosher', 'halal', 'gluten', 'lactose', 'nut', 'diabetic'].map((v) => ({ text: `${v} meal`, count: 2 })));
+    const c = candidate(['vegan', 'kosher', 'halal', 'gluten', 'lactose', 'nut', 'diabetic', 'seafood', 'bland'].map((v) => ({ text: `${v} meal`, count: 2 })));
     expect(c.key.key_name).toBe('meal_detail');
     expect(c.key.key_type).toBe('string');
     expect(c.key.enum).toBeUndefined();
@@ -81,8 +86,9 @@ describe('intent induction (zhou §6.2.2 Intent Induction)', () => {
   });
 
   it('key names: never "other", never reserved, ≤ 64 characters, snake_case; non-ASCII fragments get a stable name', () => {
-    expect(candidate([{ text: 'other', count: 3 }]).key.key_name).toBe('other_request');
-    expect(candidate([{ text: 'constructor', count: 3 }]).key.key_name).toBe('constructor_request');
+    // A yes/no need is named needs_<head>: never "other" itself (zhou §4.3), never a bare reserved word.
+    expect(candidate([{ text: 'other', count: 3 }]).key.key_name).toBe('needs_other');
+    expect(candidate([{ text: 'constructor', count: 3 }]).key.key_name).toBe('needs_constructor');
     const long = candidate([{ text: Array.from({ length: 30 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`).join(' '), count: 2 }]).key.key_name;
     expect(long.length).toBeLessThanOrEqual(64);
     expect(long).toMatch(KEY_NAME_PATTERN);
@@ -188,7 +194,8 @@ describe('relative adjustments become a scale (zhou §5.2 note on eye_enlargemen
     expect(r.candidate.key).toMatchObject({ key_name: 'eye_size', key_type: 'integer', minimum: -3, maximum: 3, required: false });
     expect(Object.fromEntries(r.candidate.values.map((v) => [String(v.value), v.count]))).toEqual({ '1': 6, '2': 3, '3': 1 });
     expect(r.candidate.key.semantic_description).toMatch(/^Eye size adjustment/);
-    expect(r.candidate.key.semantic_description).toContain("'make the eyes a little bigger' -> 1");
+    expect(r.candidate.key.semantic_description).toContain('"eye size slightly more" -> 1');
+    expect(r.candidate.key.semantic_description).not.toContain('make the eyes');
   });
 
   it('smaller is negative; fragments of another kind keep the enum rules', () => {
@@ -213,6 +220,6 @@ describe('numeric clusters stated in percent', () => {
       { text: 'eye size 15%', count: 4 },
     ]);
     expect(r.ok && r.candidate.key).toMatchObject({ key_name: 'eye_size_percent', key_type: 'integer' });
-    expect(r.ok && r.candidate.key.semantic_description).toMatch(/^Eye size change in percent\./);
+    expect(r.ok && r.candidate.key.semantic_description).toMatch(/^Eye size change in percent, an integer\./);
   });
 });

@@ -10,8 +10,8 @@
  * merge into an existing key (detectConflict → refineDescription). Every
  * injection carries a canary word ("zorblax"); the canary must never appear in
  * a description, whatever the disguise and however often the fragment was sent.
- * A positive control shows that an ordinary fragment's words do get quoted, so
- * the check can see a leak.
+ * A positive control shows that a value word many clients use does reach a
+ * description (as a token), so the check can see a leak.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -111,8 +111,9 @@ function leaks(texts: readonly string[]): boolean {
 }
 
 describe('prompt injection never reaches a generated description (zhou §7)', () => {
-  it('positive control: an ordinary fragment with the canary word is quoted, so the check sees a leak', () => {
-    expect(leaks(descriptions([...LEGIT, { text: `window seat near ${CANARY}`, count: 50 }]))).toBe(true);
+  it('positive control: a word many clients use as a value reaches the description as a token, so the check sees a leak', () => {
+    // Descriptions quote no fragment text (closed vocabulary), but a value said like "window" and "aisle" is a token of it.
+    expect(leaks(descriptions([...LEGIT, { text: `${CANARY} seat`, count: 50 }]))).toBe(true);
   });
 
   it.each(INJECTIONS.map((s) => [s]))('%j is dropped whole by sanitising, in every disguise', (injection) => {

@@ -51,10 +51,11 @@ describe('conflict detection (zhou §6.2.2 Conflict Detection)', () => {
     if (r.kind !== 'merge') return;
     expect(r.match).toBe('near');
     expect(r.target.key_name).toBe('cabin_class');
-    // Values the base key accepts are quoted with their mapping; the base definition is otherwise untouched.
+    // A base key is refined by description only (zhou §6.2.2): the candidate's phrase and examples composed of
+    // closed-vocabulary tokens (zhou §7: "business cabins" as sent is never quoted), values the key accepts.
     expect(r.modified).toEqual({
       key_name: 'cabin_class',
-      semantic_description: "Cabin class. Acceptable values: economy, business, first. Clients also ask for it as: 'business cabins' -> 'business'; 'first cabin' -> 'first'.",
+      semantic_description: 'Cabin class. Acceptable values: economy, business, first. Clients also ask for it as: "business cabin" -> "business"; "first cabin" -> "first".',
     });
   });
 
@@ -64,7 +65,16 @@ describe('conflict detection (zhou §6.2.2 Conflict Detection)', () => {
     const c = cand([{ text: 'window seat', count: 5 }, { text: 'middle seat', count: 3 }]);
     const r = detectConflict(c, existingKeysFor(base, [p], 'global', T0 + 1));
     expect(r.kind).toBe('merge');
-    if (r.kind === 'merge') expect(r.modified.semantic_description).toBe(`${seat.semantic_description} Clients also ask for it as: 'middle seat'.`);
+    // An experimental patch key gains the new value (a superset of its enum); the description lists the values.
+    if (r.kind === 'merge') expect(r.modified).toEqual({ key_name: 'seat_preference', enum: ['window', 'aisle', 'middle'], semantic_description: `${seat.semantic_description} Values: window, aisle, middle.` });
+    // A base key never gains a value: a candidate with one it rejects refines the description without it.
+    const cabin = detectConflict({ ...cand([{ text: 'business cabin', count: 5 }, { text: 'sleeper cabin', count: 3 }]), refines: 'cabin_class' }, existingKeysFor(base, [], 'global', T0));
+    expect(cabin.kind).toBe('merge');
+    if (cabin.kind === 'merge') {
+      expect(cabin.modified.enum).toBeUndefined();
+      expect(cabin.modified.semantic_description).toContain('"business cabin" -> "business"');
+      expect(cabin.modified.semantic_description).not.toContain('sleeper');
+    }
     // A key whose description already quotes every example of the candidate: nothing to add.
     const both = packagePatch({ patch_id: 'p2', base, scope: 'global', timestamp: T0, new_keys: [{ ...seat, semantic_description: "Seat. Example mapping: 'window seat' -> 'window'; 'aisle seat' -> 'aisle'." }] });
     const again = detectConflict(cand([{ text: 'window seat', count: 5 }, { text: 'aisle seat', count: 2 }]), existingKeysFor(base, [both], 'global', T0 + 1));

@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_INDUCTION_OPTIONS,
   DEFAULT_POOL_CONFIG,
+  createTableLexicon,
   addToCluster,
   assignFragment,
   centroidWeight,
@@ -139,14 +140,15 @@ describe('induceKey counts clients when samples name them (issue 6)', () => {
       { value: 'aisle', count: 2 },
       { value: 'window', count: 2 },
     ]);
-    expect(r.candidate.examples.map((e) => e.fragment)).toEqual(['aisle seat', 'a window seat']);
+    // Examples are composed of closed-vocabulary tokens (zhou §7), never the texts as sent.
+    expect(r.candidate.examples.map((e) => e.fragment)).toEqual(['aisle seat', 'window seat']);
     expect(JSON.stringify(r.candidate.key)).not.toContain('purple');
     // Used: three clients; excluded: the fourth (one client, not 3 fragments).
     expect(r.candidate).toMatchObject({ fragments_used: 3, fragments_excluded: 1 });
     expect(r.candidate.key.semantic_description).toContain('Learned from 3 clients that used the "other" key.');
   });
 
-  it('for contrast: the same texts without client labels count fragments, and the three purple texts outweigh the rest', () => {
+  it('for contrast: the same texts without client labels count fragments (14), not clients (4)', () => {
     const r = induceKey([
       { text: 'window seat please', count: 1 },
       { text: 'a window seat', count: 2 },
@@ -155,7 +157,7 @@ describe('induceKey counts clients when samples name them (issue 6)', () => {
       { text: 'purple seat color', count: 3 },
       { text: 'my seat color should be purple', count: 3 },
     ]);
-    expect(r.ok && JSON.stringify(r.candidate.key)).toContain('purple');
+    expect(r.ok && r.candidate.fragments_used + r.candidate.fragments_excluded).toBe(14);
   });
 
   it('a word one client repeats cannot reach the name: head words need a share of clients', () => {
@@ -178,13 +180,8 @@ describe('induceKey counts clients when samples name them (issue 6)', () => {
         ['legroom purple', ['#4']],
       ]),
     );
-    expect(r.ok && [r.candidate.key.key_name, r.candidate.kind]).toEqual(['legroom', 'boolean']);
-    // Without labels (fragment counts) the lone value makes the key: legroom_preference, enum ['purple'].
-    const old = induceKey([
-      { text: 'legroom', count: 3 },
-      { text: 'legroom purple', count: 1 },
-    ]);
-    expect(old.ok && [old.candidate.key.key_name, old.candidate.key.enum]).toEqual(['legroom_preference', ['purple']]);
+    expect(r.ok && [r.candidate.key.key_name, r.candidate.kind]).toEqual(['needs_legroom', 'boolean']);
+    expect(r.ok && r.candidate.key.semantic_description).not.toContain('purple');
   });
 
   it('with two clients (no one to corroborate with), each one\'s value counts', () => {
@@ -202,9 +199,11 @@ describe('induceKey counts clients when samples name them (issue 6)', () => {
       ['window seat', ['#1', '#2']],
       ['aisle seat', ['#3']],
     ]);
-    const strict = induceKey(samples);
+    // "window" and "aisle" are nouns (a table lexicon): one corroborated noun before the head is still a choice.
+    const lexicon = createTableLexicon({ window: { pos: 'n' }, aisle: { pos: 'n' }, seat: { pos: 'n' } });
+    const strict = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, { lexicon });
     expect(strict.ok && strict.candidate.key.enum).toEqual(['window']);
-    const loose = induceKey(samples, { ...DEFAULT_INDUCTION_OPTIONS, min_value_clients: 1 });
+    const loose = induceKey(samples, { ...DEFAULT_INDUCTION_OPTIONS, min_value_clients: 1 }, { lexicon });
     expect(loose.ok && loose.candidate.key.enum).toEqual(['window', 'aisle']);
   });
 });
@@ -229,6 +228,6 @@ describe('centroidWeight and the weighted running mean (issue 6; zhou §6.2.1)',
   it('max_samples_per_client is checked: a positive integer, at most max_samples', () => {
     expect(DEFAULT_POOL_CONFIG.max_samples_per_client).toBe(3);
     expect(() => poolConfig({ max_samples_per_client: 0 })).toThrowError(expect.objectContaining({ path: 'max_samples_per_client' }));
-    expect(() => poolConfig({ max_samples_per_client: 17 })).toThrowError(expect.objectContaining({ path: 'max_samples_per_client' }));
+    expect(() => poolConfig({ max_samples_per_client: DEFAULT_POOL_CONFIG.max_samples + 1 })).toThrowError(expect.objectContaining({ path: 'max_samples_per_client' }));
   });
 });

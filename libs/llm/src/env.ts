@@ -20,6 +20,7 @@ import { createOpenAiInducer } from './inducer';
 import { createOpenAiJudge } from './judge';
 import type { AuditJudge, IntentInducer } from './ports';
 import { createRuleInducer } from './rule';
+import type { Lexicon } from '@parley/evolution';
 
 export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
 
@@ -39,9 +40,9 @@ function invalidEnv(name: string, rule: string, message: string): ParleyError {
   return new ParleyError('invalid_params', message, { path: `env.${name}`, rule });
 }
 
-export function createLlmFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): LlmFromEnv {
+export function createLlmFromEnv(env: Readonly<Record<string, string | undefined>> = process.env, lexicon?: Lexicon): LlmFromEnv {
   const rawUrl = env['PARLEY_LLM_URL']?.trim() ?? '';
-  const rules = createRuleInducer();
+  const rules = createRuleInducer(undefined, lexicon);
   if (rawUrl === '') {
     const ignored = ['PARLEY_LLM_MODEL', 'PARLEY_LLM_API_KEY', 'PARLEY_LLM_TIMEOUT_MS'].filter((n) => (env[n]?.trim() ?? '') !== '');
     return {

@@ -69,7 +69,7 @@ export const INDUCED_KEY_TYPES = ['string', 'integer', 'number', 'boolean', 'arr
 /** Values in a proposed enum. */
 const MAX_ENUM_VALUES = 12;
 /** Characters of one enum or example value (values are quoted in descriptions, like fragments). */
-const MAX_VALUE_CHARS = DEFAULT_INDUCTION_OPTIONS.max_example_chars;
+const MAX_VALUE_CHARS = 60;
 /** Characters of the model's summary kept in the description. */
 const MAX_SUMMARY_CHARS = 240;
 /** Characters of the "Acceptable values: …" sentence. */
@@ -335,7 +335,7 @@ export function candidateFromAnswer(content: string, prep: PreparedFragments, fi
   const ranked = [...groups.values()].sort((a, b) => b.count - a.count || a.rank - b.rank);
   const used = [...mapped.values()].reduce((n, m) => n + m.f.count, 0);
   const examples: MappingExample[] = ranked.slice(0, DEFAULT_INDUCTION_OPTIONS.max_examples).map((g) => ({
-    fragment: cutOnWord(g.best.text, DEFAULT_INDUCTION_OPTIONS.max_example_chars),
+    fragment: cutOnWord(g.best.text, MAX_VALUE_CHARS),
     value: g.value,
     count: g.count,
   }));

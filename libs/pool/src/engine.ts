@@ -14,6 +14,7 @@ import {
   contentWords,
   effectiveTemplate,
   singular,
+  type Lexicon,
   type LifecycleConfig,
   type PoolConfig,
   type QueuedCandidate,
@@ -52,6 +53,8 @@ export interface CreateEngineOptions {
   readonly clock: Clock;
   /** The intent inducer (default: libs/evolution's rule-based one). */
   readonly induce?: InduceFn;
+  /** The lexicon the rule inducer reads words through (libs/embeddings loadWordNetLexicon). */
+  readonly lexicon?: Lexicon;
 }
 
 export interface FragmentInput {
@@ -122,6 +125,8 @@ export interface EvolutionEngine {
   cluster(id: string, now?: number): ClusterView | null;
   patches(): PatchView[];
   rawPatches(): readonly SchemaPatch[];
+  /** The evolver's patch records (status, pin, revision) as they stand. */
+  patchRecords(): readonly PatchRecord[];
   /** Key lifecycle transitions (promote, deprecate, withdraw) with their figures. */
   decisions(): readonly DecisionRecord[];
   /** Every decision: publications, queueing, operator actions and transitions. */
@@ -143,6 +148,7 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
     templates: opts.templates,
     config: { ...(lifecycle ? { lifecycle } : {}), ...(patch_ttl_ms !== undefined ? { patch_ttl_ms } : {}), ...(approval ? { approval } : {}) },
     ...(opts.induce ? { induce: opts.induce } : {}),
+    ...(opts.lexicon ? { lexicon: opts.lexicon } : {}),
   });
 
   /** Tells the pool what became of a cluster once the evolver decided. */
@@ -197,7 +203,11 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
         fired.push(report);
         for (const c of changes) if (c.kind === 'published') created.push(c.record.patch);
       }
-      if (r.matured.length > 0) syncOutcomes();
+      for (const m of r.grown) {
+        const { changes } = evolver.applyGrown(m, await evolver.induce(m));
+        for (const c of changes) if (c.kind === 'published') created.push(c.record.patch);
+      }
+      if (r.matured.length > 0 || r.grown.length > 0) syncOutcomes();
       if (derive_executions && r.sanitized !== null) {
         const joined = new Set([r.global_cluster_id, r.client_cluster_id].filter((x): x is string => x !== null));
         deriveExecution({ at, scenario: r.scenario, client_id: f.client_id, text: r.sanitized }, joined);
@@ -239,6 +249,7 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
     cluster: (id, now) => pool.cluster(id, now ?? clock.now()),
     patches: () => evolver.patches().map(patchView),
     rawPatches: () => evolver.patches().map((r) => r.patch),
+    patchRecords: () => evolver.patches(),
     decisions: () => evolver.decisions().filter((d) => TRANSITIONS.has(d.action)),
     log: () => evolver.decisions(),
     triggers: () => evolver.triggers(),

@@ -18,6 +18,7 @@
  * and their convergence-guard slot.
  */
 import {
+  DEFAULT_INDUCTION_OPTIONS,
   DEFAULT_PATCH_TTL_MS,
   admitCandidate,
   applyDecision,
@@ -27,6 +28,7 @@ import {
   induceKey,
   keyMetrics,
   lifecycleConfig,
+  newEnumValues,
   newKeyCounters,
   nextAdmissible,
   packagePatch,
@@ -35,11 +37,14 @@ import {
   scopeClient,
   transition,
   withKeyLifecycle,
+  withValues,
   type InductionResult,
   type InductionSample,
   type KeyCounters,
   type KeyMetrics,
+  type Lexicon,
   type LifecycleConfig,
+  type ModifiedKey,
   type QueuedCandidate,
   type SchemaPatch,
   type Scope,
@@ -82,7 +87,7 @@ export interface DecisionRecord {
   readonly patch_id: string;
   /** Empty for decisions about a whole patch or a cluster. */
   readonly key_name: string;
-  readonly action: 'publish' | 'propose' | 'merge' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
+  readonly action: 'publish' | 'propose' | 'merge' | 'refine' | 'edit' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
   /** Key state before and after, for key transitions. */
   readonly from?: string;
   readonly to?: string;
@@ -150,6 +155,8 @@ export interface CreateEvolverOptions {
   readonly templates: readonly SchemaTemplate[];
   readonly config?: EvolverConfig;
   readonly induce?: InduceFn;
+  /** The lexicon the rule inducer reads words through (libs/embeddings loadWordNetLexicon); default none. */
+  readonly lexicon?: Lexicon;
 }
 
 export interface TickOutcome {
@@ -166,6 +173,13 @@ export interface Evolver {
   induce(m: MaturedCluster): Promise<InductionResult>;
   /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induce` gave. */
   applyMatured(m: MaturedCluster, induction: InductionResult): { report: TriggerReport; changes: PatchChange[] };
+  /**
+   * Induction over the cluster's life: a matured cluster grew; its key, while
+   * experimental, gains the values the grown cluster supports (a refinement
+   * patch with modified_keys, through the normal signed path). A published
+   * key is never renamed or retyped here.
+   */
+  applyGrown(m: MaturedCluster, induction: InductionResult): { changes: PatchChange[] };
   /** §6.2.3 metrics from one executed payload; false when no patch key of the scenario was concerned. */
   recordExecution(e: ExecutionInput): boolean;
   /** §6.2.3 semantic_alignment_accuracy: one audit verdict. */
@@ -207,7 +221,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
   if (!(ttl > 0)) throw poolError('config', 'patch_ttl_ms', `patch_ttl_ms must be positive, got ${ttl}`);
   const approval = cfg.approval ?? 'auto';
   if (approval !== 'auto' && approval !== 'manual') throw poolError('config', 'approval', `approval must be "auto" or "manual", got ${JSON.stringify(approval)}`);
-  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples));
+  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples, DEFAULT_INDUCTION_OPTIONS, { existing: input.existing_keys, ...(opts.lexicon ? { lexicon: opts.lexicon } : {}) }));
 
   const bases = new Map<string, SchemaTemplate>();
   for (const t of opts.templates) bases.set(scenarioId(t.scenario), t);
@@ -252,7 +266,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return r;
   };
 
-  const newPatch = (base: SchemaTemplate, scope: Scope, now: number, clusterId: string, body: { new_keys?: KeyDefinition[]; modified_keys?: { key_name: string; semantic_description: string }[] }): { record: PatchRecord; change: PatchChange } => {
+  const newPatch = (base: SchemaTemplate, scope: Scope, now: number, clusterId: string, body: { new_keys?: KeyDefinition[]; modified_keys?: ModifiedKey[] }, review: readonly string[] = []): { record: PatchRecord; change: PatchChange } => {
     const patch = packagePatch({
       patch_id: `p${++patchSeq}-${scenarioId(base.scenario)}-${scopeLabel(scope)}`.slice(0, 128),
       base,
@@ -270,6 +284,8 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     const sensitive = [...(body.new_keys ?? []), ...(body.modified_keys ?? [])].flatMap((k) => [...flagged(k), ...securityRelevance(k)]);
     const reasons = approval === 'manual' ? ['approval mode is manual: every patch waits for an operator'] : [];
     if (sensitive.length > 0) reasons.push(...sensitive.map((s) => `security-relevant (zhou §7): ${s}`));
+    // zhou §7 closed vocabulary: a key whose name or values break its rules waits for an operator.
+    if (review.length > 0) reasons.push(...review.map((r) => `closed vocabulary (zhou §7): ${r}`));
     const record: PatchRecord = { patch, status: reasons.length > 0 ? 'proposed' : 'active', pinned: false, approval_reasons: reasons, revision: 1 };
     records.push(record);
     for (const pk of patch.new_keys) counters.set(ckey(patch.patch_id, pk.definition.key_name), newKeyCounters(patch.patch_id, pk.definition.key_name));
@@ -295,7 +311,9 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
 
     async induce(m) {
       const base = baseFor(m.scenario_id, 'scenario_id');
-      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: base.keys });
+      // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
+      const existing = existingKeysFor(base, live(), scopeOf(m.scope), m.matured_at, lifecycle.compatibility_window_ms).map((k) => k.definition);
+      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
     },
 
     applyMatured(m, induced) {
@@ -332,7 +350,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
           queue = admit.queue;
           // zhou §6.2.3 Schema Convergence Guard: "new triggers MUST be queued".
           if (!admit.admitted) return report('queued', null, conflict.key.key_name, [admit.reason]);
-          const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [conflict.key] });
+          const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [conflict.key] }, induced.candidate.review ?? []);
           changes.push(change);
           return report('patched', record.patch.patch_id, conflict.key.key_name, [admit.reason]);
         }
@@ -348,6 +366,29 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
         case 'blocked':
           return report('rejected', null, conflict.target.key_name, [conflict.reason]);
       }
+    },
+
+    applyGrown(m, induced) {
+      const base = baseFor(m.scenario_id, 'scenario_id');
+      const scope = scopeOf(m.scope);
+      const now = m.matured_at;
+      const before = [...triggers].reverse().find((t) => t.cluster_id === m.cluster_id);
+      // A cluster whose first induction produced nothing is, grown, a fresh candidate.
+      if (!before || before.outcome === 'rejected' || before.outcome === 'redundant') {
+        if (!induced.ok) return { changes: [] };
+        return { changes: evolver.applyMatured(m, induced).changes };
+      }
+      if (!induced.ok || before.key_name === null || (before.outcome !== 'patched' && before.outcome !== 'merged')) return { changes: [] };
+      const existing = existingKeysFor(base, live(), scope, now, lifecycle.compatibility_window_ms);
+      const target = existing.find((k) => k.key_name === before.key_name);
+      // zhou §6.2.2: base keys are refined by description only (done when the cluster first fired); stable keys are settled.
+      if (!target || target.status !== 'experimental') return { changes: [] };
+      const widen = newEnumValues(target.definition, induced.candidate.key);
+      if (widen.length === 0) return { changes: [] };
+      const values = [...(target.definition.enum ?? []), ...widen];
+      const { record, change } = newPatch(base, scope, now, m.cluster_id, { modified_keys: [{ key_name: target.key_name, semantic_description: withValues(target.definition.semantic_description, values), enum: values }] });
+      decide({ at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: target.key_name, action: 'refine', reasons: [`cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`], figures: { cluster: m.cluster_id, values_added: widen.length }, actor: 'inducer' });
+      return { changes: [change] };
     },
 
     recordExecution(e) {

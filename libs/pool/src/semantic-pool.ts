@@ -35,6 +35,8 @@ import {
   heatAt,
   markTriggered,
   mergeCentroid,
+  mergeClusters,
+  mergeThreshold,
   poolConfig,
   poolsForFragment,
   sanitizeFragment,
@@ -96,6 +98,8 @@ export interface MaturedCluster {
   readonly branch: string;
   readonly reasons: readonly string[];
   readonly matured_at: number;
+  /** `matured`: the dual gate fired; `grown`: a matured cluster grew since (re-induction, zhou §6.2.2 over the cluster's life). */
+  readonly kind?: 'matured' | 'grown';
   /**
    * Sanitised texts (zhou §6.2.2 "real fragments in the cluster"). In a global
    * cluster: chosen round-robin across clients, at most max_samples_per_client
@@ -120,6 +124,8 @@ export interface PoolIngestResult {
   readonly created: { readonly global: boolean; readonly client: boolean };
   /** Clusters this fragment pushed over the dual gate (each cluster matures once). */
   readonly matured: readonly MaturedCluster[];
+  /** Matured clusters that grew by `regrow_clients` distinct clients since they last reported (kind `grown`). */
+  readonly grown: readonly MaturedCluster[];
 }
 
 /** What the evolver did with a matured cluster (reported back for the views). */
@@ -149,6 +155,8 @@ export interface ClusterView {
   readonly patch_id: string | null;
   /** A few sanitised sample texts, most frequent first (in a global cluster: sent by the most distinct clients). */
   readonly samples: readonly string[];
+  /** The cluster this one merged into (online agglomeration), else null. */
+  readonly merged_into: string | null;
 }
 
 export interface HeatSample {
@@ -196,6 +204,9 @@ interface ClusterState {
   peak_heat: number;
   peak_at: number;
   outcome: ClusterOutcome | null;
+  /** Distinct clients when the cluster last reported (matured or grown); null before it matured. */
+  reported_clients: number | null;
+  merged_into: string | null;
 }
 
 export const collectionOf = (scenario: string): string => `dsp_${scenario}`.slice(0, 64);
@@ -213,6 +224,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
   // zhou §6.2.1 "cosine similarity >= 0.85" assumes sentence-transformer scores;
   // the threshold is chosen per embedder (thresholds.ts) unless given.
   const config = poolConfig({ ...poolOver, similarity_threshold: poolOver.similarity_threshold ?? similarityThresholdFor(embedder.id) });
+  const mergeAt = mergeThreshold(config);
   const k = neighbors ?? 5;
   if (!Number.isInteger(k) || k < 1 || k > 100) throw poolError('config', 'neighbors', `neighbors must be an integer in 1..100, got ${k}`);
   const fixed = opts.scenarios !== undefined;
@@ -256,7 +268,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
     if (created) {
       clusterSeq = seq;
-      st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null };
+      st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null };
       states.set(res.cluster.id, st);
       byPoint.set(st.point_id, res.cluster.id);
       centroid = Array.from(vector);
@@ -272,8 +284,52 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
       st.cluster = res.cluster;
     }
     st.clients.set(fragment.client_id, (st.clients.get(fragment.client_id) ?? 0) + 1);
-    if (centroid !== null) await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
+    if (centroid !== null) {
+      await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
+      // Centroids converge as clusters grow: look for a partner at sizes 1, 2, 4, 8, … and every 16th fragment
+      // (deterministic in the fragments, so a replay merges the same clusters), not at every fragment.
+      const n = st.cluster.size;
+      if ((n & (n - 1)) === 0 || n % 16 === 0) st = await agglomerate(st, centroid, scope);
+    }
     return { st, created };
+  };
+
+  /**
+   * Online agglomeration (zhou §6.2.1 "each cluster represents a distinct,
+   * recurring semantic intent"): when a cluster's moved centroid reaches
+   * `mergeThreshold` with another cluster of its pool, the two become one. The
+   * survivor is the one that already fired, else the larger (ties: the older);
+   * two fired clusters stay apart (each has its key; conflict detection joins
+   * their intents). The absorbed cluster's point leaves the index and its view
+   * names the survivor (`merged_into`). Deterministic in the fragments.
+   */
+  const agglomerate = async (st: ClusterState, centroid: readonly number[], scope: string): Promise<ClusterState> => {
+    const coll = collectionOf(st.pool.scenario);
+    const hits = await index.search(coll, centroid as number[], { limit: 3, filter: { must: [{ key: 'scope', match: scope }] } });
+    const other = hits
+      .map((h) => ({ id: byPoint.get(h.id), score: h.score }))
+      .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= mergeAt)
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))[0];
+    if (!other) return st;
+    const ot = states.get(other.id);
+    if (!ot || ot.merged_into !== null || (st.cluster.triggered && ot.cluster.triggered)) return st;
+    const keepOther = ot.cluster.triggered !== null || (st.cluster.triggered === null && (ot.cluster.size > st.cluster.size || (ot.cluster.size === st.cluster.size && ot.cluster.created_at <= st.cluster.created_at)));
+    const [into, from] = keepOther ? [ot, st] : [st, ot];
+    const [a, b] = await index.get(coll, [into.point_id, from.point_id]).then((ps) => [ps.find((p) => p.id === into.point_id), ps.find((p) => p.id === from.point_id)]);
+    const w = into.centroid_weight + from.centroid_weight;
+    const merged = a && b ? mergeCentroid(Array.from(a.vector), Array.from(b.vector), into.centroid_weight, from.centroid_weight) : Array.from(a?.vector ?? centroid);
+    into.cluster = mergeClusters(into.cluster, from.cluster, config);
+    into.centroid_weight = w;
+    for (const [c, n] of from.clients) into.clients.set(c, (into.clients.get(c) ?? 0) + n);
+    if (from.peak_heat > into.peak_heat) {
+      into.peak_heat = from.peak_heat;
+      into.peak_at = from.peak_at;
+    }
+    from.merged_into = into.cluster.id;
+    byPoint.delete(from.point_id);
+    await index.delete(coll, [from.point_id]);
+    await index.upsert(coll, [{ id: into.point_id, vector: merged, payload: { cluster_id: into.cluster.id, scope } }]);
+    return into;
   };
 
   const matured = (st: ClusterState, ev: TriggerEvaluation, at: number): MaturedCluster => ({
@@ -306,6 +362,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     key_name: st.outcome?.key_name ?? null,
     patch_id: st.outcome?.patch_id ?? null,
     samples: topSamples(st.cluster, 3),
+    merged_into: st.merged_into,
   });
 
   const pool: SemanticPool = {
@@ -324,6 +381,9 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
       if (s.text === null) return { at, scenario, client_id: f.client_id, sanitized: null, sanitize_flags: s.flags, vector: null };
       const [vector] = await embedder.embed([s.text]);
       if (!vector) throw new ParleyError('internal', `embedder ${embedder.id} returned no vector`);
+      // A text the embedder has no feature for (the zero vector: cosine is undefined) cannot be clustered;
+      // it is kept with its sanitised text and no vector, like a fragment sanitising emptied, and the stream flows on.
+      if (!vector.some((x) => x !== 0)) return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: null };
       return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: Array.from(vector) };
     },
 
@@ -331,12 +391,13 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
       const scenario = known(p.scenario, 'scenario');
       const { at } = p;
       if (p.sanitized === null || p.vector === null) {
-        return { at, scenario, sanitized: null, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [] };
+        return { at, scenario, sanitized: p.sanitized, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [], grown: [] };
       }
       await ensure(scenario);
       if (p.vector.length !== embedder.dimensions) throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.dimensions}`);
       const fragment = { text: p.sanitized, client_id: p.client_id, at };
       const out: MaturedCluster[] = [];
+      const grown: MaturedCluster[] = [];
       const joined: ClusterState[] = [];
       const createdFlags: boolean[] = [];
       // zhou §6.2.1: every fragment counts in the scenario's global pool and in its client's own pool.
@@ -352,7 +413,12 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
         // zhou §6.2.1 Threshold-Based Triggering: the dual gate; a cluster fires once.
         if (ev.fires) {
           st.cluster = markTriggered(st.cluster, { at, outcome: 'matured', patch_id: null });
+          st.reported_clients = st.clients.size;
           out.push(matured(st, ev, at));
+        } else if (st.cluster.triggered !== null && st.clients.size >= (st.reported_clients ?? 0) + config.regrow_clients) {
+          // Induction over the cluster's life: a matured cluster that gained clients (directly or by a merge) reports again.
+          st.reported_clients = st.clients.size;
+          grown.push({ ...matured(st, ev, at), kind: 'grown' });
         }
       }
       return {
@@ -364,6 +430,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
         client_cluster_id: joined[1]?.cluster.id ?? null,
         created: { global: createdFlags[0] ?? false, client: createdFlags[1] ?? false },
         matured: out,
+        grown,
       };
     },
 
@@ -387,7 +454,8 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     },
 
     clusters(now) {
-      return [...states.values()].map((st) => view(st, now));
+      // A cluster merged into another lives on in the survivor; `cluster(id)` still names where it went.
+      return [...states.values()].filter((st) => st.merged_into === null).map((st) => view(st, now));
     },
 
     cluster(id, now) {

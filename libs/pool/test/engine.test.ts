@@ -98,7 +98,8 @@ describe('ingest (zhou §6.2.1 → §6.2.2)', () => {
     const patches = engine.patches();
     expect(patches.map((p) => [p.scope, p.new_keys.map((k) => k.key_name)])).toEqual([['flyer', ['extra_legroom']]]);
     const g = engine.cluster(last?.global_cluster_id as string, T0 + 12 * HOUR);
-    expect(g?.peak_heat).toBeGreaterThan(100);
+    // One client adds heat to a global cluster at most twice per half-life: never the threshold alone.
+    expect(g?.peak_heat).toBeLessThan(50);
     expect(g?.triggered).toBe(false);
   });
 
@@ -199,7 +200,8 @@ describe('lifecycle (zhou §6.2.3)', () => {
     await collectiveSeat(engine);
     // A second collective need while seat_preference is still experimental.
     for (let c = 1; c <= 5; c++) {
-      for (const h of [0, 1]) await engine.ingest({ ts: T0 + DAY + h * HOUR + c * 60_000, scenario: 'flight_booking', client_id: `c${c}`, text: 'quiet cabin zone' });
+      // Two phrasings: the first induction waits for more than one (diversity).
+      for (const h of [0, 1]) await engine.ingest({ ts: T0 + DAY + h * HOUR + c * 60_000, scenario: 'flight_booking', client_id: `c${c}`, text: h ? 'a quiet cabin zone please' : 'quiet cabin zone' });
     }
     const queuedTrigger = engine.triggers().find((t) => t.outcome === 'queued');
     expect(queuedTrigger).toBeDefined();

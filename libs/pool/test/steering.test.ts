@@ -118,7 +118,10 @@ interface Run {
 async function run(config: SemanticPoolConfig = {}, fragments = world()): Promise<Run> {
   const embedder = bagOfContentWords();
   const index = createEmbeddedIndex();
-  const pool = await createSemanticPool({ embedder, index, scenarios: [SCENARIO], config: { similarity_threshold: 0.3, ...config } });
+  // The gate's own defences against a flood (one client adds heat twice per half-life; a cluster one client carries
+  // mostly stays shut: libs/evolution cluster-trigger tests) would keep this cluster from firing at all. They are off
+  // here, so the cluster fires and what it hands to induction, and its centroid, can be examined.
+  const pool = await createSemanticPool({ embedder, index, scenarios: [SCENARIO], config: { similarity_threshold: 0.3, client_heat_interval_ms: 0, max_dominant_share: 1, merge_threshold: 1, ...config } });
   const prepared: PreparedFragment[] = [];
   const matured: MaturedCluster[] = [];
   const joined: (string | null)[] = [];
@@ -182,7 +185,9 @@ describe('issue 6: one client flooding a cluster others opened cannot steer it (
       { value: 'window', count: 2 },
     ]);
     expect(examples.length).toBeGreaterThan(0);
-    for (const e of examples) expect(HONEST_TEXTS.has(e.fragment), e.fragment).toBe(true);
+    // Examples are composed of closed-vocabulary tokens (zhou §7): the honest clients' values and the concept.
+    expect(examples.map((e) => e.fragment).sort()).toEqual(['aisle seat', 'window seat']);
+    expect(HONEST_TEXTS.size).toBeGreaterThan(0);
     expect(JSON.stringify(key)).not.toMatch(/purple|colou?r/i);
     expect(key.semantic_description).toContain('Learned from 3 clients');
     // And it is published as such.
@@ -322,14 +327,14 @@ describe('issue 6: one client flooding a cluster others opened cannot steer it (
     for (const p of r.prepared) if (!firsts.has(p.client_id)) firsts.set(p.client_id, p.vector as number[]);
     expect(firsts.size).toBe(4);
     expect(cos(centroid, mean([...firsts.values()]))).toBeGreaterThan(0.999);
-    await expect(run({ max_samples_per_client: 17 })).rejects.toMatchObject({ type: 'invalid_params', path: 'max_samples_per_client' });
+    await expect(run({ max_samples_per_client: 49 })).rejects.toMatchObject({ type: 'invalid_params', path: 'max_samples_per_client' });
   });
 
   it('replay gives identical state: the same prepared fragments in a fresh pool and index yield the same clusters, samples, matured events and centroids', async () => {
     const live = await run();
     const embedder = bagOfContentWords();
     const index = createEmbeddedIndex();
-    const replay = await createSemanticPool({ embedder, index, scenarios: [SCENARIO], config: { similarity_threshold: 0.3 } });
+    const replay = await createSemanticPool({ embedder, index, scenarios: [SCENARIO], config: { similarity_threshold: 0.3, client_heat_interval_ms: 0, max_dominant_share: 1, merge_threshold: 1 } });
     const matured: MaturedCluster[] = [];
     for (const p of live.prepared) matured.push(...(await replay.ingestPrepared(p)).matured);
     expect(embedder.axes.size).toBe(0); // never embedded again

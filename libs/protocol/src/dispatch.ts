@@ -18,6 +18,13 @@ export interface DispatchRequest {
   payload: JsonObject;
   /** ISO 8601 instant after which the caller has given up. */
   deadline: string;
+  /**
+   * Present when the client sent an idempotency key: a retry of the same key
+   * may dispatch the same execution_id again (after the first dispatch's outcome
+   * was lost), so an agent with side effects answers a repeated execution_id
+   * with its first answer (the agent SDK does so in each replica's memory).
+   */
+  idempotency_key?: string;
 }
 
 export type DispatchReply =

@@ -19,6 +19,7 @@ export const GrpcStatus = {
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
+  ABORTED: 10,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
@@ -61,6 +62,23 @@ export const ERROR_CATALOGUE = {
   audit_sample_not_found: { jsonrpc: -32028, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No audit sample with that id.' },
   task_not_found: { jsonrpc: -32034, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No AN task with that task_id.' },
   api_key_not_found: { jsonrpc: -32036, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No API key with that key_id.' },
+  // Events set aside (draft-zhou §6.2 event flow: no event stops a pipeline)
+  dead_letter_not_found: { jsonrpc: -32037, grpc: GrpcStatus.NOT_FOUND, http: 200, retryable: false, summary: 'No dead letter with that id in that service.' },
+  // Safe retries of execute (draft-zhou §3.2 steps (4)-(6)): an idempotency key names one execution per client
+  idempotency_conflict: {
+    jsonrpc: -32038,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    http: 200,
+    retryable: false,
+    summary: 'The idempotency key was used for another request (payload, schema or agent) by this client within its lifetime; use a new key.',
+  },
+  idempotency_in_progress: {
+    jsonrpc: -32039,
+    grpc: GrpcStatus.ABORTED,
+    http: 200,
+    retryable: true,
+    summary: 'A request with this idempotency key is still running; retry with the same key after details.retry_after_ms to get its result.',
+  },
   illegal_transition: { jsonrpc: -32029, grpc: GrpcStatus.FAILED_PRECONDITION, http: 200, retryable: false, summary: 'The object is not in a state that allows this change.' },
   // Access (draft-zhou §7: updates that touch security-relevant keys need authorization)
   unauthenticated: { jsonrpc: -32050, grpc: GrpcStatus.UNAUTHENTICATED, http: 401, retryable: false, summary: 'The call carries no valid credentials.' },
@@ -93,6 +111,12 @@ export interface ParleyErrorInit {
   violations?: Violation[];
   details?: Record<string, unknown>;
   cause?: unknown;
+  /**
+   * Overrides the catalogue's retryability for this one error, when the
+   * circumstances decide it (an `unavailable` after the agent was called is
+   * safe to retry only with an idempotency key).
+   */
+  retryable?: boolean;
 }
 
 /**
@@ -107,6 +131,7 @@ export class ParleyError extends Error {
   readonly rule: string;
   readonly violations: Violation[];
   readonly details: Record<string, unknown>;
+  private readonly retryableOverride: boolean | undefined;
 
   constructor(type: ErrorType, message: string, init: ParleyErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -115,10 +140,11 @@ export class ParleyError extends Error {
     this.rule = init.rule ?? '';
     this.violations = init.violations ?? (init.path || init.rule ? [{ path: this.path, rule: this.rule, message }] : []);
     this.details = init.details ?? {};
+    this.retryableOverride = init.retryable;
   }
 
   get retryable(): boolean {
-    return ERROR_CATALOGUE[this.type].retryable;
+    return this.retryableOverride ?? ERROR_CATALOGUE[this.type].retryable;
   }
 
   toJSON(): SerializedError {
@@ -127,6 +153,7 @@ export class ParleyError extends Error {
     if (this.rule) out.rule = this.rule;
     if (this.violations.length > 1) out.violations = this.violations;
     if (Object.keys(this.details).length > 0) out.details = this.details;
+    if (this.retryableOverride !== undefined) out.retryable = this.retryableOverride;
     return out;
   }
 
@@ -137,6 +164,7 @@ export class ParleyError extends Error {
     if (e.rule) init.rule = e.rule;
     if (e.violations) init.violations = e.violations;
     if (e.details) init.details = e.details;
+    if (typeof e.retryable === 'boolean') init.retryable = e.retryable;
     return new ParleyError(type, e.message, init);
   }
 }
@@ -148,6 +176,8 @@ export interface SerializedError {
   rule?: string;
   violations?: Violation[];
   details?: Record<string, unknown>;
+  /** Present when this error's retryability differs from its type's (ParleyErrorInit.retryable). */
+  retryable?: boolean;
 }
 
 export function isParleyError(e: unknown): e is ParleyError {

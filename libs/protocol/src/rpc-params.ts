@@ -26,6 +26,29 @@ export const MAX_LIST_LENGTH = 256;
 export const MAX_ETAG_LENGTH = 128;
 /** Longest utterance an execute call may carry (the audit sampler's input, zhou §6.2.3). */
 export const MAX_UTTERANCE_LENGTH = 4000;
+/**
+ * Idempotency keys of `execute` (a safe retry of zhou §3.2 steps (4)-(6)): 1 to
+ * 128 characters of letters, digits and `_ . : ~ + / = @ -` — a UUID, a ULID, base64
+ * or a caller's own `order-42:attempt` all fit; spaces, quotes and controls do not.
+ */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:~+/=@-]+$/;
+
+/**
+ * Checks an idempotency key wherever it arrives (`path`: `params.idempotency_key`,
+ * `headers.idempotency-key`, `params._meta.idempotency_key`, `params.message.metadata.idempotency_key`);
+ * undefined and null mean none. Throws `invalid_params` naming the path and the rule.
+ */
+export function parseIdempotencyKey(v: unknown, path: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') fail(path, 'type', `${path} must be a string, got ${jsonTypeName(v)}`);
+  if (v === '') fail(path, 'non_empty', `${path} must not be empty`);
+  if (v.length > MAX_IDEMPOTENCY_KEY_LENGTH) fail(path, 'max_length', `${path} must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${v.length}`);
+  if (!IDEMPOTENCY_KEY_PATTERN.test(v)) {
+    fail(path, 'pattern', `${path} must be letters, digits and _ . : ~ + / = @ - only (e.g. a UUID), got ${JSON.stringify(v.slice(0, 40))}`);
+  }
+  return v;
+}
 
 /** Figure 6: `{"scenario":"flight_booking","preferred_language":"en-US"}`. */
 export interface GetSchemaTemplateParams {
@@ -76,6 +99,11 @@ export interface ExecuteParams {
    * against it. Never stored with the execution.
    */
   utterance?: string;
+  /**
+   * Makes a retry safe: a repeat by the same client with the same key within
+   * its lifetime returns the first result and executes nothing (parseIdempotencyKey).
+   */
+  idempotency_key?: string;
 }
 
 /** `get_schema_updates`: the schema polling endpoint of zhou §6.2.2 Online Update Delivery. */
@@ -270,7 +298,7 @@ export function parseGetSchemaTemplateParams(params: unknown): GetSchemaTemplate
 
 /** `execute` (zhou §3.2 step 4, Figure 8). The payload is checked against its template later. */
 export function parseExecuteParams(params: unknown): ExecuteParams {
-  const p = paramsObject(params, ['schema_id', 'payload', 'client_id', 'agent', 'schema_etag', 'utterance'], false);
+  const p = paramsObject(params, ['schema_id', 'payload', 'client_id', 'agent', 'schema_etag', 'utterance', 'idempotency_key'], false);
   const schemaId = str(p, 'schema_id', { required: true, pattern: SCHEMA_ID_PATTERN, hint: 'the schema_id from get_schema_template, e.g. "flight_booking_v1"' });
   const payload = objectParam(p, 'payload', true) as JsonObject;
   const out: ExecuteParams = { schema_id: schemaId, payload };
@@ -278,6 +306,7 @@ export function parseExecuteParams(params: unknown): ExecuteParams {
   setIf(out, 'agent', optionalAgent(p));
   setIf(out, 'schema_etag', etagParam(p, 'schema_etag'));
   setIf(out, 'utterance', str(p, 'utterance', { max: MAX_UTTERANCE_LENGTH }));
+  setIf(out, 'idempotency_key', parseIdempotencyKey(p.idempotency_key, 'params.idempotency_key'));
   return out;
 }
 

@@ -7,7 +7,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 export function envString(env: Env, name: string, fallback?: string): string {
   const v = env[name];

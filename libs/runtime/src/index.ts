@@ -9,3 +9,4 @@ export { SealError, createSealer, dataKeyId, ephemeralSealer, generateDataKey, p
 export { natsFromEnv, tlsFromEnv, type NatsConnectionEnv, type TlsMaterial } from './tls';
 export { MIN_SERVICE_TOKEN_LENGTH, SERVICE_PRINCIPAL_ID, apiKeysViaRegistry, authFromEnv, authenticatorFromEnv, createAuthenticator, fetchJwks, generateServiceToken, type AuthEnv, type AuthenticatorOptions } from './auth';
 export { createRateLimiter, type RateDecision, type RateLimitOptions, type RateLimiter } from './rate-limit';
+export { DEFAULT_EVENT_FLOW, eventFlowFromEnv, type EventFlowConfig } from './event-flow';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createLogger, envInt, envString, probe } from '@parley/runtime';
+import { ConfigError, DEFAULT_EVENT_FLOW, createLogger, envInt, envString, eventFlowFromEnv, probe } from '@parley/runtime';
 
 describe('env config', () => {
   it('reads values, falls back to defaults and names the variable on a bad value', () => {
@@ -10,6 +10,26 @@ describe('env config', () => {
     expect(envInt({}, 'P', 1)).toBe(1);
     expect(() => envInt({ P: '80.5' }, 'P', 1)).toThrow(/P must be an integer/);
     expect(() => envInt({ P: '0' }, 'P', 1, { min: 1 })).toThrow(/P must be >= 1/);
+  });
+});
+
+describe('event flow config', () => {
+  it('bounds the stream by default and reads every limit, refusing what is not one', () => {
+    expect(eventFlowFromEnv({})).toEqual(DEFAULT_EVENT_FLOW);
+    expect(DEFAULT_EVENT_FLOW).toEqual({ retention: { maxAgeMs: 604_800_000, maxBytes: 268_435_456, maxMsgs: -1 }, outboxMaxAttempts: 8, consumerMaxAttempts: 5 });
+    expect(
+      eventFlowFromEnv({
+        PARLEY_STREAM_MAX_AGE_MS: '3600000',
+        PARLEY_STREAM_MAX_BYTES: '-1',
+        PARLEY_STREAM_MAX_MSGS: '5000',
+        PARLEY_OUTBOX_MAX_ATTEMPTS: '3',
+        PARLEY_CONSUMER_MAX_ATTEMPTS: '2',
+      }),
+    ).toEqual({ retention: { maxAgeMs: 3_600_000, maxBytes: -1, maxMsgs: 5000 }, outboxMaxAttempts: 3, consumerMaxAttempts: 2 });
+    expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_BYTES: '0' })).toThrow(new ConfigError('PARLEY_STREAM_MAX_BYTES must be a positive integer or -1 (no limit), got "0"'));
+    expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_MSGS: '1e3' })).toThrow(/PARLEY_STREAM_MAX_MSGS must be a positive integer/);
+    expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '-5' })).toThrow(/PARLEY_STREAM_MAX_AGE_MS must be >= 0/);
+    expect(() => eventFlowFromEnv({ PARLEY_CONSUMER_MAX_ATTEMPTS: '0' })).toThrow(/PARLEY_CONSUMER_MAX_ATTEMPTS must be >= 1/);
   });
 });
 

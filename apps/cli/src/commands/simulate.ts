@@ -16,15 +16,17 @@
  * Prints triggers, patches, lifecycle transitions and heat per cluster per day;
  * `--json` prints one JSON object instead. `--assignments FILE` writes the
  * global-pool cluster id each input line joined (`-` for a fragment that
- * sanitising dropped), one per line, then one JSON line `{clusters, patches}`.
+ * sanitising dropped or a line set aside), exactly one line per input line; the summary
+ * `{clusters, patches, set_aside}` goes to FILE.summary.json beside it.
  * `--plot FILE.svg` writes heat over time per notable cluster as hand-written SVG.
- * Exit codes: 0 done, 2 bad arguments or bad input (the message names the line).
+ * A line that cannot be read or processed is set aside with its error and the run goes on;
+ * they are listed on stderr at the end. Long runs (2,000 lines or more) report progress on stderr.
+ * Exit codes: 0 done, 3 done with lines set aside, 2 bad arguments, an unreadable file or no fragments.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createOfflineEmbedder } from '@parley/embeddings';
+import { createOfflineEmbedder, loadWordNetLexicon } from '@parley/embeddings';
 import { SCENARIOS } from '@parley/examples';
 import { createEvolutionEngine, type ClusterView, type DecisionRecord, type EvolutionEngine, type PatchView, type TriggerReport } from '@parley/pool';
-import { ParleyError } from '@parley/protocol';
 import { createEmbeddedIndex } from '@parley/vectors';
 
 const DAY = 86_400_000;
@@ -106,8 +108,19 @@ export interface StreamLine {
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Parses the JSONL stream; blank lines are skipped. Throws SimulateInputError naming the line. */
-export function parseStream(content: string, name: string): StreamLine[] {
+/** A line set aside: it could not be read or processed; the run went on without it. */
+export interface SetAside {
+  readonly line: number;
+  readonly error: string;
+}
+
+/**
+ * Parses the JSONL stream; blank lines are skipped. A line that cannot be read
+ * (not JSON, a missing field, an unknown scenario, a clock going backwards) is
+ * set aside with its error in `setAside` when given (no single line stops the
+ * run), else it throws SimulateInputError naming the line.
+ */
+export function parseStream(content: string, name: string, setAside?: SetAside[]): StreamLine[] {
   const out: StreamLine[] = [];
   let last = -Infinity;
   content.split('\n').forEach((raw, i) => {
@@ -116,6 +129,21 @@ export function parseStream(content: string, name: string): StreamLine[] {
       throw new SimulateInputError(`${name}:${n}: ${msg}`, n);
     };
     if (raw.trim() === '') return;
+    if (setAside) {
+      try {
+        readLine(raw, n, bad);
+      } catch (e) {
+        if (!(e instanceof SimulateInputError)) throw e;
+        setAside.push({ line: n, error: e.message });
+      }
+      return;
+    }
+    readLine(raw, n, bad);
+  });
+  if (out.length === 0) throw new SimulateInputError(`${name}: no fragments${setAside && setAside.length > 0 ? ` (set aside: ${setAside.map((x) => x.error).join('; ')})` : ''}`);
+  return out;
+
+  function readLine(raw: string, n: number, bad: (msg: string) => never): void {
     let v: unknown;
     try {
       v = JSON.parse(raw);
@@ -142,14 +170,14 @@ export function parseStream(content: string, name: string): StreamLine[] {
     if (at < last) bad(`ts ${new Date(at).toISOString()} is earlier than the line before (${new Date(last).toISOString()}); the clock must not go backwards`);
     last = at;
     out.push({ line: n, at, scenario: o['scenario'] as string, client_id: o['client_id'] as string, text: o['text'] as string });
-  });
-  if (out.length === 0) throw new SimulateInputError(`${name}: no fragments`);
-  return out;
+  }
 }
 
 interface Simulation {
   engine: EvolutionEngine;
-  assignments: string[];
+  /** Input line number → the global cluster it joined (`-`: dropped by sanitising or set aside). */
+  assignments: Map<number, string>;
+  setAside: SetAside[];
   start: number;
   end: number;
   events: { at: number; kind: 'trigger' | 'patch' | 'lifecycle'; text: string }[];
@@ -158,7 +186,7 @@ interface Simulation {
   days: number[];
 }
 
-async function simulate(lines: readonly StreamLine[], name: string, threshold: number | null): Promise<Simulation> {
+async function simulate(lines: readonly StreamLine[], name: string, threshold: number | null, setAside: SetAside[]): Promise<Simulation> {
   let now = (lines[0] as StreamLine).at;
   const clock = { now: () => now };
   const engine = await createEvolutionEngine({
@@ -167,9 +195,13 @@ async function simulate(lines: readonly StreamLine[], name: string, threshold: n
     templates: SCENARIOS.map((s) => s.template),
     clock,
     config: { derive_executions: true, ...(threshold === null ? {} : { similarity_threshold: threshold }) },
+    lexicon: await loadWordNetLexicon(),
   });
   const start = Math.floor(now / DAY) * DAY;
-  const sim: Simulation = { engine, assignments: [], start, end: start, events: [], daily: new Map(), plot: new Map(), days: [], };
+  const sim: Simulation = { engine, assignments: new Map(), setAside, start, end: start, events: [], daily: new Map(), plot: new Map(), days: [] };
+  // Progress on stderr for long runs (stdout stays the report or the JSON).
+  const progressEvery = lines.length >= 2000 ? Math.ceil(lines.length / 20) : 0;
+  const t0 = performance.now();
   let nextMidnight = start + DAY;
   let nextSample = start;
   const heatSnapshot = (t: number, into: (id: string, heat: number) => void): void => {
@@ -198,17 +230,19 @@ async function simulate(lines: readonly StreamLine[], name: string, threshold: n
       nextMidnight += DAY;
     }
   };
-  for (const l of lines) {
+  for (const [k, l] of lines.entries()) {
     advanceTo(l.at);
     now = l.at;
+    if (progressEvery > 0 && k > 0 && k % progressEvery === 0) process.stderr.write(`parley simulate: ${k}/${lines.length} lines, day ${Math.floor((l.at - start) / DAY)}, ${Math.round((performance.now() - t0) / 1000)} s\n`);
     let res;
     try {
       res = await engine.ingest({ ts: l.at, scenario: l.scenario, client_id: l.client_id, text: l.text });
     } catch (e) {
-      if (e instanceof ParleyError && e.type === 'invalid_params') throw new SimulateInputError(`${name}:${l.line}: ${e.message}`, l.line);
-      throw e;
+      // No single line stops the run: it is set aside with its error and reported at the end.
+      sim.setAside.push({ line: l.line, error: `${name}:${l.line}: ${e instanceof Error ? e.message : String(e)}` });
+      continue;
     }
-    sim.assignments.push(res.global_cluster_id ?? '-');
+    sim.assignments.set(l.line, res.global_cluster_id ?? '-');
     for (const t of res.triggers) sim.events.push({ at: t.at, kind: 'trigger', text: describeTrigger(t) });
     for (const p of res.patches) sim.events.push({ at: p.timestamp, kind: 'patch', text: describePatch(engine.patches().find((x) => x.patch_id === p.patch_id) as PatchView) });
   }
@@ -335,9 +369,10 @@ async function runOrThrow(argv: string[]): Promise<number> {
   } catch (e) {
     throw new SimulateInputError(`cannot read ${args.input}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const lines = parseStream(content, args.input);
+  const setAside: SetAside[] = [];
+  const lines = parseStream(content, args.input, setAside);
   const t0 = performance.now();
-  const sim = await simulate(lines, args.input, args.threshold);
+  const sim = await simulate(lines, args.input, args.threshold, setAside);
   const ms = Math.round(performance.now() - t0);
   const { engine } = sim;
   const clusters = engine.clusters(sim.end);
@@ -347,7 +382,12 @@ async function runOrThrow(argv: string[]): Promise<number> {
   const label = (c: ClusterView): string => `${c.id} ${c.scenario}/${c.scope}${c.key_name ? ` → ${c.key_name}` : ''} "${c.samples[0] ?? ''}"`;
 
   const final = { clusters: clusters.map(clusterRecord), patches: patches.map(patchRecord) };
-  if (args.assignments) writeFileSync(args.assignments, `${sim.assignments.join('\n')}\n${JSON.stringify(final)}\n`);
+  if (args.assignments) {
+    // Exactly one line per input line (blank and set-aside lines are `-`); the summary goes beside it.
+    const total = content.endsWith('\n') ? content.split('\n').length - 1 : content.split('\n').length;
+    writeFileSync(args.assignments, `${Array.from({ length: total }, (_, i) => sim.assignments.get(i + 1) ?? '-').join('\n')}\n`);
+    writeFileSync(`${args.assignments}.summary.json`, `${JSON.stringify({ ...final, set_aside: sim.setAside })}\n`);
+  }
   if (args.plot) {
     const series = shown.map((c) => ({ label: label(c), points: sim.plot.get(c.id) ?? [] }));
     writeFileSync(args.plot, renderSvg(series, sim.start, sim.end, heatThreshold));
@@ -360,7 +400,8 @@ async function runOrThrow(argv: string[]): Promise<number> {
       `${JSON.stringify({
         input: args.input,
         fragments: lines.length,
-        dropped: sim.assignments.filter((a) => a === '-').length,
+        dropped: [...sim.assignments.values()].filter((a) => a === '-').length,
+        set_aside: sim.setAside,
         from: iso(sim.start),
         to: iso(sim.end),
         days: sim.days.length,
@@ -373,7 +414,7 @@ async function runOrThrow(argv: string[]): Promise<number> {
         ...final,
       })}\n`,
     );
-    return 0;
+    return sim.setAside.length > 0 ? 3 : 0;
   }
 
   const out: string[] = [];
@@ -396,5 +437,9 @@ async function runOrThrow(argv: string[]): Promise<number> {
   if (args.assignments) out.push(`Assignments: ${args.assignments}`);
   if (args.plot) out.push(`Plot: ${args.plot}`);
   process.stdout.write(`${out.join('\n')}\n`);
+  if (sim.setAside.length > 0) {
+    process.stderr.write(`parley simulate: ${sim.setAside.length} line(s) set aside:\n${[...sim.setAside].sort((a, b) => a.line - b.line).map((s) => `  ${s.error}`).join('\n')}\n`);
+    return 3;
+  }
   return 0;
 }

