@@ -40,10 +40,10 @@ const TEMPLATE = (agent: string) => ({
 });
 
 /** A server agent as a user writes it; `imp` is how the module system in use loads the SDK. */
-const agentSource = (imp: string, main: (body: string) => string) =>
+const agentSource = (imp: string, connection: string, main: (body: string) => string) =>
   main(`${imp}
 const { NATS_URL, PARLEY_URL, PARLEY_API_KEY, AGENT, PARLEY_SUBJECT_PREFIX, MODULE_SYSTEM } = process.env;
-const agent = await createAgent({ name: AGENT, natsUrl: NATS_URL, apiKey: PARLEY_API_KEY, prefix: PARLEY_SUBJECT_PREFIX });
+const agent = await createAgent({ name: AGENT, ${connection}, apiKey: PARLEY_API_KEY, prefix: PARLEY_SUBJECT_PREFIX });
 await agent.serve('flight_booking', (payload, ctx) => {
   if (payload.origin === 'XXX') throw new AgentFailure('no flights from XXX', 'no_route');
   return { booking_id: 'BK-' + ctx.execution_id.slice(0, 8), served_by: AGENT, module_system: MODULE_SYSTEM, passengers: payload.passengers, origin: payload.origin };
@@ -106,8 +106,9 @@ describe.skipIf(!infra)('the packed packages in a project outside the repository
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project, env: cleanEnv(), maxBuffer: 16 << 20, timeout: 480_000 });
 
     const files: Record<string, string> = {
-      'agent.mjs': agentSource("import { createAgent, AgentFailure } from '@parley/agent-sdk';", esm),
-      'agent.cjs': agentSource("const { createAgent, AgentFailure } = require('@parley/agent-sdk');", cjs),
+      'agent.mjs': agentSource("import { createAgent, AgentFailure } from '@parley/agent-sdk';", 'natsUrl: NATS_URL', esm),
+      // The CommonJS one connects as the README's deployed agents do: natsFromEnv of @parley/runtime.
+      'agent.cjs': agentSource("const { createAgent, AgentFailure } = require('@parley/agent-sdk');\nconst { natsFromEnv } = require('@parley/runtime');", 'nats: natsFromEnv(process.env)', cjs),
       'client.mjs': clientSource(
         "import { createParleyClient, ParleyError } from '@parley/client';\nimport { createOfflineMapper } from '@parley/client/offline';\nimport { createOpenAiMapper } from '@parley/client/llm';",
         esm,
@@ -133,7 +134,7 @@ describe.skipIf(!infra)('the packed packages in a project outside the repository
 
   it('the tarballs: the SDKs, the CLI and what they import, each with compiled JavaScript, .d.ts, exports, README, LICENSE, engines, one version', async () => {
     const names = tarballs.map((t) => t.split('/').at(-1));
-    for (const n of ['parley-client', 'parley-agent-sdk', 'parley-cli', 'parley-protocol', 'parley-events']) expect(names).toContain(`${n}-${VERSION}.tgz`);
+    for (const n of ['parley-client', 'parley-agent-sdk', 'parley-cli', 'parley-runtime', 'parley-protocol', 'parley-events']) expect(names).toContain(`${n}-${VERSION}.tgz`);
     const installed = readdirSync(join(project, 'node_modules/@parley'));
     expect(installed.length).toBe(tarballs.length);
     for (const name of installed) {

@@ -16,8 +16,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 export const REPO = resolve(import.meta.dirname, '..');
-/** What a user installs; everything they import comes along. */
-export const ROOTS = ['@parley/client', '@parley/agent-sdk', '@parley/cli'];
+/** What a user installs (runtime for natsFromEnv, which agents use); everything they import comes along. */
+export const ROOTS = ['@parley/client', '@parley/agent-sdk', '@parley/cli', '@parley/runtime'];
 
 /**
  * Dependencies a package imports only on a path the user chooses (a local ONNX model, a PostgreSQL or

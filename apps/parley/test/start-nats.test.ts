@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createConnection } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createAgent, type Agent } from '@parley/agent-sdk';
 import { mintApiKey } from '@parley/auth';
@@ -38,9 +39,10 @@ function run(env: Record<string, string>): { child: ChildProcess; out: () => str
   return { child, out: () => out, exit };
 }
 
-const accepts = (port: number) =>
+const accepts = (port: number, host = '127.0.0.1') =>
   new Promise<boolean>((resolve) => {
-    const c = createConnection({ host: '127.0.0.1', port });
+    const c = createConnection({ host, port });
+    c.setTimeout(3000, () => (c.destroy(), resolve(false)));
     c.once('connect', () => (c.destroy(), resolve(true)));
     c.once('error', () => resolve(false));
   });
@@ -72,7 +74,8 @@ describe.skipIf(!bin)('npm run start:nats: a server agent in another process att
   beforeAll(async () => {
     const [port, wanted] = await Promise.all([freePort(), freePort()]);
     url = `http://127.0.0.1:${port}`;
-    proc = run({ PORT: String(port), NATS_PORT: String(wanted), NATS_URL: '', PARLEY_DEMO: '0', PARLEY_DEV_KEY: devKey, PARLEY_DATA_DIR: '' });
+    // HOST=0.0.0.0: npm start's variables pass through (the default, 127.0.0.1, is readme-examples.test.ts's).
+    proc = run({ PORT: String(port), HOST: '0.0.0.0', NATS_PORT: String(wanted), NATS_URL: '', PARLEY_DEMO: '0', PARLEY_DEV_KEY: devKey, PARLEY_DATA_DIR: '' });
     const until = Date.now() + 150_000;
     for (;;) {
       if (proc.child.exitCode !== null) throw new Error(`start:nats exited:\n${proc.out()}`);
@@ -111,6 +114,15 @@ describe.skipIf(!bin)('npm run start:nats: a server agent in another process att
     const result = await client.execute({ schema_id: 'outside_flight_v1', agent: 'outside-air', payload: { origin: 'PEK' } });
     expect(result).toMatchObject({ origin: 'PEK', served_by: 'outside-air' });
     expect(String(result.booking_id)).toMatch(/^OUT-/);
+  });
+
+  it('HOST=0.0.0.0 listens on every interface: another address of this machine reaches the gateway', async () => {
+    const other = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    if (!other) return void console.warn('no non-loopback IPv4 address on this machine: the HOST check has nothing to try');
+    expect(await accepts(Number(new URL(url).port), other)).toBe(true);
+    expect(proc.out()).toContain('listening on 0.0.0.0');
   });
 
   it('SIGTERM stops Parley and its nats-server (exit 0, the port closed)', { timeout: 40_000 }, async () => {
