@@ -25,12 +25,13 @@ if (!existsSync(out)) {
 }
 const res = JSON.parse(readFileSync(out, 'utf8'));
 const passed = res.numPassedTests ?? 0;
-const failed = (res.numFailedTests ?? 0) + (res.numFailedTestSuites ?? 0) - countFailedSuitesWithFailedTests(res);
+const failed = (res.numFailedTests ?? 0) + countFilesThatFailedToRun(res);
 const skipped = (res.numPendingTests ?? 0) + (res.numTodoTests ?? 0);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(r.status ?? (failed > 0 ? 1 : 0));
 
-// A suite that failed to load has no test results; count it as one failure.
-function countFailedSuitesWithFailedTests(res) {
-  return (res.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+// A test file that failed without a failed test (it did not load, or a hook threw) has no test
+// results of its own; count it as one failure. (numFailedTestSuites counts describe blocks too.)
+function countFilesThatFailedToRun(res) {
+  return (res.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
 }

@@ -75,17 +75,18 @@ describe('createLlmFromEnv', () => {
   });
 
   it('falls back to the rules when the endpoint fails or exceeds PARLEY_LLM_TIMEOUT_MS', async () => {
-    const llm = createLlmFromEnv({ PARLEY_LLM_URL: srv.base, PARLEY_LLM_MODEL: ' llama3.1:8b ', PARLEY_LLM_TIMEOUT_MS: '40' });
+    const llm = createLlmFromEnv({ PARLEY_LLM_URL: srv.base, PARLEY_LLM_MODEL: ' llama3.1:8b ', PARLEY_LLM_TIMEOUT_MS: '1500' });
+    // A timeout far above an error answer's latency on a loaded machine, far below the slow answer's delay.
     expect(llm.inducer.id).toBe('openai:llama3.1:8b+fallback:rule-based');
     srv.setHandler(() => ({ status: 500, json: { error: { message: 'model not loaded' } } }));
     const failed = (await llm.inducer.induce(input)) as AttributedInductionResult;
     expect(failed.produced_by).toBe('rule-based');
     expect(failed.fallback_reason).toMatch(/HTTP 500/);
     expect(failed.ok && failed.candidate.key.key_name).toBe('seat_preference');
-    srv.setHandler(() => ({ status: 200, json: {}, delayMs: 300 }));
+    srv.setHandler(() => ({ status: 200, json: {}, delayMs: 6000 }));
     const slow = (await llm.inducer.induce(input)) as AttributedInductionResult;
     expect(slow.produced_by).toBe('rule-based');
-    expect(slow.fallback_reason).toMatch(/timeout.*40 ms/);
+    expect(slow.fallback_reason).toMatch(/timeout.*1500 ms/);
   });
 
   it('names the variable that is wrong', async () => {
