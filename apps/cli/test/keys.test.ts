@@ -284,6 +284,41 @@ describe('parley keys and whoami against a running Parley', () => {
     expect(stderr).toContain(`forwarding to ${parleyApp.url}/mcp`);
   });
 
+  it('parley mcp finds the gateway in PARLEY_URL, as every other command does (no --url)', TIMEOUT, async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: REPO, stderr: 'pipe', env: { ...(process.env as Record<string, string>), PARLEY_MCP_URL: '', ...dev } });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const stdio = new Client({ name: 'parley-cli-mcp-env-test', version: '1.0.0' });
+    await stdio.connect(transport);
+    try {
+      const listed = await stdio.listTools();
+      expect(listed.tools.map((t) => t.name)).toContain('skyways-air__flight_booking');
+    } finally {
+      await stdio.close();
+    }
+    expect(stderr).toContain(`forwarding to ${parleyApp.url}/mcp`);
+  });
+
+  it('a listing for a scenario no one serves is an error (scenario_not_found, exit 1), not an empty list; a served one may be empty', TIMEOUT, async () => {
+    const listings = [
+      ['pool', 'clusters'],
+      ['patches', 'list'],
+      ['patches', 'decisions'],
+      ['audits', 'list'],
+    ];
+    const unknown = await Promise.all(listings.map((l) => parley(dev, ...l, '--scenario', 'no_such_scenario')));
+    unknown.forEach((r, i) => {
+      expect(r.code, listings[i]?.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`parley ${listings[i]?.join(' ')}: scenario_not_found (at --scenario, rule exists): No schema is published for scenario "no_such_scenario"`);
+    });
+    const served = await Promise.all(listings.map((l) => parley(dev, ...l, '--scenario', 'Photo Retouch')));
+    served.forEach((r, i) => {
+      expect(r.code, `${listings[i]?.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(/^Photo Retouch: 0 /);
+    });
+  });
+
   const usage: [string, string[], RegExp][] = [
     ['keys without a subcommand', ['keys'], /usage: parley keys <subcommand>/],
     ['an unknown keys subcommand', ['keys', 'rotate'], /unknown subcommand "rotate"/],

@@ -61,7 +61,7 @@ export interface FakeNegotiation extends NegotiationApi {
  */
 export function fakeNegotiation(opts: { agent: string; base: SchemaTemplate; now: () => number; responseSchema?: JsonObject }): FakeNegotiation {
   const state = { patches: [] as SchemaPatch[], calls: { getSchema: 0, getSchemaUpdates: 0 } };
-  const version = { agent: opts.agent, schema_id: opts.base.schema_id, scenario: opts.base.scenario, scenario_id: 'flight_booking', version: 1, languages: ['en'], default_language: 'en', has_response_schema: !!opts.responseSchema, published_at: new Date(T0 - 10 * DAY).toISOString() };
+  const version = { agent: opts.agent, schema_id: opts.base.schema_id, scenario: opts.base.scenario, scenario_id: 'flight_booking', version: 1, languages: ['en'], default_language: 'en', has_response_schema: !!opts.responseSchema, published_at: new Date(T0 - 10 * DAY).toISOString(), retired_at: '' };
   const view = (clientId: string | null) => {
     const eff = effectiveTemplate(opts.base, state.patches, clientId, opts.now());
     const etag = createHash('sha256').update(JSON.stringify([eff.template.keys, eff.applied_patches])).digest('hex').slice(0, 16);

@@ -73,7 +73,7 @@ export interface GatewayHttpOptions {
 }
 
 /** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
-const CATALOG_WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['register_agent', 'publish_schema']);
+const CATALOG_WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['register_agent', 'publish_schema', 'unregister_agent', 'retire_schema']);
 const AGENT_CARD = '/.well-known/agent-card.json';
 const JWKS_PATH = '/.well-known/jwks.json';
 /** How long the gateway keeps negotiation's JWKS (a rotated key shows within it). */

@@ -10,6 +10,8 @@ import {
   parseListSchemasParams,
   parsePublishSchemaParams,
   parseRegisterAgentParams,
+  parseRetireSchemaParams,
+  parseUnregisterAgentParams,
   parseTemplate,
   toParleyError,
   validateAgentName,
@@ -249,7 +251,30 @@ export const METHODS = {
     return { schema: r.schema, created: r.created, notes: r.notes };
   },
   async list_schemas(params, b) {
-    return { schemas: (await b.negotiation.listSchemas(parseListSchemasParams(params))).schemas };
+    const { include_retired, ...p } = parseListSchemasParams(params);
+    return { schemas: (await b.negotiation.listSchemas({ ...p, ...(include_retired ? { include_retired } : {}) })).schemas };
+  },
+  /**
+   * Removes an agent (its owner or an operator): its schemas are retired first, so nothing of it is
+   * negotiated or executed once it is gone, then the registry forgets it and the scenarios it served.
+   */
+  async unregister_agent(params, b) {
+    const { name } = parseUnregisterAgentParams(params);
+    // Fails with agent_not_found (and changes nothing) for an agent the registry does not know.
+    await b.registry.getAgent({ name });
+    const retired = await b.negotiation.retireSchema({ agent: name, reason: 'agent unregistered' });
+    const r = await b.registry.unregisterAgent({ name });
+    return { agent: r.agent, retired_schemas: retired.schemas.map((s) => s.schema_id) };
+  },
+  /**
+   * Retires one published schema (its owner or an operator): no longer negotiated (the agent's latest live
+   * version is, if any) nor listed; executing with its schema_id is `schema_not_found`, rule `retired`.
+   * Retiring it again changes nothing (`changed: false`); publishing the same template again brings it back.
+   */
+  async retire_schema(params, b) {
+    const p = parseRetireSchemaParams(params);
+    const r = await b.negotiation.retireSchema({ agent: p.agent, schema_id: p.schema_id, reason: p.reason ?? '' });
+    return { schema: r.schemas[0], changed: r.newly_retired > 0 };
   },
   // AN agent profiles (draft 004 §5.1, §4.1 registration and discovery): an-profiles.ts.
   ...AN_PROFILE_METHODS,

@@ -15,6 +15,10 @@ export const negotiationGuards: Guards<typeof NegotiationServiceService> = {
     if (req.template?.scenario !== undefined) assertMayServe(p, req.template.scenario, 'params.template.scenario');
     return req;
   },
+  retireSchema(req, p) {
+    assertOwnsAgent(p, req.agent, 'params.agent');
+    return req;
+  },
   getSchemaTemplate: withClientId,
   getSchemaUpdates: withClientId,
   getSchema: withClientId,

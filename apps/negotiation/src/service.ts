@@ -35,6 +35,12 @@ import { signDeliveries, signTemplate, suggestionOf } from './signing';
  * - §7: every template, patch delivery and suggestion served is signed with the
  *   key ring (signing.ts; a generated key when none is given); GetSigningKeys
  *   publishes the public keys.
+ * - Retirement (its owner's or an operator's decision, where the draft is
+ *   silent): a retired schema stays stored, immutable, but is no longer
+ *   negotiated (the agent's latest live version is) nor listed unless asked,
+ *   and GetSchema refuses it (`schema_not_found`, rule `retired`), which is how
+ *   execution refuses its schema_id. Publishing the same template again brings
+ *   it back.
  */
 interface SchemaRow {
   agent: string;
@@ -46,13 +52,18 @@ interface SchemaRow {
   response_schema: Record<string, unknown> | null;
   published_at: Date | string;
   languages: string[];
+  retired_at: Date | string | null;
 }
 
 const SELECT_SCHEMAS = `
   SELECT s.agent, s.schema_id, s.scenario, s.scenario_id, s.version, s.default_language, s.response_schema, s.published_at,
          (SELECT array_agg(v.language ORDER BY v.language) FROM negotiation.schema_variants v
-           WHERE v.agent = s.agent AND v.schema_id = s.schema_id) AS languages
-  FROM negotiation.schemas s`;
+           WHERE v.agent = s.agent AND v.schema_id = s.schema_id) AS languages,
+         r.retired_at
+  FROM negotiation.schemas s
+  LEFT JOIN negotiation.retired_schemas r ON r.agent = s.agent AND r.schema_id = s.schema_id`;
+const LIVE = 'r.retired_at IS NULL';
+const MAX_RETIRE_REASON = 500;
 
 export function createNegotiationService(deps: { db: Db; clock: Clock; registry: RegistryApi; log?: Logger; signing?: KeyRing }): NegotiationApi {
   const { db, clock, registry, log } = deps;
@@ -64,7 +75,7 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
     const sid = scenarioId(scenario, { path: 'params.scenario' });
     const rows = (
       await db.query<SchemaRow>(
-        `${SELECT_SCHEMAS} WHERE s.scenario_id = $1 ${agent !== undefined ? 'AND s.agent = $2' : ''}
+        `${SELECT_SCHEMAS} WHERE s.scenario_id = $1 AND ${LIVE} ${agent !== undefined ? 'AND s.agent = $2' : ''}
          ORDER BY s.agent, s.version DESC`,
         agent !== undefined ? [sid, agent] : [sid],
       )
@@ -143,8 +154,12 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
         );
         const have = variant.rows[0];
         if (have) {
-          if (have.template_hash === hash) return false;
-          throw immutable(req.agent, template.schema_id, 'template');
+          if (have.template_hash !== hash) throw immutable(req.agent, template.schema_id, 'template');
+          // The same template again: a no-op, or, for a retired schema, its return.
+          if (existing.retired_at === null) return false;
+          await tx.query('DELETE FROM negotiation.retired_schemas WHERE agent = $1 AND schema_id = $2', [req.agent, template.schema_id]);
+          notes.push(`${req.agent}/${template.schema_id} was retired at ${iso(existing.retired_at)}; publishing it again brought it back`);
+          return true;
         }
         const base = await tx.query<{ template: SchemaTemplate }>(
           'SELECT template FROM negotiation.schema_variants WHERE agent = $1 AND schema_id = $2 AND language = $3',
@@ -194,6 +209,13 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
         });
       }
       const row = rows[0] as SchemaRow;
+      if (row.retired_at !== null) {
+        throw new ParleyError('schema_not_found', `Schema "${row.schema_id}" of agent "${row.agent}" was retired at ${iso(row.retired_at)}; negotiate the scenario again (get_schema_template)`, {
+          path: 'params.schema_id',
+          rule: 'retired',
+          details: { agent: row.agent, schema_id: row.schema_id, scenario_id: row.scenario_id, retired_at: iso(row.retired_at) },
+        });
+      }
       const base = await selectVariant(db, row.agent, row.schema_id, row.default_language);
       if (req.base_only) {
         if (clientId) throw new ParleyError('invalid_params', 'base_only and client_id exclude each other', { path: 'params.base_only', rule: 'exclusive' });
@@ -247,6 +269,45 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
       return { keys: signing.jwks().keys, active_kid: signing.activeKid };
     },
 
+    /**
+     * Retires one schema of an agent, or (no schema_id) every live one. Idempotent: a schema
+     * retired before keeps its first retired_at. The caller is recorded (retired_by).
+     */
+    async retireSchema(req, ctx) {
+      validateAgentName(req.agent, 'params.agent');
+      if (req.schema_id !== undefined && (typeof req.schema_id !== 'string' || req.schema_id === '' || req.schema_id.length > 128)) {
+        throw new ParleyError('invalid_params', 'schema_id must be a non-empty string of at most 128 characters', { path: 'params.schema_id', rule: 'type' });
+      }
+      if (req.reason.length > MAX_RETIRE_REASON) {
+        throw new ParleyError('invalid_params', `reason must be at most ${MAX_RETIRE_REASON} characters`, { path: 'params.reason', rule: 'max_length' });
+      }
+      const now = clock.now().toISOString();
+      const by = ctx?.principal?.id ?? '';
+      return db.transaction(async (tx) => {
+        let rows: SchemaRow[];
+        if (req.schema_id !== undefined) {
+          const row = await selectSchema(tx, req.agent, req.schema_id);
+          if (!row) {
+            throw new ParleyError('schema_not_found', `No schema with schema_id "${req.schema_id}" in agent "${req.agent}"`, { path: 'params.schema_id', rule: 'exists' });
+          }
+          rows = [row];
+        } else {
+          rows = (await tx.query<SchemaRow>(`${SELECT_SCHEMAS} WHERE s.agent = $1 AND ${LIVE} ORDER BY s.scenario_id, s.version`, [req.agent])).rows;
+        }
+        let newly = 0;
+        for (const row of rows) {
+          if (row.retired_at !== null) continue;
+          await tx.query(
+            'INSERT INTO negotiation.retired_schemas (agent, schema_id, retired_at, retired_by, reason) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+            [row.agent, row.schema_id, now, by, req.reason],
+          );
+          newly++;
+        }
+        const after = await Promise.all(rows.map((r) => selectSchema(tx, r.agent, r.schema_id)));
+        return { schemas: after.filter((r): r is SchemaRow => r !== undefined).map(toVersion), newly_retired: newly };
+      });
+    },
+
     async listSchemas(req) {
       const where: string[] = [];
       const params: unknown[] = [];
@@ -258,6 +319,7 @@ export function createNegotiationService(deps: { db: Db; clock: Clock; registry:
         params.push(scenarioId(req.scenario, { path: 'params.scenario' }));
         where.push(`s.scenario_id = $${params.length}`);
       }
+      if (!req.include_retired) where.push(LIVE);
       const r = await db.query<SchemaRow>(
         `${SELECT_SCHEMAS}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY s.agent, s.scenario_id, s.version`,
         params,
@@ -338,7 +400,12 @@ function toVersion(r: SchemaRow): SchemaVersion {
     languages: r.languages ?? [],
     default_language: r.default_language,
     has_response_schema: r.response_schema !== null,
-    published_at: r.published_at instanceof Date ? r.published_at.toISOString() : new Date(r.published_at).toISOString(),
+    published_at: iso(r.published_at),
+    retired_at: r.retired_at === null ? '' : iso(r.retired_at),
   };
+}
+
+function iso(v: Date | string): string {
+  return v instanceof Date ? v.toISOString() : new Date(v).toISOString();
 }
 

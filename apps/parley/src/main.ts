@@ -1,10 +1,12 @@
 // `npm start`: every Parley service in one process on embedded defaults (PGlite,
 // the in-process bus), seeded with the drafts' scenarios, then a walk through the
 // flight-booking example of draft-zhou §5.1 / Appendix A.
-//   PORT (8080)  DATABASE_URL, NATS_URL (optional: use real ones)  PARLEY_DATA_DIR (persist PGlite)
+//   PORT (8080)  HOST (127.0.0.1: this machine only; 0.0.0.0 for every interface)
+//   DATABASE_URL, NATS_URL (optional: use real ones; with NATS_URL, server agents in other processes attach
+//   through that NATS, on the subjects of PARLEY_SUBJECT_PREFIX, default parley)  PARLEY_DATA_DIR (persist PGlite)
 //   PARLEY_DEMO=0 skips the walk-through. PARLEY_DEV_KEY: the development API key (made and printed when unset).
 import { createParleyClient } from '@parley/client';
-import { createLogger, envInt, envOptional, runUntilSignal } from '@parley/runtime';
+import { createLogger, envInt, envOptional, envString, runUntilSignal } from '@parley/runtime';
 import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startParley } from './embedded';
 
@@ -18,8 +20,12 @@ runUntilSignal('parley', log, async () => {
   const databaseUrl = envOptional(env, 'DATABASE_URL');
   const natsUrl = envOptional(env, 'NATS_URL');
   const dataDir = envOptional(env, 'PARLEY_DATA_DIR');
+  const host = envString(env, 'HOST', '127.0.0.1');
+  const prefix = envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley');
   const parley = await startParley({
     port: envInt(env, 'PORT', 8080, { min: 0, max: 65535 }),
+    host,
+    prefix,
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(natsUrl ? { natsUrl } : {}),
     ...(dataDir ? { dataDir } : {}),
@@ -29,7 +35,12 @@ runUntilSignal('parley', log, async () => {
   });
   const url = parley.url.replace('127.0.0.1', 'localhost');
   const out = (s = '') => process.stdout.write(s + '\n');
-  out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'})`);
+  out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'}; listening on ${host})`);
+  out(
+    natsUrl
+      ? `Server agents in other processes attach through NATS: createAgent({ name, natsUrl: '${natsUrl.replace(/\/\/[^@/]*@/, '//…@')}'${prefix === 'parley' ? '' : `, prefix: '${prefix}'`} })`
+      : 'Server agents in other processes cannot reach the in-process bus: `npm run start:nats` (or NATS_URL=nats://…) lets them attach',
+  );
   out(`Embedder for the semantic pool and MCP tool selection: ${parley.embedderId} (PARLEY_EMBEDDER)`);
   out(`Development API key (every role, principal "dev"; PARLEY_DEV_KEY): ${parley.devKey}`);
   out(`Seeded scenarios: flight_booking (flight_booking_v1), photo_retouch (photo_retouch_v2), fault_management (fault_management_v1)`);

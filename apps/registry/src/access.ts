@@ -14,6 +14,10 @@ export const registryGuards: Guards<typeof RegistryServiceService> = {
     a.scenarios.forEach((s, i) => assertMayServe(p, s, `params.scenarios[${i}]`));
     return req;
   },
+  unregisterAgent(req, p) {
+    assertOwnsAgent(p, req.name, 'params.name');
+    return req;
+  },
 };
 
 export const profileGuards: Guards<typeof AgentProfileServiceService> = {

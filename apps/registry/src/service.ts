@@ -63,6 +63,21 @@ export function createRegistryService(deps: { db: Db; clock: Clock }): RegistryA
       return { agent: await getAgent(db, a.name), created };
     },
 
+    /**
+     * Removes the agent and the scenarios it serves; its usage counters go too (a later agent of the
+     * same name starts from zero). Its schemas are negotiation's: the gateway's `unregister_agent`
+     * retires them first, so nothing of the agent is negotiated or executed once it is gone.
+     */
+    async unregisterAgent(req) {
+      validateAgentName(req.name, 'params.name');
+      return db.transaction(async (tx) => {
+        const agent = await getAgent(tx, req.name);
+        await tx.query('DELETE FROM registry.agents WHERE name = $1', [req.name]);
+        await tx.query('DELETE FROM registry.scenario_usage WHERE agent = $1', [req.name]);
+        return { agent };
+      });
+    },
+
     async getAgent(req) {
       validateAgentName(req.name, 'params.name');
       return { agent: await getAgent(db, req.name) };

@@ -26,6 +26,8 @@ const AN_PARTY: readonly Role[] = ['operator', 'client_agent', 'server_agent', '
 export const POLICY: Readonly<Record<string, readonly Role[]>> = {
   // Discovery (draft-zhou §3.2 step (2)) is open to every authenticated caller.
   'RegistryService/RegisterAgent': SERVER_AGENT,
+  // Its owner (a server agent whose namespace holds the name) or an operator.
+  'RegistryService/UnregisterAgent': SERVER_AGENT,
   'RegistryService/GetAgent': ANY,
   'RegistryService/ListAgents': ANY,
   'AgentProfileService/RegisterProfile': SERVER_AGENT,
@@ -33,6 +35,7 @@ export const POLICY: Readonly<Record<string, readonly Role[]>> = {
   'AgentProfileService/DiscoverProfiles': ANY,
   // Negotiation (§3.2 step (3)); publishing is the server agent's (§4.1 namespace).
   'NegotiationService/PublishSchema': SERVER_AGENT,
+  'NegotiationService/RetireSchema': SERVER_AGENT,
   'NegotiationService/GetSchemaTemplate': ANY,
   'NegotiationService/GetSchema': ANY,
   'NegotiationService/ListSchemas': ANY,

@@ -14,6 +14,8 @@ import {
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
 import { asJwks, createVerifier, type Jwks, type VerifyResult } from './verify';
 
+// Every failure the client reports is a ParleyError (type, path, rule, violations, details) of the gateway's catalogue.
+export { ParleyError, isParleyError, type ErrorType } from '@parley/protocol';
 // draft-zhou §6.1 on the client: the Mapper port and what every mapper shares (adapters: ./offline, ./llm).
 export { DEFAULT_CONFIDENCE_THRESHOLD, MAX_UTTERANCE_CHARS, prepareUtterance } from './mapping';
 export type { BelowThreshold, Mapper, MapperOutput, MappedValue, MappingContext, MapUtteranceOptions, UtteranceMapping } from './mapping';

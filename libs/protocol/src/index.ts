@@ -54,6 +54,7 @@ export {
   CLIENT_ID_PATTERN,
   MAX_CLIENT_ID_LENGTH,
   MAX_ETAG_LENGTH,
+  MAX_RETIRE_REASON_LENGTH,
   MAX_UTTERANCE_LENGTH,
   IDEMPOTENCY_KEY_PATTERN,
   MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -69,6 +70,8 @@ export {
   parseListSchemasParams,
   parsePublishSchemaParams,
   parseRegisterAgentParams,
+  parseRetireSchemaParams,
+  parseUnregisterAgentParams,
 } from './rpc-params';
 export type {
   ExecuteParams,
@@ -78,7 +81,9 @@ export type {
   ListSchemasParams,
   PublishSchemaParams,
   RegisterAgentParams,
+  RetireSchemaParams,
   RpcMethod,
+  UnregisterAgentParams,
   TemplateView,
 } from './rpc-params';
 

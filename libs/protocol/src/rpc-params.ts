@@ -148,7 +148,24 @@ export interface ListSchemasParams {
   agent?: string;
   scenario?: string;
   scenario_id?: string;
+  /** Retired schemas too (default: live ones only). */
+  include_retired?: boolean;
 }
+
+/** `unregister_agent`: the agent to remove (its owner or an operator). */
+export interface UnregisterAgentParams {
+  name: string;
+}
+
+/** `retire_schema`: one schema of an agent, no longer negotiated nor executed (its owner or an operator). */
+export interface RetireSchemaParams {
+  agent: string;
+  schema_id: string;
+  reason?: string;
+}
+
+/** Longest retirement reason kept. */
+export const MAX_RETIRE_REASON_LENGTH = 500;
 
 function fail(path: string, rule: string, message: string): never {
   throw new ParleyError('invalid_params', message, { path, rule });
@@ -354,7 +371,7 @@ export function parseListAgentsParams(params: unknown): ListAgentsParams {
 
 /** `list_schemas`: params may be omitted. */
 export function parseListSchemasParams(params: unknown): ListSchemasParams {
-  const p = paramsObject(params, ['agent', 'scenario'], true);
+  const p = paramsObject(params, ['agent', 'scenario', 'include_retired'], true);
   const out: ListSchemasParams = {};
   setIf(out, 'agent', optionalAgent(p));
   const s = scenarioParam(p, false);
@@ -362,6 +379,27 @@ export function parseListSchemasParams(params: unknown): ListSchemasParams {
     out.scenario = s.scenario;
     out.scenario_id = s.scenario_id;
   }
+  const all = p.include_retired;
+  if (all !== undefined && all !== null) {
+    if (typeof all !== 'boolean') fail('params.include_retired', 'type', `params.include_retired must be a boolean, got ${jsonTypeName(all)}`);
+    if (all) out.include_retired = true;
+  }
+  return out;
+}
+
+/** `unregister_agent`: `{"name": "acme-air"}`. */
+export function parseUnregisterAgentParams(params: unknown): UnregisterAgentParams {
+  const p = paramsObject(params, ['name'], false);
+  return { name: validateAgentName(p.name, 'params.name') };
+}
+
+/** `retire_schema`: `{"agent": "acme-air", "schema_id": "acme_flight_v1", "reason": "…"}`. */
+export function parseRetireSchemaParams(params: unknown): RetireSchemaParams {
+  const p = paramsObject(params, ['agent', 'schema_id', 'reason'], false);
+  const agent = validateAgentName(p.agent, 'params.agent');
+  const schemaId = str(p, 'schema_id', { required: true, pattern: SCHEMA_ID_PATTERN, hint: 'the schema_id to retire, e.g. "acme_flight_v1"' });
+  const out: RetireSchemaParams = { agent, schema_id: schemaId };
+  setIf(out, 'reason', str(p, 'reason', { max: MAX_RETIRE_REASON_LENGTH }));
   return out;
 }
 
@@ -374,6 +412,8 @@ export const RPC_PARAM_PARSERS = {
   publish_schema: parsePublishSchemaParams,
   list_agents: parseListAgentsParams,
   list_schemas: parseListSchemasParams,
+  unregister_agent: parseUnregisterAgentParams,
+  retire_schema: parseRetireSchemaParams,
 } as const;
 
 export type RpcMethod = keyof typeof RPC_PARAM_PARSERS;

@@ -221,7 +221,7 @@ describe('list_agents / list_schemas params', () => {
 
 describe('RPC_PARAM_PARSERS', () => {
   it('maps each gateway method to its parser', () => {
-    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_schema_template', 'get_schema_updates', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent']);
+    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_schema_template', 'get_schema_updates', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent', 'retire_schema', 'unregister_agent']);
     expect(RPC_PARAM_PARSERS.get_schema_template).toBe(parseGetSchemaTemplateParams);
     expect(RPC_PARAM_PARSERS.get_schema_updates).toBe(parseGetSchemaUpdatesParams);
   });

@@ -16,6 +16,7 @@ import { createLlmMapperFromEnv } from '@parley/client/llm';
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { ParleyError, toParleyError, type JsonObject, type JsonValue } from '@parley/protocol';
 import { API_KEY_ENV, DEFAULT_URL, UsageError, clientFrom, describe, parseFlags, table, type Parsed } from './rpc-client';
+import { progress } from '../progress';
 
 const USAGE = `usage: parley ask "WORDS" [--scenario S] [--agent A] [--dry-run] [--yes] [--today YYYY-MM-DD]
                   [--timezone TZ] [--threshold 0..1] [--mapper offline|llm] [--language TAG] [--json]
@@ -168,6 +169,7 @@ export async function run(argv: string[]): Promise<number> {
   const json = p.switches.has('json');
   const out = (s: string) => process.stdout.write(`${s}\n`);
   let shown: UtteranceMapping | undefined;
+  progress('ask', `${opts.scenario ? `negotiating ${opts.scenario}` : 'finding the scenario among those the registry lists'}, then mapping the words (${p.values.mapper ?? 'offline'} mapper)…`);
   try {
     const r: AskResult = await client.ask(words, {
       ...opts,

@@ -8,7 +8,7 @@
  * `operator` role (--key / PARLEY_API_KEY).
  */
 import type { AuditSample, JudgeAuditSampleResponse, ListAuditSamplesResponse } from '@parley/contracts';
-import { clip, defined, intFlag, noPositional, onePositional, required, runSubcommand, table, UsageError, type Subcommand } from './rpc-client';
+import { assertScenarioKnown, clip, defined, intFlag, noPositional, onePositional, required, runSubcommand, table, UsageError, type Subcommand } from './rpc-client';
 
 const SUMMARY = 'audit samples for semantic-alignment accuracy (draft-zhou §6.2.3)';
 
@@ -40,6 +40,7 @@ const SUBS: Record<string, Subcommand> = {
       const pending = p.switches.has('pending');
       const params = defined({ scenario, patch_id: p.values.patch, verdict: pending ? 'pending' : undefined, limit: intFlag(p, 'limit', 1, 1000) });
       const result = (await gw.call('list_audit_samples', params)) as ListAuditSamplesResponse;
+      if (result.samples.length === 0) await assertScenarioKnown(gw, scenario);
       return { result, text: samplesText(scenario, result, pending) };
     },
   },

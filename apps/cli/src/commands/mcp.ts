@@ -1,5 +1,5 @@
 /**
- * `parley mcp [--url http://localhost:8080/mcp] [--key KEY]`: Parley's MCP face over stdio,
+ * `parley mcp [--url http://localhost:8080] [--key KEY]`: Parley's MCP face over stdio,
  * for hosts that launch MCP servers as child processes (desktop assistants,
  * IDEs). It bridges to the gateway's streamable-HTTP endpoint with the official
  * SDK: an MCP server on stdin/stdout whose tools/list and tools/call are
@@ -8,7 +8,9 @@
  * requireOutput) reach the gateway as sent, and results and errors (tool
  * errors and protocol errors alike) come back as the gateway produced them.
  *
- * Every request to the gateway carries the caller's API key (issue 6): --key,
+ * The gateway is --url, else PARLEY_MCP_URL, else PARLEY_URL (as for every other
+ * command), else http://127.0.0.1:8080; a URL without a path means its `/mcp`.
+ * Every request to the gateway carries the caller's API key (draft-zhou §7): --key,
  * default env PARLEY_API_KEY (prefer the env: arguments show in `ps`).
  *
  * stdout carries MCP messages only; diagnostics go to stderr. The command ends
@@ -20,16 +22,20 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, CallToolResultSchema, ListToolsRequestSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { cliVersion } from '../version';
+import { DEFAULT_URL as DEFAULT_GATEWAY } from './rpc-client';
 
-const VERSION = '0.1.0';
-const DEFAULT_URL = 'http://localhost:8080/mcp';
-const USAGE = `usage: parley mcp [--url <gateway MCP endpoint>] [--key KEY]
+const USAGE = `usage: parley mcp [--url URL] [--key KEY]
 
 Serves Parley's MCP tools over stdio, forwarding to the gateway's streamable-HTTP
-endpoint (default ${DEFAULT_URL}, or PARLEY_MCP_URL).
+endpoint.
 
+  --url URL   the gateway (http://host:port, meaning its /mcp) or its MCP endpoint
+              (default env PARLEY_MCP_URL, else PARLEY_URL as for every command, else ${DEFAULT_GATEWAY})
   --key KEY   your API key (pk_…) or JWT, sent as Authorization: Bearer (default env
               PARLEY_API_KEY; prefer the env: command-line arguments show in \`ps\`)
+
+exit codes: 0 stdin closed or a signal, 1 the gateway cannot be reached at start, 2 usage error
 `;
 
 /** An error the stdio server sends as is: the upstream's code, message and data. */
@@ -50,7 +56,7 @@ function forwarded(e: unknown): Error {
 }
 
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { url: string; apiKey?: string } | { help: true } | { error: string } {
-  let url = env.PARLEY_MCP_URL || DEFAULT_URL;
+  let url = env.PARLEY_MCP_URL || env.PARLEY_URL || DEFAULT_GATEWAY;
   let apiKey = env.PARLEY_API_KEY?.trim() || undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
@@ -69,12 +75,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
       if (!apiKey) return { error: '--key needs a value' };
     } else return { error: `unknown argument ${JSON.stringify(a)}` };
   }
+  let u: URL;
   try {
-    const u = new URL(url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: `--url must be an http(s) URL, got ${url}` };
+    u = new URL(url);
   } catch {
     return { error: `--url is not a URL: ${url}` };
   }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: `--url must be an http(s) URL, got ${url}` };
+  // The gateway's base URL (what PARLEY_URL and every other command's --url name) means its MCP endpoint.
+  if (u.pathname === '/' && !u.search) url = `${u.origin}/mcp`;
   return { url, ...(apiKey ? { apiKey } : {}) };
 }
 
@@ -89,7 +98,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const upstream = new Client({ name: 'parley-mcp-stdio-bridge', version: VERSION });
+  const upstream = new Client({ name: 'parley-mcp-stdio-bridge', version: cliVersion() });
   try {
     const headers = args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : undefined;
     await upstream.connect(new StreamableHTTPClientTransport(new URL(args.url), headers ? { requestInit: { headers } } : undefined));
@@ -105,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const server = new McpServer(
-    { name: 'parley', title: 'Parley', version: upstream.getServerVersion()?.version ?? VERSION },
+    { name: 'parley', title: 'Parley', version: upstream.getServerVersion()?.version ?? cliVersion() },
     { capabilities: { tools: { listChanged: false } }, ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() as string } : {}) },
   );
   // Forwarded with the request's params untouched: `_meta` survives the SDK's

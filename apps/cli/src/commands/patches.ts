@@ -11,7 +11,7 @@
  * (--key / PARLEY_API_KEY).
  */
 import type { Decision, GetPatchResponse, ListDecisionsResponse, ListPatchesResponse, Patch, PatchKeyView } from '@parley/contracts';
-import { clip, defined, figures, intFlag, noPositional, onePositional, pct, required, runSubcommand, table, yesNo, UsageError, type Subcommand } from './rpc-client';
+import { assertScenarioKnown, clip, defined, figures, intFlag, noPositional, onePositional, pct, required, runSubcommand, table, yesNo, UsageError, type Subcommand } from './rpc-client';
 
 const SUMMARY = 'schema patches, their keys and lifecycle decisions (draft-zhou §6.2.2, §6.2.3)';
 const STATUSES = ['proposed', 'active', 'rejected'];
@@ -124,6 +124,7 @@ const SUBS: Record<string, Subcommand> = {
       const status = p.values.status;
       if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}, got "${status}"`);
       const result = (await gw.call('list_patches', defined({ scenario, status, scope: p.values.scope }))) as ListPatchesResponse;
+      if (result.patches.length === 0 && result.queued.length === 0) await assertScenarioKnown(gw, scenario);
       return { result, text: patchesText(scenario, result) };
     },
   },
@@ -150,6 +151,7 @@ const SUBS: Record<string, Subcommand> = {
       const scenario = required(p, 'scenario', 'the scenario, e.g. flight_booking');
       const params = defined({ scenario, patch_id: p.values.patch, after_seq: intFlag(p, 'after', 0, Number.MAX_SAFE_INTEGER), limit: intFlag(p, 'limit', 1, 1000) });
       const result = (await gw.call('list_decisions', params)) as ListDecisionsResponse;
+      if (result.decisions.length === 0) await assertScenarioKnown(gw, scenario);
       return { result, text: decisionsText(scenario, result) };
     },
   },

@@ -8,7 +8,7 @@
  * the `operator` role (--key / PARLEY_API_KEY).
  */
 import type { GetClusterResponse, ListClustersResponse, PoolCluster } from '@parley/contracts';
-import { clip, defined, intFlag, noPositional, num, numFlag, required, runSubcommand, table, yesNo, type Subcommand } from './rpc-client';
+import { assertScenarioKnown, clip, defined, intFlag, noPositional, num, numFlag, required, runSubcommand, table, yesNo, type Subcommand } from './rpc-client';
 
 const SUMMARY = 'clusters of the Differential Semantic Pool (draft-zhou §6.2.1)';
 
@@ -60,6 +60,7 @@ const SUBS: Record<string, Subcommand> = {
       const scenario = required(p, 'scenario', 'the scenario, e.g. flight_booking');
       const params = defined({ scenario, scope: p.values.scope, min_heat: numFlag(p, 'min-heat', 0), limit: intFlag(p, 'limit', 1, 1000) });
       const result = (await gw.call('list_clusters', params)) as ListClustersResponse;
+      if (result.clusters.length === 0) await assertScenarioKnown(gw, scenario);
       return { result, text: clustersText(scenario, result) };
     },
   },

@@ -8,11 +8,11 @@
  *
  * Common options: `--url` (default env PARLEY_URL or http://127.0.0.1:8080),
  * `--key` (the caller's API key or JWT, default env PARLEY_API_KEY; sent as
- * `Authorization: Bearer`, issue 6), `--json` (print the raw result),
+ * `Authorization: Bearer`), `--json` (print the raw result),
  * `-h`/`--help`.
  */
 import { createParleyClient, type ParleyClient, type ParleyClientOptions } from '@parley/client';
-import { ParleyError, toParleyError } from '@parley/protocol';
+import { ParleyError, scenarioId, toParleyError } from '@parley/protocol';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
@@ -154,6 +154,20 @@ export function clientFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env, extr
 export function gatewayFrom(p: Parsed, env: NodeJS.ProcessEnv = process.env): Gateway {
   const { url, client } = clientFrom(p, env);
   return { url, call: (method, params) => client.call(method, params) };
+}
+
+/**
+ * A listing that came back empty for `scenario`: empty because nothing happened yet, or because no such
+ * scenario exists? The latter is an error (`scenario_not_found`, exit code 1), never an empty list.
+ */
+export async function assertScenarioKnown(gw: Gateway, scenario: string): Promise<void> {
+  const r = (await gw.call('list_schemas', { scenario })) as { schemas?: unknown[] };
+  if ((r.schemas ?? []).length > 0) return;
+  throw new ParleyError('scenario_not_found', `No schema is published for scenario "${scenario}"`, {
+    path: '--scenario',
+    rule: 'exists',
+    details: { scenario_id: scenarioId(scenario) },
+  });
 }
 
 /** `{ ...o }` without undefined members. */

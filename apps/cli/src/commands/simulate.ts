@@ -346,6 +346,10 @@ export function renderSvg(series: readonly { label: string; points: readonly { a
 }
 
 export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n\nReplays timed \`other\` fragments (JSON lines {ts, scenario, client_id, text}) through schema self-evolution\n(draft-zhou §6.2) against the seeded scenarios, on a simulated clock.\n\nexit codes: 0 done, 2 bad arguments or bad input (the message names the line)\n`);
+    return 0;
+  }
   try {
     return await runOrThrow(argv);
   } catch (e) {

@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { countTokens, inlineToolRefs, measureTools, toolsFromList, type ToolsMeasure } from '@parley/adol';
 import { isParleyError } from '@parley/protocol';
+import { progress } from '../progress';
 
 const USAGE = `usage: parley tokens FILE [--json] [--base-url URL]
 
@@ -113,6 +114,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`parley tokens: ${args.file} is not an MCP tool list: ${e.message}\n`);
     return 2;
   }
+  progress('tokens', `counting o200k tokens of ${tools.length} tools, before and after each mechanism…`);
   const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(inlineToolRefs(tools).tools) };
   process.stdout.write(`${renderTable(args.file, m)}\n`);
   if (args.json) process.stdout.write(`${JSON.stringify({ file: args.file, ...m })}\n`);
