@@ -16,6 +16,7 @@
 // Needs PostgreSQL and NATS JetStream (DATABASE_URL / NATS_URL, default the local ones).
 // The last line is one JSON object with the figures.
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent as HttpAgent, request } from 'node:http';
 import { connect } from '@nats-io/transport-node';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -109,6 +110,14 @@ async function measure(concurrency: number, once: () => Promise<boolean>, procs:
 
 const round2 = (x: number) => Number(x.toFixed(2));
 
+/** CPU milliseconds per second the processes spend with no calls at all (timers, polls, scrapes). */
+async function idleCpu(procs: ServiceProcess[], seconds = 3): Promise<number> {
+  const own = () => procs.reduce((s, p) => s + cpuSeconds(p.child.pid), 0);
+  const t0 = own();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  return round2(((own() - t0) * 1000) / seconds);
+}
+
 /** POST a JSON body to a URL, keep-alive; true when the answer is 200 without an error member. */
 function poster(url: string, body: string, headers: Record<string, string>): () => Promise<boolean> {
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 128 });
@@ -137,7 +146,8 @@ async function until(ok: () => Promise<boolean>, what: string, tries = 150): Pro
 }
 
 const EXECUTE = (clientId: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'execute', params: { schema_id: 'flight_booking_v1', client_id: clientId, payload: FIGURE_8 } });
-const profileArgs = (name: string): string[] => (process.env['BENCH_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROFILE']}`, `--cpu-prof-name=${name}-\${pid}.cpuprofile`] : []);
+// One directory per process: tsx's loader thread writes a profile of its own beside the main thread's.
+const profileArgs = (name: string): string[] => (process.env['BENCH_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env['BENCH_PROFILE'], name)}`] : []);
 
 function report(name: string, r: Measured): void {
   log(`  ${name.padEnd(22)} ${String(r.rps).padStart(7)} rps   p50 ${String(r.p50_ms).padStart(6)} ms   p99 ${String(r.p99_ms).padStart(7)} ms   CPU ${String(r.cpu_ms).padStart(6)} ms/call (${r.cpu_ms_with_services} with PG+NATS)   errors ${r.errors}`);
@@ -179,7 +189,7 @@ async function peers(): Promise<{ floor: { c1: Measured; c64: Measured }; mcp: {
   }
 }
 
-async function separateServices(): Promise<{ exec: { c1: Measured; c64: Measured }; nats: { c1: Measured; c64: Measured }; executed: number }> {
+async function separateServices(): Promise<{ exec: { c1: Measured; c64: Measured }; nats: { c1: Measured; c64: Measured }; executed: number; idle: number }> {
   const db = await createTestDatabase(DATABASE_URL);
   const prefix = uniquePrefix();
   const procs: ServiceProcess[] = [];
@@ -213,6 +223,8 @@ async function separateServices(): Promise<{ exec: { c1: Measured; c64: Measured
     await until(rr, 'the bare NATS responder');
 
     log('\n(d) Parley as separate services on PostgreSQL + NATS, beside a bare NATS request/reply');
+    const idle = await idleCpu(procs);
+    log(`  idle: ${idle} ms of CPU per second over the five processes with no calls`);
     const nats = await both('nats request/reply', rr, [responder]);
     const exec = await both('execute', execute, [...procs]);
     procs.push(responder);
@@ -228,7 +240,7 @@ async function separateServices(): Promise<{ exec: { c1: Measured; c64: Measured
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(`${prefix.toUpperCase()}_EVENTS`).catch(() => {});
     await nc.close();
-    return { exec, nats, executed };
+    return { exec, nats, executed, idle };
   } finally {
     await stopAll(procs);
     await db.drop();
@@ -236,7 +248,7 @@ async function separateServices(): Promise<{ exec: { c1: Measured; c64: Measured
 }
 
 /** `npm start`'s entry as its own process; on PostgreSQL + NATS when `real`, else on its defaults. */
-async function oneProcess(real: boolean): Promise<{ c1: Measured; c64: Measured }> {
+async function oneProcess(real: boolean): Promise<{ c1: Measured; c64: Measured; idle: number }> {
   const db = real ? await createTestDatabase(DATABASE_URL) : undefined;
   const procs: ServiceProcess[] = [];
   try {
@@ -251,7 +263,9 @@ async function oneProcess(real: boolean): Promise<{ c1: Measured; c64: Measured 
     const execute = poster(`http://127.0.0.1:${port}/rpc`, EXECUTE('bench'), { authorization: `Bearer ${devKey}` });
     await until(execute, name);
     log(real ? '\n(e) Parley in one process on PostgreSQL + NATS' : '\n(f) npm start on its defaults (PGlite, in-process bus)');
-    return await both(name, execute, procs);
+    const idle = await idleCpu(procs);
+    log(`  idle: ${idle} ms of CPU per second with no calls`);
+    return { ...(await both(name, execute, procs)), idle };
   } finally {
     await stopAll(procs);
     await db?.drop();
@@ -295,6 +309,8 @@ async function main(): Promise<void> {
     execute_p99_ms_c64: e.c64.p99_ms,
     cpu_ms_per_execute: e.c64.cpu_ms,
     cpu_ms_per_execute_with_services: e.c64.cpu_ms_with_services,
+    idle_cpu_ms_per_s: sep.idle,
+    embedded_idle_cpu_ms_per_s: embedded.idle,
     nats_rr_rps_c64: sep.nats.c64.rps,
     executions_recorded: sep.executed,
     one_process_pg_rps_c1: pgOne.c1.rps,
