@@ -23,6 +23,7 @@ const reply = (res: import('node:http').ServerResponse, status: number, body: un
 };
 
 const server = createServer((req, res) => {
+  if (req.url === '/healthz') return reply(res, 200, { ok: true });
   if (req.method !== 'POST' || req.url !== '/rpc') return reply(res, 404, { error: 'not found' });
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -44,8 +45,5 @@ const server = createServer((req, res) => {
 server.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {
   const a = server.address();
   process.stdout.write(`floor listening on ${typeof a === 'object' && a ? a.port : a}\n`);
-});
-server.on('request', (req, res) => {
-  if (req.url === '/healthz') reply(res, 200, { ok: true });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
