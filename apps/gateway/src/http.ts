@@ -11,6 +11,7 @@ import { ToolCatalog } from './catalog';
 import { consoleHandler } from './console';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
+import { OPENRPC_PATH, openRpcDocument } from './openrpc';
 import { METHODS, errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
 
 /**
@@ -81,6 +82,7 @@ const JWKS_TTL_MS = 5000;
 const ENDPOINTS = [
   `GET ${JWKS_PATH}`,
   'POST /rpc',
+  `GET ${OPENRPC_PATH}`,
   'POST /mcp',
   `GET ${AGENT_CARD}`,
   'POST /a2a',
@@ -290,7 +292,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     // One caller for the whole body; a batch costs one request per member.
     if (!charge(principal, res, Array.isArray(parsed) ? Math.max(1, parsed.length) : 1, 'rpc')) return;
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
-    const ctx: RequestContext = { principal };
+    const ctx: RequestContext = { principal, rpcUrl: `${baseUrl(req)}/rpc`, version };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
     const responseHeaders: Record<string, string> = {};
     // Idempotency-Key (a safe retry of `execute`): one request, one key; a batch would leave it ambiguous.
@@ -499,6 +501,17 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       }
       if (path === '/mcp') {
         await handleMcp(req, res);
+        return;
+      }
+      if (path === OPENRPC_PATH) {
+        // The OpenRPC document of POST /rpc (openrpc.ts; the same as rpc.discover), public like the agent card.
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          notAllowed(res, 'GET', 'The OpenRPC document is read with GET');
+          return;
+        }
+        const { text } = openRpcDocument(version, `${baseUrl(req)}/rpc`);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'public, max-age=300' });
+        res.end(req.method === 'HEAD' ? undefined : text);
         return;
       }
       if (path === JWKS_PATH) {
