@@ -11,10 +11,10 @@
  *   result schema of the table and the camelCase client method of each method.
  *
  * Run `npm run gen:rpc` after changing the table or a .proto file; a test
- * (libs/client/test/methods-gen.test.ts) fails while either file is stale.
+ * (libs/client/test/methods.test.ts, running this with `--check`) fails while either file is stale.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -220,16 +220,29 @@ export function renderClientTypes(methods: readonly TableMethod[], shared: Recor
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
+/** `--check`: writes nothing, exits 1 naming each stale file (the test runs this). */
+async function main(check: boolean): Promise<void> {
   const wire = wireSchemas(protoImage());
-  writeFileSync(WIRE_FILE, renderWireModule(wire));
+  const wireText = renderWireModule(wire);
+  if (!check) writeFileSync(WIRE_FILE, wireText);
   const { RPC_METHODS, SHARED_SCHEMAS } = await import('../libs/protocol/src/rpc-methods');
-  writeFileSync(CLIENT_FILE, renderClientTypes(RPC_METHODS as unknown as TableMethod[], SHARED_SCHEMAS as unknown as Record<string, Schema>, wire));
-  console.log(`gen-rpc: wrote ${WIRE_FILE} and ${CLIENT_FILE}`);
+  const clientText = renderClientTypes(RPC_METHODS as unknown as TableMethod[], SHARED_SCHEMAS as unknown as Record<string, Schema>, wire);
+  if (!check) {
+    writeFileSync(CLIENT_FILE, clientText);
+    console.log(`gen-rpc: wrote ${WIRE_FILE} and ${CLIENT_FILE}`);
+    return;
+  }
+  const stale = [
+    [WIRE_FILE, wireText],
+    [CLIENT_FILE, clientText],
+  ].filter(([file, text]) => !existsSync(file as string) || readFileSync(file as string, 'utf8') !== text);
+  for (const [file] of stale) console.error(`gen-rpc: ${file} is stale: run \`npm run gen:rpc\``);
+  if (stale.length) process.exit(1);
+  console.log('gen-rpc: generated files are current');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().catch((e: unknown) => {
+  main(process.argv.includes('--check')).catch((e: unknown) => {
     console.error(e);
     process.exit(1);
   });
