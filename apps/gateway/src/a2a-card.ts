@@ -192,8 +192,9 @@ export function profileSkillOf(s: ProfileMessage['skills'][number]): AgentSkill 
 
 /**
  * 5.1 authentication methods as A2A security schemes, keyed by the method's id:
- * jwt → HTTP Bearer with bearerFormat JWT, oauth2 → OAuth 2.0 (the draft's free-text
- * parameters in the description), api_key → an API key in the `X-API-Key` header
+ * jwt → HTTP Bearer with bearerFormat JWT, oauth2 → OAuth 2.0 client credentials with
+ * the first URL of the draft's free-text parameters as the token URL (the text in the
+ * description; no URL: no scheme), api_key → an API key in the `X-API-Key` header
  * (5.1 names no location), none → no scheme. Returned in the v1.0 JSON form.
  */
 export function securitySchemesOf(methods: ProfileMessage['authentication']): Record<string, unknown> {
@@ -203,7 +204,12 @@ export function securitySchemesOf(methods: ProfileMessage['authentication']): Re
     if (m.scheme === 'jwt') {
       scheme = { scheme: { $case: 'httpAuthSecurityScheme', value: { description: m.jwt_info ? `JWT: ${m.jwt_info}` : 'JWT', scheme: 'Bearer', bearerFormat: 'JWT' } } };
     } else if (m.scheme === 'oauth2') {
-      scheme = { scheme: { $case: 'oauth2SecurityScheme', value: { description: m.oauth ? `OAuth 2.0: ${m.oauth}` : 'OAuth 2.0', flows: undefined, oauth2MetadataUrl: '' } } };
+      // A2A v1.0 requires the flows; 5.1's oauth parameters are free text. Its first URL is taken as the
+      // token URL of a client-credentials flow (agents call agents; no user agent redirects); without a URL
+      // there is no v1.0 scheme to write, and the method stays in the AN profile extension only.
+      // Written by hand: ProtoJSON would leave out the empty `scopes` map the flow requires.
+      const tokenUrl = /\bhttps?:\/\/[^\s,;]+/.exec(m.oauth ?? '')?.[0];
+      if (tokenUrl) out[m.id] = { oauth2SecurityScheme: { description: `OAuth 2.0: ${m.oauth}`, flows: { clientCredentials: { tokenUrl, scopes: {} } } } };
     } else if (m.scheme === 'api_key') {
       scheme = { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'API key', location: 'header', name: 'X-API-Key' } } };
     }

@@ -16,7 +16,7 @@ import { createKeyRing, createLogger } from '@parley/runtime';
 import { keyedAuthenticator } from '@parley/testkit';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentCard, gatewayCard, type ParleyAgentCardJson } from '../src/a2a-card';
+import { agentCard, gatewayCard, profileCard, type ParleyAgentCardJson } from '../src/a2a-card';
 import { A2A_V03_PROTOCOL_VERSION, requestedCardVersion, signCard, toV03Card } from '../src/a2a-card-versions';
 import { createGatewayServer } from '../src/index';
 import { A2A_V1_AGENT_CARD_SCHEMA } from './a2a-v1-card-schema';
@@ -47,6 +47,33 @@ describe('the v1.0 card', () => {
       expect(validateV1(wire(card)), errorsOf()).toBe(true);
       expect(validateV1(wire(signCard(wire(card), ring, `${BASE}/.well-known/jwks.json`))), errorsOf()).toBe(true);
     }
+  });
+
+  it("passes for an AN agent's profile card too (JWT, OAuth 2.0 and API-key schemes)", () => {
+    const profile = {
+      name: 'TMF-Acme-Wireless-v1',
+      description: 'Diagnoses faults.',
+      version: '1.2.0',
+      provider: 'Acme',
+      skills: [{ name: 'fault_diagnosis', description: 'Root causes.', tags: ['fault'], input_modes: ['text'], output_modes: ['text'] }],
+      capability: { streaming: false, push_notifications: true, negotiate: ['FEASIBILITY'] },
+      authentication: [
+        { id: 'jwt-1', scheme: 'jwt', jwt_info: 'issuer https://id.acme.example' },
+        { id: 'oauth', scheme: 'oauth2', oauth: 'token https://id.acme.example/token, scope an.tasks' },
+        { id: 'vague', scheme: 'oauth2', oauth: 'ask the NOC' },
+        { id: 'key', scheme: 'api_key' },
+      ],
+      registered_at: '2026-03-01T00:00:00.000Z',
+      updated_at: '2026-03-01T00:00:00.000Z',
+    } as unknown as Parameters<typeof profileCard>[0];
+    const card = wire(profileCard(profile, undefined, [], opts));
+    expect(validateV1(card), errorsOf()).toBe(true);
+    // OAuth 2.0 without a URL has no v1.0 form: left to the AN profile extension.
+    expect(Object.keys(card.securitySchemes as object).sort()).toEqual(['jwt-1', 'key', 'oauth', 'parley']);
+    expect(AgentCard.fromJSON(card).securitySchemes.oauth?.scheme?.$case).toBe('oauth2SecurityScheme');
+    // And its v0.3 form is what the SDK's compat layer reads.
+    const v03 = parseLegacyAgentCard(wire(toV03Card(card as unknown as ParleyAgentCardJson)));
+    expect(Object.keys(v03.securitySchemes).sort()).toEqual(['jwt-1', 'key', 'oauth', 'parley']);
   });
 
   it('the strict schema refuses the v0.3 top-level fields and a v0.3 security scheme (the check can fail)', () => {
