@@ -3,7 +3,7 @@
  * fresh Parley can answer are validated against the result schema the document gives for them, with every
  * documented object closed (no member the document does not name), so a result that grows a member, loses a
  * required one or changes a type fails here until the method table (libs/protocol/src/rpc-methods.ts) or
- * proto/ says so.
+ * proto/ says so. The params sent are checked against the documented params first.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import { createLogger } from '@parley/runtime';
@@ -12,9 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 let parley: EmbeddedParley;
-let doc: { methods: Array<{ name: string; result: { schema: Record<string, unknown> } }>; components: { schemas: Record<string, unknown> } };
+let doc: {
+  methods: Array<{ name: string; params: Array<{ name: string; required: boolean; schema: unknown }>; result: { schema: Record<string, unknown> } }>;
+  components: { schemas: Record<string, unknown> };
+};
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map<string, ValidateFunction>();
+const paramValidators = new Map<string, ValidateFunction>();
 
 /** Closes every object schema that names its members and says nothing of others. */
 function closed(s: unknown): unknown {
@@ -33,7 +37,12 @@ beforeAll(async () => {
   useKey(parley.url, parley.devKey);
   doc = (await (await fetch(`${parley.url}/openrpc.json`)).json()) as typeof doc;
   ajv.addSchema({ $id: SCHEMAS, definitions: refs(closed(doc.components.schemas)) as object });
-  for (const m of doc.methods) validators.set(m.name, ajv.compile(refs(closed(m.result.schema)) as object));
+  for (const m of doc.methods) {
+    validators.set(m.name, ajv.compile(refs(closed(m.result.schema)) as object));
+    // The params as one object: the content descriptors' schemas, the required ones required, nothing else.
+    const params = { type: 'object', properties: Object.fromEntries(m.params.map((p) => [p.name, p.schema])), required: m.params.filter((p) => p.required).map((p) => p.name), additionalProperties: false };
+    paramValidators.set(m.name, ajv.compile(refs(params) as object));
+  }
 }, 180_000);
 
 afterAll(async () => {
@@ -41,6 +50,9 @@ afterAll(async () => {
 });
 
 async function checked(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  // What the server accepts, the documented params accept too.
+  const validParams = paramValidators.get(method);
+  expect(validParams?.(params), `${method} params: ${JSON.stringify(validParams?.errors?.slice(0, 5))}`).toBe(true);
   const r = await rpc(parley.url, method, params);
   expect(r.body.error, `${method}: ${JSON.stringify(r.body.error)}`).toBeUndefined();
   const validate = validators.get(method);
