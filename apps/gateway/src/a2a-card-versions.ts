@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { canonicalizeAgentCard } from '@a2a-js/sdk';
 import { ParleyError, type Jwks } from '@parley/protocol';
 import type { ParleyAgentCardJson } from './a2a-card';
 
@@ -22,9 +23,13 @@ import type { ParleyAgentCardJson } from './a2a-card';
  *
  * Either card is signed (A2A "Agent Card Signing"): `signatures` holds one JWS
  * in the JSON form `{protected, signature}` with a detached payload, the RFC 8785
- * canonical JSON of the card without `signatures` (the same JWS Parley's
- * negotiation signs templates with, draft-zhou §7: Ed25519, `kid`, and `jku`
- * naming the gateway's `/.well-known/jwks.json`, which publishes the key).
+ * canonical JSON of the card as A2A canonicalizes it before signing: without
+ * `signatures`, members never set or empty ("", [], {}) left out, and for v1.0
+ * first normalised through the a2a.proto codec (@a2a-js/sdk's
+ * `canonicalizeAgentCard`, so its `verifyAgentCardSignature` checks our cards).
+ * The JWS is the one Parley's negotiation signs templates with (draft-zhou §7:
+ * Ed25519, `kid`), plus `jku` naming the gateway's `/.well-known/jwks.json`,
+ * which publishes the key.
  */
 
 export const A2A_CARD_VERSIONS = ['1.0', '0.3'] as const;
@@ -131,14 +136,38 @@ export function toV03Card(card: ParleyAgentCardJson): Json {
 // Signing
 // ---------------------------------------------------------------------------
 
+/** A JSON value without its empty members ("", null, [], {}), recursively; undefined when nothing is left. */
+export function withoutEmpty(v: unknown): unknown {
+  if (v === '' || v === null || v === undefined) return undefined;
+  if (Array.isArray(v)) {
+    const kept = v.map(withoutEmpty).filter((x) => x !== undefined);
+    return kept.length ? kept : undefined;
+  }
+  if (typeof v === 'object') {
+    const kept = Object.entries(v as Json)
+      .map(([k, x]) => [k, withoutEmpty(x)] as const)
+      .filter(([, x]) => x !== undefined);
+    return kept.length ? Object.fromEntries(kept) : undefined;
+  }
+  return v;
+}
+
+/** What a card's signature covers (see the top of this file), as a JSON value to canonicalise. */
+export function cardSigningPayload(card: Json, version: A2aCardVersion): unknown {
+  // The SDK reads the card as ProtoJSON (its JSON form, as served: the decoded form would lose securitySchemes).
+  if (version === '1.0') return JSON.parse(canonicalizeAgentCard(card as never)) as unknown;
+  const { signatures: _drop, ...unsigned } = card;
+  return withoutEmpty(unsigned) ?? {};
+}
+
 /**
  * The card with `signatures: [{protected, signature}]`: a JWS (RFC 7515 JSON
- * form, detached payload) over the RFC 8785 canonical JSON of the card without
- * `signatures`. `jku` names where the key is published.
+ * form, detached payload) over the RFC 8785 canonical JSON of
+ * `cardSigningPayload`. `jku` names where the key is published.
  */
-export function signCard<T extends Json>(card: T, signer: CardSigner, jku: string): T & { signatures: Array<{ protected: string; signature: string }> } {
+export function signCard<T extends Json>(card: T, version: A2aCardVersion, signer: CardSigner, jku: string): T & { signatures: Array<{ protected: string; signature: string }> } {
   const { signatures: _drop, ...unsigned } = card;
-  const [protectedHeader, , signature] = signer.sign(unsigned, { jku }).split('.');
+  const [protectedHeader, , signature] = signer.sign(cardSigningPayload(unsigned, version), { jku }).split('.');
   return { ...(unsigned as T), signatures: [{ protected: protectedHeader as string, signature: signature as string }] };
 }
 
@@ -146,5 +175,5 @@ export function signCard<T extends Json>(card: T, signer: CardSigner, jku: strin
 export function presentCard(req: IncomingMessage, card: ParleyAgentCardJson, signer: CardSigner, baseUrl: string): Json {
   const version = requestedCardVersion(req);
   const body = version === '0.3' ? toV03Card(card) : (card as unknown as Json);
-  return signCard(body, signer, `${baseUrl}/.well-known/jwks.json`);
+  return signCard(body, version, signer, `${baseUrl}/.well-known/jwks.json`);
 }

@@ -12,7 +12,7 @@ export { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
 export { createGatewayServer, type GatewayHttpOptions } from './http';
 export { deriveTool, toolName, type ToolSource } from './mcp-tools';
 export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-card';
-export { A2A_CARD_VERSIONS, signCard, toV03Card, type A2aCardVersion, type CardSigner } from './a2a-card-versions';
+export { A2A_CARD_VERSIONS, cardSigningPayload, signCard, toV03Card, type A2aCardVersion, type CardSigner } from './a2a-card-versions';
 export { OPENRPC_PATH, openRpcDocument } from './openrpc';
 
 export interface GatewayDeps {

@@ -8,7 +8,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server } from 'node:http';
-import { AgentCard } from '@a2a-js/sdk';
+import { createPublicKey } from 'node:crypto';
+import { AgentCard, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { isLegacyAgentCard, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import type { ExecutionApi, NegotiationApi, RegistryApi } from '@parley/contracts';
 import { ParleyError, jwsHeader, verifyDetached, type Jwks } from '@parley/protocol';
@@ -17,7 +18,7 @@ import { keyedAuthenticator } from '@parley/testkit';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCard, gatewayCard, profileCard, type ParleyAgentCardJson } from '../src/a2a-card';
-import { A2A_V03_PROTOCOL_VERSION, requestedCardVersion, signCard, toV03Card } from '../src/a2a-card-versions';
+import { A2A_V03_PROTOCOL_VERSION, cardSigningPayload, requestedCardVersion, signCard, toV03Card, withoutEmpty, type A2aCardVersion } from '../src/a2a-card-versions';
 import { createGatewayServer } from '../src/index';
 import { A2A_V1_AGENT_CARD_SCHEMA } from './a2a-v1-card-schema';
 import { seededEntries } from './helpers';
@@ -31,11 +32,25 @@ const errorsOf = () => JSON.stringify(validateV1.errors);
 const wire = <T>(x: T): Record<string, unknown> => JSON.parse(JSON.stringify(x)) as Record<string, unknown>;
 const request = (url: string, headers: Record<string, string> = {}) => ({ url, headers }) as unknown as IncomingMessage;
 
-function verifyCard(card: Record<string, unknown>, jwks: Jwks) {
-  const { signatures, ...unsigned } = card as { signatures: Array<{ protected: string; signature: string }> };
+/** Parley's own check (libs/protocol verifyDetached) of a served card's signature. */
+function verifyCard(card: Record<string, unknown>, jwks: Jwks, version: A2aCardVersion = '1.0') {
+  const { signatures } = card as { signatures: Array<{ protected: string; signature: string }> };
   expect(signatures).toHaveLength(1);
   const jws = `${signatures[0]?.protected}..${signatures[0]?.signature}`;
-  return { result: verifyDetached(unsigned, jws, jwks), header: jwsHeader(jws) };
+  return { result: verifyDetached(cardSigningPayload(card, version), jws, jwks), header: jwsHeader(jws) };
+}
+
+/** @a2a-js/sdk's own check of a v1.0 card (the JSON card as received), keys looked up by kid in the JWKS. */
+async function sdkVerifies(card: Record<string, unknown>, jwks: Jwks): Promise<boolean> {
+  const verify = verifyAgentCardSignature(async (kid) => {
+    const jwk = jwks.keys.find((k) => k.kid === kid);
+    if (!jwk) throw new Error(`no key ${String(kid)}`);
+    return createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' }) as never;
+  });
+  return verify(card as never).then(
+    () => true,
+    () => false,
+  );
 }
 
 describe('the v1.0 card', () => {
@@ -45,7 +60,7 @@ describe('the v1.0 card', () => {
   it('passes the strict a2a.proto schema, signed and unsigned, for the gateway and an agent', () => {
     for (const card of [gatewayCard(entries, opts), agentCard({ name: 'skyways-air', description: 'd', version: '1.0.0' }, entries, opts)]) {
       expect(validateV1(wire(card)), errorsOf()).toBe(true);
-      expect(validateV1(wire(signCard(wire(card), ring, `${BASE}/.well-known/jwks.json`))), errorsOf()).toBe(true);
+      expect(validateV1(wire(signCard(wire(card), '1.0', ring, `${BASE}/.well-known/jwks.json`))), errorsOf()).toBe(true);
     }
   });
 
@@ -108,7 +123,7 @@ describe('the v0.3 card', () => {
   });
 
   it("is what @a2a-js/sdk's v0.3 compat layer detects and translates", () => {
-    const card = wire(signCard(v03, createKeyRing(), `${BASE}/.well-known/jwks.json`));
+    const card = wire(signCard(v03, '0.3', createKeyRing(), `${BASE}/.well-known/jwks.json`));
     expect(isLegacyAgentCard(card)).toBe(true);
     const parsed = parseLegacyAgentCard(card);
     expect(parsed.supportedInterfaces[0]).toMatchObject({ url: `${BASE}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: A2A_V03_PROTOCOL_VERSION });
@@ -124,21 +139,31 @@ describe('card signatures', () => {
   const ring = createKeyRing();
   const card = wire(gatewayCard(seededEntries(), opts));
 
-  it('verify against the signing key, naming it and the JWKS that publishes it', () => {
-    const signed = wire(signCard(card, ring, `${BASE}/.well-known/jwks.json`));
+  it('verify against the signing key, naming it and the JWKS that publishes it, with Parley\'s check and the SDK\'s', async () => {
+    const signed = wire(signCard(card, '1.0', ring, `${BASE}/.well-known/jwks.json`));
     const { result, header } = verifyCard(signed, ring.jwks());
     expect(result.ok, JSON.stringify(result)).toBe(true);
     expect(header).toMatchObject({ alg: 'EdDSA', kid: ring.activeKid, jku: `${BASE}/.well-known/jwks.json` });
+    expect(await sdkVerifies(signed, ring.jwks())).toBe(true);
+    expect(await sdkVerifies({ ...signed, description: 'changed' }, ring.jwks())).toBe(false);
+  });
+
+  it('the signed payload leaves out what A2A canonicalisation leaves out: signatures and empty members', () => {
+    expect(withoutEmpty({ a: '', b: [], c: {}, d: { e: null, f: [''] }, g: 0, h: false, i: ['x', ''] })).toEqual({ g: 0, h: false, i: ['x'] });
+    const payload = cardSigningPayload(card, '1.0') as Record<string, unknown>;
+    expect(payload).not.toHaveProperty('signatures');
+    expect((payload.supportedInterfaces as object[])[0]).not.toHaveProperty('tenant');
+    expect(payload.securitySchemes).toEqual(card.securitySchemes);
   });
 
   it('fail for a changed card or another key', () => {
-    const signed = wire(signCard(card, ring, `${BASE}/.well-known/jwks.json`));
+    const signed = wire(signCard(card, '1.0', ring, `${BASE}/.well-known/jwks.json`));
     expect(verifyCard({ ...signed, name: 'Evil' }, ring.jwks()).result.ok).toBe(false);
     expect(verifyCard(signed, createKeyRing().jwks()).result.ok).toBe(false);
   });
 
   it('replace any signatures the card had', () => {
-    const signed = signCard({ ...card, signatures: [{ protected: 'x', signature: 'y' }] }, ring, 'u');
+    const signed = signCard({ ...card, signatures: [{ protected: 'x', signature: 'y' }] }, '1.0', ring, 'u');
     expect(signed.signatures).toHaveLength(1);
     expect(verifyCard(wire(signed), ring.jwks()).result.ok).toBe(true);
   });
@@ -204,6 +229,7 @@ describe('served by the gateway', () => {
     const { result, header } = verifyCard(card.body, jwks);
     expect(result.ok, JSON.stringify(result)).toBe(true);
     expect(header?.jku).toBe(`${base}/.well-known/jwks.json`);
+    expect(await sdkVerifies(card.body, jwks)).toBe(true);
   });
 
   it('serves the v0.3 card for ?version=0.3 and for A2A-Version: 0.3, signed too', async () => {
@@ -212,7 +238,7 @@ describe('served by the gateway', () => {
       expect(card.status).toBe(200);
       expect(card.body).toMatchObject({ protocolVersion: A2A_V03_PROTOCOL_VERSION, url: `${base}/a2a`, preferredTransport: 'JSONRPC' });
       expect(isLegacyAgentCard(card.body)).toBe(true);
-      expect(verifyCard(card.body, ring.jwks()).result.ok).toBe(true);
+      expect(verifyCard(card.body, ring.jwks(), '0.3').result.ok).toBe(true);
     }
   });
 

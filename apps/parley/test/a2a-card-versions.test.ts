@@ -5,6 +5,7 @@ import { isLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { verifyDetached, type Jwks } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
 import { FIGURE_8, useKey } from '@parley/testkit';
+import { cardSigningPayload, type A2aCardVersion } from '@parley/gateway';
 import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // A2A card versions on `npm start` (apps/gateway/src/a2a-card-versions.ts): the default card is v1.0 for
@@ -28,10 +29,11 @@ function dataPart(value: unknown): Part {
   return { content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' };
 }
 
-async function verifies(card: Record<string, unknown>): Promise<boolean> {
+/** The card's signature against the gateway's JWKS (Parley's check; what it covers: cardSigningPayload). */
+async function verifies(card: Record<string, unknown>, version: A2aCardVersion): Promise<boolean> {
   const jwks = (await (await fetch(`${parley.url}/.well-known/jwks.json`)).json()) as Jwks;
-  const { signatures, ...unsigned } = card as { signatures: Array<{ protected: string; signature: string }> };
-  return verifyDetached(unsigned, `${signatures[0]?.protected}..${signatures[0]?.signature}`, jwks).ok;
+  const { signatures } = card as { signatures: Array<{ protected: string; signature: string }> };
+  return verifyDetached(cardSigningPayload(card, version), `${signatures[0]?.protected}..${signatures[0]?.signature}`, jwks).ok;
 }
 
 describe('A2A card versions on npm start', () => {
@@ -39,13 +41,13 @@ describe('A2A card versions on npm start', () => {
     const card = (await (await fetch(`${parley.url}/a2a/skyways-air/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
     for (const legacy of ['url', 'protocolVersion', 'preferredTransport']) expect(card).not.toHaveProperty(legacy);
     expect(isLegacyAgentCard(card)).toBe(false);
-    expect(await verifies(card)).toBe(true);
+    expect(await verifies(card, '1.0')).toBe(true);
   });
 
   it('a v0.3 client reads the ?version=0.3 card and executes over message/send', async () => {
     const raw = (await (await fetch(`${parley.url}/a2a/skyways-air/.well-known/agent-card.json?version=0.3`)).json()) as Record<string, unknown>;
     expect(raw).toMatchObject({ protocolVersion: '0.3.0', url: `${parley.url}/a2a/skyways-air`, preferredTransport: 'JSONRPC' });
-    expect(await verifies(raw)).toBe(true);
+    expect(await verifies(raw, '0.3')).toBe(true);
 
     const legacy = { legacyCompat: { enabled: true } };
     const methods: string[] = [];
