@@ -198,7 +198,8 @@ export function profileSkillOf(s: ProfileMessage['skills'][number]): AgentSkill 
  * (5.1 names no location), none → no scheme. Returned in the v1.0 JSON form.
  */
 export function securitySchemesOf(methods: ProfileMessage['authentication']): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keyed by the profile's method ids (outside strings): no prototype.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const m of methods) {
     let scheme: SecurityScheme | undefined;
     if (m.scheme === 'jwt') {
