@@ -6,6 +6,7 @@
  * proto/ says so. The params sent are checked against the documented params first.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
+import { createParleyClient } from '@parley/client';
 import { createLogger } from '@parley/runtime';
 import { FIGURE_8, rpc, useKey } from '@parley/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,16 @@ describe('results match the OpenRPC document', () => {
     const key = await checked('create_api_key', { principal: 'openrpc-check', roles: ['client_agent'] });
     const keyId = (key.api_key as { key_id: string }).key_id;
     await checked('revoke_api_key', { key_id: keyId });
+  });
+
+  it('through the typed client: discover() and a generated method', async () => {
+    const client = createParleyClient(parley.url, { apiKey: parley.devKey });
+    const discovered = await client.discover();
+    expect(discovered.methods.map((m) => m.name)).toEqual(doc.methods.map((m) => m.name));
+    const patches = await client.listPatches({ scenario: 'flight_booking' });
+    expect(validators.get('list_patches')?.(patches)).toBe(true);
+    const { agent } = await client.getAgent({ name: 'skyways-air' });
+    expect(agent?.scenarios).toContain('flight_booking');
   });
 
   it('registration and retirement', async () => {
