@@ -375,7 +375,7 @@ export const RPC_METHODS = [
     name: 'get_profile',
     summary: 'One AN agent profile.',
     tag: 'an',
-    params: params({ name: str('An AN agent name.', { maxLength: 128 }) }, ['name']),
+    params: params({ name: str('An AN agent name.', { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 128 }) }, ['name']),
     result: result({ profile: wire('AgentProfile') }),
     errors: ['agent_not_found'],
     grpc: ['AgentProfileService/GetProfile'],
