@@ -1,14 +1,15 @@
 /**
- * A2A agent cards (A2A v1.0, the shape @a2a-js/sdk 1.3.0 reads), derived from
- * the same catalogue entries as the MCP tools: one skill per (agent, scenario).
+ * A2A agent cards (A2A v1.0: the `a2a.proto` AgentCard in ProtoJSON, the shape
+ * @a2a-js/sdk 1.3.0 reads), derived from the same catalogue entries as the MCP
+ * tools: one skill per (agent, scenario).
  *
- * Compatibility: `supportedInterfaces` lists the JSON-RPC endpoint twice, as
+ * Versions: `supportedInterfaces` lists the JSON-RPC endpoint twice, as
  * protocolVersion "1.0" (methods `SendMessage`, ...) and "0.3" (`message/send`,
  * ...), the way the SDK's own `duplicateInterfacesForLegacy` mirrors
- * interfaces; the endpoint answers both. The top-level `url`,
- * `preferredTransport` and `protocolVersion` are the v0.3 card fields, kept so
- * a v0.3-only client finds the endpoint; a v1.0 client reads
- * `supportedInterfaces` first and ignores them.
+ * interfaces; the endpoint answers both. The card itself is strict v1.0 (no
+ * top-level `url`, `preferredTransport` or `protocolVersion`); a v0.3 client
+ * asks for the v0.3 JSON card (`?version=0.3` or `A2A-Version: 0.3`), which
+ * a2a-card-versions.ts derives from this one and signs.
  *
  * Schema negotiation (zhou §3.2 step 3) is declared as an A2A extension under
  * `capabilities.extensions`, naming the schema ids each skill executes and the
@@ -28,13 +29,8 @@ export const SCHEMA_NEGOTIATION_EXTENSION_URI = 'https://parley.dev/a2a/ext/sche
 export const AN_PROFILE_EXTENSION_URI = 'https://parley.dev/a2a/ext/an-agent-profile/v1';
 export const A2A_MEDIA_TYPE = 'application/json';
 
-/** The v0.3 fields a card keeps at the top level for v0.3 clients. */
-export interface LegacyCardFields {
-  url: string;
-  preferredTransport: 'JSONRPC';
-  protocolVersion: '0.3';
-}
-export type ParleyAgentCard = AgentCard & LegacyCardFields;
+/** A v1.0 agent card (a2a-card-versions.ts derives the v0.3 one). */
+export type ParleyAgentCard = AgentCard;
 
 export interface CardOptions {
   /** Absolute base URL of the gateway, no trailing slash (e.g. http://localhost:8080). */
@@ -138,10 +134,8 @@ function card(name: string, description: string, version: string, url: string, e
     defaultInputModes: [A2A_MEDIA_TYPE],
     defaultOutputModes: [A2A_MEDIA_TYPE],
     skills: entries.map(skillOf),
+    // Filled when served (a2a-card-versions.ts signCard).
     signatures: [],
-    url,
-    preferredTransport: 'JSONRPC',
-    protocolVersion: '0.3',
   };
 }
 
@@ -198,18 +192,25 @@ export function profileSkillOf(s: ProfileMessage['skills'][number]): AgentSkill 
 
 /**
  * 5.1 authentication methods as A2A security schemes, keyed by the method's id:
- * jwt → HTTP Bearer with bearerFormat JWT, oauth2 → OAuth 2.0 (the draft's free-text
- * parameters in the description), api_key → an API key in the `X-API-Key` header
+ * jwt → HTTP Bearer with bearerFormat JWT, oauth2 → OAuth 2.0 client credentials with
+ * the first URL of the draft's free-text parameters as the token URL (the text in the
+ * description; no URL: no scheme), api_key → an API key in the `X-API-Key` header
  * (5.1 names no location), none → no scheme. Returned in the v1.0 JSON form.
  */
 export function securitySchemesOf(methods: ProfileMessage['authentication']): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keyed by the profile's method ids (outside strings): no prototype.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const m of methods) {
     let scheme: SecurityScheme | undefined;
     if (m.scheme === 'jwt') {
       scheme = { scheme: { $case: 'httpAuthSecurityScheme', value: { description: m.jwt_info ? `JWT: ${m.jwt_info}` : 'JWT', scheme: 'Bearer', bearerFormat: 'JWT' } } };
     } else if (m.scheme === 'oauth2') {
-      scheme = { scheme: { $case: 'oauth2SecurityScheme', value: { description: m.oauth ? `OAuth 2.0: ${m.oauth}` : 'OAuth 2.0', flows: undefined, oauth2MetadataUrl: '' } } };
+      // A2A v1.0 requires the flows; 5.1's oauth parameters are free text. Its first URL is taken as the
+      // token URL of a client-credentials flow (agents call agents; no user agent redirects); without a URL
+      // there is no v1.0 scheme to write, and the method stays in the AN profile extension only.
+      // Written by hand: ProtoJSON would leave out the empty `scopes` map the flow requires.
+      const tokenUrl = /\bhttps?:\/\/[^\s,;]+/.exec(m.oauth ?? '')?.[0];
+      if (tokenUrl) out[m.id] = { oauth2SecurityScheme: { description: `OAuth 2.0: ${m.oauth}`, flows: { clientCredentials: { tokenUrl, scopes: {} } } } };
     } else if (m.scheme === 'api_key') {
       scheme = { scheme: { $case: 'apiKeySecurityScheme', value: { description: 'API key', location: 'header', name: 'X-API-Key' } } };
     }

@@ -4,13 +4,15 @@ import type { TextEmbedder } from '@parley/adol';
 import type { Authenticator, Principal } from '@parley/auth';
 import { withAuthorization } from '@parley/contracts';
 import { ERROR_CATALOGUE, ParleyError, isErrorType, parseIdempotencyKey, toParleyError } from '@parley/protocol';
-import { createRateLimiter, credentialLabel, handleHealth, handleMetrics, systemClock, type Clock, type HealthState, type Logger, type Metrics } from '@parley/runtime';
+import { createKeyRing, createRateLimiter, credentialLabel, handleHealth, handleMetrics, systemClock, type Clock, type HealthState, type Logger, type Metrics } from '@parley/runtime';
 import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
-import { gatewayCard } from './a2a-card';
+import { gatewayCard, type ParleyAgentCardJson } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { consoleHandler } from './console';
 import { createMcpFace } from './mcp';
 import { SchemaStore } from './schema-store';
+import { OPENRPC_PATH, openRpcDocument } from './openrpc';
+import { presentCard, type CardSigner } from './a2a-card-versions';
 import { METHODS, errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
 
 /**
@@ -70,7 +72,12 @@ export interface GatewayHttpOptions {
    * GET /metrics with everything else the process's parts record there.
    */
   metrics?: Metrics;
+  /** Signs the A2A agent cards (a2a-card-versions.ts); default: a key generated at start. Its public key joins the JWKS. */
+  cardSigner?: CardSigner;
 }
+
+/** Agent cards differ by the A2A-Version request header (a2a-card-versions.ts). */
+const CARD_HEADERS = { 'cache-control': 'max-age=5', vary: 'A2A-Version' };
 
 /** Methods after which the MCP/A2A catalogue is rebuilt: they change agents or schemas. */
 const CATALOG_WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['register_agent', 'publish_schema', 'unregister_agent', 'retire_schema']);
@@ -81,6 +88,7 @@ const JWKS_TTL_MS = 5000;
 const ENDPOINTS = [
   `GET ${JWKS_PATH}`,
   'POST /rpc',
+  `GET ${OPENRPC_PATH}`,
   'POST /mcp',
   `GET ${AGENT_CARD}`,
   'POST /a2a',
@@ -177,7 +185,10 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     jwksLoading ??= opts.backends.negotiation
       .getSigningKeys({})
       .then((r) => {
-        const body = JSON.stringify({ keys: r.keys.map((k) => ({ kty: k.kty, crv: k.crv, x: k.x, kid: k.kid, use: k.use, alg: k.alg })) });
+        // Negotiation's keys, then the agent cards' (a2a-card-versions.ts) unless it is the same key.
+        const keys: Array<Record<string, string>> = r.keys.map((k) => ({ kty: k.kty, crv: k.crv, x: k.x, kid: k.kid, use: k.use, alg: k.alg }));
+        for (const k of cardSigner.jwks().keys) if (!keys.some((n) => n.kid === k.kid)) keys.push({ ...k });
+        const body = JSON.stringify({ keys });
         jwks = { at: Date.now(), body };
         return body;
       })
@@ -192,10 +203,25 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     return jwksLoading;
   };
 
+  // A2A card signatures (a2a-card-versions.ts): the configured key, else one generated at start; published in the JWKS.
+  const cardSigner: CardSigner = opts.cardSigner ?? createKeyRing();
+
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
     res.end(text);
+  };
+  /** The card in the version asked for, signed; a version not served is HTTP 400 `invalid_request`. */
+  const sendCard = (req: IncomingMessage, res: ServerResponse, card: ParleyAgentCardJson, base: string) => {
+    let body: unknown;
+    try {
+      body = presentCard(req, card, cardSigner, base);
+    } catch (e) {
+      if (toParleyError(e).type !== 'invalid_request') throw e;
+      send(res, 400, errorResponse(null, e), { vary: 'A2A-Version' });
+      return;
+    }
+    send(res, 200, body, CARD_HEADERS);
   };
   const notAllowed = (res: ServerResponse, allow: string, why: string) => {
     send(res, 405, errorResponse(null, new ParleyError('invalid_request', why, { path: 'method', rule: `http_${allow.toLowerCase()}` })), { allow });
@@ -290,7 +316,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     // One caller for the whole body; a batch costs one request per member.
     if (!charge(principal, res, Array.isArray(parsed) ? Math.max(1, parsed.length) : 1, 'rpc')) return;
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
-    const ctx: RequestContext = { principal };
+    const ctx: RequestContext = { principal, rpcUrl: `${baseUrl(req)}/rpc`, version };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
     const responseHeaders: Record<string, string> = {};
     // Idempotency-Key (a safe retry of `execute`): one request, one key; a batch would leave it ambiguous.
@@ -420,7 +446,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       const cardOpts = { baseUrl: baseUrl(req), version };
       const entries = await catalog.entries();
       if (agent === undefined) {
-        send(res, 200, gatewayCard(entries, cardOpts), { 'cache-control': 'max-age=5' });
+        sendCard(req, res, gatewayCard(entries, cardOpts), cardOpts.baseUrl);
         return true;
       }
       // An AN agent profile (draft 004 §5.1) shows on the card, merged with the registered agent (a2a.ts).
@@ -429,7 +455,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         send(res, 404, errorResponse(null, new ParleyError('agent_not_found', `No agent named "${agent}" is registered`, { path: 'url', rule: 'exists' })));
         return true;
       }
-      send(res, 200, a, { 'cache-control': 'max-age=5' });
+      sendCard(req, res, a as ParleyAgentCardJson, cardOpts.baseUrl);
       return true;
     }
     if (req.method !== 'POST') {
@@ -499,6 +525,17 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       }
       if (path === '/mcp') {
         await handleMcp(req, res);
+        return;
+      }
+      if (path === OPENRPC_PATH) {
+        // The OpenRPC document of POST /rpc (openrpc.ts; the same as rpc.discover), public like the agent card.
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          notAllowed(res, 'GET', 'The OpenRPC document is read with GET');
+          return;
+        }
+        const { text } = openRpcDocument(version, `${baseUrl(req)}/rpc`);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'public, max-age=300' });
+        res.end(req.method === 'HEAD' ? undefined : text);
         return;
       }
       if (path === JWKS_PATH) {

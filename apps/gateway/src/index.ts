@@ -5,12 +5,15 @@ import type { Authenticator } from '@parley/auth';
 import type { Clock, HealthState, Logger, Metrics } from '@parley/runtime';
 import { createGatewayServer } from './http';
 import type { Backends } from './rpc';
+import type { CardSigner } from './a2a-card-versions';
 
 export { METHODS, errorResponse, handleOne, type Backends, type Handler, type RequestContext } from './rpc';
 export { API_KEY_METHODS, OPERATOR_METHODS } from './operator';
 export { createGatewayServer, type GatewayHttpOptions } from './http';
 export { deriveTool, toolName, type ToolSource } from './mcp-tools';
 export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-card';
+export { A2A_CARD_VERSIONS, cardSigningPayload, signCard, toV03Card, type A2aCardVersion, type CardSigner } from './a2a-card-versions';
+export { OPENRPC_PATH, openRpcDocument } from './openrpc';
 
 export interface GatewayDeps {
   backends: Backends;
@@ -36,6 +39,8 @@ export interface GatewayDeps {
   tls?: { cert: Buffer | string; key: Buffer | string; ca?: Buffer | string } | null;
   /** Prometheus metrics, served at GET /metrics (libs/runtime metrics.ts). */
   metrics?: Metrics;
+  /** Signs the A2A agent cards (a2a-card-versions.ts); default: a key generated at start. */
+  cardSigner?: CardSigner;
 }
 
 export interface RunningGateway {
@@ -58,6 +63,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.rateLimit !== undefined ? { rateLimit: deps.rateLimit } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.cardSigner ? { cardSigner: deps.cardSigner } : {}),
   });
   // HTTPS: the same request handler on a TLS server (client certificates are not requested).
   const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key, ...(deps.tls.ca ? { ca: deps.tls.ca } : {}) }) : plain;

@@ -22,7 +22,7 @@ import {
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, runUntilSignal, systemClock, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
-import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
+import { loadKeyRing, metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startGateway } from './index';
 import { parseToolExamples } from './adol-params';
 
@@ -108,6 +108,9 @@ runUntilSignal('gateway', log, async () => {
     authenticator: auth.authenticator,
     rateLimit: ratePerSecond > 0 ? { ratePerSecond, burst } : null,
     ...(metrics ? { metrics } : {}),
+    // A2A agent cards are signed (a2a-card-versions.ts) with the key negotiation signs templates with
+    // (PARLEY_SIGNING_KEYS_DIR / PARLEY_SIGNING_KEY), else a key generated at start; the JWKS publishes it.
+    cardSigner: loadKeyRing(env, log),
   });
   return {
     async stop() {

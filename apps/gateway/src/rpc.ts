@@ -12,9 +12,9 @@ import {
   parseRegisterAgentParams,
   parseRetireSchemaParams,
   parseUnregisterAgentParams,
+  parseGetAgentParams,
   parseTemplate,
   toParleyError,
-  validateAgentName,
 } from '@parley/protocol';
 import { compactTemplate, shortTemplate } from './adol';
 import { execute } from './execute';
@@ -27,6 +27,7 @@ import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
 import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
 import { EVENT_SUBSCRIPTION_METHODS } from './event-subscriptions';
 import type { EventSubscriptionApi } from '@parley/contracts';
+import { openRpcDocument } from './openrpc';
 
 /**
  * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
@@ -79,6 +80,9 @@ export interface RequestContext {
   observed?: { scenario?: string };
   /** The single request's `Idempotency-Key` header, checked (http.ts); `execute` uses it. */
   idempotencyKey?: string;
+  /** The URL of this JSON-RPC endpoint and the gateway's version, for `rpc.discover`'s document (http.ts). */
+  rpcUrl?: string;
+  version?: string;
 }
 
 /** Longest `Parley-Signature` header sent; a longer signature (many applied patches) is left to get_schema_template_signed. */
@@ -229,9 +233,7 @@ export const METHODS = {
     return { agent: r.agent, created: r.created };
   },
   async get_agent(params, b) {
-    const name = (params as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string') throw new ParleyError('invalid_params', 'name is required', { path: 'params.name', rule: 'required' });
-    validateAgentName(name, 'params.name');
+    const { name } = parseGetAgentParams(params);
     return { agent: (await b.registry.getAgent({ name })).agent };
   },
   async list_agents(params, b) {
@@ -288,6 +290,16 @@ export const METHODS = {
   ...EVENT_SUBSCRIPTION_METHODS,
   // Dead letters of every service (draft-zhou §6.2 event flow), operators only: operator.ts.
   ...DEAD_LETTER_METHODS,
+  /**
+   * OpenRPC service discovery (https://spec.open-rpc.org/#service-discovery-method): the document
+   * built from the method table (libs/protocol rpc-methods.ts; openrpc.ts), also at GET /openrpc.json.
+   */
+  async 'rpc.discover'(params, _b, ctx) {
+    if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {
+      throw new ParleyError('invalid_params', 'rpc.discover takes no params', { path: 'params', rule: 'empty' });
+    }
+    return openRpcDocument(ctx.version, ctx.rpcUrl).doc;
+  },
   /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
   async whoami(params, _b, ctx) {
     if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {

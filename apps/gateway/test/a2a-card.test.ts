@@ -22,8 +22,8 @@ describe('A2A agent cards', () => {
     expect(card.defaultInputModes).toEqual(['application/json']);
     expect(card.defaultOutputModes).toEqual(['application/json']);
     expect(card.skills.map((s) => s.id)).toEqual(entries.map((e) => e.tool.name));
-    // The v0.3 view for v0.3-only clients.
-    expect(card).toMatchObject({ url: `${BASE}/a2a`, preferredTransport: 'JSONRPC', protocolVersion: '0.3' });
+    // Strict v1.0: the v0.3 top-level fields are on the v0.3 card only (a2a-card-versions.ts).
+    for (const legacy of ['url', 'preferredTransport', 'protocolVersion']) expect(card).not.toHaveProperty(legacy);
   });
 
   it('declares schema negotiation as an extension naming the schema ids', () => {

@@ -299,7 +299,8 @@ describe('A2A cards with agent profiles', () => {
     expect(card.defaultInputModes).toEqual(['text/plain', 'image/*']);
     expect(card.securitySchemes).toEqual({
       'jwt-1': { httpAuthSecurityScheme: { description: 'JWT: issuer https://id.acme.example', scheme: 'Bearer', bearerFormat: 'JWT' } },
-      oauth: { oauth2SecurityScheme: { description: 'OAuth 2.0: token https://id.acme.example/token, scope an.tasks' } },
+      // A2A v1.0 requires the flows: the draft's free text gives the token URL of a client-credentials flow.
+      oauth: { oauth2SecurityScheme: { description: 'OAuth 2.0: token https://id.acme.example/token, scope an.tasks', flows: { clientCredentials: { tokenUrl: 'https://id.acme.example/token', scopes: {} } } } },
       key: { apiKeySecurityScheme: { description: 'API key', location: 'header', name: 'X-API-Key' } },
       // The endpoint is Parley's: its Bearer scheme (issue 6) is the one a caller of /a2a/<name> needs.
       parley: { httpAuthSecurityScheme: { description: expect.stringMatching(/API key/), scheme: 'Bearer', bearerFormat: 'Parley API key or JWT' } },

@@ -13,6 +13,8 @@ import {
 } from './mapping';
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
 import { asJwks, createVerifier, type Jwks, type VerifyResult } from './verify';
+import { RPC_CLIENT_METHODS, type ListAgentsParams, type ListAgentsResult, type ListSchemasParams, type ListSchemasResult, type PublishSchemaResult, type RegisterAgentParams, type RegisterAgentResult, type RpcMethodTypes, type RpcMethods } from './methods.gen';
+import type { OpenRpcDocument } from '@parley/protocol';
 
 // Every failure the client reports is a ParleyError (type, path, rule, violations, details) of the gateway's catalogue.
 export { ParleyError, isParleyError, type ErrorType } from '@parley/protocol';
@@ -25,6 +27,12 @@ export type { IdentifyOptions, ScenarioCatalog, ScenarioEntry, ScenarioIdentific
 
 export { PARLEY_JWS_TYP, asJwks, canonicalJson, createVerifier, jwsHeader, verifyDetached } from './verify';
 export type { Jwk, Jwks, JwsHeader, Verifier, VerifyFailure, VerifyResult } from './verify';
+// A typed method for every documented JSON-RPC method, generated from the gateway's method table (`npm run gen:rpc`):
+// `rpc.ListPatchesParams`, `rpc.Patch`, ... for the types, RPC_CLIENT_METHODS for the names.
+export { RPC_CLIENT_METHODS } from './methods.gen';
+export type { RpcMethodTypes, RpcMethods } from './methods.gen';
+export type * as rpc from './methods.gen';
+export type { OpenRpcDocument } from '@parley/protocol';
 
 /**
  * What a client agent imports: a typed JSON-RPC 2.0 client for the gateway.
@@ -163,8 +171,21 @@ export interface SchemaUpdates {
   patches: SchemaPatchDelivery[];
 }
 
-export interface ParleyClient {
+/** Methods the client implements itself (etags, signatures), beside the generated ones. */
+type OwnMethods = 'getSchemaTemplate' | 'getSchemaTemplateSigned' | 'getSchemaUpdates' | 'execute' | 'registerAgent' | 'publishSchema' | 'listAgents' | 'listSchemas';
+
+/**
+ * Every documented JSON-RPC method is a typed method here (RpcMethods, generated from the
+ * gateway's method table: `listPatches`, `taskAssign`, `createApiKey`, ...); the ones below add
+ * the client's own behaviour (etags kept, signatures verified).
+ */
+export interface ParleyClient extends Omit<RpcMethods, OwnMethods> {
+  /** A documented method by its JSON-RPC name, typed. */
+  call<M extends keyof RpcMethodTypes>(method: M, params?: RpcMethodTypes[M]['params']): Promise<RpcMethodTypes[M]['result']>;
+  /** Any other method (an extension the gateway serves beyond the documented ones). */
   call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** OpenRPC service discovery: the gateway's OpenRPC 1.3 document (`rpc.discover`, also GET /openrpc.json). */
+  discover(): Promise<OpenRpcDocument>;
   /** The (effective) template; its etag is kept for `execute` (see `schemaEtag`). */
   getSchemaTemplate(params: GetSchemaTemplateParams): Promise<SchemaTemplate>;
   /** The template and its etag (undefined when the gateway has no polling endpoint). */
@@ -174,10 +195,11 @@ export interface ParleyClient {
   /** The etag kept for a schema_id (and client_id) by the last getSchemaTemplate. */
   schemaEtag(schemaId: string, clientId?: string): string | undefined;
   execute<T extends JsonObject = JsonObject>(params: ExecuteParams): Promise<T & ExecuteExtras>;
-  registerAgent(params: { name: string; scenarios: string[]; description?: string; domain?: string; tags?: string[]; version?: string }): Promise<{ agent: unknown; created: boolean }>;
-  publishSchema(params: { agent: string; template: SchemaTemplate | JsonObject; language?: string; response_schema?: JsonObject }): Promise<{ schema: { schema_id: string; version: number }; created: boolean; notes: string[] }>;
-  listAgents(params?: { scenario?: string; tag?: string; domain?: string }): Promise<{ agents: Array<{ name: string; scenarios: string[]; tags: string[]; domain: string; executions: number }> }>;
-  listSchemas(params?: { agent?: string; scenario?: string }): Promise<{ schemas: Array<{ agent: string; schema_id: string; version: number; languages: string[] }> }>;
+  registerAgent(params: RegisterAgentParams): Promise<RegisterAgentResult>;
+  /** The template as the protocol types it, or any JSON object (the gateway checks it: template_invalid). */
+  publishSchema(params: { agent: string; template: SchemaTemplate | JsonObject; language?: string; response_schema?: JsonObject }): Promise<PublishSchemaResult>;
+  listAgents(params?: ListAgentsParams): Promise<ListAgentsResult>;
+  listSchemas(params?: ListSchemasParams): Promise<ListSchemasResult>;
   /** The template with its signature (`get_schema_template_signed`); verified when the client verifies. */
   getSchemaTemplateSigned(params: GetSchemaTemplateParams): Promise<SignedSchemaTemplate>;
   /**
@@ -275,7 +297,7 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
   const etags = new Map<string, string>();
   const etagKey = (schemaId: string, clientId: string | undefined) => `${schemaId}\u0000${clientId ?? ''}`;
 
-  async function call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  async function call<T>(method: string, params: object = {}): Promise<T> {
     const id = nextId++;
     let res: Response;
     try {
@@ -522,8 +544,15 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     return { identification, mapping, executed: true, declined: false, result };
   }
 
+  // One typed method per documented JSON-RPC method (methods.gen.ts); the client's own override some below.
+  const generated = Object.fromEntries(
+    Object.entries(RPC_CLIENT_METHODS).map(([fn, method]) => [fn, (p?: object) => call(method, p ?? {})]),
+  ) as unknown as RpcMethods;
+
   return {
-    call,
+    ...generated,
+    call: call as ParleyClient['call'],
+    discover: () => call<OpenRpcDocument>('rpc.discover'),
     mapUtterance,
     scenarioCatalog,
     identifyScenario,
@@ -534,7 +563,7 @@ export function createParleyClient(baseUrl: string, opts: ParleyClientOptions = 
     schemaEtag: (schemaId, clientId) => etags.get(etagKey(schemaId, clientId)),
     execute,
     registerAgent: (p) => call('register_agent', p),
-    publishSchema: (p) => call('publish_schema', p as unknown as Record<string, unknown>),
+    publishSchema: (p) => call('publish_schema', p),
     listAgents: (p = {}) => call('list_agents', p),
     listSchemas: (p = {}) => call('list_schemas', p),
     getSchemaTemplateSigned,

@@ -72,6 +72,7 @@ export {
   parseRegisterAgentParams,
   parseRetireSchemaParams,
   parseUnregisterAgentParams,
+  parseGetAgentParams,
 } from './rpc-params';
 export type {
   ExecuteParams,
@@ -94,3 +95,10 @@ export { FORBIDDEN_MEMBER_NAMES, MAX_PAYLOAD_DEPTH, assertNoForbiddenKeys } from
 export { compileResponseSchema } from './response-schema';
 export type { ResponseValidator } from './response-schema';
 export { PARLEY_JWS_TYP, b64url, canonicalJson, jwsHeader, verifyDetached, type Jwk, type JwsHeader, type Jwks, type PublicJwk, type VerifyFailure, type VerifyResult } from './jws';
+
+// The JSON-RPC method table and the OpenRPC document built from it (served as rpc.discover and /openrpc.json).
+export { COMMON_ERRORS, RPC_METHODS, RPC_METHOD_SPECS, RPC_TAGS, SHARED_SCHEMAS } from './rpc-methods';
+export type { JsonSchema, RpcMethodName, RpcMethodSpec, RpcTag } from './rpc-methods';
+export { OPENRPC_VERSION, buildOpenRpcDocument } from './openrpc';
+export type { OpenRpcDocument, OpenRpcOptions } from './openrpc';
+export { WIRE_SCHEMAS } from './rpc-wire.gen';

@@ -157,6 +157,11 @@ export interface UnregisterAgentParams {
   name: string;
 }
 
+/** `get_agent`: `{"name": "acme-air"}` (the same params as unregister_agent). */
+export function parseGetAgentParams(params: unknown): UnregisterAgentParams {
+  return parseUnregisterAgentParams(params);
+}
+
 /** `retire_schema`: one schema of an agent, no longer negotiated nor executed (its owner or an operator). */
 export interface RetireSchemaParams {
   agent: string;
@@ -413,6 +418,7 @@ export const RPC_PARAM_PARSERS = {
   list_agents: parseListAgentsParams,
   list_schemas: parseListSchemasParams,
   unregister_agent: parseUnregisterAgentParams,
+  get_agent: parseGetAgentParams,
   retire_schema: parseRetireSchemaParams,
 } as const;
 
