@@ -96,3 +96,7 @@ export type {
   QueuedCandidate,
   Thresholds,
 } from './lifecycle';
+
+// Operators' edits of a patch key (§6.2: updates are authorized; §6.2.2 additive refinements).
+export { EDITABLE_KEY_TYPES, MAX_EDIT_DESCRIPTION_CHARS, MAX_EDIT_VALUES, editKeyDefinition, planKeyEdit } from './edit';
+export type { EditPlan, EditedKey, KeyEdit } from './edit';
