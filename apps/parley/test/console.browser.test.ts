@@ -117,6 +117,19 @@ describe.skipIf(!run)('operator console (/console/) in headless Chromium', () =>
     const editAvailable = edit.body.error?.data?.type !== 'method_not_found';
     expect(await page.getByTestId(`edit-${proposed!.patch_id}`).isDisabled()).toBe(!editAvailable);
     if (!editAvailable) expect(await page.getByTestId(`edit-note-${proposed!.patch_id}`).textContent()).toMatch(/edit_patch/);
+    if (editAvailable) {
+      // An operator's edit from the console: {patch_id, key, description, reason}, recorded as a decision with the reason.
+      await page.getByTestId(`edit-${proposed!.patch_id}`).click();
+      await page.getByTestId(`edit-description-${proposed!.patch_id}`).fill('The seat the traveller prefers, one of the listed values.');
+      await page.getByTestId(`reason-${proposed!.patch_id}`).fill('clearer wording for clients');
+      await page.getByTestId(`edit-save-${proposed!.patch_id}`).click();
+      await expect
+        .poll(async () => (await rpc(parley.url, 'get_patch', { patch_id: proposed!.patch_id })).body.result.patch.new_keys[0].definition.semantic_description, { timeout: 15_000 })
+        .toBe('The seat the traveller prefers, one of the listed values.');
+      const edits = await rpc(parley.url, 'list_decisions', { scenario: 'flight_booking', patch_id: proposed!.patch_id });
+      expect(edits.body.result.decisions.some((d: { action: string; reasons: string[] }) => d.action === 'edit' && d.reasons.includes('clearer wording for clients'))).toBe(true);
+      await page.getByTestId(`patch-${proposed!.patch_id}`).waitFor({ timeout: 15_000 });
+    }
 
     await page.getByTestId(`reason-${proposed!.patch_id}`).fill('reviewed in the console: seat preference is safe');
     await page.getByTestId(`approve-${proposed!.patch_id}`).click();
