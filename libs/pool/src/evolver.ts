@@ -41,6 +41,7 @@ import {
   transition,
   withKeyLifecycle,
   withValues,
+  type Candidate,
   type InductionResult,
   type InductionSample,
   type KeyCounters,
@@ -91,7 +92,7 @@ export interface DecisionRecord {
   readonly patch_id: string;
   /** Empty for decisions about a whole patch or a cluster. */
   readonly key_name: string;
-  readonly action: 'publish' | 'propose' | 'merge' | 'refine' | 'edit' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
+  readonly action: 'publish' | 'propose' | 'merge' | 'refine' | 'supersede' | 'edit' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
   /** Key state before and after, for key transitions. */
   readonly from?: string;
   readonly to?: string;
@@ -338,6 +339,30 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return { record, change: { kind: 'published', record, reasons: operator ? [`operator edit: ${operator.reason}`] : reasons.length ? reasons : ['published'], figures: {}, actor } };
   };
 
+  /**
+   * A grown cluster whose re-induction names a richer key than its experimental one (a yes/no key that turned out
+   * to be a choice: window_seat → seat_preference with window and aisle). Never a silent rename or retype (zhou
+   * §6.2.2): the new key is published and the old one deprecated, each recorded as a decision.
+   */
+  const supersede = (m: MaturedCluster, base: SchemaTemplate, scope: Scope, oldPatchId: string, old: KeyDefinition, key: KeyDefinition): PatchChange[] => {
+    const now = m.matured_at;
+    const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [key] });
+    const why = `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients: "${key.key_name}" (${key.key_type}${key.enum ? `: ${key.enum.map(String).join(', ')}` : ''}) covers "${old.key_name}" (${old.key_type}) (zhou §6.2.2)`;
+    decide({ at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: key.key_name, action: 'supersede', reasons: [why], figures: { cluster: m.cluster_id, replaces: old.key_name }, actor: 'inducer' });
+    triggers.push({ at: now, cluster_id: m.cluster_id, scenario: m.scenario_id, scope: scopeLabel(scope), outcome: 'patched', patch_id: record.patch.patch_id, key_name: key.key_name, reasons: [why], heat: m.heat, distinct_clients: m.distinct_clients, branch: m.branch });
+    // The old key leaves once clients can see its successor (a successor waiting for an operator leaves it in place).
+    if (record.status !== 'active') return [change];
+    const r = find(oldPatchId);
+    const pk = r.patch.new_keys.find((k) => k.definition.key_name === old.key_name);
+    if (!pk || pk.lifecycle.state !== 'experimental') return [change];
+    const reason = `superseded by "${key.key_name}" (${record.patch.patch_id})`;
+    const metrics = keyMetrics(counters.get(ckey(r.patch.patch_id, old.key_name)) as KeyCounters, now, lifecycle);
+    const rec = put({ ...r, patch: withKeyLifecycle(r.patch, old.key_name, transition(pk.lifecycle, 'deprecated', now, [reason], metrics, lifecycle)), revision: r.revision + 1 });
+    const fig = { ...metrics } as Record<string, number | null>;
+    decide({ at: now, scenario: m.scenario_id, patch_id: r.patch.patch_id, key_name: old.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [reason], figures: fig, actor: 'inducer' });
+    return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
+  };
+
   const evolver: Evolver = {
     lifecycle,
     approval,
@@ -419,6 +444,8 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       const target = existing.find((k) => k.key_name === before.key_name);
       // zhou §6.2.2: base keys are refined by description only (done when the cluster first fired); stable keys are settled.
       if (!target || target.status !== 'experimental') return { changes: [] };
+      const better = supersedes(target.definition, induced.candidate, existing.filter((k) => k !== target));
+      if (better) return { changes: supersede(m, base, scope, target.origin, target.definition, better) };
       const widen = newEnumValues(target.definition, induced.candidate.key);
       if (widen.length === 0) return { changes: [] };
       const values = [...(target.definition.enum ?? []), ...widen];
@@ -644,6 +671,20 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     },
   };
   return evolver;
+}
+
+/**
+ * The re-induced key that should replace an experimental one, or null: the old key is a yes/no flag, the new one
+ * a choice among at least two values, one of which is a word of the old name (what the flag was about is one of
+ * the alternatives), no operator review is needed and no other live key is the same intent.
+ */
+function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof detectConflict>[1]): KeyDefinition | null {
+  const key = c.key;
+  if (old.key_type !== 'boolean' || key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
+  if ((c.review ?? []).length > 0 || key.key_name === old.key_name) return null;
+  const oldWords = new Set(old.key_name.split('_'));
+  if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v))) return null;
+  return detectConflict(c, others).kind === 'none' ? key : null;
 }
 
 /** Restarts a proposed patch's clock at approval: timestamp, expiry and its keys' trial. */
