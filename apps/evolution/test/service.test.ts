@@ -144,6 +144,17 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
     expect((await running.api.listDecisions({ scenario: 'flight_booking' })).decisions).toHaveLength(4);
   });
 
+  it('pool.grown: values the grown cluster supports arrive as a refinement, logged as a grown input (zhou §6.2.2 over the cluster\'s life)', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    const grown = maturedEvent([...SEAT, ['middle seat please', 3], ['a middle seat', 2]], T0 + DAY);
+    await bus.publishEvent({ ...grown, type: EventType.PoolGrown, data: { ...(grown.data as PoolMaturedData), kind: 'grown' } } as EventEnvelope);
+    await waitFor('the refinement', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches.length === 2 ? true : undefined));
+    const { patches } = await running!.api.listPatches({ scenario: 'flight_booking' });
+    expect(patches[1]?.modified_keys).toEqual([expect.objectContaining({ key_name: 'seat_preference', enum: expect.arrayContaining(['window', 'aisle', 'middle']) })]);
+    expect((await db.query<{ kind: string }>('SELECT kind FROM evolution.inputs ORDER BY seq')).rows.map((r) => r.kind)).toEqual(['base', 'matured', 'grown']);
+  });
+
   it('runs the §6.2.3 lifecycle on its clock from payload.executed events, and a restart folds the log into the same state', async () => {
     await bus.publishEvent(maturedEvent(SEAT, T0));
     await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
