@@ -115,6 +115,8 @@ describe.skipIf(!run)('operator console (/console/) in headless Chromium', () =>
     // edit_patch: wired when the gateway has it, disabled with a note while it answers method_not_found.
     const edit = await rpc(parley.url, 'edit_patch', {});
     const editAvailable = edit.body.error?.data?.type !== 'method_not_found';
+    // This gateway offers it: the empty probe is refused for its params, not as an unknown method.
+    expect(edit.body.error?.data).toMatchObject({ type: 'invalid_params', path: 'params.patch_id' });
     expect(await page.getByTestId(`edit-${proposed!.patch_id}`).isDisabled()).toBe(!editAvailable);
     if (!editAvailable) expect(await page.getByTestId(`edit-note-${proposed!.patch_id}`).textContent()).toMatch(/edit_patch/);
     if (editAvailable) {
