@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { templateToWire, type NegotiationApi } from '@parley/contracts';
+import { EvolutionServiceService, createGrpcClient, templateToWire, type NegotiationApi } from '@parley/contracts';
 import { createOfflineEmbedder, loadWordNetLexicon } from '@parley/embeddings';
 import { EventType, createNatsBus, createSubjects, type Bus, type EventEnvelope } from '@parley/events';
 import { startEvolution, type RunningEvolution } from '@parley/evolution-service';
@@ -96,8 +96,21 @@ describe.skipIf(!infra)('evolution service on PostgreSQL + JetStream (zhou §6.2
     const out = await sql.query(`SELECT event::jsonb ->> 'type' AS type, published_at IS NOT NULL AS sent FROM evolution.outbox ORDER BY seq`);
     expect(out.rows).toEqual([{ type: 'patch.published', sent: true }]);
 
-    const edited = await evolution!.api.editPatch({ patch_id: patch.patch_id, key: 'seat_preference', values: ['window', 'aisle', 'middle'], reason: 'middle seats are asked for at the desk' }, { actor: 'ops' } as never);
-    expect(edited.outcome).toBe('refine');
+    // The operator's edit over gRPC (EvolutionService/EditPatch): anonymous callers are refused, credentials decide.
+    const anonymous = createGrpcClient(EvolutionServiceService, `127.0.0.1:${evolution!.port}`);
+    const grpc = createGrpcClient(EvolutionServiceService, `127.0.0.1:${evolution!.port}`, { credential: identity.serviceToken });
+    try {
+      const req = { patch_id: patch.patch_id, key: 'seat_preference', values: ['window', 'aisle', 'middle'], reason: 'middle seats are asked for at the desk' };
+      await expect(anonymous.api.editPatch(req)).rejects.toMatchObject({ type: 'unauthenticated' });
+      await expect(grpc.api.editPatch({ ...req, values: ['window'] })).rejects.toMatchObject({ type: 'invalid_params', path: 'params.values', rule: 'enum_superset' });
+      const edited = await grpc.api.editPatch(req);
+      expect(edited.outcome).toBe('refine');
+      // The widened enum reaches operators over the wire too.
+      expect(edited.patch?.modified_keys).toEqual([expect.objectContaining({ key_name: 'seat_preference', enum: ['window', 'aisle', 'middle'] })]);
+    } finally {
+      anonymous.close();
+      grpc.close();
+    }
     expect((await sql.query(`SELECT kind FROM evolution.inputs ORDER BY seq`)).rows.map((r) => r.kind)).toEqual(['base', 'matured', 'edit']);
 
     const before = await evolution!.api.listPatches({ scenario: 'flight_booking' });

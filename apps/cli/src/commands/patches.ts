@@ -74,7 +74,7 @@ export function patchText(p: Patch | undefined): string {
     if (history.length > 0) lines.push('history:', table(['AT', 'KEY', 'STEP', 'ACTOR', 'REASONS', 'FIGURES'], history));
   }
   if (p.modified_keys.length > 0) {
-    lines.push('modified keys:', ...p.modified_keys.map((m) => `  ${m.key_name}: ${clip(m.semantic_description, 100)}`));
+    lines.push('modified keys:', ...p.modified_keys.map((m) => `  ${m.key_name}: ${clip(m.semantic_description, 100)}${m.enum?.length ? ` (values ${m.enum.map(String).join(', ')})` : ''}`));
   }
   return lines.join('\n');
 }
