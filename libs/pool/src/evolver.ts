@@ -609,6 +609,11 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
           });
         }
       }
+      // The cluster the key came from keeps feeding it: its later growth refines the key under its new name.
+      const retarget = (patchId: string, keyName: string): void => {
+        const last = [...triggers].reverse().find((t) => t.cluster_id === r.patch.source_cluster_id && t.key_name === before.key_name);
+        if (last) triggers.push({ ...last, at: a.at, patch_id: patchId, key_name: keyName, reasons: [`operator edit: ${a.reason}`] });
+      };
       const figures: Record<string, string | number | null> = { changed: edited.changed.join(','), key_type: edited.definition.key_type };
       if (edited.changed.includes('rename')) figures['renamed_from'] = before.key_name;
       if (edited.enum_removed) figures['enum_removed'] = 1;
@@ -624,6 +629,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
             counters.set(ckey(patch.patch_id, plan.definition.key_name), newKeyCounters(patch.patch_id, plan.definition.key_name));
           }
           decide({ at: a.at, scenario: patch.scenario, patch_id: patch.patch_id, key_name: plan.definition.key_name, action: 'edit', reasons, figures, actor: a.actor });
+          if (plan.definition.key_name !== before.key_name) retarget(patch.patch_id, plan.definition.key_name);
           return { kind: 'in_place', patch_id: patch.patch_id, changes: [{ kind: 'updated', record: rec, key_name: plan.definition.key_name, reasons: [`edited (${edited.changed.join(', ')}): ${a.reason}`], figures: {}, actor: a.actor }] };
         }
         case 'refine': {
@@ -635,6 +641,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
         case 'replace': {
           const { record, change } = newPatch(base, scope, a.at, r.patch.source_cluster_id, { new_keys: [plan.definition] }, [], { actor: a.actor, reason: a.reason });
           decide({ at: a.at, scenario: record.patch.scenario, patch_id: record.patch.patch_id, key_name: plan.definition.key_name, action: 'edit', reasons: [...reasons, `replaces "${before.key_name}" of ${r.patch.patch_id}, which is deprecated`], figures, actor: a.actor });
+          retarget(record.patch.patch_id, plan.definition.key_name);
           // zhou §6.2.3: the old key leaves the way keys leave, deprecated now, withdrawn after the grace period.
           const why = `superseded by "${plan.definition.key_name}" (${record.patch.patch_id}): ${a.reason}`;
           const metrics = keyMetrics(counters.get(ckey(r.patch.patch_id, before.key_name)) as KeyCounters, a.at, lifecycle);

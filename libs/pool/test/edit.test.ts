@@ -133,6 +133,14 @@ describe('edit_patch on a published experimental key: additive, never a silent r
     expect(ev.tick(at + 15 * DAY).changes.map((c) => [c.kind, c.key_name])).toContainEqual(['withdrawn', 'seat_preference']);
   });
 
+  it('the cluster keeps feeding the renamed key: its later growth refines seat_choice, not the deprecated name', async () => {
+    const { ev, id } = await seatPatch('auto');
+    ev.edit({ at: T0 + DAY, patch_id: id, key_name: 'seat_preference', actor: 'ops', reason: 'agreed name', changes: { rename: 'seat_choice' } });
+    const grown = { ...matured([...SEAT, ['middle seat please', 3], ['a middle seat', 2]], 'c1', T0 + 2 * DAY), kind: 'grown' as const };
+    const out = ev.applyGrown(grown, await ev.induce(grown));
+    expect(out.changes.map((c) => c.record.patch.modified_keys.map((m) => [m.key_name, m.enum]))).toEqual([[['seat_choice', ['window', 'aisle', 'middle']]]]);
+  });
+
   it('new values and a new description are a refinement patch (modified_keys); the enum only widens', async () => {
     const { ev, id } = await seatPatch('auto');
     const out = ev.edit({ at: T0 + DAY, patch_id: id, key_name: 'seat_preference', actor: 'ops', reason: 'exit rows asked for by many', changes: { values: ['window', 'aisle', 'exit_row'] } });
