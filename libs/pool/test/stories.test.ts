@@ -142,3 +142,27 @@ describe('the split intent (zhou §6.2.2 conflict detection: one key per intent)
     expect(eff.template.keys.find((k) => k.key_name === key)?.enum).toEqual(expect.arrayContaining(['vegetarian', 'vegan', 'halal', 'kosher']));
   });
 });
+
+describe('the operator edit (zhou §6.2 authorized updates; never a silent rename)', () => {
+  it('a month in: the operator renames the induced key; clients see the new key experimental and the old one deprecated, the log says who and why', async () => {
+    const clock = { now: T0 };
+    const engine = await engineAt(clock);
+    const TEXTS = ['window seat please', 'an aisle seat', 'a window seat', 'aisle seat please', 'seat by the window', 'I would like an aisle seat'];
+    for (let c = 0; c < 6; c++) await engine.ingest({ ts: T0 + c * HOUR, scenario: 'flight_booking', client_id: `t-${c}`, text: TEXTS[c] as string });
+    clock.now = T0 + DAY;
+    engine.tick(clock.now);
+    const rec = engine.patchRecords().find((r) => r.patch.new_keys.some((k) => k.definition.key_name === 'seat_preference'));
+    expect(rec?.status).toBe('active');
+    const out = engine.edit({ at: clock.now, patch_id: rec!.patch.patch_id, key_name: 'seat_preference', actor: 'ops-carla', reason: 'the airline calls it seat side', changes: { rename: 'seat_side' } });
+    expect(out.kind).toBe('replace');
+    const eff = new Map(effectiveTemplate(base, engine.rawPatches(), 't-0', clock.now).template.keys.map((k) => [k.key_name, k]));
+    expect(eff.get('seat_side')).toMatchObject({ experimental: true, enum: expect.arrayContaining(['window', 'aisle']) });
+    expect(eff.get('seat_preference')).toMatchObject({ deprecated: true });
+    expect(engine.log().slice(-2).map((d) => [d.action, d.key_name, d.actor, d.reasons[0]])).toEqual([
+      ['edit', 'seat_side', 'ops-carla', 'the airline calls it seat side'],
+      ['deprecate', 'seat_preference', 'ops-carla', expect.stringContaining('superseded by "seat_side"')],
+    ]);
+    // The pool's view of the cluster names the key it now feeds.
+    expect(engine.clusters(clock.now).find((c) => c.id === rec!.patch.source_cluster_id)).toMatchObject({ key_name: 'seat_side' });
+  });
+});
