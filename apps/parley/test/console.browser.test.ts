@@ -138,6 +138,8 @@ describe.skipIf(!run)('operator console (/console/) in headless Chromium', () =>
     await page.getByTestId(`template-key-${key}`).waitFor({ timeout: 20_000 });
     const template = await rpc(parley.url, 'get_schema_template', { scenario: 'flight_booking' });
     expect(template.body.result.keys.map((k: { key_name: string }) => k.key_name)).toContain(key);
+    // The edit made in the console reached negotiation through the patch events, like any patch revision.
+    expect(template.body.result.keys.find((k: { key_name: string }) => k.key_name === key)?.semantic_description).toBe('The seat the traveller prefers, one of the listed values.');
     const decisions = await rpc(parley.url, 'list_decisions', { scenario: 'flight_booking', patch_id: proposed!.patch_id });
     expect(decisions.body.result.decisions.some((d: { action: string; reasons: string[] }) => d.action === 'approve' && d.reasons.join(' ').includes('reviewed in the console'))).toBe(true);
     await page.getByTestId('keys-experimental').getByText(key).waitFor();
