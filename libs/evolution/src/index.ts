@@ -82,6 +82,7 @@ export {
   nextAdmissible,
   recordAudit,
   recordExecution,
+  supersedeKey,
   transition,
 } from './lifecycle';
 export type {

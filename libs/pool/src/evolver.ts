@@ -38,6 +38,7 @@ import {
   recordAudit as recordAuditRule,
   recordExecution as recordExecutionRule,
   scopeClient,
+  supersedeKey,
   transition,
   withKeyLifecycle,
   withValues,
@@ -355,9 +356,9 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     const r = find(oldPatchId);
     const pk = r.patch.new_keys.find((k) => k.definition.key_name === old.key_name);
     if (!pk || pk.lifecycle.state !== 'experimental') return [change];
-    const reason = `superseded by "${key.key_name}" (${record.patch.patch_id})`;
     const metrics = keyMetrics(counters.get(ckey(r.patch.patch_id, old.key_name)) as KeyCounters, now, lifecycle);
-    const rec = put({ ...r, patch: withKeyLifecycle(r.patch, old.key_name, transition(pk.lifecycle, 'deprecated', now, [reason], metrics, lifecycle)), revision: r.revision + 1 });
+    const { patch, reason } = supersedeKey(r.patch, old.key_name, { key_name: key.key_name, patch_id: record.patch.patch_id }, now, '', metrics, lifecycle);
+    const rec = put({ ...r, patch, revision: r.revision + 1 });
     const fig = { ...metrics } as Record<string, number | null>;
     decide({ at: now, scenario: m.scenario_id, patch_id: r.patch.patch_id, key_name: old.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [reason], figures: fig, actor: 'inducer' });
     return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
@@ -643,9 +644,8 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
           decide({ at: a.at, scenario: record.patch.scenario, patch_id: record.patch.patch_id, key_name: plan.definition.key_name, action: 'edit', reasons: [...reasons, `replaces "${before.key_name}" of ${r.patch.patch_id}, which is deprecated`], figures, actor: a.actor });
           retarget(record.patch.patch_id, plan.definition.key_name);
           // zhou §6.2.3: the old key leaves the way keys leave, deprecated now, withdrawn after the grace period.
-          const why = `superseded by "${plan.definition.key_name}" (${record.patch.patch_id}): ${a.reason}`;
           const metrics = keyMetrics(counters.get(ckey(r.patch.patch_id, before.key_name)) as KeyCounters, a.at, lifecycle);
-          const old = withKeyLifecycle(r.patch, before.key_name, transition(pk.lifecycle, 'deprecated', a.at, [why], metrics, lifecycle));
+          const { patch: old, reason: why } = supersedeKey(r.patch, before.key_name, { key_name: plan.definition.key_name, patch_id: record.patch.patch_id }, a.at, a.reason, metrics, lifecycle);
           const rec = put({ ...r, patch: old, revision: r.revision + 1 });
           const fig = { ...metrics } as Record<string, number | null>;
           decide({ at: a.at, scenario: old.scenario, patch_id: old.patch_id, key_name: before.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [why], figures: fig, actor: a.actor });
