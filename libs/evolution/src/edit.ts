@@ -18,7 +18,7 @@
  * - stable, deprecated and withdrawn keys are settled (zhou §6.2.3): no edit.
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, ParleyError, RESERVED_KEY_NAMES, type JsonValue, type KeyDefinition, type KeyType } from '@parley/protocol';
-import { assertValidCandidate } from './induce';
+import { assertValidCandidate, describeClosed, type InducedKind } from './induce';
 import { keyNameSignature } from './names';
 import { sanitizeFragment } from './sanitize';
 
@@ -153,6 +153,16 @@ export function editKeyDefinition(def: KeyDefinition, edit: KeyEdit): EditedKey 
     }
   }
   if (changed.length === 0 && !enumRemoved) bad('params', 'changes_something', `the edit leaves "${def.key_name}" as it is`);
+  // A new name, type or values without a new description: the closed-vocabulary description follows them (zhou §7),
+  // so what clients read never describes the key as it was.
+  if (!changed.includes('description') && (changed.some((c) => c !== 'description') || enumRemoved)) {
+    const origin = /Learned from (\d+) (client request|client)s?\b/.exec(def.semantic_description);
+    if (origin) {
+      const kind: InducedKind = next.enum !== undefined ? 'enum' : next.key_type === 'boolean' ? 'boolean' : next.key_type === 'integer' || next.key_type === 'number' ? 'numeric' : next.key_type === 'array' ? 'list' : 'string';
+      const values = (next.enum ?? []).map((value) => ({ value, count: 0 }));
+      next.semantic_description = describeClosed(next, kind, values, Number(origin[1]), origin[2] === 'client').semantic_description;
+    }
+  }
   try {
     assertValidCandidate(next);
   } catch (e) {

@@ -211,3 +211,26 @@ describe('bad edits are typed errors that change nothing', () => {
     expect(caught(() => ev.edit({ at: T0 + 2, patch_id: id, key_name: 'seat_preference', actor: 'ops', reason: 'r', changes: { rename: other } }))).toMatchObject({ path: 'params.rename', rule: 'key_exists' });
   });
 });
+
+describe('the README example', () => {
+  it('window_seat (yes/no, published) renamed to seat_preference, a string with values window and aisle: a new key, the old one deprecated', async () => {
+    const ev = createEvolver({ templates });
+    const m = matured([
+      ['window seat please', 4],
+      ['a window seat', 3],
+      ['seat by the window', 2],
+    ]);
+    const r = ev.applyMatured(m, await ev.induce(m));
+    const rec = r.changes[0]?.record;
+    expect(rec?.patch.new_keys[0]?.definition).toMatchObject({ key_name: 'window_seat', key_type: 'boolean' });
+    const id = rec?.patch.patch_id as string;
+    expect(caught(() => ev.edit({ at: T0 + DAY, patch_id: id, key_name: 'window_seat', actor: 'ops', reason: 'r', changes: { rename: 'seat_preference', values: ['window', 'aisle'] } }))).toMatchObject({ path: 'params.values[0]', rule: 'value_type' });
+    const out = ev.edit({ at: T0 + DAY, patch_id: id, key_name: 'window_seat', actor: 'ops', reason: 'travellers choose a side', changes: { rename: 'seat_preference', type: 'string', values: ['window', 'aisle'] } });
+    expect(out.kind).toBe('replace');
+    const def = ev.patch(out.patch_id)?.patch.new_keys[0]?.definition;
+    expect(def).toMatchObject({ key_name: 'seat_preference', key_type: 'string', enum: ['window', 'aisle'] });
+    // The closed-vocabulary description follows the new name and values (no stale "Whether the user asks for ...").
+    expect(def?.semantic_description).toMatch(/^Seat: one of window, aisle\. Learned from \d+ client requests? that used the "other" key\. Example mapping: "window seat" -> "window"; "aisle seat" -> "aisle"\.$/);
+    expect(ev.patch(id)?.patch.new_keys[0]?.lifecycle.state).toBe('deprecated');
+  });
+});
