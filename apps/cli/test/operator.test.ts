@@ -224,6 +224,13 @@ function fakes(): { pool: SemanticPoolApi; evolution: EvolutionApi; calls: Call[
       decide(p, req.pinned ? 'pin' : 'unpin', req.reason);
       return { patch: p };
     },
+    async editPatch(req, ctx) {
+      rec('editPatch', req, ctx);
+      const p = found(req.patch_id);
+      if (req.rename === 'meal_preference') throw new ParleyError('invalid_params', '"meal_preference" collides with the existing key "meal_preference"', { path: 'params.rename', rule: 'key_exists' });
+      const edited = { ...p, revision: p.revision + 1 };
+      return { patch: edited, outcome: 'in_place' };
+    },
     async listDecisions(req, ctx) {
       rec('listDecisions', req, ctx);
       return { decisions: decisions.filter((d) => (!req.patch_id || d.patch_id === req.patch_id) && d.seq > (req.after_seq ?? 0)) };
@@ -497,6 +504,26 @@ describe('parley pool / patches / audits against a gateway', () => {
     const after = await parley(op, 'patches', 'decisions', '--scenario', 'flight_booking', '--after', '2', '--limit', '10');
     expect(calls.at(-1)).toEqual({ method: 'listDecisions', req: { scenario: 'flight_booking', after_seq: 2, limit: 10 } });
     expect(rows(after.stdout).slice(2).map((x) => x[0])).toEqual(['3']);
+  });
+
+  it('patches edit: --key-name names the key (--key stays the API key), values split on commas; a bad edit exits 1 naming the path and rule', TIMEOUT, async () => {
+    const r = await parley(op, 'patches', 'edit', 'p1', '--key-name', 'seat_preference', '--rename', 'seat_choice', '--values', 'window,aisle', '--type', 'string', '--description', 'The seat the traveller prefers.', '--reason', 'clearer name');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(calls.at(-1)).toEqual({
+      method: 'editPatch',
+      req: { patch_id: 'p1', key: 'seat_preference', rename: 'seat_choice', values: ['window', 'aisle'], type: 'string', description: 'The seat the traveller prefers.', reason: 'clearer name' },
+    });
+    expect(r.stdout).toContain('patch p1 key seat_preference: edited in place');
+    const clash = await parley(op, 'patches', 'edit', 'p1', '--key-name', 'seat_preference', '--rename', 'meal_preference', '--reason', 'r');
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain('invalid_params (at params.rename, rule key_exists)');
+    const nothing = await parley(op, 'patches', 'edit', 'p1', '--key-name', 'seat_preference', '--reason', 'r');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('give at least one of --rename, --values, --type, --description');
+    const badType = await parley(op, 'patches', 'edit', 'p1', '--key-name', 'seat_preference', '--type', 'float', '--reason', 'r');
+    expect(badType.code).toBe(2);
+    expect(badType.stderr).toContain('--type must be one of');
   });
 
   it('audits list (--pending) and judge (--aligned / --misaligned, --note)', TIMEOUT, async () => {

@@ -1,6 +1,7 @@
 import type { Authenticator } from '@parley/auth';
 import { EvolutionServiceService, bindDeadLetters, bindService, startGrpcServer, type EvolutionApi, type NegotiationApi } from '@parley/contracts';
 import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
+import type { Lexicon } from '@parley/evolution';
 import type { EvolverConfig, InduceFn } from '@parley/pool';
 import type { Clock, EvolutionScenarioFigures, EventFlowConfig, Logger, Metrics } from '@parley/runtime';
 import { migrate, type Db } from '@parley/storage';
@@ -18,6 +19,8 @@ export interface EvolutionDeps {
   log: Logger;
   config?: EvolverConfig;
   induce?: InduceFn;
+  /** The rule inducer's lexicon when no `induce` is given (libs/embeddings loadWordNetLexicon); default none. */
+  lexicon?: Lexicon;
   judge?: { id: string; judge: AuditJudgeFn } | null;
   /** How often the §6.2.3 lifecycle runs (default 60 s; 0 = only when `tick()` is called). */
   tickMs?: number;
@@ -71,6 +74,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     log: deps.log,
     ...(deps.config ? { config: deps.config } : {}),
     ...(deps.induce ? { induce: deps.induce } : {}),
+    ...(deps.lexicon ? { lexicon: deps.lexicon } : {}),
     judge: deps.judge ?? null,
     onOutboxWrite: () => setImmediate(() => relay.nudge()),
   });

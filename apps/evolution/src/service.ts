@@ -10,7 +10,7 @@ import {
   type PoolMaturedData,
   type Subjects,
 } from '@parley/events';
-import { DEFAULT_INDUCTION_OPTIONS, existingKeysFor, induceKey, type InductionResult, type Lexicon, type Scope } from '@parley/evolution';
+import { DEFAULT_INDUCTION_OPTIONS, existingKeysFor, induceKey, type InductionResult, type KeyEdit, type Lexicon, type Scope } from '@parley/evolution';
 import { createEvolver, type DecisionRecord, type Evolver, type EvolverConfig, type InduceFn, type MaturedCluster, type PatchChange, type PatchRecord } from '@parley/pool';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
 import { createMutex, type Clock, type Logger } from '@parley/runtime';
@@ -45,7 +45,7 @@ export interface EvolutionServiceDeps {
   onOutboxWrite: () => void;
 }
 
-type InputKind = 'base' | 'matured' | 'grown' | 'execution' | 'audit' | 'tick' | 'approve' | 'reject' | 'pin';
+type InputKind = 'base' | 'matured' | 'grown' | 'execution' | 'audit' | 'tick' | 'approve' | 'reject' | 'pin' | 'edit';
 
 interface Applied {
   kind: InputKind;
@@ -121,6 +121,8 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
         return ev.reject({ at, patch_id: String(body['patch_id']), actor: String(body['actor']), reason: String(body['reason']) });
       case 'pin':
         return ev.pin({ at, patch_id: String(body['patch_id']), actor: String(body['actor']), reason: String(body['reason']), pinned: body['pinned'] === true });
+      case 'edit':
+        return ev.edit({ at, patch_id: String(body['patch_id']), key_name: String(body['key']), actor: String(body['actor']), reason: String(body['reason']), changes: body['changes'] as KeyEdit }).changes;
     }
   }
 
@@ -251,6 +253,29 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
     },
     async pinPatch(req, ctx?: unknown) {
       return operatorStep('pin', { patch_id: req.patch_id, pinned: req.pinned, reason: requireReason(req.reason), actor: actorOf(ctx) });
+    },
+    async editPatch(req, ctx?: unknown) {
+      const reason = requireReason(req.reason);
+      const before = findPatch(req.patch_id);
+      if (typeof req.key !== 'string' || req.key === '') throw new ParleyError('invalid_params', 'key is required: the key of the patch to edit', { path: 'params.key', rule: 'required' });
+      const changes: KeyEdit = {
+        ...(req.rename !== undefined && req.rename !== '' ? { rename: req.rename } : {}),
+        ...(req.values.length > 0 ? { values: [...req.values] } : {}),
+        ...(req.type !== undefined && req.type !== '' ? { type: req.type } : {}),
+        ...(req.description !== undefined && req.description !== '' ? { description: req.description } : {}),
+      };
+      const body = { patch_id: req.patch_id, key: req.key, changes, reason, actor: actorOf(ctx) };
+      // The evolver checks everything before it changes anything: a bad edit throws, nothing is logged (and the fold is rebuilt as after any failed input).
+      let outcome: { kind: string; patch_id: string } | null = null;
+      await transact(async (tx) => {
+        const at = now();
+        const r = evolver.edit({ at, patch_id: req.patch_id, key_name: req.key, actor: body.actor, reason, changes });
+        outcome = r;
+        await record(tx, { kind: 'edit', at, body, changes: r.changes }, null);
+        for (const c of r.changes) log.info(`patch ${c.kind}`, { patch_id: c.record.patch.patch_id, key: c.key_name, actor: c.actor, reasons: c.reasons });
+      });
+      const o = outcome as unknown as { kind: string; patch_id: string };
+      return { patch: patchOut(findPatch(o.patch_id)), outcome: o.kind, ...(o.kind === 'replace' ? { replaced: patchOut(findPatch(before.patch.patch_id)) } : {}) };
     },
     async listDecisions(req) {
       const sc = scenarioId(req.scenario, { path: 'params.scenario' });

@@ -112,6 +112,49 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
     expect(decisions[1]?.reasons).toEqual(['keep for the fair']);
   });
 
+  it('edit_patch: a rename of a published key is a new key plus the deprecation of the old, through the outbox; logged, so a restart folds the same state', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    const id = (await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0]?.patch_id as string;
+    now = T0 + DAY;
+    const ctx = { actor: 'ops-anna' };
+    await expect(running!.api.editPatch({ patch_id: id, key: 'seat_preference', rename: 'cabin_class', values: [], reason: 'r' }, ctx as never)).rejects.toMatchObject({ type: 'invalid_params', path: 'params.rename', rule: 'key_exists' });
+    await expect(running!.api.editPatch({ patch_id: id, key: 'seat_preference', rename: 'seat_choice', values: [], reason: ' ' }, ctx as never)).rejects.toMatchObject({ path: 'params.reason', rule: 'required' });
+    await expect(running!.api.editPatch({ patch_id: id, key: 'seat_preference', values: [], reason: 'nothing' }, ctx as never)).rejects.toMatchObject({ path: 'params', rule: 'required' });
+    const r = await running!.api.editPatch({ patch_id: id, key: 'seat_preference', rename: 'seat_choice', values: [], reason: 'the agreed name' }, ctx as never);
+    expect(r.outcome).toBe('replace');
+    expect(r.patch?.new_keys[0]).toMatchObject({ definition: expect.objectContaining({ key_name: 'seat_choice' }), state: 'experimental' });
+    expect(r.replaced).toMatchObject({ patch_id: id });
+    expect(r.replaced?.new_keys[0]?.state).toBe('deprecated');
+    const { decisions } = await running!.api.listDecisions({ scenario: 'flight_booking' });
+    expect(decisions.map((d) => [d.action, d.key_name, d.actor])).toEqual([
+      ['publish', '', 'inducer'],
+      ['publish', '', 'ops-anna'],
+      ['edit', 'seat_choice', 'ops-anna'],
+      ['deprecate', 'seat_preference', 'ops-anna'],
+    ]);
+    expect(decisions[2]?.reasons[0]).toBe('the agreed name');
+    await running!.drainOutbox();
+    // Signed by negotiation like every patch: the new key as patch.published, the old one as key.deprecated.
+    expect((await outbox()).map((e) => e.type)).toEqual([EventType.PatchPublished, EventType.PatchPublished, EventType.KeyDeprecated]);
+    const before = await running!.api.listPatches({ scenario: 'flight_booking' });
+    await running!.stop();
+    running = await start();
+    expect(await running.api.listPatches({ scenario: 'flight_booking' })).toEqual(before);
+    expect((await running.api.listDecisions({ scenario: 'flight_booking' })).decisions).toHaveLength(4);
+  });
+
+  it('pool.grown: values the grown cluster supports arrive as a refinement, logged as a grown input (zhou §6.2.2 over the cluster\'s life)', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    const grown = maturedEvent([...SEAT, ['middle seat please', 3], ['a middle seat', 2]], T0 + DAY);
+    await bus.publishEvent({ ...grown, type: EventType.PoolGrown, data: { ...(grown.data as PoolMaturedData), kind: 'grown' } } as EventEnvelope);
+    await waitFor('the refinement', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches.length === 2 ? true : undefined));
+    const { patches } = await running!.api.listPatches({ scenario: 'flight_booking' });
+    expect(patches[1]?.modified_keys).toEqual([expect.objectContaining({ key_name: 'seat_preference', enum: expect.arrayContaining(['window', 'aisle', 'middle']) })]);
+    expect((await db.query<{ kind: string }>('SELECT kind FROM evolution.inputs ORDER BY seq')).rows.map((r) => r.kind)).toEqual(['base', 'matured', 'grown']);
+  });
+
   it('runs the §6.2.3 lifecycle on its clock from payload.executed events, and a restart folds the log into the same state', async () => {
     await bus.publishEvent(maturedEvent(SEAT, T0));
     await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));

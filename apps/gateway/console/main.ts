@@ -438,36 +438,59 @@ function figures(f: Record<string, unknown> | undefined): string {
     .join(' ');
 }
 
-/** edit_patch {patch_id, key_name, definition, reason}: a key definition of the patch, edited as JSON. */
+/**
+ * edit_patch {patch_id, key, rename?, values?, type?, description?, reason}: an operator's correction of one key of a
+ * proposed patch (edited in place) or a published experimental key (a refinement, or a new key with the old one
+ * deprecated when renamed). Only the members changed here are sent; the service records who and why.
+ */
 function editForm(p: Patch, reason: HTMLInputElement, status: HTMLElement): HTMLElement {
-  const key = h('select', {}, p.new_keys.map((k) => h('option', { value: k.definition.key_name }, k.definition.key_name))) as HTMLSelectElement;
-  const text = h('textarea', { rows: 8 }) as HTMLTextAreaElement;
+  const editable = p.new_keys.filter((k) => p.status === 'proposed' || k.state === 'experimental');
+  if (editable.length === 0) return h('p', { class: 'note' }, 'No key of this patch can be edited: only proposed patches and experimental keys can.');
+  const key = h('select', { testid: `edit-key-${p.patch_id}` }, editable.map((k) => h('option', { value: k.definition.key_name }, k.definition.key_name))) as HTMLSelectElement;
+  const rename = h('input', { type: 'text', placeholder: 'new name (snake_case)', testid: `edit-rename-${p.patch_id}` }) as HTMLInputElement;
+  const values = h('input', { type: 'text', placeholder: 'values, comma-separated', testid: `edit-values-${p.patch_id}` }) as HTMLInputElement;
+  const type = h('select', { testid: `edit-type-${p.patch_id}` }, ['', 'string', 'integer', 'number', 'boolean', 'array', 'object'].map((t) => h('option', { value: t }, t || '(type unchanged)'))) as HTMLSelectElement;
+  const description = h('textarea', { rows: 3, placeholder: 'description', testid: `edit-description-${p.patch_id}` }) as HTMLTextAreaElement;
   const show = () => {
-    text.value = JSON.stringify(p.new_keys.find((k) => k.definition.key_name === key.value)?.definition ?? {}, null, 2);
+    const def = editable.find((k) => k.definition.key_name === key.value)?.definition;
+    rename.value = '';
+    values.value = Array.isArray(def?.enum) ? def.enum.map(String).join(', ') : '';
+    type.value = '';
+    description.value = def?.semantic_description ?? '';
   };
   key.addEventListener('change', show);
   show();
-  const save = h('button', {
-    class: 'primary',
-    onclick: () => {
-      let definition: unknown;
-      try {
-        definition = JSON.parse(text.value);
-      } catch {
-        status.textContent = 'The definition is not valid JSON.';
-        return;
-      }
-      if (reason.value.trim() === '') {
-        status.textContent = 'Give a reason first: it is stored with the decision.';
-        return;
-      }
-      call('edit_patch', { patch_id: p.patch_id, key_name: key.value, definition, reason: reason.value.trim() }).then(
-        () => route(),
-        (e: unknown) => (status.textContent = errorText(e)),
-      );
+  const save = h(
+    'button',
+    {
+      class: 'primary',
+      testid: `edit-save-${p.patch_id}`,
+      onclick: () => {
+        if (reason.value.trim() === '') {
+          status.textContent = 'Give a reason first: it is stored with the decision.';
+          return;
+        }
+        const def = editable.find((k) => k.definition.key_name === key.value)?.definition;
+        const params: Record<string, unknown> = { patch_id: p.patch_id, key: key.value, reason: reason.value.trim() };
+        if (rename.value.trim() !== '') params.rename = rename.value.trim();
+        const vs = values.value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+        const oldValues = Array.isArray(def?.enum) ? def.enum.map(String) : [];
+        if (vs.length > 0 && vs.join(',') !== oldValues.join(',')) params.values = vs;
+        if (type.value !== '') params.type = type.value;
+        if (description.value.trim() !== '' && description.value.trim() !== def?.semantic_description) params.description = description.value.trim();
+        if (Object.keys(params).length === 3) {
+          status.textContent = 'Change the name, the values, the type or the description first.';
+          return;
+        }
+        call('edit_patch', params).then(
+          () => route(),
+          (e: unknown) => (status.textContent = errorText(e)),
+        );
+      },
     },
-  }, 'Save edit');
-  return h('div', {}, key, text, save);
+    'Save edit',
+  );
+  return h('div', { class: 'edit' }, key, rename, values, type, description, save);
 }
 
 // ---------------------------------------------------------------- audits

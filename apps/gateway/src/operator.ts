@@ -211,6 +211,39 @@ export const OPERATOR_METHODS = {
     const pinned = p.bool('pinned', true);
     return evolution(b).pinPatch({ patch_id, pinned, reason: p.reason() as string });
   },
+  /**
+   * An operator's correction of one key of a patch (§6.2: authorized updates): {patch_id, key, rename?, values?,
+   * type?, description?, reason}. The evolution service decides how it reaches clients (in place while proposed,
+   * a refinement, or a new key with the old one deprecated) and records it as a decision with who and why.
+   */
+  async edit_patch(params, b) {
+    const p = Params.of(params, ['patch_id', 'key', 'rename', 'values', 'type', 'description', 'reason']);
+    const patch_id = p.id('patch_id', 'a patch id as list_patches shows it');
+    const key = p.str('key', { required: true, max: 64, hint: 'the key of the patch to edit' });
+    const raw = (params as Record<string, unknown>)['values'];
+    let values: string[] = [];
+    if (raw !== undefined && raw !== null) {
+      if (!Array.isArray(raw) || raw.length === 0) fail('params.values', 'type', 'params.values must be a non-empty array of strings');
+      values = raw.map((v, i) => {
+        if (typeof v !== 'string' && typeof v !== 'number') fail(`params.values[${i}]`, 'type', `params.values[${i}] must be a string, got ${typeName(v)}`);
+        const s = String(v);
+        if (s.length > 64) fail(`params.values[${i}]`, 'max_length', `params.values[${i}] must be at most 64 characters`);
+        return s;
+      });
+    }
+    const req = defined({
+      patch_id,
+      key,
+      rename: p.str('rename', { max: 64 }),
+      type: p.str('type', { max: 16 }),
+      description: p.str('description', { max: MAX_REASON_LENGTH }),
+      reason: p.reason() as string,
+    });
+    if (req.rename === undefined && req.type === undefined && req.description === undefined && values.length === 0) {
+      fail('params', 'required', 'params needs at least one of rename, values, type, description (edit_patch)');
+    }
+    return evolution(b).editPatch({ ...req, values });
+  },
   /** The decision log (lifecycle transitions and operator decisions) in seq order. */
   async list_decisions(params, b) {
     const p = Params.of(params, ['scenario', 'patch_id', 'after_seq', 'limit']);

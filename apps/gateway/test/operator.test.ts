@@ -179,6 +179,12 @@ function fakeEvolution(): EvolutionApi & { calls: Call[]; fail?: Error } {
       decide(p, req.pinned ? 'pin' : 'unpin', req.reason);
       return { patch: p };
     },
+    async editPatch(req) {
+      calls.push({ method: 'editPatch', req });
+      const p = found(req.patch_id);
+      decide(p, 'edit', req.reason);
+      return { patch: p, outcome: 'in_place' };
+    },
     async listDecisions(req) {
       calls.push({ method: 'listDecisions', req });
       return {
@@ -257,6 +263,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   approve_patch: { patch_id: 'p1', reason: 'reviewed' },
   reject_patch: { patch_id: 'p1', reason: 'duplicate of seat_type' },
   pin_patch: { patch_id: 'p1', pinned: true, reason: 'hold for the audit' },
+  edit_patch: { patch_id: 'p1', key: 'seat_preference', rename: 'seat_choice', values: ['window', 'aisle'], reason: 'a clearer name' },
   list_decisions: { scenario: 'flight_booking' },
   list_audit_samples: { scenario: 'flight_booking' },
   judge_audit_sample: { sample_id: 's1', aligned: true },
@@ -298,6 +305,12 @@ describe('operator methods: params are parsed at the edge', () => {
     ['reject_patch', { patch_id: 'p1', reason: 'x'.repeat(2049) }, 'params.reason', 'max_length'],
     ['pin_patch', { patch_id: 'p1', reason: 'r' }, 'params.pinned', 'required'],
     ['pin_patch', { patch_id: 'p1', pinned: 'true', reason: 'r' }, 'params.pinned', 'type'],
+    ['edit_patch', { patch_id: 'p1', key: 'seat_preference', reason: 'r' }, 'params', 'required'],
+    ['edit_patch', { patch_id: 'p1', rename: 'x', reason: 'r' }, 'params.key', 'required'],
+    ['edit_patch', { patch_id: 'p1', key: 'seat_preference', values: 'window', reason: 'r' }, 'params.values', 'type'],
+    ['edit_patch', { patch_id: 'p1', key: 'seat_preference', values: ['window', {}], reason: 'r' }, 'params.values[1]', 'type'],
+    ['edit_patch', { patch_id: 'p1', key: 'seat_preference', rename: 'seat_choice' }, 'params.reason', 'required'],
+    ['edit_patch', { patch_id: 'p1', key: 'seat_preference', definition: {}, reason: 'r' }, 'params.definition', 'unknown_member'],
     ['list_decisions', { scenario: 'flight_booking', after_seq: -1 }, 'params.after_seq', 'minimum'],
     ['list_decisions', { scenario: 'flight_booking', patch_id: 7 }, 'params.patch_id', 'type'],
     ['list_audit_samples', { scenario: 'flight_booking', verdict: 'maybe' }, 'params.verdict', 'enum'],

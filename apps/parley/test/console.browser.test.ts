@@ -115,14 +115,31 @@ describe.skipIf(!run)('operator console (/console/) in headless Chromium', () =>
     // edit_patch: wired when the gateway has it, disabled with a note while it answers method_not_found.
     const edit = await rpc(parley.url, 'edit_patch', {});
     const editAvailable = edit.body.error?.data?.type !== 'method_not_found';
+    // This gateway offers it: the empty probe is refused for its params, not as an unknown method.
+    expect(edit.body.error?.data).toMatchObject({ type: 'invalid_params', path: 'params.patch_id' });
     expect(await page.getByTestId(`edit-${proposed!.patch_id}`).isDisabled()).toBe(!editAvailable);
     if (!editAvailable) expect(await page.getByTestId(`edit-note-${proposed!.patch_id}`).textContent()).toMatch(/edit_patch/);
+    if (editAvailable) {
+      // An operator's edit from the console: {patch_id, key, description, reason}, recorded as a decision with the reason.
+      await page.getByTestId(`edit-${proposed!.patch_id}`).click();
+      await page.getByTestId(`edit-description-${proposed!.patch_id}`).fill('The seat the traveller prefers, one of the listed values.');
+      await page.getByTestId(`reason-${proposed!.patch_id}`).fill('clearer wording for clients');
+      await page.getByTestId(`edit-save-${proposed!.patch_id}`).click();
+      await expect
+        .poll(async () => (await rpc(parley.url, 'get_patch', { patch_id: proposed!.patch_id })).body.result.patch.new_keys[0].definition.semantic_description, { timeout: 15_000 })
+        .toBe('The seat the traveller prefers, one of the listed values.');
+      const edits = await rpc(parley.url, 'list_decisions', { scenario: 'flight_booking', patch_id: proposed!.patch_id });
+      expect(edits.body.result.decisions.some((d: { action: string; reasons: string[] }) => d.action === 'edit' && d.reasons.includes('clearer wording for clients'))).toBe(true);
+      await page.getByTestId(`patch-${proposed!.patch_id}`).waitFor({ timeout: 15_000 });
+    }
 
     await page.getByTestId(`reason-${proposed!.patch_id}`).fill('reviewed in the console: seat preference is safe');
     await page.getByTestId(`approve-${proposed!.patch_id}`).click();
     await page.getByTestId(`template-key-${key}`).waitFor({ timeout: 20_000 });
     const template = await rpc(parley.url, 'get_schema_template', { scenario: 'flight_booking' });
     expect(template.body.result.keys.map((k: { key_name: string }) => k.key_name)).toContain(key);
+    // The edit made in the console reached negotiation through the patch events, like any patch revision.
+    expect(template.body.result.keys.find((k: { key_name: string }) => k.key_name === key)?.semantic_description).toBe('The seat the traveller prefers, one of the listed values.');
     const decisions = await rpc(parley.url, 'list_decisions', { scenario: 'flight_booking', patch_id: proposed!.patch_id });
     expect(decisions.body.result.decisions.some((d: { action: string; reasons: string[] }) => d.action === 'approve' && d.reasons.join(' ').includes('reviewed in the console'))).toBe(true);
     await page.getByTestId('keys-experimental').getByText(key).waitFor();

@@ -20,6 +20,10 @@ export function poolConfigFromEnv(env: Env): SemanticPoolConfig {
   set('heat_threshold', num(env, 'PARLEY_HEAT_THRESHOLD'));
   set('min_distinct_clients', num(env, 'PARLEY_GATE_CLIENTS'));
   set('min_occurrences', num(env, 'PARLEY_GATE_OCCURRENCES'));
+  // The diversity wait of the first induction (zhou §6.2.2): distinct normalised phrasings a global cluster
+  // (a client's own) must show besides its distinct clients.
+  set('min_phrasings', num(env, 'PARLEY_GATE_PHRASINGS'));
+  set('min_client_phrasings', num(env, 'PARLEY_GATE_CLIENT_PHRASINGS'));
   const days = num(env, 'PARLEY_GATE_WINDOW_DAYS');
   set('window_ms', days === undefined ? undefined : days * 86_400_000);
   return out as SemanticPoolConfig;

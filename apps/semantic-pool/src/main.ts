@@ -3,7 +3,7 @@
 // (comma-separated scenario ids this replica owns; default all), identity (issue 6): PARLEY_SERVICE_TOKEN, REGISTRY_ADDR
 // (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_SIMILARITY_THRESHOLD,
 // PARLEY_HEAT_INCREMENT, PARLEY_HEAT_HALF_LIFE_H, PARLEY_HEAT_THRESHOLD, PARLEY_GATE_CLIENTS,
-// PARLEY_GATE_OCCURRENCES, PARLEY_HEAT_SAMPLE_MS; raw fragments (draft-zhou §7): PARLEY_DATA_KEY (required
+// PARLEY_GATE_OCCURRENCES, PARLEY_GATE_PHRASINGS (2), PARLEY_GATE_CLIENT_PHRASINGS (1), PARLEY_HEAT_SAMPLE_MS; raw fragments (draft-zhou §7): PARLEY_DATA_KEY (required
 // unless PARLEY_STORE_RAW_FRAGMENTS=false), PARLEY_STORE_RAW_FRAGMENTS, PARLEY_RAW_RETENTION_DAYS (30).
 import { createEmbedderFromEnv } from '@parley/embeddings';
 import { createNatsBus, createSubjects } from '@parley/events';

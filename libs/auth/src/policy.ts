@@ -64,6 +64,7 @@ export const POLICY: Readonly<Record<string, readonly Role[]>> = {
   'EvolutionService/ApprovePatch': OPERATOR,
   'EvolutionService/RejectPatch': OPERATOR,
   'EvolutionService/PinPatch': OPERATOR,
+  'EvolutionService/EditPatch': OPERATOR,
   'EvolutionService/ListDecisions': OPERATOR,
   'EvolutionService/ListAuditSamples': OPERATOR,
   'EvolutionService/JudgeAuditSample': OPERATOR,

@@ -50,6 +50,8 @@ export {
   GetPatchResponse,
   PatchDecisionRequest,
   PinPatchRequest,
+  EditPatchRequest,
+  EditPatchResponse,
   ListDecisionsRequest,
   ListDecisionsResponse,
   AuditSample,

@@ -41,7 +41,7 @@ export { evaluateTrigger } from './trigger';
 export type { TriggerEvaluation } from './trigger';
 
 // Intent induction (§6.2.2).
-export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, induceKey, singular } from './induce';
+export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, describeClosed, induceKey, singular } from './induce';
 export type { Candidate, InducedKind, InductionContext, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
 export { BASIC_LEXICON, createTableLexicon, editDistance, knownWord } from './lexicon';
 export type { LexPos, Lexicon, TableEntry } from './lexicon';
@@ -82,6 +82,7 @@ export {
   nextAdmissible,
   recordAudit,
   recordExecution,
+  supersedeKey,
   transition,
 } from './lifecycle';
 export type {
@@ -96,3 +97,7 @@ export type {
   QueuedCandidate,
   Thresholds,
 } from './lifecycle';
+
+// Operators' edits of a patch key (§6.2: updates are authorized; §6.2.2 additive refinements).
+export { EDITABLE_KEY_TYPES, MAX_EDIT_DESCRIPTION_CHARS, MAX_EDIT_VALUES, editKeyDefinition, planKeyEdit } from './edit';
+export type { EditPlan, EditedKey, KeyEdit } from './edit';

@@ -809,6 +809,33 @@ function fnv1a(s: string): string {
   return h.toString(36);
 }
 
+/** Name words that say what kind of key it is rather than what it is about. */
+const KIND_AFFIXES: ReadonlySet<string> = new Set(['needs', 'wants', 'preference', 'ids', 'count', 'percent', 'window', 'detail']);
+
+/**
+ * zhou §7 closed vocabulary for a key another inducer proposed (libs/llm): the
+ * description and mapping examples built from the key name, its type and its
+ * values only, the way the rule inducer builds its own. `values` are the values
+ * with the clients (or fragments) behind each, most first. No fragment text and
+ * no model prose reaches it.
+ */
+export function describeClosed(
+  key: KeyDefinition,
+  kind: InducedKind,
+  values: readonly { readonly value: JsonValue; readonly count: number }[],
+  used: number,
+  labelled: boolean,
+  options: InductionOptions = DEFAULT_INDUCTION_OPTIONS,
+): { readonly semantic_description: string; readonly examples: readonly MappingExample[] } {
+  const words = key.key_name.split('_');
+  const content = words.filter((w) => !KIND_AFFIXES.has(w));
+  const phrase = (content.length > 0 ? content : words).join(' ');
+  const enumValues = kind === 'enum' ? (key.enum ?? []) : [];
+  const examples = examplesFor(kind, phrase, values, enumValues, options);
+  const extra: Partial<KeyDefinition> = key.pattern !== undefined ? { pattern: key.pattern } : {};
+  return { semantic_description: describe(kind, key.key_name, phrase, key.key_type, enumValues, examples, used, labelled, extra, options), examples };
+}
+
 /** Mapping examples composed of closed-vocabulary tokens only: the name's words and the values. */
 function examplesFor(kind: InducedKind, phrase: string, ranked: readonly { value: JsonValue; count: number }[], enumValues: readonly JsonValue[], o: InductionOptions): MappingExample[] {
   const safe = (s: string): boolean => /^[a-z0-9 :_-]{1,60}$/.test(s);

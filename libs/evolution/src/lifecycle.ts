@@ -364,6 +364,30 @@ export function applyDecision(patch: SchemaPatch, d: LifecycleDecision, config: 
   return withKeyLifecycle(patch, d.key_name, transition(pk.lifecycle, d.to, d.at, d.reasons, d.figures, config));
 }
 
+/**
+ * A better key for a published one (zhou §6.2.2: base and published keys are never renamed or retyped in place):
+ * the old key is deprecated now, naming its successor, and leaves by the §6.2.3 grace period and compatibility
+ * window like any deprecated key. Only an experimental key can be superseded (a stable key is settled; a
+ * deprecated or withdrawn one is already leaving): anything else is `illegal_transition`.
+ */
+export function supersedeKey(
+  patch: SchemaPatch,
+  keyName: string,
+  successor: { readonly key_name: string; readonly patch_id: string },
+  at: number,
+  why: string,
+  figures: KeyMetrics | null,
+  config: LifecycleConfig = DEFAULT_LIFECYCLE_CONFIG,
+): { readonly patch: SchemaPatch; readonly reason: string } {
+  const pk = findKey(patch, keyName);
+  if (pk.lifecycle.state !== 'experimental') {
+    throw evolutionError('illegal_transition', 'state', `"${keyName}" is ${pk.lifecycle.state}: only an experimental key is superseded (zhou §6.2.3)`, { from: pk.lifecycle.state, to: 'deprecated' });
+  }
+  if (successor.key_name === keyName && successor.patch_id === patch.patch_id) throw evolutionError('illegal_transition', 'successor', `"${keyName}" cannot supersede itself`);
+  const reason = `superseded by "${successor.key_name}" (${successor.patch_id})${why ? `: ${why}` : ''}`;
+  return { patch: withKeyLifecycle(patch, keyName, transition(pk.lifecycle, 'deprecated', at, [reason], figures, config)), reason };
+}
+
 function findKey(patch: SchemaPatch, keyName: string): PatchKey {
   const pk = patch.new_keys.find((k) => k.definition.key_name === keyName);
   if (!pk) throw evolutionError('unknown_key', 'key_name', `patch "${patch.patch_id}" adds no key "${keyName}"`);

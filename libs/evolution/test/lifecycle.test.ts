@@ -14,6 +14,7 @@ import {
   packagePatch,
   recordAudit,
   recordExecution,
+  supersedeKey,
   transition,
   type KeyCounters,
   type QueuedCandidate,
@@ -146,6 +147,29 @@ describe('two-phase lifecycle (zhou §6.2.3 Trial Period and Stabilization Decis
     expect(() => transition(stable, 'deprecated', T0, [], null)).toThrowError(expect.objectContaining({ rule: 'illegal_transition', path: 'at' }));
     expect(() => evaluateKey(p, 'nope', good, T0)).toThrowError(expect.objectContaining({ rule: 'unknown_key' }));
     expect(() => lifecycleConfig({ trial_ms: 0 })).toThrowError(expect.objectContaining({ rule: 'config' }));
+  });
+});
+
+describe('a better key is never a silent rename (zhou §6.2.2 immutability, §6.2.3 deprecation)', () => {
+  it('supersedeKey deprecates the old key now, naming its successor; it leaves by the grace period and stays accepted', () => {
+    const old = patch('p1', 'window_seat');
+    const { patch: after, reason } = supersedeKey(old, 'window_seat', { key_name: 'seat_preference', patch_id: 'p2' }, T0 + DAY, 'travellers choose a side', null);
+    expect(reason).toBe('superseded by "seat_preference" (p2): travellers choose a side');
+    const lc = after.new_keys[0]!.lifecycle;
+    expect(lc).toMatchObject({ state: 'deprecated', state_since: T0 + DAY });
+    expect(lc.history.at(-1)).toMatchObject({ from: 'experimental', to: 'deprecated', reasons: [reason] });
+    // The name itself never changed: clients that send window_seat keep working through the grace period.
+    expect(after.new_keys[0]!.definition.key_name).toBe('window_seat');
+    const d = evaluateKey(after, 'window_seat', newKeyCounters('p1', 'window_seat'), T0 + 15 * DAY + HOUR);
+    expect(d).toMatchObject({ action: 'withdraw', to: 'withdrawn' });
+  });
+
+  it('only an experimental key is superseded; a settled or leaving one, or the key itself, is illegal_transition', () => {
+    const old = patch('p1', 'window_seat');
+    const stable = applyDecision(old, { patch_id: 'p1', key_name: 'window_seat', action: 'promote', from: 'experimental', to: 'stable', at: T0 + 8 * DAY, reasons: [], figures: keyMetrics(newKeyCounters('p1', 'window_seat'), T0) });
+    expect(() => supersedeKey(stable, 'window_seat', { key_name: 'seat_preference', patch_id: 'p2' }, T0 + 9 * DAY, '', null)).toThrowError(expect.objectContaining({ type: 'invalid_params', rule: 'illegal_transition', path: 'state' }));
+    expect(() => supersedeKey(old, 'window_seat', { key_name: 'window_seat', patch_id: 'p1' }, T0 + DAY, '', null)).toThrowError(expect.objectContaining({ rule: 'illegal_transition', path: 'successor' }));
+    expect(() => supersedeKey(old, 'nope', { key_name: 'x_y', patch_id: 'p2' }, T0 + DAY, '', null)).toThrowError(expect.objectContaining({ rule: 'unknown_key' }));
   });
 });
 

@@ -22,6 +22,8 @@ export interface PreparedFragment {
   readonly text: string;
   /** How many fragments had this text (after merging duplicates). */
   readonly count: number;
+  /** The per-cluster client pseudonyms behind the text (a global pool's samples); absent when unlabelled. Never sent to the model. */
+  readonly clients?: readonly string[];
 }
 
 export interface PreparedFragments {
@@ -60,7 +62,7 @@ export function prepareFragments(samples: readonly InductionSample[], bounds: Fr
   let total = 0;
   let droppedUnsafe = 0;
   // Same text after sanitising (case-insensitive): one entry, the counts add up.
-  const merged = new Map<string, { text: string; count: number }>();
+  const merged = new Map<string, { text: string; count: number; clients?: string[] }>();
   for (const s of samples) {
     const count = weight(s);
     total += count;
@@ -70,9 +72,12 @@ export function prepareFragments(samples: readonly InductionSample[], bounds: Fr
       continue;
     }
     const k = clean.toLowerCase();
+    const labels = Array.isArray(s.clients) ? s.clients.filter((c): c is string => typeof c === 'string') : [];
     const m = merged.get(k);
-    if (m) m.count += count;
-    else merged.set(k, { text: clean, count });
+    if (m) {
+      m.count += count;
+      if (labels.length > 0) m.clients = [...new Set([...(m.clients ?? []), ...labels])];
+    } else merged.set(k, { text: clean, count, ...(labels.length > 0 ? { clients: [...new Set(labels)] } : {}) });
   }
   const ranked = [...merged.values()].sort((a, b) => b.count - a.count || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   const kept = ranked.slice(0, bounds.maxFragments);

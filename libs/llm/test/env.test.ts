@@ -63,7 +63,9 @@ describe('createLlmFromEnv', () => {
     );
     const r = (await llm.inducer.induce(input)) as AttributedInductionResult;
     expect(r.produced_by).toBe('openai:gpt-4o-mini');
-    expect(r.ok && r.candidate.key.semantic_description).toContain('Preferred seat.');
+    // zhou §7 closed vocabulary: the description is built from the key name and values, not the model's prose.
+    expect(r.ok && r.candidate.key.semantic_description).toContain('Seat: one of window, aisle.');
+    expect(r.ok && r.candidate.key.semantic_description).not.toContain('Preferred seat.');
     expect(srv.received[0]!.body.model).toBe('gpt-4o-mini');
     expect(srv.received[0]!.authorization).toBe('Bearer sk-env-secret');
 

@@ -23,7 +23,7 @@ import {
 } from '@parley/evolution';
 import { scenarioId, type SchemaTemplate } from '@parley/protocol';
 import type { VectorIndex } from '@parley/vectors';
-import { createEvolver, type DecisionRecord, type EvolverConfig, type ExecutionInput, type InduceFn, type OperatorAction, type PatchChange, type PatchRecord, type TriggerReport } from './evolver';
+import { createEvolver, type DecisionRecord, type EditAction, type EditOutcome, type EvolverConfig, type ExecutionInput, type InduceFn, type OperatorAction, type PatchChange, type PatchRecord, type TriggerReport } from './evolver';
 import { poolError } from './errors';
 import { createSemanticPool, scopeLabel, type ClusterView, type HeatSample, type SemanticPoolConfig } from './semantic-pool';
 
@@ -119,6 +119,8 @@ export interface EvolutionEngine {
   approve(a: OperatorAction): PatchChange[];
   reject(a: OperatorAction): PatchChange[];
   pin(a: OperatorAction & { readonly pinned: boolean }): PatchChange[];
+  /** An operator's correction of a patch key (the evolver's `edit`). */
+  edit(a: EditAction): EditOutcome;
   /** Records the heat of every cluster at `now` above `min_heat` (default 0.5) in the history. */
   sampleHeat(now?: number, minHeat?: number): readonly HeatSample[];
   clusters(now?: number): ClusterView[];
@@ -244,6 +246,11 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
     approve: (a) => evolver.approve(a),
     reject: (a) => evolver.reject(a),
     pin: (a) => evolver.pin(a),
+    edit(a) {
+      const out = evolver.edit(a);
+      syncOutcomes();
+      return out;
+    },
     sampleHeat: (now, minHeat) => pool.sampleHeat(now ?? clock.now(), minHeat),
     clusters: (now) => pool.clusters(now ?? clock.now()),
     cluster: (id, now) => pool.cluster(id, now ?? clock.now()),

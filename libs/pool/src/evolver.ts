@@ -23,24 +23,30 @@ import {
   admitCandidate,
   applyDecision,
   detectConflict,
+  editKeyDefinition,
   evaluateKey,
   existingKeysFor,
   induceKey,
   keyMetrics,
+  keyNameSignature,
   lifecycleConfig,
   newEnumValues,
   newKeyCounters,
   nextAdmissible,
   packagePatch,
+  planKeyEdit,
   recordAudit as recordAuditRule,
   recordExecution as recordExecutionRule,
   scopeClient,
+  supersedeKey,
   transition,
   withKeyLifecycle,
   withValues,
+  type Candidate,
   type InductionResult,
   type InductionSample,
   type KeyCounters,
+  type KeyEdit,
   type KeyMetrics,
   type Lexicon,
   type LifecycleConfig,
@@ -87,7 +93,7 @@ export interface DecisionRecord {
   readonly patch_id: string;
   /** Empty for decisions about a whole patch or a cluster. */
   readonly key_name: string;
-  readonly action: 'publish' | 'propose' | 'merge' | 'refine' | 'edit' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
+  readonly action: 'publish' | 'propose' | 'merge' | 'refine' | 'supersede' | 'edit' | 'queue' | 'redundant' | 'reject_candidate' | 'promote' | 'deprecate' | 'withdraw' | 'approve' | 'reject' | 'pin' | 'unpin';
   /** Key state before and after, for key transitions. */
   readonly from?: string;
   readonly to?: string;
@@ -136,6 +142,20 @@ export interface OperatorAction {
   readonly patch_id: string;
   readonly actor: string;
   readonly reason: string;
+}
+
+/** An operator's edit of one key a patch adds (libs/evolution edit.ts says what each member may be). */
+export interface EditAction extends OperatorAction {
+  readonly key_name: string;
+  readonly changes: KeyEdit;
+}
+
+export interface EditOutcome {
+  readonly changes: PatchChange[];
+  /** The patch that now carries the edited key (the same one, a refinement, or the new key's patch). */
+  readonly patch_id: string;
+  /** How the edit reached clients: in place (proposed), a refinement patch, or a new key with the old one deprecated. */
+  readonly kind: 'in_place' | 'refine' | 'replace';
 }
 
 export interface EvolverConfig {
@@ -189,6 +209,13 @@ export interface Evolver {
   approve(a: OperatorAction): PatchChange[];
   reject(a: OperatorAction): PatchChange[];
   pin(a: OperatorAction & { readonly pinned: boolean }): PatchChange[];
+  /**
+   * An operator's correction of a key (§6.2: authorized updates): in place on a
+   * proposed patch; on a published experimental key a refinement patch, or a
+   * new key plus the deprecation of the old one when it is renamed. Every edit
+   * is a decision with who and why; a bad one is a typed error that changes nothing.
+   */
+  edit(a: EditAction): EditOutcome;
   patches(): readonly PatchRecord[];
   patch(id: string): PatchRecord | null;
   /** Patches clients see (status active). */
@@ -266,7 +293,15 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return r;
   };
 
-  const newPatch = (base: SchemaTemplate, scope: Scope, now: number, clusterId: string, body: { new_keys?: KeyDefinition[]; modified_keys?: ModifiedKey[] }, review: readonly string[] = []): { record: PatchRecord; change: PatchChange } => {
+  const newPatch = (
+    base: SchemaTemplate,
+    scope: Scope,
+    now: number,
+    clusterId: string | null,
+    body: { new_keys?: KeyDefinition[]; modified_keys?: ModifiedKey[] },
+    review: readonly string[] = [],
+    operator: { actor: string; reason: string } | null = null,
+  ): { record: PatchRecord; change: PatchChange } => {
     const patch = packagePatch({
       patch_id: `p${++patchSeq}-${scenarioId(base.scenario)}-${scopeLabel(scope)}`.slice(0, 128),
       base,
@@ -286,6 +321,8 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     if (sensitive.length > 0) reasons.push(...sensitive.map((s) => `security-relevant (zhou §7): ${s}`));
     // zhou §7 closed vocabulary: a key whose name or values break its rules waits for an operator.
     if (review.length > 0) reasons.push(...review.map((r) => `closed vocabulary (zhou §7): ${r}`));
+    // An operator's edit is itself the authorization (zhou §6.2, §7): published at once.
+    if (operator) reasons.length = 0;
     const record: PatchRecord = { patch, status: reasons.length > 0 ? 'proposed' : 'active', pinned: false, approval_reasons: reasons, revision: 1 };
     records.push(record);
     for (const pk of patch.new_keys) counters.set(ckey(patch.patch_id, pk.definition.key_name), newKeyCounters(patch.patch_id, pk.definition.key_name));
@@ -295,11 +332,36 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       patch_id: patch.patch_id,
       key_name: '',
       action: record.status === 'active' ? 'publish' : 'propose',
-      reasons: record.status === 'active' ? ['published experimental (zhou §6.2.3)'] : reasons,
+      reasons: operator ? [`operator edit: ${operator.reason}`] : record.status === 'active' ? ['published experimental (zhou §6.2.3)'] : reasons,
       figures: { new_keys: patch.new_keys.length, modified_keys: patch.modified_keys.length },
-      actor: 'inducer',
+      actor: operator?.actor ?? 'inducer',
     });
-    return { record, change: { kind: 'published', record, reasons: reasons.length ? reasons : ['published'], figures: {}, actor: 'inducer' } };
+    const actor = operator?.actor ?? 'inducer';
+    return { record, change: { kind: 'published', record, reasons: operator ? [`operator edit: ${operator.reason}`] : reasons.length ? reasons : ['published'], figures: {}, actor } };
+  };
+
+  /**
+   * A grown cluster whose re-induction names a richer key than its experimental one (a yes/no key that turned out
+   * to be a choice: window_seat → seat_preference with window and aisle). Never a silent rename or retype (zhou
+   * §6.2.2): the new key is published and the old one deprecated, each recorded as a decision.
+   */
+  const supersede = (m: MaturedCluster, base: SchemaTemplate, scope: Scope, oldPatchId: string, old: KeyDefinition, key: KeyDefinition): PatchChange[] => {
+    const now = m.matured_at;
+    const { record, change } = newPatch(base, scope, now, m.cluster_id, { new_keys: [key] });
+    const why = `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients: "${key.key_name}" (${key.key_type}${key.enum ? `: ${key.enum.map(String).join(', ')}` : ''}) covers "${old.key_name}" (${old.key_type}) (zhou §6.2.2)`;
+    decide({ at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: key.key_name, action: 'supersede', reasons: [why], figures: { cluster: m.cluster_id, replaces: old.key_name }, actor: 'inducer' });
+    triggers.push({ at: now, cluster_id: m.cluster_id, scenario: m.scenario_id, scope: scopeLabel(scope), outcome: 'patched', patch_id: record.patch.patch_id, key_name: key.key_name, reasons: [why], heat: m.heat, distinct_clients: m.distinct_clients, branch: m.branch });
+    // The old key leaves once clients can see its successor (a successor waiting for an operator leaves it in place).
+    if (record.status !== 'active') return [change];
+    const r = find(oldPatchId);
+    const pk = r.patch.new_keys.find((k) => k.definition.key_name === old.key_name);
+    if (!pk || pk.lifecycle.state !== 'experimental') return [change];
+    const metrics = keyMetrics(counters.get(ckey(r.patch.patch_id, old.key_name)) as KeyCounters, now, lifecycle);
+    const { patch, reason } = supersedeKey(r.patch, old.key_name, { key_name: key.key_name, patch_id: record.patch.patch_id }, now, '', metrics, lifecycle);
+    const rec = put({ ...r, patch, revision: r.revision + 1 });
+    const fig = { ...metrics } as Record<string, number | null>;
+    decide({ at: now, scenario: m.scenario_id, patch_id: r.patch.patch_id, key_name: old.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [reason], figures: fig, actor: 'inducer' });
+    return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
   };
 
   const evolver: Evolver = {
@@ -383,6 +445,8 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       const target = existing.find((k) => k.key_name === before.key_name);
       // zhou §6.2.2: base keys are refined by description only (done when the cluster first fired); stable keys are settled.
       if (!target || target.status !== 'experimental') return { changes: [] };
+      const better = supersedes(target.definition, induced.candidate, existing.filter((k) => k !== target));
+      if (better) return { changes: supersede(m, base, scope, target.origin, target.definition, better) };
       const widen = newEnumValues(target.definition, induced.candidate.key);
       if (widen.length === 0) return { changes: [] };
       const values = [...(target.definition.enum ?? []), ...widen];
@@ -509,6 +573,87 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       return [{ kind: 'updated', record: rec, reasons: [`${a.pinned ? 'pinned' : 'unpinned'}: ${a.reason}`], figures: {}, actor: a.actor }];
     },
 
+    edit(a) {
+      const r = find(a.patch_id);
+      if (r.status === 'rejected') throw new ParleyError('illegal_transition', `Patch "${a.patch_id}" is rejected; it cannot be edited`, { path: 'params.patch_id', rule: 'not_rejected' });
+      const pk = r.patch.new_keys.find((k) => k.definition.key_name === a.key_name);
+      if (!pk) {
+        const refined = r.patch.modified_keys.some((m) => m.key_name === a.key_name);
+        throw new ParleyError('invalid_params', refined ? `Patch "${a.patch_id}" only refines "${a.key_name}": edit the patch that adds it` : `Patch "${a.patch_id}" adds no key "${a.key_name}" (it adds ${r.patch.new_keys.map((k) => k.definition.key_name).join(', ') || 'none'})`, {
+          path: 'params.key',
+          rule: refined ? 'adds_key' : 'exists',
+        });
+      }
+      const published = r.status === 'active';
+      const base = baseFor(r.patch.scenario, 'params.patch_id');
+      const scope = r.patch.scope;
+      // A published key is edited as clients see it now (refinements, e.g. a widened enum, included).
+      const served = published ? existingKeysFor(base, live(), scope, a.at, lifecycle.compatibility_window_ms).find((k) => k.origin === r.patch.patch_id && k.key_name === pk.definition.key_name) : undefined;
+      const before: KeyDefinition = served ? served.definition : pk.definition;
+      const edited = editKeyDefinition(before, a.changes);
+      const plan = planKeyEdit(before, edited, published, pk.lifecycle.state);
+      // One key per intent: a new name must not be one the audience already has (this key's own name aside).
+      if (edited.changed.includes('rename')) {
+        const sig = keyNameSignature(edited.definition.key_name);
+        const clash = existingKeysFor(base, live(), scope, a.at, lifecycle.compatibility_window_ms).find(
+          (k) => keyNameSignature(k.key_name) === sig && !(k.origin === r.patch.patch_id && k.key_name === before.key_name),
+        );
+        const proposedClash = live()
+          .flatMap((p) => p.new_keys.map((k) => ({ p, name: k.definition.key_name })))
+          .find((x) => keyNameSignature(x.name) === sig && !(x.p.patch_id === r.patch.patch_id && x.name === before.key_name) && (x.p.scope === 'global' || scope === 'global' || scopeClient(x.p.scope) === scopeClient(scope)));
+        const taken = clash?.key_name ?? proposedClash?.name;
+        if (taken !== undefined) {
+          throw new ParleyError('invalid_params', `"${edited.definition.key_name}" collides with the existing key "${taken}"${clash ? ` (${clash.origin === 'base' ? 'base' : `patch ${clash.origin}`})` : ` (patch ${proposedClash?.p.patch_id})`}: one key per intent (zhou §6.2.2)`, {
+            path: 'params.rename',
+            rule: 'key_exists',
+            details: { existing: taken },
+          });
+        }
+      }
+      // The cluster the key came from keeps feeding it: its later growth refines the key under its new name.
+      const retarget = (patchId: string, keyName: string): void => {
+        const last = [...triggers].reverse().find((t) => t.cluster_id === r.patch.source_cluster_id && t.key_name === before.key_name);
+        if (last) triggers.push({ ...last, at: a.at, patch_id: patchId, key_name: keyName, reasons: [`operator edit: ${a.reason}`] });
+      };
+      const figures: Record<string, string | number | null> = { changed: edited.changed.join(','), key_type: edited.definition.key_type };
+      if (edited.changed.includes('rename')) figures['renamed_from'] = before.key_name;
+      if (edited.enum_removed) figures['enum_removed'] = 1;
+      if (edited.definition.enum) figures['values'] = edited.definition.enum.map(String).join(',');
+      const reasons = [a.reason];
+      switch (plan.kind) {
+        case 'in_place': {
+          const keys = r.patch.new_keys.map((k) => (k === pk ? { definition: plan.definition, lifecycle: k.lifecycle } : k));
+          const patch: SchemaPatch = { ...r.patch, new_keys: keys };
+          const rec = put({ ...r, patch, revision: r.revision + 1 });
+          if (plan.definition.key_name !== before.key_name) {
+            counters.delete(ckey(patch.patch_id, before.key_name));
+            counters.set(ckey(patch.patch_id, plan.definition.key_name), newKeyCounters(patch.patch_id, plan.definition.key_name));
+          }
+          decide({ at: a.at, scenario: patch.scenario, patch_id: patch.patch_id, key_name: plan.definition.key_name, action: 'edit', reasons, figures, actor: a.actor });
+          if (plan.definition.key_name !== before.key_name) retarget(patch.patch_id, plan.definition.key_name);
+          return { kind: 'in_place', patch_id: patch.patch_id, changes: [{ kind: 'updated', record: rec, key_name: plan.definition.key_name, reasons: [`edited (${edited.changed.join(', ')}): ${a.reason}`], figures: {}, actor: a.actor }] };
+        }
+        case 'refine': {
+          const modified: ModifiedKey = { key_name: plan.key_name, semantic_description: plan.semantic_description, ...(plan.enum ? { enum: [...plan.enum] } : {}) };
+          const { record, change } = newPatch(base, scope, a.at, r.patch.source_cluster_id, { modified_keys: [modified] }, [], { actor: a.actor, reason: a.reason });
+          decide({ at: a.at, scenario: record.patch.scenario, patch_id: record.patch.patch_id, key_name: plan.key_name, action: 'edit', reasons: [...reasons, `refines "${plan.key_name}" of ${r.patch.patch_id} (zhou §6.2.2 additive)`], figures, actor: a.actor });
+          return { kind: 'refine', patch_id: record.patch.patch_id, changes: [change] };
+        }
+        case 'replace': {
+          const { record, change } = newPatch(base, scope, a.at, r.patch.source_cluster_id, { new_keys: [plan.definition] }, [], { actor: a.actor, reason: a.reason });
+          decide({ at: a.at, scenario: record.patch.scenario, patch_id: record.patch.patch_id, key_name: plan.definition.key_name, action: 'edit', reasons: [...reasons, `replaces "${before.key_name}" of ${r.patch.patch_id}, which is deprecated`], figures, actor: a.actor });
+          retarget(record.patch.patch_id, plan.definition.key_name);
+          // zhou §6.2.3: the old key leaves the way keys leave, deprecated now, withdrawn after the grace period.
+          const metrics = keyMetrics(counters.get(ckey(r.patch.patch_id, before.key_name)) as KeyCounters, a.at, lifecycle);
+          const { patch: old, reason: why } = supersedeKey(r.patch, before.key_name, { key_name: plan.definition.key_name, patch_id: record.patch.patch_id }, a.at, a.reason, metrics, lifecycle);
+          const rec = put({ ...r, patch: old, revision: r.revision + 1 });
+          const fig = { ...metrics } as Record<string, number | null>;
+          decide({ at: a.at, scenario: old.scenario, patch_id: old.patch_id, key_name: before.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [why], figures: fig, actor: a.actor });
+          return { kind: 'replace', patch_id: record.patch.patch_id, changes: [change, { kind: 'deprecated', record: rec, key_name: before.key_name, reasons: [why], figures: fig, actor: a.actor }] };
+        }
+      }
+    },
+
     patches: () => records,
     patch: (id) => records.find((x) => x.patch.patch_id === id) ?? null,
     activePatches: active,
@@ -533,6 +678,20 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     },
   };
   return evolver;
+}
+
+/**
+ * The re-induced key that should replace an experimental one, or null: the old key is a yes/no flag, the new one
+ * a choice among at least two values, one of which is a word of the old name (what the flag was about is one of
+ * the alternatives), no operator review is needed and no other live key is the same intent.
+ */
+function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof detectConflict>[1]): KeyDefinition | null {
+  const key = c.key;
+  if (old.key_type !== 'boolean' || key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
+  if ((c.review ?? []).length > 0 || key.key_name === old.key_name) return null;
+  const oldWords = new Set(old.key_name.split('_'));
+  if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v))) return null;
+  return detectConflict(c, others).kind === 'none' ? key : null;
 }
 
 /** Restarts a proposed patch's clock at approval: timestamp, expiry and its keys' trial. */

@@ -26,6 +26,8 @@ export type {
   ChangeKind,
   CreateEvolverOptions,
   DecisionRecord,
+  EditAction,
+  EditOutcome,
   Evolver,
   EvolverConfig,
   ExecutionInput,

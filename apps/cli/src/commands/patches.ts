@@ -4,13 +4,15 @@
  * `parley patches approve|reject ID --reason TEXT`
  * `parley patches pin|unpin ID --reason TEXT`
  * `parley patches decisions --scenario S [--patch ID] [--after SEQ] [--limit N]`
+ * `parley patches edit ID --key-name K [--rename NEW] [--values a,b] [--type T] [--description TEXT] --reason TEXT`
  *
  * Schema patches and their lifecycle (draft-zhou §6.2.2, §6.2.3) through the
  * gateway. approve, reject, pin and unpin are operator decisions (§7), recorded
- * with the reason. Every subcommand needs an API key with the `operator` role
+ * with the reason; so is edit, an operator's correction of one key (`--key-name`:
+ * `--key` stays the API key every command takes). Every subcommand needs an API key with the `operator` role
  * (--key / PARLEY_API_KEY).
  */
-import type { Decision, GetPatchResponse, ListDecisionsResponse, ListPatchesResponse, Patch, PatchKeyView } from '@parley/contracts';
+import type { Decision, EditPatchResponse, GetPatchResponse, ListDecisionsResponse, ListPatchesResponse, Patch, PatchKeyView } from '@parley/contracts';
 import { assertScenarioKnown, clip, defined, figures, intFlag, noPositional, onePositional, pct, required, runSubcommand, table, yesNo, UsageError, type Subcommand } from './rpc-client';
 
 const SUMMARY = 'schema patches, their keys and lifecycle decisions (draft-zhou §6.2.2, §6.2.3)';
@@ -72,7 +74,7 @@ export function patchText(p: Patch | undefined): string {
     if (history.length > 0) lines.push('history:', table(['AT', 'KEY', 'STEP', 'ACTOR', 'REASONS', 'FIGURES'], history));
   }
   if (p.modified_keys.length > 0) {
-    lines.push('modified keys:', ...p.modified_keys.map((m) => `  ${m.key_name}: ${clip(m.semantic_description, 100)}`));
+    lines.push('modified keys:', ...p.modified_keys.map((m) => `  ${m.key_name}: ${clip(m.semantic_description, 100)}${m.enum?.length ? ` (values ${m.enum.map(String).join(', ')})` : ''}`));
   }
   return lines.join('\n');
 }
@@ -113,6 +115,35 @@ function pin(pinned: boolean): Subcommand {
   };
 }
 
+const EDIT_TYPES = ['string', 'integer', 'number', 'boolean', 'array', 'object'];
+const EDIT_OUTCOMES: Record<string, string> = {
+  in_place: 'edited in place (the patch is proposed: no client has seen it)',
+  refine: 'published as a refinement (zhou §6.2.2: a published key only widens)',
+  replace: 'published as a new key; the old key is deprecated (a published key is never renamed in place)',
+};
+
+const edit: Subcommand = {
+  summary: "correct one key of a proposed or experimental patch: name, enum values, type, description",
+  usage: 'edit ID --key-name K [--rename NEW] [--values a,b] [--type T] [--description TEXT] --reason TEXT',
+  flags: { 'key-name': 'value', rename: 'value', values: 'list', type: 'value', description: 'value', reason: 'value' },
+  async run(p, gw) {
+    const patch_id = onePositional(p, 'ID (the patch id)');
+    const key = required(p, 'key-name', 'the key of the patch to edit (--key is your API key)');
+    const reason = required(p, 'reason', 'why; stored with the decision');
+    const type = p.values.type;
+    if (type !== undefined && !EDIT_TYPES.includes(type)) throw new UsageError(`--type must be one of ${EDIT_TYPES.join(', ')}, got "${type}"`);
+    const values = p.lists.values;
+    const params = defined({ patch_id, key, rename: p.values.rename, values, type, description: p.values.description, reason });
+    if (params.rename === undefined && values === undefined && type === undefined && params.description === undefined) {
+      throw new UsageError('give at least one of --rename, --values, --type, --description');
+    }
+    const result = (await gw.call('edit_patch', params)) as EditPatchResponse;
+    const head = `patch ${patch_id} key ${key}: ${EDIT_OUTCOMES[result.outcome] ?? result.outcome}`;
+    const replaced = result.replaced ? `\nreplaced:\n${patchText(result.replaced)}` : '';
+    return { result, text: `${head}\n${patchText(result.patch)}${replaced}` };
+  },
+};
+
 const SUBS: Record<string, Subcommand> = {
   list: {
     summary: 'patches of a scenario, one row per key with its state and metrics',
@@ -142,6 +173,7 @@ const SUBS: Record<string, Subcommand> = {
   reject: decision('reject_patch', 'reject'),
   pin: pin(true),
   unpin: pin(false),
+  edit,
   decisions: {
     summary: 'the decision log with its figures',
     usage: 'decisions --scenario S [--patch ID] [--after SEQ] [--limit N]',
