@@ -303,7 +303,7 @@ export type Decision = {
   patch_id: string;
   /** Empty for decisions about the whole patch (approve, reject, pin). */
   key_name: string;
-  /** promote | deprecate | withdraw | approve | reject | pin | unpin | publish | queue | merge | ... */
+  /** promote | deprecate | withdraw | approve | reject | pin | unpin | publish | queue | merge | refine | supersede | edit | ... */
   action: string;
   reasons: Array<string>;
   figures?: JsonObject;
@@ -345,6 +345,31 @@ export type DiscoverProfilesRequest = {
 export type DiscoverProfilesResponse = {
   /** Ordered by name. */
   profiles: Array<AgentProfile>;
+};
+
+/** An operator's correction of one key a patch adds (draft-zhou §6.2: authorized updates). Give at least one of rename, values, type, description. A proposed patch is edited in place; a published experimental key takes a refinement patch (a new description, a widened enum), and a new name makes a new key while the old one is deprecated (a published key is never renamed or retyped in place). Stored as a decision with the operator and the reason. */
+export type EditPatchRequest = {
+  patch_id: string;
+  /** The key of the patch to edit. */
+  key: string;
+  /** A new snake_case name. */
+  rename?: string;
+  /** The enum values (strings; parsed as numbers for integer and number keys). Empty: the enum is left as it is. */
+  values: Array<string>;
+  /** string | integer | number | boolean | array | object */
+  type?: string;
+  description?: string;
+  /** Why: stored with the decision. */
+  reason: string;
+};
+
+export type EditPatchResponse = {
+  /** The patch that now carries the key: the edited one, the refinement, or the new key's patch. */
+  patch?: Patch;
+  /** in_place | refine | replace */
+  outcome: string;
+  /** With outcome replace: the patch whose key was deprecated. */
+  replaced?: Patch;
 };
 
 /** A typed Parley error as it crosses a gRPC boundary (carried JSON-encoded in the `parley-error` trailer; see libs/contracts). Mirrors libs/protocol's catalogue. */
@@ -764,6 +789,8 @@ export type PatchKeyView = {
 export type PatchModifiedKey = {
   key_name: string;
   semantic_description: string;
+  /** A patch key's widened enum (a superset of its values), when the refinement adds values (zhou §6.2.2). */
+  enum?: Array<JsonValue>;
 };
 
 export type PinPatchRequest = {
@@ -1686,6 +1713,25 @@ export type PinPatchParams = {
 /** Result of `pin_patch`. */
 export type PinPatchResult = GetPatchResponse;
 
+/** Params of `edit_patch`: An operator's correction of one key of a patch: rename, enum values, type or description (draft-zhou §6.2 authorized updates). */
+export type EditPatchParams = {
+  /** A patch id as list_patches shows it. */
+  patch_id: string;
+  /** The key of the patch to edit. */
+  key: string;
+  /** A new snake_case name. */
+  rename?: string;
+  /** The enum values (numbers are parsed for integer and number keys). */
+  values?: Array<string | number>;
+  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  description?: string;
+  /** Why, stored with the decision. */
+  reason: string;
+};
+
+/** Result of `edit_patch`. */
+export type EditPatchResult = EditPatchResponse;
+
 /** Params of `list_decisions`: The decision log (lifecycle transitions and operator decisions) in seq order. */
 export type ListDecisionsParams = {
   /** The scenario, as a name ("Flight Booking") or its canonical snake_case id ("flight_booking"). */
@@ -1885,6 +1931,7 @@ export interface RpcMethodTypes {
   "approve_patch": { params: ApprovePatchParams; result: ApprovePatchResult };
   "reject_patch": { params: RejectPatchParams; result: RejectPatchResult };
   "pin_patch": { params: PinPatchParams; result: PinPatchResult };
+  "edit_patch": { params: EditPatchParams; result: EditPatchResult };
   "list_decisions": { params: ListDecisionsParams; result: ListDecisionsResult };
   "list_audit_samples": { params: ListAuditSamplesParams; result: ListAuditSamplesResult };
   "judge_audit_sample": { params: JudgeAuditSampleParams; result: JudgeAuditSampleResult };
@@ -1933,6 +1980,7 @@ export const RPC_CLIENT_METHODS = {
   approvePatch: "approve_patch",
   rejectPatch: "reject_patch",
   pinPatch: "pin_patch",
+  editPatch: "edit_patch",
   listDecisions: "list_decisions",
   listAuditSamples: "list_audit_samples",
   judgeAuditSample: "judge_audit_sample",
@@ -2012,6 +2060,8 @@ export interface RpcMethods {
   rejectPatch(params: RejectPatchParams): Promise<RejectPatchResult>;
   /** `pin_patch`: Pin a patch's keys in their lifecycle state (the evaluator leaves them), or unpin them. */
   pinPatch(params: PinPatchParams): Promise<PinPatchResult>;
+  /** `edit_patch`: An operator's correction of one key of a patch: rename, enum values, type or description (draft-zhou §6.2 authorized updates). */
+  editPatch(params: EditPatchParams): Promise<EditPatchResult>;
   /** `list_decisions`: The decision log (lifecycle transitions and operator decisions) in seq order. */
   listDecisions(params: ListDecisionsParams): Promise<ListDecisionsResult>;
   /** `list_audit_samples`: Samples for semantic-alignment accuracy (draft-zhou §6.2.3). */

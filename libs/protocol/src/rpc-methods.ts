@@ -558,6 +558,28 @@ export const RPC_METHODS = [
     grpc: ['EvolutionService/PinPatch'],
   },
   {
+    name: 'edit_patch',
+    summary: 'An operator\'s correction of one key of a patch: rename, enum values, type or description (draft-zhou §6.2 authorized updates).',
+    description:
+      'A proposed patch is edited in place; on a published experimental key new values or a new description become a refinement (values only grow); a rename, or a type change with a rename, becomes a new key and the old one is deprecated. Recorded as a decision with who and why.',
+    tag: 'evolution',
+    params: params(
+      {
+        patch_id: ID('A patch id as list_patches shows it.'),
+        key: str('The key of the patch to edit.', { maxLength: 64 }),
+        rename: str('A new snake_case name.', { maxLength: 64 }),
+        values: strings('The enum values (numbers are parsed for integer and number keys).', { type: ['string', 'number'], maxLength: 64 }),
+        type: oneOfStrings('', ['string', 'integer', 'number', 'boolean', 'array', 'object']),
+        description: str('', { maxLength: 2048 }),
+        reason: REASON,
+      },
+      ['patch_id', 'key', 'reason'],
+    ),
+    result: wire('EditPatchResponse'),
+    errors: ['patch_not_found', 'illegal_transition'],
+    grpc: ['EvolutionService/EditPatch'],
+  },
+  {
     name: 'list_decisions',
     summary: 'The decision log (lifecycle transitions and operator decisions) in seq order.',
     tag: 'evolution',

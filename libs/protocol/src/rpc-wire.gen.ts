@@ -710,7 +710,7 @@ export const WIRE_SCHEMAS = {
       },
       "action": {
         "type": "string",
-        "description": "promote | deprecate | withdraw | approve | reject | pin | unpin | publish | queue | merge | ..."
+        "description": "promote | deprecate | withdraw | approve | reject | pin | unpin | publish | queue | merge | refine | supersede | edit | ..."
       },
       "reasons": {
         "type": "array",
@@ -828,6 +828,69 @@ export const WIRE_SCHEMAS = {
     },
     "required": [
       "profiles"
+    ]
+  },
+  "EditPatchRequest": {
+    "title": "EditPatchRequest",
+    "description": "An operator's correction of one key a patch adds (draft-zhou §6.2: authorized updates). Give at least one of rename, values, type, description. A proposed patch is edited in place; a published experimental key takes a refinement patch (a new description, a widened enum), and a new name makes a new key while the old one is deprecated (a published key is never renamed or retyped in place). Stored as a decision with the operator and the reason.",
+    "type": "object",
+    "properties": {
+      "patch_id": {
+        "type": "string"
+      },
+      "key": {
+        "type": "string",
+        "description": "The key of the patch to edit."
+      },
+      "rename": {
+        "type": "string",
+        "description": "A new snake_case name."
+      },
+      "values": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "The enum values (strings; parsed as numbers for integer and number keys). Empty: the enum is left as it is."
+      },
+      "type": {
+        "type": "string",
+        "description": "string | integer | number | boolean | array | object"
+      },
+      "description": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string",
+        "description": "Why: stored with the decision."
+      }
+    },
+    "required": [
+      "patch_id",
+      "key",
+      "values",
+      "reason"
+    ]
+  },
+  "EditPatchResponse": {
+    "title": "EditPatchResponse",
+    "type": "object",
+    "properties": {
+      "patch": {
+        "$ref": "#/components/schemas/Patch",
+        "description": "The patch that now carries the key: the edited one, the refinement, or the new key's patch."
+      },
+      "outcome": {
+        "type": "string",
+        "description": "in_place | refine | replace"
+      },
+      "replaced": {
+        "$ref": "#/components/schemas/Patch",
+        "description": "With outcome replace: the patch whose key was deprecated."
+      }
+    },
+    "required": [
+      "outcome"
     ]
   },
   "ErrorDetail": {
@@ -2093,6 +2156,11 @@ export const WIRE_SCHEMAS = {
       },
       "semantic_description": {
         "type": "string"
+      },
+      "enum": {
+        "type": "array",
+        "items": {},
+        "description": "A patch key's widened enum (a superset of its values), when the refinement adds values (zhou §6.2.2)."
       }
     },
     "required": [
