@@ -32,7 +32,7 @@ export function parseRuleMap(markdown: string): RuleRow[] {
   let group = '';
   let header = true;
   for (let i = start + 1; i < lines.length; i++) {
-    const l = lines[i].trim();
+    const l = (lines[i] ?? '').trim();
     if (l.startsWith('## ')) break;
     if (l.startsWith('### ')) {
       group = l.slice(4);
@@ -51,14 +51,15 @@ export function parseRuleMap(markdown: string): RuleRow[] {
     if (/^\|[\s|:-]+\|$/.test(l)) continue;
     const cells = l.slice(1, l.endsWith('|') ? -1 : undefined).split('|').map((c) => c.trim());
     if (cells.length !== 4) throw new Error(`line ${i + 1}: ${cells.length} cells, expected 4 (draft §, rule, code, tests)`);
-    rows.push({ line: i + 1, group, section: cells[0], rule: cells[1], code: cells[2], tests: cells[3] });
+    const [section, rule, code, tests] = cells as [string, string, string, string];
+    rows.push({ line: i + 1, group, section, rule, code, tests });
   }
   return rows;
 }
 
 /** Backticked tokens of a cell. */
 export function ticked(cell: string): string[] {
-  return [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+  return [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
 }
 
 const FILE_LIKE = /\.(ts|tsx|mjs|js|sql|json|yang|yaml|md|proto)$/;
