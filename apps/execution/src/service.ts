@@ -34,7 +34,7 @@ import { checkWithdrawn, createTemplateCache, type TemplateCache } from './templ
  *   (Figure 9) listing the patches of its effective template, as negotiation
  *   built and signed it (§7: its `signature` member; unsigned only when the
  *   patches could not be attributed, see fallbackMeta);
- * - in the scenarios an operator lists in `auditScenarios` (issue 6: payload
+ * - in the scenarios an operator lists in `auditScenarios` (draft-zhou §7, sensitive data at rest: payload
  *   values are never stored unless an operator enables it per scenario), each
  *   patch key present in a payload is sampled, with probability
  *   `auditSampleRate`, into an `audit.sampled` event (its value and the
@@ -72,7 +72,7 @@ export interface ExecutionServiceDeps {
   auditSampleRate?: number;
   /**
    * The scenarios whose patch-key values may be sampled and stored for audits (ids, or `*` for
-   * every scenario). Default none: a value is stored only where an operator enabled it (issue 6).
+   * every scenario). Default none: a value is stored only where an operator enabled it (draft-zhou §7, sensitive data at rest).
    */
   auditScenarios?: readonly string[];
   /** Uniform random numbers in [0, 1) for the sampler (default Math.random; tests inject one). */

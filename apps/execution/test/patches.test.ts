@@ -239,7 +239,7 @@ describe('§6.2.3 semantic_alignment_accuracy: the audit sampler (audit.sampled)
     expect(audits(await outboxEvents(db, none.execution_id))).toEqual([]);
   });
 
-  it('stores no value of a scenario an operator has not enabled (issue 6): no AUDIT_SCENARIOS, no sample', async () => {
+  it('stores no value of a scenario an operator has not enabled (draft-zhou §7): no AUDIT_SCENARIOS, no sample', async () => {
     for (const auditScenarios of [[], ['photo_retouch']]) {
       const r = await exec(service({ auditSampleRate: 1, random: () => 0, auditScenarios }), { client_id: 'alice', payload: { ...FIG8, seat_preference: 'window' } });
       expect(audits(await outboxEvents(db, r.execution_id))).toEqual([]);
