@@ -8,9 +8,8 @@ import { storeDataParams, wireTaskOf } from './data-params';
 import { appendMessage, clip, insertTask, loadNegotiation, loadTask, requireTask, transition, type StoredTask } from './store';
 import { agentFailure, decodeAgentReply, encodeWire } from './wire';
 
-// TaskAssign (draft 004 §5.2): validate, store, dispatch to the executing agent, apply its answer.
-
-// ---- 4.4 the structured side of a task --------------------------------
+// TaskAssign (draft 004 §5.2): validate (a structured payload by its negotiated schema, §4.4), store,
+// dispatch to the executing agent, apply its answer.
 
 export async function validatePayload(c: TaskCtx, p: TaskAssignParams): Promise<{ payload: Record<string, unknown>; schema_id: string; scenario: string } | undefined> {
   if (!p.payload) return undefined;
@@ -39,8 +38,6 @@ export async function validatePayload(c: TaskCtx, p: TaskAssignParams): Promise<
   }
   return { payload: v.validate(p.payload).payload as Record<string, unknown>, schema_id: schema.schema_id, scenario: schema.scenario_id };
 }
-
-// ---- 5.2 taskAssign -----------------------------------------------------
 
 export async function taskAssign(c: TaskCtx, input: unknown): Promise<{ task: StoredTask; subscription_id?: string; webhook_secret?: string }> {
   const p = parseTaskAssign(input);
@@ -86,7 +83,7 @@ export async function taskAssign(c: TaskCtx, input: unknown): Promise<{ task: St
       }
     }
     await insertTask(tx, task);
-    await storeDataParams(c, tx, p.data_params, p.send_from, taskId, at);
+    await storeDataParams(tx, p.data_params, p.send_from, taskId, at);
     await appendMessage(tx, {
       task_id: taskId,
       send_from: p.send_from,
@@ -98,7 +95,7 @@ export async function taskAssign(c: TaskCtx, input: unknown): Promise<{ task: St
       },
       time: at,
     });
-    if (p.subscription && p.subscription.protocol !== 'grpc') registered = await insertSubscription(c, tx, taskId, p.send_from, p.subscription, 0, at);
+    if (p.subscription && p.subscription.protocol !== 'grpc') registered = await insertSubscription(tx, taskId, p.send_from, p.subscription, 0, at);
     return (await transition(tx, c.subjects, { ...task, last_seq: 0 }, { from: null, to: 'created', at })).task;
   });
   return {

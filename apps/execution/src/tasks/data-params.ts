@@ -7,9 +7,8 @@ import type { WireTask } from './wire';
 
 // Data params (draft 004 §5.2): stored with a task, uploaded in chunks, read back by the task's parties.
 
-// ---- 5.2 data params ----------------------------------------------------
-
-export async function storeDataParams(c: TaskCtx, tx: Queryable, params: readonly DataParam[], owner: string, taskId: string, at: string): Promise<void> {
+/** Stores the data params a task carries, or links those uploaded before in chunks (owner, finished, unlinked checked). */
+export async function storeDataParams(tx: Queryable, params: readonly DataParam[], owner: string, taskId: string, at: string): Promise<void> {
   for (const [i, d] of params.entries()) {
     const path = `params.data_params[${i}]`;
     const r = await tx.query<{ owner: string; chunked: boolean; finished: boolean; task_id: string | null }>(
@@ -48,7 +47,7 @@ export async function storeDataParams(c: TaskCtx, tx: Queryable, params: readonl
 }
 
 /** The task's data params (those it carried or linked, msg_data first). */
-export async function taskDataParams(c: TaskCtx, q: Queryable, t: Task): Promise<WireTask['data_params']> {
+export async function taskDataParams(q: Queryable, t: Task): Promise<WireTask['data_params']> {
   const r = await q.query<{ id: string; data_type: DataParam['data_type']; description: string | null; data_size: string | number | null; format: string | null; url: string | null; data: string | null; chunked: boolean }>(
     'SELECT id, data_type, description, data_size, format, url, data, chunked FROM execution.data_params WHERE task_id = $1 ORDER BY array_position($2::text[], id), id',
     [t.task_id, [...t.msg_data]],
@@ -73,10 +72,8 @@ export async function taskDataParams(c: TaskCtx, q: Queryable, t: Task): Promise
 
 export async function wireTaskOf(c: TaskCtx, t: StoredTask): Promise<WireTask> {
   const { last_seq: _seq, ...task } = t;
-  return { ...task, data_params: await taskDataParams(c, c.db, t) };
+  return { ...task, data_params: await taskDataParams(c.db, t) };
 }
-
-// ---- data params sent in chunks ----------------------------------------
 
 export async function assemblerFor(c: TaskCtx, tx: Queryable, paramId: string, stored: number): Promise<ChunkAssembler> {
   const hit = c.assemblers.get(paramId);
@@ -178,8 +175,7 @@ export async function uploadChunk(c: TaskCtx, req: { send_from?: unknown; param?
   }
 }
 
-// ---- NATS messages from agents ----------------------------------------
-
+/** A slice of a task's data param, for one of the task's parties (an agent's `data` message over NATS). */
 export async function readData(c: TaskCtx, m: { task_id: string; param_id: string; send_from: string; offset: number; length?: number }): Promise<{ data: string; total: number }> {
   const task = await requireTask(c.db, taskIdOf(m.task_id, 'message.task_id'), 'message.task_id');
   if (m.send_from !== task.send_to && m.send_from !== task.send_from) throw forbidden('message.send_from', 'task_party', `${String(m.send_from)} is not a party of task ${task.task_id}`);

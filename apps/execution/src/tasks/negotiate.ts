@@ -18,7 +18,8 @@ import { wireTaskOf } from './data-params';
 import { appendMessage, clip, taskNotFound, loadNegotiation, loadTask, saveNegotiation } from './store';
 import { agentFailure, decodeAgentReply, encodeWire } from './wire';
 
-// ---- 5.3 negotiation ----------------------------------------------------
+// Feasibility and fulfillment negotiation (draft 004 §5.3; rounds in libs/an negotiation.ts): a call
+// proposes or answers the open round; a proposal is forwarded to the other party over NATS.
 
 function negotiationResult(state: NegotiationState): TaskNegotiateResponse {
   const last = state.rounds.at(-1);

@@ -5,7 +5,8 @@ import { toWireMessage, toWireNotification, toWireTask } from './to-wire';
 import { appendMessage, clip, latestNotification, listMessages, taskNotFound, loadTask, requireTask, transition, type StoredTask } from './store';
 import { encodeWire } from './wire';
 
-// ---- 5.4 taskResultNotify ------------------------------------------------
+// Task status (draft 004 §5.4 TaskResultNotify; §5.2 taskCancel, TaskResultQuery and the task context):
+// every change goes through assertTransition and is stored with its notification (store.ts transition).
 
 export async function notify(c: TaskCtx, input: unknown): Promise<{ notification: TaskNotification; task: StoredTask }> {
   const p = parseNotify(input);

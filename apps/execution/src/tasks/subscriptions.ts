@@ -8,7 +8,8 @@ import { plain, type TaskCtx } from './context';
 import { toWireNotification } from './to-wire';
 import { appendMessage, clip, listNotifications, statusEvents, loadTask, requireTask } from './store';
 
-// ---- subscriptions ------------------------------------------------------
+// Subscriptions (draft 004 §5.2 task-subscription): webhook and NATS subscriptions stored with a cursor,
+// gRPC streams that read the notifications after it and follow live changes (live.ts).
 
 /** A webhook URL the policy refuses is invalid_params at params.subscription.url, rule webhook_allowed. */
 export function assertWebhookAllowed(c: TaskCtx, s: Task['subscription'] & object): void {
@@ -25,7 +26,7 @@ export function assertWebhookAllowed(c: TaskCtx, s: Task['subscription'] & objec
  * Stores a subscription; a webhook gets its signing secret. The secret is
  * stored as is: the execution service holds no data key to seal it with.
  */
-export async function insertSubscription(c: TaskCtx, tx: Queryable, taskId: string, subscriber: string, s: Task['subscription'] & object, cursor: number, at: string): Promise<{ id: string; secret?: string }> {
+export async function insertSubscription(tx: Queryable, taskId: string, subscriber: string, s: Task['subscription'] & object, cursor: number, at: string): Promise<{ id: string; secret?: string }> {
   const id = randomUUID();
   const secret = s.protocol === 'webhook' ? generateWebhookSecret() : undefined;
   await tx.query(
@@ -50,7 +51,7 @@ export async function registerTaskSubscription(c: TaskCtx, req: Parameters<TaskA
   const registered = await c.change(p.task_id, async (tx) => {
     const cur = await requireTask(tx, p.task_id);
     const at = c.now();
-    const subId = await insertSubscription(c, tx, cur.task_id, p.send_from, sub, cursor, at);
+    const subId = await insertSubscription(tx, cur.task_id, p.send_from, sub, cursor, at);
     if (sub.protocol === 'nats') {
       // What happened before the subscription, after its cursor, goes to the new subscriber's subject too.
       const missed = await listNotifications(tx, cur.task_id, cursor, 10_000);
