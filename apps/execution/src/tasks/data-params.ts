@@ -2,20 +2,18 @@ import { createChunkAssembler, parseDataParam, type ChunkAssembler, type DataPar
 import { ParleyError } from '@parley/protocol';
 import type { Queryable } from '@parley/storage';
 import { MAX_DATA_SLICE, MAX_DISPATCH_PARAM_CHARS, MAX_DISPATCH_TOTAL_CHARS, agentName, forbidden, plain, taskIdOf, type TaskCtx } from './context';
+import { countChunks, finishParam, findParam, insertChunk, insertParam, linkParam, listTaskParams, readSlice, storedChunks, type StoredParam } from './data-store';
 import { lockTask, requireTask, type StoredTask } from './store';
 import type { WireTask } from './wire';
 
 // Data params (draft 004 §5.2): stored with a task, uploaded in chunks, read back by the task's parties.
+// Their SQL is data-store.ts.
 
 /** Stores the data params a task carries, or links those uploaded before in chunks (owner, finished, unlinked checked). */
 export async function storeDataParams(tx: Queryable, params: readonly DataParam[], owner: string, taskId: string, at: string): Promise<void> {
   for (const [i, d] of params.entries()) {
     const path = `params.data_params[${i}]`;
-    const r = await tx.query<{ owner: string; chunked: boolean; finished: boolean; task_id: string | null }>(
-      'SELECT owner, chunked, finished, task_id FROM execution.data_params WHERE id = $1',
-      [d.id],
-    );
-    const row = r.rows[0];
+    const row = await findParam(tx, d.id);
     if (d.chunked === true && d.data === undefined && d.url === undefined) {
       // Uploaded before with UploadChunk: the task refers to it.
       if (!row || !row.chunked) {
@@ -34,26 +32,18 @@ export async function storeDataParams(tx: Queryable, params: readonly DataParam[
       if (row.task_id !== null && row.task_id !== taskId) {
         throw new ParleyError('invalid_params', `${path}: data param ${JSON.stringify(d.id)} belongs to task ${row.task_id}`, { path: `${path}.id`, rule: 'unique' });
       }
-      await tx.query('UPDATE execution.data_params SET task_id = $2 WHERE id = $1', [d.id, taskId]);
+      await linkParam(tx, d.id, taskId);
       continue;
     }
     if (row) throw new ParleyError('invalid_params', `${path}.id ${JSON.stringify(d.id)} is taken by another data param`, { path: `${path}.id`, rule: 'unique' });
-    await tx.query(
-      `INSERT INTO execution.data_params (id, owner, task_id, data_type, description, data_size, format, url, data, chunked, finished, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true, $11)`,
-      [d.id, owner, taskId, d.data_type, d.description ?? null, d.data_size ?? null, d.format ?? null, d.url ?? null, d.data ?? null, d.chunked === true, at],
-    );
+    await insertParam(tx, d, owner, taskId, { data: d.data ?? null, chunked: d.chunked === true, finished: true }, at);
   }
 }
 
 /** The task's data params (those it carried or linked, msg_data first). */
 export async function taskDataParams(q: Queryable, t: Task): Promise<WireTask['data_params']> {
-  const r = await q.query<{ id: string; data_type: DataParam['data_type']; description: string | null; data_size: string | number | null; format: string | null; url: string | null; data: string | null; chunked: boolean }>(
-    'SELECT id, data_type, description, data_size, format, url, data, chunked FROM execution.data_params WHERE task_id = $1 ORDER BY array_position($2::text[], id), id',
-    [t.task_id, [...t.msg_data]],
-  );
   let total = 0;
-  return r.rows.map((x) => {
+  return (await listTaskParams(q, t.task_id, t.msg_data)).map((x) => {
     const base = {
       id: x.id,
       data_type: x.data_type,
@@ -84,14 +74,18 @@ export async function assemblerFor(c: TaskCtx, tx: Queryable, paramId: string, s
   }
   // Cold or stale (another replica took chunks): replay what is stored.
   const assembler = createChunkAssembler(c.deps.chunks);
-  const r = await tx.query<{ seq: number; data: string }>('SELECT seq, data FROM execution.data_chunks WHERE param_id = $1 ORDER BY seq', [paramId]);
-  for (const c of r.rows) assembler.add({ param_id: paramId, seq: Number(c.seq), data: c.data, finished: false });
-  c.assemblers.set(paramId, { assembler, next: r.rows.length });
+  const chunks = await storedChunks(tx, paramId);
+  for (const k of chunks) assembler.add({ param_id: paramId, seq: k.seq, data: k.data, finished: false });
+  c.assemblers.set(paramId, { assembler, next: chunks.length });
   while (c.assemblers.size > 1000) c.assemblers.delete(c.assemblers.keys().next().value as string);
   return assembler;
 }
 
-export async function uploadChunk(c: TaskCtx, req: { send_from?: unknown; param?: unknown; chunk?: unknown; task_id?: unknown }) {
+type UploadRequest = { send_from?: unknown; param?: unknown; chunk?: unknown; task_id?: unknown };
+type Chunk = { param_id: string; seq?: unknown; data?: unknown; finished?: unknown };
+
+/** The checks of an UploadChunk call that need no stored state: who sends, which param, and its description with chunk 0. */
+function parseUpload(req: UploadRequest): { sendFrom: string; taskId: string | undefined; chunk: Chunk; param: DataParam | undefined } {
   const sendFrom = agentName(req.send_from, 'params.send_from');
   const taskId = req.task_id === undefined ? undefined : taskIdOf(req.task_id, 'params.task_id');
   if (typeof req.chunk !== 'object' || req.chunk === null) throw new ParleyError('invalid_params', 'params.chunk is required', { path: 'params.chunk', rule: 'required' });
@@ -114,26 +108,34 @@ export async function uploadChunk(c: TaskCtx, req: { send_from?: unknown; param?
     }
     if (param.chunked !== true) throw new ParleyError('invalid_params', 'params.param.chunked must be true for chunked data', { path: 'params.param.chunked', rule: 'chunked' });
   }
+  return { sendFrom, taskId, chunk: chunk as Chunk, param };
+}
+
+/** The chunk may be added to the stored param (when there is one): the sender's, chunked, not finished. */
+function assertChunkAllowed(row: StoredParam | undefined, paramId: string, sendFrom: string, seq: unknown): void {
+  if (row && (!row.chunked || row.owner !== sendFrom)) {
+    if (row.owner !== sendFrom) throw forbidden('params.chunk.param_id', 'data_owner', `Data param ${JSON.stringify(paramId)} belongs to another agent`);
+    throw new ParleyError('invalid_params', `Data param ${JSON.stringify(paramId)} exists and is not chunked`, { path: 'params.chunk.param_id', rule: 'unique' });
+  }
+  if (row?.finished) {
+    throw new ParleyError('invalid_params', `chunk ${String(seq)} of ${paramId} arrived after its last chunk`, {
+      path: 'params.chunk.seq',
+      rule: 'chunk_after_finished',
+      details: { param_id: paramId },
+    });
+  }
+}
+
+/** UploadChunk (draft 004 §5.2 chunked data): one chunk in order; the last one stores the assembled data. */
+export async function uploadChunk(c: TaskCtx, req: UploadRequest) {
+  const { sendFrom, taskId, chunk, param } = parseUpload(req);
+  const paramId = chunk.param_id;
   try {
     return await c.db.transaction(async (tx) => {
       await lockTask(tx, `data:${paramId}`);
-      const r = await tx.query<{ owner: string; chunked: boolean; finished: boolean; data_size: string | number | null }>(
-        'SELECT owner, chunked, finished, data_size FROM execution.data_params WHERE id = $1',
-        [paramId],
-      );
-      const row = r.rows[0];
-      if (row && (!row.chunked || row.owner !== sendFrom)) {
-        if (row.owner !== sendFrom) throw forbidden('params.chunk.param_id', 'data_owner', `Data param ${JSON.stringify(paramId)} belongs to another agent`);
-        throw new ParleyError('invalid_params', `Data param ${JSON.stringify(paramId)} exists and is not chunked`, { path: 'params.chunk.param_id', rule: 'unique' });
-      }
-      if (row?.finished) {
-        throw new ParleyError('invalid_params', `chunk ${String(chunk.seq)} of ${paramId} arrived after its last chunk`, {
-          path: 'params.chunk.seq',
-          rule: 'chunk_after_finished',
-          details: { param_id: paramId },
-        });
-      }
-      const count = Number((await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.data_chunks WHERE param_id = $1', [paramId])).rows[0]?.n ?? 0);
+      const row = await findParam(tx, paramId);
+      assertChunkAllowed(row, paramId, sendFrom, chunk.seq);
+      const count = await countChunks(tx, paramId);
       const assembler = await assemblerFor(c, tx, paramId, count);
       let result;
       try {
@@ -144,12 +146,7 @@ export async function uploadChunk(c: TaskCtx, req: { send_from?: unknown; param?
       const entry = c.assemblers.get(paramId);
       if (entry) entry.next = count + 1;
       if (!row) {
-        const d = param as DataParam;
-        await tx.query(
-          `INSERT INTO execution.data_params (id, owner, task_id, data_type, description, data_size, format, url, data, chunked, finished, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, true, false, $9)`,
-          [d.id, sendFrom, taskId ?? null, d.data_type, d.description ?? null, d.data_size ?? null, d.format ?? null, d.url ?? null, c.now()],
-        );
+        await insertParam(tx, param as DataParam, sendFrom, taskId ?? null, { data: null, chunked: true, finished: false }, c.now());
       }
       const declared = row?.data_size ?? param?.data_size;
       if (result.complete) {
@@ -160,12 +157,12 @@ export async function uploadChunk(c: TaskCtx, req: { send_from?: unknown; param?
             details: { bytes: result.bytes, data_size: Number(declared) },
           });
         }
-        await tx.query('UPDATE execution.data_params SET data = $2, data_size = $3, finished = true WHERE id = $1', [paramId, result.data, result.bytes]);
-        await tx.query('DELETE FROM execution.data_chunks WHERE param_id = $1', [paramId]);
+        await finishParam(tx, paramId, result.data, result.bytes);
         c.assemblers.delete(paramId);
         return { param_id: paramId, received: count + 1, finished: true, data_size: result.bytes };
       }
-      await tx.query('INSERT INTO execution.data_chunks (param_id, seq, data) VALUES ($1, $2, $3)', [paramId, chunk.seq, chunk.data]);
+      // The assembler took it, so seq and data are valid.
+      await insertChunk(tx, paramId, chunk.seq as number, chunk.data as string);
       return { param_id: paramId, received: count + 1, finished: false };
     });
   } catch (e) {
@@ -181,13 +178,9 @@ export async function readData(c: TaskCtx, m: { task_id: string; param_id: strin
   if (m.send_from !== task.send_to && m.send_from !== task.send_from) throw forbidden('message.send_from', 'task_party', `${String(m.send_from)} is not a party of task ${task.task_id}`);
   const offset = Number.isSafeInteger(m.offset) && m.offset >= 0 ? m.offset : 0;
   const length = Math.min(MAX_DATA_SLICE, Number.isSafeInteger(m.length) && (m.length as number) > 0 ? (m.length as number) : MAX_DATA_SLICE);
-  const r = await c.db.query<{ data: string | null; total: number }>(
-    'SELECT substr(data, $3, $4) AS data, coalesce(length(data), 0)::int AS total FROM execution.data_params WHERE id = $1 AND task_id = $2',
-    [m.param_id, task.task_id, offset + 1, length],
-  );
-  const row = r.rows[0];
-  if (!row) throw new ParleyError('invalid_params', `Task ${task.task_id} has no data param ${JSON.stringify(m.param_id)}`, { path: 'message.param_id', rule: 'exists' });
-  return { data: row.data ?? '', total: Number(row.total) };
+  const slice = await readSlice(c.db, m.param_id, task.task_id, offset, length);
+  if (!slice) throw new ParleyError('invalid_params', `Task ${task.task_id} has no data param ${JSON.stringify(m.param_id)}`, { path: 'message.param_id', rule: 'exists' });
+  return slice;
 }
 
 /** The assembler names paths from `chunk`; over the API the chunk is `params.chunk`. */

@@ -52,7 +52,8 @@ export type { TaskServiceDeps } from './context';
  * the path and rule; a refused call changes nothing.
  *
  * The units: context.ts (dependencies, clock, the per-task transaction),
- * store.ts (SQL of tasks, notifications, context, negotiations), assign.ts,
+ * store.ts and data-store.ts (SQL of tasks, notifications, context,
+ * negotiations, data params), assign.ts,
  * data-params.ts, negotiate.ts, status.ts (notify, cancel, query, context),
  * subscriptions.ts, capability.ts; to-wire.ts maps the model to gRPC messages.
  */
