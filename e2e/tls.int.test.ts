@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
-import { REPO_ROOT, createTestDatabase, freePort, integrationInfra, startProcess, testIdentity, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
+import { REPO_ROOT, createTestDatabase, findExecutable, findNatsServer, freePort, integrationInfra, startProcess, testIdentity, toolGate, uniquePrefix, waitFor, waitReady, type ServiceProcess } from '@parley/testkit';
 
 /**
  * TLS end to end (draft-zhou §7, "protect this data in transit"): development
@@ -17,21 +17,14 @@ import { REPO_ROOT, createTestDatabase, freePort, integrationInfra, startProcess
  * gateway→registry gRPC call and on the registry's NATS connection.
  */
 const infra = integrationInfra('e2e: TLS in transit');
-const NATS_SERVER = '/usr/sbin/nats-server';
-const natsAvailable = (() => {
-  try {
-    execFileSync(NATS_SERVER, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (infra && !natsAvailable) console.warn(`\n!!! SKIPPING "e2e: TLS in transit": ${NATS_SERVER} not found\n`);
+// nats-server as scripts/start-nats.mjs finds it; missing under CI=true, the suite fails naming it.
+const NATS_SERVER = findNatsServer();
+const tools = toolGate('e2e: TLS in transit', { 'nats-server': NATS_SERVER, openssl: findExecutable('openssl') });
 
 const REGISTRY_PASSWORD = 'registry-dev-password';
 const GATEWAY_PASSWORD = 'gateway-dev-password';
 
-describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC over TLS, NATS over TLS with per-service credentials', () => {
+describe.skipIf(!infra || tools.skip)('TLS in transit: HTTPS gateway, gRPC over TLS, NATS over TLS with per-service credentials', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-tls-e2e-'));
   const certs = join(dir, 'certs');
   const procs: ServiceProcess[] = [];
@@ -44,10 +37,11 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
   let ca: Buffer;
   let db: { url: string; drop: () => Promise<void> };
   const prefix = uniquePrefix();
-  // Issue 6: one identity for both processes; the test calls as the operator the registry bootstraps.
+  // One identity (draft-zhou §7, authenticated callers) for both processes; the test calls as the operator the registry bootstraps.
   const identity = testIdentity();
 
   beforeAll(async () => {
+    tools.assertPresent();
     const out = execFileSync('bash', [join(REPO_ROOT, 'scripts/gen-dev-certs.sh'), certs], { encoding: 'utf8' });
     expect(out).toContain(`wrote ${join(certs, 'server.crt')}`);
     // Idempotent: a second run keeps what is there.
@@ -67,7 +61,7 @@ describe.skipIf(!infra || !natsAvailable)('TLS in transit: HTTPS gateway, gRPC o
         `authorization { users = [ { user: registry, password: "${REGISTRY_PASSWORD}" }, { user: gateway, password: "${GATEWAY_PASSWORD}" } ] }`,
       ].join('\n'),
     );
-    nats = spawn(NATS_SERVER, ['-c', join(dir, 'nats.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    nats = spawn(NATS_SERVER!, ['-c', join(dir, 'nats.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (b: Buffer) => {
       natsOut = (natsOut + b.toString('utf8')).slice(-10_000);
     };

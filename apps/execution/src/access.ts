@@ -5,7 +5,7 @@ import type { Queryable } from '@parley/storage';
 import { loadTask, taskNotFound } from './tasks/store';
 
 /**
- * Execution's guards (issue 6; roles are in libs/auth POLICY).
+ * Execution's guards (draft-zhou §7 authorization; roles are in libs/auth POLICY).
  *
  * `execute` runs for the caller's own client id: the execution metrics, the
  * `other` fragments the pool counts distinct clients by (draft-zhou §6.2.1) and

@@ -1,5 +1,5 @@
 import type { Authenticator } from '@parley/auth';
-import { EventSubscriptionServiceService, ExecutionServiceService, TaskServiceService, bindDeadLetters, bindService, startGrpcServer, type AgentProfileApi, type EventSubscriptionApi, type ExecutionApi, type TaskApi } from '@parley/contracts';
+import { EventSubscriptionServiceService, ExecutionServiceService, TaskServiceService, bindDeadLetters, bindService, startGrpcServer, type AgentProfileApi, type EventSubscriptionApi, type TaskApi } from '@parley/contracts';
 import { createOutboxRelay, serviceEventFlow } from '@parley/events';
 import type { EventFlowConfig } from '@parley/runtime';
 import { migrate } from '@parley/storage';
@@ -41,7 +41,7 @@ export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheS
   tasks?: TaskOptions;
   /** The registry's AgentProfileService: CapabilityRequest answers from it before asking the agent. */
   profiles?: Pick<AgentProfileApi, 'getProfile'>;
-  /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
+  /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS). */
   eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts'>>;

@@ -2,7 +2,7 @@
 // HEALTH_PORT (8083), EXECUTE_TIMEOUT_MS (5000), PATCH_CACHE_TTL_MS (1000: schema patches reach
 // validation within this time, draft-zhou §6.2.2), AUDIT_SAMPLE_RATE (0.25: share of patch-key
 // values sampled for the §6.2.3 audit; 0 turns sampling off), AUDIT_SCENARIOS (comma-separated scenario ids, or `*`,
-// whose patch-key values may be sampled and stored for that audit; default none: issue 6, values are stored only
+// whose patch-key values may be sampled and stored for that audit; default none: draft-zhou §7 (sensitive data at rest), values are stored only
 // where an operator enables it per scenario).
 // AN tasks (draft 004 §5.2-5.4, TaskService on the same gRPC port): REGISTRY_ADDR (optional: CapabilityRequest
 // answers from the registry's agent profiles, else from the agent over NATS), TASK_MAX_NEGOTIATION_ROUNDS (5),
@@ -33,7 +33,7 @@ runUntilSignal('execution', log, async () => {
   // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
   const flow = eventFlowFromEnv(env);
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-execution' });
-  // Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS; API keys are checked at REGISTRY_ADDR.
+  // Identity (draft-zhou §7 authentication): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS; API keys are checked at REGISTRY_ADDR.
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const negotiation = createGrpcClient(NegotiationServiceService, envString(env, 'NEGOTIATION_ADDR', '127.0.0.1:50052'), { tls, credential: auth.serviceToken });
   const registryAddr = envOptional(env, 'REGISTRY_ADDR');

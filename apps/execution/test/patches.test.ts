@@ -95,18 +95,21 @@ describe('§6.2.2 Personalized Adaptation: validation against the client\'s effe
     expect(executed?.data).toMatchObject({ client_id: 'alice', applied_patches: ['g1', 'alice-1'] });
   });
 
-  it('patch changes reach validation within patchCacheTtlMs (resolution cached for the TTL)', async () => {
-    const cached = service({ patchCacheTtlMs: 60_000 });
-    await exec(cached, { client_id: 'carol', payload: { ...FIG8 } });
+  it('patch changes reach validation within patchCacheTtlMs (resolution cached for the TTL, on the injected clock)', async () => {
+    const api = service({ patchCacheTtlMs: 60_000 });
+    // Qualified by agent: only the (agent, schema_id, client_id) resolution and its TTL are in play.
+    await exec(api, { agent: 'skyways-air', client_id: 'carol', payload: { ...FIG8 } });
     const calls = negotiation.calls.getSchema;
     negotiation.patches = [...negotiation.patches, patch('carol-1', { scope: 'carol', keys: [key('lounge_access')] })];
     // Within the TTL the cached resolution still applies: no new lookup, the new key is unknown yet.
-    const e = await failure(exec(cached, { client_id: 'carol', payload: { ...FIG8, lounge_access: 'yes' } }));
+    clock.set(T0 + 59_999);
+    const e = await failure(exec(api, { agent: 'skyways-air', client_id: 'carol', payload: { ...FIG8, lounge_access: 'yes' } }));
     expect(e.rule).toBe('unknown_key');
     expect(negotiation.calls.getSchema).toBe(calls);
-    // With a TTL of 0 the next payload sees it.
-    const fresh = service({ patchCacheTtlMs: 0 });
-    expect((await exec(fresh, { client_id: 'carol', payload: { ...FIG8, lounge_access: 'yes' } })).result?.status).toBe('confirmed');
+    // Once the TTL has run out on the clock, the same service asks again and the next payload sees the key.
+    clock.set(T0 + 60_000);
+    expect((await exec(api, { agent: 'skyways-air', client_id: 'carol', payload: { ...FIG8, lounge_access: 'yes' } })).result?.status).toBe('confirmed');
+    expect(negotiation.calls.getSchema).toBe(calls + 1);
   });
 
   it('clients on the same effective template share one compiled template and one patch lookup', async () => {
@@ -236,7 +239,7 @@ describe('§6.2.3 semantic_alignment_accuracy: the audit sampler (audit.sampled)
     expect(audits(await outboxEvents(db, none.execution_id))).toEqual([]);
   });
 
-  it('stores no value of a scenario an operator has not enabled (issue 6): no AUDIT_SCENARIOS, no sample', async () => {
+  it('stores no value of a scenario an operator has not enabled (draft-zhou §7): no AUDIT_SCENARIOS, no sample', async () => {
     for (const auditScenarios of [[], ['photo_retouch']]) {
       const r = await exec(service({ auditSampleRate: 1, random: () => 0, auditScenarios }), { client_id: 'alice', payload: { ...FIG8, seat_preference: 'window' } });
       expect(audits(await outboxEvents(db, r.execution_id))).toEqual([]);

@@ -31,7 +31,7 @@ describe.skipIf(!infra)('AN tasks on PostgreSQL and NATS', () => {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
   const AGENT = 'ietf-acme-ip-1.0';
-  // Issue 6: every gRPC call is authenticated; the sender calls with its own key (its principal is its send_from).
+  // Draft-zhou §7: every gRPC call is authenticated; the sender calls with its own key (its principal is its send_from).
   const { authenticator, keys } = keyedAuthenticator(testIdentity().serviceToken, [
     { id: 'ops-agent', roles: ['client_agent'] },
     { id: 'other-agent', roles: ['client_agent'] },

@@ -38,7 +38,7 @@ const PROMPT = [
   '<environmentInput>IP link 3 interrupted at 10:02</environmentInput>',
 ].join('\n');
 
-const SERVICE_TOKEN = testIdentity().serviceToken; // the credential of this test's calls (issue 6)
+const SERVICE_TOKEN = testIdentity().serviceToken; // the credential of this test's calls (draft-zhou §7)
 
 beforeAll(async () => {
   db = await createPgliteDb();

@@ -8,7 +8,7 @@ import { createWebhookDeliverer, type WebhookDelivererOptions } from '../src/tas
 import { T0, testClock } from './helpers';
 import { failure, newTask, notify, serveAsyncAgent, startReceiver, subscriptionRow, taskApi, SENDER } from './webhook-fixture';
 
-// Issue 6 (trust), webhooks: the URL allow-list at registration and at
+// Trust (draft-zhou §7), webhooks: the URL allow-list at registration and at
 // delivery, signed bodies (Standard Webhooks) verified by a receiver with the
 // secret from registration, and the retry bound, on PGlite and the
 // in-process bus. Every deliverer here is driven by deliverDue() on an

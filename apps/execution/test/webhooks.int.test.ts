@@ -10,7 +10,7 @@ import { startTasks, type RunningTasks } from '../src/tasks/index';
 import { baseTemplate, fakeNegotiation } from './helpers';
 import { SENDER, failure, newTask, notify, serveAsyncAgent, startReceiver, subscriptionRow } from './webhook-fixture';
 
-// Webhook trust (issue 6) on PostgreSQL and NATS, with the running deliverer
+// Webhook trust (draft-zhou §7) on PostgreSQL and NATS, with the running deliverer
 // of startTasks: the 003 migration, refusal by the allow-list, every delivery
 // signed and verified by the receiver with the secret from registration, and
 // a subscription disabled after maxAttempts failures in a row.

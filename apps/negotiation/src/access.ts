@@ -2,7 +2,7 @@ import { assertMayServe, assertOwnsAgent, withClientId } from '@parley/auth';
 import type { Guards, NegotiationServiceService } from '@parley/contracts';
 
 /**
- * Negotiation's guards (issue 6; roles are in libs/auth POLICY). A server agent
+ * Negotiation's guards (draft-zhou §7 authorization; roles are in libs/auth POLICY). A server agent
  * publishes schemas only for agents in its namespace (draft-zhou §4.1: a
  * schema_id is unique within the server agent's namespace) and scenarios it may
  * serve. Every template and update is served for the caller's own client id, so

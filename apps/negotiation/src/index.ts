@@ -41,7 +41,7 @@ export interface NegotiationDeps {
    * PARLEY_SIGNING_ACTIVE_KID; libs/runtime loadKeyRing), else a generated key logged as ephemeral.
    */
   signing?: KeyRing;
-  /** Authenticates every gRPC call (issue 6; libs/runtime createAuthenticator). */
+  /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
   eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;

@@ -3,7 +3,7 @@
 // Signing keys (draft-zhou §7): PARLEY_SIGNING_KEYS_DIR (PEM/JWK files; the last private key in
 // name order signs, the rest verify) or PARLEY_SIGNING_KEY (a private JWK or JWK Set, JSON), and
 // PARLEY_SIGNING_ACTIVE_KID; without them a generated key, logged as ephemeral.
-// Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS.
+// Identity (draft-zhou §7 authentication): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS.
 import { RegistryServiceService, createGrpcClient } from '@parley/contracts';
 import { createNatsBus, createSubjects } from '@parley/events';
 import { authenticatorFromEnv, createLogger, envInt, envString, eventFlowFromEnv, loadKeyRing, natsFromEnv, runUntilSignal, startHealthServer, systemClock, tlsFromEnv } from '@parley/runtime';

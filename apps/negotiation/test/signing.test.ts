@@ -18,7 +18,7 @@ let ring: KeyRing;
 let negotiation: RunningNegotiation;
 let grpc: GrpcClient<typeof NegotiationServiceService>;
 
-const SERVICE_TOKEN = testIdentity().serviceToken; // the credential of this test's calls (issue 6)
+const SERVICE_TOKEN = testIdentity().serviceToken; // the credential of this test's calls (draft-zhou §7)
 
 beforeAll(async () => {
   db = await createPgliteDb();

@@ -59,7 +59,7 @@ export interface EmbeddedOptions {
   /** Schema self-evolution (draft-zhou §6.2): pool and evolver figures, lifecycle tick period (default 60 s). */
   evolution?: { pool?: SemanticPoolConfig; evolver?: EvolverConfig; tickMs?: number; heatSampleMs?: number };
   /**
-   * The development API key (issue 6): every role (operator, server agent for every
+   * The development API key (draft-zhou §7 authentication): every role (operator, server agent for every
    * name and scenario, client agent) as the principal `dev`. Default PARLEY_DEV_KEY,
    * else one made at start (and printed by `npm start`).
    */
@@ -130,7 +130,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     return c;
   };
 
-  // Identity (issue 6): the services' shared token is made per process; the development key is
+  // Identity (draft-zhou §7 authentication): the services' shared token is made per process; the development key is
   // PARLEY_DEV_KEY or made here, and holds every role as the principal `dev`.
   const tenant = opts.tenant ?? process.env['PARLEY_TENANT'] ?? 'default';
   const serviceToken = generateServiceToken();
@@ -205,7 +205,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     // Safe retries of execute: PARLEY_IDEMPOTENCY_TTL_MS as in the separate process (default 24 h).
     ...(process.env['PARLEY_IDEMPOTENCY_TTL_MS'] ? { idempotencyTtlMs: Number(process.env['PARLEY_IDEMPOTENCY_TTL_MS']) } : {}),
     ...withMetrics,
-    // Audit samples store patch-key values (issue 6: only where enabled): every scenario in the one-process
+    // Audit samples store patch-key values (draft-zhou §7, sensitive data at rest: only where enabled): every scenario in the one-process
     // development mode unless AUDIT_SCENARIOS says otherwise.
     auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
     // Webhook URL policy: PARLEY_WEBHOOK_ALLOW as in the separate process; a development default that allows loopback receivers.

@@ -9,7 +9,7 @@ import { startParley, type EmbeddedParley } from '../src/embedded';
 // plus the v0.3 `message/send` wire by hand.
 const EXTENSION = 'https://parley.dev/a2a/ext/schema-negotiation/v1';
 
-/** The A2A SDK's client, sending the development key (issue 6: A2A calls are authenticated; cards are public). */
+/** The A2A SDK's client, sending the development key (draft-zhou §7: A2A calls are authenticated; cards are public). */
 const factory = () =>
   new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {

@@ -1,5 +1,5 @@
 /**
- * Identity and authorization on every face (issue 6, draft-zhou §7), through
+ * Identity and authorization on every face (draft-zhou §7), through
  * the real services in one process: the gateway's JSON-RPC, MCP and A2A faces
  * and the services' gRPC API. Every call without valid credentials is refused;
  * each role may do what libs/auth POLICY and the services' guards allow and is

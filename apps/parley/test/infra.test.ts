@@ -3,15 +3,16 @@
  * infra/README.md: the kustomize base and overlays (built with `kubectl
  * kustomize`, offline), docker-compose.yml and the Dockerfile.
  *
- * kubectl missing: the kustomize suites fail when CI is set and are skipped,
- * loudly, elsewhere. KUBECTL=/path/to/kubectl picks a specific binary.
+ * kubectl, openssl or nats-server missing: the tests needing it fail when CI
+ * is set and are skipped, loudly (on stderr), elsewhere (libs/testkit tools.ts).
+ * KUBECTL=/path/to/kubectl and NATS_SERVER_BIN pick specific binaries.
  *
  * TLS (draft-zhou §7): every Parley pod mounts the Secret parley-tls and points
  * PARLEY_TLS_* at it, NATS-using pods connect over TLS as their own user, the
  * gateway is probed over HTTPS; compose does the same with scripts/gen-dev-certs.sh
  * (whose SANs must cover every name the manifests use) and infra/nats/nats.conf.
  *
- * Identity (issue 6, draft-zhou §7): every service takes PARLEY_SERVICE_TOKEN (the
+ * Identity (draft-zhou §7, authenticated callers): every service takes PARLEY_SERVICE_TOKEN (the
  * services' shared credential) from the Secret parley-auth, required; the registry
  * takes PARLEY_BOOTSTRAP_OPERATOR_KEY from it, optional; every other service checks
  * API keys at the registry (REGISTRY_ADDR). dev generates parley-auth, prod does not;
@@ -19,14 +20,15 @@
  * old shared operator token (PARLEY_OPERATOR_TOKEN) is gone from every deployment file.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { findExecutable, findNatsServer, toolGate } from '@parley/testkit';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -77,7 +79,7 @@ const APPS: Record<AppName, AppContract> = {
   },
 };
 const APP_NAMES = Object.keys(APPS) as AppName[];
-// ---------------------------------------------------------------- identity contract (issue 6)
+// ---------------------------------------------------------------- identity contract (draft-zhou §7)
 /** What every service reads (libs/runtime authFromEnv): PARLEY_SERVICE_TOKEN is required. */
 const AUTH_NEEDS = ['PARLEY_SERVICE_TOKEN'];
 /** Every service but the registry checks API keys at the registry's ApiKeyService (authenticatorFromEnv). */
@@ -88,7 +90,7 @@ const MIN_SERVICE_TOKEN_LENGTH = 32;
 /** An API key as `parley keys mint` makes it (libs/auth API_KEY_PATTERN). */
 const API_KEY = /^pk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/;
 const AUTH_SECRET = /^parley-auth(-[a-z0-9]+)?$/;
-/** Gone with issue 6: no deployment file may mention it. */
+/** Gone with API keys and roles: no deployment file may mention it. */
 const OLD_OPERATOR_TOKEN = 'PARLEY_OPERATOR_TOKEN';
 const SINGLE_WRITERS = APP_NAMES.filter((a) => APPS[a].singleWriter);
 /** The gateway's gRPC backends: variable → the app whose Service it must name. */
@@ -125,20 +127,12 @@ function natsConfUsers(text: string): NatsUser[] {
 }
 const byUser = (users: NatsUser[]) => [...users].sort((a, b) => a.user.localeCompare(b.user));
 
-function findBinary(name: string, extra: string[] = []): string | undefined {
-  const candidates = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name)), ...extra];
-  return candidates.find((p) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-const openssl = findBinary('openssl');
-const natsServer = findBinary('nats-server', ['/usr/sbin/nats-server']);
-if (!openssl) console.warn('\n[parley] !!! openssl not found: the checks of scripts/gen-dev-certs.sh and the compose health check are SKIPPED.\n');
+const openssl = findExecutable('openssl');
+const natsServer = findNatsServer();
+/** The checks of scripts/gen-dev-certs.sh and of the health checks over HTTPS need openssl. */
+const opensslGate = toolGate('infra: dev certificates and HTTPS health checks', { openssl });
+/** infra/nats/nats.conf is checked by nats-server itself (`-t`), with dev certificates. */
+const natsConfGate = toolGate('infra: nats-server accepts infra/nats/nats.conf', { 'nats-server': natsServer, openssl });
 
 /** Development certificates from scripts/gen-dev-certs.sh, made once per run in a temporary directory. */
 const tmpDirs: string[] = [];
@@ -280,34 +274,8 @@ class Manifests {
 }
 
 // ---------------------------------------------------------------- kubectl
-function isCI(): boolean {
-  const v = process.env.CI;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}
-
-function findKubectl(): string | undefined {
-  const candidates = process.env.KUBECTL
-    ? [process.env.KUBECTL]
-    : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'kubectl'));
-  return candidates.find((p) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const kubectl = findKubectl();
-if (!kubectl && !isCI()) {
-  // On stderr directly as well: a console warning can be swallowed by a reporter, a skip must not be silent.
-  const warning =
-    '\n[parley] !!! kubectl not found on PATH (or KUBECTL): the kustomize build tests of infra/k8s are SKIPPED. ' +
-    'Install kubectl (it bundles kustomize) to run them; with CI set they fail instead.\n';
-  process.stderr.write(warning);
-  console.warn(warning);
-}
+const kubectl = findExecutable('kubectl', { envVar: 'KUBECTL' });
+const kubectlGate = toolGate('kustomize builds (infra/k8s)', { kubectl });
 
 function kustomize(dir: string): Manifests {
   if (!kubectl) throw new Error(`CI is set but kubectl is not on PATH: cannot build ${dir} (set KUBECTL or install kubectl)`);
@@ -410,7 +378,7 @@ function secretRef(c: Container, name: string, who: string) {
 const decoded = (m: Manifests, name: string, key: string) => Buffer.from(m.get<K8sObject>('Secret', name).data?.[key] ?? '', 'base64').toString('utf8');
 
 /**
- * Identity (issue 6): every service takes PARLEY_SERVICE_TOKEN from the Secret parley-auth, one and the
+ * Identity (draft-zhou §7): every service takes PARLEY_SERVICE_TOKEN from the Secret parley-auth, one and the
  * same for all (so they can call each other), required; the registry alone takes the optional
  * PARLEY_BOOTSTRAP_OPERATOR_KEY from it; every other service reaches the registry's Service at
  * REGISTRY_ADDR for API keys; nothing mentions the old operator token. Returns the Secret's name.
@@ -447,7 +415,7 @@ function checkIdentity(m: Manifests): string {
     const c = m.get<Workload>('Deployment', agentName(s)).spec.template.spec.containers[0]!;
     expect(c.env?.some((e) => e.name === 'PARLEY_SERVICE_TOKEN' || e.valueFrom?.secretKeyRef?.key === 'PARLEY_SERVICE_TOKEN'), `${agentName(s)} never gets the service token`).toBe(false);
   }
-  // The operator token of before issue 6 is gone: no env, no Secret, no ConfigMap key.
+  // The old shared operator token is gone: no env, no Secret, no ConfigMap key.
   const text = JSON.stringify(m.objects);
   expect(text.includes(OLD_OPERATOR_TOKEN), `no ${OLD_OPERATOR_TOKEN}`).toBe(false);
   expect(m.all<K8sObject>('Secret').filter((x) => x.metadata.name.startsWith('parley-operator'))).toEqual([]);
@@ -570,7 +538,7 @@ function lazyKustomize(dir: string): () => Manifests {
   return () => (built ??= kustomize(dir));
 }
 
-describe.skipIf(!kubectl && !isCI())('kustomize builds (infra/k8s)', () => {
+describe.skipIf(kubectlGate.skip)('kustomize builds (infra/k8s)', () => {
   const buildBase = lazyKustomize('infra/k8s/base');
   const buildDev = lazyKustomize('infra/k8s/overlays/dev');
   const buildProd = lazyKustomize('infra/k8s/overlays/prod');
@@ -713,7 +681,8 @@ describe.skipIf(!kubectl && !isCI())('kustomize builds (infra/k8s)', () => {
     expect(m.find(cert!.spec.issuerRef.kind ?? 'Issuer', cert!.spec.issuerRef.name), 'its issuer is in the build').toBeDefined();
   });
 
-  it.skipIf(!openssl)('scripts/gen-dev-certs.sh: the server certificate names every Service the pods dial, short and qualified', () => {
+  it.skipIf(opensslGate.skip)('scripts/gen-dev-certs.sh: the server certificate names every Service the pods dial, short and qualified', () => {
+    opensslGate.assertPresent();
     const sans = certSans(join(sharedDevCerts(), 'server.crt'));
     const dev = buildDev();
     for (const n of TLS_NAMES) {
@@ -947,7 +916,7 @@ describe('docker-compose.yml', () => {
     for (const [variable, app] of Object.entries(GATEWAY_BACKENDS)) expect(gateway[variable], `gateway ${variable}`).toBe(`${app}:${APPS[app].servicePort}`);
   });
 
-  // ---------------------------------------------------------------- identity (issue 6)
+  // ---------------------------------------------------------------- identity (draft-zhou §7)
   const agentServices = Object.entries(services).filter(([, s]) => commandOf(s).join(' ').includes('apps/example-agents/src/main.ts'));
 
   it('identity: every service gets the same PARLEY_SERVICE_TOKEN (from .env, a 64-hex development default), the others REGISTRY_ADDR at the registry', () => {
@@ -1060,7 +1029,8 @@ describe('docker-compose.yml', () => {
     expect(readFileSync(join(root, 'infra/k8s/overlays/dev/nats.conf'), 'utf8'), 'infra/k8s/overlays/dev/nats.conf = infra/nats/nats.conf').toBe(text);
   });
 
-  it.skipIf(!natsServer || !openssl)('TLS: nats-server accepts infra/nats/nats.conf with the compose environment', () => {
+  it.skipIf(natsConfGate.skip)('TLS: nats-server accepts infra/nats/nats.conf with the compose environment', () => {
+    natsConfGate.assertPresent();
     const certs = sharedDevCerts();
     const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
     for (const [k, v] of Object.entries(envOf(services.nats!))) env[k] = v.replace(/^\$\{[A-Z0-9_]+:-(.*)\}$/, '$1').replace(/^\/certs\//, `${certs}/`);
@@ -1083,7 +1053,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.skipIf(!openssl)('TLS: the apps\' health check probes the gateway over HTTPS against the dev CA and the health ports over plain HTTP', async () => {
+  it.skipIf(opensslGate.skip)('TLS: the apps\' health check probes the gateway over HTTPS against the dev CA and the health ports over plain HTTP', async () => {
+    opensslGate.assertPresent();
     const certs = sharedDevCerts();
     const other = genDevCerts();
     const test = services.registry!.healthcheck!.test;
@@ -1153,7 +1124,8 @@ describe('Dockerfile', () => {
     expect(lines.filter((l) => l.startsWith('CMD ')).at(-1)).toContain('apps/gateway/src/main.ts');
   });
 
-  it.skipIf(!openssl)('HEALTHCHECK: /healthz on HEALTH_PORT over HTTP, or the gateway\'s PORT over HTTPS when PARLEY_TLS_CERT is set', async () => {
+  it.skipIf(opensslGate.skip)('HEALTHCHECK: /healthz on HEALTH_PORT over HTTP, or the gateway\'s PORT over HTTPS when PARLEY_TLS_CERT is set', async () => {
+    opensslGate.assertPresent();
     const hc = lines.find((l) => l.startsWith('HEALTHCHECK '));
     expect(hc, 'a HEALTHCHECK').toBeDefined();
     const json = /\bCMD\s+(\[.*\])\s*$/.exec(hc!)?.[1];
@@ -1208,7 +1180,7 @@ describe('deployment files', () => {
     return out;
   }
 
-  it(`no longer mention ${OLD_OPERATOR_TOKEN} or the Secret parley-operator (issue 6: API keys with roles replace it)`, () => {
+  it(`no longer mention ${OLD_OPERATOR_TOKEN} or the Secret parley-operator (draft-zhou §7: API keys with roles replace it)`, () => {
     const files = deploymentFiles();
     expect(files).toContain('infra/README.md');
     expect(files).toContain('infra/k8s/base/gateway.yaml');

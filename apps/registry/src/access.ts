@@ -2,7 +2,7 @@ import { assertMayServe, assertOwnsAgent } from '@parley/auth';
 import type { AgentProfileServiceService, Guards, RegistryServiceService } from '@parley/contracts';
 
 /**
- * The registry's guards (issue 6; roles are in libs/auth POLICY): a server
+ * The registry's guards (draft-zhou §7 authorization; roles are in libs/auth POLICY): a server
  * agent registers only agents in its namespace, for scenarios it may serve, and
  * only its own AN profiles (draft 004 §5.1: read-only to other agents).
  */

@@ -16,7 +16,7 @@ import type { Db, Queryable } from '@parley/storage';
 import { iso } from './service';
 
 /**
- * API keys (draft-zhou §7; issue 6: hashed at rest, scoped, revocable), kept
+ * API keys (draft-zhou §7: hashed at rest, scoped, revocable), kept
  * in `registry.api_keys`. Operators create, list and revoke them (through the
  * gateway's `create_api_key`, `list_api_keys`, `revoke_api_key` or `parley
  * keys`); services ask `Authenticate` for the principal of a key they were

@@ -43,7 +43,7 @@ export interface RegistryDeps {
   /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /**
-   * Identity (issue 6): the tenant, the services' shared token, JWT issuers and the
+   * Identity (draft-zhou §7 authentication): the tenant, the services' shared token, JWT issuers and the
    * cache of verified credentials. The registry keeps the API keys and answers its
    * own callers from its table.
    */
@@ -59,7 +59,7 @@ export interface RunningRegistry {
   api: RegistryApi;
   /** AN agent profiles (draft 004 §5.1), served on the same gRPC server. */
   profiles: AgentProfileApi;
-  /** API keys (issue 6), served on the same gRPC server. */
+  /** API keys (draft-zhou §7 authentication), served on the same gRPC server. */
   apiKeys: ApiKeyApi;
   /** The registry's own authenticator (API keys from its table). */
   authenticator: Authenticator;

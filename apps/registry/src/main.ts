@@ -1,5 +1,5 @@
 // The registry as its own process: DATABASE_URL, NATS_URL, GRPC_PORT (50051), HEALTH_PORT (8081).
-// Identity (issue 6): PARLEY_TENANT, PARLEY_SERVICE_TOKEN (required), PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS
+// Identity (draft-zhou §7 authentication): PARLEY_TENANT, PARLEY_SERVICE_TOKEN (required), PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS
 // (libs/runtime authFromEnv), and PARLEY_BOOTSTRAP_OPERATOR_KEY: an API key (`parley keys mint`) made valid at start
 // as the operator `operator`, from which every other key is created.
 import { createNatsBus, createSubjects } from '@parley/events';

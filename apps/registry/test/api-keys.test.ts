@@ -1,5 +1,5 @@
 /**
- * API keys in the registry (issue 6: hashed at rest, scoped, revocable), on
+ * API keys in the registry (draft-zhou §7: hashed at rest, scoped, revocable), on
  * PGlite with a clock the test moves: what a key grants, what is stored, and
  * every way a key stops working.
  */

@@ -24,7 +24,7 @@ describe.skipIf(!infra)('agent profiles on PostgreSQL', () => {
   let client: GrpcClient<typeof AgentProfileServiceService>;
   let now = new Date('2026-05-01T00:00:00.000Z');
   const clock = { now: () => now };
-  // Issue 6: every call is authenticated; the test calls as the operator the registry bootstraps.
+  // Draft-zhou §7: every call is authenticated; the test calls as the operator the registry bootstraps.
   const identity = testIdentity();
 
   beforeAll(async () => {

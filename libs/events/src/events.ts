@@ -87,7 +87,7 @@ export interface MaturedSample {
   text: string;
   /** Global pools: the distinct clients that sent it; a client's own pool: its fragments. */
   count: number;
-  /** Global pools: per-cluster pseudonyms (`#1`…) of the clients behind it, never client ids (issue 6: induction counts clients). */
+  /** Global pools: per-cluster pseudonyms (`#1`…) of the clients behind it, never client ids (draft-zhou §7, personal data: induction counts clients). */
   clients?: string[];
 }
 

@@ -201,65 +201,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let wake: (() => void) | undefined;
   let failures = 0;
   const drainers: { resolve: () => void; reject: (e: Error) => void }[] = [];
-
-  async function publishBatch(): Promise<{ claimed: number; failed: boolean }> {
-    return db.transaction(async (tx) => {
-      const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
-      if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
-      const { rows } = await tx.query<Row>(
-        `SELECT seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s
-           FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize],
-      );
-      const done: (number | string)[] = [];
-      const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
-      let failed = false;
-      const busLimit = bus.maxEventBytes?.();
-      for (const row of rows) {
-        const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
-        // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
-        const bytes = Number(row.bytes);
-        if (busLimit !== undefined && bytes > busLimit) {
-          // No retry can publish it: set it aside now, and go on with the next row.
-          dead.push({ event, ...(await moveToDeadLetters(tx, row, event, tooLargeError(bytes, busLimit), 1)) });
-          continue;
-        }
-        try {
-          // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
-          await otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
-          opts.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
-          done.push(row.seq);
-        } catch (err) {
-          const text = errorText(err);
-          const r = await tx.query<{ attempts: number }>(
-            `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2 WHERE seq = $1 RETURNING attempts`,
-            [row.seq, text.slice(0, 2000)],
-          );
-          const attempts = Number(r.rows[0]?.attempts ?? 0);
-          onError(err, { eventId: row.id, attempts });
-          // The row, not the bus, is the problem when the bus is healthy the moment after refusing it.
-          if (attempts >= maxAttempts && (await bus.healthy().catch(() => false))) {
-            dead.push({ event, ...(await moveToDeadLetters(tx, row, event, text, attempts)) });
-            continue;
-          }
-          failed = true;
-          break;
-        }
-      }
-      if (done.length > 0) {
-        await tx.query(`UPDATE ${s}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [done.map(String)]);
-      }
-      for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
-      return { claimed: rows.length, failed };
-    });
-  }
-
-  /** Moves one claimed row from the outbox to the dead letters (in the batch's transaction). */
-  async function moveToDeadLetters(tx: Queryable, row: Row, event: EventEnvelope, error: string, attempts: number): Promise<{ id: string; error: string; attempts: number }> {
-    const subject = (await tx.query<{ subject: string }>(`DELETE FROM ${s}.outbox WHERE seq = $1 RETURNING subject`, [row.seq])).rows[0]?.subject;
-    const id = await setAside(tx, s, { source: 'outbox', event, ...(subject !== undefined ? { subject } : {}), error, attempts }, now());
-    return { id, error, attempts };
-  }
+  const batch: Batch = { db, bus, s, batchSize, lockKey, maxAttempts, onError, onPublished: opts.onPublished, log, now };
 
   async function pending(): Promise<number> {
     const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.outbox WHERE published_at IS NULL`);
@@ -286,7 +228,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       let claimed = 0;
       let failed = false;
       try {
-        ({ claimed, failed } = await publishBatch());
+        ({ claimed, failed } = await publishBatch(batch));
       } catch (err) {
         failed = true;
         onError(err, {});
@@ -368,6 +310,86 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   };
   opts.deadLetters?.registerRelay(() => relay.nudge());
   return relay;
+}
+
+/** What one publishing batch of the relay needs (createOutboxRelay resolves it from the options). */
+interface Batch {
+  db: OutboxRelayOptions['db'];
+  bus: OutboxRelayOptions['bus'];
+  /** The quoted schema identifier. */
+  s: string;
+  batchSize: number;
+  lockKey: number;
+  maxAttempts: number;
+  onError(err: unknown, info: { eventId?: string; attempts?: number }): void;
+  onPublished?: OutboxRelayOptions['onPublished'];
+  log: EventsLogger;
+  now(): Date;
+}
+
+/**
+ * One batch, in one transaction: the advisory lock (one publishing replica), the
+ * rows claimed in seq order, each published or (too large, or refused
+ * maxAttempts times by a healthy bus) set aside; a failure stops the batch.
+ */
+async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolean }> {
+  const { db, bus, s, batchSize, lockKey, maxAttempts, onError, log } = b;
+  return db.transaction(async (tx) => {
+    const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
+    if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
+    const { rows } = await tx.query<Row>(
+      `SELECT seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s
+         FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batchSize],
+    );
+    const done: (number | string)[] = [];
+    const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
+    let failed = false;
+    const busLimit = bus.maxEventBytes?.();
+    for (const row of rows) {
+      const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
+      // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
+      const bytes = Number(row.bytes);
+      if (busLimit !== undefined && bytes > busLimit) {
+        // No retry can publish it: set it aside now, and go on with the next row.
+        dead.push({ event, ...(await moveToDeadLetters(b, tx, row, event, tooLargeError(bytes, busLimit), 1)) });
+        continue;
+      }
+      try {
+        // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
+        await otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
+        b.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
+        done.push(row.seq);
+      } catch (err) {
+        const text = errorText(err);
+        const r = await tx.query<{ attempts: number }>(
+          `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2 WHERE seq = $1 RETURNING attempts`,
+          [row.seq, text.slice(0, 2000)],
+        );
+        const attempts = Number(r.rows[0]?.attempts ?? 0);
+        onError(err, { eventId: row.id, attempts });
+        // The row, not the bus, is the problem when the bus is healthy the moment after refusing it.
+        if (attempts >= maxAttempts && (await bus.healthy().catch(() => false))) {
+          dead.push({ event, ...(await moveToDeadLetters(b, tx, row, event, text, attempts)) });
+          continue;
+        }
+        failed = true;
+        break;
+      }
+    }
+    if (done.length > 0) {
+      await tx.query(`UPDATE ${s}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [done.map(String)]);
+    }
+    for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
+    return { claimed: rows.length, failed };
+  });
+}
+
+/** Moves one claimed row from the outbox to the dead letters (in the batch's transaction). */
+async function moveToDeadLetters(b: Batch, tx: Queryable, row: Row, event: EventEnvelope, error: string, attempts: number): Promise<{ id: string; error: string; attempts: number }> {
+  const subject = (await tx.query<{ subject: string }>(`DELETE FROM ${b.s}.outbox WHERE seq = $1 RETURNING subject`, [row.seq])).rows[0]?.subject;
+  const id = await setAside(tx, b.s, { source: 'outbox', event, ...(subject !== undefined ? { subject } : {}), error, attempts }, b.now());
+  return { id, error, attempts };
 }
 
 function hashKey(s: string): number {

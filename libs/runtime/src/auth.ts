@@ -16,7 +16,7 @@ import { ConfigError, envInt, envOptional, envString } from './config';
 import type { TlsMaterial } from './tls';
 
 /**
- * The one authenticator every face of Parley uses (draft-zhou §7, issue 6):
+ * The one authenticator every face of Parley uses (draft-zhou §7, authentication and authorization):
  * the gateway for JSON-RPC, MCP and A2A, and every gRPC binding. It accepts a
  * Bearer credential of one of three kinds:
  * - the services' shared token (PARLEY_SERVICE_TOKEN): the `service` principal,

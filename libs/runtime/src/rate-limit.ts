@@ -1,7 +1,7 @@
 import type { Clock } from './clock';
 
 /**
- * Per-principal rate limits (issue 6, Abuse): a token bucket per key. A key
+ * Per-principal rate limits (draft-zhou §7; abuse of an authenticated key): a token bucket per key. A key
  * holds at most `burst` tokens and regains `ratePerSecond` per second of the
  * clock; a request takes `cost` tokens (a JSON-RPC batch takes one per member)
  * or is refused with the time until it would fit. Idle buckets (full again)

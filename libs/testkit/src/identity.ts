@@ -3,7 +3,7 @@ import { ParleyError } from '@parley/protocol';
 import { createAuthenticator, generateServiceToken, systemClock, type Clock } from '@parley/runtime';
 
 /**
- * Credentials for tests that run Parley's services (issue 6): the services'
+ * Credentials for tests that run Parley's services (draft-zhou §7 authentication): the services'
  * shared token, an operator key the registry makes valid at start, and the env
  * a separate process needs for them.
  */

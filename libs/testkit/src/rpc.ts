@@ -5,7 +5,7 @@ export interface RawResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-/** The credential `rpc`/`postRaw` send to each gateway URL unless told otherwise (issue 6: every call is authenticated). */
+/** The credential `rpc`/`postRaw` send to each gateway URL unless told otherwise (draft-zhou §7: every call is authenticated). */
 const keys = new Map<string, string>();
 
 /** Makes `key` the default `Authorization: Bearer` credential of requests to the gateway at `url`. */

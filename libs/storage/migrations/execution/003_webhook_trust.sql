@@ -1,4 +1,4 @@
--- Issue 6 (trust) for webhook subscriptions (apps/execution/src/tasks/webhooks.ts):
+-- Trust (draft-zhou §7) for webhook subscriptions (apps/execution/src/tasks/webhooks.ts):
 -- every delivery is signed with the subscription's own secret (Standard Webhooks,
 -- `whsec_...`, returned once at registration); a subscription whose URL the
 -- allow-list (PARLEY_WEBHOOK_ALLOW) no longer admits, or that failed

@@ -1,4 +1,4 @@
--- API keys (draft-zhou §7; issue 6): hashed at rest, scoped, revocable. A key
+-- API keys (draft-zhou §7): hashed at rest, scoped, revocable. A key
 -- reads pk_<key_id>_<secret>; only SHA-256(secret) is kept. The scope (principal,
 -- roles, agent and scenario namespaces) is what the key grants; a revoked or
 -- expired key authenticates no one, and its row stays for the audit trail.

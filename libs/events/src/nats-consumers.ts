@@ -1,0 +1,72 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type ConsumerConfig,
+  type ConsumerInfo,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import type { NatsCtx } from './nats-context';
+
+// Durable JetStream consumers of the NATS adapter: their filters and their creation or update.
+
+export type ServerFilter = Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>;
+
+/**
+ * One filter goes to the server as filter_subject; several as filter_subjects
+ * when the server has it (2.10+), otherwise the consumer takes the whole
+ * stream and the bus acks what does not match without calling the handler.
+ */
+export function planFilters(x: Pick<NatsCtx, 'multiFilter'>, filters: string[]): { server: ServerFilter; client?: string[] } {
+  if (filters.length === 0) return { server: { filter_subject: undefined, filter_subjects: undefined } };
+  if (filters.length === 1) return { server: { filter_subject: filters[0], filter_subjects: undefined } };
+  if (x.multiFilter) return { server: { filter_subject: undefined, filter_subjects: filters } };
+  return { server: { filter_subject: undefined, filter_subjects: undefined }, client: filters };
+}
+
+export async function ensureConsumer(x: NatsCtx, durable: string, filter: ServerFilter): Promise<void> {
+  const cfg: Partial<ConsumerConfig> = {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(x.ackWaitMs),
+    max_ack_pending: x.maxAckPending,
+    // Never give up on an event: a handler that keeps failing holds its consumer back, visibly, instead of losing data.
+    max_deliver: -1,
+    ...filter,
+  };
+  if (!x.multiFilter) {
+    let existing: ConsumerInfo | undefined;
+    try {
+      existing = await x.jsm.consumers.info(x.subjects.stream, durable);
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
+    }
+    if (existing && !sameFilter(existing.config, filter)) {
+      // Servers before 2.10 accept a filter change but go on delivering by the old
+      // filter; re-create the durable at the position it had acknowledged.
+      x.log.warn('re-creating durable consumer with its new filter', { durable, from_seq: existing.ack_floor.stream_seq + 1 });
+      await x.jsm.consumers.delete(x.subjects.stream, durable);
+      await x.jsm.consumers.add(x.subjects.stream, {
+        ...cfg,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: existing.ack_floor.stream_seq + 1,
+      });
+      return;
+    }
+  }
+  try {
+    await x.jsm.consumers.add(x.subjects.stream, cfg);
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError)) throw err;
+    // The durable exists with another filter or limits (a new release): update it in place, keeping its position.
+    await x.jsm.consumers.update(x.subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: x.maxAckPending, ...filter });
+  }
+}
+
+function sameFilter(have: Partial<ConsumerConfig>, want: ServerFilter): boolean {
+  const norm = (c: Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>) =>
+    [...(c.filter_subjects ?? []), ...(c.filter_subject ? [c.filter_subject] : [])].filter((f) => f !== '>').sort().join(' ');
+  return norm(have) === norm(want);
+}
