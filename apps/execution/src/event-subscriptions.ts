@@ -4,7 +4,7 @@ import type { EventSubscription, EventSubscriptionApi } from '@parley/contracts'
 import { ALL_EVENT_TYPES, EventType, consumeIdempotently, type Bus, type EventEnvelope, type Stoppable, type Subjects } from '@parley/events';
 import { ParleyError, scenarioId } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
-import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
 import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions, type WebhookFeed } from './tasks/webhooks';
 import type { WebhookUrlPolicy } from './tasks/webhook-allow';
 
@@ -64,7 +64,7 @@ interface Row {
   cursor: string | number;
 }
 
-const iso = (v: string | Date): string => (v instanceof Date ? v : new Date(v)).toISOString();
+const iso = isoTimestamp;
 
 function toWire(r: Row): EventSubscription {
   return {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isPlainObject } from '@parley/protocol';
 import { templateToWire, type AcceptedWithdrawnKey, type SchemaPatchDelivery } from '@parley/contracts';
 import { PATCH_EVENT_TYPES, consumeIdempotently, type IdempotentConsumeOptions, type Bus, type EventEnvelope, type PatchDocument, type Stoppable, type Subjects } from '@parley/events';
 import {
@@ -55,9 +56,6 @@ export interface StoredPatch {
 
 type Check = { ok: true; doc: PatchDocument; patch: SchemaPatch } | { ok: false; reason: string };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function finite(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
@@ -75,7 +73,7 @@ function finite(v: unknown): v is number {
  */
 export function checkPatchDocument(input: unknown): Check {
   const no = (reason: string): Check => ({ ok: false, reason });
-  if (!isObject(input)) return no('the patch document is not an object');
+  if (!isPlainObject(input)) return no('the patch document is not an object');
   const d = input;
   if (typeof d.patch_id !== 'string' || d.patch_id.trim() === '' || d.patch_id.length > 200) return no('patch_id must be a non-empty string of at most 200 characters');
   if (typeof d.parent_schema_id !== 'string' || !SCHEMA_ID_PATTERN.test(d.parent_schema_id)) return no('parent_schema_id must be a schema_id');
@@ -88,7 +86,7 @@ export function checkPatchDocument(input: unknown): Check {
   }
   let scope: SchemaPatch['scope'];
   if (d.scope === 'global') scope = 'global';
-  else if (isObject(d.scope) && typeof d.scope.client_id === 'string' && d.scope.client_id.length <= 128 && CLIENT_ID_PATTERN.test(d.scope.client_id)) scope = { client_id: d.scope.client_id };
+  else if (isPlainObject(d.scope) && typeof d.scope.client_id === 'string' && d.scope.client_id.length <= 128 && CLIENT_ID_PATTERN.test(d.scope.client_id)) scope = { client_id: d.scope.client_id };
   else return no('scope must be "global" or { client_id }');
   if (!finite(d.timestamp) || !finite(d.expires_at)) return no('timestamp and expires_at must be epoch milliseconds');
   if (!(PATCH_STATUSES as readonly unknown[]).includes(d.status)) return no(`status must be one of ${PATCH_STATUSES.join(', ')}`);
@@ -98,7 +96,7 @@ export function checkPatchDocument(input: unknown): Check {
   const newKeys: PatchKey[] = [];
   const definitions: unknown[] = [];
   for (const [i, k] of d.new_keys.entries()) {
-    if (!isObject(k) || !isObject(k.definition) || !isObject(k.lifecycle)) return no(`new_keys[${i}] must be { definition, lifecycle }`);
+    if (!isPlainObject(k) || !isPlainObject(k.definition) || !isPlainObject(k.lifecycle)) return no(`new_keys[${i}] must be { definition, lifecycle }`);
     const lc = k.lifecycle;
     if (!(KEY_STATES as readonly unknown[]).includes(lc.state)) return no(`new_keys[${i}].lifecycle.state must be one of ${KEY_STATES.join(', ')}`);
     if (!finite(lc.introduced_at) || !finite(lc.state_since)) return no(`new_keys[${i}].lifecycle times must be epoch milliseconds`);
@@ -133,7 +131,7 @@ export function checkPatchDocument(input: unknown): Check {
   }
   const modified: { key_name: string; semantic_description: string; enum?: JsonValue[] }[] = [];
   for (const [i, m] of d.modified_keys.entries()) {
-    if (!isObject(m) || typeof m.key_name !== 'string' || typeof m.semantic_description !== 'string' || m.semantic_description.trim() === '') {
+    if (!isPlainObject(m) || typeof m.key_name !== 'string' || typeof m.semantic_description !== 'string' || m.semantic_description.trim() === '') {
       return no(`modified_keys[${i}] must be { key_name, semantic_description[, enum] }`);
     }
     // zhou §6.2.2: a refinement may widen a patch key's enum (libs/evolution applies it to patch keys only).

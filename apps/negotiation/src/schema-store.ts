@@ -1,6 +1,6 @@
 import type { SchemaVersion } from '@parley/contracts';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
-import type { Queryable } from '@parley/storage';
+import { isoTimestamp, type Queryable } from '@parley/storage';
 
 // The SQL of published schemas (service.ts): `negotiation.schemas` (one row per
 // (agent, schema_id), versioned per scenario), `schema_variants` (a template per
@@ -92,6 +92,4 @@ export function toVersion(r: SchemaRow): SchemaVersion {
   };
 }
 
-export function iso(v: Date | string): string {
-  return v instanceof Date ? v.toISOString() : new Date(v).toISOString();
-}
+export const iso = isoTimestamp;

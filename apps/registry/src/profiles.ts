@@ -2,7 +2,7 @@ import { profileToWire, type AgentProfile as WireProfile, type AgentProfileApi }
 import { AN_AGENT_NAME_PATTERN, DATA_TYPES, MAX_AN_AGENT_NAME_LENGTH, NEGOTIATION_TYPES, parseAgentProfile, type AgentProfile } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
 import type { Clock } from '@parley/runtime';
-import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
 
 /**
  * AN agent profiles (autonomous-networks multi-agent draft §5.1, Figure 5) and
@@ -145,9 +145,7 @@ function unique(xs: readonly string[]): string[] {
   return [...new Set(xs)];
 }
 
-function iso(v: Date | string): string {
-  return v instanceof Date ? v.toISOString() : new Date(v).toISOString();
-}
+const iso = isoTimestamp;
 
 function rowToWire(row: ProfileRow): WireProfile {
   const doc = typeof row.document === 'string' ? (JSON.parse(row.document) as AgentProfile) : row.document;

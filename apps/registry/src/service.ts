@@ -1,6 +1,6 @@
 import type { Agent, RegistryApi } from '@parley/contracts';
 import { ParleyError, scenarioId, validateAgentName } from '@parley/protocol';
-import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
 import type { Clock } from '@parley/runtime';
 
 /**
@@ -125,8 +125,7 @@ async function getAgent(db: Queryable, name: string): Promise<Agent> {
 
 /** A timestamp column as ISO 8601; '' for NULL. */
 export function iso(v: Date | string | null): string {
-  if (v === null) return '';
-  return v instanceof Date ? v.toISOString() : new Date(v).toISOString();
+  return v === null ? '' : isoTimestamp(v);
 }
 
 function toAgent(r: AgentRow): Agent {

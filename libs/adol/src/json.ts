@@ -4,13 +4,12 @@
  * lists come from arbitrary MCP servers, and `JSON.parse` happily produces an own
  * `__proto__` member that a plain `o[k] = v` would turn into a prototype change.
  */
-import type { JsonObject, JsonValue } from '@parley/protocol';
+import { isPlainObject, type JsonObject, type JsonValue } from '@parley/protocol';
 
 export type { JsonObject, JsonValue };
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** libs/protocol's plain-object guard, narrowed to JSON objects. */
+export const isObject = isPlainObject as (v: unknown) => v is JsonObject;
 
 export function hasOwn(o: object, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, k);

@@ -6,7 +6,7 @@
  * A member whose value is `undefined` counts as absent (decoded protobuf
  * messages carry unset optional fields that way); `null` is a wrong type.
  */
-import { ParleyError, type ErrorType } from '@parley/protocol';
+import { ParleyError, isPlainObject, type ErrorType } from '@parley/protocol';
 
 /** Agent names (5.1): `{Standard Organization}-{Provider}-{Transmit}-{Version}` fits. */
 export const AGENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -20,9 +20,7 @@ export const MAX_TEXT_BYTES = 64 * 1024;
 export const MAX_SHORT_LENGTH = 256;
 export const MAX_LIST_LENGTH = 1024;
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isPlainObject };
 
 function describe(v: unknown): string {
   if (v === null) return 'null';

@@ -50,7 +50,7 @@
  * the injected clock. Verified tokens are not cached here (the caller does).
  */
 import { createPublicKey, verify as cryptoVerify, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { CLIENT_ID_PATTERN, MAX_CLIENT_ID_LENGTH, ParleyError } from '@parley/protocol';
+import { CLIENT_ID_PATTERN, MAX_CLIENT_ID_LENGTH, ParleyError, isPlainObject } from '@parley/protocol';
 import { NAMESPACE_PATTERN, isRole, type Principal, type Role } from './principal';
 
 /** The signature algorithms Parley accepts (RFC 7518 §3.1, RFC 8037 §3.1). */
@@ -151,16 +151,12 @@ function fromB64url(s: string): Buffer | undefined {
   return b.toString('base64url') === s ? b : undefined;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function jsonObject(part: string): Record<string, unknown> | undefined {
   const raw = fromB64url(part);
   if (!raw || raw.length === 0) return undefined;
   try {
     const v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw)) as unknown;
-    return isObject(v) ? v : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }
@@ -217,7 +213,7 @@ interface UsableKey {
  * are read, so private material that an issuer published by mistake is unused.
  */
 function usableKey(jwk: unknown): UsableKey | undefined {
-  if (!isObject(jwk) || typeof jwk.kty !== 'string') return undefined;
+  if (!isPlainObject(jwk) || typeof jwk.kty !== 'string') return undefined;
   if (jwk.use !== undefined && jwk.use !== 'sig') return undefined;
   if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.includes('verify'))) return undefined;
   if (jwk.kid !== undefined && typeof jwk.kid !== 'string') return undefined;
@@ -247,7 +243,7 @@ function usableKey(jwk: unknown): UsableKey | undefined {
 
 /** The usable keys of a JWKS document; undefined when it is not `{ keys: [...] }`. */
 function keySetOf(doc: unknown): UsableKey[] | undefined {
-  if (!isObject(doc) || !Array.isArray(doc.keys)) return undefined;
+  if (!isPlainObject(doc) || !Array.isArray(doc.keys)) return undefined;
   return doc.keys.map(usableKey).filter((k): k is UsableKey => k !== undefined);
 }
 
@@ -484,7 +480,7 @@ function checkIssuers(list: unknown, label: string): JwtIssuer[] {
 }
 
 function checkIssuer(e: unknown, at: string): JwtIssuer {
-  if (!isObject(e)) throw new Error(`${at} must be an object`);
+  if (!isPlainObject(e)) throw new Error(`${at} must be an object`);
   for (const k of Object.keys(e)) if (!ISSUER_MEMBERS.has(k)) throw new Error(`${at}.${k}: unknown member`);
   const str = (k: string, ok: (s: string) => boolean, hint: string): string => {
     const v = e[k];
@@ -498,7 +494,7 @@ function checkIssuer(e: unknown, at: string): JwtIssuer {
   };
   if ((e.jwks === undefined) === (e.jwks_uri === undefined)) throw new Error(`${at}.jwks_uri: give exactly one of jwks and jwks_uri`);
   if (e.jwks !== undefined) {
-    if (!isObject(e.jwks) || !Array.isArray(e.jwks.keys)) throw new Error(`${at}.jwks must be { "keys": [...] }`);
+    if (!isPlainObject(e.jwks) || !Array.isArray(e.jwks.keys)) throw new Error(`${at}.jwks must be { "keys": [...] }`);
     const keys = e.jwks.keys as unknown[];
     keys.forEach((k, j) => {
       if (!usableKey(k)) throw new Error(`${at}.jwks.keys[${j}] is not a public signing key (OKP Ed25519/Ed448, EC P-256, RSA >= ${MIN_RSA_BITS} bits)`);

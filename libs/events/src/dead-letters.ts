@@ -1,5 +1,5 @@
 import { ParleyError } from '@parley/protocol';
-import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
 import type { EventEnvelope } from './events';
 import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';
@@ -215,8 +215,7 @@ const STATUSES = ['dead', 'retried', 'discarded', 'all'] as const;
 const ID = /^[1-9][0-9]{0,17}$/;
 
 function iso(v: Date | string | null): string | null {
-  if (v === null) return null;
-  return (v instanceof Date ? v : new Date(v)).toISOString();
+  return v === null ? null : isoTimestamp(v);
 }
 
 function view(r: Row): DeadLetterView {

@@ -45,7 +45,7 @@ import {
   type InducedKind,
   type InductionResult,
 } from '@parley/evolution';
-import { ParleyError, compilePayloadValidator, type JsonObject, type JsonValue, type KeyDefinition, type KeyType, type PayloadValidator } from '@parley/protocol';
+import { ParleyError, compilePayloadValidator, isPlainObject, type JsonObject, type JsonValue, type KeyDefinition, type KeyType, type PayloadValidator } from '@parley/protocol';
 import { createChatClient, deepFreeze, positiveInt, validateLlmOptions, type ChatMessage, type OpenAiLlmOptions } from './chat';
 import { invalid } from './errors';
 import {
@@ -143,10 +143,6 @@ interface InductionAnswer {
   examples: { fragment: string; value: JsonValue }[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 }
@@ -161,7 +157,7 @@ function quoted(s: string): string {
 
 /** The answer schema, checked here (a compatible server may not enforce it). Returns the answer or what is wrong. */
 function checkShape(raw: unknown): InductionAnswer | string {
-  if (!isObject(raw)) return 'the answer is not a JSON object';
+  if (!isPlainObject(raw)) return 'the answer is not a JSON object';
   for (const k of Object.keys(raw)) if (!ANSWER_MEMBERS.has(k)) return `unexpected member ${quoted(k)}`;
   if (typeof raw['key_name'] !== 'string') return 'key_name is not a string';
   if (typeof raw['key_type'] !== 'string' || !(INDUCED_KEY_TYPES as readonly string[]).includes(raw['key_type'])) return `key_type must be one of ${INDUCED_KEY_TYPES.join(', ')}`;
@@ -173,7 +169,7 @@ function checkShape(raw: unknown): InductionAnswer | string {
   const ex = raw['examples'];
   if (!Array.isArray(ex)) return 'examples is not an array';
   for (const [i, item] of ex.entries()) {
-    if (!isObject(item)) return `examples[${i}] is not an object`;
+    if (!isPlainObject(item)) return `examples[${i}] is not an object`;
     for (const k of Object.keys(item)) if (!EXAMPLE_MEMBERS.has(k)) return `examples[${i}] has an unexpected member ${quoted(k)}`;
     if (typeof item['fragment'] !== 'string') return `examples[${i}].fragment is not a string`;
     if (!isAnswerValue(item['value'])) return `examples[${i}].value must be a string, number, boolean or an array of them`;

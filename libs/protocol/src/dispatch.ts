@@ -1,4 +1,5 @@
 import { ParleyError, type SerializedError } from './errors';
+import { isPlainObject } from './json';
 import type { JsonObject } from './model';
 
 /**
@@ -40,7 +41,7 @@ export function encodeDispatch(msg: DispatchRequest | DispatchReply): Uint8Array
 
 export function decodeDispatchRequest(body: Uint8Array): DispatchRequest {
   const v = parseJson(body, 'dispatch request');
-  if (!isObject(v) || typeof v.execution_id !== 'string' || typeof v.schema_id !== 'string' || !isObject(v.payload)) {
+  if (!isPlainObject(v) || typeof v.execution_id !== 'string' || typeof v.schema_id !== 'string' || !isPlainObject(v.payload)) {
     throw new ParleyError('invalid_request', 'Malformed dispatch request');
   }
   return v as unknown as DispatchRequest;
@@ -49,8 +50,8 @@ export function decodeDispatchRequest(body: Uint8Array): DispatchRequest {
 /** Reads an agent's reply; anything malformed is the agent's fault (`agent_response_invalid`). */
 export function decodeDispatchReply(body: Uint8Array, agent: string): DispatchReply {
   const v = parseJson(body, 'agent reply', agent);
-  if (isObject(v) && v.ok === true && isObject(v.result)) return { ok: true, result: v.result as JsonObject };
-  if (isObject(v) && v.ok === false && isObject(v.error) && typeof v.error.message === 'string') {
+  if (isPlainObject(v) && v.ok === true && isPlainObject(v.result)) return { ok: true, result: v.result as JsonObject };
+  if (isPlainObject(v) && v.ok === false && isPlainObject(v.error) && typeof v.error.message === 'string') {
     const error: { message: string; code?: string } = { message: v.error.message };
     if (typeof v.error.code === 'string') error.code = v.error.code;
     return { ok: false, error };
@@ -80,8 +81,5 @@ function parseJson(body: Uint8Array, what: string, agent?: string): unknown {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export type { SerializedError };

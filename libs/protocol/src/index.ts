@@ -102,3 +102,5 @@ export type { JsonSchema, RpcMethodName, RpcMethodSpec, RpcTag } from './rpc-met
 export { OPENRPC_VERSION, buildOpenRpcDocument } from './openrpc';
 export type { OpenRpcDocument, OpenRpcOptions } from './openrpc';
 export { WIRE_SCHEMAS } from './rpc-wire.gen';
+// One copy of the plain-object guard for every package (apps and libs import it from here).
+export { isPlainObject } from './json';

@@ -221,8 +221,13 @@ describe('list_agents / list_schemas params', () => {
 
 describe('RPC_PARAM_PARSERS', () => {
   it('maps each gateway method to its parser', () => {
-    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_schema_template', 'get_schema_updates', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent', 'retire_schema', 'unregister_agent']);
+    expect(Object.keys(RPC_PARAM_PARSERS).sort()).toEqual(['execute', 'get_agent', 'get_schema_template', 'get_schema_updates', 'list_agents', 'list_schemas', 'publish_schema', 'register_agent', 'retire_schema', 'unregister_agent']);
     expect(RPC_PARAM_PARSERS.get_schema_template).toBe(parseGetSchemaTemplateParams);
     expect(RPC_PARAM_PARSERS.get_schema_updates).toBe(parseGetSchemaUpdatesParams);
+  });
+  it('get_agent takes exactly {name} and refuses anything else', () => {
+    expect(RPC_PARAM_PARSERS.get_agent({ name: 'airline-agent' })).toEqual({ name: 'airline-agent' });
+    expect(() => RPC_PARAM_PARSERS.get_agent({ name: 'airline-agent', extra: 1 })).toThrow(/extra/);
+    expect(() => RPC_PARAM_PARSERS.get_agent({})).toThrow(/name/);
   });
 });

@@ -22,4 +22,4 @@ export function pick<T>(params: Array<{ id: string; value: unknown }>, is: (v: u
   return hit.value as T;
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isPlainObject as isObject } from '@parley/protocol';

@@ -15,11 +15,10 @@ import { randomUUID } from 'node:crypto';
 import { appendContext, assertTransition, type ContextMessage, type NegotiationRound, type NegotiationState, type Task, type TaskNotification, type TaskState } from '@parley/an';
 import { EventType, outboxInsert, taskToken, type EventEnvelope, type Subjects } from '@parley/events';
 import { ParleyError } from '@parley/protocol';
-import type { Queryable } from '@parley/storage';
+import { isoTimestamp, type Queryable } from '@parley/storage';
 
 export function iso(v: unknown): string {
-  if (v instanceof Date) return v.toISOString();
-  return new Date(String(v)).toISOString();
+  return isoTimestamp(v instanceof Date ? v : String(v));
 }
 
 function json<T>(v: unknown): T {

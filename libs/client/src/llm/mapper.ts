@@ -19,7 +19,7 @@
  * words are quoted as data in the prompt, never as instructions.
  */
 import { DEFAULT_LLM_MODEL, createChatClient, validateLlmOptions, type ChatClient, type ChatMessage, type OpenAiLlmOptions } from '@parley/llm';
-import { OTHER_KEY, ParleyError, compilePayloadValidator, payloadJsonSchema, type JsonObject, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
+import { OTHER_KEY, ParleyError, compilePayloadValidator, isPlainObject, payloadJsonSchema, type JsonObject, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mapping';
 
 export type OpenAiMapperOptions = OpenAiLlmOptions;
@@ -113,10 +113,6 @@ export function mappingMessages(ctx: Pick<MappingContext, 'template' | 'utteranc
   ];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function badAnswer(message: string, details: Record<string, unknown>): ParleyError {
   return new ParleyError('unavailable', `the mapping model's answer is unusable: ${message}`, { rule: 'bad_answer', details: { ...details, retryable: false } });
 }
@@ -150,7 +146,7 @@ export function createOpenAiMapper(opts: OpenAiMapperOptions, chat?: ChatClient)
     } catch {
       throw badAnswer('not JSON', { ...where, finish_reason: answer.finish_reason, body: answer.content.slice(0, 300) });
     }
-    if (!isObject(raw) || !isObject(raw['values']) || !Array.isArray(raw['other'])) throw badAnswer('no "values" object and "other" array', { ...where, body: answer.content.slice(0, 300) });
+    if (!isPlainObject(raw) || !isPlainObject(raw['values']) || !Array.isArray(raw['other'])) throw badAnswer('no "values" object and "other" array', { ...where, body: answer.content.slice(0, 300) });
     const keys = new Map(ctx.template.keys.filter((k) => k.key_name !== OTHER_KEY).map((k) => [k.key_name, k] as const));
     const notes: string[] = [];
     const values = new Map<string, MappedValue>();
@@ -160,7 +156,7 @@ export function createOpenAiMapper(opts: OpenAiMapperOptions, chat?: ChatClient)
         notes.push(`the model answered for "${name.slice(0, 64)}", which is not a key; ignored`);
         continue;
       }
-      if (!isObject(entry) || entry['value'] === null || entry['value'] === undefined) continue;
+      if (!isPlainObject(entry) || entry['value'] === null || entry['value'] === undefined) continue;
       const confidence = typeof entry['confidence'] === 'number' && Number.isFinite(entry['confidence']) ? Math.min(1, Math.max(0, entry['confidence'])) : 0;
       const words = typeof entry['words'] === 'string' ? entry['words'].slice(0, MAX_WORDS_CHARS) : '';
       values.set(name, { value: entry['value'] as JsonValue, confidence, words });
