@@ -149,12 +149,18 @@ describe('prompt injection never reaches a generated description (zhou §7)', ()
     const legit = fc.constantFrom('window seat please', 'a window seat', 'aisle seat', 'seat by the aisle', 'extra legroom', 'vegetarian meal', 'quiet zone please');
     const injected = fc.tuple(fc.constantFrom(...INJECTIONS), fc.constantFrom(...DISGUISES), fc.constantFrom('', 'window seat. ', 'aisle seat, ', 'please ')).map(([inj, disguise, prefix]) => disguise(prefix + inj));
     const sample = fc.record({ text: fc.oneof(legit, injected), count: fc.integer({ min: 1, max: 1000 }) });
+    // A run where induction produced no key checks nothing: count the runs that did, so the property cannot pass
+    // vacuously (most mixes hold enough ordinary fragments to name a key).
+    let induced = 0;
     fc.assert(
       fc.property(fc.array(sample, { minLength: 1, maxLength: 20 }), (samples) => {
-        expect(leaks(descriptions(samples))).toBe(false);
+        const texts = descriptions(samples);
+        if (texts.length > 0) induced++;
+        expect(leaks(texts)).toBe(false);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 20261127 },
     );
+    expect(induced, 'runs in which induction produced a key').toBeGreaterThanOrEqual(100);
   });
 
   it('quoted examples can never close their quotes or carry markup: sanitised text has no quote, colon, angle bracket or backtick', () => {
