@@ -54,6 +54,7 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
+import { foreignFragment, misspeltInflection, readableWord, sameSlot } from './kinds';
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { sanitizeFragment } from './sanitize';
 
@@ -139,7 +140,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'get got give gives make makes let some any all each every ones very really just also only more most much many lot lots ' +
     'possible possibly available ideally maybe perhaps near nearby next beside close around etc something anything thing things stuff ' +
     'would d ll m re s t ve im id ive youre always again instead too still even either ' +
-    'hi hello hey yes sure well else whenever when where what which who whom how why use uses used using'
+    'hi hello hey yes sure well else whenever when where what which who whom how why use uses used using ' +
+    'nothing everything anyone someone everyone nobody somebody anybody'
   ).split(' '),
 );
 
@@ -335,8 +337,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const mended = (w: string): string => {
     const hit = mend.get(w);
     if (hit !== undefined) return hit;
-    let out = w;
-    if (w.length >= 5 && !known(w)) {
+    let out = misspeltInflection(lex, w, vocabulary) ?? w;
+    if (out === w && w.length >= 5 && !known(w)) {
       const max = w.length >= 8 ? 2 : 1;
       let best: { w: string; d: number; n: number } | null = null;
       for (const [cand, n] of vocabulary) {
@@ -416,6 +418,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const isVerb = (w: string): boolean => posOf.get(w) === 'v' || posOf.get(w) === 'r' || COMPARATIVES.has(w) || DEGREE.has(w);
   const isAdj = (w: string): boolean => posOf.get(w) === 'a';
   const withWord = (w: string): Parsed[] => parsed.filter((p) => p.words.includes(w));
+  // Name words and values: readable English (kinds.ts), never a foreign leftover or an unmended misspelling, and
+  // said in at least one fragment in the lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
+  const englishRaw = (t: string): boolean =>
+    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
+  const englishWords = new Set<string>();
+  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
+  const readable = (w: string): boolean => readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) && (lex === BASIC_LEXICON || englishWords.has(w));
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
@@ -455,7 +464,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
 
   const chooseHead = (exclude: ReadonlySet<string>): string | null => {
     const scored = vocab
-      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w))
+      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w))
       .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
     const top = Math.max(0, ...scored.map((x) => x.s));
     // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
@@ -509,13 +518,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const headSet = new Set([...(head ? family.get(head) ?? [head] : [])].filter((w) => w === head || !slotWords.has(w)));
     // A value stands beside the head or beside a class word after it ("hair color red").
     const adjacentTo = new Set([...headSet, ...NAMING_CLASSES]);
-    const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && (voterCount(withWord(w)) >= needClients || !labelled));
+    const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && readable(w) && (voterCount(withWord(w)) >= needClients || !labelled));
     const picked = cands.filter((w) => {
       const ps = withWord(w);
       const adj = head ? mass(ps.filter((p) => near(p, w, adjacentTo, 1))) / Math.max(1, mass(ps)) : 0;
       const cons = consistency(w);
       if (slotWords.has(w)) return true;
-      return (adj >= 0.3 || (cons ?? 0) >= 0.75) && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
+      return adj >= 0.3 && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
     });
     // Values are alternatives: drop one that co-occurs with the others in most of its fragments.
     // Slot words are alternatives by construction; another picked word that keeps their company is phrasing.
@@ -535,6 +544,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   }
   // Values below min_value_share of the weight are noise (a lone "cockpit seat").
   values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total);
+  // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the
+  // other side ("carbon neutral" beside "offset the carbon") is phrasing, not another value (kinds.ts sameSlot).
+  if (head) values = sameSlot(values, head, parsed, slotWords, mass, (w) => posOf.get(w) === 'n');
   // Numbers, times and ids are evidence for the type below, not values. A single modifier that is not a
   // noun adjunct is part of the need's name ("extra legroom"), not a value.
   const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(values[0] as string)));
@@ -553,8 +565,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       // Neighbours in the raw text only: "maintenance window", not "dinner on board".
       const b = i > 0 && h && (ws[i - 1] as Tok).i === (h.i ?? 0) - 1 ? (ws[i - 1] as Tok).v : undefined;
       const a = h && ws[i + 1] && (ws[i + 1] as Tok).i === (h.i ?? 0) + 1 ? (ws[i + 1] as Tok).v : undefined;
-      if (b && !valueSet.has(b) && !isVerb(b)) before.set(b, [...(before.get(b) ?? []), p]);
-      if (a && !valueSet.has(a) && !isVerb(a)) after.set(a, [...(after.get(a) ?? []), p]);
+      if (b && !valueSet.has(b) && !isVerb(b) && readable(b)) before.set(b, [...(before.get(b) ?? []), p]);
+      if (a && !valueSet.has(a) && !isVerb(a) && readable(a)) after.set(a, [...(after.get(a) ?? []), p]);
     }
     const hw = mass(hs);
     const top = (m: Map<string, Parsed[]>): [string, number] | null => {
@@ -636,11 +648,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       keyType = 'integer';
       suffix = topUnit[0];
       const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
+      // The word is one of the fragments that carry the unit ("dates are flexible, 3 days"), not of the cluster's others.
+      const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
       const best = vocab
-        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w))
+        .filter((w) => inUnit.has(w))
+        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w) && readable(w))
         .map((w) => [w, weigh(withWord(w))] as const)
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-      headWords.splice(0, headWords.length, ...(best ? [best[0]] : []));
+      headWords.splice(0, headWords.length, best ? best[0] : 'requested');
     }
   } else if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).
@@ -736,7 +751,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
 
   function firstWord(): string[] {
     const best = vocab
-      .filter((w) => !isVerb(w))
+      .filter((w) => !isVerb(w) && readable(w))
       .map((w) => [w, weigh(withWord(w))] as const)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
     return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
