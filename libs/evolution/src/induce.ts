@@ -54,7 +54,7 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
-import { foreignFragment, misspeltInflection, readableWord, sameSlot } from './kinds';
+import { foreignFragment, misspeltInflection, phraseCompound, readableWord, sameSlot } from './kinds';
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { sanitizeFragment } from './sanitize';
 
@@ -554,6 +554,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
 
   // Compound: a neighbour beside the head in most of its fragments joins the name.
   const headWords: string[] = [];
+  let yesNoCompound: string[] | null = null;
   if (head) {
     const hs = withWord(head);
     const before = new Map<string, Parsed[]>();
@@ -569,6 +570,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       if (a && !valueSet.has(a) && !isVerb(a) && readable(a)) after.set(a, [...(after.get(a) ?? []), p]);
     }
     const hw = mass(hs);
+    const adjectives = (m: Map<string, Parsed[]>): Map<string, Parsed[]> => new Map([...m].filter(([w]) => isAdj(w)));
     const top = (m: Map<string, Parsed[]>): [string, number] | null => {
       const e = [...m].map(([w, ps]) => [w, mass(ps)] as [string, number]).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
       return e && e[1] >= options.compound_share * hw && voterCount(m.get(e[0]) ?? []) >= needClients ? e : null;
@@ -578,6 +580,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     if (b) headWords.push(b[0]);
     headWords.push(head);
     if (a && (!b || a[1] > b[1])) headWords.push(a[0]);
+    // A yes/no need names itself by the phrase its clients say most ("carbon neutral"), even below compound_share.
+    if (!b && !a) yesNoCompound = phraseCompound(head, adjectives(before), adjectives(after), mass(hs), needClients, mass, voterCount);
   }
 
   // 4. The type from evidence.
@@ -683,6 +687,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     for (const p of parsed) addValue(!p.negated, p);
     const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || /\brid of\b/i.test(p.text));
     if (weigh(verbs) * 2 >= total) suffix = 'removal';
+    else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
     else if (headWords.length < 2) namePrefix = 'needs';
   }
 

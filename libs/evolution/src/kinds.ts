@@ -110,3 +110,37 @@ export function foreignFragment(tokens: readonly string[], english: (t: string) 
   if (tokens.some((t) => /\p{L}/u.test(t) && /[^\x00-\x7f]/.test(t))) return true;
   return tokens.filter(english).length * 2 < tokens.length;
 }
+
+/** Share of the head's fragment mass a neighbour needs to name a yes/no key with the head (`phraseCompound`). */
+export const YES_NO_COMPOUND_SHARE = 0.4;
+
+/**
+ * The words of the phrase a yes/no need is said in most: the head and the
+ * neighbour (right before or right after it) heard most often beside it,
+ * when that neighbour stands there in at least `YES_NO_COMPOUND_SHARE` of
+ * the head's fragment mass and from `needClients` distinct clients ("make it
+ * carbon neutral" → carbon_neutral, rather than needs_carbon). Null when no
+ * neighbour qualifies. `before` and `after` hold readable adjectives only
+ * (induce.ts): a noun or verb beside the head ("book wheelchair", "colour
+ * film") is another phrase, not the need's name.
+ */
+export function phraseCompound<P>(
+  head: string,
+  before: ReadonlyMap<string, readonly P[]>,
+  after: ReadonlyMap<string, readonly P[]>,
+  headMass: number,
+  needClients: number,
+  mass: (ps: readonly P[]) => number,
+  clients: (ps: readonly P[]) => number,
+): string[] | null {
+  let best: { words: string[]; m: number } | null = null;
+  for (const [side, m] of [['before', before], ['after', after]] as const) {
+    for (const [w, ps] of m) {
+      const ms = mass(ps);
+      if (ms < YES_NO_COMPOUND_SHARE * headMass || clients(ps) < needClients) continue;
+      const words = side === 'before' ? [w, head] : [head, w];
+      if (best === null || ms > best.m || (ms === best.m && words.join('_') < best.words.join('_'))) best = { words, m: ms };
+    }
+  }
+  return best?.words ?? null;
+}

@@ -28,6 +28,13 @@ describe('rule induction on unseen needs (zhou §6.2.2, §7)', () => {
     expect(c.key.enum).toBeUndefined();
   });
 
+  it('a yes/no need is named by the adjective its clients say beside the head, never by a verb or noun there', () => {
+    expect(candidate([said('make it carbon neutral', 6), said('offset the carbon', 5)]).key.key_name).toBe('carbon_neutral');
+    const w = candidate([said('please book wheelchair', 4), said('wheelchair at the gate', 3), said('wheelchair needed for boarding', 3)]);
+    expect(w.key.key_type).toBe('boolean');
+    expect(w.key.key_name).toBe('needs_wheelchair');
+  });
+
   it('a noun after the head heads its own phrase: "colour film", "colour to this photo" are no values', () => {
     const c = candidate([said('shot on colour film', 5), said('bring colour to this photo', 5), said('add colour please', 4)]);
     expect(c.key.key_type).toBe('boolean');
