@@ -471,6 +471,16 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || (x.w < y.w ? -1 : 1))[0];
     return best?.w ?? null;
   };
+  // A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
+  // ("dramatic stormy clouds"); "my mother needs a wheelchair" puts a verb and an article between: no modifier.
+  const touches = (p: Parsed, a: string, bs: ReadonlySet<string>): boolean => {
+    const ws = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number');
+    for (let k = 0; k < ws.length; k++) {
+      if ((ws[k] as Tok).v !== a) continue;
+      for (const o of [ws[k - 1], ws[k + 1]]) if (o !== undefined && bs.has(o.v) && Math.abs((o.i ?? -9) - ((ws[k] as Tok).i ?? 0)) === 1) return true;
+    }
+    return false;
+  };
   const near = (p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean => {
     const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
     for (let i = 0; i < seq.length; i++) {
@@ -521,7 +531,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && readable(w) && (voterCount(withWord(w)) >= needClients || !labelled));
     const picked = cands.filter((w) => {
       const ps = withWord(w);
-      const adj = head ? mass(ps.filter((p) => near(p, w, adjacentTo, 1))) / Math.max(1, mass(ps)) : 0;
+      const adj = head ? mass(ps.filter((p) => touches(p, w, adjacentTo))) / Math.max(1, mass(ps)) : 0;
       const cons = consistency(w);
       if (slotWords.has(w)) return true;
       return adj >= 0.3 && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
@@ -751,7 +761,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   function nounAdjunct(w: string): boolean {
     const pos = posOf.get(w);
     // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
-    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
+    // A noun that is also a verb ("book wheelchair") may be the request's verb: one such word is no alternative.
+    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && lex.pos(w).v === 0 && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
   }
 
   function firstWord(): string[] {
