@@ -28,6 +28,9 @@
  *    adjective, a word the lexicon does not know, a member of a value table,
  *    or one sharing a hypernym with another value). Values are canonical
  *    lemmas, and each needs `min_value_clients` distinct clients (issue 6).
+ *    With a lexicon, values and name words are readable English said in a
+ *    fragment in its language (kinds.ts), values touch the head as written,
+ *    and alternatives stand on one side of it (`sameSlot`).
  * 4. The type, from evidence: identifiers → array of strings (`<head>_ids`);
  *    two times → a time window, string with a pattern (`<head>_window`); one
  *    number in most fragments → integer or number (`_count`, `_percent`); a
