@@ -57,7 +57,7 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
-import { foreignFragment, misspeltInflection, phraseCompound, readableWord, sameSlot } from './kinds';
+import { countedNoun, foreignFragment, misspeltInflection, phraseCompound, readableWord, sameSlot } from './kinds';
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { sanitizeFragment } from './sanitize';
 
@@ -673,6 +673,19 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
         .map((w) => [w, weigh(withWord(w))] as const)
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
       headWords.splice(0, headWords.length, best ? best[0] : 'requested');
+    } else if (suffix === 'count') {
+      // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
+      // names it when most of the numbered fragments say so, whatever noun the cluster says most.
+      const counted = countedNoun(
+        nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
+        (w) => posOf.get(w) === 'n' && readable(w),
+        (w) => isAdj(w) || posOf.get(w) === null,
+      );
+      if (counted !== null && !headWords.includes(counted)) {
+        const at = counted;
+        const ps = nums.filter((p) => p.words.includes(at));
+        if (mass(ps) * 2 >= mass(nums) && voterCount(ps) >= needClients) headWords.splice(0, headWords.length, at);
+      }
     }
   } else if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).

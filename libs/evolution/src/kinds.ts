@@ -144,3 +144,32 @@ export function phraseCompound<P>(
   }
   return best?.words ?? null;
 }
+
+/**
+ * The noun a count counts: in each fragment, the first noun after its number
+ * with only modifiers between ("3,100 active alarms" → alarm), the one most
+ * fragments name (ties by the word); null when no fragment has one. English
+ * states a quantity before its noun, so a noun before the number ("alarm
+ * storm 540") is not counted.
+ */
+export function countedNoun<P>(
+  fragments: readonly { readonly p: P; readonly seq: readonly { readonly kind: string; readonly v: string }[] }[],
+  isNoun: (w: string) => boolean,
+  isModifier: (w: string) => boolean,
+): string | null {
+  const votes = new Map<string, number>();
+  for (const { seq } of fragments) {
+    const at = seq.findIndex((t) => t.kind === 'number');
+    if (at < 0) continue;
+    for (let k = at + 1; k < seq.length; k++) {
+      const t = seq[k] as { kind: string; v: string };
+      if (t.kind === 'word' && isNoun(t.v)) {
+        votes.set(t.v, (votes.get(t.v) ?? 0) + 1);
+        break;
+      }
+      if (t.kind !== 'word' || !isModifier(t.v)) break;
+    }
+  }
+  const best = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  return best ? best[0] : null;
+}

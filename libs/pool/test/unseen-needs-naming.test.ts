@@ -55,6 +55,12 @@ describe('rule induction on unseen needs (zhou §6.2.2, §7)', () => {
     for (const v of c.key.enum ?? []) expect(String(v)).toMatch(/^[a-z][a-z0-9]*$/);
   });
 
+  it('a count is named by the noun its numbers stand before, not by the noun the cluster says most', () => {
+    const c = candidate([said('alarm storm 540 raised', 2), said('storm of 1200 alarms', 3), said('storm here, 300 alarms', 3), said('3100 active alarms in this storm', 2), said('big storm, 90 of them', 3)]);
+    expect(c.key.key_type).toBe('integer');
+    expect(c.key.key_name).toBe('alarm_count');
+  });
+
   it('a count of days names the key after a word of the fragments that carry the unit', () => {
     // The cluster also holds a stray fragment with a number and no unit, whose words outnumber the need's own.
     const c = candidate([said('dates are flexible, 3 days', 4), said('flexible by 1 day', 3), said('2 Tage früher oder später geht auch', 5), said('2 adults, passport renewal pending', 8)]);
