@@ -33,13 +33,13 @@ export function inflectionOnly(lex: Lexicon, w: string): boolean {
   });
 }
 
-/** A base-form word of `vocabulary` one edit (transposition included) from an inflection-only `w`, most used first; null when none. */
+/** A base-form word of `vocabulary` one edit (transposition included) from an inflection-only `w`, most used first (ties by the word: order-free); null when none. */
 export function misspeltInflection(lex: Lexicon, w: string, vocabulary: ReadonlyMap<string, number>): string | null {
   if (w.length < 5 || !inflectionOnly(lex, w)) return null;
   let best: { w: string; n: number } | null = null;
   for (const [cand, n] of vocabulary) {
     if (cand === w || cand.length < w.length || !knownWord(lex, cand) || inflectionOnly(lex, cand)) continue;
-    if (editDistance(w, cand, 1) <= 1 && (best === null || n > best.n)) best = { w: cand, n };
+    if (editDistance(w, cand, 1) <= 1 && (best === null || n > best.n || (n === best.n && cand < best.w))) best = { w: cand, n };
   }
   return best?.w ?? null;
 }

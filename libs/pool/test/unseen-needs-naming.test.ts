@@ -61,6 +61,11 @@ describe('rule induction on unseen needs (zhou §6.2.2, §7)', () => {
     expect(c.key.key_name).toBe('alarm_count');
   });
 
+  it('is order-free: the same samples in reverse give the same candidate', () => {
+    const s = [said('make it carbon neutral', 3), said('offest the carbon', 3), said('offset my carbon', 3), said('solo diagnóstico, nada de cambios', 3), said('carbon neutral flight', 2)];
+    expect(candidate([...s].reverse())).toEqual(candidate(s));
+  });
+
   it('a count of days names the key after a word of the fragments that carry the unit', () => {
     // The cluster also holds a stray fragment with a number and no unit, whose words outnumber the need's own.
     const c = candidate([said('dates are flexible, 3 days', 4), said('flexible by 1 day', 3), said('2 Tage früher oder später geht auch', 5), said('2 adults, passport renewal pending', 8)]);
