@@ -28,6 +28,9 @@
  *    adjective, a word the lexicon does not know, a member of a value table,
  *    or one sharing a hypernym with another value). Values are canonical
  *    lemmas, and each needs `min_value_clients` distinct clients (issue 6).
+ *    With a lexicon, values and name words are readable English said in a
+ *    fragment in its language (kinds.ts), values touch the head as written,
+ *    and alternatives stand on one side of it (`sameSlot`).
  * 4. The type, from evidence: identifiers → array of strings (`<head>_ids`);
  *    two times → a time window, string with a pattern (`<head>_window`); one
  *    number in most fragments → integer or number (`_count`, `_percent`); a
@@ -54,6 +57,7 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
+import { countedNoun, foreignFragment, misspeltInflection, phraseCompound, readableWord, sameSlot } from './kinds';
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { sanitizeFragment } from './sanitize';
 
@@ -139,7 +143,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'get got give gives make makes let some any all each every ones very really just also only more most much many lot lots ' +
     'possible possibly available ideally maybe perhaps near nearby next beside close around etc something anything thing things stuff ' +
     'would d ll m re s t ve im id ive youre always again instead too still even either ' +
-    'hi hello hey yes sure well else whenever when where what which who whom how why use uses used using'
+    'hi hello hey yes sure well else whenever when where what which who whom how why use uses used using ' +
+    'nothing everything anyone someone everyone nobody somebody anybody'
   ).split(' '),
 );
 
@@ -335,8 +340,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const mended = (w: string): string => {
     const hit = mend.get(w);
     if (hit !== undefined) return hit;
-    let out = w;
-    if (w.length >= 5 && !known(w)) {
+    let out = misspeltInflection(lex, w, vocabulary) ?? w;
+    if (out === w && w.length >= 5 && !known(w)) {
       const max = w.length >= 8 ? 2 : 1;
       let best: { w: string; d: number; n: number } | null = null;
       for (const [cand, n] of vocabulary) {
@@ -416,6 +421,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const isVerb = (w: string): boolean => posOf.get(w) === 'v' || posOf.get(w) === 'r' || COMPARATIVES.has(w) || DEGREE.has(w);
   const isAdj = (w: string): boolean => posOf.get(w) === 'a';
   const withWord = (w: string): Parsed[] => parsed.filter((p) => p.words.includes(w));
+  // Name words and values: readable English (kinds.ts), never a foreign leftover or an unmended misspelling, and
+  // said in at least one fragment in the lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
+  const englishRaw = (t: string): boolean =>
+    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
+  const englishWords = new Set<string>();
+  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
+  const readable = (w: string): boolean => readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) && (lex === BASIC_LEXICON || englishWords.has(w));
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
@@ -455,12 +467,22 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
 
   const chooseHead = (exclude: ReadonlySet<string>): string | null => {
     const scored = vocab
-      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w))
+      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w))
       .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
     const top = Math.max(0, ...scored.map((x) => x.s));
     // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
     const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || (x.w < y.w ? -1 : 1))[0];
     return best?.w ?? null;
+  };
+  // A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
+  // ("dramatic stormy clouds"); "my mother needs a wheelchair" puts a verb and an article between: no modifier.
+  const touches = (p: Parsed, a: string, bs: ReadonlySet<string>): boolean => {
+    const ws = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number');
+    for (let k = 0; k < ws.length; k++) {
+      if ((ws[k] as Tok).v !== a) continue;
+      for (const o of [ws[k - 1], ws[k + 1]]) if (o !== undefined && bs.has(o.v) && Math.abs((o.i ?? -9) - ((ws[k] as Tok).i ?? 0)) === 1) return true;
+    }
+    return false;
   };
   const near = (p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean => {
     const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
@@ -509,13 +531,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const headSet = new Set([...(head ? family.get(head) ?? [head] : [])].filter((w) => w === head || !slotWords.has(w)));
     // A value stands beside the head or beside a class word after it ("hair color red").
     const adjacentTo = new Set([...headSet, ...NAMING_CLASSES]);
-    const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && (voterCount(withWord(w)) >= needClients || !labelled));
+    const cands = vocab.filter((w) => !headSet.has(w) && !isVerb(w) && readable(w) && (voterCount(withWord(w)) >= needClients || !labelled));
     const picked = cands.filter((w) => {
       const ps = withWord(w);
-      const adj = head ? mass(ps.filter((p) => near(p, w, adjacentTo, 1))) / Math.max(1, mass(ps)) : 0;
+      const adj = head ? mass(ps.filter((p) => touches(p, w, adjacentTo))) / Math.max(1, mass(ps)) : 0;
       const cons = consistency(w);
       if (slotWords.has(w)) return true;
-      return (adj >= 0.3 || (cons ?? 0) >= 0.75) && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
+      return adj >= 0.3 && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
     });
     // Values are alternatives: drop one that co-occurs with the others in most of its fragments.
     // Slot words are alternatives by construction; another picked word that keeps their company is phrasing.
@@ -535,6 +557,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   }
   // Values below min_value_share of the weight are noise (a lone "cockpit seat").
   values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total);
+  // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the
+  // other side ("carbon neutral" beside "offset the carbon") is phrasing, not another value (kinds.ts sameSlot).
+  if (head) values = sameSlot(values, head, parsed, slotWords, mass, (w) => posOf.get(w) === 'n');
   // Numbers, times and ids are evidence for the type below, not values. A single modifier that is not a
   // noun adjunct is part of the need's name ("extra legroom"), not a value.
   const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(values[0] as string)));
@@ -542,6 +567,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
 
   // Compound: a neighbour beside the head in most of its fragments joins the name.
   const headWords: string[] = [];
+  let yesNoCompound: string[] | null = null;
   if (head) {
     const hs = withWord(head);
     const before = new Map<string, Parsed[]>();
@@ -553,10 +579,11 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       // Neighbours in the raw text only: "maintenance window", not "dinner on board".
       const b = i > 0 && h && (ws[i - 1] as Tok).i === (h.i ?? 0) - 1 ? (ws[i - 1] as Tok).v : undefined;
       const a = h && ws[i + 1] && (ws[i + 1] as Tok).i === (h.i ?? 0) + 1 ? (ws[i + 1] as Tok).v : undefined;
-      if (b && !valueSet.has(b) && !isVerb(b)) before.set(b, [...(before.get(b) ?? []), p]);
-      if (a && !valueSet.has(a) && !isVerb(a)) after.set(a, [...(after.get(a) ?? []), p]);
+      if (b && !valueSet.has(b) && !isVerb(b) && readable(b)) before.set(b, [...(before.get(b) ?? []), p]);
+      if (a && !valueSet.has(a) && !isVerb(a) && readable(a)) after.set(a, [...(after.get(a) ?? []), p]);
     }
     const hw = mass(hs);
+    const adjectives = (m: Map<string, Parsed[]>): Map<string, Parsed[]> => new Map([...m].filter(([w]) => isAdj(w)));
     const top = (m: Map<string, Parsed[]>): [string, number] | null => {
       const e = [...m].map(([w, ps]) => [w, mass(ps)] as [string, number]).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
       return e && e[1] >= options.compound_share * hw && voterCount(m.get(e[0]) ?? []) >= needClients ? e : null;
@@ -566,6 +593,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     if (b) headWords.push(b[0]);
     headWords.push(head);
     if (a && (!b || a[1] > b[1])) headWords.push(a[0]);
+    // A yes/no need names itself by the phrase its clients say most ("carbon neutral"), even below compound_share.
+    if (!b && !a) yesNoCompound = phraseCompound(head, adjectives(before), adjectives(after), mass(hs), needClients, mass, voterCount);
   }
 
   // 4. The type from evidence.
@@ -636,11 +665,27 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       keyType = 'integer';
       suffix = topUnit[0];
       const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
+      // The word is one of the fragments that carry the unit ("dates are flexible, 3 days"), not of the cluster's others.
+      const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
       const best = vocab
-        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w))
+        .filter((w) => inUnit.has(w))
+        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w) && readable(w))
         .map((w) => [w, weigh(withWord(w))] as const)
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-      headWords.splice(0, headWords.length, ...(best ? [best[0]] : []));
+      headWords.splice(0, headWords.length, best ? best[0] : 'requested');
+    } else if (suffix === 'count') {
+      // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
+      // names it when most of the numbered fragments say so, whatever noun the cluster says most.
+      const counted = countedNoun(
+        nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
+        (w) => posOf.get(w) === 'n' && readable(w),
+        (w) => isAdj(w) || posOf.get(w) === null,
+      );
+      if (counted !== null && !headWords.includes(counted)) {
+        const at = counted;
+        const ps = nums.filter((p) => p.words.includes(at));
+        if (mass(ps) * 2 >= mass(nums) && voterCount(ps) >= needClients) headWords.splice(0, headWords.length, at);
+      }
     }
   } else if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).
@@ -668,6 +713,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     for (const p of parsed) addValue(!p.negated, p);
     const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || /\brid of\b/i.test(p.text));
     if (weigh(verbs) * 2 >= total) suffix = 'removal';
+    else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
     else if (headWords.length < 2) namePrefix = 'needs';
   }
 
@@ -731,12 +777,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   function nounAdjunct(w: string): boolean {
     const pos = posOf.get(w);
     // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
-    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
+    // A noun that is also a verb ("book wheelchair") may be the request's verb: one such word is no alternative.
+    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && lex.pos(w).v === 0 && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
   }
 
   function firstWord(): string[] {
     const best = vocab
-      .filter((w) => !isVerb(w))
+      .filter((w) => !isVerb(w) && readable(w))
       .map((w) => [w, weigh(withWord(w))] as const)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
     return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
