@@ -9,7 +9,8 @@ import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { consoleHandler } from './console';
-import { createMcpFace } from './mcp';
+import { internalFailure } from './errors';
+import { createMcpFace, refuseMalformedMcp } from './mcp';
 import { SchemaStore } from './schema-store';
 import { METHODS, errorResponse, handleOne, type Backends, type JsonRpcResponse, type MethodName, type RequestContext } from './rpc';
 
@@ -130,13 +131,11 @@ function rpcIdOf(r: unknown): string | undefined {
 
 /** The A2A methods counted by name (others: `other`). */
 const A2A_METHODS = new Set(['SendMessage', 'message/send', 'SendStreamingMessage', 'message/stream', 'GetTask', 'tasks/get', 'CancelTask', 'tasks/cancel', 'ListTasks', 'SubscribeToTask', 'tasks/resubscribe', 'GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard']);
-/** A Host header fit to put in a URL; anything else falls back to localhost. */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const maxBatch = opts.maxBatch ?? 100;
   const version = opts.version ?? '0.1.0';
-  const onInternal = (e: unknown, method: string) => opts.log.error('internal error', { method, error: e });
+  const onInternal = (e: unknown, method: string) => internalFailure(e, opts.log, { face: 'rpc', method });
   const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log, ...(opts.toolExamples ? { examples: opts.toolExamples } : {}) });
   // The gateway's own writes are seen at once; other replicas' within the TTL.
   const onSuccess = (method: MethodName) => {
@@ -251,10 +250,17 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     return false;
   };
 
+  /**
+   * The gateway's own base URL for agent cards: PUBLIC_URL, else the address this connection
+   * reached (the configured bind address and port), never the request's Host header, which
+   * a caller chooses (a card must not advertise an endpoint an attacker named).
+   */
   const baseUrl = (req: IncomingMessage): string => {
     if (opts.publicUrl) return opts.publicUrl.replace(/\/+$/, '');
-    const host = req.headers.host;
-    return `http://${host && HOST.test(host) ? host : 'localhost'}`;
+    const scheme = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+    const addr = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+    const host = addr.includes(':') ? `[${addr}]` : addr;
+    return `${scheme}://${host}:${req.socket.localPort ?? 80}`;
   };
 
   /** Reads and parses a JSON body; on failure answers (413, or `parseStatus` with parse_error) and returns undefined. */
@@ -371,6 +377,13 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     if (!principal) return;
     const read = await readJson(req, res, 400, 'mcp');
     if (!read || !charge(principal, res, 1, 'mcp')) return;
+    // Malformed tools/call or tools/list, or a string the edge refuses: Parley's typed -32602 before the SDK parses it.
+    const malformed = refuseMalformedMcp(read.value);
+    if (malformed !== undefined) {
+      refused('mcp', 'invalid_params', performance.now());
+      send(res, 200, malformed);
+      return;
+    }
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     // A face per request: its tools/call runs as the caller; the tool catalogue is shared.
     const mcp = createMcpFace({
@@ -537,9 +550,11 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 404, { error: 'not found', endpoints: ENDPOINTS });
     };
     run().catch((e: unknown) => {
-      opts.log.error('request failed', { error: e });
+      const known = toParleyError(e);
+      const err = known.type === 'internal' ? internalFailure(e, opts.log, { path }) : known;
+      if (err.type !== 'internal') opts.log.warn('request failed', { path, type: err.type, rule: err.rule });
       // e.g. an agent card while the registry is down: 503 tells a client to come back.
-      if (!res.headersSent) send(res, toParleyError(e).type === 'unavailable' ? 503 : 500, errorResponse(null, e));
+      if (!res.headersSent) send(res, err.type === 'unavailable' ? 503 : 500, errorResponse(null, err));
       else res.destroy();
     });
   }

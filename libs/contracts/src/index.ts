@@ -82,6 +82,8 @@ export {
   toGrpcHandlers,
   toServiceError,
   fromServiceError,
+  logInternal,
+  type InternalLog,
   withAuthorization,
   type CallContext,
   type Guard,

@@ -160,6 +160,21 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   // Server 2.10+; older servers take one filter per consumer (see planFilters).
   const multiFilter = (nc as Partial<NatsConnectionImpl>).features?.supports(Feature.JS_MULTIPLE_CONSUMER_FILTER) ?? false;
 
+  // Whether the connection to NATS is up, from its status events: a request during an outage is
+  // reported as the bus being down (`unavailable`), not as an agent that did not answer.
+  let disconnectedSince: number | undefined;
+  void (async () => {
+    for await (const st of nc.status()) {
+      if (st.type === 'disconnect' || st.type === 'reconnecting') disconnectedSince ??= Date.now();
+      else if (st.type === 'reconnect') disconnectedSince = undefined;
+    }
+  })().catch(() => {});
+  const busDown = (subject: string, details: Record<string, unknown>, cause?: unknown, sent = true) =>
+    new ParleyError('unavailable', `The message bus (NATS) is unreachable, so the request on ${subject} could not reach an agent or its answer could not come back`, {
+      details: { ...details, dependency: 'nats', dispatched: sent, down_for_ms: disconnectedSince === undefined ? 0 : Date.now() - disconnectedSince },
+      ...(cause !== undefined ? { cause } : {}),
+    });
+
   const running = new Set<Stoppable>();
   /** The durable consumers this bus consumes for (their lag is reported by consumerLag). */
   const durables = new Set<string>();
@@ -181,6 +196,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   async function request(subject: string, body: Uint8Array, o: { timeoutMs: number }): Promise<Uint8Array> {
     assertOpen();
     const details = { subject, timeout_ms: o.timeoutMs };
+    if (disconnectedSince !== undefined) throw busDown(subject, details, undefined, false);
     const { span, carrier } = startSend({ subject });
     try {
       const m = await nc.request(subject, body, { timeout: o.timeoutMs, ...(carrier ? { headers: toHeaders(carrier) } : {}) });
@@ -190,6 +206,8 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
       let e: ParleyError;
       if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders())) {
         e = new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details, cause: err });
+      } else if (err instanceof TimeoutError && disconnectedSince !== undefined) {
+        e = busDown(subject, details, err);
       } else if (err instanceof TimeoutError) {
         e = new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details, cause: err });
       } else {

@@ -94,3 +94,5 @@ export { FORBIDDEN_MEMBER_NAMES, MAX_PAYLOAD_DEPTH, assertNoForbiddenKeys } from
 export { compileResponseSchema } from './response-schema';
 export type { ResponseValidator } from './response-schema';
 export { PARLEY_JWS_TYP, b64url, canonicalJson, jwsHeader, verifyDetached, type Jwk, type JwsHeader, type Jwks, type PublicJwk, type VerifyFailure, type VerifyResult } from './jws';
+// The edge check of every string that crosses into Parley (NUL, unpaired surrogates, nesting depth).
+export { EDGE_RULES, MAX_EDGE_DEPTH, assertEdgeClean, findEdgeViolation, memberPath } from './edge-strings';
