@@ -108,3 +108,123 @@ describe('the edge check', () => {
     expect(e?.path).toBe(`params.a${'[0]'.repeat(127)}`);
   });
 });
+
+// ---------------------------------------------------------------------------
+// Rate limits, concurrency and slow clients (abuse limits of the gateway).
+// ---------------------------------------------------------------------------
+
+const fixedClock = { now: () => new Date('2026-03-01T00:00:00Z') };
+const emptyCatalogue = {
+  registry: { listAgents: async () => ({ agents: [] }) } as unknown as RegistryApi,
+  negotiation: { listSchemas: async () => ({ schemas: [] }) } as unknown as NegotiationApi,
+};
+const postBody = (g: Gw, path: string, body: unknown) =>
+  fetch(`${g.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY}` },
+    body: JSON.stringify(body),
+  });
+
+/** Sends raw bytes on a socket of its own and resolves with everything the server answered once it closes (or after `waitMs`). */
+async function rawExchange(g: Gw, chunks: (string | { waitMs: number })[], waitMs = 5000): Promise<{ text: string; closed: boolean }> {
+  const { connect } = await import('node:net');
+  const u = new URL(g.url);
+  return new Promise((resolve) => {
+    const s = connect(Number(u.port), u.hostname);
+    let text = '';
+    let closed = false;
+    s.on('data', (d) => (text += d.toString('utf8')));
+    s.on('error', () => {});
+    s.on('close', () => {
+      closed = true;
+      resolve({ text, closed });
+    });
+    void (async () => {
+      for (const c of chunks) {
+        if (typeof c === 'string') s.write(c);
+        else await new Promise((r) => setTimeout(r, c.waitMs));
+        if (s.destroyed) break;
+      }
+      setTimeout(() => {
+        if (!closed) {
+          resolve({ text, closed });
+          s.destroy();
+        }
+      }, waitMs);
+    })();
+  });
+}
+
+describe('rate limits', () => {
+  it('a batch larger than the burst is batch_too_large (413, not retryable, no Retry-After) and costs the bucket nothing but the request', async () => {
+    const g = await gateway(emptyCatalogue, { rateLimit: { ratePerSecond: 1, burst: 5 }, clock: fixedClock });
+    const batch = Array.from({ length: 6 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'list_agents', params: {} }));
+    const res = await postBody(g, '/rpc', batch);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('retry-after')).toBeNull();
+    const body = (await res.json()) as { error: { code: number; data: Record<string, unknown> } };
+    expect(body.error).toMatchObject({ code: -32053, data: { type: 'batch_too_large', rule: 'rate_limit_burst', retryable: false, details: { max_batch: 5, size: 6 } } });
+    // The bucket lost one token (the refused request), not six: four more single calls pass, the fifth is 429.
+    for (let i = 0; i < 4; i++) expect((await postBody(g, '/rpc', { jsonrpc: '2.0', id: i, method: 'list_agents', params: {} })).status).toBe(200);
+    const over = await postBody(g, '/rpc', { jsonrpc: '2.0', id: 9, method: 'list_agents', params: {} });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBe('1');
+  });
+
+  it('a batch within the burst is charged one token per member', async () => {
+    const g = await gateway(emptyCatalogue, { rateLimit: { ratePerSecond: 1, burst: 5 }, clock: fixedClock });
+    const batch = Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'list_agents', params: {} }));
+    expect((await postBody(g, '/rpc', batch)).status).toBe(200);
+    expect((await postBody(g, '/rpc', { jsonrpc: '2.0', id: 1, method: 'list_agents', params: {} })).status).toBe(200);
+    expect((await postBody(g, '/rpc', { jsonrpc: '2.0', id: 2, method: 'list_agents', params: {} })).status).toBe(429);
+  });
+
+  it('an MCP JSON array of tools/call is charged per call, and one larger than the burst is batch_too_large', async () => {
+    const g = await gateway(emptyCatalogue, { rateLimit: { ratePerSecond: 1, burst: 5 }, clock: fixedClock });
+    const calls = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'nobody__nothing', arguments: {} } }));
+    const tooMany = await postBody(g, '/mcp', calls(30));
+    expect(tooMany.status).toBe(413);
+    expect(((await tooMany.json()) as { error: { data: unknown } }).error.data).toMatchObject({ type: 'batch_too_large' });
+    // 1 token spent above; four calls take four more: the bucket is empty.
+    expect((await postBody(g, '/mcp', calls(4))).status).toBe(200);
+    expect((await postBody(g, '/mcp', calls(1))).status).toBe(429);
+  });
+});
+
+describe('memory and slow clients', () => {
+  it("bounds one principal's requests in flight before their bodies are read (429 rule concurrency)", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const registry = { listAgents: async () => gate.then(() => ({ agents: [] })) } as unknown as RegistryApi;
+    const g = await gateway({ registry }, { maxInFlightPerPrincipal: 2 });
+    const held = [1, 2].map((id) => postBody(g, '/rpc', { jsonrpc: '2.0', id, method: 'list_agents', params: {} }));
+    await new Promise((r) => setTimeout(r, 200));
+    // Headers only: a body of 1 MB is announced and never sent, yet the answer comes.
+    const third = await rawExchange(g, [`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n`], 3000);
+    expect(third.text).toMatch(/^HTTP\/1\.1 429/);
+    expect(third.text).toContain('"rule":"concurrency"');
+    release();
+    for (const r of await Promise.all(held)) expect(r.status).toBe(200);
+    // Their slots are free again.
+    expect((await postBody(g, '/rpc', { jsonrpc: '2.0', id: 3, method: 'list_agents', params: {} })).status).toBe(200);
+  });
+
+  it('stops reading a body without Content-Length at MAX_BODY_BYTES: 413 body_too_large and the connection closes', async () => {
+    const g = await gateway(emptyCatalogue, { maxBodyBytes: 4096 });
+    const chunk = (s: string) => `${s.length.toString(16)}\r\n${s}\r\n`;
+    const head = `POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const r = await rawExchange(g, [head, chunk('{"jsonrpc":"2.0","id":1,"method":"list_agents","params":{"x":"'), chunk('y'.repeat(3000)), { waitMs: 50 }, chunk('y'.repeat(3000)), { waitMs: 300 }, chunk('y'.repeat(3000))], 3000);
+    expect(r.text).toMatch(/^HTTP\/1\.1 413/);
+    expect(r.text).toContain('"type":"body_too_large"');
+    expect(r.closed).toBe(true);
+  });
+
+  it('closes a connection whose headers never finish within headersTimeout', async () => {
+    const g = await gateway(emptyCatalogue, { timeouts: { requestMs: 1500, headersMs: 1000, keepAliveMs: 5000 } });
+    const started = Date.now();
+    const r = await rawExchange(g, ['POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n', { waitMs: 4000 }], 6000);
+    expect(r.closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3900);
+    expect(r.text).toMatch(/^HTTP\/1\.1 408|^$/);
+  }, 10_000);
+});
