@@ -443,7 +443,50 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley"' } : one.error ? {} : responseHeaders);
   };
 
+  // DNS rebinding (MCP transport, Security warning: servers MUST validate Origin): /mcp answers only requests whose
+  // Host, and Origin when sent, name loopback, PUBLIC_URL's host, a host of allowedHosts, or the address the
+  // connection reached (an IP literal cannot be rebound).
+  const mcpHosts = new Set<string>(['localhost', '127.0.0.1', '[::1]', ...(opts.allowedHosts ?? []).map((h) => h.toLowerCase())]);
+  if (opts.publicUrl && URL.canParse(opts.publicUrl)) mcpHosts.add(new URL(opts.publicUrl).hostname.toLowerCase());
+  const hostAllowed = (hostname: string, req: IncomingMessage): boolean => {
+    if (mcpHosts.has('*') || mcpHosts.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)) return true;
+    const local = (req.socket.localAddress ?? '').replace(/^::ffff:/, '');
+    return hostname === (local.includes(':') ? `[${local}]` : local);
+  };
+  /** The host name of a Host header (no user info, path or spaces), lower-case; undefined when it is not one. */
+  const hostnameOf = (authority: string): string | undefined => {
+    if (!/^[^/@?#\s\\]+$/.test(authority) || !URL.canParse(`http://${authority}`)) return undefined;
+    return new URL(`http://${authority}`).hostname.toLowerCase();
+  };
+  /** The Host/Origin check of /mcp: undefined when allowed, else the refusal (HTTP 403). */
+  const mcpOriginRefusal = (req: IncomingMessage): ParleyError | undefined => {
+    const host = hostnameOf(req.headers.host ?? '');
+    if (host === undefined || !hostAllowed(host, req)) {
+      return new ParleyError('forbidden', `Host "${String(req.headers.host ?? '').slice(0, 100)}" is not one this MCP endpoint answers to (DNS rebinding protection): use a loopback address, PUBLIC_URL's host, or add it to PARLEY_ALLOWED_HOSTS`, {
+        path: 'headers.host',
+        rule: 'allowed_host',
+      });
+    }
+    const origin = req.headers.origin;
+    if (origin === undefined) return undefined;
+    const o = URL.canParse(origin) ? new URL(origin) : undefined;
+    if (!o || (o.protocol !== 'http:' && o.protocol !== 'https:') || !hostAllowed(o.hostname.toLowerCase(), req)) {
+      return new ParleyError('forbidden', `Origin "${origin.slice(0, 100)}" may not call this MCP endpoint (DNS rebinding protection): allowed are loopback, PUBLIC_URL's host and PARLEY_ALLOWED_HOSTS`, {
+        path: 'headers.origin',
+        rule: 'allowed_origin',
+      });
+    }
+    return undefined;
+  };
+
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
+    const foreign = mcpOriginRefusal(req);
+    if (foreign) {
+      refused('mcp', 'forbidden', performance.now());
+      res.setHeader('connection', 'close');
+      send(res, 403, errorResponse(null, foreign));
+      return;
+    }
     if (req.method !== 'POST') {
       // Stateless MCP (see mcp.ts): no standalone SSE stream (GET) and no session to end (DELETE).
       notAllowed(res, 'POST', 'This MCP endpoint is stateless: POST JSON-RPC messages; GET (SSE stream) and DELETE (session end) are not offered');

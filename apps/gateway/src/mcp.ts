@@ -17,7 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Link, type TextMapGetter } from '@opentelemetry/api';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionApi } from '@parley/contracts';
@@ -288,8 +288,9 @@ export function createMcpFace(opts: McpFaceOptions) {
     }
   }
 
-  function newServer(body: unknown): McpServer {
-    const server = new McpServer({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, {
+  function newServer(body: unknown): Server {
+    // The SDK's low-level Server: McpServer would add `listChanged: true` to whatever capabilities it is given.
+    const server = new Server({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, {
         // No `listChanged`: this endpoint is stateless and offers no stream (GET /mcp is 405), so it could never send
         // notifications/tools/list_changed; a client re-lists when it wants a fresh catalogue.
         capabilities: { tools: {} },
@@ -297,7 +298,7 @@ export function createMcpFace(opts: McpFaceOptions) {
       });
     // The low-level handlers: Parley's tools are JSON Schemas derived at run time,
     // not the zod shapes McpServer.registerTool takes.
-    server.server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
       inSpan(opts, { method: 'tools/list', id: extra.requestId, meta: request.params?._meta }, async () => {
         try {
           return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
@@ -306,7 +307,7 @@ export function createMcpFace(opts: McpFaceOptions) {
         }
       }, () => ({})),
     );
-    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const name = request.params.name;
       let entry: CatalogEntry | undefined;
       return inSpan(

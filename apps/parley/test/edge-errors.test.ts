@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@parley/runtime';
 import { FIGURE_8, postRaw, rpc, useKey } from '@parley/testkit';
@@ -25,6 +26,23 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${parley.devKey}`, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+/** A request with a Host header of our choosing (fetch sets its own). */
+function withHost(method: 'GET' | 'POST', path: string, host: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const u = new URL(parley.url);
+  const text = body === undefined ? '' : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path, method, headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${parley.devKey}`, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(text) }) } },
+      (res) => {
+        let out = '';
+        res.on('data', (c: Buffer) => (out += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: out }));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
 const errorOf = (r: Awaited<ReturnType<typeof rpc>>) => (r.body as { error?: { code: number; data: Record<string, unknown> } }).error;
 
 describe('strings at the JSON-RPC edge', () => {
@@ -100,11 +118,36 @@ describe('MCP and A2A messages at the edge', () => {
   });
 
   it('the agent card names the bound address, not the Host header, when PUBLIC_URL is unset', async () => {
-    const res = await fetch(`${parley.url}/.well-known/agent-card.json`, { headers: { host: 'evil.example.com' } });
-    const text = await res.text();
-    expect(res.status).toBe(200);
+    const { status, text } = await withHost('GET', '/.well-known/agent-card.json', 'evil.example.com');
+    expect(status).toBe(200);
     expect(text).not.toContain('evil.example.com');
     expect(text).toContain(`127.0.0.1:${parley.port}`);
+  });
+});
+
+describe('MCP transport: DNS rebinding and capabilities', () => {
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+
+  it('refuses a foreign Host with 403 (rule allowed_host), before anything else', async () => {
+    const res = await withHost('POST', '/mcp', 'evil.example.com', init);
+    expect(res.status).toBe(403);
+    expect((JSON.parse(res.text) as { error: { data: unknown } }).error.data).toMatchObject({ type: 'forbidden', path: 'headers.host', rule: 'allowed_host' });
+    expect((await withHost('POST', '/mcp', 'evil.example.com:8080', init)).status).toBe(403);
+  });
+
+  it('refuses a foreign Origin with 403 (rule allowed_origin); a loopback Origin on another port is fine', async () => {
+    const res = await post('/mcp', init, { origin: 'http://evil.example.com' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { data: unknown } }).error.data).toMatchObject({ type: 'forbidden', path: 'headers.origin', rule: 'allowed_origin' });
+    expect((await post('/mcp', init, { origin: 'null' })).status).toBe(403);
+    expect((await post('/mcp', init, { origin: 'http://localhost:3000' })).status).toBe(200);
+    expect((await withHost('POST', '/mcp', `localhost:${parley.port}`, init)).status).toBe(200);
+  });
+
+  it('does not advertise tools.listChanged: this stateless endpoint has no stream to send it on', async () => {
+    const body = (await (await post('/mcp', init)).json()) as { result: { capabilities: { tools?: Record<string, unknown> } } };
+    expect(body.result.capabilities.tools).toBeDefined();
+    expect(body.result.capabilities.tools?.listChanged).toBeUndefined();
   });
 });
 
