@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       'gateway',
       'apps/gateway/src/main.ts',
       // One principal drives all the load: the per-principal rate limit (50/s by default) is off, as it was before issue 6.
-      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0' },
+      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0', PARLEY_MAX_INFLIGHT_PER_PRINCIPAL: '0' },
       `${gateway}/readyz`,
     );
     await start('agent', 'apps/example-agents/src/main.ts', { SCENARIO: 'flight_booking', GATEWAY_URL: gateway, HEALTH_PORT: `${ah}` }, `http://127.0.0.1:${ah}/healthz`);

@@ -70,7 +70,7 @@ export interface EmbeddedOptions {
   authCacheMs?: number;
   /** JWT issuers (libs/auth JwtIssuer; default from PARLEY_JWT_ISSUERS). */
   jwtIssuers?: JwtIssuer[];
-  /** The gateway's per-principal rate limit (default 50/s, burst 100; null: off). */
+  /** The gateway's per-principal rate limit (default 50/s, burst 100; null: off, and so is the bound on requests in flight per principal). */
   rateLimit?: { ratePerSecond: number; burst: number } | null;
   /**
    * The gateway's HTTP settings as the separate gateway reads them (libs/runtime gatewayHttpFromEnv:
@@ -275,6 +275,8 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     authenticator,
     ...(opts.http ? { ...gatewayHttpDeps(opts.http), loopbackPlain: true } : {}),
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    // rateLimit: null (benchmarks, tests driving load as one principal) turns off the in-flight bound too.
+    ...(opts.rateLimit === null ? { maxInFlightPerPrincipal: 0 } : {}),
     clock,
     backends: {
       apiKeys: apiKeysClient.api,
