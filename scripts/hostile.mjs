@@ -140,9 +140,29 @@ const LEAKS = [
   [/\b(?:\d{1,3}\.){3}\d{1,3}:\d{2,5}\b|\blocalhost:\d{2,5}\b|\[[0-9a-f:]+\]:\d{2,5}/i, 'host:port'],
 ];
 
-function classify(r, expectReset = false, publicDoc = false) {
+/**
+ * The leaks in an answer: matches of LEAKS that are not the caller's own input echoed back (an error quoting
+ * the rejected value "1; SELECT pg_sleep(10)" shows nothing of the server).
+ */
+function leaksOf(text, sent, publicDoc) {
+  const found = [];
+  for (const [re, kind] of LEAKS) {
+    if (publicDoc && kind === 'host:port') continue;
+    const all = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+    for (const m of text.matchAll(all)) {
+      const s = m[0].trim();
+      if (!sent.includes(s) && !sent.includes(JSON.stringify(s).slice(1, -1))) {
+        found.push(kind);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+function classify(r, expectReset = false, publicDoc = false, sent = '') {
   if (r.error) return { kind: expectReset ? 'closed' : 'crash', detail: r.error };
-  const leaks = LEAKS.filter(([re, k]) => re.test(r.text) && !(publicDoc && k === 'host:port')).map(([, k]) => k);
+  const leaks = leaksOf(r.text, sent, publicDoc);
   let body;
   try {
     body = r.text === '' ? undefined : JSON.parse(r.text);
@@ -459,7 +479,7 @@ for (const [name, make] of Object.entries(CATEGORIES)) {
         await sleep(Number(/"retry_after_ms":(\d+)/.exec(r.text)?.[1] ?? 1000));
         r = await send(k.req);
       }
-      const v = classify(r, k.expectReset, k.public);
+      const v = classify(r, k.expectReset, k.public, Buffer.isBuffer(k.req.body) ? k.req.body.toString('utf8') : String(k.req.body ?? ''));
       row.cases++;
       if (v.kind === 'ok') {
         row.ok++;
