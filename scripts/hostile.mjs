@@ -2,7 +2,10 @@
 // `npm run hostile [-- --url URL --key KEY]`: a hostile-input campaign against a running Parley.
 //
 // Without --url it starts `npm start` (apps/parley/src/main.ts, every service in one process) on a free port with a
-// development key of its own, and stops it at the end. With --url (and --key or PARLEY_API_KEY: an API key with the
+// development key of its own, and stops it at the end. With --services it starts the separate services instead
+// (registry, negotiation, execution, gateway and the flight-booking example agent as their own processes, on the
+// local PostgreSQL in a database of their own and on NATS under a subject prefix of their own: DATABASE_URL, an
+// admin URL, default postgres://postgres@127.0.0.1:5432/postgres; NATS_URL, default nats://127.0.0.1:4222). With --url (and --key or PARLEY_API_KEY: an API key with the
 // operator role) it runs against that gateway, e.g. the separate services of docker compose; --insecure-tls accepts
 // a self-signed certificate there. Categories (each a list of requests, sent a few at a time):
 //   malformed    JSON-RPC envelopes that are not valid requests, batches of every size, unknown methods
@@ -33,7 +36,7 @@ const arg = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write('npm run hostile [-- --url http://host:8080 --key pk_… [--insecure-tls] [--only cat1,cat2] [--concurrency 8]]\n');
+  process.stdout.write('npm run hostile [-- --services | --url http://host:8080 --key pk_… [--insecure-tls]] [--only cat1,cat2] [--concurrency 8]\n');
   process.exit(0);
 }
 const ONLY = arg('--only')?.split(',');
@@ -47,14 +50,77 @@ let base = arg('--url');
 let key = arg('--key') ?? process.env.PARLEY_API_KEY;
 let child;
 let childOut = '';
-if (!base) {
-  const port = await new Promise((resolve) => {
+/** --services: the processes started, and the database to drop at the end. */
+const services = [];
+let dropDatabase;
+const freePort = () =>
+  new Promise((resolve) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
       const p = s.address().port;
       s.close(() => resolve(p));
     });
   });
+if (!base && argv.includes('--services')) {
+  // The separate services on the local PostgreSQL and NATS (DATABASE_URL, NATS_URL): a database and a subject
+  // prefix of their own, registry, negotiation, execution, the gateway and the flight-booking example agent.
+  const pg = (await import('pg')).default;
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `parley_hostile_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+    await c.end();
+  };
+  key = `pk_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+  const [rg, ng, eg, rh, nh, eh, gw, ah] = await Promise.all(Array.from({ length: 8 }, freePort));
+  const common = {
+    PARLEY_SERVICE_TOKEN: randomBytes(32).toString('hex'),
+    PARLEY_BOOTSTRAP_OPERATOR_KEY: key,
+    PARLEY_API_KEY: key,
+    DATABASE_URL: dbUrl.toString(),
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    PARLEY_SUBJECT_PREFIX: `hostile${randomBytes(3).toString('hex')}`,
+    LOG_LEVEL: 'error',
+  };
+  const startService = async (name, entry, env, readyUrl) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], { cwd: ROOT, env: { ...process.env, ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (b) => (out = (out + b).slice(-20_000)));
+    p.stderr.on('data', (b) => (out = (out + b).slice(-20_000)));
+    services.push({ name, p, out: () => out });
+    const until = Date.now() + 120_000;
+    for (;;) {
+      if (p.exitCode !== null || Date.now() > until) throw new Error(`${name} did not start:\n${out.slice(-2000)}`);
+      const ok = await fetch(readyUrl).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      await sleep(250);
+    }
+  };
+  const registry = { REGISTRY_ADDR: `127.0.0.1:${rg}` };
+  await startService('registry', 'apps/registry/src/main.ts', { GRPC_PORT: `${rg}`, HEALTH_PORT: `${rh}` }, `http://127.0.0.1:${rh}/readyz`);
+  await startService('negotiation', 'apps/negotiation/src/main.ts', { ...registry, GRPC_PORT: `${ng}`, HEALTH_PORT: `${nh}` }, `http://127.0.0.1:${nh}/readyz`);
+  await startService('execution', 'apps/execution/src/main.ts', { ...registry, GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}` }, `http://127.0.0.1:${eh}/readyz`);
+  base = `http://127.0.0.1:${gw}`;
+  await startService('gateway', 'apps/gateway/src/main.ts', { ...registry, PORT: `${gw}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}` }, `${base}/readyz`);
+  await startService('agent-flight', 'apps/example-agents/src/main.ts', { SCENARIO: 'flight_booking', GATEWAY_URL: base, HEALTH_PORT: `${ah}` }, `http://127.0.0.1:${ah}/healthz`);
+  for (let i = 0; i < 100; i++) {
+    const r = await fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'list_schemas', params: { agent: 'skyways-air' } }) })
+      .then((x) => x.json())
+      .catch(() => undefined);
+    if (r?.result?.schemas?.length) break;
+    await sleep(200);
+  }
+  process.stderr.write(`hostile: the separate services are up, gateway at ${base}\n`);
+} else if (!base) {
+  const port = await freePort();
   key = `pk_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;
   child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/parley/src/main.ts')], {
     cwd: ROOT,
@@ -522,7 +588,7 @@ const finalExecute = await rpc('execute', { schema_id: 'flight_booking_v1', payl
 // ---------------------------------------------------------------------------
 const pad = (s, n) => String(s).padEnd(n);
 const out = (s = '') => process.stdout.write(s + '\n');
-out(`hostile-input campaign against ${child ? 'npm start (one process)' : base}`);
+out(`hostile-input campaign against ${child ? 'npm start (one process)' : services.length ? `the separate services (${services.map((x) => x.name).join(', ')})` : base}`);
 out('| category | cases | ok | typed errors | internal | HTTP 5xx | crashes / no answer | leaks (stack, SQL, host:port) | untyped | worst /healthz ms |');
 out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 const totals = { cases: 0, ok: 0, typed: 0, internal: 0, '5xx': 0, crashes: 0, leaks: 0, other: 0 };
@@ -542,4 +608,12 @@ if (child) {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }
+const servicesAlive = services.every((x) => x.p.exitCode === null);
+for (const x of services.reverse()) {
+  if (x.p.exitCode !== null) out(`${x.name} exited with ${x.p.exitCode}:\n${x.out().slice(-1500)}`);
+  x.p.kill('SIGTERM');
+  await new Promise((r) => (x.p.exitCode !== null ? r() : x.p.once('exit', r)));
+}
+await dropDatabase?.();
+if (!servicesAlive) process.exit(1);
 process.exit(totals.internal || totals.crashes || totals.leaks || totals['5xx'] || !alive ? 1 : 0);
