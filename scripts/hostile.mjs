@@ -53,6 +53,8 @@ let childOut = '';
 /** --services: the processes started, and the database to drop at the end. */
 const services = [];
 let dropDatabase;
+/** Where parley_executions_total is read: the gateway's /metrics, and execution's health server with --services. */
+const metricsUrls = [];
 const freePort = () =>
   new Promise((resolve) => {
     const s = createServer();
@@ -109,6 +111,7 @@ if (!base && argv.includes('--services')) {
   await startService('negotiation', 'apps/negotiation/src/main.ts', { ...registry, GRPC_PORT: `${ng}`, HEALTH_PORT: `${nh}` }, `http://127.0.0.1:${nh}/readyz`);
   await startService('execution', 'apps/execution/src/main.ts', { ...registry, GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}` }, `http://127.0.0.1:${eh}/readyz`);
   base = `http://127.0.0.1:${gw}`;
+  metricsUrls.push(`http://127.0.0.1:${eh}/metrics`);
   await startService('gateway', 'apps/gateway/src/main.ts', { ...registry, PORT: `${gw}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}` }, `${base}/readyz`);
   await startService('agent-flight', 'apps/example-agents/src/main.ts', { SCENARIO: 'flight_booking', GATEWAY_URL: base, HEALTH_PORT: `${ah}` }, `http://127.0.0.1:${ah}/healthz`);
   for (let i = 0; i < 100; i++) {
@@ -276,8 +279,12 @@ async function snapshot() {
     const r = await rpc(method, params);
     return Array.isArray(r?.result?.[field]) ? r.result[field].length : null;
   };
+  const texts = [];
   const m = await send({ method: 'GET', path: '/metrics', auth: false });
-  const executions = m.status === 200 ? m.text.split('\n').filter((l) => l.startsWith('parley_executions_total')).reduce((a, l) => a + Number(l.split(' ').pop()), 0) : null;
+  if (m.status === 200) texts.push(m.text);
+  for (const u of metricsUrls) texts.push(await fetch(u).then((r) => r.text(), () => ''));
+  const lines = texts.join('\n').split('\n').filter((l) => l.startsWith('parley_executions_total'));
+  const executions = texts.length ? lines.reduce((a, l) => a + Number(l.split(' ').pop()), 0) : null;
   return {
     agents: await count('list_agents', {}, 'agents'),
     schemas: await count('list_schemas', { include_retired: true }, 'schemas'),
