@@ -209,8 +209,8 @@ async function separateServices(): Promise<{ exec: { c1: Measured; c64: Measured
     // REGISTRY_ADDR: execution checks the API keys the gateway forwards at the registry.
     await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${eh}/readyz`);
     const gateway = `http://127.0.0.1:${gw}`;
-    // One principal drives all the load: the per-principal rate limit is off.
-    await start('gateway', 'apps/gateway/src/main.ts', { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0' }, `${gateway}/readyz`);
+    // One principal drives all the load: the per-principal rate limit and in-flight bound are off.
+    await start('gateway', 'apps/gateway/src/main.ts', { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0', PARLEY_MAX_INFLIGHT_PER_PRINCIPAL: '0' }, `${gateway}/readyz`);
     await start('agent', 'apps/example-agents/src/main.ts', { SCENARIO: 'flight_booking', GATEWAY_URL: gateway, HEALTH_PORT: `${ah}` }, `http://127.0.0.1:${ah}/healthz`);
     const responder = startProcess('responder', 'bench/responder.ts', { NATS_URL, BENCH_SUBJECT: `${prefix}.bench.rr` });
     const execute = poster(`${gateway}/rpc`, EXECUTE('bench'), { authorization: `Bearer ${identity.operatorKey}` });
@@ -254,7 +254,7 @@ async function oneProcess(real: boolean): Promise<{ c1: Measured; c64: Measured;
   try {
     const port = await freePort();
     const devKey = testIdentity().operatorKey;
-    const env: Record<string, string> = { PORT: `${port}`, PARLEY_DEV_KEY: devKey, RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'warn' };
+    const env: Record<string, string> = { PORT: `${port}`, PARLEY_DEV_KEY: devKey, RATE_LIMIT_PER_SECOND: '0', PARLEY_MAX_INFLIGHT_PER_PRINCIPAL: '0', LOG_LEVEL: 'warn' };
     if (db) Object.assign(env, { DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: uniquePrefix() });
     const name = real ? 'parley-pg' : 'parley-embedded';
     const p = startProcess(name, 'apps/parley/src/main.ts', env, profileArgs(name));

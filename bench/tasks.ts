@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     await start(
       'gateway',
       'apps/gateway/src/main.ts',
-      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0' },
+      { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0', PARLEY_MAX_INFLIGHT_PER_PRINCIPAL: '0' },
       `${gateway}/readyz`,
     );
     const responder = startProcess('responder', 'bench/tasks.ts', { ...common, BENCH_ROLE: 'agent' });

@@ -283,12 +283,15 @@ async function perform(x: Execution, req: ExecuteRequest & { payload: JsonObject
  */
 function afterDispatch(e: unknown, executionId: string, keyed: boolean, log: Logger): unknown {
   if (e instanceof ParleyError && e.type !== 'unavailable' && e.type !== 'internal') return e;
+  // The bus was down before anything was sent (libs/events nats-bus): nothing happened, a retry is safe.
+  if (e instanceof ParleyError && e.details.dispatched === false) return e;
   if (!(e instanceof ParleyError)) log.error('execution failed after the agent was called', { execution_id: executionId, error: e });
   return new ParleyError(
     'unavailable',
-    keyed
+    (e instanceof ParleyError && e.details.dependency === 'nats' ? 'The message bus (NATS) became unreachable during the call. ' : '') +
+    (keyed
       ? 'The agent was called but the execution could not be completed; retry with the same idempotency_key: it runs at most once'
-      : 'The agent was called but the execution could not be recorded: it may or may not have taken effect, and retrying without an idempotency_key may execute it twice',
+      : 'The agent was called but the execution could not be recorded: it may or may not have taken effect, and retrying without an idempotency_key may execute it twice'),
     { retryable: keyed, details: { outcome: 'unknown', idempotency_key_sent: keyed, ...(e instanceof ParleyError ? e.details : {}) }, cause: e },
   );
 }

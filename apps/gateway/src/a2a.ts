@@ -22,13 +22,13 @@
 import { randomUUID } from 'node:crypto';
 import { Message, SendMessageResponse } from '@a2a-js/sdk';
 import type { AgentProfile as ProfileMessage, AgentProfileApi, ExecutionApi } from '@parley/contracts';
-import { AGENT_NAME_PATTERN, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, parseIdempotencyKey, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
+import { AGENT_NAME_PATTERN, FORBIDDEN_MEMBER_NAMES, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, findEdgeViolation, parseIdempotencyKey, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
 import { checkRequireOutput, filterResult } from './adol';
 import { parseCallToolMeta } from './adol-params';
 import { agentCard, profileCard, type CardOptions, type ParleyAgentCard, type ParleyAgentCardJson } from './a2a-card';
 import { agentNotFound, type CatalogEntry, type ToolCatalog } from './catalog';
-import { describeError, errorData, jsonRpcCode } from './errors';
+import { describeError, errorData, internalFailure, jsonRpcCode } from './errors';
 import { execute } from './execute';
 
 /** A2A's own JSON-RPC error codes (A2A spec, JSON-RPC binding) for conditions outside Parley's catalogue. */
@@ -70,6 +70,14 @@ function errorBody(id: Id, e: unknown): Record<string, unknown> {
   const err = e instanceof RpcFailure ? e.err : toParleyError(e);
   const code = e instanceof RpcFailure && e.code !== undefined ? e.code : jsonRpcCode(err);
   return { jsonrpc: '2.0', id, error: { code, message: describeError(err), data: errorData(err) } };
+}
+
+/** Refuses a reserved member name (FORBIDDEN_MEMBER_NAMES) at the top of `v` as /rpc refuses it in params: invalid_params, rule forbidden_key. */
+function refuseReservedMembers(v: unknown, path: string): void {
+  if (!isObject(v)) return;
+  for (const k of Object.keys(v)) {
+    if (FORBIDDEN_MEMBER_NAMES.has(k)) throw new ParleyError('invalid_params', `${path}.${k} is not allowed: "${k}" is a reserved member name`, { path: `${path}.${k}`, rule: 'forbidden_key' });
+  }
 }
 
 interface Target {
@@ -155,6 +163,8 @@ export function createA2aFace(opts: A2aFaceOptions) {
     const data = (parts[dataIdx] as { data: Record<string, unknown> }).data;
     const dataPath = `params.message.parts[${dataIdx}].data`;
     const envelope = isObject(data.payload) && Object.keys(data).every((k) => ENVELOPE_MEMBERS.includes(k));
+    // Like /rpc's params: a reserved member name (__proto__, constructor, prototype) in the metadata is refused, not dropped.
+    refuseReservedMembers(message.metadata, 'params.message.metadata');
     const metadata = isObject(message.metadata) ? message.metadata : {};
     const routing: Routing = envelope ? data : metadata;
     const routingPath = envelope ? dataPath : 'params.message.metadata';
@@ -236,6 +246,9 @@ export function createA2aFace(opts: A2aFaceOptions) {
       if (typeof body.method !== 'string' || body.method === '') {
         return { status: 200, body: errorBody(id, new ParleyError('invalid_request', 'method must be a non-empty string', { path: 'method', rule: 'type' })) };
       }
+      // Every string that crosses the edge: no NUL, no unpaired surrogate, bounded nesting (libs/protocol edge-strings).
+      const unclean = findEdgeViolation(body.params, 'params');
+      if (unclean) return { status: 200, body: errorBody(id, unclean) };
       try {
         if (urlAgent !== undefined && !(await catalog.agent(urlAgent))) {
           return { status: 404, body: errorBody(id, agentNotFound(urlAgent, 'url')) };
@@ -244,7 +257,7 @@ export function createA2aFace(opts: A2aFaceOptions) {
         return { status: 200, body: { jsonrpc: '2.0', id, result } };
       } catch (e) {
         const err = e instanceof RpcFailure ? e.err : toParleyError(e);
-        if (err.type === 'internal') log.error('a2a request failed', { method: body.method, error: e });
+        if (err.type === 'internal') return { status: 200, body: errorBody(id, internalFailure(e, log, { face: 'a2a', method: body.method.slice(0, 64) })) };
         return { status: 200, body: errorBody(id, e) };
       }
     },

@@ -9,7 +9,8 @@ import { A2A_AGENT_PATH_PATTERN, createA2aFace, resolveAgentCard } from './a2a';
 import { gatewayCard, type ParleyAgentCardJson } from './a2a-card';
 import { ToolCatalog } from './catalog';
 import { consoleHandler } from './console';
-import { createMcpFace } from './mcp';
+import { internalFailure } from './errors';
+import { createMcpFace, refuseMalformedMcp } from './mcp';
 import { SchemaStore } from './schema-store';
 import { OPENRPC_PATH, openRpcDocument } from './openrpc';
 import { presentCard, type CardSigner } from './a2a-card-versions';
@@ -66,6 +67,22 @@ export interface GatewayHttpOptions {
    */
   rateLimit?: { ratePerSecond: number; burst: number } | null;
   clock?: Clock;
+  /**
+   * Requests of one principal served at once (default 32; 0 turns it off). Counted after
+   * authentication and before the body is read, so one caller cannot make the gateway
+   * buffer hundreds of bodies: past it, HTTP 429 `rate_limited` rule `concurrency`.
+   */
+  maxInFlightPerPrincipal?: number;
+  /**
+   * Slow clients (Node's server timeouts): the whole request within requestMs (default 30 s),
+   * its headers within headersMs (10 s); idle keep-alive connections close after keepAliveMs (65 s).
+   */
+  timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /**
+   * Host names `/mcp` accepts in the Host header besides loopback and PUBLIC_URL's host
+   * (DNS rebinding, MCP transport §Security); `*` accepts any.
+   */
+  allowedHosts?: readonly string[];
   /**
    * Prometheus metrics (libs/runtime metrics.ts): requests and latency per face,
    * method, scenario and outcome, auth failures, rate-limit refusals; served at
@@ -138,13 +155,11 @@ function rpcIdOf(r: unknown): string | undefined {
 
 /** The A2A methods counted by name (others: `other`). */
 const A2A_METHODS = new Set(['SendMessage', 'message/send', 'SendStreamingMessage', 'message/stream', 'GetTask', 'tasks/get', 'CancelTask', 'tasks/cancel', 'ListTasks', 'SubscribeToTask', 'tasks/resubscribe', 'GetExtendedAgentCard', 'agent/getAuthenticatedExtendedCard']);
-/** A Host header fit to put in a URL; anything else falls back to localhost. */
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const maxBatch = opts.maxBatch ?? 100;
   const version = opts.version ?? '0.1.0';
-  const onInternal = (e: unknown, method: string) => opts.log.error('internal error', { method, error: e });
+  const onInternal = (e: unknown, method: string) => internalFailure(e, opts.log, { face: 'rpc', method });
   const catalog = new ToolCatalog(opts.backends, { ttlMs: opts.catalogTtlMs ?? 5000, log: opts.log, ...(opts.toolExamples ? { examples: opts.toolExamples } : {}) });
   // The gateway's own writes are seen at once; other replicas' within the TTL.
   const onSuccess = (method: MethodName) => {
@@ -258,12 +273,68 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     }
   };
 
-  /** Charges `cost` requests to the principal's rate limit; over it answers 429 and returns false. */
+  /** The largest batch that can ever pass: MAX_BATCH, or the rate limit's burst when smaller. */
+  const batchLimit = Math.min(maxBatch, limit?.burst ?? Number.POSITIVE_INFINITY);
+  /** Refuses a batch (JSON-RPC, or an MCP array of tools/call) larger than batchLimit: typed, not retryable, no Retry-After. */
+  const batchTooLarge = (res: ServerResponse, size: number, face: 'rpc' | 'mcp'): void => {
+    refused(face, 'batch_too_large', performance.now());
+    const byBurst = limit !== undefined && limit.burst < maxBatch;
+    send(
+      res,
+      413,
+      errorResponse(null, new ParleyError('batch_too_large', `A batch may hold at most ${batchLimit} requests (${byBurst ? 'the rate limit\'s burst' : 'MAX_BATCH'}); this one holds ${size}: split it`, {
+        path: 'body',
+        rule: byBurst ? 'rate_limit_burst' : 'max_batch',
+        details: { max_batch: batchLimit, size },
+      })),
+    );
+  };
+
+  // Requests in flight per principal (maxInFlightPerPrincipal): counted before a body is read.
+  const maxInFlight = opts.maxInFlightPerPrincipal ?? 32;
+  const inFlight = new Map<string, number>();
+  /** Admits one more request of the principal until the response closes; past the bound answers 429 and returns false. */
+  const admit = (principal: Principal, req: IncomingMessage, res: ServerResponse, face: 'rpc' | 'mcp' | 'a2a'): boolean => {
+    if (maxInFlight <= 0) return true;
+    const n = inFlight.get(principal.id) ?? 0;
+    if (n >= maxInFlight) {
+      metrics?.rateLimited(principal.roles);
+      refused(face, 'rate_limited', performance.now());
+      // The body is never read: the connection closes after the answer.
+      res.setHeader('connection', 'close');
+      send(
+        res,
+        429,
+        errorResponse(null, new ParleyError('rate_limited', `${principal.id} already has ${n} requests in progress (at most ${maxInFlight} at once); retry when one has answered`, {
+          path: 'headers.authorization',
+          rule: 'concurrency',
+          details: { max_in_flight: maxInFlight, retry_after_ms: 1000 },
+        })),
+        { 'retry-after': '1' },
+      );
+      return false;
+    }
+    inFlight.set(principal.id, n + 1);
+    res.once('close', () => {
+      const left = (inFlight.get(principal.id) ?? 1) - 1;
+      if (left <= 0) inFlight.delete(principal.id);
+      else inFlight.set(principal.id, left);
+    });
+    return true;
+  };
+
+  /** Charges `cost` requests to the principal's rate limit; over it answers 429 (413 batch_too_large when it can never fit) and returns false. */
   const charge = (principal: Principal, res: ServerResponse, cost: number, face: 'rpc' | 'mcp' | 'a2a' = 'rpc'): boolean => {
     const decision = limit?.take(principal.id, cost);
     if (!decision || decision.ok) return true;
+    if (decision.never) {
+      batchTooLarge(res, cost, face === 'a2a' ? 'rpc' : face);
+      return false;
+    }
     metrics?.rateLimited(principal.roles);
     refused(face, 'rate_limited', performance.now());
+    // Refused before its body is read (or after, for a batch's members): the connection closes after the answer.
+    res.setHeader('connection', 'close');
     send(
       res,
       429,
@@ -277,10 +348,17 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     return false;
   };
 
+  /**
+   * The gateway's own base URL for agent cards: PUBLIC_URL, else the address this connection
+   * reached (the configured bind address and port), never the request's Host header, which
+   * a caller chooses (a card must not advertise an endpoint an attacker named).
+   */
   const baseUrl = (req: IncomingMessage): string => {
     if (opts.publicUrl) return opts.publicUrl.replace(/\/+$/, '');
-    const host = req.headers.host;
-    return `http://${host && HOST.test(host) ? host : 'localhost'}`;
+    const scheme = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+    const addr = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+    const host = addr.includes(':') ? `[${addr}]` : addr;
+    return `${scheme}://${host}:${req.socket.localPort ?? 80}`;
   };
 
   /** Reads and parses a JSON body; on failure answers (413, or `parseStatus` with parse_error) and returns undefined. */
@@ -310,11 +388,21 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     // Who is calling comes first: an anonymous caller's body is never read.
     const principal = await authenticate(req, res);
     if (!principal) return;
+    // Bounded and charged before the body is read: one request's worth now, a batch's other members once counted.
+    if (!admit(principal, req, res, 'rpc') || !charge(principal, res, 1, 'rpc')) return;
     const read = await readJson(req, res, 200);
     if (!read) return;
     const parsed = read.value;
-    // One caller for the whole body; a batch costs one request per member.
-    if (!charge(principal, res, Array.isArray(parsed) ? Math.max(1, parsed.length) : 1, 'rpc')) return;
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0) {
+        refused('rpc', 'invalid_request', performance.now());
+        send(res, 200, errorResponse(null, new ParleyError('invalid_request', 'A batch must hold at least one request', { path: 'body', rule: 'batch_size' })));
+        return;
+      }
+      // The size first: a batch that can never pass is not charged and not advised to wait.
+      if (parsed.length > batchLimit) return batchTooLarge(res, parsed.length, 'rpc');
+      if (parsed.length > 1 && !charge(principal, res, parsed.length - 1, 'rpc')) return;
+    }
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     const ctx: RequestContext = { principal, rpcUrl: `${baseUrl(req)}/rpc`, version };
     // A single request's method may add response headers (get_schema_template's Parley-Signature).
@@ -363,11 +451,6 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       return out;
     };
     if (Array.isArray(parsed)) {
-      if (parsed.length === 0 || parsed.length > maxBatch) {
-        refused('rpc', 'invalid_request', performance.now());
-        send(res, 200, errorResponse(null, new ParleyError('invalid_request', `A batch must hold 1 to ${maxBatch} requests`, { path: 'body', rule: 'batch_size' })));
-        return;
-      }
       const out = (await Promise.all(parsed.map((r) => member(r, ctx)))).filter((r): r is JsonRpcResponse => r !== undefined);
       if (out.length === 0) {
         res.writeHead(204).end();
@@ -386,7 +469,50 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     send(res, status, one, status === 401 ? { 'www-authenticate': 'Bearer realm="parley"' } : one.error ? {} : responseHeaders);
   };
 
+  // DNS rebinding (MCP transport, Security warning: servers MUST validate Origin): /mcp answers only requests whose
+  // Host, and Origin when sent, name loopback, PUBLIC_URL's host, a host of allowedHosts, or the address the
+  // connection reached (an IP literal cannot be rebound).
+  const mcpHosts = new Set<string>(['localhost', '127.0.0.1', '[::1]', ...(opts.allowedHosts ?? []).map((h) => h.toLowerCase())]);
+  if (opts.publicUrl && URL.canParse(opts.publicUrl)) mcpHosts.add(new URL(opts.publicUrl).hostname.toLowerCase());
+  const hostAllowed = (hostname: string, req: IncomingMessage): boolean => {
+    if (mcpHosts.has('*') || mcpHosts.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)) return true;
+    const local = (req.socket.localAddress ?? '').replace(/^::ffff:/, '');
+    return hostname === (local.includes(':') ? `[${local}]` : local);
+  };
+  /** The host name of a Host header (no user info, path or spaces), lower-case; undefined when it is not one. */
+  const hostnameOf = (authority: string): string | undefined => {
+    if (!/^[^/@?#\s\\]+$/.test(authority) || !URL.canParse(`http://${authority}`)) return undefined;
+    return new URL(`http://${authority}`).hostname.toLowerCase();
+  };
+  /** The Host/Origin check of /mcp: undefined when allowed, else the refusal (HTTP 403). */
+  const mcpOriginRefusal = (req: IncomingMessage): ParleyError | undefined => {
+    const host = hostnameOf(req.headers.host ?? '');
+    if (host === undefined || !hostAllowed(host, req)) {
+      return new ParleyError('forbidden', `Host "${String(req.headers.host ?? '').slice(0, 100)}" is not one this MCP endpoint answers to (DNS rebinding protection): use a loopback address, PUBLIC_URL's host, or add it to PARLEY_ALLOWED_HOSTS`, {
+        path: 'headers.host',
+        rule: 'allowed_host',
+      });
+    }
+    const origin = req.headers.origin;
+    if (origin === undefined) return undefined;
+    const o = URL.canParse(origin) ? new URL(origin) : undefined;
+    if (!o || (o.protocol !== 'http:' && o.protocol !== 'https:') || !hostAllowed(o.hostname.toLowerCase(), req)) {
+      return new ParleyError('forbidden', `Origin "${origin.slice(0, 100)}" may not call this MCP endpoint (DNS rebinding protection): allowed are loopback, PUBLIC_URL's host and PARLEY_ALLOWED_HOSTS`, {
+        path: 'headers.origin',
+        rule: 'allowed_origin',
+      });
+    }
+    return undefined;
+  };
+
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
+    const foreign = mcpOriginRefusal(req);
+    if (foreign) {
+      refused('mcp', 'forbidden', performance.now());
+      res.setHeader('connection', 'close');
+      send(res, 403, errorResponse(null, foreign));
+      return;
+    }
     if (req.method !== 'POST') {
       // Stateless MCP (see mcp.ts): no standalone SSE stream (GET) and no session to end (DELETE).
       notAllowed(res, 'POST', 'This MCP endpoint is stateless: POST JSON-RPC messages; GET (SSE stream) and DELETE (session end) are not offered');
@@ -395,8 +521,22 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     // MCP's transport answers malformed JSON with HTTP 400 (the SDK does the same).
     const principal = await authenticate(req, res, 'mcp');
     if (!principal) return;
+    if (!admit(principal, req, res, 'mcp') || !charge(principal, res, 1, 'mcp')) return;
     const read = await readJson(req, res, 400, 'mcp');
-    if (!read || !charge(principal, res, 1, 'mcp')) return;
+    if (!read) return;
+    // A JSON array of messages: its size is checked first, then every tools/call in it is charged (the first is paid for).
+    if (Array.isArray(read.value)) {
+      if (read.value.length > batchLimit) return batchTooLarge(res, read.value.length, 'mcp');
+      const calls = read.value.filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call').length;
+      if (calls > 1 && !charge(principal, res, calls - 1, 'mcp')) return;
+    }
+    // Malformed tools/call or tools/list, or a string the edge refuses: Parley's typed -32602 before the SDK parses it.
+    const malformed = refuseMalformedMcp(read.value);
+    if (malformed !== undefined) {
+      refused('mcp', 'invalid_params', performance.now());
+      send(res, 200, malformed);
+      return;
+    }
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     // A face per request: its tools/call runs as the caller; the tool catalogue is shared.
     const mcp = createMcpFace({
@@ -464,8 +604,9 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     }
     const principal = await authenticate(req, res, 'a2a');
     if (!principal) return true;
+    if (!admit(principal, req, res, 'a2a') || !charge(principal, res, 1, 'a2a')) return true;
     const read = await readJson(req, res, 200, 'a2a');
-    if (!read || !charge(principal, res, 1, 'a2a')) return true;
+    if (!read) return true;
     const caller = { principal, backends: asCaller(req.headers.authorization as string) };
     const a2a = createA2aFace({ catalog, execution: caller.backends.execution, log: opts.log });
     const started = performance.now();
@@ -490,7 +631,9 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     return true;
   };
 
-  return createServer((req, res) => {
+  const timeouts = opts.timeouts ?? { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 65_000 };
+  // Slow clients: Node checks these every connectionsCheckingInterval, so a stalled upload is cut within about a second of its limit.
+  const server = createServer({ requestTimeout: timeouts.requestMs, headersTimeout: timeouts.headersMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: 1000 }, (req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     const route = tracedRoute(req.method, path);
     if (route !== undefined) {
@@ -506,6 +649,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
     }
     serve(req, res, path);
   });
+  return server;
 
   function serve(req: IncomingMessage, res: ServerResponse, path: string): void {
     const run = async () => {
@@ -574,9 +718,11 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
       send(res, 404, { error: 'not found', endpoints: ENDPOINTS });
     };
     run().catch((e: unknown) => {
-      opts.log.error('request failed', { error: e });
+      const known = toParleyError(e);
+      const err = known.type === 'internal' ? internalFailure(e, opts.log, { path }) : known;
+      if (err.type !== 'internal') opts.log.warn('request failed', { path, type: err.type, rule: err.rule });
       // e.g. an agent card while the registry is down: 503 tells a client to come back.
-      if (!res.headersSent) send(res, toParleyError(e).type === 'unavailable' ? 503 : 500, errorResponse(null, e));
+      if (!res.headersSent) send(res, err.type === 'unavailable' ? 503 : 500, errorResponse(null, err));
       else res.destroy();
     });
   }
@@ -597,33 +743,45 @@ function mcpMethodLabel(m: unknown): string {
   return typeof m === 'string' && known.includes(m) ? m : typeof m === 'string' && m.startsWith('notifications/') ? 'notifications/other' : 'other';
 }
 
-/** Reads the body up to `limit` bytes; stops reading and reports 'too_large' past it. */
+/**
+ * Reads the body up to `limit` bytes. A declared Content-Length over the limit is refused before
+ * a byte is read; a body that passes it while streaming is refused at that moment: reading stops,
+ * what was read is dropped, and the caller answers 413 and closes the connection (the rest of the
+ * upload is never read). A known length is read into one buffer of that size (no second copy).
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.resolve('too_large');
-  }
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve('too_large');
   return new Promise((resolve, reject) => {
+    const fixed = Number.isInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    req.on('data', (c: Buffer) => {
+    const finish = (v: Buffer | 'too_large') => {
+      done = true;
+      req.off('data', onData);
+      resolve(v);
+    };
+    const onData = (c: Buffer) => {
       if (done) return;
-      size += c.length;
-      if (size > limit) {
-        done = true;
-        req.resume();
-        resolve('too_large');
+      if (size + c.length > limit || (fixed && size + c.length > fixed.length)) {
+        req.pause();
+        finish('too_large');
         return;
       }
-      chunks.push(c);
-    });
+      if (fixed) c.copy(fixed, size);
+      else chunks.push(c);
+      size += c.length;
+    };
+    req.on('data', onData);
     req.on('end', () => {
-      if (!done) resolve(Buffer.concat(chunks));
+      if (!done) finish(fixed ? fixed.subarray(0, size) : Buffer.concat(chunks, size));
     });
     req.on('error', (e) => {
-      if (!done) reject(e);
+      if (!done) {
+        done = true;
+        reject(e);
+      }
     });
   });
 }

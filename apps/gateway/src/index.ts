@@ -2,7 +2,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TextEmbedder } from '@parley/adol';
 import type { Authenticator } from '@parley/auth';
-import type { Clock, HealthState, Logger, Metrics } from '@parley/runtime';
+import type { Clock, GatewayHttpConfig, HealthState, Logger, Metrics } from '@parley/runtime';
 import { createGatewayServer } from './http';
 import type { Backends } from './rpc';
 import type { CardSigner } from './a2a-card-versions';
@@ -41,11 +41,41 @@ export interface GatewayDeps {
   metrics?: Metrics;
   /** Signs the A2A agent cards (a2a-card-versions.ts); default: a key generated at start. */
   cardSigner?: CardSigner;
+  /** Largest JSON-RPC batch / MCP array (MAX_BATCH, default 100). */
+  maxBatch?: number;
+  /** Requests of one principal served at once, counted before bodies are read (default 32; 0: off). */
+  maxInFlightPerPrincipal?: number;
+  /** Slow clients: request, headers and keep-alive timeouts (libs/runtime gatewayHttpFromEnv). */
+  timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** Further Host names /mcp accepts (DNS rebinding protection); loopback and publicUrl's host always. */
+  allowedHosts?: readonly string[];
+  /**
+   * With tls: also serve plain HTTP on an ephemeral 127.0.0.1 port (RunningGateway.loopbackUrl), for
+   * the one-process mode's own calls (seeding its example agents, the walk-through) that do not
+   * hold the CA. Never on another interface.
+   */
+  loopbackPlain?: boolean;
+}
+
+/** GatewayDeps from the HTTP settings libs/runtime gatewayHttpFromEnv read (the separate gateway and npm start alike). */
+export function gatewayHttpDeps(c: GatewayHttpConfig): Pick<GatewayDeps, 'maxBodyBytes' | 'maxBatch' | 'rateLimit' | 'maxInFlightPerPrincipal' | 'timeouts' | 'tls' | 'publicUrl' | 'allowedHosts'> {
+  return {
+    maxBodyBytes: c.maxBodyBytes,
+    maxBatch: c.maxBatch,
+    rateLimit: c.rateLimit,
+    maxInFlightPerPrincipal: c.maxInFlightPerPrincipal,
+    timeouts: c.timeouts,
+    tls: c.tls,
+    ...(c.publicUrl !== undefined ? { publicUrl: c.publicUrl } : {}),
+    allowedHosts: c.allowedHosts,
+  };
 }
 
 export interface RunningGateway {
   port: number;
   url: string;
+  /** Plain HTTP on 127.0.0.1 (loopbackPlain with tls); otherwise the same as url. */
+  loopbackUrl: string;
   stop(): Promise<void>;
 }
 
@@ -64,16 +94,38 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.cardSigner ? { cardSigner: deps.cardSigner } : {}),
+    ...(deps.maxBatch !== undefined ? { maxBatch: deps.maxBatch } : {}),
+    ...(deps.maxInFlightPerPrincipal !== undefined ? { maxInFlightPerPrincipal: deps.maxInFlightPerPrincipal } : {}),
+    ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+    ...(deps.allowedHosts ? { allowedHosts: deps.allowedHosts } : {}),
   });
-  // HTTPS: the same request handler on a TLS server (client certificates are not requested).
-  const server = deps.tls ? createHttpsServer({ cert: deps.tls.cert, key: deps.tls.key, ...(deps.tls.ca ? { ca: deps.tls.ca } : {}) }) : plain;
+  // HTTPS: the same request handler on a TLS server (client certificates are not requested), with the same slow-client limits.
+  const t = deps.timeouts ?? { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 65_000 };
+  const server = deps.tls
+    ? createHttpsServer({
+        cert: deps.tls.cert,
+        key: deps.tls.key,
+        ...(deps.tls.ca ? { ca: deps.tls.ca } : {}),
+        requestTimeout: t.requestMs,
+        headersTimeout: t.headersMs,
+        keepAliveTimeout: t.keepAliveMs,
+        connectionsCheckingInterval: 1000,
+      })
+    : plain;
   if (server !== plain) for (const l of plain.listeners('request')) server.on('request', l as (...args: unknown[]) => void);
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.port, deps.host ?? '0.0.0.0', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  let loopbackPort: number | undefined;
+  if (deps.tls && deps.loopbackPlain) {
+    await new Promise<void>((resolve, reject) => {
+      plain.once('error', reject);
+      plain.listen(0, '127.0.0.1', () => resolve());
+    });
+    loopbackPort = (plain.address() as AddressInfo).port;
+  }
   deps.log.info('gateway listening', {
     port,
     tls: deps.tls ? 'https' : 'off (plain http)',
@@ -85,11 +137,15 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
   return {
     port,
     url: `${deps.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        deps.health.shuttingDown = true;
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    loopbackUrl: loopbackPort !== undefined ? `http://127.0.0.1:${loopbackPort}` : `${deps.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    stop: async () => {
+      deps.health.shuttingDown = true;
+      const close = (s: { close(cb: () => void): unknown; closeIdleConnections(): void }) =>
+        new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeIdleConnections();
+        });
+      await Promise.all([close(server), ...(loopbackPort !== undefined ? [close(plain)] : [])]);
+    },
   };
 }

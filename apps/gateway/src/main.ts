@@ -4,8 +4,9 @@
 // MCP_TOOL_EXAMPLES_FILE (JSON {"<tool>": ["example request", ...]}) for example requests an operator attaches to tools.
 // Schema self-evolution (draft-zhou §6.2), each optional: SEMANTIC_POOL_ADDR and EVOLUTION_ADDR (without them the
 // operator methods answer `unavailable`).
-// Identity (issue 6): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS (API keys are
-// checked at REGISTRY_ADDR); per-principal rate limit RATE_LIMIT_PER_SECOND (50) and RATE_LIMIT_BURST (100); 0 turns it off.
+// Identity (draft-zhou §7): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS (API keys are
+// checked at REGISTRY_ADDR). The HTTP settings (MAX_BODY_BYTES, MAX_BATCH, RATE_LIMIT_*, PARLEY_MAX_INFLIGHT_PER_PRINCIPAL,
+// PARLEY_HTTP_*_TIMEOUT_MS, PARLEY_TLS_*, PUBLIC_URL, PARLEY_ALLOWED_HOSTS) are read by gatewayHttpFromEnv, as npm start reads them.
 import { readFileSync } from 'node:fs';
 import {
   AgentProfileServiceService,
@@ -21,9 +22,9 @@ import {
   createGrpcClient,
 } from '@parley/contracts';
 import { createEmbedderFromEnv } from '@parley/embeddings';
-import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, runUntilSignal, systemClock, tlsFromEnv, type ReadinessCheck } from '@parley/runtime';
+import { authenticatorFromEnv, createLogger, envInt, envOptional, envString, gatewayHttpFromEnv, runUntilSignal, systemClock, type ReadinessCheck } from '@parley/runtime';
 import { loadKeyRing, metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
-import { startGateway } from './index';
+import { gatewayHttpDeps, startGateway } from './index';
 import { parseToolExamples } from './adol-params';
 
 const env = process.env;
@@ -33,11 +34,11 @@ runUntilSignal('gateway', log, async () => {
   // OpenTelemetry traces (OTEL_*; off unless an exporter is configured); Prometheus metrics at GET /metrics on PORT (PARLEY_METRICS).
   const tracing = startTracingFromEnv(env, 'gateway');
   const metrics = metricsFromEnv(env);
-  const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC (HTTPS for the gateway)
+  // One reading of the HTTP settings, shared with npm start (libs/runtime gateway-config.ts).
+  const http = gatewayHttpFromEnv(env);
+  const tls = http.tls; // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC (HTTPS for the gateway)
   const executeTimeout = envInt(env, 'EXECUTE_TIMEOUT_MS', 5000, { min: 1 });
   const auth = authenticatorFromEnv(env, systemClock, tls);
-  const ratePerSecond = envInt(env, 'RATE_LIMIT_PER_SECOND', 50, { min: 0 });
-  const burst = envInt(env, 'RATE_LIMIT_BURST', 100, { min: 1 });
   // The gateway's own calls (the MCP/A2A catalogue, the JWKS) carry the service token; a caller's calls carry the caller's.
   const credential = auth.serviceToken;
   const registry = createGrpcClient(RegistryServiceService, envString(env, 'REGISTRY_ADDR', '127.0.0.1:50051'), { tls, credential });
@@ -76,7 +77,6 @@ runUntilSignal('gateway', log, async () => {
   // The evolution services are not readiness checks: their outage makes the operator methods answer
   // `unavailable` but must not take negotiation and execution out of rotation.
   const health = { shuttingDown: false, checks };
-  const publicUrl = envOptional(env, 'PUBLIC_URL');
   const embedder = createEmbedderFromEnv(env);
   log.info('embedder for tool selection', { embedder: embedder.id });
   // Example requests an operator attaches to tools for selection (chang §3.4): {"<tool>": ["…"]}.
@@ -99,14 +99,11 @@ runUntilSignal('gateway', log, async () => {
     health,
     log,
     port: envInt(env, 'PORT', 8080),
-    maxBodyBytes: envInt(env, 'MAX_BODY_BYTES', 1024 * 1024, { min: 1024 }),
+    ...gatewayHttpDeps(http),
     catalogTtlMs: envInt(env, 'CATALOG_TTL_MS', 5000, { min: 0 }),
-    ...(publicUrl ? { publicUrl } : {}),
     embedder,
     ...(toolExamples ? { toolExamples } : {}),
-    ...(tls ? { tls } : {}),
     authenticator: auth.authenticator,
-    rateLimit: ratePerSecond > 0 ? { ratePerSecond, burst } : null,
     ...(metrics ? { metrics } : {}),
     // A2A agent cards are signed (a2a-card-versions.ts) with the key negotiation signs templates with
     // (PARLEY_SIGNING_KEYS_DIR / PARLEY_SIGNING_KEY), else a key generated at start; the JWKS publishes it.

@@ -17,17 +17,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Link, type TextMapGetter } from '@opentelemetry/api';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionApi } from '@parley/contracts';
-import { ParleyError, assertNoForbiddenKeys, toParleyError, type JsonObject } from '@parley/protocol';
+import { ParleyError, assertNoForbiddenKeys, findEdgeViolation, toParleyError, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
 import { dedupTools, inlineToolRefs, type McpTool, type TextEmbedder } from '@parley/adol';
 import { checkRequireOutput, filterResult, selectEntries, shortTool } from './adol';
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
-import { describeError, errorData, jsonRpcCode } from './errors';
+import { describeError, errorData, internalFailure, jsonRpcCode } from './errors';
 import { execute } from './execute';
 import type { SchemaStore } from './schema-store';
 
@@ -204,6 +204,55 @@ export async function listTools(selectable: readonly SelectableEntry[], meta: un
   return { tools: r.tools as unknown as Tool[] };
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks one MCP message before the SDK parses it, so that a malformed request gets Parley's typed
+ * `invalid_params` (-32602, `data.type`, path and rule) instead of a schema library's dump: every
+ * string at the edge (NUL, unpaired surrogates, depth: libs/protocol edge-strings), and the members
+ * of tools/call and tools/list that Parley reads (name, arguments, _meta, cursor).
+ */
+export function checkMcpMessage(msg: unknown): ParleyError | undefined {
+  if (!isRecord(msg)) return undefined; // the SDK answers an envelope that is not an object
+  const unclean = findEdgeViolation(msg.params, 'params');
+  if (unclean) return unclean;
+  const method = msg.method;
+  if (method !== 'tools/call' && method !== 'tools/list') return undefined;
+  const p = msg.params;
+  if (p === undefined && method === 'tools/list') return undefined;
+  if (!isRecord(p)) return new ParleyError('invalid_params', `params of ${method} must be an object`, { path: 'params', rule: 'type' });
+  if (p._meta !== undefined && !isRecord(p._meta)) return new ParleyError('invalid_params', 'params._meta must be an object', { path: 'params._meta', rule: 'type' });
+  if (method === 'tools/list') {
+    if (p.cursor !== undefined && typeof p.cursor !== 'string') return new ParleyError('invalid_params', 'params.cursor must be a string', { path: 'params.cursor', rule: 'type' });
+    return undefined;
+  }
+  if (typeof p.name !== 'string' || p.name === '') return new ParleyError('invalid_params', 'params.name must be the name of a tool (a non-empty string)', { path: 'params.name', rule: 'required' });
+  if (p.arguments !== undefined && !isRecord(p.arguments)) {
+    return new ParleyError('invalid_params', 'params.arguments must be an object: the payload, one member per key of the tool\'s inputSchema', { path: 'params.arguments', rule: 'type' });
+  }
+  return undefined;
+}
+
+/**
+ * The answer to a POST /mcp body that checkMcpMessage refuses, or undefined when every message passes.
+ * A refused message gets its typed error; in a JSON array, the other requests are refused with it
+ * (`invalid_request`, rule `batch_member_rejected`) so that nothing of a half-valid array runs.
+ */
+export function refuseMalformedMcp(body: unknown): unknown {
+  const list = Array.isArray(body) ? body : [body];
+  const errors = list.map(checkMcpMessage);
+  if (errors.every((e) => e === undefined)) return undefined;
+  const idOf = (m: unknown) => (isRecord(m) && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : null);
+  const reply = (m: unknown, err: ParleyError) => ({ jsonrpc: '2.0', id: idOf(m), error: { code: jsonRpcCode(err), message: describeError(err), data: errorData(err) } });
+  const out = list.flatMap((m, i) => {
+    const err = errors[i];
+    if (err) return [reply(m, err)];
+    if (!isRecord(m) || m.id === undefined) return []; // a notification gets no answer
+    return [reply(m, new ParleyError('invalid_request', 'Another message of this array was refused; nothing of it ran', { path: `[${i}]`, rule: 'batch_member_rejected' }))];
+  });
+  return Array.isArray(body) ? out : out[0];
+}
+
 /** Finds the raw (unparsed) JSON-RPC request with this id in the HTTP body. */
 function rawRequest(body: unknown, id: unknown): Record<string, unknown> | undefined {
   const list = Array.isArray(body) ? body : [body];
@@ -235,26 +284,30 @@ export function createMcpFace(opts: McpFaceOptions) {
       return toolResult(o.requireOutput ? filterResult(result, o.requireOutput, entry.outputFields, 'params._meta.requireOutput') : result);
     } catch (e) {
       const err = toParleyError(e);
-      if (err.type === 'internal') log.error('mcp tools/call failed', { tool: entry.tool.name, error: e });
-      return toolError(err);
+      return toolError(err.type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/call', tool: entry.tool.name }) : err);
     }
   }
 
-  function newServer(body: unknown): McpServer {
-    const server = new McpServer({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  function newServer(body: unknown): Server {
+    // The SDK's low-level Server: McpServer would add `listChanged: true` to whatever capabilities it is given.
+    const server = new Server({ name: 'parley', title: 'Parley', version: opts.version ?? '0.1.0' }, {
+        // No `listChanged`: this endpoint is stateless and offers no stream (GET /mcp is 405), so it could never send
+        // notifications/tools/list_changed; a client re-lists when it wants a fresh catalogue.
+        capabilities: { tools: {} },
+        instructions: INSTRUCTIONS,
+      });
     // The low-level handlers: Parley's tools are JSON Schemas derived at run time,
     // not the zod shapes McpServer.registerTool takes.
-    server.server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
       inSpan(opts, { method: 'tools/list', id: extra.requestId, meta: request.params?._meta }, async () => {
         try {
           return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
         } catch (e) {
-          if (toParleyError(e).type === 'internal') log.error('mcp tools/list failed', { error: e });
-          throw toMcpError(e);
+          throw toMcpError(toParleyError(e).type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/list' }) : e);
         }
       }, () => ({})),
     );
-    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const name = request.params.name;
       let entry: CatalogEntry | undefined;
       return inSpan(

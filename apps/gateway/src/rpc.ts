@@ -4,6 +4,7 @@ import {
   ERROR_CATALOGUE,
   ParleyError,
   assertNoForbiddenKeys,
+  findEdgeViolation,
   parseExecuteParams,
   parseGetSchemaTemplateParams,
   parseListAgentsParams,
@@ -351,7 +352,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function handleOne(
   req: unknown,
   b: Backends,
-  onInternal: (e: unknown, method: string) => void,
+  /** Logs an `internal` failure with its cause; the error it returns (with a correlation id) is what the client gets. */
+  onInternal: (e: unknown, method: string) => ParleyError | void,
   /** Called after a method succeeds (the gateway invalidates its MCP/A2A catalogue on writes). */
   onSuccess?: (method: MethodName) => void,
   /** The HTTP request's context (its Authorization header, the operator check); the same for every member of a batch. */
@@ -370,6 +372,9 @@ export async function handleOne(
   }
   const notification = id === undefined;
   const method = req.method;
+  // Every string that crosses the edge: no NUL, no unpaired surrogate, bounded nesting (libs/protocol edge-strings).
+  const unclean = findEdgeViolation(req.params, 'params');
+  if (unclean) return notification ? undefined : errorResponse(replyId, unclean);
   if (!Object.prototype.hasOwnProperty.call(METHODS, method)) {
     const r = errorResponse(replyId, new ParleyError('method_not_found', `Unknown method "${method.slice(0, 64)}"`, {
       path: 'method',
@@ -383,7 +388,8 @@ export async function handleOne(
     onSuccess?.(method as MethodName);
     return notification ? undefined : { jsonrpc: '2.0', id: replyId, result };
   } catch (e) {
-    if (!(e instanceof ParleyError) || e.type === 'internal') onInternal(e, method);
-    return notification ? undefined : errorResponse(replyId, e);
+    const err = toParleyError(e);
+    const out = err.type === 'internal' ? (onInternal(e, method) ?? err) : err;
+    return notification ? undefined : errorResponse(replyId, out);
   }
 }

@@ -398,9 +398,12 @@ describe('operator methods: results are the services’ responses', () => {
     evo.fail = new Error('db password is hunter2');
     const r = await rpc(gw, 'list_patches', { scenario: 'flight_booking' });
     evo.fail = undefined;
-    expect(r.body.error).toMatchObject({ code: -32603, message: 'Internal error', data: { type: 'internal' } });
+    expect(r.body.error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Internal error \(correlation id [0-9a-f-]{36}/), data: { type: 'internal' } });
     expect(JSON.stringify(r.body)).not.toContain('hunter2');
+    // The log names the method, the cause and the correlation id the client got.
     expect(gw.internal.join('\n')).toContain('list_patches');
+    expect(gw.internal.join('\n')).toContain('hunter2');
+    expect(gw.internal.join('\n')).toContain(r.body.error.data.details.correlation_id);
   });
 
   it('existing methods still work (they ignore the context)', async () => {

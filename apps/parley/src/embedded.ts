@@ -22,11 +22,11 @@ import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@par
 import { startExecution, type RunningExecution } from '@parley/execution';
 import { createEmbedderFromEnv, type Embedder, loadWordNetLexicon } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
-import { startGateway } from '@parley/gateway';
+import { gatewayHttpDeps, startGateway } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import { startRegistry } from '@parley/registry';
 import { apiKeysViaRegistry, createAuthenticator, eventFlowFromEnv, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
-import { createMetrics, type Metrics } from '@parley/runtime';
+import { createMetrics, type GatewayHttpConfig, type Metrics } from '@parley/runtime';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import type { Agent } from '@parley/agent-sdk';
 
@@ -70,8 +70,14 @@ export interface EmbeddedOptions {
   authCacheMs?: number;
   /** JWT issuers (libs/auth JwtIssuer; default from PARLEY_JWT_ISSUERS). */
   jwtIssuers?: JwtIssuer[];
-  /** The gateway's per-principal rate limit (default 50/s, burst 100; null: off). */
+  /** The gateway's per-principal rate limit (default 50/s, burst 100; null: off, and so is the bound on requests in flight per principal). */
   rateLimit?: { ratePerSecond: number; burst: number } | null;
+  /**
+   * The gateway's HTTP settings as the separate gateway reads them (libs/runtime gatewayHttpFromEnv:
+   * MAX_BODY_BYTES, MAX_BATCH, RATE_LIMIT_*, PARLEY_MAX_INFLIGHT_PER_PRINCIPAL, PARLEY_HTTP_*_TIMEOUT_MS,
+   * PARLEY_TLS_* for HTTPS, PUBLIC_URL, PARLEY_ALLOWED_HOSTS); `rateLimit` and `maxBodyBytes`, when given, win.
+   */
+  http?: GatewayHttpConfig;
   /**
    * Replaces the authenticator of the gateway and every service (default: API keys at
    * the registry, JWTs, the service token). For benchmarks that measure the cost of
@@ -87,6 +93,8 @@ export interface EmbeddedOptions {
 
 export interface EmbeddedParley {
   url: string;
+  /** Plain HTTP on 127.0.0.1 when the gateway serves HTTPS (the process's own calls); else url. */
+  loopbackUrl: string;
   /** The development API key (all roles, principal `dev`): `Authorization: Bearer <devKey>`. */
   devKey: string;
   /** The services' shared credential, made at start (role `service`; tests use it to call the gRPC API). */
@@ -265,7 +273,10 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const gateway = await startGateway({
     embedder,
     authenticator,
+    ...(opts.http ? { ...gatewayHttpDeps(opts.http), loopbackPlain: true } : {}),
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    // rateLimit: null (benchmarks, tests driving load as one principal) turns off the in-flight bound too.
+    ...(opts.rateLimit === null ? { maxInFlightPerPrincipal: 0 } : {}),
     clock,
     backends: {
       apiKeys: apiKeysClient.api,
@@ -290,7 +301,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     log: log.child({ service: 'gateway' }),
     ...(opts.host ? { host: opts.host } : {}),
     port: opts.port ?? 8080,
-    maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
+    maxBodyBytes: opts.maxBodyBytes ?? opts.http?.maxBodyBytes ?? 1024 * 1024,
     ...withMetrics,
   });
 
@@ -298,13 +309,14 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   if (opts.seed ?? true) {
     for (const scenario of EXAMPLE_SCENARIOS) {
       const agent = await startExampleAgent(scenario, { bus, prefix: subjects.prefix, apiKey: devKey });
-      await registerExampleAgent(agent, scenario, gateway.url);
+      await registerExampleAgent(agent, scenario, gateway.loopbackUrl);
       agents.push(agent);
     }
   }
 
   return {
     url: gateway.url,
+    loopbackUrl: gateway.loopbackUrl,
     devKey,
     serviceToken,
     tenant,

@@ -5,8 +5,11 @@
 //   DATABASE_URL, NATS_URL (optional: use real ones; with NATS_URL, server agents in other processes attach
 //   through that NATS, on the subjects of PARLEY_SUBJECT_PREFIX, default parley)  PARLEY_DATA_DIR (persist PGlite)
 //   PARLEY_DEMO=0 skips the walk-through. PARLEY_DEV_KEY: the development API key (made and printed when unset).
+//   The gateway's HTTP settings as the separate gateway reads them, through the same function (gatewayHttpFromEnv):
+//   MAX_BODY_BYTES, MAX_BATCH, RATE_LIMIT_PER_SECOND/_BURST, PARLEY_MAX_INFLIGHT_PER_PRINCIPAL, PARLEY_HTTP_*_TIMEOUT_MS,
+//   PARLEY_TLS_CERT/_KEY/_CA (HTTPS on PORT), PUBLIC_URL, PARLEY_ALLOWED_HOSTS.
 import { createParleyClient } from '@parley/client';
-import { createLogger, envInt, envOptional, envString, runUntilSignal } from '@parley/runtime';
+import { createLogger, envInt, envOptional, envString, gatewayHttpFromEnv, runUntilSignal } from '@parley/runtime';
 import { metricsFromEnv, startTracingFromEnv } from '@parley/runtime';
 import { startParley } from './embedded';
 
@@ -30,12 +33,14 @@ runUntilSignal('parley', log, async () => {
     ...(natsUrl ? { natsUrl } : {}),
     ...(dataDir ? { dataDir } : {}),
     authCacheMs: envInt(env, 'PARLEY_AUTH_CACHE_MS', 2000, { min: 0 }),
+    http: gatewayHttpFromEnv(env),
     log,
     metrics: metrics ?? null,
   });
   const url = parley.url.replace('127.0.0.1', 'localhost');
+  const tlsOn = parley.url.startsWith('https:');
   const out = (s = '') => process.stdout.write(s + '\n');
-  out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'}; listening on ${host})`);
+  out(`Parley is running at ${url} (embedded: ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${natsUrl ? 'NATS JetStream' : 'in-process bus'}; listening on ${host}${tlsOn ? '; HTTPS with PARLEY_TLS_CERT/_KEY, curl needs --cacert $PARLEY_TLS_CA' : ''})`);
   out(
     natsUrl
       ? `Server agents in other processes attach through NATS: createAgent({ name, natsUrl: '${natsUrl.replace(/\/\/[^@/]*@/, '//…@')}'${prefix === 'parley' ? '' : `, prefix: '${prefix}'`} })`
@@ -48,7 +53,8 @@ runUntilSignal('parley', log, async () => {
   out(`Prometheus metrics: ${parley.metrics ? `${url}/metrics` : 'off (PARLEY_METRICS=off)'}; OpenTelemetry traces: ${tracing.enabled ? tracing.description : 'off (set OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER to export them)'}`);
 
   if (env.PARLEY_DEMO !== '0') {
-    const client = createParleyClient(parley.url, { apiKey: parley.devKey });
+    // The walk-through is this process talking to itself: over loopback, plain HTTP even when PORT serves HTTPS.
+    const client = createParleyClient(parley.loopbackUrl, { apiKey: parley.devKey });
     out('\n--- draft-zhou Appendix A, step (3): get_schema_template (Figure 6) ---');
     const template = await client.getSchemaTemplate({ scenario: 'flight_booking', preferred_language: 'en-US' });
     out(`schema ${template.schema_id}: keys ${template.keys.map((k) => k.key_name).join(', ')}`);

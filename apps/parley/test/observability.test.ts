@@ -89,7 +89,10 @@ beforeAll(async () => {
   // An unknown key (401) and a batch over a client's rate limit (429).
   expect((await rpc(parley.url, 'whoami', {}, 'pk_0123456789abcdef_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(401);
   const client = (await rpc(parley.url, 'create_api_key', { principal: 'observability-assistant', roles: ['client_agent'] })).body.result.key as string;
-  const batch = JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'whoami', params: {} })));
+  // Two batches of 25 against a burst of 30: the second waits for tokens (429). A batch over the burst would be
+  // batch_too_large (413), since no wait would let it pass.
+  const batch = JSON.stringify(Array.from({ length: 25 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'whoami', params: {} })));
+  expect((await postRaw(parley.url, batch, { authorization: `Bearer ${client}` })).status).toBe(200);
   expect((await postRaw(parley.url, batch, { authorization: `Bearer ${client}` })).status).toBe(429);
   await parley.execution.drainOutbox();
   await waitFor('the pool to fold the fragments in', async () => {

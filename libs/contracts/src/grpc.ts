@@ -16,7 +16,8 @@ import {
 } from '@grpc/grpc-js';
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { authorize, policyKey, type Authenticator, type Principal } from '@parley/auth';
-import { ERROR_CATALOGUE, ParleyError, toParleyError, type SerializedError } from '@parley/protocol';
+import { randomUUID } from 'node:crypto';
+import { ERROR_CATALOGUE, ParleyError, assertEdgeClean, toParleyError, type SerializedError } from '@parley/protocol';
 
 /**
  * gRPC glue over the ts-proto definitions: a promise-based view of a service
@@ -144,6 +145,39 @@ function serverSpan(path: string, md: Metadata): { span: Span; ctx: Context } {
  */
 export type GrpcObserver = (service: string, method: string, errorType: string | undefined, seconds: number) => void;
 
+/** The one call of a logger an internal failure needs (libs/runtime Logger satisfies it). */
+export interface InternalLog {
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+const stderrLog: InternalLog = {
+  error: (msg, fields) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg, ...fields })}\n`),
+};
+
+/** A cause as a log line shows it: name, message, the first stack frames, its own cause. */
+function causeOf(e: unknown, depth = 0): unknown {
+  if (!(e instanceof Error)) return e === undefined ? undefined : String(e).slice(0, 2000);
+  return {
+    name: e.name,
+    message: e.message.slice(0, 2000),
+    ...(e.stack ? { stack: e.stack.split('\n').slice(0, 8).join('\n') } : {}),
+    ...(e.cause !== undefined && depth < 3 ? { cause: causeOf(e.cause, depth + 1) } : {}),
+  };
+}
+
+/**
+ * A handler's failure as the caller gets it: typed errors pass; an `internal` one is logged here
+ * with its cause and a correlation id, and the caller gets the opaque error carrying that id
+ * (details.correlation_id), which the gateway passes on to the client.
+ */
+export function logInternal(err: unknown, method: string, log: InternalLog = stderrLog): unknown {
+  const e = toParleyError(err);
+  if (e.type !== 'internal' || typeof e.details.correlation_id === 'string') return err;
+  const correlationId = randomUUID();
+  log.error('grpc handler failed', { method, correlation_id: correlationId, cause: causeOf(e.cause ?? err) });
+  return new ParleyError('internal', 'Internal error', { details: { correlation_id: correlationId } });
+}
+
 export function toServiceError(e: unknown): Partial<ServiceError> {
   const err = toParleyError(e);
   const metadata = new Metadata();
@@ -161,7 +195,11 @@ export function fromServiceError(e: ServiceError, target: string): ParleyError {
     }
   }
   if (e.code === GrpcCode.UNAVAILABLE || e.code === GrpcCode.DEADLINE_EXCEEDED) {
-    return new ParleyError('unavailable', `Service at ${target} is unavailable`, { cause: e, details: { target } });
+    // Named by its service, never by its address: a client has no business knowing the internal host:port.
+    return new ParleyError('unavailable', `${target} is unavailable${e.code === GrpcCode.DEADLINE_EXCEEDED ? ' (no answer within the deadline)' : ''}`, {
+      cause: e,
+      details: { service: target },
+    });
   }
   return new ParleyError('internal', 'Internal error', { cause: e });
 }
@@ -178,6 +216,8 @@ export type Guards<S extends AnyServiceDefinition> = Partial<{ [K in keyof S]: G
 /** How a binding admits calls: every call is authenticated, its roles checked (libs/auth POLICY), then guarded. */
 export interface ServiceAuth<S extends AnyServiceDefinition> {
   authenticator: Authenticator;
+  /** Where an `internal` failure's cause is logged (default: a JSON line on stderr). */
+  log?: InternalLog;
   guards?: Guards<S>;
   /** Called once per served call (metrics); optional. */
   observe?: GrpcObserver;
@@ -201,12 +241,15 @@ export function toGrpcHandlers<S extends AnyServiceDefinition>(
     const path = definition[name]?.path ?? name;
     const method = policyKey(path);
     const names = rpcName(path);
+    const full = names.full;
     const observe = auth.observe;
     const guard = auth.guards?.[name as keyof S] as Guard<unknown> | undefined;
     /** Authenticates, authorizes and guards one call: the request and principal the implementation gets. */
     const admit = async (request: unknown, metadata: Metadata): Promise<{ request: unknown; principal: Principal }> => {
       const principal = await auth.authenticator.authenticate(authorizationOf(metadata));
       authorize(principal, method);
+      // The gRPC edge checks every string as the gateway's faces do: no NUL, no unpaired surrogate, bounded nesting.
+      assertEdgeClean(request, 'request');
       return { request: guard ? await guard(request, principal) : request, principal };
     };
     if (definition[name]?.responseStream === true) {
@@ -249,7 +292,7 @@ export function toGrpcHandlers<S extends AnyServiceDefinition>(
             },
             (err: unknown) => {
               done(err);
-              callback(toServiceError(err));
+              callback(toServiceError(logInternal(err, full, auth.log)));
             },
           ),
       );
@@ -452,13 +495,15 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
     return md;
   };
   const [host, port] = splitAddress(address);
+  // How errors name the far end (e.g. "ExecutionService"): its address stays in logs and traces, out of clients' sight.
+  const serviceName = rpcName((Object.values(definition)[0] as { path?: string } | undefined)?.path ?? '/service/x').service;
   const peer = { 'server.address': host, ...(port !== undefined ? { 'server.port': port } : {}) };
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
   for (const name of Object.keys(definition)) {
     if (definition[name]?.responseStream === true) {
       // The stream carries the caller's trace context; its life is the caller's loop, so it has no span of its own.
       api[name] = (req, ctx) =>
-        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: traced(metadataOf(ctx), trace.getSpan(context.active())) }, address, opts.streamDeadlineMs);
+        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: traced(metadataOf(ctx), trace.getSpan(context.active())) }, serviceName, opts.streamDeadlineMs);
       continue;
     }
     const full = rpcName(definition[name]?.path ?? name).full;
@@ -469,7 +514,7 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
         const span = tracer().startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
         fn.call(client, req, traced(metadataOf(ctx), span), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) => {
           if (err) {
-            const e = fromServiceError(err, address);
+            const e = fromServiceError(err, serviceName);
             endSpan(span, e);
             reject(e);
           } else {

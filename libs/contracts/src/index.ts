@@ -84,6 +84,8 @@ export {
   toGrpcHandlers,
   toServiceError,
   fromServiceError,
+  logInternal,
+  type InternalLog,
   withAuthorization,
   type CallContext,
   type Guard,

@@ -99,6 +99,15 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
   /** The durable consumers this bus consumes for (their lag is reported by consumerLag). */
   const durables = new Set<string>();
   let closed = false;
+  // Whether the connection to NATS is up, from its status events: a request during an outage is
+  // reported as the bus being down (`unavailable`), not as an agent that did not answer.
+  let disconnectedSince: number | undefined;
+  void (async () => {
+    for await (const st of nc.status()) {
+      if (st.type === 'disconnect' || st.type === 'reconnecting') disconnectedSince ??= Date.now();
+      else if (st.type === 'reconnect') disconnectedSince = undefined;
+    }
+  })().catch(() => {});
   const x: NatsCtx = {
     nc,
     jsm,
@@ -115,6 +124,7 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
     assertOpen() {
       if (closed) throw new ParleyError('unavailable', 'The event bus is closed.');
     },
+    downSince: () => disconnectedSince,
     track(s) {
       const wrapped: Stoppable = {
         async stop() {

@@ -21,6 +21,8 @@ export interface NatsCtx {
   idleHeartbeatMs: number;
   /** Throws `unavailable` once the bus is closed. */
   assertOpen(): void;
+  /** Since when (ms) the connection to NATS is down, from its status events; undefined while it is up. */
+  downSince(): number | undefined;
   /** Registers what close() stops. */
   track(s: Stoppable): Stoppable;
 }

@@ -10,9 +10,19 @@ import { endSpan, startProcess, startSend } from './tracing';
 
 // Core NATS request/reply in queue groups (agent dispatch) and JetStream publishing, for nats-bus.ts.
 
+/** The bus itself is down: say so (dependency nats, whether the request left) instead of blaming the agent. */
+function busDown(x: NatsCtx, subject: string, details: Record<string, unknown>, cause?: unknown, sent = true): ParleyError {
+  const since = x.downSince();
+  return new ParleyError('unavailable', `The message bus (NATS) is unreachable, so the request on ${subject} could not reach an agent or its answer could not come back`, {
+    details: { ...details, dependency: 'nats', dispatched: sent, down_for_ms: since === undefined ? 0 : Date.now() - since },
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}
+
 export async function request(x: NatsCtx, subject: string, body: Uint8Array, o: { timeoutMs: number }): Promise<Uint8Array> {
   x.assertOpen();
   const details = { subject, timeout_ms: o.timeoutMs };
+  if (x.downSince() !== undefined) throw busDown(x, subject, details, undefined, false);
   const { span, carrier } = startSend({ subject });
   try {
     const m = await x.nc.request(subject, body, { timeout: o.timeoutMs, ...(carrier ? { headers: toHeaders(carrier) } : {}) });
@@ -22,6 +32,8 @@ export async function request(x: NatsCtx, subject: string, body: Uint8Array, o: 
     let e: ParleyError;
     if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders())) {
       e = new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details, cause: err });
+    } else if (err instanceof TimeoutError && x.downSince() !== undefined) {
+      e = busDown(x, subject, details, err);
     } else if (err instanceof TimeoutError) {
       e = new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details, cause: err });
     } else {

@@ -85,6 +85,13 @@ export const ERROR_CATALOGUE = {
   unauthenticated: { jsonrpc: -32050, grpc: GrpcStatus.UNAUTHENTICATED, http: 401, retryable: false, summary: 'The call carries no valid credentials.' },
   forbidden: { jsonrpc: -32051, grpc: GrpcStatus.PERMISSION_DENIED, http: 403, retryable: false, summary: 'The caller may not do this.' },
   rate_limited: { jsonrpc: -32052, grpc: GrpcStatus.RESOURCE_EXHAUSTED, http: 429, retryable: true, summary: 'The caller sent more requests than its rate limit allows; retry after details.retry_after_ms.' },
+  batch_too_large: {
+    jsonrpc: -32053,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    http: 413,
+    retryable: false,
+    summary: 'The batch holds more requests than one request may (details.max_batch: the batch size limit, or the rate-limit burst when smaller); split it.',
+  },
   signature_invalid: { jsonrpc: -32035, grpc: GrpcStatus.UNAUTHENTICATED, http: 200, retryable: false, summary: 'A signed template, patch or suggestion does not verify against the published keys (draft-zhou §7).' },
   unavailable: { jsonrpc: -32040, grpc: GrpcStatus.UNAVAILABLE, http: 200, retryable: true, summary: 'A Parley dependency is unavailable.' },
   internal: { jsonrpc: -32603, grpc: GrpcStatus.INTERNAL, http: 200, retryable: false, summary: 'Internal error.' },

@@ -104,3 +104,5 @@ export type { OpenRpcDocument, OpenRpcOptions } from './openrpc';
 export { WIRE_SCHEMAS } from './rpc-wire.gen';
 // One copy of the plain-object guard for every package (apps and libs import it from here).
 export { isPlainObject } from './json';
+// The edge check of every string that crosses into Parley (NUL, unpaired surrogates, nesting depth).
+export { EDGE_RULES, MAX_EDGE_DEPTH, assertEdgeClean, findEdgeViolation, memberPath } from './edge-strings';

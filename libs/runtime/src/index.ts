@@ -31,3 +31,4 @@ export {
   type PoolScenarioFigures,
 } from './metrics';
 export { installTracing, installTracingTo, startTracingFromEnv, type Tracing } from './tracing';
+export { gatewayHttpFromEnv, type GatewayHttpConfig } from './gateway-config';

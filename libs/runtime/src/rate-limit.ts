@@ -15,10 +15,16 @@ export interface RateLimitOptions {
   maxKeys?: number;
 }
 
-export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterMs: number };
+/**
+ * A refusal says how long until the request would fit, unless it never can (`cost` above the
+ * burst): then `never` is true and no wait is advised, since waiting cannot help.
+ */
+export type RateDecision = { ok: true; remaining: number } | { ok: false; retryAfterMs: number; never?: false } | { ok: false; never: true; burst: number };
 
 export interface RateLimiter {
   take(key: string, cost?: number): RateDecision;
+  /** The bucket size: the largest cost that can ever pass. */
+  readonly burst: number;
 }
 
 export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
@@ -32,6 +38,7 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
   };
 
   return {
+    burst: opts.burst,
     take(key, cost = 1) {
       const now = opts.clock.now().getTime();
       let b = buckets.get(key);
@@ -42,13 +49,13 @@ export function createRateLimiter(opts: RateLimitOptions): RateLimiter {
       }
       b.tokens = Math.min(opts.burst, b.tokens + Math.max(0, now - b.at) * perMs);
       b.at = now;
-      // A request larger than the burst could never pass: it is refused as if it had to wait for a full bucket.
-      const need = Math.min(cost, opts.burst);
-      if (b.tokens >= need && cost <= opts.burst) {
+      // A request larger than the burst can never pass: refused without advice to wait, and nothing is taken.
+      if (cost > opts.burst) return { ok: false, never: true, burst: opts.burst };
+      if (b.tokens >= cost) {
         b.tokens -= cost;
         return { ok: true, remaining: Math.floor(b.tokens) };
       }
-      return { ok: false, retryAfterMs: Math.ceil((need - b.tokens) / perMs) };
+      return { ok: false, retryAfterMs: Math.max(1, Math.ceil((cost - b.tokens) / perMs)) };
     },
   };
 }

@@ -32,13 +32,13 @@ describe('per-principal rate limit (token bucket on the injected clock)', () => 
     expect(limit.take('bob').ok).toBe(true);
   });
 
-  it('charges a batch by its size, and refuses a batch larger than the burst with the full-bucket wait', () => {
+  it('charges a batch by its size, and refuses a batch larger than the burst as never fitting, without a wait to advise', () => {
     const clock = manualClock();
     const limit = createRateLimiter({ ratePerSecond: 10, burst: 20, clock });
     expect(limit.take('alice', 15)).toEqual({ ok: true, remaining: 5 });
     expect(limit.take('alice', 6)).toEqual({ ok: false, retryAfterMs: 100 });
-    const big = limit.take('bob', 21);
-    expect(big.ok).toBe(false);
+    // Larger than the burst: it can never pass, so no wait is advised and nothing is taken.
+    expect(limit.take('bob', 21)).toEqual({ ok: false, never: true, burst: 20 });
     expect(limit.take('bob', 20).ok).toBe(true);
   });
 
