@@ -26,7 +26,20 @@ export async function appendToOutbox(
   if (events.length === 0) return;
   const { sql, params, tooLarge } = outboxInsert(schema, subjects, events, 1, opts);
   await tx.query(sql, params);
+  appended.add(tx);
   if (tooLarge.length > 0) await reportTooLarge(tx, schema, tooLarge, opts);
+}
+
+/** The transactions appendToOutbox wrote rows in. */
+const appended = new WeakSet<Queryable>();
+
+/**
+ * Whether appendToOutbox wrote rows in `tx`: a consumer whose handler only
+ * sometimes appends events nudges its relay after the commit only then, rather
+ * than costing the relay a poll per event consumed.
+ */
+export function appendedToOutbox(tx: Queryable): boolean {
+  return appended.has(tx);
 }
 
 /** Logs the events outboxInsert set aside (call after running its statement, in the same transaction). */
@@ -328,19 +341,20 @@ interface Batch {
 }
 
 /**
- * One batch, in one transaction: the advisory lock (one publishing replica), the
- * rows claimed in seq order, each published or (too large, or refused
+ * One batch, in one transaction: the advisory lock (one publishing replica) taken by
+ * the statement that claims the rows in seq order, each published or (too large, or refused
  * maxAttempts times by a healthy bus) set aside; a failure stops the batch.
  */
 async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolean }> {
   const { db, bus, s, batchSize, lockKey, maxAttempts, onError, log } = b;
   return db.transaction(async (tx) => {
-    const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
-    if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
+    // The advisory lock and the claim in one statement: the uncorrelated subquery is an InitPlan, run once and
+    // before any row is locked; when another replica holds the lock it filters every row out (nothing claimed).
     const { rows } = await tx.query<Row>(
       `SELECT seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s
-         FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [batchSize],
+         FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
+         ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batchSize, lockKey],
     );
     const done: (number | string)[] = [];
     const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
