@@ -55,6 +55,12 @@ export interface IdempotentConsumeOptions {
    * transaction and one processed_events statement carry many events.
    */
   maxBatch?: number;
+  /**
+   * Applies the new events of a batch together (e.g. one multi-row statement)
+   * instead of calling the handler for each. A failure is nobody's in
+   * particular: the events are then taken one at a time through the handler.
+   */
+  handleBatch?: (events: { event: EventEnvelope; prepared: unknown }[], tx: Queryable) => Promise<void>;
 }
 
 /** Failed deliveries before an event is set aside (about 4 s at the default 1 s redelivery delay). */
@@ -157,7 +163,8 @@ export async function consumeIdempotently(
     if (events.length === 1) return one(events[0]!);
     const at = { index: -1 };
     try {
-      const work = () => applyMany({ db: opts.db, markMany, durable: opts.durable, prepare: opts.prepare, onRollback: opts.onRollback }, events, handler, at);
+      const o = { db: opts.db, markMany, durable: opts.durable, prepare: opts.prepare, onRollback: opts.onRollback, handleBatch: opts.handleBatch };
+      const work = () => applyMany(o, events, handler, at);
       await (opts.serialize ? opts.serialize(work) : work());
     } catch (err) {
       if (transient(err)) throw err;
@@ -191,7 +198,7 @@ export async function consumeIdempotently(
  * commit), so a caller knows whose failure it was.
  */
 async function applyMany(
-  o: { db: Db; markMany: string; durable: string; prepare: IdempotentConsumeOptions['prepare']; onRollback: IdempotentConsumeOptions['onRollback'] },
+  o: Pick<IdempotentConsumeOptions, 'db' | 'durable' | 'prepare' | 'onRollback' | 'handleBatch'> & { markMany: string },
   events: EventEnvelope[],
   handler: (event: EventEnvelope, tx: Queryable, prepared: unknown) => Promise<void>,
   at: { index: number },
@@ -205,6 +212,12 @@ async function applyMany(
     .transaction(async (tx) => {
       const marked = await tx.query<{ event_id: string }>(o.markMany, [o.durable, events.map((e) => e.id)]);
       const fresh = new Set(marked.rows.map((r) => String(r.event_id).toLowerCase()));
+      if (o.handleBatch) {
+        // Deleted as taken: an id twice in one batch is applied once.
+        const taken = events.flatMap((event, i) => (fresh.delete(event.id.toLowerCase()) ? [{ event, prepared: prepared[i] }] : []));
+        if (taken.length > 0) await o.handleBatch(taken, tx);
+        return;
+      }
       for (at.index = 0; at.index < events.length; at.index++) {
         // Deleted as handled: an id twice in one batch is applied once.
         if (fresh.delete(events[at.index]!.id.toLowerCase())) await handler(events[at.index]!, tx, prepared[at.index]);

@@ -100,6 +100,45 @@ describe('consumeIdempotently on a bus that delivers batches', () => {
     ]);
   });
 
+  it('hands the new events of a batch to handleBatch in one call, and takes them one at a time through the handler when it fails', async () => {
+    const events = Array.from({ length: 5 }, () => payloadExecuted('batch'));
+    for (const e of events) await bus.publishEvent(e);
+    await bus.publishEvent({ ...events[1]! });
+    const batches: string[][] = [];
+    const single: string[] = [];
+    let failBatch = true;
+    subs.push(
+      await consumeIdempotently(
+        {
+          bus,
+          db,
+          schema: 'registry',
+          durable: 'usage-batched',
+          filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)],
+          retryDelayMs: 10,
+          handleBatch: async (taken, tx) => {
+            batches.push(taken.map(({ event }) => event.id));
+            for (const { event } of taken) await bumpUsage(tx, event);
+            if (failBatch) throw new Error('batch refused');
+          },
+        },
+        async (e, tx) => {
+          // A lone event (a batch of one) always comes this way; the ones of the refused batch must too.
+          if (e.scenario_id === 'batch') single.push(e.id);
+          await bumpUsage(tx, e);
+        },
+      ),
+    );
+    await expect.poll(() => single.length, { timeout: 5000 }).toBe(5);
+    failBatch = false;
+    for (let i = 0; i < 3; i++) await bus.publishEvent(payloadExecuted('later'));
+    await expect.poll(async () => (await usage(db))['later'], { timeout: 5000 }).toBe(3);
+    // The refused batch (its duplicate id taken once) rolled back, each event then applied alone, once.
+    expect(batches[0]).toEqual(events.map((e) => e.id));
+    expect(single).toEqual(events.map((e) => e.id));
+    expect(await usage(db)).toEqual({ batch: 5, later: 3 });
+  });
+
   it('counts a failure inside a batch against the event that failed: the ones before it commit, it is set aside at maxAttempts, the ones after it follow once', async () => {
     const events = Array.from({ length: 4 }, () => payloadExecuted('batch'));
     const poison = events[1]!;
