@@ -35,6 +35,13 @@ beforeAll(async () => {
         doubled++;
         await h(e); // a redelivery, as after a crash before the ack
       }),
+    // The in-process bus delivers batches to the idempotent consumer: each batch comes twice as well.
+    consumeBatch: (o, h) =>
+      inner.consumeBatch!(o, async (es) => {
+        await h(es);
+        doubled++;
+        await h(es);
+      }),
     healthy: () => inner.healthy(),
     close: () => inner.close(),
   };

@@ -107,11 +107,38 @@ export function createRegistryService(deps: { db: Db; clock: Clock }): RegistryA
 
 /** Applies one `payload.executed` event to the usage counters (called inside the consumer's transaction). */
 export async function recordExecution(tx: Queryable, e: { agent: string; scenario_id: string; occurred_at: string }): Promise<void> {
+  await recordExecutions(tx, [e]);
+}
+
+/**
+ * Applies a batch of `payload.executed` events to the usage counters in one
+ * statement: counted per (agent, scenario) first, since one upsert cannot touch
+ * the same row twice.
+ */
+export async function recordExecutions(tx: Queryable, events: readonly { agent: string; scenario_id: string; occurred_at: string }[]): Promise<void> {
+  const groups = new Map<string, { agent: string; scenario_id: string; n: number; last: string }>();
+  for (const e of events) {
+    const key = JSON.stringify([e.agent, e.scenario_id]);
+    const g = groups.get(key);
+    if (!g) groups.set(key, { agent: e.agent, scenario_id: e.scenario_id, n: 1, last: e.occurred_at });
+    else {
+      g.n++;
+      if (Date.parse(e.occurred_at) > Date.parse(g.last)) g.last = e.occurred_at;
+    }
+  }
+  if (groups.size === 0) return;
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const g of groups.values()) {
+    const n = params.length;
+    values.push(`($${n + 1}, $${n + 2}, $${n + 3}::int, $${n + 4}::timestamptz)`);
+    params.push(g.agent, g.scenario_id, g.n, g.last);
+  }
   await tx.query(
-    `INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at) VALUES ($1, $2, 1, $3)
-     ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + 1,
+    `INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at) VALUES ${values.join(', ')}
+     ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + EXCLUDED.executions,
        last_executed_at = GREATEST(registry.scenario_usage.last_executed_at, EXCLUDED.last_executed_at)`,
-    [e.agent, e.scenario_id, e.occurred_at],
+    params,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Authenticator } from '@parley/auth';
 import { SemanticPoolServiceService, bindDeadLetters, bindService, startGrpcServer, type SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
-import { EventType, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
+import { EventType, appendedToOutbox, consumeIdempotently, createOutboxRelay, serviceEventFlow, type Bus, type DeadLetterOffice, type Stoppable, type Subjects } from '@parley/events';
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
 import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger, type Metrics, type PoolScenarioFigures } from '@parley/runtime';
@@ -124,8 +124,8 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
       async (event, tx) => {
         if (event.type !== EventType.OtherCaptured) return;
         await service.onOtherCaptured(event, tx);
-        // The relay runs after the commit the consumer makes.
-        setImmediate(() => relay.nudge());
+        // The relay runs after the commit the consumer makes, when it appended events (a pattern matured).
+        if (appendedToOutbox(tx)) setImmediate(() => relay.nudge());
       },
     ),
   );

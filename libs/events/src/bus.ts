@@ -40,6 +40,14 @@ export interface Bus {
   /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
   /**
+   * As consume, but hands the handler the events available, in stream order, up
+   * to `maxBatch` (default 100) at once: all acked when it resolves, all
+   * delivered again (from the first, in order) when it throws. Lets a consumer
+   * commit a batch in one transaction. Absent: the adapter delivers one at a
+   * time (the NATS adapter, whose durables keep one event in flight).
+   */
+  consumeBatch?(opts: ConsumeOptions & { maxBatch?: number }, handler: (events: EventEnvelope[]) => Promise<void>): Promise<Stoppable>;
+  /**
    * The largest encoded event publishEvent can carry (NATS: the server's
    * max_payload less room for headers); an event over it is refused however
    * often it is tried. Absent: unknown.

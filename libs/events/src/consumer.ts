@@ -49,6 +49,18 @@ export interface IdempotentConsumeOptions {
    * another service's query inside the transaction would never finish.
    */
   prepare?: (event: EventEnvelope) => Promise<unknown>;
+  /**
+   * Events applied in one transaction at most, when the bus delivers batches
+   * (Bus.consumeBatch: the in-process bus; default 100): under load one
+   * transaction and one processed_events statement carry many events.
+   */
+  maxBatch?: number;
+  /**
+   * Applies the new events of a batch together (e.g. one multi-row statement)
+   * instead of calling the handler for each. A failure is nobody's in
+   * particular: the events are then taken one at a time through the handler.
+   */
+  handleBatch?: (events: { event: EventEnvelope; prepared: unknown }[], tx: Queryable) => Promise<void>;
 }
 
 /** Failed deliveries before an event is set aside (about 4 s at the default 1 s redelivery delay). */
@@ -66,7 +78,9 @@ function transient(err: unknown): boolean {
  * id there and changes nothing; a handler that throws rolls both back and the
  * event comes again, up to `maxAttempts` times, after which it is set aside
  * (dead_letters and processed_events in one transaction) and acknowledged. The
- * bus acks only after a commit.
+ * bus acks only after a commit. A bus that delivers batches (Bus.consumeBatch)
+ * gets the events available applied in one transaction, their marks in one
+ * statement; a batch that fails is taken again one event at a time.
  */
 export async function consumeIdempotently(
   opts: IdempotentConsumeOptions,
@@ -77,6 +91,7 @@ export async function consumeIdempotently(
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
   const log = opts.logger ?? consoleLogger;
   const now = opts.now ?? (() => new Date());
+  const markMany = `INSERT INTO ${schema}.processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id`;
   const mark = `INSERT INTO ${schema}.processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`;
   const consumeOpts = { durable: opts.durable, filterSubjects: opts.filterSubjects, ...(opts.retryDelayMs === undefined ? {} : { retryDelayMs: opts.retryDelayMs }) };
   // Counted failures of the event being delivered (one at a time per durable, so this stays tiny).
@@ -111,24 +126,62 @@ export async function consumeIdempotently(
     if (id !== undefined) await reportDeadLetter(opts.db, schema, log, { source: 'consumer', consumer: opts.durable, event, error, attempts, id });
   };
 
-  const sub = await opts.bus.consume(consumeOpts, async (event) => {
+  /** Counts a failed delivery of `event`: rethrows (the bus delivers it again) until maxAttempts, then sets it aside. */
+  const failed = async (event: EventEnvelope, err: unknown): Promise<void> => {
+    if (transient(err)) throw err;
+    const attempts = (failures.get(event.id) ?? 0) + 1;
+    if (attempts < maxAttempts) {
+      if (failures.size > 1000) failures.clear();
+      failures.set(event.id, attempts);
+      throw err;
+    }
+    failures.delete(event.id);
+    // Throws (and the event comes again) only if the database cannot take the dead letter either.
+    await setEventAside(event, err, attempts);
+  };
+
+  const one = async (event: EventEnvelope): Promise<void> => {
     try {
       await apply(event);
     } catch (err) {
-      if (transient(err)) throw err;
-      const attempts = (failures.get(event.id) ?? 0) + 1;
-      if (attempts < maxAttempts) {
-        if (failures.size > 1000) failures.clear();
-        failures.set(event.id, attempts);
-        throw err;
-      }
-      failures.delete(event.id);
-      // Throws (and the event comes again) only if the database cannot take the dead letter either.
-      await setEventAside(event, err, attempts);
-      return;
+      return failed(event, err);
     }
     failures.delete(event.id);
-  });
+  };
+
+  /**
+   * The events available, applied in one transaction: their processed marks in
+   * one statement (those it returns are new), then the handler for each new one
+   * in order. When the handler (or prepare) fails on one of them, the failure is
+   * that event's: the events before it are applied again as a batch, its
+   * failure is counted (redelivery from it, or set aside at maxAttempts and the
+   * rest applied). A failure of the marks or the commit takes each event alone.
+   * The bus's redelivery finds the events committed meanwhile marked.
+   */
+  const batch = async (events: EventEnvelope[]): Promise<void> => {
+    if (events.length === 0) return;
+    if (events.length === 1) return one(events[0]!);
+    const at = { index: -1 };
+    try {
+      const o = { db: opts.db, markMany, durable: opts.durable, prepare: opts.prepare, onRollback: opts.onRollback, handleBatch: opts.handleBatch };
+      const work = () => applyMany(o, events, handler, at);
+      await (opts.serialize ? opts.serialize(work) : work());
+    } catch (err) {
+      if (transient(err)) throw err;
+      if (at.index < 0) {
+        for (const e of events) await one(e);
+        return;
+      }
+      await batch(events.slice(0, at.index));
+      await failed(events[at.index]!, err);
+      await batch(events.slice(at.index + 1));
+      return;
+    }
+    for (const e of events) failures.delete(e.id);
+  };
+  const sub = opts.bus.consumeBatch
+    ? await opts.bus.consumeBatch({ ...consumeOpts, ...(opts.maxBatch === undefined ? {} : { maxBatch: opts.maxBatch }) }, batch)
+    : await opts.bus.consume(consumeOpts, one);
   const unregister = opts.deadLetters?.registerConsumer(opts.durable, (event, inTx) => apply(event, inTx));
   return {
     async stop() {
@@ -136,4 +189,43 @@ export async function consumeIdempotently(
       await sub.stop();
     },
   };
+}
+
+/**
+ * One transaction for a batch of events: the processed marks in one statement,
+ * then the handler for each event it marked new, in order. `at.index` names the
+ * event whose prepare or handler is running, -1 outside them (the marks, the
+ * commit), so a caller knows whose failure it was.
+ */
+async function applyMany(
+  o: Pick<IdempotentConsumeOptions, 'db' | 'durable' | 'prepare' | 'onRollback' | 'handleBatch'> & { markMany: string },
+  events: EventEnvelope[],
+  handler: (event: EventEnvelope, tx: Queryable, prepared: unknown) => Promise<void>,
+  at: { index: number },
+): Promise<void> {
+  const prepared: unknown[] = [];
+  if (o.prepare) {
+    for (at.index = 0; at.index < events.length; at.index++) prepared.push(await o.prepare(events[at.index]!));
+    at.index = -1;
+  }
+  await o.db
+    .transaction(async (tx) => {
+      const marked = await tx.query<{ event_id: string }>(o.markMany, [o.durable, events.map((e) => e.id)]);
+      const fresh = new Set(marked.rows.map((r) => String(r.event_id).toLowerCase()));
+      if (o.handleBatch) {
+        // Deleted as taken: an id twice in one batch is applied once.
+        const taken = events.flatMap((event, i) => (fresh.delete(event.id.toLowerCase()) ? [{ event, prepared: prepared[i] }] : []));
+        if (taken.length > 0) await o.handleBatch(taken, tx);
+        return;
+      }
+      for (at.index = 0; at.index < events.length; at.index++) {
+        // Deleted as handled: an id twice in one batch is applied once.
+        if (fresh.delete(events[at.index]!.id.toLowerCase())) await handler(events[at.index]!, tx, prepared[at.index]);
+      }
+      at.index = -1;
+    })
+    .catch(async (err: unknown) => {
+      if (o.onRollback) await o.onRollback(err);
+      throw err;
+    });
 }

@@ -25,6 +25,7 @@ export {
   appendToOutbox,
   createOutboxRelay,
   outboxInsert,
+  appendedToOutbox,
   reportTooLarge,
   type OutboxRelay,
   type OutboxRelayOptions,

@@ -33,7 +33,8 @@ export interface MemoryBusOptions {
 /**
  * The Bus port in this process, for the one-process embedded mode and unit
  * tests. Mirrors the NATS adapter's semantics: queue groups answer round-robin,
- * a durable consumer delivers one event at a time in stream order and keeps
+ * a durable consumer delivers one event at a time (or, through consumeBatch,
+ * the events available, for a consumer that commits them together) in stream order and keeps
  * its cursor across stop()/consume() under the same name, a handler that
  * throws gets the same event again after `retryDelayMs` before any later one.
  *
@@ -54,6 +55,7 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
     serve: requests.serve,
     publishEvent: stream.publishEvent,
     consume: stream.consume,
+    consumeBatch: stream.consumeBatch,
     consumerLag: stream.consumerLag,
     maxEventBytes: () => maxPayloadBytes,
     healthy: async () => !core.isClosed(),

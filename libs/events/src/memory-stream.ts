@@ -11,10 +11,13 @@ import { endSpan, startProcess, startSend, type Carrier } from './tracing';
 
 // The stream of the in-process bus (memory-bus.ts), as JetStream keeps it: events
 // stored once per id within the duplicate window, durable consumers delivering one
-// event at a time in stream order with their cursor kept across stop()/consume(),
-// a handler that throws getting the same event again after `retryDelayMs`.
+// event at a time (consume) or the events available, up to maxBatch (consumeBatch),
+// in stream order with their cursor kept across stop()/consume(), a handler that
+// throws getting the same event (or batch, from its first event) again after `retryDelayMs`.
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
+/** Events handed to a batch consumer at most at once (consumeBatch without maxBatch). */
+const DEFAULT_MAX_BATCH = 100;
 
 interface Stored {
   seq: number;
@@ -25,9 +28,13 @@ interface Stored {
 }
 
 interface Member {
-  handler: (event: EventEnvelope) => Promise<void>;
+  /** Receives one event (consume) or up to `max` available ones in stream order (consumeBatch); all are acked together. */
+  handler: (events: EventEnvelope[]) => Promise<void>;
+  max: number;
   retryDelayMs: number;
   inFlight: Promise<void> | undefined;
+  /** Events of the delivery in flight. */
+  inFlightEvents: number;
 }
 
 interface Durable {
@@ -59,7 +66,7 @@ export interface StreamLimits {
   maxPayloadBytes: number;
 }
 
-export interface MemoryStream extends Pick<Bus, 'publishEvent' | 'consume' | 'consumerLag'> {
+export interface MemoryStream extends Pick<Bus, 'publishEvent' | 'consume' | 'consumeBatch' | 'consumerLag'> {
   /** Wakes consumers waiting to redeliver and waits for the handlers running (their events are acknowledged). */
   close(): Promise<void>;
 }
@@ -94,8 +101,14 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
     for (const d of s.durables.values()) queueMicrotask(() => void pump(core, s, d));
   }
 
-  async function consume(o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
+  function consume(o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
+    return consumeBatch({ ...o, maxBatch: 1 }, (events) => handler(events[0]!));
+  }
+
+  async function consumeBatch(o: ConsumeOptions & { maxBatch?: number }, handler: (events: EventEnvelope[]) => Promise<void>): Promise<Stoppable> {
     assertOpen();
+    const max = o.maxBatch ?? DEFAULT_MAX_BATCH;
+    if (!Number.isInteger(max) || max < 1) throw new RangeError('maxBatch must be a positive integer');
     let d = s.durables.get(o.durable);
     if (!d) {
       d = { name: o.durable, filters: [...o.filterSubjects], cursor: 0, members: [], next: 0, pumping: false, wakeRetry: undefined, redelivering: false };
@@ -105,7 +118,7 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
       d.filters = [...o.filterSubjects];
     }
     const durable = d;
-    const me: Member = { handler, retryDelayMs: o.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS, inFlight: undefined };
+    const me: Member = { handler, max, retryDelayMs: o.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS, inFlight: undefined, inFlightEvents: 0 };
     durable.members.push(me);
     queueMicrotask(() => void pump(core, s, durable));
     let stopped = false;
@@ -127,7 +140,7 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
     for (const d of s.durables.values()) {
       let pending = 0;
       for (const e of s.entries) if (e.seq > d.cursor && matchesAny(d.filters, e.subject)) pending++;
-      const inFlight = d.members.some((m) => m.inFlight !== undefined) ? 1 : 0;
+      const inFlight = d.members.reduce((n, m) => n + m.inFlightEvents, 0);
       out.push({ consumer: d.name, pending: Math.max(0, pending - inFlight), ackPending: inFlight, redelivered: d.redelivering ? 1 : 0 });
     }
     return out;
@@ -136,6 +149,7 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
   return {
     publishEvent,
     consume,
+    consumeBatch,
     consumerLag,
     async close() {
       const consuming: Promise<unknown>[] = [];
@@ -158,15 +172,36 @@ function trim(s: StreamState, maxEvents: number): void {
   if (drop > 0) s.entries = s.entries.slice(drop);
 }
 
-function nextEntry(s: StreamState, d: Durable): Stored | undefined {
+interface Delivery {
+  entry: Stored;
+  event: EventEnvelope;
+}
+
+/**
+ * Up to `max` events after the durable's cursor that its filters match, in
+ * stream order. Unmatched entries before the first one count as consumed (a
+ * filtered JetStream consumer's floor moves past them), as does an undecodable
+ * entry at the front (logged); one further in ends the batch, to be skipped
+ * at the front of the next.
+ */
+function nextDeliveries(core: MemoryCore, s: StreamState, d: Durable, max: number): Delivery[] {
+  const out: Delivery[] = [];
   const first = s.entries[0]?.seq ?? s.nextSeq;
-  for (let i = Math.max(0, d.cursor + 1 - first); i < s.entries.length; i++) {
+  for (let i = Math.max(0, d.cursor + 1 - first); i < s.entries.length && out.length < max; i++) {
     const e = s.entries[i]!;
-    if (matchesAny(d.filters, e.subject)) return e;
-    // Skipped subjects count as consumed, as a filtered JetStream consumer's floor moves past them.
-    d.cursor = e.seq;
+    if (!matchesAny(d.filters, e.subject)) {
+      if (out.length === 0) d.cursor = e.seq;
+      continue;
+    }
+    try {
+      out.push({ entry: e, event: decodeEvent(e.bytes) });
+    } catch (err) {
+      if (out.length > 0) break;
+      core.log.error('undecodable event skipped', { durable: d.name, seq: e.seq, error: errorText(err) });
+      d.cursor = e.seq;
+    }
   }
-  return undefined;
+  return out;
 }
 
 async function pump(core: MemoryCore, s: StreamState, d: Durable): Promise<void> {
@@ -174,31 +209,26 @@ async function pump(core: MemoryCore, s: StreamState, d: Durable): Promise<void>
   d.pumping = true;
   try {
     while (!core.isClosed() && d.members.length > 0) {
-      const entry = nextEntry(s, d);
-      if (!entry) break;
-      const m = d.members[d.next++ % d.members.length]!;
-      let event: EventEnvelope;
-      try {
-        event = decodeEvent(entry.bytes);
-      } catch (err) {
-        core.log.error('undecodable event skipped', { durable: d.name, seq: entry.seq, error: errorText(err) });
-        d.cursor = entry.seq;
-        continue;
-      }
-      const { span, ctx } = startProcess({ subject: entry.subject, messageId: event.id, group: d.name }, entry.headers);
-      const run = otelContext.with(ctx, () => Promise.resolve().then(() => m.handler(event)));
+      const m = d.members[d.next % d.members.length]!;
+      const batch = nextDeliveries(core, s, d, m.max);
+      if (batch.length === 0) break;
+      d.next++;
+      const last = batch[batch.length - 1]!.entry.seq;
+      const spans = batch.map(({ entry, event }) => startProcess({ subject: entry.subject, messageId: event.id, group: d.name }, entry.headers));
+      const run = otelContext.with(spans[0]!.ctx, () => Promise.resolve().then(() => m.handler(batch.map((b) => b.event))));
+      m.inFlightEvents = batch.length;
       m.inFlight = run.then(
         () => {},
         () => {},
       );
       try {
         await run;
-        endSpan(span);
-        d.cursor = entry.seq;
+        for (const { span } of spans) endSpan(span);
+        d.cursor = last;
       } catch (err) {
-        endSpan(span, err);
+        for (const { span } of spans) endSpan(span, err);
         d.redelivering = true;
-        core.log.warn('event handler threw; redelivering', { durable: d.name, event_id: event.id, retry_ms: m.retryDelayMs, error: errorText(err) });
+        core.log.warn('event handler threw; redelivering', { durable: d.name, event_id: batch[0]!.event.id, events: batch.length, retry_ms: m.retryDelayMs, error: errorText(err) });
         await new Promise<void>((resolve) => {
           const cancel = core.later(() => wake(), m.retryDelayMs);
           const wake = () => {
@@ -210,8 +240,9 @@ async function pump(core: MemoryCore, s: StreamState, d: Durable): Promise<void>
         });
       } finally {
         m.inFlight = undefined;
+        m.inFlightEvents = 0;
       }
-      if (d.cursor === entry.seq) d.redelivering = false;
+      if (d.cursor === last) d.redelivering = false;
     }
   } finally {
     d.pumping = false;

@@ -26,7 +26,20 @@ export async function appendToOutbox(
   if (events.length === 0) return;
   const { sql, params, tooLarge } = outboxInsert(schema, subjects, events, 1, opts);
   await tx.query(sql, params);
+  appended.add(tx);
   if (tooLarge.length > 0) await reportTooLarge(tx, schema, tooLarge, opts);
+}
+
+/** The transactions appendToOutbox wrote rows in. */
+const appended = new WeakSet<Queryable>();
+
+/**
+ * Whether appendToOutbox wrote rows in `tx`: a consumer whose handler only
+ * sometimes appends events nudges its relay after the commit only then, rather
+ * than costing the relay a poll per event consumed.
+ */
+export function appendedToOutbox(tx: Queryable): boolean {
+  return appended.has(tx);
 }
 
 /** Logs the events outboxInsert set aside (call after running its statement, in the same transaction). */
@@ -328,25 +341,31 @@ interface Batch {
 }
 
 /**
- * One batch, in one transaction: the advisory lock (one publishing replica), the
- * rows claimed in seq order, each published or (too large, or refused
+ * One batch, in one transaction: the advisory lock (one publishing replica) taken by
+ * the statement that claims the rows in seq order and marks them published, each published or (too large, or refused
  * maxAttempts times by a healthy bus) set aside; a failure stops the batch.
  */
 async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolean }> {
   const { db, bus, s, batchSize, lockKey, maxAttempts, onError, log } = b;
   return db.transaction(async (tx) => {
-    const lock = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lockKey]);
-    if (!lock.rows[0]?.ok) return { claimed: 0, failed: false };
-    const { rows } = await tx.query<Row>(
-      `SELECT seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s
-         FROM ${s}.outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [batchSize],
+    // The advisory lock, the claim and the published mark in one statement: the uncorrelated subquery is an
+    // InitPlan, run once before any row is locked (when another replica holds the lock it filters every row out);
+    // the mark is seen by no one unless the transaction commits, after the rows are published. A row that is
+    // not published is unmarked before the commit.
+    const claimed = await tx.query<Row>(
+      `UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
+         SELECT seq FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
+          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s`,
+      [batchSize, lockKey],
     );
-    const done: (number | string)[] = [];
+    const rows = claimed.rows.sort((x, y) => (BigInt(x.seq) < BigInt(y.seq) ? -1 : 1));
+    let next = 0;
     const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
     let failed = false;
     const busLimit = bus.maxEventBytes?.();
     for (const row of rows) {
+      next++;
       const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
       // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
       const bytes = Number(row.bytes);
@@ -359,11 +378,10 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
         // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
         await otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
         b.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
-        done.push(row.seq);
       } catch (err) {
         const text = errorText(err);
         const r = await tx.query<{ attempts: number }>(
-          `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2 WHERE seq = $1 RETURNING attempts`,
+          `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2, published_at = NULL WHERE seq = $1 RETURNING attempts`,
           [row.seq, text.slice(0, 2000)],
         );
         const attempts = Number(r.rows[0]?.attempts ?? 0);
@@ -377,9 +395,9 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
         break;
       }
     }
-    if (done.length > 0) {
-      await tx.query(`UPDATE ${s}.outbox SET published_at = now() WHERE seq = ANY($1::bigint[])`, [done.map(String)]);
-    }
+    // The rows behind a failure wait for the retry, in order.
+    const behind = failed ? rows.slice(next).map((r) => String(r.seq)) : [];
+    if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
     return { claimed: rows.length, failed };
   });

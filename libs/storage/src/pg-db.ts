@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { countSqlIfAsked } from './counting';
 import type { Db, QueryResult, Queryable } from './db';
 
 /** `pg` returns bigint/int8 as strings by default; counts and versions here fit in a JS number. */
@@ -25,7 +26,7 @@ export function createPgDb(opts: PgDbOptions): Db {
     const r = await q.query(sql, params as unknown[] | undefined);
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   };
-  return {
+  return countSqlIfAsked({
     kind: 'pg',
     query: (sql, params) => run(pool, sql, params),
     exec: async (sql) => void (await pool.query(sql)),
@@ -48,5 +49,5 @@ export function createPgDb(opts: PgDbOptions): Db {
       }
     },
     close: () => pool.end(),
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { countSqlIfAsked } from './counting';
 import type { Db, Queryable } from './db';
 
 /**
@@ -16,10 +17,10 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
     },
     exec: async (sql) => void (await target.exec(sql)),
   });
-  return {
+  return countSqlIfAsked({
     kind: 'pglite',
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),
-  };
+  });
 }

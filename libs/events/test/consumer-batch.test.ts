@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countSql, migrate, openDb, resetSqlCounts, sqlCounts, type Db, type Queryable } from '@parley/storage';
+import { consumeIdempotently, createDeadLetterOffice, createMemoryBus, createSubjects, EventType, type Bus, type EventEnvelope, type Stoppable, type Subjects } from '@parley/events';
+import { delay, payloadExecuted } from '@parley/events/testing';
+import { quietLogger } from './outbox-contract';
+
+// Batches of the in-process bus (Bus.consumeBatch) and the idempotent consumer
+// that commits each batch in one transaction, its processed marks in one statement.
+
+const quiet = { warn: () => {}, error: () => {} };
+
+async function bumpUsage(tx: Queryable, e: EventEnvelope): Promise<void> {
+  await tx.query(
+    `INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at) VALUES ('a', $1, 1, $2)
+     ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + 1`,
+    [e.scenario_id, e.occurred_at],
+  );
+}
+
+async function usage(db: Db): Promise<Record<string, number>> {
+  const r = await db.query<{ scenario_id: string; executions: number }>('SELECT scenario_id, executions::int AS executions FROM registry.scenario_usage ORDER BY scenario_id');
+  return Object.fromEntries(r.rows.map((row) => [row.scenario_id, row.executions]));
+}
+
+describe('memory bus: consumeBatch', () => {
+  let bus: Bus;
+  let subjects: Subjects;
+  const subs: Stoppable[] = [];
+  beforeEach(() => {
+    subjects = createSubjects('parley');
+    bus = createMemoryBus({ subjects, logger: quietLogger });
+  });
+  afterEach(async () => {
+    for (const s of subs.splice(0)) await s.stop();
+    await bus.close();
+  });
+
+  it('hands over the events available in stream order, up to maxBatch, and the whole batch again from its first event when the handler throws', async () => {
+    const events = Array.from({ length: 5 }, (_, i) => payloadExecuted(`s${i}`));
+    for (const e of events) await bus.publishEvent(e);
+    const seen: string[][] = [];
+    let fail = true;
+    subs.push(
+      await bus.consumeBatch!({ durable: 'b', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)], retryDelayMs: 10, maxBatch: 3 }, async (batch) => {
+        seen.push(batch.map((e) => e.id));
+        if (fail) {
+          fail = false;
+          throw new Error('first try fails');
+        }
+      }),
+    );
+    await expect.poll(() => seen.length, { timeout: 5000 }).toBe(3);
+    const ids = events.map((e) => e.id);
+    expect(seen).toEqual([ids.slice(0, 3), ids.slice(0, 3), ids.slice(3)]);
+  });
+
+  it('refuses a maxBatch that is not a positive integer', async () => {
+    await expect(bus.consumeBatch!({ durable: 'x', filterSubjects: ['>'], maxBatch: 0 }, async () => {})).rejects.toThrow(/maxBatch must be a positive integer/);
+  });
+});
+
+describe('consumeIdempotently on a bus that delivers batches', () => {
+  let db: Db;
+  let bus: Bus;
+  let subjects: Subjects;
+  const subs: Stoppable[] = [];
+  beforeEach(async () => {
+    db = countSql(await openDb('pglite://memory'));
+    await migrate(db, 'registry');
+    subjects = createSubjects('parley');
+    // No duplicate window: the same id can reach the consumer twice, as a redelivery would.
+    bus = createMemoryBus({ subjects, logger: quietLogger, duplicateWindowMs: 0 });
+  });
+  afterEach(async () => {
+    for (const s of subs.splice(0)) await s.stop();
+    await bus.close();
+    await db.close();
+  });
+
+  it('applies the events available in one transaction with one processed_events statement, and an id twice once', async () => {
+    const events = Array.from({ length: 6 }, () => payloadExecuted('batch'));
+    for (const e of events) await bus.publishEvent(e);
+    await bus.publishEvent({ ...events[2]! });
+    resetSqlCounts();
+    const calls: string[] = [];
+    subs.push(
+      await consumeIdempotently({ bus, db, schema: 'registry', durable: 'usage', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)] }, async (e, tx) => {
+        calls.push(e.id);
+        await bumpUsage(tx, e);
+      }),
+    );
+    await expect.poll(() => calls.length, { timeout: 5000 }).toBe(6);
+    await delay(100);
+    expect(calls).toEqual(events.map((e) => e.id));
+    expect(await usage(db)).toEqual({ batch: 6 });
+    const c = sqlCounts();
+    expect(c.transactions).toBe(1);
+    expect([...c.byShape.keys()].filter((k) => k.includes('processed_events'))).toEqual([
+      'INSERT INTO registry.processed_events (consumer, event_id) SELECT $, unnest($::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id',
+    ]);
+  });
+
+  it('hands the new events of a batch to handleBatch in one call, and takes them one at a time through the handler when it fails', async () => {
+    const events = Array.from({ length: 5 }, () => payloadExecuted('batch'));
+    for (const e of events) await bus.publishEvent(e);
+    await bus.publishEvent({ ...events[1]! });
+    const batches: string[][] = [];
+    const single: string[] = [];
+    let failBatch = true;
+    subs.push(
+      await consumeIdempotently(
+        {
+          bus,
+          db,
+          schema: 'registry',
+          durable: 'usage-batched',
+          filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)],
+          retryDelayMs: 10,
+          handleBatch: async (taken, tx) => {
+            batches.push(taken.map(({ event }) => event.id));
+            for (const { event } of taken) await bumpUsage(tx, event);
+            if (failBatch) throw new Error('batch refused');
+          },
+        },
+        async (e, tx) => {
+          // A lone event (a batch of one) always comes this way; the ones of the refused batch must too.
+          if (e.scenario_id === 'batch') single.push(e.id);
+          await bumpUsage(tx, e);
+        },
+      ),
+    );
+    await expect.poll(() => single.length, { timeout: 5000 }).toBe(5);
+    failBatch = false;
+    for (let i = 0; i < 3; i++) await bus.publishEvent(payloadExecuted('later'));
+    await expect.poll(async () => (await usage(db))['later'], { timeout: 5000 }).toBe(3);
+    // The refused batch (its duplicate id taken once) rolled back, each event then applied alone, once.
+    expect(batches[0]).toEqual(events.map((e) => e.id));
+    expect(single).toEqual(events.map((e) => e.id));
+    expect(await usage(db)).toEqual({ batch: 5, later: 3 });
+  });
+
+  it('counts a failure inside a batch against the event that failed: the ones before it commit, it is set aside at maxAttempts, the ones after it follow once', async () => {
+    const events = Array.from({ length: 4 }, () => payloadExecuted('batch'));
+    const poison = events[1]!;
+    for (const e of events) await bus.publishEvent(e);
+    const office = createDeadLetterOffice({ db, schema: 'registry', subjects, logger: quiet });
+    const calls: string[] = [];
+    subs.push(
+      await consumeIdempotently(
+        { bus, db, schema: 'registry', durable: 'poisoned', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)], retryDelayMs: 10, maxAttempts: 3, deadLetters: office, logger: quiet },
+        async (e, tx) => {
+          calls.push(e.id);
+          await bumpUsage(tx, e);
+          if (e.id === poison.id) throw new TypeError('cannot apply');
+        },
+      ),
+    );
+    await expect.poll(async () => (await usage(db))['batch'], { timeout: 10_000 }).toBe(3);
+    await delay(100);
+    // The first batch ran events[0] and the poison (rolled back); events[0] was applied again alone, then each
+    // redelivery handed the poison over once more until it was set aside; events[2] and [3] came after it once.
+    expect(calls).toEqual([events[0]!.id, poison.id, events[0]!.id, poison.id, poison.id, events[2]!.id, events[3]!.id]);
+    const dead = await office.list();
+    expect(dead.dead_letters.map((d) => [d.event_id, d.attempts, d.error])).toEqual([[poison.id, 3, 'cannot apply']]);
+  });
+});
