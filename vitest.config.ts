@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['libs/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+          include: ['libs/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tools/*/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 20_000,
           // Several suites start every service in one process (PGlite migrations, gRPC servers, the seeded agents)

@@ -99,11 +99,11 @@ const CUT_PLACEHOLDER = /\[[a-z-]*$/u;
  * written for letters: folded only to look for injection phrasing, never in
  * the stored text.
  */
-const LOOKALIKE: Readonly<Record<string, string>> = {
+const LOOKALIKE: ReadonlyMap<string, string> = new Map(Object.entries({
   а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', ɡ: 'g',
   α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w',
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '|': 'l',
-};
+}));
 
 export const DEFAULT_MAX_FRAGMENT_CHARS = 200;
 
@@ -163,7 +163,7 @@ function fold(s: string): string {
   const base = s
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
-    .replace(/./gu, (ch) => LOOKALIKE[ch] ?? LOOKALIKE[ch.toLowerCase()] ?? ch);
+    .replace(/./gu, (ch) => LOOKALIKE.get(ch) ?? LOOKALIKE.get(ch.toLowerCase()) ?? ch);
   // Runs of single letters separated by one space, dot, hyphen or underscore become one word.
   return base.replace(/(?<![\p{L}\p{N}])\p{L}(?:[ ._\-]\p{L}(?![\p{L}\p{N}])){2,}/gu, (m) => m.replace(/[ ._\-]/gu, ''));
 }
