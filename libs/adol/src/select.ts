@@ -349,10 +349,28 @@ function stem(w: string): string {
   return w;
 }
 
-/** BM25 terms: words, abbreviations expanded, stemmed. */
+/** Scripts written without spaces (Han, Kana, Thai, …): a run of them is many words. */
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/**
+ * A word of a spaceless script as BM25 terms: its character bigrams (a single
+ * character stays itself), the usual segmentation-free indexing of Chinese and
+ * Japanese; any other word unchanged.
+ */
+function spacelessTerms(w: string): string[] {
+  if (!SPACELESS.test(w)) return [w];
+  const cps = [...w];
+  if (cps.length < 2) return cps;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < cps.length; i++) out.push(`${cps[i]}${cps[i + 1]}`);
+  return out;
+}
+
+/** BM25 terms: words, abbreviations expanded, stemmed; spaceless-script words as character bigrams. */
 export function lexicalTerms(text: string): string[] {
   return words(text)
     .flatMap((t) => (LEXICAL_ABBREVIATIONS.get(t) ?? t).split(' '))
+    .flatMap(spacelessTerms)
     .map(stem);
 }
 
