@@ -17,8 +17,8 @@
  * one script meet, and every text has a vector: one with no word at all
  * (punctuation, symbols) has the character n-grams of what it has, and the
  * empty text one fixed feature (`EMPTY_FEATURE`). No text embeds to the zero
- * vector, so cosine is defined for every pair. Texts longer than
- * `MAX_TEXT_CHARS` UTF-16 units are read up to there (time stays bounded).
+ * vector, so cosine is defined for every pair. A text is read up to
+ * `MAX_TEXT_CHARS` UTF-16 units and `MAX_WORDS` words (time stays bounded).
  *
  * Two requests that share no word still meet through shared synonyms ("big" /
  * "large"), glosses ("enlarge": "make larger"), derivations or a common
@@ -33,7 +33,7 @@ import { ParleyError } from '@parley/protocol';
 import { Lru } from './lru';
 import type { Embedder } from './port';
 import { l2normalize } from './port';
-import { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, scriptWords, tokenize } from './text';
+import { ABBREVIATIONS, MAX_TEXT_CHARS, SOFTWARE_THESAURUS, STOP_WORDS, headOf, scriptWords, tokenize } from './text';
 import type { IndexEntry, Pos, Synset } from './wordnet';
 import { POS_LIST, WordNet } from './wordnet';
 
@@ -130,8 +130,10 @@ const COMPOUND_PART = 0.5;
 const PREFIXES = ['un', 're', 'de', 'non', 'pre', 'sub', 'co', 'dis', 'mis', 'multi', 'over', 'under', 'auto'];
 /** Longest multi-word expression looked up in WordNet ("black and white", "power outage"). */
 const MAX_COLLOCATION = 3;
-/** UTF-16 units of a text that are read; the rest is ignored (bounded time on hostile input). */
-export const MAX_TEXT_CHARS = 32_768;
+/** Words of a text that are read (and as many script words): a sentence model's 512 tokens. */
+export const MAX_WORDS = 512;
+/** Longer words are not looked up in WordNet nor split into known parts (no word is that long). */
+const MAX_WORD_CHARS = 40;
 /** The one feature of the empty text (and of a text nothing else could be made of). */
 export const EMPTY_FEATURE = 'e:';
 /** Weight of a spaceless-script character bigram (unigrams get half), and of a spaced-script word. */
@@ -230,7 +232,7 @@ export class FeatureExtractor {
   features(input: string): Features {
     const text = headOf(input, MAX_TEXT_CHARS);
     const raw: string[] = [];
-    for (const t of tokenize(text)) {
+    for (const t of tokenize(text).slice(0, MAX_WORDS)) {
       // Own members only: a word such as "constructor" is not an abbreviation.
       const expansion = Object.hasOwn(this.abbreviations, t) ? this.abbreviations[t] : undefined;
       if (typeof expansion === 'string' && expansion !== '') raw.push(...expansion.split(' '));
@@ -256,7 +258,7 @@ export class FeatureExtractor {
    */
   private addScriptFeatures(out: Features, text: string): void {
     const w = this.weights;
-    for (const sw of scriptWords(text)) {
+    for (const sw of scriptWords(text).slice(0, MAX_WORDS)) {
       const cps = [...sw.text];
       if (sw.kind === 'spaceless') {
         if (cps.length === 1) {
@@ -320,7 +322,7 @@ export class FeatureExtractor {
     const cached = this.wordCache.get(word);
     if (cached) return cached;
     const f: Features = new Map();
-    const lemmas = this.lemmas(word);
+    const lemmas = word.length > MAX_WORD_CHARS ? [] : this.lemmas(word);
     if (lemmas.length === 0) {
       // Out of vocabulary: the word itself, and its character trigrams so that
       // near spellings and shared stems still overlap ("dependabot", "gh").
@@ -354,7 +356,7 @@ export class FeatureExtractor {
    * even split first ("legroom" → leg, room; "backhaul" → back, haul).
    */
   compoundParts(word: string): string[] {
-    if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
+    if (word.length < 5 || word.length > MAX_WORD_CHARS || !/^[a-z]+$/.test(word)) return [];
     const known = (w: string) => !STOP_WORDS.has(w) && this.lemmas(w).length > 0;
     for (const prefix of PREFIXES) {
       const rest = word.slice(prefix.length);
@@ -470,12 +472,6 @@ function addSymbolFeatures(out: Features, text: string, weight: number): void {
   }
 }
 
-/** The first `max` UTF-16 units of `s`, never ending inside a surrogate pair. */
-function headOf(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const c = s.charCodeAt(max - 1);
-  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max);
-}
 
 /** Feature hashing with a sign bit (Weinberger et al. 2009): collisions cancel in expectation. */
 export function hashFeatures(features: ReadonlyMap<string, number>, dimensions: number): Float32Array {

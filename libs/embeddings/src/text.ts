@@ -5,12 +5,27 @@
  */
 
 /**
+ * UTF-16 units of a text that are read (tokenize, scriptWords, the offline
+ * embedder); the rest is ignored, so time stays bounded on hostile input. A
+ * sentence model reads 256-512 tokens; 16,384 units is more than that.
+ */
+export const MAX_TEXT_CHARS = 16_384;
+
+/** The first `max` UTF-16 units of `s`, never ending inside a surrogate pair. */
+export function headOf(s: string, max: number = MAX_TEXT_CHARS): string {
+  if (s.length <= max) return s;
+  const c = s.charCodeAt(max - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max);
+}
+
+/**
  * Splits `text` into lowercase word tokens: camelCase, snake_case, kebab-case
  * and punctuation all separate words; English contractions lose their clitic
- * ("don't" → "do", "not"; "user's" → "user"); diacritics are removed.
+ * ("don't" → "do", "not"; "user's" → "user"); diacritics are removed. Reads
+ * the first `MAX_TEXT_CHARS` units.
  */
 export function tokenize(text: string): string[] {
-  const s = text
+  const s = headOf(text)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[\u2018\u2019\u02bc]/g, "'")
@@ -174,7 +189,7 @@ export interface ScriptWord {
  */
 export function scriptWords(text: string): ScriptWord[] {
   const out: ScriptWord[] = [];
-  const s = text.normalize('NFKC').toLowerCase();
+  const s = headOf(text).normalize('NFKC').toLowerCase();
   let run = '';
   const flush = (): void => {
     if (run !== '') splitRun(run, out);
