@@ -12,6 +12,11 @@
  *     database/messaging/RPC package (`bannedExternalImports`, follows the tag).
  *     Tests are exempt (fixtures are files) and may import libs/testkit.
  *
+ *  3. Dictionaries keyed by outside text are Maps or null-prototype objects
+ *     (`parley/no-plain-object-dictionary`, tools/eslint/) in the libraries and
+ *     apps that handle words, tokens, names and keys from payloads, `other`
+ *     fragments and tool texts. See TEXT_PATHS below and ARCHITECTURE.md.
+ *
  * The boundary rule reads Nx's cached project graph (.nx/workspace-data). Under
  * `nx run <project>:lint` Nx has just computed it. When ESLint is run directly
  * (`npx eslint libs/protocol`, an editor) this file refreshes it first with
@@ -26,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
+import parley from './tools/eslint/no-plain-object-dictionary.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -143,6 +149,20 @@ function boundaries({ tests = false, allow = [] } = {}) {
   };
 }
 
+/**
+ * Code that reads outside text (payload keys, `other` fragments, tool names and
+ * descriptions, words and tokens): its dictionaries must not be plain objects.
+ */
+const TEXT_PATHS = [
+  'libs/embeddings/src/**/*.ts',
+  'libs/evolution/src/**/*.ts',
+  'libs/adol/src/**/*.ts',
+  'libs/pool/src/**/*.ts',
+  'libs/protocol/src/**/*.ts',
+  'libs/client/src/**/*.ts',
+  'apps/semantic-pool/src/**/*.ts',
+];
+
 export default defineConfig([
   globalIgnores([
     '**/node_modules/**',
@@ -207,5 +227,14 @@ export default defineConfig([
         },
       ],
     },
+  },
+
+  // Dictionaries keyed by outside text: Map or Object.create(null), never a plain object
+  // ("constructor" or "__proto__" would reach Object.prototype).
+  {
+    files: TEXT_PATHS,
+    ignores: TEST_FILES,
+    plugins: { parley },
+    rules: { 'parley/no-plain-object-dictionary': 'error' },
   },
 ]);

@@ -9,9 +9,9 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Range checks happen in libs/evolution's validatePoolConfig, which names the member.
  */
 export function poolConfigFromEnv(env: Env): SemanticPoolConfig {
-  const out: Record<string, number> = {};
+  const out = new Map<string, number>();
   const set = (member: string, v: number | undefined): void => {
-    if (v !== undefined) out[member] = v;
+    if (v !== undefined) out.set(member, v);
   };
   set('similarity_threshold', num(env, 'PARLEY_SIMILARITY_THRESHOLD'));
   set('heat_increment', num(env, 'PARLEY_HEAT_INCREMENT'));
@@ -26,7 +26,7 @@ export function poolConfigFromEnv(env: Env): SemanticPoolConfig {
   set('min_client_phrasings', num(env, 'PARLEY_GATE_CLIENT_PHRASINGS'));
   const days = num(env, 'PARLEY_GATE_WINDOW_DAYS');
   set('window_ms', days === undefined ? undefined : days * 86_400_000);
-  return out as SemanticPoolConfig;
+  return Object.fromEntries(out) as SemanticPoolConfig;
 }
 
 const DAY_MS = 86_400_000;

@@ -57,5 +57,5 @@ export { REQUIRE_OUTPUT, filterOutput, filterToolResult, outputFields, requireOu
 export type { OutputFieldsOptions } from './output';
 
 // D. Tool selection (chang §3.4), and the cosine similarity it ranks by.
-export { AUTO_CUT_SD, DEFAULT_FUSION, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, selectTools, toolExamples } from './select';
+export { AUTO_CUT_SD, DEFAULT_FUSION, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText } from './select';
 export type { ScoredTool, SelectCut, SelectFusion, SelectMode, SelectOptions, SelectRanker, SelectionEvaluation, SelectionQuery, TextEmbedder, ToolLike } from './select';

@@ -18,6 +18,7 @@ export function hasOwn(o: object, k: string): boolean {
 /** Defines an own enumerable member, also when `k` is `__proto__`. */
 export function setMember(o: Record<string, unknown>, k: string, v: unknown): void {
   if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  // eslint-disable-next-line parley/no-plain-object-dictionary -- `__proto__`, the one key a plain assignment mishandles, is defined above
   else o[k] = v;
 }
 

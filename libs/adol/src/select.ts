@@ -208,9 +208,22 @@ function validate(opts: SelectOptions): void {
 // Tool text: what a tool is matched on.
 // ---------------------------------------------------------------------------
 
+/**
+ * UTF-16 units of a request or tool text that selection reads; the rest is
+ * ignored, so a hostile text cannot make ranking slow.
+ */
+export const MAX_SELECTION_TEXT_CHARS = 16_384;
+
+/** The first `MAX_SELECTION_TEXT_CHARS` units of `s`, a surrogate pair never split. */
+function head(s: string): string {
+  if (s.length <= MAX_SELECTION_TEXT_CHARS) return s;
+  const c = s.charCodeAt(MAX_SELECTION_TEXT_CHARS - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? MAX_SELECTION_TEXT_CHARS - 1 : MAX_SELECTION_TEXT_CHARS);
+}
+
 /** Splits identifiers into words: `list_pull_requests` → "list pull requests", `pullNumber` → "pull Number". */
 export function splitIdentifier(s: string): string {
-  return s
+  return head(s)
     // Plural acronyms stay one word: PRs, APIs, IDs (not "P Rs").
     .replace(/\b([A-Z]{2,})s\b/g, (_m, a: string) => `${a.toLowerCase()}s`)
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -312,9 +325,9 @@ const STOP: ReadonlySet<string> = new Set(
   would you your want like need some any all am`.split(/\s+/),
 );
 
-/** Lowercase words of a text (letters and digits of any script), identifiers split, stop words dropped. */
+/** Lowercase words of a text (letters and digits of any script; its first MAX_SELECTION_TEXT_CHARS units), identifiers split, stop words dropped. */
 function words(text: string): string[] {
-  return splitIdentifier(text)
+  return splitIdentifier(head(text))
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((t) => t.length > 0 && !STOP.has(t));
@@ -349,10 +362,28 @@ function stem(w: string): string {
   return w;
 }
 
-/** BM25 terms: words, abbreviations expanded, stemmed. */
+/** Scripts written without spaces (Han, Kana, Thai, …): a run of them is many words. */
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/**
+ * A word of a spaceless script as BM25 terms: its character bigrams (a single
+ * character stays itself), the usual segmentation-free indexing of Chinese and
+ * Japanese; any other word unchanged.
+ */
+function spacelessTerms(w: string): string[] {
+  if (!SPACELESS.test(w)) return [w];
+  const cps = [...w];
+  if (cps.length < 2) return cps;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < cps.length; i++) out.push(`${cps[i]}${cps[i + 1]}`);
+  return out;
+}
+
+/** BM25 terms: words, abbreviations expanded, stemmed; spaceless-script words as character bigrams. */
 export function lexicalTerms(text: string): string[] {
   return words(text)
     .flatMap((t) => (LEXICAL_ABBREVIATIONS.get(t) ?? t).split(' '))
+    .flatMap(spacelessTerms)
     .map(stem);
 }
 
@@ -588,7 +619,7 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** The query's content words, or its words when it has nothing but stop words ("who am I?"). */
 function queryWords(query: string): string[] {
   const qs = [...new Set(words(query))];
-  return qs.length > 0 ? qs : [...new Set(splitIdentifier(query).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0))];
+  return qs.length > 0 ? qs : [...new Set(splitIdentifier(head(query)).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0))];
 }
 
 interface EmbedderScores {

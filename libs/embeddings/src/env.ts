@@ -12,8 +12,13 @@ function invalidEnv(name: string, rule: string, message: string): ParleyError {
   return new ParleyError('invalid_params', message, { path: `env.${name}`, rule });
 }
 
+/** The variable's value: own members only (an env object is a dictionary of outside names). */
+function envValue(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  return Object.hasOwn(env, name) ? env[name] : undefined;
+}
+
 function required(env: Readonly<Record<string, string | undefined>>, name: string): string {
-  const v = env[name]?.trim();
+  const v = envValue(env, name)?.trim();
   if (!v) throw invalidEnv(name, 'required', `${name} is required when PARLEY_EMBEDDER=openai`);
   return v;
 }
@@ -22,10 +27,10 @@ const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['', '0', 'false', 'no', 'off']);
 
 function flag(env: Readonly<Record<string, string | undefined>>, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase() ?? '';
+  const raw = envValue(env, name)?.trim().toLowerCase() ?? '';
   if (TRUE.has(raw)) return true;
   if (FALSE.has(raw)) return false;
-  throw invalidEnv(name, 'enum', `${name} must be true/false, 1/0, yes/no or on/off (got "${env[name]}")`);
+  throw invalidEnv(name, 'enum', `${name} must be true/false, 1/0, yes/no or on/off (got "${envValue(env, name)}")`);
 }
 
 /**

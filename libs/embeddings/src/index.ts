@@ -12,7 +12,8 @@ export type { Embedder } from './port';
 // The offline default.
 export { DEFAULT_DIMENSIONS, DEFAULT_WEIGHTS, OFFLINE_EMBEDDER_ID, createOfflineEmbedder } from './offline';
 export type { FeatureWeights, OfflineEmbedder, OfflineEmbedderOptions, OfflineEmbedderStats } from './offline';
-export { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text';
+export { ABBREVIATIONS, OTHER_STOP_WORDS, SOFTWARE_THESAURUS, STOP_WORDS, scriptWords, tokenize } from './text';
+export type { ScriptWord } from './text';
 
 // The lexicon port of intent induction (libs/evolution Lexicon) over WordNet.
 export { createWordNetLexicon, loadWordNetLexicon } from './lexicon';

@@ -10,6 +10,16 @@
  *   WordNet lacks: character trigrams and known parts ("legroom" → leg, room) →
  *   feature hashing with a sign bit into a dense vector → L2 normalisation.
  *
+ * Scripts WordNet does not cover (Han, Kana, Hangul, Cyrillic, Arabic, …; the
+ * drafts are multilingual, draft-zhou §4.2) give character n-gram features
+ * (`scriptWords` in text.ts): a spaceless run's character unigrams and bigrams,
+ * a spaced word itself and its character trigrams. So fragments of one need in
+ * one script meet, and every text has a vector: one with no word at all
+ * (punctuation, symbols) has the character n-grams of what it has, and the
+ * empty text one fixed feature (`EMPTY_FEATURE`). No text embeds to the zero
+ * vector, so cosine is defined for every pair. A text is read up to
+ * `MAX_TEXT_CHARS` UTF-16 units and `MAX_WORDS` words (time stays bounded).
+ *
  * Two requests that share no word still meet through shared synonyms ("big" /
  * "large"), glosses ("enlarge": "make larger"), derivations or a common
  * hypernym, at lower weight than a shared word. This is the embedding draft-chang
@@ -23,7 +33,7 @@ import { ParleyError } from '@parley/protocol';
 import { Lru } from './lru';
 import type { Embedder } from './port';
 import { l2normalize } from './port';
-import { ABBREVIATIONS, SOFTWARE_THESAURUS, STOP_WORDS, tokenize } from './text';
+import { ABBREVIATIONS, MAX_TEXT_CHARS, SOFTWARE_THESAURUS, STOP_WORDS, headOf, scriptWords, tokenize } from './text';
 import type { IndexEntry, Pos, Synset } from './wordnet';
 import { POS_LIST, WordNet } from './wordnet';
 
@@ -120,6 +130,14 @@ const COMPOUND_PART = 0.5;
 const PREFIXES = ['un', 're', 'de', 'non', 'pre', 'sub', 'co', 'dis', 'mis', 'multi', 'over', 'under', 'auto'];
 /** Longest multi-word expression looked up in WordNet ("black and white", "power outage"). */
 const MAX_COLLOCATION = 3;
+/** Words of a text that are read (and as many script words): a sentence model's 512 tokens. */
+export const MAX_WORDS = 512;
+/** Longer words are not looked up in WordNet nor split into known parts (no word is that long). */
+const MAX_WORD_CHARS = 40;
+/** The one feature of the empty text (and of a text nothing else could be made of). */
+export const EMPTY_FEATURE = 'e:';
+/** Weight of a spaceless-script character bigram (unigrams get half), and of a spaced-script word. */
+const SCRIPT_WORD = 1;
 
 function invalid(path: string, rule: string, message: string): ParleyError {
   return new ParleyError('invalid_params', message, { path, rule });
@@ -211,9 +229,10 @@ export class FeatureExtractor {
   }
 
   /** The features of a whole text: the sum over its content words and the multi-word expressions WordNet knows. */
-  features(text: string): Features {
+  features(input: string): Features {
+    const text = headOf(input, MAX_TEXT_CHARS);
     const raw: string[] = [];
-    for (const t of tokenize(text)) {
+    for (const t of tokenize(text).slice(0, MAX_WORDS)) {
       // Own members only: a word such as "constructor" is not an abbreviation.
       const expansion = Object.hasOwn(this.abbreviations, t) ? this.abbreviations[t] : undefined;
       if (typeof expansion === 'string' && expansion !== '') raw.push(...expansion.split(' '));
@@ -225,7 +244,38 @@ export class FeatureExtractor {
     const out: Features = new Map();
     for (const t of content) this.addScaled(out, this.wordFeatures(t), 1);
     for (const c of this.collocations(raw)) this.addScaled(out, this.wordFeatures(c), 1);
+    this.addScriptFeatures(out, text);
+    if (out.size === 0) addSymbolFeatures(out, text, this.weights.ngram);
+    if (out.size === 0) out.set(EMPTY_FEATURE, 1);
     return out;
+  }
+
+  /**
+   * Character n-grams of the words in scripts WordNet does not cover: a
+   * spaceless segment's bigrams (its unigrams at half weight; a one-character
+   * segment its unigram in full), a spaced word itself and its trigrams
+   * (inflections share them: окна / окно).
+   */
+  private addScriptFeatures(out: Features, text: string): void {
+    const w = this.weights;
+    for (const sw of scriptWords(text).slice(0, MAX_WORDS)) {
+      const cps = [...sw.text];
+      if (sw.kind === 'spaceless') {
+        if (cps.length === 1) {
+          add(out, `u:${sw.text}`, SCRIPT_WORD);
+          continue;
+        }
+        for (let i = 0; i < cps.length; i++) {
+          add(out, `u:${cps[i]}`, SCRIPT_WORD / 2);
+          if (i + 1 < cps.length) add(out, `b:${cps[i]}${cps[i + 1]}`, SCRIPT_WORD);
+        }
+      } else {
+        add(out, `w:${sw.text}`, SCRIPT_WORD * w.word);
+        const grams = trigrams(cps);
+        const each = grams.length > 0 ? (2 * w.ngram) / Math.sqrt(grams.length) : 0;
+        for (const g of grams) add(out, `g:${g}`, each);
+      }
+    }
   }
 
   private addScaled(out: Features, f: Features, scale: number): void {
@@ -272,7 +322,7 @@ export class FeatureExtractor {
     const cached = this.wordCache.get(word);
     if (cached) return cached;
     const f: Features = new Map();
-    const lemmas = this.lemmas(word);
+    const lemmas = word.length > MAX_WORD_CHARS ? [] : this.lemmas(word);
     if (lemmas.length === 0) {
       // Out of vocabulary: the word itself, and its character trigrams so that
       // near spellings and shared stems still overlap ("dependabot", "gh").
@@ -306,7 +356,7 @@ export class FeatureExtractor {
    * even split first ("legroom" → leg, room; "backhaul" → back, haul).
    */
   compoundParts(word: string): string[] {
-    if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
+    if (word.length < 5 || word.length > MAX_WORD_CHARS || !/^[a-z]+$/.test(word)) return [];
     const known = (w: string) => !STOP_WORDS.has(w) && this.lemmas(w).length > 0;
     for (const prefix of PREFIXES) {
       const rest = word.slice(prefix.length);
@@ -403,22 +453,38 @@ export class FeatureExtractor {
   }
 }
 
-/** Character trigrams of `#word#` (the marks make prefixes and suffixes features of their own). */
-function trigrams(word: string): string[] {
-  const s = `#${word}#`;
+/** Character trigrams of `#word#` (the marks make prefixes and suffixes features of their own), by code point. */
+function trigrams(word: string | readonly string[]): string[] {
+  const s = ['#', ...(typeof word === 'string' ? word : word), '#'];
   const out: string[] = [];
-  for (let i = 0; i + 3 <= s.length; i++) out.push(s.slice(i, i + 3));
+  for (let i = 0; i + 3 <= s.length; i++) out.push(`${s[i]}${s[i + 1]}${s[i + 2]}`);
   return out;
 }
+
+/**
+ * A text without a word of any script ("!!!", "¿?", emoji): character 1- to
+ * 3-grams of its non-space characters, so two such texts compare by what they share.
+ */
+function addSymbolFeatures(out: Features, text: string, weight: number): void {
+  const cps = [...text.normalize('NFKC')].filter((c) => !/\s/u.test(c));
+  for (let n = 1; n <= 3; n++) {
+    for (let i = 0; i + n <= cps.length; i++) add(out, `s:${cps.slice(i, i + n).join('')}`, weight);
+  }
+}
+
 
 /** Feature hashing with a sign bit (Weinberger et al. 2009): collisions cancel in expectation. */
 export function hashFeatures(features: ReadonlyMap<string, number>, dimensions: number): Float32Array {
   const v = new Float32Array(dimensions);
+  let nonZero = false;
   for (const [k, w] of features) {
     const h = hashFeature(k);
     const i = h % dimensions;
     v[i] = (v[i] as number) + (h & 0x80000000 ? -w : w);
   }
+  for (let i = 0; i < dimensions && !nonZero; i++) nonZero = v[i] !== 0;
+  // Features that cancelled out exactly (two of equal weight, opposite signs, one bucket): the empty text's point.
+  if (!nonZero) v[hashFeature(EMPTY_FEATURE) % dimensions] = 1;
   return l2normalize(v);
 }
 

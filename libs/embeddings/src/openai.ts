@@ -38,11 +38,11 @@ export interface OpenAIEmbedderOptions {
 }
 
 /** Vector lengths of OpenAI's embedding models, so `dimensions` is known before the first call. */
-const KNOWN_DIMENSIONS: Readonly<Record<string, number>> = {
-  'text-embedding-3-small': 1536,
-  'text-embedding-3-large': 3072,
-  'text-embedding-ada-002': 1536,
-};
+const KNOWN_DIMENSIONS: ReadonlyMap<string, number> = new Map([
+  ['text-embedding-3-small', 1536],
+  ['text-embedding-3-large', 3072],
+  ['text-embedding-ada-002', 1536],
+]);
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['baseUrl', 'apiKey', 'model', 'dimensions', 'batchSize', 'timeoutMs']);
 const MAX_BODY_IN_ERROR = 500;
@@ -118,7 +118,7 @@ export function createOpenAIEmbedder(opts: OpenAIEmbedderOptions): Embedder {
   const url = embeddingsUrl(opts.baseUrl);
   const batchSize = opts.batchSize ?? 128;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  let dimensions = opts.dimensions ?? KNOWN_DIMENSIONS[opts.model] ?? 0;
+  let dimensions = opts.dimensions ?? KNOWN_DIMENSIONS.get(opts.model) ?? 0;
   // A truncated vector (`dimensions`) is another vector space than the model's full one.
   const id = `openai:${opts.model}${opts.dimensions ? `@${opts.dimensions}` : ''}`;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };

@@ -71,12 +71,12 @@ export interface TransformersEmbedderStats {
 }
 
 /** Vector lengths of well-known models, so `dimensions` is right before the model loads. */
-const KNOWN_DIMENSIONS: Readonly<Record<string, number>> = {
-  'Xenova/all-MiniLM-L6-v2': 384,
-  'Xenova/all-MiniLM-L12-v2': 384,
-  'Xenova/bge-small-en-v1.5': 384,
-  'Xenova/all-mpnet-base-v2': 768,
-};
+const KNOWN_DIMENSIONS: ReadonlyMap<string, number> = new Map([
+  ['Xenova/all-MiniLM-L6-v2', 384],
+  ['Xenova/all-MiniLM-L12-v2', 384],
+  ['Xenova/bge-small-en-v1.5', 384],
+  ['Xenova/all-mpnet-base-v2', 768],
+]);
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['model', 'localOnly', 'cacheDir', 'pooling', 'quantized', 'dtype', 'batchSize']);
 
@@ -164,7 +164,7 @@ export function createTransformersEmbedder(opts: TransformersEmbedderOptions = {
   const batchSize = opts.batchSize ?? 32;
   // Another pooling or weight precision is another vector space.
   const id = `transformers:${local ? basename(model) : model}${pooling === 'cls' ? ':cls' : ''}${dtype && dtype !== 'fp32' ? `@${dtype}` : ''}`;
-  let dimensions = KNOWN_DIMENSIONS[model] ?? 0;
+  let dimensions = KNOWN_DIMENSIONS.get(model) ?? 0;
   let loading: Promise<FeatureExtractionPipeline> | undefined;
   let loaded = false;
   let loads = 0;

@@ -54,17 +54,37 @@ describe('offline embedder: the Embedder contract', () => {
     expect(s.exceptionSource).toBe('builtin');
   });
 
-  it('gives unit vectors of `dimensions` numbers, and the zero vector for a text without words', async () => {
-    const texts = ['window seat', 'make my eyes bigger', 'fiber cut near the site', 'qzxv', 'the', ''];
+  it('gives unit vectors of `dimensions` numbers to every text, also one without words (never the zero vector)', async () => {
+    const texts = ['window seat', 'make my eyes bigger', 'fiber cut near the site', 'qzxv', 'the', '', '   ', '!!!', '???', '🙂', '我想要靠窗的座位', 'место у окна'];
     const vs = await embedder.embed(texts);
     expect(vs).toHaveLength(texts.length);
-    for (const v of vs.slice(0, 5)) {
+    for (const v of vs) {
       expect(v).toBeInstanceOf(Float32Array);
       expect(v.length).toBe(embedder.dimensions);
       expect(norm(v)).toBeCloseTo(1, 5);
     }
-    expect(norm(vs[5]!)).toBe(0);
+    // The empty and the blank text are one point; texts of symbols compare by the symbols they share.
+    expect(cosine(vs[5]!, vs[6]!)).toBeCloseTo(1, 5);
+    expect(cosine(vs[7]!, vs[8]!)).toBeLessThan(0.5);
+    expect(cosine(vs[7]!, vs[7]!)).toBeCloseTo(1, 5);
     expect(await embedder.embed([])).toEqual([]);
+  });
+
+  it('gives texts in scripts WordNet lacks character n-gram vectors: one need in one script meets, two needs do not', async () => {
+    // draft-zhou §4.2: templates are multilingual; `other` fragments come in any script.
+    const needs: [string[], string[]][] = [
+      [['我想要靠窗的座位', '请给我靠窗座位'], ['我想要素食餐', '请给我素食']],
+      [['窓側の席をお願いします', '窓側の席がいい'], ['ベジタリアンの食事をお願いします', 'ベジタリアン食']],
+      [['место у окна', 'хочу место у окна'], ['вегетарианское питание', 'хочу вегетарианское питание']],
+      [['مقعد بجانب النافذة', 'أريد مقعد بجانب النافذة'], ['وجبة نباتية', 'أريد وجبة نباتية']],
+      [['창가 좌석', '창가 좌석을 원해요'], ['채식 식사', '채식 식사를 원해요']],
+    ];
+    for (const [a, b] of needs) {
+      const [a0, a1, b0, b1] = await embedder.embed([...a, ...b]);
+      expect(cosine(a0!, a1!), `${a[0]} ~ ${a[1]}`).toBeGreaterThan(0.5);
+      expect(cosine(b0!, b1!), `${b[0]} ~ ${b[1]}`).toBeGreaterThan(0.5);
+      for (const x of [a0!, a1!]) for (const y of [b0!, b1!]) expect(cosine(x, y), `${a[0]} / ${b[0]}`).toBeLessThan(0.15);
+    }
   });
 
   it('is normalised and finite for any string (property)', async () => {
@@ -72,8 +92,7 @@ describe('offline embedder: the Embedder contract', () => {
       fc.asyncProperty(fc.string({ maxLength: 40 }), async (s) => {
         const [v] = await embedder.embed([s]);
         expect(v!.every((x) => Number.isFinite(x))).toBe(true);
-        const n = norm(v!);
-        expect(n === 0 || Math.abs(n - 1) < 1e-5).toBe(true);
+        expect(Math.abs(norm(v!) - 1)).toBeLessThan(1e-5);
       }),
       { numRuns: 150 },
     );

@@ -19,6 +19,7 @@ export const EVOLUTION_RULES = [
   'unknown_key',
   'patch_invalid',
   'candidate_invalid',
+  'max_length',
 ] as const;
 export type EvolutionRule = (typeof EVOLUTION_RULES)[number];
 

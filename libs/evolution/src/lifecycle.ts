@@ -341,8 +341,8 @@ export function transition(lc: KeyLifecycle, to: KeyState, at: number, reasons: 
     throw evolutionError('illegal_transition', 'state', `a key cannot go from ${lc.state} to ${to} (zhou §6.2.3: experimental → stable | deprecated, stable → deprecated, deprecated → withdrawn)`, { from: lc.state, to });
   }
   if (at < lc.state_since) throw evolutionError('illegal_transition', 'at', `transition at ${at} precedes the current state's start ${lc.state_since}`);
-  const fig: Record<string, number | null> = {};
-  if (figures) for (const [k, v] of Object.entries(figures)) fig[k] = v;
+  // Own members only, defined as data (a figure named __proto__ stays a figure).
+  const fig: Record<string, number | null> = figures ? Object.fromEntries(Object.entries(figures)) : {};
   return {
     state: to,
     introduced_at: lc.introduced_at,

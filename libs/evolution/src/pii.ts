@@ -34,6 +34,8 @@
  * folded to ASCII ("١٢٣" → "123"), so no script or width hides a number.
  */
 
+import { evolutionError } from './errors';
+
 export type PiiKind = 'email' | 'phone' | 'card' | 'iban' | 'id_number' | 'ip';
 
 export const PII_KINDS: readonly PiiKind[] = Object.freeze(['card', 'email', 'iban', 'id_number', 'ip', 'phone']);
@@ -85,8 +87,10 @@ const UK_NINO = new RegExp(String.raw`(?<![${L_OR_N}])[A-Z]{2} ?\d{2} ?\d{2} ?\d
 const ES_DNI_NIE = new RegExp(String.raw`(?<![${L_OR_N}])(?:\d{8}|[XYZ]-?\d{7})-?[A-Z](?![${L_OR_N}])`, 'gu');
 const CN_ID = new RegExp(String.raw`(?<![${L_OR_N}])\d{17}[\dXx](?![${L_OR_N}])`, 'gu');
 // A cue word, an optional "no." / "number" / "#" / ":", then a token with at least 5 digits.
+// Each optional word carries its own leading spaces: three `\s*` in a row around optional words split
+// a run of spaces in cubically many ways ("id" and a MiB of spaces never finished).
 const ID_CUE = new RegExp(
-  String.raw`(?<![${L_OR_N}])(passports?|ids?|identity|identification|ssn|social security|national insurance|licen[cs]e|tax)(?![\p{L}])(\s*(?:card|document)?\s*(?:no\.?|nr\.?|number|num|#)?\s*(?:is\s+|[:#]\s*)?)([A-Z0-9][A-Z0-9\-]{4,24})(?![${L_OR_N}])`,
+  String.raw`(?<![${L_OR_N}])(passports?|ids?|identity|identification|ssn|social security|national insurance|licen[cs]e|tax)(?![\p{L}])((?:\s*(?:card|document))?(?:\s*(?:no\.?|nr\.?|number|num|#))?\s*(?:is\s+|[:#]\s*)?)([A-Z0-9][A-Z0-9\-]{4,24})(?![${L_OR_N}])`,
   'giu',
 );
 
@@ -105,10 +109,22 @@ const DATE_SHAPES: readonly RegExp[] = [
   new RegExp(String.raw`^\d{4}[${DASH}]\d{2}[${DASH}]\d{2}[${DASH} ]+\d{4}[${DASH}]\d{2}[${DASH}]\d{2}$`, 'u'),
 ];
 
+/**
+ * The longest text scrubbed, in UTF-16 units. Every pattern here is linear, but
+ * a scrubber cannot cut (the tail would keep its personal data), so a longer
+ * text is refused: callers cut first (sanitizeFragment reads at most
+ * `sanitizeInputLimit(maxChars)` units).
+ */
+export const MAX_SCRUB_CHARS = 65_536;
+
 /** Replaces obvious personal data with typed placeholders (see the module comment). */
 export function scrubPersonalData(text: string): ScrubResult {
   const found = new Set<PiiKind>();
-  let s = foldDigits(String(text).normalize('NFKC'));
+  const raw = String(text);
+  if (raw.length > MAX_SCRUB_CHARS) {
+    throw evolutionError('max_length', 'text', `scrubPersonalData: text has ${raw.length} UTF-16 units, at most ${MAX_SCRUB_CHARS} are scrubbed (cut it first)`);
+  }
+  let s = foldDigits(raw.normalize('NFKC'));
   // A replacement can free a neighbour ("2026-05-044111E1234567": once the digits are
   // [phone], E1234567 stands alone): repeat until nothing changes, so scrubbing is idempotent.
   for (let pass = 0; pass < 4; pass++) {

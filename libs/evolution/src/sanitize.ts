@@ -28,6 +28,12 @@
  * - whitespace collapsed, length capped on a word boundary (never inside a
  *   placeholder); a fragment that is nothing but placeholders is dropped (empty).
  *
+ * Hostile input (ReDoS): the text is cut to `sanitizeInputLimit(maxChars)` UTF-16 units
+ * *before* any pattern sees it (the output is at most `maxChars` code points), and every pattern here is linear in
+ * its input: bounded repetitions, no quantified group whose body can match the
+ * same text two ways, trailing punctuation trimmed by a loop rather than `[…]+$`.
+ * libs/evolution/test/redos.test.ts times them all on a MiB of pathological text.
+ *
  * Sanitising is idempotent: a sanitised text comes out of sanitizeFragment unchanged.
  * Everything downstream (embedding, cluster samples, induction, patches, the
  * pool's stored text, pool.matured events, LLM prompts) sees only this text.
@@ -71,7 +77,8 @@ const INJECTION_PATTERNS: readonly RegExp[] = [
   /\b(ai|llm|language\s+model|assistant|agent|model)s?\s+(reading|processing|seeing|parsing)\s+this\b/iu,
   /\b(respond|reply|answer|output)\s+only\b|\bonly\s+(respond|reply|answer)\b/iu,
 ];
-const CODE_OR_MARKUP: readonly RegExp[] = [/```|~~~/u, /<\/?[a-z!][^>]*>/iu, /\$\{|\{\{|\}\}/u, /\b(eval|exec|rm\s+-rf|drop\s+table|select\s+\*)\b/iu];
+// A tag ends at the next `>`; `[^<>]` (not `[^>]`) so "<a<a<a…" costs one scan, not one per `<`.
+const CODE_OR_MARKUP: readonly RegExp[] = [/```|~~~/u, /<\/?[a-z!][^<>]*>/iu, /\$\{|\{\{|\}\}/u, /\b(eval|exec|rm\s+-rf|drop\s+table|select\s+\*)\b/iu];
 /**
  * High-signal phrasing looked for with every non-letter removed, so spacing,
  * punctuation and line breaks between the words do not hide it ("i g n o r e
@@ -84,7 +91,9 @@ const SQUEEZED_INJECTION: readonly RegExp[] = [
   /newinstructions?(follow|are|is)/u,
   /endofprompt|endofinstructions|endofsystemprompt/u,
 ];
-const URL = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.|(?:javascript|data|file|mailto):)\S*/giu;
+// A scheme is at most 32 characters (RFC 3986 sets no limit; none in use is longer): unbounded,
+// "a.a.a.…" made every letter scan to the end for "://" (quadratic: 64 KB took 1.9 s).
+const URL = /\b(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.|(?:javascript|data|file|mailto):)\S*/giu;
 // Cc control, Cf format (zero-width, bidi), Co private use, Cs lone surrogates.
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 const HAS_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
@@ -99,17 +108,51 @@ const CUT_PLACEHOLDER = /\[[a-z-]*$/u;
  * written for letters: folded only to look for injection phrasing, never in
  * the stored text.
  */
-const LOOKALIKE: Readonly<Record<string, string>> = {
+const LOOKALIKE: ReadonlyMap<string, string> = new Map(Object.entries({
   а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', ɡ: 'g',
   α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w',
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '|': 'l',
-};
+}));
 
 export const DEFAULT_MAX_FRAGMENT_CHARS = 200;
 
+/**
+ * UTF-16 units of a raw fragment the sanitiser reads for a `maxChars` result:
+ * room for the result in any script (two units a code point) and a thousand
+ * units of URLs and personal data that sanitising removes; at least 2,000.
+ */
+export function sanitizeInputLimit(maxChars: number): number {
+  return Math.max(2000, 4 * maxChars + 1000);
+}
+
+/** Characters trimmed from the start of a sanitised text, and from its end (where `%` and `)` stay). */
+const TRIM_START = new Set([' ', '-', '.', ',', '%', '+', '&', '(', ')']);
+const TRIM_END = new Set([' ', '-', '.', ',', '+', '&', '(']);
+
+/** `s` without leading characters of `lead` and trailing characters of `trail` (whitespace counts as ' '). A loop: linear. */
+function trimSet(s: string, lead: ReadonlySet<string> | null, trail: ReadonlySet<string>): string {
+  const isWs = (c: string) => c.trim() === '';
+  let a = 0;
+  let b = s.length;
+  if (lead) while (a < b && (lead.has(s[a] as string) || isWs(s[a] as string))) a++;
+  while (b > a && (trail.has(s[b - 1] as string) || isWs(s[b - 1] as string))) b--;
+  return s.slice(a, b);
+}
+
+/** The first `max` UTF-16 units of `s`, a surrogate pair never split. */
+function headUnits(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const c = s.charCodeAt(max - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max);
+}
+
 export function sanitizeFragment(raw: string, maxChars: number = DEFAULT_MAX_FRAGMENT_CHARS): SanitizedFragment {
   const flags = new Set<SanitizeFlag>();
-  let s = String(raw).normalize('NFKC');
+  // Cut first: no pattern below ever sees more than sanitizeInputLimit(maxChars) units.
+  const whole = String(raw);
+  const limit = sanitizeInputLimit(maxChars);
+  if (whole.length > limit) flags.add('truncated');
+  let s = headUnits(whole, limit).normalize('NFKC');
   // Line breaks and tabs become spaces before the control strip, so words stay apart.
   s = s.replace(/[\t\n\r\v\f\u2028\u2029]+/gu, ' ');
   if (HAS_CONTROL.test(s)) {
@@ -130,18 +173,17 @@ export function sanitizeFragment(raw: string, maxChars: number = DEFAULT_MAX_FRA
       .split(PLACEHOLDER_SPLIT)
       .map((part, i) => (i % 2 === 1 ? part : part.replace(NOT_ALLOWED, ' ')))
       .join('')
-      .replace(/\s+/gu, ' ')
-      .trim()
-      // Leading/trailing punctuation carries nothing.
-      .replace(/^[\s\-.,%+&()]+|[\s\-.,+&(]+$/gu, '');
-    if (cleaned === s) break;
-    s = cleaned;
+      .replace(/\s+/gu, ' ');
+    // Leading/trailing punctuation carries nothing.
+    const trimmed = trimSet(cleaned, TRIM_START, TRIM_END);
+    if (trimmed === s) break;
+    s = trimmed;
   }
   // A cut can leave a number that reads differently on its own ("10.0.0.10130" → "10.0.0.1"),
   // so the cut text is scrubbed again (and cut again should a placeholder make it longer).
   for (let pass = 0; [...s].length > maxChars && pass < 5; pass++) {
     flags.add('truncated');
-    const again = scrubPersonalData(cutOnWord(s, maxChars).replace(CUT_PLACEHOLDER, '').replace(/[\s\-.,+&(]+$/gu, ''));
+    const again = scrubPersonalData(trimSet(cutOnWord(s, maxChars).replace(CUT_PLACEHOLDER, ''), null, TRIM_END));
     for (const k of again.found) flags.add(k);
     s = again.text;
   }
@@ -163,7 +205,7 @@ function fold(s: string): string {
   const base = s
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
-    .replace(/./gu, (ch) => LOOKALIKE[ch] ?? LOOKALIKE[ch.toLowerCase()] ?? ch);
+    .replace(/./gu, (ch) => LOOKALIKE.get(ch) ?? LOOKALIKE.get(ch.toLowerCase()) ?? ch);
   // Runs of single letters separated by one space, dot, hyphen or underscore become one word.
   return base.replace(/(?<![\p{L}\p{N}])\p{L}(?:[ ._\-]\p{L}(?![\p{L}\p{N}])){2,}/gu, (m) => m.replace(/[ ._\-]/gu, ''));
 }
@@ -181,9 +223,14 @@ function strip(s: string, re: RegExp, flag: SanitizeFlag, flags: Set<SanitizeFla
 
 /** Cuts to at most `max` code points, at the last space when there is one in the second half. */
 export function cutOnWord(s: string, max: number): string {
-  const cps = [...s];
-  if (cps.length <= max) return s;
-  const head = cps.slice(0, max).join('');
+  // The first `max` code points, found by walking (no array of a MiB of code points).
+  let i = 0;
+  for (let n = 0; n < max && i < s.length; n++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  if (i >= s.length) return s;
+  const head = s.slice(0, i);
   const sp = head.lastIndexOf(' ');
   return (sp > max / 2 ? head.slice(0, sp) : head).trim();
 }

@@ -24,5 +24,5 @@ export const MEASURED_SIMILARITY_THRESHOLDS: Readonly<Record<string, number>> = 
 });
 
 export function similarityThresholdFor(embedderId: string): number {
-  return MEASURED_SIMILARITY_THRESHOLDS[embedderId] ?? DRAFT_SIMILARITY_THRESHOLD;
+  return (Object.hasOwn(MEASURED_SIMILARITY_THRESHOLDS, embedderId) ? MEASURED_SIMILARITY_THRESHOLDS[embedderId] : undefined) ?? DRAFT_SIMILARITY_THRESHOLD;
 }

@@ -52,7 +52,9 @@ export function normalizeLanguageTag(tag: unknown, path: string, type: ErrorType
  * tag as spelled in `available` (or `fallback`).
  */
 export function negotiateLanguage(preferred: string | undefined, available: readonly string[], fallback: string): string {
-  if (!preferred) return fallback;
+  // A BCP 47 tag is at most 64 characters here (normalizeLanguageTag): a longer one matches nothing,
+  // and its thousands of subtags would make the prefix walk below quadratic.
+  if (!preferred || preferred.length > 64) return fallback;
   const want = preferred.toLowerCase();
   const byLower = new Map<string, string>();
   for (const a of available) if (!byLower.has(a.toLowerCase())) byLower.set(a.toLowerCase(), a);

@@ -122,11 +122,9 @@ function makeBuilder(plans: KeyPlan[]): Builder {
     if (hit) return hit;
     const keys_present: string[] = [];
     const defaults_applied: string[] = [];
-    const key_type_correct: Record<string, boolean> = {};
     plans.forEach((p, i) => {
       if (mask & (2 ** i)) {
         keys_present.push(p.name);
-        key_type_correct[p.name] = true;
       } else if (p.dflt !== undefined) {
         defaults_applied.push(p.name);
       }
@@ -134,7 +132,8 @@ function makeBuilder(plans: KeyPlan[]): Builder {
     const meta: PresenceMeta = {
       keys_present: Object.freeze(keys_present),
       defaults_applied: Object.freeze(defaults_applied),
-      key_type_correct: Object.freeze(key_type_correct),
+      // Own data members (Object.fromEntries), never a prototype write, whatever the key names.
+      key_type_correct: Object.freeze(Object.fromEntries(keys_present.map((n) => [n, true]))),
     };
     if (dense) dense[mask] = meta;
     else if (cache.size < MAX_PRESENCE_PATTERNS) cache.set(mask, meta);
@@ -177,18 +176,17 @@ function genericBuilder(plans: KeyPlan[]): Builder {
     const out: JsonObject = {};
     const keys_present: string[] = [];
     const defaults_applied: string[] = [];
-    const key_type_correct: Record<string, boolean> = {};
     for (const p of plans) {
       const v = src[p.name];
       if (v !== undefined) {
         out[p.name] = v as JsonValue;
         keys_present.push(p.name);
-        key_type_correct[p.name] = true;
       } else if (p.dflt !== undefined) {
         out[p.name] = cloneJson(p.dflt);
         defaults_applied.push(p.name);
       }
     }
+    const key_type_correct: Record<string, boolean> = Object.fromEntries(keys_present.map((n) => [n, true]));
     return { payload: out, keys_present, defaults_applied, key_type_correct, other_fragments: otherFragments(src[OTHER_KEY]) };
   };
 }
@@ -278,6 +276,11 @@ const RULE_BY_KEYWORD: Record<string, string> = {
   propertyNames: 'forbidden_key',
   not: 'forbidden_key',
 };
+
+/** The Parley rule name of an ajv keyword (the keyword itself when it has none); own members only. */
+function ruleOf(keyword: string): string {
+  return (Object.hasOwn(RULE_BY_KEYWORD, keyword) ? RULE_BY_KEYWORD[keyword] : undefined) ?? keyword;
+}
 
 const FORMAT_HINTS: Record<string, string> = {
   date: 'a date, YYYY-MM-DD, e.g. "2026-05-04"',
@@ -413,7 +416,7 @@ function toViolations(errors: ErrorObject[], payload: Record<string, unknown>, c
         break;
       case 'format': {
         const f = String(params.format);
-        push({ path: at.path, rule: 'format', message: `${at.path} must be ${FORMAT_HINTS[f] ?? `a valid "${f}"`} (format "${f}"; got ${preview(got)})` });
+        push({ path: at.path, rule: 'format', message: `${at.path} must be ${(Object.hasOwn(FORMAT_HINTS, f) ? FORMAT_HINTS[f] : undefined) ?? `a valid "${f}"`} (format "${f}"; got ${preview(got)})` });
         break;
       }
       case 'pattern':
@@ -423,7 +426,7 @@ function toViolations(errors: ErrorObject[], payload: Record<string, unknown>, c
       case 'maxLength':
         push({
           path: at.path,
-          rule: RULE_BY_KEYWORD[e.keyword] as string,
+          rule: ruleOf(e.keyword),
           message: `${at.path} must be ${e.keyword === 'minLength' ? 'at least' : 'at most'} ${String(params.limit)} characters long (got ${typeof got === 'string' ? [...got].length : preview(got)})`,
         });
         break;
@@ -431,12 +434,12 @@ function toViolations(errors: ErrorObject[], payload: Record<string, unknown>, c
       case 'maxItems':
         push({
           path: at.path,
-          rule: RULE_BY_KEYWORD[e.keyword] as string,
+          rule: ruleOf(e.keyword),
           message: `${at.path} must have ${e.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params.limit)} items (got ${Array.isArray(got) ? got.length : preview(got)})`,
         });
         break;
       default:
-        push({ path: at.path, rule: RULE_BY_KEYWORD[e.keyword] ?? e.keyword, message: `${at.path} ${e.message ?? `fails ${e.keyword}`}` });
+        push({ path: at.path, rule: ruleOf(e.keyword), message: `${at.path} ${e.message ?? `fails ${e.keyword}`}` });
     }
   }
 

@@ -193,7 +193,7 @@ function str(p: Record<string, unknown>, name: string, opts: { required: true; m
 function str(p: Record<string, unknown>, name: string, opts: { required?: false; max?: number; pattern?: RegExp; hint?: string }): string | undefined;
 function str(p: Record<string, unknown>, name: string, opts: { required?: boolean; max?: number; pattern?: RegExp; hint?: string }): string | undefined {
   const path = `params.${name}`;
-  const v = p[name];
+  const v = Object.hasOwn(p, name) ? p[name] : undefined;
   if (v === undefined || v === null) {
     if (opts.required) fail(path, 'required', `${path} is required${opts.hint ? `: ${opts.hint}` : ''}`);
     return undefined;
@@ -214,7 +214,7 @@ function scenarioParam(p: Record<string, unknown>, required: boolean): { scenari
 }
 
 function optionalAgent(p: Record<string, unknown>, name = 'agent'): string | undefined {
-  const v = p[name];
+  const v = Object.hasOwn(p, name) ? p[name] : undefined;
   return v === undefined || v === null ? undefined : validateAgentName(v, `params.${name}`);
 }
 
@@ -229,7 +229,7 @@ function etagParam(p: Record<string, unknown>, name: string): string | undefined
 
 function objectParam(p: Record<string, unknown>, name: string, required: boolean): JsonObject | undefined {
   const path = `params.${name}`;
-  const v = p[name];
+  const v = Object.hasOwn(p, name) ? p[name] : undefined;
   if (v === undefined || v === null) {
     if (required) fail(path, 'required', `${path} is required: a JSON object`);
     return undefined;
@@ -240,7 +240,7 @@ function objectParam(p: Record<string, unknown>, name: string, required: boolean
 
 function stringList(p: Record<string, unknown>, name: string, required: boolean, each: (s: unknown, path: string) => string): string[] | undefined {
   const path = `params.${name}`;
-  const v = p[name];
+  const v = Object.hasOwn(p, name) ? p[name] : undefined;
   if (v === undefined || v === null) {
     if (required) fail(path, 'required', `${path} is required: a non-empty array of strings`);
     return undefined;

@@ -321,7 +321,7 @@ function checkKeyType(v: Violations, path: string, t: unknown, isRequired: boole
   }
   if ((KEY_TYPES as readonly string[]).includes(t)) return t as KeyType;
   const lower = t.toLowerCase();
-  const hint = (KEY_TYPES as readonly string[]).includes(lower) ? lower : KEY_TYPE_HINTS[lower];
+  const hint = (KEY_TYPES as readonly string[]).includes(lower) ? lower : Object.hasOwn(KEY_TYPE_HINTS, lower) ? KEY_TYPE_HINTS[lower] : undefined;
   v.add(path, 'json_schema_type', `${preview(t)} is not a JSON Schema type identifier; use one of ${KEY_TYPES.join(', ')}${hint ? ` (use "${hint}" for ${preview(t)})` : ''}`);
   return undefined;
 }

@@ -1,0 +1,103 @@
+/**
+ * Every function through which outside text (draft-zhou §7: `other` fragments,
+ * payload strings, utterances, tool names and descriptions, key names) reaches a
+ * regular expression or a dictionary, in one list. The ReDoS test times each one
+ * on pathological inputs and the property suite drives each one with hostile
+ * strings; `REGEX_FILES` below is checked against the sources, so a file of the
+ * text-path libraries that gains a regex and is in no entry fails the test.
+ *
+ * An entry is the function as outside text reaches it (the public entry point),
+ * and names the source files whose patterns it exercises.
+ */
+import { createOfflineMapper } from '@parley/client/offline';
+import { createParleyClient } from '@parley/client';
+import { lexicalTerms, selectTools, splitIdentifier, toolText, type ToolLike } from '@parley/adol';
+import { createOfflineEmbedder, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
+import { cutOnWord, induceKey, keyNameSignature, refineDescription, sanitizeFragment, scrubPersonalData, type Lexicon } from '@parley/evolution';
+import { flightBookingTemplate } from '@parley/examples';
+import { createRuleInducer, prepareFragments } from '@parley/llm';
+import { securityRelevance } from '@parley/pool';
+import { negotiateLanguage, otherFragments } from '@parley/protocol';
+
+export interface TextPath {
+  /** Library and function, as a reader finds it. */
+  readonly name: string;
+  /** Source files (repository paths) whose regular expressions this entry exercises. */
+  readonly files: readonly string[];
+  /** Runs the path on `text`; may throw a ParleyError (a typed refusal), never anything else. */
+  run(text: string): unknown;
+}
+
+const embedder = createOfflineEmbedder();
+let lexicon: Promise<Lexicon> | undefined;
+const wordnetLexicon = (): Promise<Lexicon> => (lexicon ??= loadWordNetLexicon());
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const TOOLS: ToolLike[] = [
+  { name: 'book_seat', description: 'Book a window or aisle seat' },
+  { name: 'order_meal', description: 'Order a vegetarian meal' },
+];
+const REF = { today: '2026-11-27', timezone: 'Europe/Paris' };
+const seatKey = flightBookingTemplate.keys.find((k) => k.key_name !== 'other') ?? flightBookingTemplate.keys[0]!;
+
+export const TEXT_PATHS: readonly TextPath[] = [
+  { name: 'evolution sanitizeFragment', files: ['libs/evolution/src/sanitize.ts', 'libs/evolution/src/pii.ts'], run: (t) => sanitizeFragment(t) },
+  { name: 'evolution sanitizeFragment (max 4000)', files: ['libs/evolution/src/sanitize.ts'], run: (t) => sanitizeFragment(t, 4000) },
+  { name: 'evolution cutOnWord', files: ['libs/evolution/src/sanitize.ts'], run: (t) => cutOnWord(t, 200) },
+  { name: 'evolution scrubPersonalData', files: ['libs/evolution/src/pii.ts'], run: (t) => scrubPersonalData(t) },
+  {
+    name: 'evolution induceKey (WordNet lexicon)',
+    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
+    run: async (t) => induceKey([{ text: t, count: 2, clients: ['#1', '#2'] }, { text: 'window seat', count: 2, clients: ['#1', '#2'] }], undefined, { lexicon: await wordnetLexicon() }),
+  },
+  { name: 'evolution keyNameSignature', files: ['libs/evolution/src/names.ts'], run: (t) => keyNameSignature(t) },
+  { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },
+  { name: 'embeddings tokenize', files: ['libs/embeddings/src/text.ts'], run: (t) => tokenize(t) },
+  { name: 'embeddings scriptWords', files: ['libs/embeddings/src/text.ts'], run: (t) => scriptWords(t) },
+  { name: 'embeddings offline embed', files: ['libs/embeddings/src/offline.ts', 'libs/embeddings/src/text.ts', 'libs/embeddings/src/wordnet.ts'], run: (t) => embedder.embed([t]) },
+  { name: 'adol splitIdentifier', files: ['libs/adol/src/select.ts'], run: (t) => splitIdentifier(t) },
+  { name: 'adol lexicalTerms', files: ['libs/adol/src/select.ts'], run: (t) => lexicalTerms(t) },
+  { name: 'adol toolText', files: ['libs/adol/src/select.ts'], run: (t) => toolText({ name: t, description: t }) },
+  { name: 'adol selectTools (request)', files: ['libs/adol/src/select.ts'], run: (t) => selectTools(TOOLS, t, { embedder, topK: 2 }) },
+  { name: 'adol selectTools (tool text)', files: ['libs/adol/src/select.ts'], run: (t) => selectTools([...TOOLS, { name: 'hostile', description: t }], 'window seat', { embedder, topK: 2 }) },
+  {
+    name: 'client mapUtterance (offline mapper)',
+    files: ['libs/client/src/mapping.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts'],
+    run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
+  },
+  { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },
+  { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },
+  { name: 'pool securityRelevance', files: ['libs/pool/src/approval.ts'], run: (t) => securityRelevance({ key_name: 'seat', semantic_description: t }) },
+  { name: 'protocol otherFragments', files: ['libs/protocol/src/payload.ts'], run: (t) => otherFragments([t, t]) },
+  { name: 'protocol negotiateLanguage', files: ['libs/protocol/src/language.ts'], run: (t) => negotiateLanguage(t, ['en', 'zh-CN'], 'en') },
+];
+
+/**
+ * Files of the text-path libraries that hold a regular expression applied to
+ * no outside text, with why. Every other file with a regex must be in an entry.
+ */
+export const REGEX_FILES_WITHOUT_OUTSIDE_TEXT: ReadonlyMap<string, string> = new Map([
+  ['libs/embeddings/src/openai.ts', 'the endpoint URL from configuration'],
+  ['libs/embeddings/src/transformers.ts', 'model names from configuration'],
+  ['libs/embeddings/src/env.ts', 'environment variables'],
+  ['libs/adol/src/dedup.ts', '$ref pointers of schemas the server publishes'],
+  ['libs/adol/src/inline.ts', '$ref pointers of schemas the server publishes'],
+  ['libs/adol/src/optional.ts', 'schema member names'],
+  ['libs/adol/src/output.ts', 'output field paths the caller names'],
+  ['libs/adol/src/schema.ts', 'JSON pointer tokens of published schemas'],
+  ['libs/adol/src/json.ts', 'JSON canonical form'],
+  ['libs/llm/src/chat.ts', 'the endpoint URL from configuration'],
+  ['libs/llm/src/env.ts', 'environment variables'],
+  ['libs/llm/src/inducer.ts', 'model answers, after prepareFragments'],
+  ['libs/llm/src/judge.ts', 'model answers, sanitised by sanitizeFragment first'],
+  ['libs/client/src/llm/mapper.ts', 'model answers'],
+  ['libs/client/src/identify.ts', 'identification reuses the mapping path above'],
+  ['libs/client/src/index.ts', 'base URL of the gateway'],
+  ['libs/client/src/verify.ts', 'JWS compact form from the gateway'],
+  ['libs/client/src/offline/lexicon.ts', 'WordNet data lines'],
+  ['libs/evolution/src/cluster.ts', 'cluster samples, sanitised first (sanitizeFragment above); one character-class pattern'],
+  ['libs/pool/src/evolver.ts', 'key names produced by induction (closed vocabulary)'],
+  ['libs/pool/src/engine.ts', 'simulation configuration'],
+]);
+
+/** The libraries whose sources the completeness check scans. */
+export const TEXT_PATH_LIBS: readonly string[] = ['libs/evolution/src', 'libs/embeddings/src', 'libs/adol/src', 'libs/client/src', 'libs/llm/src', 'libs/pool/src'];
