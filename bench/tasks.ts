@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const subjects = createSubjects(prefix);
   const procs: ServiceProcess[] = [];
   const cleanups: Array<() => Promise<void> | void> = [];
-  // Identity (issue 6): one service token and bootstrapped operator key for every process; the benchmark
+  // Identity (draft-zhou §7): one service token and bootstrapped operator key for every process; the benchmark
   // calls the gateway and TaskService as that operator, who may act for any agent (send_from).
   const identity = testIdentity();
   try {
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     await start('negotiation', 'apps/negotiation/src/main.ts', { GRPC_PORT: `${ng}`, HEALTH_PORT: `${nh}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${nh}/readyz`);
     await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, PARLEY_WEBHOOK_ALLOW: 'http://127.0.0.1:*' }, `http://127.0.0.1:${eh}/readyz`);
     const gateway = `http://127.0.0.1:${gw}`;
-    // One principal drives all the load: the per-principal rate limit (50/s by default) is off, as it was before issue 6.
+    // One principal drives all the load: the per-principal rate limit (50/s by default) is off, as it was before draft-zhou §7.
     await start(
       'gateway',
       'apps/gateway/src/main.ts',

@@ -1,4 +1,4 @@
-// `npm run bench:trust` (`npx tsx bench/trust.ts`): the cost of trust (issue 6, draft-zhou §7) from one run on
+// `npm run bench:trust` (`npx tsx bench/trust.ts`): the cost of trust (draft-zhou §7) from one run on
 // this machine: execute round trips per second and p50/p99 latency with authentication and signatures on
 // versus off, one row after another in this one process, the same payload and the concurrency levels of
 // bench/run.ts (1 and 64). The payload is Figure 8's (libs/testkit FIGURE_8) without its `other` member: in

@@ -145,7 +145,7 @@ describe.skipIf(!infra)('AN use cases 2.1 and 2.2: services and six agents as se
   const prefix = uniquePrefix();
   const PROBE = 'TMF-Test-Probe-v1';
   const CLIENT = 'TMF-Test-Client-v1';
-  // Issue 6: one identity for every process of this file (the agents get the operator key as PARLEY_API_KEY);
+  // draft-zhou §7: one identity for every process of this file (the agents get the operator key as PARLEY_API_KEY);
   // the test calls the gateway and TaskService as the bootstrapped operator, who may act for any agent.
   const identity = testIdentity();
 

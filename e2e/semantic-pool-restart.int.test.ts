@@ -55,7 +55,7 @@ describe.skipIf(!infra)('semantic pool: kill -9 mid-stream and restart (zhou §6
   const fragments = stream();
   let grpcPort = 0;
   let healthPort = 0;
-  // Issue 6: the pool authenticates every gRPC call. No registry runs here, so the test reads the
+  // draft-zhou §7: the pool authenticates every gRPC call. No registry runs here, so the test reads the
   // clusters with the services' token (ListClusters is for operators and services).
   const identity = testIdentity();
 

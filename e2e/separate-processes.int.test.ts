@@ -38,7 +38,7 @@ describe.skipIf(!infra)('Parley services as separate processes on NATS + Postgre
   const received: EventEnvelope[] = [];
   const prefix = uniquePrefix();
   const subjects = createSubjects(prefix);
-  // Issue 6: one identity for every process of this file; the test calls the gateway as the bootstrapped operator.
+  // draft-zhou §7: one identity for every process of this file; the test calls the gateway as the bootstrapped operator.
   const identity = testIdentity();
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  * whose semantic-pool and evolution backends are fakes served over gRPC from
  * this process (plain objects that keep state and record calls).
  *
- * Identity (issue 6) is real on both sides: the gateway authenticates the CLI's
+ * Identity (draft-zhou §7) is real on both sides: the gateway authenticates the CLI's
  * API key at the registry's ApiKeyService (a fake here, holding two keys: an
  * operator's and a client agent's), and the fakes are bound like the services,
  * so every call is authenticated and its role checked (libs/auth POLICY) with

@@ -28,7 +28,7 @@ export interface EvolutionDeps {
   grpcPort: number;
   /** Serve gRPC over TLS (PEM cert/key/ca, e.g. tlsFromEnv); default insecure. */
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
-  /** Authenticates every gRPC call (issue 6): operators only (libs/auth POLICY). */
+  /** Authenticates every gRPC call (draft-zhou §7): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
   /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
   eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;

@@ -30,7 +30,7 @@ export interface ExampleAgentOptions {
   prefix?: string;
   /** When set, the agent registers itself and publishes its schema there. */
   gatewayUrl?: string;
-  /** The agent's API key at the gateway (a server_agent key owning its name; issue 6). */
+  /** The agent's API key at the gateway (a server_agent key owning its name; draft-zhou §7). */
   apiKey?: string;
 }
 

@@ -101,7 +101,7 @@ function negotiationExtension(entries: readonly CatalogEntry[], baseUrl: string)
 }
 
 /**
- * How to call Parley's A2A endpoints (issue 6, draft-zhou §7): HTTP Bearer with a
+ * How to call Parley's A2A endpoints (draft-zhou §7): HTTP Bearer with a
  * Parley API key (`pk_…`) or a JWT from an issuer the deployment trusts. The card
  * itself is public; every `/a2a` POST without the credential answers 401.
  */

@@ -25,7 +25,7 @@ import { METHODS, errorResponse, handleOne, type Backends, type JsonRpcResponse,
  * `GET /healthz`, `GET /readyz`. Bodies over `maxBodyBytes` are refused with
  * HTTP 413 and a JSON-RPC `body_too_large` error before they are parsed.
  *
- * Identity (issue 6, draft-zhou §7): every POST to `/rpc`, `/mcp` and `/a2a…`
+ * Identity (draft-zhou §7): every POST to `/rpc`, `/mcp` and `/a2a…`
  * is authenticated first (`Authorization: Bearer <API key or JWT>`): without
  * valid credentials the answer is HTTP 401 with `WWW-Authenticate: Bearer` and
  * a JSON-RPC `unauthenticated` error naming the rule; over its rate limit a

@@ -30,7 +30,7 @@ export interface GatewayDeps {
   embedder?: TextEmbedder;
   /** Example requests per tool name an operator attached (MCP_TOOL_EXAMPLES_FILE), for selection only. */
   toolExamples?: ReadonlyMap<string, readonly string[]>;
-  /** Authenticates every caller (issue 6). */
+  /** Authenticates every caller (draft-zhou §7). */
   authenticator: Authenticator;
   /** Per-principal requests per second and burst (default 50/s, burst 100); null: no limit. */
   rateLimit?: { ratePerSecond: number; burst: number } | null;

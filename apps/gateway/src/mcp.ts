@@ -275,7 +275,7 @@ export function createMcpFace(opts: McpFaceOptions) {
         schema_id: entry.source.schema.schema_id,
         agent: entry.source.agent.name,
         payload: args as JsonObject,
-        // The client id is the caller's principal (issue 6); a _meta.client_id must be that same id.
+        // The client id is the caller's principal (draft-zhou §7); a _meta.client_id must be that same id.
         ...(o.clientId !== undefined ? { client_id: o.clientId } : {}),
         // A safe retry (draft-zhou §3.2 (4)-(6)): a repeat of this key answers once.
         ...(o.idempotencyKey !== undefined ? { idempotency_key: o.idempotencyKey } : {}),

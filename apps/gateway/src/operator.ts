@@ -7,7 +7,7 @@ import type { Backends, Handler } from './rpc';
  * self-evolution (draft-zhou §6.2) — the Differential Semantic Pool's clusters
  * (`SemanticPoolService`), the patches, their lifecycle decisions and the
  * semantic-alignment audit samples (`EvolutionService`) — and the API keys
- * (`ApiKeyService`, issue 6). Each method parses its params here (typed
+ * (`ApiKeyService`, draft-zhou §7). Each method parses its params here (typed
  * `invalid_params` naming `params.<member>` and the rule; unknown members
  * refused) and returns the gRPC response as JSON.
  *
@@ -338,7 +338,7 @@ export const DEAD_LETTER_METHODS = {
 } satisfies Record<string, Handler>;
 
 // ---------------------------------------------------------------------------
-// API keys (issue 6): hashed at rest, scoped, revocable
+// API keys (draft-zhou §7): hashed at rest, scoped, revocable
 // ---------------------------------------------------------------------------
 
 function apiKeys(b: Backends): ApiKeyApi {

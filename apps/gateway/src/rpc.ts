@@ -51,7 +51,7 @@ export interface Backends {
    */
   pool?: SemanticPoolApi;
   evolution?: EvolutionApi;
-  /** The registry's API keys (issue 6); without it the key methods answer `unavailable`. */
+  /** The registry's API keys (draft-zhou §7); without it the key methods answer `unavailable`. */
   apiKeys?: ApiKeyApi;
   /** Operators' webhooks for schema evolution events, served by execution; without it those methods answer `unavailable`. */
   eventSubscriptions?: EventSubscriptionApi;
@@ -65,7 +65,7 @@ export interface Backends {
 /** What a method sees of the HTTP request it came in (the same for every member of a batch). */
 export interface RequestContext {
   /**
-   * The authenticated caller (issue 6). The backends a method gets already carry
+   * The authenticated caller (draft-zhou §7). The backends a method gets already carry
    * the caller's credential to the services, which authorize it themselves.
    */
   principal?: Principal;
@@ -285,7 +285,7 @@ export const METHODS = {
   ...AN_TASK_METHODS,
   // The operator's face of schema self-evolution (draft-zhou §6.2, §7): operator.ts.
   ...OPERATOR_METHODS,
-  // API keys (issue 6), operators only: operator.ts.
+  // API keys (draft-zhou §7), operators only: operator.ts.
   ...API_KEY_METHODS,
   // Webhooks for patch.*, key.* and pool.matured, operators only: event-subscriptions.ts.
   ...EVENT_SUBSCRIPTION_METHODS,
@@ -301,7 +301,7 @@ export const METHODS = {
     }
     return openRpcDocument(ctx.version, ctx.rpcUrl).doc;
   },
-  /** Who the gateway takes the caller for (issue 6): the principal its credential stands for. */
+  /** Who the gateway takes the caller for (draft-zhou §7): the principal its credential stands for. */
   async whoami(params, _b, ctx) {
     if (params !== undefined && (typeof params !== 'object' || params === null || Object.keys(params).length > 0)) {
       throw new ParleyError('invalid_params', 'whoami takes no params', { path: 'params', rule: 'empty' });

@@ -1,5 +1,5 @@
 /**
- * The gateway's own share of trust (issue 6): it authenticates before it reads
+ * The gateway's own share of trust (draft-zhou §7): it authenticates before it reads
  * a body, charges each principal's rate limit (HTTP 429 with Retry-After), and
  * calls the services with the caller's own credential.
  */

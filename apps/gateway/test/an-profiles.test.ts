@@ -146,7 +146,7 @@ interface Gw {
   close(): Promise<void>;
 }
 
-// The gateway authenticates every call (issue 6); the fake backends decide nothing, so any valid key will do.
+// The gateway authenticates every call (draft-zhou §7); the fake backends decide nothing, so any valid key will do.
 const auth = keyedAuthenticator('gateway-test-service-token-0123456789abcdef', [{ id: 'acme-air', roles: ['server_agent'], agents: ['*'], scenarios: ['*'] }]);
 
 async function gateway(backends: Backends): Promise<Gw> {
@@ -302,7 +302,7 @@ describe('A2A cards with agent profiles', () => {
       // A2A v1.0 requires the flows: the draft's free text gives the token URL of a client-credentials flow.
       oauth: { oauth2SecurityScheme: { description: 'OAuth 2.0: token https://id.acme.example/token, scope an.tasks', flows: { clientCredentials: { tokenUrl: 'https://id.acme.example/token', scopes: {} } } } },
       key: { apiKeySecurityScheme: { description: 'API key', location: 'header', name: 'X-API-Key' } },
-      // The endpoint is Parley's: its Bearer scheme (issue 6) is the one a caller of /a2a/<name> needs.
+      // The endpoint is Parley's: its Bearer scheme (draft-zhou §7) is the one a caller of /a2a/<name> needs.
       parley: { httpAuthSecurityScheme: { description: expect.stringMatching(/API key/), scheme: 'Bearer', bearerFormat: 'Parley API key or JWT' } },
     });
     expect(card.securityRequirements).toEqual([{ schemes: { parley: { list: [] } } }]);

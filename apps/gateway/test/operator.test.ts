@@ -2,7 +2,7 @@
  * The operator methods of schema self-evolution on /rpc (draft-zhou §6.2, §7):
  * params parsed at the edge, authentication at the gateway (single and batch),
  * `unavailable` without the services, results passed through; and once through
- * the real gRPC glue, where the services' bindings decide by role (issue 6), so
+ * the real gRPC glue, where the services' bindings decide by role (draft-zhou §7), so
  * a client agent's key is `forbidden` and typed errors keep their JSON-RPC codes.
  */
 import type { AddressInfo } from 'node:net';
@@ -31,7 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayServer, type Backends } from '../src/index';
 
 const SERVICE_TOKEN = 'operator-test-service-token-0123456789';
-// Two principals with keys: an operator and a client agent (issue 6).
+// Two principals with keys: an operator and a client agent (draft-zhou §7).
 const AUTH = keyedAuthenticator(SERVICE_TOKEN, [
   { id: 'ops', roles: ['operator'] },
   { id: 'alice', roles: ['client_agent'] },

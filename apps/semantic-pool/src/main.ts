@@ -1,6 +1,6 @@
 // The semantic pool as its own process: DATABASE_URL, NATS_URL, GRPC_PORT (50054), HEALTH_PORT (8084),
 // PARLEY_EMBEDDER (offline default), QDRANT_URL (embedded index when unset), PARLEY_POOL_SCENARIOS
-// (comma-separated scenario ids this replica owns; default all), identity (issue 6): PARLEY_SERVICE_TOKEN, REGISTRY_ADDR
+// (comma-separated scenario ids this replica owns; default all), identity (draft-zhou §7): PARLEY_SERVICE_TOKEN, REGISTRY_ADDR
 // (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_SIMILARITY_THRESHOLD,
 // PARLEY_HEAT_INCREMENT, PARLEY_HEAT_HALF_LIFE_H, PARLEY_HEAT_THRESHOLD, PARLEY_GATE_CLIENTS,
 // PARLEY_GATE_OCCURRENCES, PARLEY_GATE_PHRASINGS (2), PARLEY_GATE_CLIENT_PHRASINGS (1), PARLEY_HEAT_SAMPLE_MS; raw fragments (draft-zhou §7): PARLEY_DATA_KEY (required

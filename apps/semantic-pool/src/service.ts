@@ -346,7 +346,7 @@ function maturedEvent(m: MaturedCluster, clock: Clock): EventEnvelope {
     scenario_id: m.scenario_id,
     occurred_at: clock.now().toISOString(),
     source: 'semantic-pool',
-    // A global cluster's samples carry `clients` (per-cluster pseudonyms) so induction counts clients (issue 6).
+    // A global cluster's samples carry `clients` (per-cluster pseudonyms) so induction counts clients (draft-zhou §7).
     data: { ...m, reasons: [...m.reasons], samples: m.samples.map((s) => ({ text: s.text, count: s.count, ...(s.clients ? { clients: [...s.clients] } : {}) })) },
   };
 }

@@ -172,7 +172,7 @@ describe('personal data never reaches the embedder, the sanitised column or pool
     // pool.matured (the global cluster, at the fifth client): samples scrubbed.
     const matured = (await outboxEvents()).filter((e) => e.type === EventType.PoolMatured);
     expect(matured.map((e) => (e.data as PoolMaturedData).scope)).toEqual(['global']);
-    // Counted in distinct clients, who are named by per-cluster pseudonyms, never their ids (issue 6).
+    // Counted in distinct clients, who are named by per-cluster pseudonyms, never their ids (draft-zhou §7).
     expect((matured[0]!.data as PoolMaturedData).samples).toEqual([{ text: 'window seat please, mail me at [email] or call [phone]', count: 5, clients: ['#1', '#2', '#3', '#4', '#5'] }]);
     expect(JSON.stringify((matured[0]!.data as PoolMaturedData).samples)).not.toContain('client-');
     // Nowhere in the pool schema is the plaintext (raw_text is sealed).

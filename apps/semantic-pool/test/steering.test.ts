@@ -1,5 +1,5 @@
 /**
- * Issue 6 "Trust", Abuse, in the service: one client flooding a cluster other
+ * Trust (draft-zhou §7), Abuse, in the service: one client flooding a cluster other
  * clients opened cannot steer it, and the state the fix adds (per-client
  * samples, per-client centroid weights) is still a deterministic fold of
  * `pool.inputs`: a rebuild from the log gives the same clusters, samples and
@@ -109,7 +109,7 @@ async function centroids(ids: readonly string[]): Promise<number[][]> {
   return (await index.get(collectionOf('flight_booking'), ids.map((id) => byCluster.get(id) as string))).map((p) => Array.from(p.vector));
 }
 
-describe('issue 6 in apps/semantic-pool: a flood cannot steer a cluster, and the fold still replays exactly', () => {
+describe('draft-zhou §7 in apps/semantic-pool: a flood cannot steer a cluster, and the fold still replays exactly', () => {
   it('pool.matured carries capped, client-counted samples with pseudonyms; a rebuild from the log gives the same clusters and centroids bit for bit', async () => {
     await world();
     const global = (await matured()).filter((m) => m.scope === 'global');

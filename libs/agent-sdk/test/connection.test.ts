@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus, createSubjects } from '@parley/events';
 import { createAgent, type Agent } from '@parley/agent-sdk';
 
-// How an agent authenticates (issue 6, "Trust"): its gateway API key as a bearer token when it
+// How an agent authenticates (draft-zhou §7, trust): its gateway API key as a bearer token when it
 // registers, and the checks on its NATS connection options (TLS itself: tls.int.test.ts).
 const bus = createMemoryBus({ subjects: createSubjects('sdk-conn') });
 const agents: Agent[] = [];

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * API keys (issue 6: hashed at rest, scoped, revocable). A key reads
+ * API keys (draft-zhou §7: hashed at rest, scoped, revocable). A key reads
  * `pk_<key_id>_<secret>`: `key_id` (16 hex) finds the stored row, `secret` is
  * 32 random bytes in base64url. Only SHA-256(secret) is stored: the secret has
  * 256 bits of entropy, so a fast hash is enough (a slow password hash protects

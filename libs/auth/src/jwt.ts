@@ -1,5 +1,5 @@
 /**
- * JWT bearer tokens (issue 6, "Identity"; draft-zhou §7: whatever can change
+ * JWT bearer tokens ("Identity", draft-zhou §7: whatever can change
  * security-relevant state "MUST require authentication and authorization").
  * A caller presents `Authorization: Bearer <JWT>` minted by an identity
  * provider the deployment trusts; Parley verifies it against that issuer's

@@ -2,7 +2,7 @@ import { ParleyError } from '@parley/protocol';
 import type { Principal, Role } from './principal';
 
 /**
- * Who may call what (issue 6, Authorization): the roles allowed on every gRPC
+ * Who may call what (draft-zhou §7, Authorization): the roles allowed on every gRPC
  * method of Parley, keyed `<Service>/<Method>` as in the method's path
  * (`/parley.v1.<Service>/<Method>`). The gateway's JSON-RPC, MCP and A2A faces
  * reach the services over these methods with the caller's own credential, so

@@ -7,7 +7,7 @@ import { CLIENT_ID_PATTERN, MAX_CLIENT_ID_LENGTH, ParleyError, scenarioId } from
  * distinct-client gate, per-client patches, audits, an AN task's `send_from`),
  * never a field the caller fills in.
  *
- * Roles (issue 6):
+ * Roles (draft-zhou §7):
  * - `operator`: runs Parley: approves, rejects and pins patches, judges audits,
  *   reads raw pool fragments, manages API keys, and may act for any client.
  * - `server_agent`: registers agents and publishes their schemas and AN profiles

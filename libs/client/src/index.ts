@@ -60,7 +60,7 @@ export interface ParleyClientOptions {
   timeoutMs?: number;
   headers?: Record<string, string>;
   /**
-   * The caller's credential (issue 6): an API key (`pk_…`) or a JWT, sent as
+   * The caller's credential (draft-zhou §7): an API key (`pk_…`) or a JWT, sent as
    * `Authorization: Bearer <apiKey>` with every call. Parley takes the client id
    * from it; a `client_id` param, when given, must be the same id.
    */

@@ -52,7 +52,7 @@ type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => infer R
 export interface CallContext {
   metadata: Metadata;
   /**
-   * Who called (draft-zhou §7, issue 6): set by the binding after it authenticated
+   * Who called (draft-zhou §7): set by the binding after it authenticated
    * the call's `authorization` metadata and checked the method's roles. Absent only
    * when an implementation is called in-process (tests), not over gRPC.
    */
@@ -205,7 +205,7 @@ export function fromServiceError(e: ServiceError, target: string): ParleyError {
 }
 
 /**
- * A method's guard (issue 6): given the authenticated principal, checks what
+ * A method's guard (draft-zhou §7): given the authenticated principal, checks what
  * the request names (a server agent's own namespace, a task's parties) and
  * returns the request the implementation sees, with every identity member
  * (client_id, send_from) set from the principal. Throws a typed denial.
@@ -586,7 +586,7 @@ async function* clientStream(
 }
 
 /**
- * `api` with every call carrying `authorization` (issue 6): the gateway calls the
+ * `api` with every call carrying `authorization` (draft-zhou §7): the gateway calls the
  * services with its caller's own credential, so each service authenticates and
  * authorizes the caller itself. Calls that pass their own CallContext keep its
  * signal; its authorization is replaced.

@@ -163,7 +163,7 @@ import type { TaskServiceService } from './gen/parley/v1/task';
 import type { StreamingApi } from './grpc';
 export type TaskApi = StreamingApi<typeof TaskServiceService>;
 export { profileToWire } from './profile-wire';
-// Identity (draft-zhou §7, issue 6): API keys kept by the registry; principals travel between services.
+// Identity (draft-zhou §7): API keys kept by the registry; principals travel between services.
 export {
   Principal as WirePrincipal,
   ApiKey,

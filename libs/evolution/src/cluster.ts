@@ -22,7 +22,7 @@
  *   and the cluster's `samples`, at most `max_samples` distinct sanitised
  *   texts, chosen from them (`clusterSamples`) — what intent induction needs.
  *
- * One client cannot steer a cluster (issue 6; zhou §6.2.1 counts "unique
+ * One client cannot steer a cluster (draft-zhou §7; zhou §6.2.1 counts "unique
  * client agents", §7 treats `other` as untrusted input): in a global pool the
  * samples are chosen round-robin across clients, each client's at most
  * `max_samples_per_client`, and each sample's count is the number of distinct
@@ -76,7 +76,7 @@ export interface ClusterSample {
   readonly text: string;
   /**
    * In a global pool's `Cluster.samples`: the distinct clients that sent this
-   * text (issue 6: frequencies count clients, not fragments). In a client's
+   * text (draft-zhou §7: frequencies count clients, not fragments). In a client's
    * own pool and in `ClusterClient.samples`: that client's fragments.
    */
   readonly count: number;
@@ -344,7 +344,7 @@ function withSamples(scope: Scope, p: Pick<Cluster, 'clients' | 'clients_evicted
  * examples derived from real fragments in the cluster"), from its tracked
  * clients' own samples.
  *
- * Global pool (issue 6, one client cannot steer a cluster): round-robin across
+ * Global pool (draft-zhou §7, one client cannot steer a cluster): round-robin across
  * clients, most recently seen first — each client's first text, then each
  * one's second, up to `max_samples_per_client` rounds — merging equal texts
  * (case-insensitive) and stopping new texts at `max_samples`. Each sample's
@@ -386,7 +386,7 @@ export function clusterSamples(clients: readonly ClusterClient[], scope: Scope, 
 }
 
 /**
- * How much one fragment moves its cluster's centroid (issue 6; zhou §6.2.1
+ * How much one fragment moves its cluster's centroid (draft-zhou §7; zhou §6.2.1
  * Semantic Vector Clustering), given how many fragments its client had already
  * put into the cluster. In a global pool each of a client's first
  * `max_samples_per_client` fragments weighs 1/max_samples_per_client and later
@@ -436,7 +436,7 @@ function addClient(c: Cluster, clientId: string, at: number, text: string | null
   const others = c.clients.filter((x) => x.client_id !== clientId);
   const recent = [...(existing?.recent ?? []), at].sort((a, b) => a - b).slice(-cap);
   const before = existing?.samples ?? [];
-  // A global pool keeps each client's few texts (issue 6); a client's own pool keeps up to max_samples of its one client.
+  // A global pool keeps each client's few texts (draft-zhou §7); a client's own pool keeps up to max_samples of its one client.
   const samples =
     text === null
       ? before

@@ -41,7 +41,7 @@ export interface PoolConfig {
    */
   readonly recent_samples: number;
   /**
-   * Parley (issue 6, zhou §6.2.1 "unique client agents", §7): in a global pool,
+   * Parley (draft-zhou §7, zhou §6.2.1 "unique client agents", §7): in a global pool,
    * the sample texts kept per client (its most recent one and its most
    * frequent others). A cluster's samples are chosen round-robin across clients
    * from these, so one client is heard through at most this many texts however

@@ -27,7 +27,7 @@
  *    its clients keep saying (client consistency), and is value-like (an
  *    adjective, a word the lexicon does not know, a member of a value table,
  *    or one sharing a hypernym with another value). Values are canonical
- *    lemmas, and each needs `min_value_clients` distinct clients (issue 6).
+ *    lemmas, and each needs `min_value_clients` distinct clients (draft-zhou §7).
  *    With a lexicon, values and name words are readable English said in a
  *    fragment in its language (kinds.ts), values touch the head as written,
  *    and alternatives stand on one side of it (`sameSlot`).
@@ -52,7 +52,7 @@
  *    `min_value_clients` clients (when more are heard), ASCII; a candidate that breaks one of these lists
  *    why in `review`, and the evolver holds it for an operator.
  *
- * Counting in clients (issue 6): with client-labelled samples every weight
+ * Counting in clients (draft-zhou §7): with client-labelled samples every weight
  * is a number of distinct clients, so one client is one voice.
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
@@ -80,7 +80,7 @@ export interface InductionOptions {
   /** Mapping examples in the description. */
   readonly max_examples: number;
   readonly max_description_chars: number;
-  /** With client-labelled samples from more than this many clients, a value or a name word needs this many (issue 6). */
+  /** With client-labelled samples from more than this many clients, a value or a name word needs this many (draft-zhou §7). */
   readonly min_value_clients: number;
   /** A neighbour joins the head as a compound when it stands beside it in this share of the head's weight. */
   readonly compound_share: number;

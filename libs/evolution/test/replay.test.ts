@@ -242,7 +242,7 @@ describe('thirty simulated days (zhou §6.2.1–§6.2.3)', () => {
     expect(patch.new_keys.map((k) => k.definition.key_name)).toEqual(['seat_preference']);
     const def = (patch.new_keys[0] as SchemaPatch['new_keys'][number]).definition;
     expect(def.key_type).toBe('string');
-    // Issue 6: when the gate opened (day 3-5) seven clients had spoken, six for a window and one, once,
+    // draft-zhou §7: when the gate opened (day 3-5) seven clients had spoken, six for a window and one, once,
     // for an aisle. A value one client alone asks for in a global cluster is that client's, not the
     // cluster's (induce.ts min_value_clients), so 'aisle' is not in the enum: an attacker's value is
     // kept out the same way. (Counting fragments it was ['window', 'aisle'].)

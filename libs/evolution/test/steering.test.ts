@@ -1,5 +1,5 @@
 /**
- * Issue 6 "Trust", Abuse: one client cannot steer a cluster (the pure rules).
+ * Trust (draft-zhou §7), Abuse: one client cannot steer a cluster (the pure rules).
  *
  * draft-zhou §6.2.1 counts "unique client agents"; §6.2.2 induces a key from
  * "real fragments in the cluster"; §7 treats `other` as untrusted. In a global
@@ -61,7 +61,7 @@ const HONEST = [
 /** 500 fragments in 50 different phrasings. */
 const FLOOD = Array.from({ length: 500 }, (_, i) => ({ client: 'mallory', text: `seat color purple variant ${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 2)}` }));
 
-describe('clusterSamples: round-robin across clients, counted in clients (issue 6)', () => {
+describe('clusterSamples: round-robin across clients, counted in clients (draft-zhou §7)', () => {
   it('a client that floods with 50 phrasings is at most max_samples_per_client samples, each counted once', () => {
     const c = feed(GLOBAL, [...HONEST.slice(0, 3), ...FLOOD, ...HONEST.slice(3)]);
     const mallory = c.samples.filter((s) => s.text.includes('purple'));
@@ -118,7 +118,7 @@ describe('clusterSamples: round-robin across clients, counted in clients (issue 
   });
 });
 
-describe('induceKey counts clients when samples name them (issue 6)', () => {
+describe('induceKey counts clients when samples name them (draft-zhou §7)', () => {
   const labelled = (rows: [string, string[]][]): InductionSample[] => rows.map(([text, clients]) => ({ text, count: clients.length, clients }));
 
   it('one client behind three texts is one voice; its lone value stays out of the enum and the examples', () => {
@@ -208,7 +208,7 @@ describe('induceKey counts clients when samples name them (issue 6)', () => {
   });
 });
 
-describe('centroidWeight and the weighted running mean (issue 6; zhou §6.2.1)', () => {
+describe('centroidWeight and the weighted running mean (draft-zhou §7; zhou §6.2.1)', () => {
   it('in a global pool a client weighs 1/max_samples_per_client for its first max_samples_per_client fragments and nothing after; in its own pool 1', () => {
     const w = [0, 1, 2, 3, 999].map((n) => centroidWeight('global', n));
     expect(w).toEqual([1 / 3, 1 / 3, 1 / 3, 0, 0]);

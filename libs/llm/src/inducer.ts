@@ -279,7 +279,7 @@ export function candidateFromAnswer(content: string, prep: PreparedFragments, fi
     );
   }
 
-  // One client, one voice (the rule inducer's min_value_clients, issue 6): with client-labelled samples from more
+  // One client, one voice (the rule inducer's min_value_clients, draft-zhou §7): with client-labelled samples from more
   // than two clients, each value the model returns needs two distinct clients among the fragments it mapped to it;
   // the others are left out of the enum (and a value no fragment supports is the model's invention).
   const labelled = prep.fragments.some((f) => (f.clients?.length ?? 0) > 0);

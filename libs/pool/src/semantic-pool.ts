@@ -13,7 +13,7 @@
  * `{ cluster_id, scope }` where scope is `global` or `client:<id>`. A search
  * for one pool filters on `scope` (the cohort is a payload filter).
  *
- * One client cannot steer a cluster (issue 6; zhou §6.2.1 counts "unique
+ * One client cannot steer a cluster (draft-zhou §7; zhou §6.2.1 counts "unique
  * client agents", §7 treats `other` as untrusted): in a global pool a
  * cluster's samples are chosen round-robin across clients, at most
  * `max_samples_per_client` texts each, counted in distinct clients
@@ -58,7 +58,7 @@ import { similarityThresholdFor } from './thresholds';
  * The pool's figures: libs/evolution's PoolConfig (among them
  * `max_samples_per_client`, default 3: the texts one client contributes to a
  * global cluster's samples and the fragments of it that move the centroid,
- * issue 6) and the index query size.
+ * draft-zhou §7) and the index query size.
  */
 export interface SemanticPoolConfig extends Partial<PoolConfig> {
   /** Nearest clusters asked of the index per pool. Default 5. */
@@ -105,7 +105,7 @@ export interface MaturedCluster {
    * cluster: chosen round-robin across clients, at most max_samples_per_client
    * per client; `count` is the number of distinct clients that sent the text
    * and `clients` names them by per-cluster pseudonyms (`#1`, …), so induction
-   * counts clients, not fragments (issue 6). In a client's own cluster: that
+   * counts clients, not fragments (draft-zhou §7). In a client's own cluster: that
    * client's texts with their fragment counts, no `clients`.
    */
   readonly samples: readonly { readonly text: string; readonly count: number; readonly clients?: readonly string[] }[];
@@ -197,7 +197,7 @@ interface ClusterState {
   cluster: Cluster;
   readonly pool: PoolKey;
   readonly point_id: string;
-  /** Fragments per client ever joined (the distinct clients, and each one's centroid weight, issue 6). */
+  /** Fragments per client ever joined (the distinct clients, and each one's centroid weight, draft-zhou §7). */
   readonly clients: Map<string, number>;
   /** The weight the centroid holds so far (the sum of `centroidWeight` over its fragments). */
   centroid_weight: number;
@@ -264,7 +264,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     const created = res.decision.action === 'create';
     let st: ClusterState;
     let centroid: number[] | null;
-    // Issue 6: how far this fragment may move the centroid depends on how many its client already sent.
+    // draft-zhou §7: how far this fragment may move the centroid depends on how many its client already sent.
     const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
     if (created) {
       clusterSeq = seq;
@@ -277,7 +277,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
       if (weight > 0) {
         const [stored] = await index.get(collectionOf(pool.scenario), [st.point_id]);
         // zhou §6.2.1: the cluster's vector is the weighted running mean of its
-        // members; in a global pool a client weighs one client at most (issue 6).
+        // members; in a global pool a client weighs one client at most (draft-zhou §7).
         centroid = stored ? mergeCentroid(Array.from(stored.vector), Array.from(vector), st.centroid_weight, weight) : Array.from(vector);
         st.centroid_weight += weight;
       } else centroid = null; // the client already counts fully: heat and occurrences grow, the centroid stays
@@ -474,7 +474,7 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
  * A cluster's most representative texts for the views: most frequent first.
  * In a global cluster that is most distinct clients first, ties in the
  * round-robin order of its samples (one text per client before a second), so
- * one client holds at most one of the first places among equals (issue 6); in
+ * one client holds at most one of the first places among equals (draft-zhou §7); in
  * a client's own cluster, most fragments first, ties alphabetical.
  */
 function topSamples(c: Cluster, n: number): string[] {

@@ -1,5 +1,5 @@
 /**
- * Issue 6 "Trust", Abuse: one client cannot steer a cluster.
+ * Trust (draft-zhou §7), Abuse: one client cannot steer a cluster.
  *
  * draft-zhou §6.2.1 counts "unique client agents" for the dual gate, and §7
  * treats `other` as untrusted natural language. A client that floods a global
@@ -152,7 +152,7 @@ const globalMatured = (r: Run): MaturedCluster => {
 };
 const isAttackText = (t: string): boolean => /purple|colou?r/i.test(t);
 
-describe('issue 6: one client flooding a cluster others opened cannot steer it (zhou §6.2.1 "unique client agents", §7)', () => {
+describe('draft-zhou §7: one client flooding a cluster others opened cannot steer it (zhou §6.2.1 "unique client agents", §7)', () => {
   it('the world is what it claims: the literal attack text is dropped by sanitising; every variant survives and joins the honest cluster', async () => {
     expect(sanitizeFragment(LITERAL_ATTACK).text).toBeNull();
     for (const t of ATTACK) expect(sanitizeFragment(t).text, t).not.toBeNull();

@@ -4,7 +4,7 @@
  * `parley keys list [--principal ID] [--all]`
  * `parley keys revoke KEY_ID`
  *
- * API keys (draft-zhou §7; issue 6: hashed at rest, scoped, revocable). `mint`
+ * API keys (draft-zhou §7: hashed at rest, scoped, revocable). `mint`
  * makes a key locally (libs/auth `mintApiKey`, no gateway): the value for
  * PARLEY_DEV_KEY or PARLEY_BOOTSTRAP_OPERATOR_KEY, which the registry makes
  * valid at start. `create`, `list` and `revoke` go through the gateway's

@@ -1,7 +1,7 @@
 /**
  * `parley whoami [--json]`
  *
- * Who the gateway takes the caller for (issue 6): the principal, tenant, roles
+ * Who the gateway takes the caller for (draft-zhou §7): the principal, tenant, roles
  * and namespaces of the API key (or JWT) given with --key / PARLEY_API_KEY,
  * through the gateway's `whoami`. Any valid key may ask.
  */
