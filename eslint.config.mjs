@@ -8,8 +8,9 @@
  *  1. The layer rules between Nx projects (`@nx/enforce-module-boundaries`),
  *     driven by the `type:*` tag in each project.json. See LAYERS below.
  *  2. Pure domain: libs/protocol and libs/examples import no IO library
- *     (`no-restricted-imports`), and any `type:domain` project imports no
- *     database/messaging/RPC package (`bannedExternalImports`, follows the tag).
+ *     (`no-restricted-imports`), and every `type:domain` project (libs/protocol,
+ *     examples, adol, an, auth, evolution) imports no database/messaging/RPC
+ *     package (`bannedExternalImports`, follows the tag).
  *     Tests are exempt (fixtures are files) and may import libs/testkit.
  *
  *  3. Dictionaries keyed by outside text are Maps or null-prototype objects
@@ -58,7 +59,7 @@ function withSeverity(rules, severity) {
 // ---------------------------------------------------------------------------
 // Layers. Key: a project's tag; value: the tags of projects it may import.
 // ---------------------------------------------------------------------------
-const DOMAIN = 'type:domain'; //           libs/protocol, libs/examples
+const DOMAIN = 'type:domain'; //           libs/protocol, examples, adol, an, auth, evolution
 const CONTRACTS = 'type:contracts'; //     libs/contracts
 const ADAPTER = 'type:adapter'; //         libs/events, libs/storage
 const RUNTIME = 'type:runtime'; //         libs/runtime

@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { Message, SendMessageResponse } from '@a2a-js/sdk';
 import type { AgentProfile as ProfileMessage, AgentProfileApi, ExecutionApi } from '@parley/contracts';
-import { AGENT_NAME_PATTERN, FORBIDDEN_MEMBER_NAMES, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, findEdgeViolation, parseIdempotencyKey, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
+import { AGENT_NAME_PATTERN, FORBIDDEN_MEMBER_NAMES, ParleyError, SCHEMA_ID_PATTERN, assertNoForbiddenKeys, findEdgeViolation, isPlainObject, parseIdempotencyKey, scenarioId, toParleyError, validateAgentName, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
 import { checkRequireOutput, filterResult } from './adol';
 import { parseCallToolMeta } from './adol-params';
@@ -64,7 +64,6 @@ class RpcFailure extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function errorBody(id: Id, e: unknown): Record<string, unknown> {
   const err = e instanceof RpcFailure ? e.err : toParleyError(e);
@@ -74,7 +73,7 @@ function errorBody(id: Id, e: unknown): Record<string, unknown> {
 
 /** Refuses a reserved member name (FORBIDDEN_MEMBER_NAMES) at the top of `v` as /rpc refuses it in params: invalid_params, rule forbidden_key. */
 function refuseReservedMembers(v: unknown, path: string): void {
-  if (!isObject(v)) return;
+  if (!isPlainObject(v)) return;
   for (const k of Object.keys(v)) {
     if (FORBIDDEN_MEMBER_NAMES.has(k)) throw new ParleyError('invalid_params', `${path}.${k} is not allowed: "${k}" is a reserved member name`, { path: `${path}.${k}`, rule: 'forbidden_key' });
   }
@@ -145,14 +144,14 @@ export function createA2aFace(opts: A2aFaceOptions) {
   }
 
   async function sendMessage(params: unknown, dialect: Dialect, urlAgent: string | undefined): Promise<unknown> {
-    if (!isObject(params) || !isObject(params.message)) {
+    if (!isPlainObject(params) || !isPlainObject(params.message)) {
       throw new ParleyError('invalid_params', 'params.message is required: the message to send', { path: 'params.message', rule: 'required' });
     }
     const message = params.message;
     const parts = message.parts;
     if (!Array.isArray(parts)) throw new ParleyError('invalid_params', 'params.message.parts must be an array', { path: 'params.message.parts', rule: 'type' });
     // Both dialects put structured content under `data` (v0.3 adds kind: "data").
-    const dataIdx = parts.findIndex((p) => isObject(p) && isObject(p.data));
+    const dataIdx = parts.findIndex((p) => isPlainObject(p) && isPlainObject(p.data));
     if (dataIdx < 0) {
       throw new ParleyError(
         'invalid_params',
@@ -162,10 +161,10 @@ export function createA2aFace(opts: A2aFaceOptions) {
     }
     const data = (parts[dataIdx] as { data: Record<string, unknown> }).data;
     const dataPath = `params.message.parts[${dataIdx}].data`;
-    const envelope = isObject(data.payload) && Object.keys(data).every((k) => ENVELOPE_MEMBERS.includes(k));
+    const envelope = isPlainObject(data.payload) && Object.keys(data).every((k) => ENVELOPE_MEMBERS.includes(k));
     // Like /rpc's params: a reserved member name (__proto__, constructor, prototype) in the metadata is refused, not dropped.
     refuseReservedMembers(message.metadata, 'params.message.metadata');
-    const metadata = isObject(message.metadata) ? message.metadata : {};
+    const metadata = isPlainObject(message.metadata) ? message.metadata : {};
     const routing: Routing = envelope ? data : metadata;
     const routingPath = envelope ? dataPath : 'params.message.metadata';
     const payload = (envelope ? data.payload : data) as JsonObject;
@@ -240,8 +239,8 @@ export function createA2aFace(opts: A2aFaceOptions) {
   return {
     /** Handles one parsed JSON-RPC body posted to /a2a (urlAgent undefined) or /a2a/<agent>. */
     async handle(body: unknown, urlAgent: string | undefined): Promise<A2aReply> {
-      const id: Id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-      if (!isObject(body)) return { status: 200, body: errorBody(null, new ParleyError('invalid_request', 'A request must be one JSON-RPC object (A2A uses no batches)', { path: 'request', rule: 'type' })) };
+      const id: Id = isPlainObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+      if (!isPlainObject(body)) return { status: 200, body: errorBody(null, new ParleyError('invalid_request', 'A request must be one JSON-RPC object (A2A uses no batches)', { path: 'request', rule: 'type' })) };
       if (body.jsonrpc !== '2.0') return { status: 200, body: errorBody(id, new ParleyError('invalid_request', 'jsonrpc must be exactly "2.0"', { path: 'jsonrpc', rule: 'equals_2.0' })) };
       if (typeof body.method !== 'string' || body.method === '') {
         return { status: 200, body: errorBody(id, new ParleyError('invalid_request', 'method must be a non-empty string', { path: 'method', rule: 'type' })) };

@@ -1,7 +1,7 @@
 import { profileToWire, type AgentProfileApi, type DiscoverProfilesRequest } from '@parley/contracts';
 import { AN_AGENT_NAME_PATTERN, DATA_TYPES, MAX_AN_AGENT_NAME_LENGTH, NEGOTIATION_TYPES, parseAgentProfile } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
-import type { Backends, Handler } from './rpc';
+import type { Backends, Handler } from './handler';
 
 /**
  * AN agent profiles (autonomous-networks multi-agent draft §5.1) on the

@@ -10,7 +10,7 @@ import {
   type NegotiationType,
 } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
-import type { Backends, Handler } from './rpc';
+import type { Backends, Handler } from './handler';
 
 /**
  * AN tasks (autonomous-networks multi-agent draft §4.2-4.5, §5.2-5.4) on the

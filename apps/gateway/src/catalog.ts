@@ -6,8 +6,9 @@
  * Staleness is bounded two ways: entries live `ttlMs` (a few seconds), and the
  * gateway invalidates the cache itself when it handles a `register_agent` or
  * `publish_schema`. Another gateway replica's writes show up within the TTL.
- * GetSchema answers are kept for good: a published version never changes
- * (zhou §6.2.2), so only the lists are re-read.
+ * GetSchema answers are re-read on every rebuild too: a published version
+ * never changes (zhou §6.2.2), but the effective template carries the global
+ * patches, so MCP tool schemas follow patches within the TTL.
  */
 import { templateFromWire, type Agent, type GetSchemaResponse, type NegotiationApi, type RegistryApi } from '@parley/contracts';
 import type { ToolLike } from '@parley/adol';

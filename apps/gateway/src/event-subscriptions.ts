@@ -1,6 +1,6 @@
 import type { EventSubscriptionApi } from '@parley/contracts';
 import { ParleyError } from '@parley/protocol';
-import type { Backends, Handler } from './rpc';
+import type { Backends, Handler } from './handler';
 
 /**
  * Operators' webhooks for schema self-evolution events (draft-zhou §6.2; OSS

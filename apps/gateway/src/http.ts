@@ -168,7 +168,8 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const schemas = new SchemaStore();
   // The operator console (console.ts): static assets, the page calls /rpc with the operator's credential.
   const serveConsole = consoleHandler();
-  const limit = opts.rateLimit === null ? undefined : createRateLimiter({ ...(opts.rateLimit ?? { ratePerSecond: 50, burst: 100 }), clock: opts.clock ?? systemClock });
+  const clock = opts.clock ?? systemClock;
+  const limit = opts.rateLimit === null ? undefined : createRateLimiter({ ...(opts.rateLimit ?? { ratePerSecond: 50, burst: 100 }), clock });
   const metrics = opts.metrics;
   /** A request answered before any method ran (401, 413, 429, a body that is not JSON): counted as method `none`. */
   const refused = (face: 'rpc' | 'mcp' | 'a2a', type: string, started: number) => metrics?.request(face, 'none', undefined, type, (performance.now() - started) / 1000);
@@ -196,7 +197,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   let jwks: { at: number; body: string } | undefined;
   let jwksLoading: Promise<string> | undefined;
   const jwksBody = async (): Promise<string> => {
-    if (jwks && Date.now() - jwks.at < JWKS_TTL_MS) return jwks.body;
+    if (jwks && clock.now().getTime() - jwks.at < JWKS_TTL_MS) return jwks.body;
     jwksLoading ??= opts.backends.negotiation
       .getSigningKeys({})
       .then((r) => {
@@ -204,7 +205,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
         const keys: Array<Record<string, string>> = r.keys.map((k) => ({ kty: k.kty, crv: k.crv, x: k.x, kid: k.kid, use: k.use, alg: k.alg }));
         for (const k of cardSigner.jwks().keys) if (!keys.some((n) => n.kid === k.kid)) keys.push({ ...k });
         const body = JSON.stringify({ keys });
-        jwks = { at: Date.now(), body };
+        jwks = { at: clock.now().getTime(), body };
         return body;
       })
       .catch((e: unknown) => {

@@ -1,6 +1,6 @@
 import { DEAD_LETTER_SERVICES, type ApiKeyApi, type DeadLetterApi, type DeadLetterServiceName, type EvolutionApi, type ListDeadLettersResponse, type SemanticPoolApi } from '@parley/contracts';
 import { CLIENT_ID_PATTERN, MAX_SCENARIO_LENGTH, ParleyError, scenarioId, toParleyError } from '@parley/protocol';
-import type { Backends, Handler } from './rpc';
+import type { Backends, Handler } from './handler';
 
 /**
  * The operator's face of Parley on the gateway's JSON-RPC endpoint: schema

@@ -1,10 +1,10 @@
-import { templateFromWire, templateToWire, type ExecutionApi, type NegotiationApi, type RegistryApi } from '@parley/contracts';
-import type { EvolutionApi, SemanticPoolApi } from '@parley/contracts';
+import { templateFromWire, templateToWire } from '@parley/contracts';
 import {
   ERROR_CATALOGUE,
   ParleyError,
   assertNoForbiddenKeys,
   findEdgeViolation,
+  isPlainObject,
   parseExecuteParams,
   parseGetSchemaTemplateParams,
   parseListAgentsParams,
@@ -21,75 +21,22 @@ import { compactTemplate, shortTemplate } from './adol';
 import { execute } from './execute';
 import { keyFromWire, type ExecuteResponse } from '@parley/contracts';
 import { parseGetSchemaUpdatesParams, type JsonObject, type JsonValue } from '@parley/protocol';
-import type { Principal } from '@parley/auth';
-import type { ApiKeyApi, DeadLetterApi, DeadLetterServiceName } from '@parley/contracts';
 import { API_KEY_METHODS, DEAD_LETTER_METHODS, OPERATOR_METHODS } from './operator';
-import { AN_TASK_METHODS, type TaskApi } from './an-tasks';
-import { AN_PROFILE_METHODS, type AgentProfileApi } from './an-profiles';
+import { AN_TASK_METHODS } from './an-tasks';
+import { AN_PROFILE_METHODS } from './an-profiles';
 import { EVENT_SUBSCRIPTION_METHODS } from './event-subscriptions';
-import type { EventSubscriptionApi } from '@parley/contracts';
 import { openRpcDocument } from './openrpc';
+import type { Backends, Handler, RequestContext } from './handler';
 
-/**
- * The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification).
- * Method names and params follow draft-zhou Appendix A (`get_schema_template`,
- * Figure 6; the payload exchange of Figure 8 as `execute`). Every method
- * parses its params at the edge (libs/protocol rpc-params) and then calls the
- * owning service over gRPC.
- */
-export interface Backends {
-  registry: RegistryApi;
-  /** AN agent profiles (draft 004 §5.1), served by the registry; without it the profile methods answer `unavailable`. */
-  profiles?: AgentProfileApi;
-  negotiation: NegotiationApi;
-  execution: ExecutionApi;
-  tasks?: TaskApi;
-  /**
-   * Schema self-evolution (draft-zhou §6.2): the Differential Semantic Pool and
-   * patch evaluation. Optional: without them the operator methods (operator.ts)
-   * answer `unavailable`.
-   */
-  pool?: SemanticPoolApi;
-  evolution?: EvolutionApi;
-  /** The registry's API keys (draft-zhou §7); without it the key methods answer `unavailable`. */
-  apiKeys?: ApiKeyApi;
-  /** Operators' webhooks for schema evolution events, served by execution; without it those methods answer `unavailable`. */
-  eventSubscriptions?: EventSubscriptionApi;
-  /**
-   * DeadLetterService of each service the gateway reaches (draft-zhou §6.2 event flow),
-   * by service name; a service missing from it is listed as `unavailable`.
-   */
-  deadLetters?: ReadonlyMap<DeadLetterServiceName, DeadLetterApi>;
-}
+export type { Backends, Handler, RequestContext } from './handler';
 
-/** What a method sees of the HTTP request it came in (the same for every member of a batch). */
-export interface RequestContext {
-  /**
-   * The authenticated caller (draft-zhou §7). The backends a method gets already carry
-   * the caller's credential to the services, which authorize it themselves.
-   */
-  principal?: Principal;
-  /**
-   * Headers the method may add to the HTTP response (lower-case names). http.ts
-   * passes a map for a single request only: a batch's members share one response.
-   */
-  responseHeaders?: Record<string, string>;
-  /**
-   * What the method learnt that metrics and traces may name (http.ts gives each
-   * request its own): the scenario a service resolved, never one taken from params.
-   */
-  observed?: { scenario?: string };
-  /** The single request's `Idempotency-Key` header, checked (http.ts); `execute` uses it. */
-  idempotencyKey?: string;
-  /** The URL of this JSON-RPC endpoint and the gateway's version, for `rpc.discover`'s document (http.ts). */
-  rpcUrl?: string;
-  version?: string;
-}
+// The JSON-RPC 2.0 face of Parley (https://www.jsonrpc.org/specification). Method names and params follow
+// draft-zhou Appendix A (`get_schema_template`, Figure 6; the payload exchange of Figure 8 as `execute`). Every
+// method parses its params at the edge (libs/protocol rpc-params) and then calls the owning service over gRPC.
 
 /** Longest `Parley-Signature` header sent; a longer signature (many applied patches) is left to get_schema_template_signed. */
 const MAX_SIGNATURE_HEADER = 6000;
 
-export type Handler = (params: unknown, b: Backends, ctx: RequestContext) => Promise<unknown>;
 
 export const METHODS = {
   /**
@@ -341,10 +288,6 @@ export function errorResponse(id: JsonRpcId, e: unknown): JsonRpcResponse {
   };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * Handles one parsed request object. Returns undefined for a notification
  * (no `id`), which gets no response per JSON-RPC 2.0 §4.1.
@@ -359,7 +302,7 @@ export async function handleOne(
   /** The HTTP request's context (its Authorization header, the operator check); the same for every member of a batch. */
   ctx: RequestContext = {},
 ): Promise<JsonRpcResponse | undefined> {
-  if (!isObject(req)) return errorResponse(null, new ParleyError('invalid_request', 'A request must be a JSON object', { path: 'request', rule: 'type' }));
+  if (!isPlainObject(req)) return errorResponse(null, new ParleyError('invalid_request', 'A request must be a JSON object', { path: 'request', rule: 'type' }));
   const id = req.id;
   const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
   const replyId: JsonRpcId = validId && id !== undefined ? (id as JsonRpcId) : null;
@@ -367,7 +310,7 @@ export async function handleOne(
   if (!validId) return envelopeError('id', 'type', 'id must be a string, a number or null');
   if (req.jsonrpc !== '2.0') return envelopeError('jsonrpc', 'equals_2.0', 'jsonrpc must be exactly "2.0"');
   if (typeof req.method !== 'string' || req.method === '') return envelopeError('method', 'type', 'method must be a non-empty string');
-  if (req.params !== undefined && !isObject(req.params)) {
+  if (req.params !== undefined && !isPlainObject(req.params)) {
     return errorResponse(replyId, new ParleyError('invalid_params', 'params must be an object (by-name parameters)', { path: 'params', rule: 'type' }));
   }
   const notification = id === undefined;
