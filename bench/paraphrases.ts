@@ -1,5 +1,6 @@
-// `npx tsx bench/paraphrases-dev.ts`: the offline embedder's separation on the dev part of the
-// independent paraphrase set (bench/data/paraphrases/dev.json; the held-out part is not read):
+// `npx tsx bench/paraphrases.ts [--heldout]`: the offline embedder's separation on the dev part of the
+// independent paraphrase set (bench/data/paraphrases/dev.json), or with --heldout on its held-out part
+// (bench/heldout/paraphrases/heldout.json, scored only at the end, never tuned on):
 // ROC AUC over all pairs, over the pairs in one language, and over the cross-language ones.
 // The last line is one JSON object with the figures.
 import { readFileSync } from 'node:fs';
@@ -15,7 +16,8 @@ interface Pair {
   b: string;
 }
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const pairs = (JSON.parse(readFileSync(join(ROOT, 'bench', 'data', 'paraphrases', 'dev.json'), 'utf8')) as { pairs: Pair[] }).pairs;
+const FILE = process.argv.includes('--heldout') ? join(ROOT, 'bench', 'heldout', 'paraphrases', 'heldout.json') : join(ROOT, 'bench', 'data', 'paraphrases', 'dev.json');
+const pairs = (JSON.parse(readFileSync(FILE, 'utf8')) as { pairs: Pair[] }).pairs;
 // A pair is cross-language when one side has Latin letters only and the other none.
 const latin = (s: string): boolean => /\p{Script=Latin}/u.test(s) && [...s].every((c) => !/\p{L}/u.test(c) || /\p{Script=Latin}/u.test(c));
 const crossLanguage = (p: Pair): boolean => latin(p.a) !== latin(p.b);
