@@ -4,7 +4,8 @@ import type { EventSubscription, EventSubscriptionApi } from '@parley/contracts'
 import { ALL_EVENT_TYPES, EventType, consumeIdempotently, type Bus, type EventEnvelope, type Stoppable, type Subjects } from '@parley/events';
 import { ParleyError, scenarioId } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
-import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
+import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp } from '@parley/protocol';
 import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions, type WebhookFeed } from './tasks/webhooks';
 import type { WebhookUrlPolicy } from './tasks/webhook-allow';
 

@@ -1,6 +1,7 @@
 import type { SchemaVersion } from '@parley/contracts';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
-import { isoTimestamp, type Queryable } from '@parley/storage';
+import type { Queryable } from '@parley/storage';
+import { isoTimestamp } from '@parley/protocol';
 
 // The SQL of published schemas (service.ts): `negotiation.schemas` (one row per
 // (agent, schema_id), versioned per scenario), `schema_variants` (a template per

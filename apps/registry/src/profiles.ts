@@ -2,7 +2,8 @@ import { profileToWire, type AgentProfile as WireProfile, type AgentProfileApi }
 import { AN_AGENT_NAME_PATTERN, DATA_TYPES, MAX_AN_AGENT_NAME_LENGTH, NEGOTIATION_TYPES, parseAgentProfile, type AgentProfile } from '@parley/an';
 import { ParleyError } from '@parley/protocol';
 import type { Clock } from '@parley/runtime';
-import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
+import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp } from '@parley/protocol';
 
 /**
  * AN agent profiles (autonomous-networks multi-agent draft §5.1, Figure 5) and

@@ -1,6 +1,7 @@
 import type { Agent, RegistryApi } from '@parley/contracts';
 import { ParleyError, scenarioId, validateAgentName } from '@parley/protocol';
-import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
+import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp } from '@parley/protocol';
 import type { Clock } from '@parley/runtime';
 
 /**

@@ -1,5 +1,6 @@
 import { ParleyError } from '@parley/protocol';
-import { isoTimestamp, type Db, type Queryable } from '@parley/storage';
+import type { Db, Queryable } from '@parley/storage';
+import { isoTimestamp } from '@parley/protocol';
 import type { EventEnvelope } from './events';
 import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';

@@ -103,6 +103,6 @@ export { OPENRPC_VERSION, buildOpenRpcDocument } from './openrpc';
 export type { OpenRpcDocument, OpenRpcOptions } from './openrpc';
 export { WIRE_SCHEMAS } from './rpc-wire.gen';
 // One copy of the plain-object guard for every package (apps and libs import it from here).
-export { isPlainObject } from './json';
+export { isPlainObject, isoTimestamp } from './json';
 // The edge check of every string that crosses into Parley (NUL, unpaired surrogates, nesting depth).
 export { EDGE_RULES, MAX_EDGE_DEPTH, assertEdgeClean, findEdgeViolation, memberPath } from './edge-strings';

@@ -131,3 +131,11 @@ export function codePointLength(s: string): number {
   for (const _ of s) n++;
   return n;
 }
+
+/**
+ * A timestamp as ISO 8601: `pg` returns `timestamptz` columns as a Date, PGlite
+ * and JSON paths may hand back a string. One conversion for every service.
+ */
+export function isoTimestamp(v: Date | string): string {
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+}

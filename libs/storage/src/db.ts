@@ -20,11 +20,3 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
-
-/**
- * A timestamp column as ISO 8601: `pg` returns `timestamptz` as a Date, PGlite
- * and JSON paths may hand back a string. One conversion for every service.
- */
-export function isoTimestamp(v: Date | string): string {
-  return (v instanceof Date ? v : new Date(v)).toISOString();
-}

@@ -1,4 +1,4 @@
-export { isoTimestamp, type Db, type Queryable, type QueryResult } from './db';
+export type { Db, Queryable, QueryResult } from './db';
 export { createPgDb, type PgDbOptions } from './pg-db';
 export { createPgliteDb } from './pglite-db';
 export { migrate, loadMigrations, SERVICE_SCHEMAS, type ServiceSchema, type Migration } from './migrate';

@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { appendContext, assertTransition, type ContextMessage, type NegotiationRound, type NegotiationState, type Task, type TaskNotification, type TaskState } from '@parley/an';
 import { EventType, outboxInsert, taskToken, type EventEnvelope, type Subjects } from '@parley/events';
 import { ParleyError } from '@parley/protocol';
-import { isoTimestamp, type Queryable } from '@parley/storage';
+import type { Queryable } from '@parley/storage';
+import { isoTimestamp } from '@parley/protocol';
 
 export function iso(v: unknown): string {
   return isoTimestamp(v instanceof Date ? v : String(v));
