@@ -427,7 +427,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
   const englishWords = new Set<string>();
   for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
-  const readable = (w: string): boolean => readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) && (lex === BASIC_LEXICON || englishWords.has(w));
+  // A word the lexicon does not know ("legroom": WordNet 3.1 lacks it) still names the need when it is central to it:
+  // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
+  const totalWordMass = mass(parsed);
+  const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
+  const readable = (w: string): boolean =>
+    (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w));
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
@@ -468,10 +473,11 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const chooseHead = (exclude: ReadonlySet<string>): string | null => {
     const scored = vocab
       .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w))
-      .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
+      .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
     const top = Math.max(0, ...scored.map((x) => x.s));
     // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
-    const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || (x.w < y.w ? -1 : 1))[0];
+    // Ties in clients (one client's cohort counts every word once) go to the word in more fragments ("legroom" beside "extra").
+    const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
     return best?.w ?? null;
   };
   // A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
