@@ -10,22 +10,21 @@ import { writeStream, type StreamSpec } from '../../data/evolution/schedule';
 
 // ---- flight_booking -------------------------------------------------------------------------------------------
 
-const RETURN = [
-  'return leg on the 19th please',
-  'I fly home Sunday evening',
-  'round trip, back on November 2',
-  'need the inbound on 3 Nov',
-  'and a ticket home five days later',
-  'coming back the following Friday',
-  '返程10月28号',
-  'regreso el día 21',
-  'Rückflug am 14.',
-  '帰りは10月30日',
-  'retour le 5 novembre',
-  'also the way back, twenty-seventh',
-  'retrun flight the 11th',
-  'обратно 25-го',
-  'there and back, home again by the 1st',
+const ARRIVE_BY = [
+  'I must land before 6pm',
+  'need to be there by noon at the latest',
+  'arrival no later than 21:00',
+  'touch down before ten in the morning, I have a meeting at 11',
+  'get me in by 3:30 pm local',
+  'the wedding starts at 4, so on the ground by 1',
+  '必须在下午五点前到达',
+  '到着は19時までに',
+  'llegar antes de las 14:00',
+  'Ankunft spätestens 20 Uhr',
+  'arrivée avant 9h',
+  'arrivel before 17h please',
+  'nothing that gets in after midnight',
+  'I need to be at the hotel by eight, so land by half six',
 ];
 
 const NONSTOP = [
@@ -120,20 +119,19 @@ const WATERMARK = ['put "© Lina Park" in the corner', 'add my watermark Sunbeam
 
 // ---- fault_management -----------------------------------------------------------------------------------------
 
-const MAINS = [
-  'grid power went off at the site, running on batteries',
-  'commercial power lost at the hub',
-  'the utility cut electricity in the whole district',
-  'mains failure alarm came first',
-  'AC input dropped, rectifiers on backup',
-  '市电停电',
-  '商用電源断',
-  'corte de luz en la zona',
-  'Netzausfall am Standort',
-  'coupure secteur sur le site',
-  'blackout across the neighbourhood since the storm',
-  'mains pwr fail',
-  'no electricity at the shelter, genset not starting',
+const REPEAT = [
+  'third time this week at this site',
+  'same thing happened last Tuesday',
+  'this keeps coming back every few days',
+  "it is a repeat, see last month's outage",
+  'déjà vu : panne identique il y a deux jours',
+  '这个站点这周第三次了',
+  'また同じ障害、先週もあった',
+  'otra vez lo mismo que el lunes',
+  'schon wieder, wie vorgestern',
+  'recurrng issue, we have seen it before',
+  'flaps every night around 2am, for a week now',
+  'history: four similar incidents since October',
 ];
 
 const TICKET = [
@@ -212,6 +210,7 @@ const NOISE_FLIGHT = [
   'we are celebrating our anniversary',
   'the premium credit card gives me lounge access already',
   'bring me back a souvenir lol',
+  'my sister arrives at 6, can you check her flight too',
   'Danke für die schnelle Hilfe',
   'the number on my passport changed',
   '谢谢',
@@ -277,6 +276,8 @@ const NOISE_FAULT = [
   'who approves truck rolls after midnight?',
   'district manager wants a summary at 9',
   'the storm warning is lifted',
+  'same shift roster as last week',
+  'we had this discussion before, never mind',
   'we moved the NOC to the third floor',
   'reminder: audit next week',
   'the electricity bill for the sites is due',
@@ -319,19 +320,19 @@ export const spec: StreamSpec = {
   recurring: [
     {
       gold: {
-        id: 'return_date',
+        id: 'arrive_by',
         scenario: f,
         kind: 'recurring',
         expect: 'global',
-        acceptable_names: ['return_date', 'inbound_date', 'return_departure_date', 'return_flight_date', 'date_of_return'],
+        acceptable_names: ['arrive_by', 'latest_arrival_time', 'arrival_deadline', 'arrive_before', 'max_arrival_time'],
         type: 'string',
         values: [],
-        why: 'Twenty-six booking clients ask for the way home on a given day ("back on November 2", "five days later", "返程10月28号"): a second date → string (ISO 8601 date, format date, would be ideal).',
+        why: 'Twenty-six booking clients say by when they must land ("before 6pm", "by noon at the latest", "on the ground by 1"): a local time → string (HH:MM, or a time format, would be ideal).',
       },
       clients: 26,
       start: 0,
       p: 0.3,
-      groups: [{ texts: RETURN }],
+      groups: [{ texts: ARRIVE_BY }],
     },
     {
       gold: {
@@ -461,19 +462,19 @@ export const spec: StreamSpec = {
     },
     {
       gold: {
-        id: 'mains_power_failure',
+        id: 'repeat_fault',
         scenario: m,
         kind: 'recurring',
         expect: 'global',
-        acceptable_names: ['mains_power_failure', 'power_outage', 'site_on_battery', 'commercial_power_lost', 'ac_power_failure'],
+        acceptable_names: ['repeat_fault', 'recurring_fault', 'is_repeat_incident', 'repeat_incident', 'recurrence'],
         type: 'boolean',
         values: [],
-        why: 'Fifteen NOC clients report that the site lost grid (commercial, AC) power and runs on batteries: boolean context that changes the diagnosis (the link may be fine). alarm_type=mains_failure is a weaker but defensible reading for some fragments.',
+        why: 'Fifteen NOC clients say the fault has happened before at the same place ("third time this week", "same thing last Tuesday"): boolean (a count of earlier occurrences is a defensible richer shape).',
       },
       clients: 15,
       start: 0,
       p: 0.4,
-      groups: [{ texts: MAINS }],
+      groups: [{ texts: REPEAT }],
     },
     {
       gold: {
@@ -584,7 +585,7 @@ export const spec: StreamSpec = {
   ],
   noise: { flight_booking: NOISE_FLIGHT, photo_retouch: NOISE_PHOTO, fault_management: NOISE_FAULT },
   notes:
-    'Held-out stream A. Refinement: fare_brand refines cabin_class. Weak: watermark_text (expect none). Personal: pet_in_cabin, escalation_contact. Bursts: upload_failed (off-topic), ack_please (protocol chatter). Noise shares words with the needs (red-eye flight, back, points, loyalty, eyes, tourists, long side, power, battery, ticket, storm).',
+    'Held-out stream A. Refinement: fare_brand refines cabin_class. Weak: watermark_text (expect none). Personal: pet_in_cabin, escalation_contact. Bursts: upload_failed (off-topic), ack_please (protocol chatter). Noise shares words with the needs (red-eye flight, arrival, points, loyalty, eyes, tourists, long side, battery, ticket, week, again).',
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeStream(spec, dirname(fileURLToPath(import.meta.url)));

@@ -47,9 +47,21 @@ const AFTERNOON = ['after lunch', 'leave around 3pm', 'nachmittags bitte', "dép
 const EVENING = ['after work, 7pm or later', 'an evening departure', '晚上的航班', 'en soirée', 'abends fliegen', 'once the sun is down'];
 const OVERNIGHT = ['the red-eye', 'sleep on the plane, overnight', 'a night flight that lands early', '夜行便', 'vuelo nocturno', 'overnite one'];
 
-const STAR = ['Star Alliance carriers only', 'stick to Lufthansa group or United', '星空联盟的航班', 'スターアライアンスで', 'star aliance please, gold card'];
-const ONEWORLD = ['oneworld please, I have BA status', 'only Qantas, Cathay or their partners', 'one world airlines', 'Oneworld-Partner bevorzugt'];
-const SKYTEAM = ['SkyTeam so my Air France card counts', 'Delta or KLM partners', '天合联盟', 'Skyteam members only', 'aerolíneas de SkyTeam'];
+const TOGETHER = [
+  'keep the four of us in one row',
+  'we must sit next to each other',
+  "don't split our family across the plane",
+  'adjacent places for me and my son',
+  'my partner and I side by side please',
+  'a group booking, everyone seated as a block',
+  '座位要挨在一起',
+  '家族みんな隣同士で',
+  'asientos juntos, por favor',
+  'bitte nebeneinander sitzen',
+  'places côte à côte',
+  'sit togehter pls',
+  "the kids (6 and 8) can't be rows away from us",
+];
 
 // ---- photo_retouch --------------------------------------------------------------------------------------------
 
@@ -91,11 +103,9 @@ const FILM_COOL = ['icy blue Nordic grade', 'CineStill tungsten blue', 'cold ste
 
 // ---- fault_management -----------------------------------------------------------------------------------------
 
-const LIGHTNING = ['lightning hit the tower last night', 'a thunderstrike near the mast', '雷击导致', '落雷の影響', 'struck during the thunderstorm'];
-const FLOOD = ['the equipment room is under water', 'river overflowed onto the site', 'inundación en el sitio', 'Hochwasser im Technikraum', 'flodded cabinet'];
-const TYPHOON = ['typhoon Haikui passed over', '台风过境后', 'the cyclone knocked the antennas', 'after the tropical storm went through', '台風の通過後'];
-const SNOW = ['ice on the dish', 'heavy snow load on the mast', 'Schneelast auf dem Mast', 'frozen feeder after the blizzard'];
-const HEAT = ['cabinet overheating in the heatwave', '45 degrees outside, the shelter AC died', 'canicule, armoire en surchauffe', 'thermal shutdown, it is boiling out there'];
+const VOICE = ['people cannot make calls', 'calls drop after a few seconds', '打不了电话', 'no se pueden hacer llamadas', 'voice is dead, the rest works', 'Telefonie gestört'];
+const DATA = ['mobile internet is down', 'browsing and apps time out', '上不了网', '4G data not working', 'pas de data mobile', 'data sessions fail, calls ok'];
+const SMS = ['texts are not delivered', 'SMS stuck in the queue', '短信发不出去', 'SMSが届かない', 'los mensajes de texto no llegan', 'OTP codes by text never arrive', 'sms not gettng through'];
 
 const PROTECTION = [
   'the backup path is down too, we are unprotected',
@@ -112,10 +122,20 @@ const PROTECTION = [
   'running without any fallback link',
 ];
 
-const HUAWEI = ['the kit there is Huawei', '华为设备', 'Huawei BBU at that location', 'equipo Huawei'];
-const ERICSSON = ['Ericsson radios on that mast', 'it is an Ericsson site', 'Ericsson-Baseband', 'ericson gear'];
-const NOKIA = ['Nokia AirScale units', 'all Nokia in that cluster', 'matériel Nokia', 'ノキア製'];
-const ZTE = ['ZTE equipment', '中兴的基站', 'ZTE boxes there'];
+const RECENT_CHANGE = [
+  'a config push went out at 02:00, right before it broke',
+  'the software was upgraded last night',
+  'someone changed the routing policy an hour ago',
+  'it started just after the maintenance job finished',
+  'new firmware was loaded on the BBU yesterday',
+  'we swapped a board this morning and then this',
+  '昨晚刚做过割接',
+  '直前に設定変更あり',
+  'justo después de un cambio de configuración',
+  'nach dem Update gestern Abend',
+  'juste après la mise à jour du logiciel',
+  'a patch was aplied at 23:00',
+];
 
 // ---- personal needs and bursts --------------------------------------------------------------------------------
 
@@ -160,6 +180,8 @@ const NOISE_FLIGHT = [
   'what is the time difference with Tokyo',
   'I am a member of the gym, not of any airline club',
   'my son wants to be a pilot',
+  'we travelled together last year and loved it',
+  'the seat map does not load on my phone',
   'we are a team of five, booking separately',
   'this is for a conference',
   'my kids love the window',
@@ -222,6 +244,10 @@ const NOISE_FAULT = [
   'the weather forecast for tomorrow is fine',
   'heat map of alarms looks odd on the dashboard',
   'the ring road is closed, field team delayed',
+  'too many calls from the press today',
+  'the data centre tour is on Friday',
+  'change of shift at 19:00',
+  'text me the summary later, no rush',
   'our vendor account manager changed',
   'snow tyres for the vans are in',
   'backup of the OSS database ran last night',
@@ -329,29 +355,20 @@ export const spec: StreamSpec = {
     },
     {
       gold: {
-        id: 'airline_alliance',
+        id: 'seats_together',
         scenario: f,
         kind: 'recurring',
         expect: 'global',
-        acceptable_names: ['airline_alliance', 'alliance_preference', 'preferred_alliance', 'alliance'],
-        type: 'string',
-        values: ['star_alliance', 'oneworld', 'skyteam'],
-        value_aliases: {
-          star_alliance: ['Star Alliance', 'Lufthansa group or United', '星空联盟', 'スターアライアンス'],
-          oneworld: ['one world', 'BA', 'Qantas, Cathay'],
-          skyteam: ['SkyTeam', 'Air France', 'Delta or KLM', '天合联盟'],
-        },
-        why: 'Seventeen clients from day 6 want carriers of one alliance (named, or by member airlines): string enum.',
+        acceptable_names: ['seats_together', 'sit_together', 'adjacent_seats', 'keep_party_together', 'seat_party_together'],
+        type: 'boolean',
+        values: [],
+        why: 'Seventeen clients from day 6 want their party seated side by side ("one row", "next to each other", "隣同士"): boolean. Not a window/aisle preference, though both are about seats.',
       },
       clients: 17,
       start: 6,
       p: 0.3,
       ramp: 4,
-      groups: [
-        { texts: STAR, value: 'star_alliance', weight: 2 },
-        { texts: ONEWORLD, value: 'oneworld', weight: 1.5 },
-        { texts: SKYTEAM, value: 'skyteam', weight: 1.5 },
-      ],
+      groups: [{ texts: TOGETHER }],
     },
     {
       gold: {
@@ -415,32 +432,28 @@ export const spec: StreamSpec = {
     },
     {
       gold: {
-        id: 'weather_cause',
+        id: 'affected_service',
         scenario: m,
         kind: 'recurring',
         expect: 'global',
-        acceptable_names: ['weather_cause', 'weather_event', 'suspected_weather_cause', 'environmental_cause', 'weather_condition'],
+        acceptable_names: ['affected_service', 'impacted_service', 'service_type', 'affected_service_type', 'service_impact'],
         type: 'string',
-        values: ['lightning', 'flood', 'typhoon', 'snow_ice', 'heat'],
+        values: ['voice', 'data', 'sms'],
         value_aliases: {
-          lightning: ['thunderstrike', 'thunderstorm', '雷击', '落雷'],
-          flood: ['under water', 'overflowed', 'inundación', 'Hochwasser'],
-          typhoon: ['cyclone', 'tropical storm', '台风', '台風'],
-          snow_ice: ['ice', 'snow load', 'Schneelast', 'blizzard'],
-          heat: ['heatwave', 'overheating', 'canicule', 'thermal shutdown'],
+          voice: ['calls', 'llamadas', '电话', 'Telefonie'],
+          data: ['mobile internet', 'browsing', '上网', '4G data', 'data mobile'],
+          sms: ['texts', 'SMS', '短信', 'mensajes de texto', 'OTP codes'],
         },
-        why: 'Sixteen NOC clients name the weather behind the fault; typhoon is rare until day 16 (a storm season), then about half the clients report it: string enum.',
+        why: 'Sixteen NOC clients say which service the customers lost; SMS is rare until day 16 (a messaging-centre problem), then about half the clients report it: string enum (an array of services is a defensible richer shape).',
       },
       clients: 16,
       start: 0,
       p: 0.38,
       groups: [
-        { texts: LIGHTNING, value: 'lightning', weight: 2 },
-        { texts: FLOOD, value: 'flood', weight: 1.5 },
-        { texts: HEAT, value: 'heat', weight: 2 },
-        { texts: SNOW, value: 'snow_ice', weight: 0.7 },
-        { texts: TYPHOON, value: 'typhoon', weight: 0.3 },
-        { texts: TYPHOON, value: 'typhoon', from: 16, adopt: 0.5 },
+        { texts: VOICE, value: 'voice', weight: 2 },
+        { texts: DATA, value: 'data', weight: 2 },
+        { texts: SMS, value: 'sms', weight: 0.3 },
+        { texts: SMS, value: 'sms', from: 16, adopt: 0.5 },
       ],
     },
     {
@@ -461,25 +474,19 @@ export const spec: StreamSpec = {
     },
     {
       gold: {
-        id: 'equipment_vendor',
+        id: 'recent_change_suspected',
         scenario: m,
         kind: 'recurring',
         expect: 'global',
-        acceptable_names: ['equipment_vendor', 'vendor', 'ne_vendor', 'equipment_manufacturer', 'vendor_name'],
-        type: 'string',
-        values: ['huawei', 'ericsson', 'nokia', 'zte'],
-        value_aliases: { huawei: ['华为'], ericsson: ['ericson'], nokia: ['ノキア', 'AirScale'], zte: ['中兴'] },
-        why: 'Fifteen NOC clients from day 5 say which manufacturer built the equipment at the site: string enum.',
+        acceptable_names: ['recent_change_suspected', 'recent_change', 'after_recent_change', 'change_related', 'preceded_by_change'],
+        type: 'boolean',
+        values: [],
+        why: 'Fifteen NOC clients from day 5 report that a change (configuration push, software upgrade, board swap) shortly preceded the fault: boolean (a time or change id is a bonus). Not a change freeze, though both talk about changes.',
       },
       clients: 15,
       start: 5,
       p: 0.38,
-      groups: [
-        { texts: HUAWEI, value: 'huawei', weight: 2 },
-        { texts: ERICSSON, value: 'ericsson', weight: 1.5 },
-        { texts: NOKIA, value: 'nokia', weight: 1.5 },
-        { texts: ZTE, value: 'zte', weight: 1 },
-      ],
+      groups: [{ texts: RECENT_CHANGE }],
     },
     {
       gold: {
@@ -574,7 +581,7 @@ export const spec: StreamSpec = {
   ],
   noise: { flight_booking: NOISE_FLIGHT, photo_retouch: NOISE_PHOTO, fault_management: NOISE_FAULT },
   notes:
-    'Held-out stream B. Refinement: film_look refines filter_style. Values that become common later: overnight departures (day 13), typhoon (day 16). Weak: site_photo_attached (expect none). Personal: studio_logo_position, corporate_fare_code. Bursts: refund_status (off-topic), channel_test (chatter). Noise shares words with the needs (insurance, baby, morning, night, star, world, Delta, glasses, logo, transparent, film, warm, weather, flood, protection, Huawei, Ericsson).',
+    'Held-out stream B. Refinement: film_look refines filter_style. Values that become common later: overnight departures (day 13), SMS outages (day 16). Weak: site_photo_attached (expect none). Personal: studio_logo_position, corporate_fare_code. Bursts: refund_status (off-topic), channel_test (chatter). Noise shares words with the needs (insurance, baby, morning, night, together, glasses, logo, transparent, film, warm, calls, data, texts, protection, upgrade, change).',
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeStream(spec, dirname(fileURLToPath(import.meta.url)));
