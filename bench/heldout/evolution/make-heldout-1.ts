@@ -1,0 +1,591 @@
+/**
+ * heldout-1 (written as stream A, held out): thirty days of `other` fragments over the three seeded scenarios
+ * (draft-zhou §6.2). Every phrasing below was written by hand for this stream; none is taken or reworded from the
+ * dev streams. bench/data/evolution/schedule.ts only decides who sends which one when (seeded).
+ * `npx tsx bench/heldout/evolution/make-heldout-1.ts` rewrites heldout-1.jsonl and heldout-1.gold.json byte for byte.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeStream, type StreamSpec } from '../../data/evolution/schedule';
+
+// ---- flight_booking -------------------------------------------------------------------------------------------
+
+const ARRIVE_BY = [
+  'I must land before 6pm',
+  'need to be there by noon at the latest',
+  'arrival no later than 21:00',
+  'touch down before ten in the morning, I have a meeting at 11',
+  'get me in by 3:30 pm local',
+  'the wedding starts at 4, so on the ground by 1',
+  '必须在下午五点前到达',
+  '到着は19時までに',
+  'llegar antes de las 14:00',
+  'Ankunft spätestens 20 Uhr',
+  'arrivée avant 9h',
+  'arrivel before 17h please',
+  'nothing that gets in after midnight',
+  'I need to be at the hotel by eight, so land by half six',
+];
+
+const NONSTOP = [
+  'direct only, no layovers',
+  'I refuse to change planes',
+  'non-stop pls',
+  'a single hop from A to B, nothing via anywhere',
+  'skip any transfer airport',
+  '只要直飞',
+  '直行便のみ',
+  'sin escalas',
+  'nur Direktflug',
+  'vol sans escale svp',
+  'прямой рейс без пересадок',
+  'nonstpo only',
+  'one leg, not two',
+  "I don't want to sit in Doha for six hours between flights",
+];
+
+const LOYALTY = [
+  'my Miles&More number is 992 0143 5571',
+  'frequent flyer: BA 81447720',
+  'add my SkyMiles 2234118907 so I get the points',
+  'credit the miles to Flying Blue 1209884311',
+  'KrisFlyer 8830016624',
+  'please attach AAdvantage account 7H2K441',
+  '会员卡号 CA001882736',
+  'マイレージ番号 JL40221937',
+  'meine Vielfliegernummer: 222 118 4410',
+  'número de viajero frecuente IB55102937',
+  'frequent flier acct 6619-0045',
+  'points to my Aeroplan 553 201 778 pls',
+  'loyality # QF1290047',
+];
+
+// Fare brands and booking-class letters: cabin_class said another way.
+const BRAND_ECONOMY = ['basic fare, hand luggage only', 'economy light is enough', 'Y class', 'main cabin is fine', 'Light-Tarif reicht', 'the saver fare without extras'];
+const BRAND_PREMIUM = ['Premium Plus', 'W fare please', 'the in-between cabin, not quite business', 'World Traveller Plus', 'プレエコで'];
+const BRAND_BUSINESS = ['J please', 'Club World', 'Polaris seat', 'a lie-flat bed for the overnight part', 'Delta One if available', '公务舱'];
+const BRAND_FIRST = ['F class, La Première', 'the suites at the very front', 'ファーストクラス', 'first cabin, it is my 60th birthday'];
+
+// ---- photo_retouch --------------------------------------------------------------------------------------------
+
+const RED_EYE = [
+  "the flash made everyone's pupils glow red",
+  'fix the demon eyes from the flash',
+  'red pupils on the kids, get rid of that',
+  "our cat's eyes are glowing in this one, tone them down",
+  '赤目補正して',
+  '去红眼',
+  'quitar ojos rojos',
+  'Rote-Augen-Korrektur bitte',
+  'yeux rouges à corriger',
+  'redeye fix',
+  'red eyse from the camera flash, all four of us',
+  'убрать красные глаза',
+];
+
+const BYSTANDERS = [
+  'erase the tourists behind us',
+  'a random guy is photobombing on the left, lose him',
+  'clear the crowd from the beach so it is just the two of us',
+  'remove strangers from the background',
+  'nobody else in the frame but my daughter',
+  '把后面的路人P掉',
+  '通行人を消して',
+  'quita a la gente del fondo',
+  'die Leute im Hintergrund wegretuschieren',
+  'enlève les passants',
+  'take out the photobomber',
+  'delete the people walking past the couple',
+  'get rid of the bystandres',
+];
+
+const LONG_EDGE = [
+  'export at 4000 pixels on the long side',
+  "big enough for a poster, like 6000 px wide",
+  'keep it small, 1080 wide for the feed',
+  '3840 across please, it goes on a 4K screen',
+  'two thousand pixels maximum',
+  '长边2048像素',
+  '長辺3000ピクセルで',
+  '1920 de ancho',
+  'bitte 2400 px Kantenlänge',
+  'en 5000 pixels de large',
+  'res 1600px long edge',
+  'resoluton 2560 wide',
+  'make the longer dimension twelve hundred px',
+];
+
+const WATERMARK = ['put "© Lina Park" in the corner', 'add my watermark Sunbeam Studio', 'sign it with @marco.shoots'];
+
+// ---- fault_management -----------------------------------------------------------------------------------------
+
+const REPEAT = [
+  'third time this week at this site',
+  'same thing happened last Tuesday',
+  'this keeps coming back every few days',
+  "it is a repeat, see last month's outage",
+  'déjà vu : panne identique il y a deux jours',
+  '这个站点这周第三次了',
+  'また同じ障害、先週もあった',
+  'otra vez lo mismo que el lunes',
+  'schon wieder, wie vorgestern',
+  'recurrng issue, we have seen it before',
+  'flaps every night around 2am, for a week now',
+  'history: four similar incidents since October',
+];
+
+const TICKET = [
+  'our ticket is TT-448120',
+  'reference in Remedy: INC000012993',
+  'link it to case 77-30415 in our ServiceNow',
+  'the field team has it as WO-2026-1182',
+  'ticket number RT#59013',
+  '工单号 GD20261021-33',
+  'チケット番号 TK-88412',
+  'nuestro ticket es CAS-10293',
+  'Störungsticket 4471-B',
+  'track it under CR88120 pls',
+  'tiket id TT-902211',
+  'we opened SR 3-11827746 with the vendor',
+];
+
+const BATTERY = [
+  'batteries will hold about forty minutes',
+  'backup lasts roughly 2 hours',
+  'UPS says 25 min left',
+  'we have maybe half an hour of juice',
+  '电池还能撑90分钟',
+  'バッテリー残り60分',
+  'quedan 45 minutos de batería',
+  'Akku reicht noch ca. 30 Minuten',
+  'autonomie batterie : 1h15',
+  'battry runtime 50 mins',
+  'about ninety minutes before the site dies',
+  'reserve power for three hours, then it drops',
+];
+
+// ---- personal needs and bursts --------------------------------------------------------------------------------
+
+const PET = [
+  'Miso (my cat) flies with me in the cabin again',
+  'booking for me + the cat in a soft carrier under the seat',
+  'same as always, the cat comes on board with me',
+  '猫と一緒に機内持ち込みで',
+  'reserve the pet-in-cabin slot, 5 kg tabby',
+  'cat in cabin pls',
+  'Miso travels in the cabin, not the hold',
+];
+
+const ESCALATE = [
+  'if it is major call Wen Jie on +86 138 0013 5521',
+  'escalation contact: Wen Jie, +86 138 0013 5521',
+  'phone our duty lead Wen before any truck roll',
+  '升级请联系文杰 13800135521',
+  'ring Wen Jie first, number as before',
+  'Wen is the escalation point tonight, mobile 138 0013 5521',
+];
+
+const UPLOAD = ['the upload keeps failing, trying again', 'upload failed again', 'trying the upload one more time', 'still cannot upload, retrying', 'UPLOAD ERROR again??'];
+const ACK = ['please acknowledge receipt', 'ack?', 'please confirm you got this', 'acknowledge please', 'did the request arrive? pls ack'];
+
+// ---- noise: one-off fragments, many sharing words with the needs above ----------------------------------------
+
+const NOISE_FLIGHT = [
+  'is the red-eye cheaper than the morning one?',
+  'my back hurts on long flights',
+  'I am flying back to see my mum',
+  'points of interest near the airport?',
+  'my loyalty is to trains honestly, this is a one-off',
+  'direct debit from my card failed last time',
+  'the last layover was in a lovely airport',
+  'I changed my mind about the hotel',
+  'home office wants the receipt by Friday',
+  'can you say what the weather is like there',
+  'what terminal does it leave from?',
+  'I have a fear of flying, be gentle',
+  'my husband collects the miles, not me',
+  'is it true the airline went bankrupt?',
+  'first time abroad!',
+  'does the return trip count as one booking?',
+  'we are celebrating our anniversary',
+  'the premium credit card gives me lounge access already',
+  'bring me back a souvenir lol',
+  'my sister arrives at 6, can you check her flight too',
+  'Danke für die schnelle Hilfe',
+  'the number on my passport changed',
+  '谢谢',
+  'どうもありがとう',
+  'is there a train from the airport to the city?',
+  'my boss approves all travel on Mondays',
+  'classe? whatever is on the company policy',
+  'I will pay by bank transfer',
+  'forgot my password for the portal',
+  'is the flight number the same as last year',
+  'the cat sitter is sorted',
+  'no rush on this one',
+  'please send the itinerary to my assistant too',
+  'one more question after this',
+  'hace frío allí en noviembre?',
+  'can I change the name later',
+];
+
+const NOISE_PHOTO = [
+  'my eyes are tired from editing all night',
+  'the red dress should stay red',
+  'this is for my grandma, she is 90',
+  'the background music in your app is loud',
+  'long side of the table looks crooked, is that the lens?',
+  'I shot this on my phone',
+  'people say I look tired in photos',
+  'resolution of my monitor is bad, sorry if I miss things',
+  'the tourists were everywhere that day haha',
+  'it is our first family photo in years',
+  'thanks, the last one was perfect',
+  'how long does a job take usually',
+  'I will print it at the pharmacy',
+  'can I pay with PayPal',
+  'the flash on my phone is broken',
+  'our wedding is next month, more photos coming',
+  'sorry for the blurry one, my hands shake',
+  'the cat refused to sit still',
+  '照片是去年拍的',
+  'この写真はお気に入り',
+  'es para mi perfil',
+  'Das Foto ist vom Urlaub',
+  'une photo de famille',
+  'no filters on my skin pls, I like freckles',
+  'watermarks on stock photos are annoying right',
+  'is my file too big to send?',
+  'what camera do you recommend',
+  'please keep the original too',
+  'the crowd at the concert was huge',
+  'the frame I bought is gold',
+  'I am a beginner photographer',
+  'send it by email when done',
+  'can you do videos too?',
+  'my daughter took this one',
+  'she hates her smile in photos',
+];
+
+const NOISE_FAULT = [
+  'the power team has its monthly meeting today',
+  'battery of my laptop is dying, will reply later',
+  'the ticket tool was slow this morning',
+  'thanks for the fast diagnosis yesterday',
+  'the hub site has a new fence',
+  'who approves truck rolls after midnight?',
+  'district manager wants a summary at 9',
+  'the storm warning is lifted',
+  'same shift roster as last week',
+  'we had this discussion before, never mind',
+  'we moved the NOC to the third floor',
+  'reminder: audit next week',
+  'the electricity bill for the sites is due',
+  'new intern shadowing the shift tonight',
+  'the vendor case from August is closed',
+  'our ServiceNow upgrade is on Saturday',
+  'the generator test went fine last month',
+  '请稍等',
+  '了解しました',
+  'gracias por la respuesta',
+  'Vielen Dank',
+  'merci pour le retour',
+  'someone left the shelter door open during the audit',
+  'we will check the rectifier spare stock',
+  'coffee machine in the NOC is broken again',
+  'shift handover at 07:00',
+  'the site owner called about rent',
+  'SNMP traps look duplicated in our collector',
+  'tickets from the old system were migrated',
+  'the alarm dashboard colour scheme changed',
+  'can you send the topology diagram as PDF',
+  'the backup NOC is in the other city',
+  'we trained the night crew on the new tool',
+  'status page is green for the core',
+  'the contractor is on site since 10',
+  'acknowledged, thanks',
+  'let me know if you need the logs',
+];
+
+const f = 'flight_booking' as const;
+const p = 'photo_retouch' as const;
+const m = 'fault_management' as const;
+
+export const spec: StreamSpec = {
+  name: 'heldout-1',
+  seed: 41027,
+  start: '2026-10-05',
+  days: 30,
+  pool: { flight_booking: 60, photo_retouch: 50, fault_management: 30 },
+  recurring: [
+    {
+      gold: {
+        id: 'arrive_by',
+        scenario: f,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['arrive_by', 'latest_arrival_time', 'arrival_deadline', 'arrive_before', 'max_arrival_time'],
+        type: 'string',
+        values: [],
+        why: 'Twenty-six booking clients say by when they must land ("before 6pm", "by noon at the latest", "on the ground by 1"): a local time → string (HH:MM, or a time format, would be ideal).',
+      },
+      clients: 26,
+      start: 0,
+      p: 0.3,
+      groups: [{ texts: ARRIVE_BY }],
+    },
+    {
+      gold: {
+        id: 'nonstop_only',
+        scenario: f,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['nonstop_only', 'direct_only', 'direct_flight_only', 'no_connections', 'max_stops'],
+        type: 'boolean',
+        values: [],
+        why: 'Twenty-four clients from day 2 refuse connections ("no layovers", "I refuse to change planes", "直行便のみ"): boolean (max_stops as an integer with 0 is an acceptable, weaker shape).',
+      },
+      clients: 24,
+      start: 2,
+      p: 0.32,
+      groups: [{ texts: NONSTOP }],
+    },
+    {
+      gold: {
+        id: 'loyalty_number',
+        scenario: f,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['loyalty_number', 'frequent_flyer_number', 'loyalty_program_number', 'ffp_number', 'frequent_flyer_id'],
+        type: 'string',
+        values: [],
+        why: 'Eighteen clients from day 5 give a frequent-flyer account (programme name plus a number with spaces or dashes): each client has its own number but the need is common → global string key.',
+      },
+      clients: 18,
+      start: 5,
+      p: 0.3,
+      ramp: 5,
+      groups: [{ texts: LOYALTY }],
+    },
+    {
+      gold: {
+        id: 'fare_brand',
+        scenario: f,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['cabin_class', 'fare_brand', 'fare_class', 'booking_class', 'cabin'],
+        type: 'string',
+        values: ['economy', 'premium_economy', 'business', 'first'],
+        value_aliases: {
+          economy: ['basic fare', 'economy light', 'Y class', 'main cabin', 'Light-Tarif', 'saver fare'],
+          premium_economy: ['Premium Plus', 'W fare', 'World Traveller Plus', 'プレエコ'],
+          business: ['J', 'Club World', 'Polaris', 'lie-flat', 'Delta One', '公务舱'],
+          first: ['F class', 'La Première', 'suites', 'ファーストクラス'],
+        },
+        refines_base_key: 'cabin_class',
+        why: 'Twenty clients name the cabin by airline fare brands or booking-class letters (Y, W, J, F; "Club World", "economy light"); the premium-economy brands are rare until day 12, then close to half the clients move to them. This is the base key cabin_class said another way. The right outcome is a refinement of cabin_class (its description should map brand names and letters to economy/premium_economy/business/first), not a new fare key beside it.',
+      },
+      clients: 20,
+      start: 0,
+      p: 0.3,
+      groups: [
+        { texts: BRAND_ECONOMY, value: 'economy', weight: 3 },
+        { texts: BRAND_BUSINESS, value: 'business', weight: 2 },
+        { texts: BRAND_FIRST, value: 'first', weight: 0.5 },
+        { texts: BRAND_PREMIUM, value: 'premium_economy', weight: 0.4 },
+        { texts: BRAND_PREMIUM, value: 'premium_economy', from: 12, adopt: 0.45 },
+      ],
+    },
+    {
+      gold: {
+        id: 'red_eye_removal',
+        scenario: p,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['red_eye_removal', 'remove_red_eye', 'red_eye_correction', 'fix_red_eye', 'red_eye_fix'],
+        type: 'boolean',
+        values: [],
+        why: 'Twenty-two photo clients want flash red-eye (or pet eye-shine) corrected: boolean. Not eye_enlargement, though both talk about eyes.',
+      },
+      clients: 22,
+      start: 0,
+      p: 0.3,
+      groups: [{ texts: RED_EYE }],
+    },
+    {
+      gold: {
+        id: 'remove_bystanders',
+        scenario: p,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['remove_bystanders', 'remove_people', 'remove_background_people', 'erase_strangers', 'remove_photobombers'],
+        type: 'boolean',
+        values: [],
+        why: 'Twenty photo clients from day 3 want strangers, tourists or photobombers erased: boolean. Not background_blur (they want people gone, not blurred).',
+      },
+      clients: 20,
+      start: 3,
+      p: 0.32,
+      groups: [{ texts: BYSTANDERS }],
+    },
+    {
+      gold: {
+        id: 'output_long_edge_px',
+        scenario: p,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['output_long_edge_px', 'output_resolution', 'output_width_px', 'long_edge_px', 'target_resolution', 'export_size_px'],
+        type: 'integer',
+        values: [],
+        why: 'Eighteen photo clients from day 6 give the export size in pixels ("4000 pixels on the long side", "twelve hundred px", "1920 de ancho"): integer pixels.',
+      },
+      clients: 18,
+      start: 6,
+      p: 0.33,
+      groups: [{ texts: LONG_EDGE }],
+    },
+    {
+      gold: {
+        id: 'watermark_text',
+        scenario: p,
+        kind: 'recurring',
+        expect: 'none',
+        acceptable_names: ['watermark_text', 'watermark', 'signature_text'],
+        type: 'string',
+        values: [],
+        why: 'A weak need: at most three clients and a handful of fragments over the month (see census); below any reasonable dual gate.',
+      },
+      clients: 3,
+      start: 4,
+      p: 0.06,
+      groups: [{ texts: WATERMARK }],
+    },
+    {
+      gold: {
+        id: 'repeat_fault',
+        scenario: m,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['repeat_fault', 'recurring_fault', 'is_repeat_incident', 'repeat_incident', 'recurrence'],
+        type: 'boolean',
+        values: [],
+        why: 'Fifteen NOC clients say the fault has happened before at the same place ("third time this week", "same thing last Tuesday"): boolean (a count of earlier occurrences is a defensible richer shape).',
+      },
+      clients: 15,
+      start: 0,
+      p: 0.4,
+      groups: [{ texts: REPEAT }],
+    },
+    {
+      gold: {
+        id: 'trouble_ticket_id',
+        scenario: m,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['trouble_ticket_id', 'external_ticket_id', 'ticket_reference', 'customer_ticket_id', 'ticket_id'],
+        type: 'string',
+        values: [],
+        why: "Fourteen NOC clients from day 3 give their own ticketing system's reference (TT-448120, INC000012993, WO-2026-1182) beside the incident: string. It is not incident_id (the incident is given separately); overwriting incident_id with it would be wrong.",
+      },
+      clients: 14,
+      start: 3,
+      p: 0.38,
+      groups: [{ texts: TICKET }],
+    },
+    {
+      gold: {
+        id: 'battery_backup_minutes',
+        scenario: m,
+        kind: 'recurring',
+        expect: 'global',
+        acceptable_names: ['battery_backup_minutes', 'battery_runtime_minutes', 'backup_power_minutes', 'remaining_battery_minutes', 'battery_autonomy_minutes'],
+        type: 'integer',
+        values: [],
+        why: 'Thirteen NOC clients from day 8 say how long the site batteries will last ("about forty minutes", "2 hours", "1h15"): minutes → integer (a number of hours is a weaker shape).',
+      },
+      clients: 13,
+      start: 8,
+      p: 0.42,
+      groups: [{ texts: BATTERY }],
+    },
+  ],
+  personal: [
+    {
+      gold: {
+        id: 'personal:pet_in_cabin',
+        scenario: f,
+        kind: 'personal',
+        expect: 'client:agent-c4tm1s',
+        acceptable_names: ['pet_in_cabin', 'travels_with_pet', 'cabin_pet', 'pet_in_cabin_required', 'bring_pet'],
+        type: 'boolean',
+        values: [],
+        why: 'One frequent traveller asks 4-6 times a day for nine days (days 9-17) that her cat fly in the cabin: per-client boolean key; no global key.',
+      },
+      client: 'agent-c4tm1s',
+      start: 9,
+      end: 17,
+      perDay: [4, 6],
+      texts: PET,
+    },
+    {
+      gold: {
+        id: 'personal:escalation_contact',
+        scenario: m,
+        kind: 'personal',
+        expect: 'client:agent-esc4la',
+        acceptable_names: ['escalation_contact', 'escalation_phone', 'duty_contact', 'escalation_contact_phone'],
+        type: 'string',
+        values: [],
+        why: 'One regional NOC gives the same escalation contact (a name and a mobile number) 5-7 times a day for eight days (days 18-25): per-client string key; no global key.',
+      },
+      client: 'agent-esc4la',
+      start: 18,
+      end: 25,
+      perDay: [5, 7],
+      texts: ESCALATE,
+    },
+  ],
+  bursts: [
+    {
+      gold: {
+        id: 'burst:upload_failed',
+        scenario: p,
+        kind: 'burst',
+        expect: 'none',
+        acceptable_names: [],
+        type: 'string',
+        values: [],
+        why: "One photo client's assistant relays the same upload failure 42 times in 50 minutes on day 13 (off-topic, a transport problem): one client, no global key. A per-client trigger is acceptable, though no useful key follows.",
+      },
+      client: 'agent-up10ad',
+      day: 13,
+      hourUtc: 20.5,
+      count: 42,
+      minutes: 50,
+      texts: UPLOAD,
+    },
+    {
+      gold: {
+        id: 'burst:ack_please',
+        scenario: m,
+        kind: 'burst',
+        expect: 'none',
+        acceptable_names: [],
+        type: 'string',
+        values: [],
+        why: 'One NOC client asks for an acknowledgement 30 times in 40 minutes on day 22 (protocol chatter, not a schema gap): no global key; a per-client trigger is acceptable.',
+      },
+      client: 'agent-4ckn0w',
+      day: 22,
+      hourUtc: 3.25,
+      count: 30,
+      minutes: 40,
+      texts: ACK,
+    },
+  ],
+  noise: { flight_booking: NOISE_FLIGHT, photo_retouch: NOISE_PHOTO, fault_management: NOISE_FAULT },
+  notes:
+    'Held-out stream A. Refinement: fare_brand refines cabin_class. Weak: watermark_text (expect none). Personal: pet_in_cabin, escalation_contact. Bursts: upload_failed (off-topic), ack_please (protocol chatter). Noise shares words with the needs (red-eye flight, arrival, points, loyalty, eyes, tourists, long side, battery, ticket, week, again).',
+};
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeStream(spec, dirname(fileURLToPath(import.meta.url)));
