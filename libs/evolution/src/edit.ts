@@ -17,7 +17,7 @@
  *   retyped in place; a retype therefore needs a new name too;
  * - stable, deprecated and withdrawn keys are settled (zhou §6.2.3): no edit.
  */
-import { MAX_KEY_NAME_LENGTH, OTHER_KEY, ParleyError, RESERVED_KEY_NAMES, type JsonValue, type KeyDefinition, type KeyType } from '@parley/protocol';
+import { CONSTRAINT_FITS, MAX_KEY_NAME_LENGTH, OTHER_KEY, ParleyError, RESERVED_KEY_NAMES, type JsonValue, type KeyDefinition, type KeyType } from '@parley/protocol';
 import { assertValidCandidate, describeClosed, type InducedKind } from './induce';
 import { keyNameSignature } from './names';
 import { sanitizeFragment } from './sanitize';
@@ -41,19 +41,6 @@ const VALUE_TOKEN = /^[a-z0-9][a-z0-9_-]{0,47}$/;
 
 const bad = (path: string, rule: string, message: string, details?: Record<string, unknown>): never => {
   throw new ParleyError(rule === 'experimental_only' ? 'illegal_transition' : 'invalid_params', message, details ? { path, rule, details } : { path, rule });
-};
-
-/** Constraint members and the key types they fit (libs/protocol template.ts). */
-const FITS: Readonly<Record<string, readonly KeyType[]>> = {
-  minimum: ['integer', 'number'],
-  maximum: ['integer', 'number'],
-  min_length: ['string'],
-  max_length: ['string'],
-  pattern: ['string'],
-  format: ['string'],
-  items_type: ['array'],
-  min_items: ['array'],
-  max_items: ['array'],
 };
 
 function parseValue(raw: string, type: KeyType, path: string): JsonValue {
@@ -117,7 +104,7 @@ export function editKeyDefinition(def: KeyDefinition, edit: KeyEdit): EditedKey 
     if (t !== def.key_type) {
       next.key_type = t as KeyType;
       changed.push('type');
-      for (const [m, fits] of Object.entries(FITS)) if (!fits.includes(next.key_type)) delete (next as unknown as Record<string, unknown>)[m];
+      for (const [m, fits] of Object.entries(CONSTRAINT_FITS)) if (!fits.includes(next.key_type)) delete (next as unknown as Record<string, unknown>)[m];
       if (next.key_type === 'array' && next.items_type === undefined) next.items_type = 'string';
       if (next.enum !== undefined && edit.values === undefined && !next.enum.every((v) => fitsType(v, next.key_type))) {
         delete next.enum;

@@ -106,3 +106,4 @@ export { WIRE_SCHEMAS } from './rpc-wire.gen';
 export { isPlainObject, isoTimestamp } from './json';
 // The edge check of every string that crosses into Parley (NUL, unpaired surrogates, nesting depth).
 export { EDGE_RULES, MAX_EDGE_DEPTH, assertEdgeClean, findEdgeViolation, memberPath } from './edge-strings';
+export { CONSTRAINT_FITS } from './template';

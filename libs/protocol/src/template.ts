@@ -71,8 +71,8 @@ export interface ParsedTemplate {
   notes: string[];
 }
 
-/** Which key types each constraint member fits. */
-const CONSTRAINT_FITS: Record<string, readonly KeyType[]> = {
+/** Which key types each constraint member fits (a retyped key drops the members that no longer fit). */
+export const CONSTRAINT_FITS: Readonly<Record<string, readonly KeyType[]>> = {
   minimum: ['integer', 'number'],
   maximum: ['integer', 'number'],
   min_length: ['string'],

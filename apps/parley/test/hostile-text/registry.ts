@@ -13,11 +13,11 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, selectTools, splitIdentifier, toolText, type ToolLike } from '@parley/adol';
 import { createOfflineEmbedder, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { cutOnWord, induceKey, keyNameSignature, refineDescription, sanitizeFragment, scrubPersonalData, type Lexicon } from '@parley/evolution';
+import { cutOnWord, editKeyDefinition, induceKey, keyNameSignature, refineDescription, sanitizeFragment, scrubPersonalData, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
-import { negotiateLanguage, otherFragments } from '@parley/protocol';
+import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
 
 export interface TextPath {
   /** Library and function, as a reader finds it. */
@@ -39,6 +39,16 @@ const TOOLS: ToolLike[] = [
 const REF = { today: '2026-11-27', timezone: 'Europe/Paris' };
 const seatKey = flightBookingTemplate.keys.find((k) => k.key_name !== 'other') ?? flightBookingTemplate.keys[0]!;
 
+/** A path whose ordinary answer to most text is a typed refusal: the refusal is its result (anything else still throws). */
+function refusalOrResult(f: () => unknown): unknown {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ParleyError) return { refused: e.type, path: e.path, rule: e.rule };
+    throw e;
+  }
+}
+
 export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'evolution sanitizeFragment', files: ['libs/evolution/src/sanitize.ts', 'libs/evolution/src/pii.ts'], run: (t) => sanitizeFragment(t) },
   { name: 'evolution sanitizeFragment (max 4000)', files: ['libs/evolution/src/sanitize.ts'], run: (t) => sanitizeFragment(t, 4000) },
@@ -46,8 +56,19 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'evolution scrubPersonalData', files: ['libs/evolution/src/pii.ts'], run: (t) => scrubPersonalData(t) },
   {
     name: 'evolution induceKey (WordNet lexicon)',
-    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
+    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
     run: async (t) => induceKey([{ text: t, count: 2, clients: ['#1', '#2'] }, { text: 'window seat', count: 2, clients: ['#1', '#2'] }], undefined, { lexicon: await wordnetLexicon() }),
+  },
+  // An operator's edit_patch: name, values and description are outside text too (typed in a console or a CLI).
+  {
+    name: 'evolution editKeyDefinition (operator edit)',
+    files: ['libs/evolution/src/edit.ts'],
+    run: (t) => refusalOrResult(() => editKeyDefinition({ key_name: 'max_price', key_type: 'number', required: false, semantic_description: 'Max price.' }, { rename: t, values: [t, '1'], description: t })),
+  },
+  {
+    name: 'evolution editKeyDefinition (number values)',
+    files: ['libs/evolution/src/edit.ts'],
+    run: (t) => refusalOrResult(() => editKeyDefinition({ key_name: 'max_price', key_type: 'number', required: false, semantic_description: 'Max price.' }, { values: [t] })),
   },
   { name: 'evolution keyNameSignature', files: ['libs/evolution/src/names.ts'], run: (t) => keyNameSignature(t) },
   { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },
