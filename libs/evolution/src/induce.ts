@@ -431,8 +431,16 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
   const totalWordMass = mass(parsed);
   const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
-  const readable = (w: string): boolean =>
-    (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w));
+  // Asked for the same words inside loops over fragments: each answer is computed once.
+  const readableSeen = new Map<string, boolean>();
+  const readable = (w: string): boolean => {
+    let r = readableSeen.get(w);
+    if (r === undefined) {
+      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w));
+      readableSeen.set(w, r);
+    }
+    return r;
+  };
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
