@@ -3,6 +3,8 @@
 // Used only where a request set does not say so itself (`shares_word`). Words:
 // lowercase letters and digits, identifiers split (`list_pull_requests`,
 // `pullNumber`), a few function words ignored, plural and -ed/-ing endings taken off.
+// The stemmer is a copy of libs/adol's on purpose: the split labels the data and must not move when the
+// selection code under test changes its tokenizer.
 import type { McpTool } from '@parley/adol';
 
 const FUNCTION_WORDS = new Set(
