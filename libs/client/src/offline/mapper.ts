@@ -18,6 +18,7 @@ import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mappi
 import { findDates, zoneCities } from './dates';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
+import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type Token } from './text';
 
@@ -244,7 +245,9 @@ function enums(c: Ctx, k: KeyPlan): void {
       if (!formMatches(c, i, form.words, form.via !== 'value')) continue;
       const to = i + form.words.length;
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
-      const base = form.via === 'value' ? 0.85 : form.via === 'gloss' ? 0.6 : 0.62;
+      // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
+      const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
+      const base = own ? 0.85 : form.via === 'synonym' ? 0.55 : 0.6;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }
@@ -402,12 +405,36 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       i = n.to + 1;
       continue;
     }
+    // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
+    const foreign = foreignPersonCount(c, i);
+    if (foreign) {
+      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(i, foreign.to), rule: 'person_count' });
+      continue;
+    }
     // "a family of four", "my team of seven"
     if (t.kind === 'word' && c.tokens[i + 1]?.lower === 'of' && c.lex.isGroupOfPeople(t.lower)) {
       const m = numberAt(c.tokens, i + 2);
       if (m) c.out.push({ key: k.name, value: m.value, confidence: 0.8, tokens: span(i, m.to), rule: 'person_count' });
     }
   }
+}
+
+/** A count of people at token `i` in another language: [value, end token). */
+function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | undefined {
+  const t = c.tokens[i] as Token;
+  const next = c.tokens[i + 1];
+  if (t.kind === 'cjk') {
+    const n = cjkPersonCount(t.text);
+    if (n !== undefined) return { value: n, to: i + 1 };
+    const alone = cjkNumeral(t.text);
+    if (alone !== undefined && next?.kind === 'cjk' && startsWithPersonCounter(next.text)) return { value: alone, to: i + 2 };
+    return undefined;
+  }
+  const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
+  if (n === undefined || !Number.isInteger(n) || !next) return undefined;
+  if (next.kind === 'cjk' && startsWithPersonCounter(next.text)) return { value: n, to: i + 2 };
+  if (next.kind === 'word' && PERSON_WORDS.has(next.lower)) return { value: n, to: i + 2 };
+  return undefined;
 }
 
 function identifierLike(t: Token): boolean {
@@ -541,7 +568,7 @@ function entities(c: Ctx, k: KeyPlan): void {
       for (let n = 0; n < cue.length && ok; n++) {
         const t = c.tokens[i + n] as Token;
         const w = cue[n] as string;
-        ok = t.kind === 'word' && (FUNCTION_WORDS.has(w) ? t.lower === w : c.lex.match(t.lower, w) > 0);
+        ok = t.kind === 'word' && (FUNCTION_WORDS.has(w) ? sameCue(t.lower, w, cue.length) : c.lex.match(t.lower, w) > 0);
       }
       if (!ok) continue;
       const at = i + cue.length;
@@ -549,6 +576,27 @@ function entities(c: Ctx, k: KeyPlan): void {
       if (found) c.out.push({ key: k.name, value: found.value, confidence: found.confidence, tokens: span(i, found.to), rule: 'entity' });
     }
   }
+}
+
+/** A function word of a cue as the user said it: "from" and "to" in the languages chrono reads when the cue is that word alone. */
+function sameCue(word: string, cue: string, cueLength: number): boolean {
+  if (word === cue) return true;
+  if (cueLength !== 1) return false;
+  return (cue === 'from' && FROM_WORDS.has(word)) || (cue === 'to' && TO_WORDS.has(word));
+}
+
+/** "東京から", "서울에서": a CJK name before a postposition that says from or to (languages.ts). */
+function postpositions(c: Ctx): void {
+  const entityKeys = c.plan.keys.filter((k) => k.entityCues.length > 0);
+  const fromKey = entityKeys.find((k) => k.entityCues.some((cue) => cue[cue.length - 1] === 'from'));
+  const toKey = entityKeys.find((k) => k.entityCues.some((cue) => cue.length === 1 && cue[0] === 'to'));
+  c.tokens.forEach((t, i) => {
+    const key = t.lower === '<from' ? fromKey : t.lower === '<to' ? toKey : undefined;
+    const before = c.tokens[i - 1];
+    if (!key || !before || before.kind !== 'cjk') return;
+    const found = entityAt(c, key, i - 1, i);
+    if (found) c.out.push({ key: key.name, value: found.value, confidence: found.confidence, tokens: [i - 1, i], rule: 'postposition' });
+  });
 }
 
 /** The entity at token `at`: a known name (longest first), a code, or a capitalised name taken as written. */
@@ -565,7 +613,12 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
     return { value: first.text, confidence: 0.88, to: at + 1 };
   }
   let j = at;
-  while (j < limit && j - at < 4 && isNameWord(c, c.tokens[j] as Token)) j++;
+  for (;;) {
+    if (j < limit && j - at < 5 && isNameWord(c, c.tokens[j] as Token)) j++;
+    // "Ciudad de México": a particle between two words of a name.
+    else if (j > at && j + 1 < limit && NAME_PARTICLES.has((c.tokens[j] as Token).lower) && isNameWord(c, c.tokens[j + 1] as Token) && (c.tokens[j] as Token).kind === 'word') j++;
+    else break;
+  }
   if (j === at) return undefined;
   const name = c.text.slice(first.start, (c.tokens[j - 1] as Token).end);
   return { value: name, confidence: 0.55, to: j };
@@ -595,6 +648,8 @@ function routeMarkAt(c: Ctx, i: number): number {
     const prev = c.tokens[i - 1];
     const next = c.tokens[i + 1];
     if (t.text === '-' && prev && next && prev.end === t.start && next.start === t.end) return i + 1;
+    // "Lyon - Nice": a spaced hyphen between two names.
+    if (t.text === '-' && prev && next && isNameWord(c, prev) && isNameWord(c, next) && c.tokens[i + 1]?.text !== '-') return i + 1;
   }
   return -1;
 }
@@ -761,7 +816,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       plans.set(planKey, plan);
     }
     cities ??= zoneCities();
-    const tokens = correctTokens(tokenize(ctx.utterance), plan.spelling, lex);
+    const tokens = correctTokens(splitCjk(tokenize(ctx.utterance)), plan.spelling, lex);
     const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
     for (const k of plan.keys) {
       if (k.kind !== 'boolean') mentions(c, k);
@@ -796,6 +851,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       }
     }
     routes(c);
+    postpositions(c);
     phrases(c, undefined, plan.otherPhrases);
     return resolve(c, ctx.threshold);
   }
@@ -821,7 +877,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const other: { at: number; text: string }[] = [];
   const words = (ts: readonly number[]) => c.text.slice((c.tokens[ts[0] as number] as Token).start, (c.tokens[ts[ts.length - 1] as number] as Token).end);
   // Words the template accounts for: taken by a value it will send, or by one of its own `other` examples.
-  const accounted: boolean[] = c.tokens.map(() => false);
+  // 1 per token a value the template sends or one of its `other` examples took.
+  const accounted: number[] = c.tokens.map(() => 0);
   for (const cand of order) {
     if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
@@ -830,7 +887,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
       continue;
     }
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
-    if (cand.key === undefined ? cand.rule !== 'leftover' : cand.confidence >= threshold) for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = true;
+    const weight = cand.key === undefined ? (cand.rule !== 'leftover' ? 1 : 0) : cand.confidence >= threshold ? 1 : 0;
+    for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = Math.max(accounted[i] as number, weight);
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
   }
@@ -846,14 +904,14 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
  * a value, by an `other` example or a key named without a value, or words of
  * the template itself ("flight", "photo"). Scenario identification reads it.
  */
-function explainedShare(c: Ctx, accounted: readonly boolean[]): number {
+function explainedShare(c: Ctx, accounted: readonly number[]): number {
   let content = 0;
   let explained = 0;
   c.tokens.forEach((t, i) => {
     const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
     if (!counts) return;
     content++;
-    if (accounted[i] || (t.kind === 'word' && c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l)))) explained++;
+    explained += t.kind === 'word' && c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l)) ? 1 : (accounted[i] as number);
   });
   return content === 0 ? 0 : explained / content;
 }

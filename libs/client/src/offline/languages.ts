@@ -1,0 +1,105 @@
+/**
+ * The few closed word classes of other languages the offline mapper reads, for
+ * the languages chrono reads dates in (dates.ts): the route prepositions and
+ * postpositions that say "from" and "to", spelled-out numbers up to ten, and
+ * the words and counters that count people. Grammar, not vocabulary: no
+ * content word of any scenario is here (a template's own words stay English).
+ *
+ * CJK text has no spaces, so a run of CJK characters is one token (text.ts);
+ * `splitCjk` cuts a run at its route particles ("从北京到上海" → 从 北京 到
+ * 上海, "東京から大阪まで" → 東京 から 大阪 まで, "서울에서" → 서울 에서), the
+ * particle tokens reading as `from` / `to` (prepositions) or `<from` / `<to`
+ * (postpositions, after their name).
+ */
+import type { Token } from './text';
+
+/** "from" before a name, in the Latin- and Cyrillic-script languages chrono reads. */
+export const FROM_WORDS: ReadonlySet<string> = new Set(['from', 'de', 'desde', 'depuis', 'von', 'aus', 'da', 'dal', 'dalla', 'vanuit', 'van', 'из', 'от', 'з', 'від']);
+/** "to" before a name. */
+export const TO_WORDS: ReadonlySet<string> = new Set(['to', 'a', 'à', 'nach', 'para', 'hacia', 'vers', 'naar', 'в', 'во', 'до']);
+/** Words inside a place name between its capitalised words ("Ciudad de México", "Rio de Janeiro"). */
+export const NAME_PARTICLES: ReadonlySet<string> = new Set(['de', 'del', 'da', 'di', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'am', 'upon', 'on']);
+
+/** Spelled-out numbers one to ten in French, German, Spanish, Italian, Portuguese, Russian. */
+export const FOREIGN_NUMBERS: ReadonlyMap<string, number> = new Map([
+  ['un', 1], ['une', 1], ['deux', 2], ['trois', 3], ['quatre', 4], ['cinq', 5], ['six', 6], ['sept', 7], ['huit', 8], ['neuf', 9], ['dix', 10],
+  ['ein', 1], ['eine', 1], ['einer', 1], ['zwei', 2], ['drei', 3], ['vier', 4], ['fünf', 5], ['sechs', 6], ['sieben', 7], ['acht', 8], ['neun', 9], ['zehn', 10],
+  ['uno', 1], ['una', 1], ['dos', 2], ['tres', 3], ['cuatro', 4], ['cinco', 5], ['seis', 6], ['siete', 7], ['ocho', 8], ['nueve', 9], ['diez', 10],
+  ['due', 2], ['tre', 3], ['quattro', 4], ['cinque', 5], ['sei', 6], ['sette', 7], ['otto', 8], ['nove', 9], ['dieci', 10],
+  ['um', 1], ['uma', 1], ['dois', 2], ['duas', 2], ['três', 3], ['quatro', 4],
+  ['один', 1], ['одна', 1], ['два', 2], ['две', 2], ['три', 3], ['четыре', 4], ['пять', 5], ['шесть', 6], ['семь', 7], ['восемь', 8], ['девять', 9], ['десять', 10],
+]);
+/** Words for a person or people in those languages. */
+export const PERSON_WORDS: ReadonlySet<string> = new Set([
+  'personne', 'personnes', 'adulte', 'adultes', 'person', 'personen', 'erwachsene', 'erwachsener', 'persona', 'personas', 'adulto', 'adultos', 'persone', 'adulti',
+  'pessoa', 'pessoas', 'человек', 'человека', 'пассажир', 'пассажира', 'пассажиров',
+]);
+
+/** CJK numerals one to ten (Chinese and Japanese) and Korean native numerals before a counter. */
+const CJK_DIGITS: ReadonlyMap<string, number> = new Map([
+  ['一', 1], ['二', 2], ['两', 2], ['兩', 2], ['三', 3], ['四', 4], ['五', 5], ['六', 6], ['七', 7], ['八', 8], ['九', 9], ['十', 10],
+  ['한', 1], ['두', 2], ['세', 3], ['네', 4], ['다섯', 5], ['여섯', 6], ['일곱', 7], ['여덟', 8], ['아홉', 9], ['열', 10],
+]);
+/** Counters of people after a number: 人, 名, 位, 个人 (Chinese, Japanese), 명, 사람 (Korean). */
+const PERSON_COUNTERS: readonly string[] = ['个人', '個人', '人', '名', '位', '명', '사람'];
+
+/** The CJK count of people at the start of `text` ("两个人", "三名") or the number a counter follows. */
+export function cjkPersonCount(text: string): number | undefined {
+  for (const [numeral, n] of CJK_DIGITS) {
+    if (!text.startsWith(numeral)) continue;
+    const rest = text.slice(numeral.length);
+    if (PERSON_COUNTERS.some((c) => rest.startsWith(c))) return n;
+  }
+  return undefined;
+}
+/** A Korean native numeral or CJK numeral said alone ("한" of "한 명"). */
+export function cjkNumeral(text: string): number | undefined {
+  return CJK_DIGITS.get(text);
+}
+/** Whether a token's text starts with a counter of people ("名でお願いします", "명"). */
+export function startsWithPersonCounter(text: string): boolean {
+  return PERSON_COUNTERS.some((c) => text.startsWith(c));
+}
+
+/** Route particles inside CJK runs: [particle, reading]. Longest first where one holds another. */
+const PARTICLES: readonly (readonly [string, string])[] = [
+  ['飞往', 'to'], ['飛往', 'to'], ['前往', 'to'], ['从', 'from'], ['從', 'from'], ['到', 'to'], ['至', 'to'], ['去', 'to'],
+  ['から', '<from'], ['まで', '<to'], ['へ', '<to'],
+  ['에서', '<from'], ['부터', '<from'], ['까지', '<to'], ['으로', '<to'], ['로', '<to'],
+];
+/** Korean particles only count at the end of a space-separated word ("서울에서"), not inside one. */
+const HANGUL = /[\uac00-\ud7af]/u;
+
+/** `tokens` with CJK runs cut at their route particles (offsets kept, so words are still sliced from the text). */
+export function splitCjk(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  for (const t of tokens) {
+    if (t.kind !== 'cjk' || t.text.length < 2) {
+      out.push(t);
+      continue;
+    }
+    const parts: [number, number, string | undefined][] = [];
+    let at = 0;
+    let from = 0;
+    const text = t.text;
+    while (at < text.length) {
+      const hit = PARTICLES.find(([p]) => text.startsWith(p, at) && (!HANGUL.test(p) || at + p.length === text.length));
+      if (hit) {
+        if (at > from) parts.push([from, at, undefined]);
+        parts.push([at, at + hit[0].length, hit[1]]);
+        at += hit[0].length;
+        from = at;
+      } else at += (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+    }
+    if (parts.length === 0) {
+      out.push(t);
+      continue;
+    }
+    if (from < text.length) parts.push([from, text.length, undefined]);
+    for (const [a, b, reading] of parts) {
+      const piece = text.slice(a, b);
+      out.push({ ...t, text: piece, lower: reading ?? piece, start: t.start + a, end: t.start + b, kind: reading ? 'word' : 'cjk', glued: a > 0 || t.glued });
+    }
+  }
+  return out;
+}
