@@ -18,7 +18,7 @@ export const FROM_WORDS: ReadonlySet<string> = new Set(['from', 'de', 'desde', '
 /** "to" before a name. */
 export const TO_WORDS: ReadonlySet<string> = new Set(['to', 'a', 'à', 'nach', 'para', 'hacia', 'vers', 'naar', 'в', 'во', 'до']);
 /** Words inside a place name between its capitalised words ("Ciudad de México", "Rio de Janeiro"). */
-export const NAME_PARTICLES: ReadonlySet<string> = new Set(['de', 'del', 'da', 'di', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'am', 'upon', 'on']);
+export const NAME_PARTICLES: ReadonlySet<string> = new Set(['de', 'del', 'da', 'di', 'do', 'dos', 'la', 'los', 'las']);
 
 /** Spelled-out numbers one to ten in French, German, Spanish, Italian, Portuguese, Russian. */
 export const FOREIGN_NUMBERS: ReadonlyMap<string, number> = new Map([

@@ -357,7 +357,7 @@ function numbers(c: Ctx, k: KeyPlan): void {
     for (let j = n.to; j < c.tokens.length && j - n.to < 2; j++) {
       const t = c.tokens[j] as Token;
       if (isClausePunct(t)) break;
-      if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
+      if (t.kind === 'word' && (cues.some((cue) => c.lex.match(t.lower, cue) > 0) || (k.countsPeople && headIsPerson(c, k) && c.lex.isPerson(t.lower)))) {
         confidence = j === n.to ? 0.88 : 0.78;
         to = j + 1;
         break;
@@ -388,6 +388,12 @@ function numbers(c: Ctx, k: KeyPlan): void {
     c.out.push({ key: k.name, value, confidence, tokens: span(Math.min(from, n.from), Math.max(to, n.to)), rule: 'number' });
     i = n.to - 1;
   }
+}
+
+/** Whether the key counts people themselves (passenger_count), not things people do (user_complaint_count). */
+function headIsPerson(c: Ctx, k: KeyPlan): boolean {
+  const head = k.nameWords[k.nameWords.length - 1];
+  return head !== undefined && c.lex.isPerson(head);
 }
 
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
@@ -578,6 +584,11 @@ function entities(c: Ctx, k: KeyPlan): void {
   }
 }
 
+const CJK_TEXT = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+$/u;
+function isCjkText(s: string): boolean {
+  return CJK_TEXT.test(s);
+}
+
 /** A function word of a cue as the user said it: "from" and "to" in the languages chrono reads when the cue is that word alone. */
 function sameCue(word: string, cue: string, cueLength: number): boolean {
   if (word === cue) return true;
@@ -609,6 +620,10 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   }
   const first = c.tokens[at];
   if (!first) return undefined;
+  // "广州飞": a known name at the start of a CJK run.
+  if (first.kind === 'cjk') {
+    for (const [name, v] of c.plan.entities) if (name.length >= 2 && first.text.startsWith(name) && isCjkText(name)) return { value: v, confidence: 0.85, to: at + 1 };
+  }
   if (first.kind === 'word' && first.upper && k.codeShape !== undefined && shapeOf(first.text) === k.codeShape && first.text.length === 3) {
     return { value: first.text, confidence: 0.88, to: at + 1 };
   }
