@@ -120,6 +120,42 @@ function zoneAfter(tokens: readonly Token[], i: number, aliases: ReadonlyMap<str
   return undefined;
 }
 
+/** Fixed-date holidays English names ("Christmas Eve", "New Year's Day"): [month, day]. */
+const HOLIDAYS: ReadonlyMap<string, readonly [number, number]> = new Map([
+  ['christmas', [12, 25]], ['christmas day', [12, 25]], ['christmas eve', [12, 24]], ['boxing day', [12, 26]],
+  ['new year', [1, 1]], ["new year's day", [1, 1]], ['new years day', [1, 1]], ["new year's eve", [12, 31]], ['new years eve', [12, 31]],
+  ["valentine's day", [2, 14]], ['halloween', [10, 31]],
+]);
+const HOLIDAY = /\b(christmas(?: day| eve)?|boxing day|new year(?:'?s)?(?: day| eve)?|valentine's day|halloween)\b/i;
+const SPAN_UNITS: ReadonlyMap<string, number> = new Map([['day', 1], ['week', 7], ['fortnight', 14]]);
+const SMALL: ReadonlyMap<string, number> = new Map([['a', 1], ['an', 1], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10]]);
+/** "a week from today", "3 days from now", "two weeks from tomorrow". */
+const SPAN_FROM = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (day|week|fortnight)s? from (today|now|tomorrow)\b/i;
+
+/** chrono's English with the holidays and "<span> from today" it lacks. */
+const ENGLISH = (() => {
+  const en = chrono.en.casual.clone();
+  en.parsers.push({
+    pattern: () => HOLIDAY,
+    extract: (_ctx, m) => {
+      const md = HOLIDAYS.get((m[1] ?? '').toLowerCase().replace('new years', "new year's"));
+      return md ? { month: md[0], day: md[1] } : null;
+    },
+  });
+  en.parsers.push({
+    pattern: () => SPAN_FROM,
+    extract: (ctx, m) => {
+      const n = SMALL.get((m[1] ?? '').toLowerCase()) ?? Number(m[1]);
+      const days = n * (SPAN_UNITS.get((m[2] ?? '').toLowerCase()) ?? 1) + ((m[3] ?? '').toLowerCase() === 'tomorrow' ? 1 : 0);
+      const c = chrono.ParsingComponents.createRelativeFromReference(ctx.reference, { day: days });
+      c.assign('day', c.get('day') ?? 1);
+      c.assign('month', c.get('month') ?? 1);
+      return c;
+    },
+  });
+  return en;
+})();
+
 /** The locales chrono reads, English first: a request written in another language still has dates. */
 const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh'] as const;
 type Locale = (typeof LOCALES)[number];
@@ -131,7 +167,7 @@ const ORDINAL_DAY = /^(\d{1,2})(st|nd|rd|th)$/;
  * The text chrono reads: the utterance with corrected slips ("tomorow" →
  * tomorrow) written in, and where each token now starts and ends.
  */
-function dateView(text: string, tokens: readonly Token[]): { input: string; starts: number[]; ends: number[] } {
+function dateView(text: string, tokens: readonly Token[], corrected = true): { input: string; starts: number[]; ends: number[] } {
   let input = '';
   let at = 0;
   const starts: number[] = [];
@@ -139,7 +175,7 @@ function dateView(text: string, tokens: readonly Token[]): { input: string; star
   for (const t of tokens) {
     input += text.slice(at, t.start);
     starts.push(input.length);
-    input += t.kind === 'word' && t.lower !== t.text.toLowerCase() && t.lower !== 'not' ? t.lower : t.text;
+    input += corrected && t.kind === 'word' && t.lower !== t.text.toLowerCase() && t.lower !== 'not' ? t.lower : t.text;
     ends.push(input.length);
     at = t.end;
   }
@@ -171,13 +207,15 @@ export function findDates(
   cities: ReadonlyMap<string, string>,
   english: (word: string) => boolean,
 ): FoundDate[] {
-  const view = dateView(text.slice(0, MAX_CHRONO_CHARS), tokens);
-  const input = view.input.slice(0, MAX_CHRONO_CHARS);
+  // English reads the slips corrected ("tomorow"); other languages their own words ("Dezember" is no slip of "december").
+  const views = { en: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens), other: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens, false) };
   const reference = { instant: ref.now, timezone: offsetMinutes(ref.timezone, ref.now) };
   const parsed: Parsed[] = [];
   const taken: boolean[] = tokens.map(() => false);
   for (const locale of LOCALES) {
-    const parser = chrono[locale as Locale];
+    const parser = locale === 'en' ? ENGLISH : chrono[locale as Locale];
+    const view = locale === 'en' ? views.en : views.other;
+    const input = view.input.slice(0, MAX_CHRONO_CHARS);
     const behind = parser.parse(input, reference, { forwardDate: false });
     const ahead = orientation === 'future' ? parser.parse(input, reference, { forwardDate: true }) : [];
     for (const r of behind) {
@@ -192,13 +230,22 @@ export function findDates(
       if (to > 0 && (view.ends[to - 1] as number) > r.index + r.text.length) continue;
       // chrono keeps a trailing comma ("next Monday,").
       while (to > from && tokens[to - 1]?.kind === 'punct') to--;
-      if (to <= from || taken.slice(from, to).some(Boolean)) continue;
+      if (to <= from) continue;
       // Another language's reading of English words ("to" is Thursday in Swedish) is no date: it must hold a
       // digit, a word of another script, or a word English does not have.
       if (locale !== 'en' && !tokens.slice(from, to).some((t) => t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && (/[^\x00-\x7f]/.test(t.text) || !english(t.lower))))) continue;
       const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
       const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
-      parsed.push({ from, to, parts: partsOf(useAhead ? fwd.start : c, r.text), text: r.text });
+      const parts = partsOf(useAhead ? fwd.start : c, r.text);
+      if (taken.slice(from, to).some(Boolean)) {
+        // A reading that names the day replaces the earlier dayless ones it covers ("am 15. Dezember" read by
+        // English as 15:00 in December).
+        const covered = parsed.filter((p) => p.from >= from && p.to <= to);
+        const overlapping = parsed.filter((p) => p.from < to && p.to > from);
+        if (!parts.day || covered.length !== overlapping.length || covered.some((p) => p.parts.day)) continue;
+        for (const p of covered) parsed.splice(parsed.indexOf(p), 1);
+      }
+      parsed.push({ from, to, parts, text: r.text });
       for (let i = from; i < to; i++) taken[i] = true;
     }
   }
