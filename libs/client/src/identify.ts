@@ -135,10 +135,23 @@ export function explainedShare(utterance: string, m: UtteranceMapping, isContent
   return 1 - unexplained / words.length;
 }
 
-/** The weight of the keys a mapping filled: 1 each, a date or date-time `DATE_KEY_WEIGHT`. */
+/** Confidence at which a filled key counts nothing as evidence, and where it counts whole. */
+export const EVIDENCE_FLOOR = 0.5;
+export const EVIDENCE_FULL = 0.85;
+
+/**
+ * The weight of the keys a mapping filled: 1 each, a date or date-time
+ * `DATE_KEY_WEIGHT`, scaled by how sure the mapper was: a value barely over the
+ * threshold (one bare number read as a site, "good" as a synonym of `full`) is
+ * weak evidence that the scenario is the user's; it counts in proportion
+ * between `EVIDENCE_FLOOR` and `EVIDENCE_FULL`.
+ */
 export function filledWeight(template: SchemaTemplate, m: UtteranceMapping): number {
   const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
-  return Object.keys(m.confidence).reduce((sum, k) => sum + (formats.get(k) === 'date' || formats.get(k) === 'date-time' ? DATE_KEY_WEIGHT : 1), 0);
+  return Object.entries(m.confidence).reduce((sum, [k, c]) => {
+    const base = formats.get(k) === 'date' || formats.get(k) === 'date-time' ? DATE_KEY_WEIGHT : 1;
+    return sum + base * Math.min(1, Math.max(0, (c - EVIDENCE_FLOOR) / (EVIDENCE_FULL - EVIDENCE_FLOOR)));
+  }, 0);
 }
 
 /** Identifies the scenario of `utterance` among `catalog`; `map` maps it with one entry's template. */

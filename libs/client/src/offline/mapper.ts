@@ -20,7 +20,7 @@ import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { correctTokens } from './spelling';
-import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type Token } from './text';
+import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 
 export const OFFLINE_MAPPER_ID = 'offline-template-v1';
 
@@ -345,11 +345,39 @@ function booleans(c: Ctx, k: KeyPlan): void {
   });
 }
 
+/** Words for the ends of a key's range ("skin smoothing at maximum", "lowest"). */
+const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full']);
+const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least']);
+
+/** "skin smoothing at maximum": the end of the key's range, right after its name. */
+function rangeEnds(c: Ctx, k: KeyPlan): void {
+  const { minimum, maximum } = k.def;
+  for (const m of nameMentions(c, k)) {
+    const last = m.tokens[m.tokens.length - 1] as number;
+    for (let j = last + 1; j < c.tokens.length && j - last <= 3; j++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t) || t.kind !== 'word') break;
+      const value = MAXIMUM_WORDS.has(t.lower) ? maximum : MINIMUM_WORDS.has(t.lower) ? minimum : undefined;
+      if (value === undefined) continue;
+      c.out.push({ key: k.name, value, confidence: 0.85, tokens: span(m.tokens[0] as number, j + 1), rule: 'range_end' });
+      break;
+    }
+  }
+}
+
+/** The number at token `i`, reading a score on a scale ("5/10") as its first part. */
+function numberOrScore(tokens: readonly Token[], i: number): NumberSpan | undefined {
+  const t = tokens[i];
+  const m = t?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec(t.text) : null;
+  if (m) return { value: Number(m[1]), from: i, to: i + 1 };
+  return numberAt(tokens, i);
+}
+
 function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
   if (cues.length === 0) return;
   for (let i = 0; i < c.tokens.length; i++) {
-    const n = numberAt(c.tokens, i);
+    const n = numberOrScore(c.tokens, i);
     if (!n) continue;
     let confidence = 0;
     let to = n.to;
@@ -379,6 +407,9 @@ function numbers(c: Ctx, k: KeyPlan): void {
     }
     if (confidence === 0) continue;
     let value = n.value;
+    // "5/10": a score on the key's own scale.
+    const scale = c.tokens[n.from]?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec((c.tokens[n.from] as Token).text) : null;
+    if (scale && k.def.maximum !== undefined && Number(scale[2]) !== k.def.maximum) continue;
     const def = k.def;
     if (k.integer && !Number.isInteger(value)) confidence -= 0.3;
     if ((def.minimum !== undefined && value < def.minimum) || (def.maximum !== undefined && value > def.maximum)) confidence -= 0.25;
@@ -478,6 +509,19 @@ function identifiers(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** Words that join the two ends of a spelled range ("501 to 503", "501 through 503", "501 bis 503"). */
+const RANGE_WORDS = new Set(['to', 'through', 'thru', 'till', 'until', 'bis', 'à', 'a', 'al', 'до', '~', '\u301c', '\u2013']);
+
+/** "501 to 503" with token `at` the first number: the numbers of the range (short ranges only) and the token after. */
+function spelledRange(c: Ctx, at: number): { items: string[]; to: number } | undefined {
+  const a = c.tokens[at];
+  const joiner = c.tokens[at + 1];
+  const b = c.tokens[at + 2];
+  if (!a || !joiner || !b || a.kind !== 'number' || b.kind !== 'number' || !RANGE_WORDS.has(joiner.lower)) return undefined;
+  const items = expandRange(`${a.text}-${b.text}`);
+  return items ? { items, to: at + 3 } : undefined;
+}
+
 function lists(c: Ctx, k: KeyPlan): void {
   if (!k.shapes.some((s) => s.includes('9'))) return;
   const item = (t: Token | undefined) => t !== undefined && identifierLike(t);
@@ -500,10 +544,26 @@ function lists(c: Ctx, k: KeyPlan): void {
       }
       break;
     }
-    const texts = items.flatMap((x) => expandRange((c.tokens[x] as Token).text) ?? [(c.tokens[x] as Token).text]);
+    // "sites 501 to 503": a spelled range after the last item.
+    const range = spelledRange(c, j - 1);
+    if (range) {
+      items.pop();
+      j = range.to;
+    }
+    // A list is of one kind: with its cue only after it, leading items of another shape are not its own
+    // ("INC-20261126-0010, MSC-02 and HSS-01 affected").
+    if (!cueBefore(c, i, k.cues) && items.length > 1) {
+      const lastShape = shapeOf((c.tokens[items[items.length - 1] as number] as Token).text);
+      while (items.length > 1 && shapeOf((c.tokens[items[0] as number] as Token).text) !== lastShape) items.shift();
+      i = items[0] as number;
+    }
+    const texts = [...items.flatMap((x) => expandRange((c.tokens[x] as Token).text) ?? [(c.tokens[x] as Token).text]), ...(range?.items ?? [])];
     const shape = texts.reduce((a, t) => a + shapeScore(k, t), 0) / texts.length;
-    const cued = cueBefore(c, i, k.cues);
-    const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0) + (texts.length > 1 ? 0.05 : 0));
+    // A cue before the list ("sites 1021, 1022") or right after it ("MSC-02 and HSS-01 affected").
+    const cued = cueBefore(c, i, k.cues) || cueAfter(c, j, k.cues, 2);
+    // One bare number no cue names ("15% of 240") is weak: it may be any number.
+    const lone = !cued && texts.length === 1 && c.tokens[i]?.kind === 'number';
+    const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0) + (texts.length > 1 ? 0.05 : 0) - (lone ? 0.15 : 0));
     let from = i;
     if (cued) while (from > 0 && isContent(c.tokens[from - 1]) && k.cues.some((cue) => c.lex.match((c.tokens[from - 1] as Token).lower, cue) > 0)) from--;
     c.out.push({ key: k.name, value: texts, confidence, tokens: span(from, j), rule: 'list' });
@@ -850,6 +910,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'number':
           numbers(c, k);
+          rangeEnds(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) personCounts(c, k);
           phrases(c, k, k.phrases);
           break;
