@@ -11,10 +11,11 @@
  *    description, tags and domain, and the template's keys (names,
  *    descriptions, enum values); BM25, fused with the cosine of an embedder
  *    when one is given. It ranks, but its scores are relative to the best, so
- *    it weighs least;
+ *    it weighs least, and only beside evidence of the scenario's own (a key
+ *    filled, or the scenario's name said);
  *  - mapping: the template of each of the best-ranked scenarios maps the
- *    utterance (the mapper of step 4): the keys it fills (a date counts little:
- *    "tomorrow" is in every kind of request) and the share of the user's
+ *    utterance (the mapper of step 4): the keys it fills, each by the mapper's
+ *    confidence (a date counts little: "tomorrow" is in every kind of request) and the share of the user's
  *    content words the template explains (mapped to keys, or words of the
  *    template itself). Both are absolute: words no template explains and no
  *    key takes are no scenario's.
@@ -76,13 +77,17 @@ export interface IdentifyOptions {
 }
 
 /** The combined score: weights of the explained share, the keys filled and selection (they sum to 1). */
-export const SCORE_WEIGHTS = { explained: 0.4, filled: 0.4, selection: 0.2 } as const;
+export const SCORE_WEIGHTS = { explained: 0.4, filled: 0.5, selection: 0.1 } as const;
+/** Weight of filled keys from which selection counts. */
+export const SELECTION_EVIDENCE = 0.3;
 /** Filled keys that make the `filled` part whole. */
 export const FULL_KEYS = 2;
 /** What a date or date-time key counts among filled keys (dates are in every kind of request). */
 export const DATE_KEY_WEIGHT = 0.3;
 /** What the scenario's own name said in the words counts among filled keys ("brighten the whole photo"). */
 export const NAME_WEIGHT = 0.5;
+/** What a phrase the template recognises without a value counts among filled keys (at most two count). */
+export const RECOGNISED_WEIGHT = 0.5;
 /** Measured on the development utterances (bench/ask.ts, BENCHMARKS.md). */
 export const DEFAULT_MIN_SCORE = 0.3;
 export const DEFAULT_CANDIDATES = 5;
@@ -180,8 +185,14 @@ export async function identifyIn(
     }
     const mapping = await map(e);
     const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
-    const filled = filledWeight(e.template, mapping) + (namesScenario(utterance, e.scenario) ? NAME_WEIGHT : 0);
-    const score = SCORE_WEIGHTS.explained * explained + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * sel;
+    const keys = filledWeight(e.template, mapping);
+    const named = namesScenario(utterance, e.scenario);
+    // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
+    const filled = keys + (named ? NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);
+    // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
+    // evidence of the scenario's own (a key filled with some confidence, or its name said).
+    const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 ? sel : 0;
+    const score = SCORE_WEIGHTS.explained * explained + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * selection;
     scored.push({ scenario: e.scenario, agent: e.agent, score, selection: round(sel), explained: round(explained), filled: Object.keys(mapping.confidence).length, mapping });
   }
   scored.sort((a, b) => b.score - a.score);

@@ -65,6 +65,12 @@ export interface MapperOutput {
    * (scenario identification reads it; without it, the words left in `other` decide).
    */
   readonly explained?: number;
+  /**
+   * How many phrases the template recognised without sending a value for them: its own `other` examples
+   * ("make the eyes a little bigger") and keys named with no value said ("smooth the skin"). Evidence of the
+   * scenario for identification, as a filled key is.
+   */
+  readonly recognised?: number;
 }
 
 /** The port: one utterance, one template, values with confidences. */
@@ -121,6 +127,8 @@ export interface UtteranceMapping {
   notes: string[];
   /** The mapper's own share of explained words, when it reports one (see MapperOutput.explained). */
   explained?: number;
+  /** Phrases the template recognised without a value (see MapperOutput.recognised). */
+  recognised?: number;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -296,6 +304,7 @@ export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: 
     timezone: ctx.reference.timezone,
     notes,
     ...(typeof out.explained === 'number' && out.explained >= 0 && out.explained <= 1 ? { explained: out.explained } : {}),
+    ...(typeof out.recognised === 'number' && Number.isInteger(out.recognised) && out.recognised > 0 ? { recognised: out.recognised } : {}),
   };
 }
 

@@ -955,6 +955,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // Words the template accounts for: taken by a value it will send, or by one of its own `other` examples.
   // 1 per token a value the template sends or one of its `other` examples took.
   const accounted: number[] = c.tokens.map(() => 0);
+  let recognised = 0;
   for (const cand of order) {
     if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
@@ -965,6 +966,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
     const weight = cand.key === undefined ? (cand.rule !== 'leftover' ? 1 : 0) : cand.confidence >= threshold ? 1 : 0;
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = Math.max(accounted[i] as number, weight);
+    if (cand.key === undefined && (cand.rule === 'other_example' || cand.rule === 'named_without_value')) recognised++;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
   }
@@ -972,7 +974,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
-  return { values, other: all, explained: explainedShare(c, accounted) };
+  return { values, other: all, explained: explainedShare(c, accounted), ...(recognised > 0 ? { recognised } : {}) };
 }
 
 /**
