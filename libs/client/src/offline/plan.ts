@@ -223,11 +223,153 @@ function nameRun(tokens: readonly Token[], from: number): number {
 
 const NUMBER_WORDS = new Set(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'dozen']);
 
+/** What one key's examples teach, gathered example by example (see the kinds of example above). */
+interface KeyLearning {
+  readonly kind: KeyKind;
+  readonly cues: Set<string>;
+  readonly units: Set<string>;
+  readonly phrases: PhraseExample[];
+  readonly shapes: Set<string>;
+  readonly entityCues: string[][];
+  composite?: Composite;
+  codeShape?: string;
+}
+/** What examples teach about the whole template: entity names and "<name> time" offsets. */
+interface TemplateLearning {
+  readonly entities: Map<string, JsonValue>;
+  readonly zoneAliases: Map<string, number>;
+}
+
+/** Reads one example of a key: a date, unit, copy, composite, entity or phrase example. */
+function readExample(ex: ExamplePair, acc: KeyLearning, shared: TemplateLearning): void {
+  const { kind, cues, units, phrases, shapes, entityCues } = acc;
+  const { entities, zoneAliases } = shared;
+    const toks = tokenize(ex.source);
+    const words = contentWords(toks);
+    const lowerSource = ex.source.toLowerCase();
+    if (kind === 'date' || kind === 'datetime') {
+      if (typeof ex.value === 'string') {
+        const minutes = offsetOf(ex.value);
+        const at = toks.findIndex((t, i) => t.lower === 'time' && i > 0 && toks[i - 1]?.kind === 'word');
+        if (minutes !== undefined && at > 0) {
+          for (let len = 1; len <= 3 && at - len >= 0; len++) {
+            const name = toks.slice(at - len, at);
+            if (name.every((t) => t.kind === 'word' && t.capital)) zoneAliases.set(name.map((t) => t.lower).join(' '), minutes);
+          }
+        }
+      }
+      return;
+    }
+    if (kind === 'number' && typeof ex.value === 'number') {
+      const at = toks.findIndex((t) => (t.kind === 'number' && Number(t.text) === ex.value) || NUMBER_WORDS.has(t.lower));
+      if (at !== -1) {
+        for (const t of toks.slice(at + 1)) if (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !NUMBER_WORDS.has(t.lower)) units.add(t.lower);
+        return;
+      }
+    }
+    // Copied values: the value (or each item) is a token of the example.
+    const items = Array.isArray(ex.value) ? ex.value : [ex.value];
+    const copied = items.every((v) => typeof v === 'string' && toks.some((t) => t.text === v));
+    if (copied && items.length > 0 && items.every((v) => typeof v === 'string' && toks.some((t) => t.text === v && identifierLike(t)))) {
+      for (const v of items) shapes.add(shapeOf(v as string));
+      const first = toks.findIndex((t) => t.text === items[0]);
+      for (const t of toks.slice(Math.max(0, first - 2), first)) if (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower)) cues.add(t.lower);
+      if (kind === 'string' && toks.some((t, i) => t.text === items[0] && i > 0 && toks[i - 1]?.kind === 'word' && (toks[i - 1] as Token).capital)) {
+        // 'out of New York JFK' -> 'JFK': a name with its code.
+        acc.codeShape = shapeOf(items[0] as string);
+        const start = toks.findIndex((t) => t.kind === 'word' && t.capital);
+        if (start > 0) {
+          entityCues.push(toks.slice(0, start).map((t) => t.lower));
+          const name = toks.slice(start, first).map((t) => t.lower).join(' ');
+          if (name && !entities.has(name)) entities.set(name, ex.value);
+        }
+        entities.set((items[0] as string).toLowerCase(), ex.value);
+      }
+      return;
+    }
+    if (typeof ex.value === 'string' && kind === 'string') {
+      // Composite: identifiers of the example joined by glue.
+      const ids = toks.filter((t) => identifierLike(t) && (ex.value as string).includes(t.text));
+      if (ids.length >= 2) {
+        let rest = ex.value;
+        for (const id of ids) rest = rest.replace(id.text, '\u0000');
+        const glue = rest.split('\u0000').filter((g) => g !== '');
+        if (rest.startsWith('\u0000') && rest.endsWith('\u0000') && new Set(glue).size === 1) {
+          const between = toks.slice(toks.indexOf(ids[0] as Token) + 1, toks.indexOf(ids[1] as Token));
+          const connector = between.find((t) => FUNCTION_WORDS.has(t.lower))?.lower;
+          acc.composite = {
+            glue: glue[0] as string,
+            parts: ids.length,
+            context: words.filter((w) => !ids.some((id) => id.lower === w)),
+            shapes: ids.map((t) => shapeOf(t.text)),
+            ...(connector ? { connector } : {}),
+          };
+          return;
+        }
+      }
+      // Entity: cue words, then a name ('from Beijing', 'depart from 广州').
+      const nameAt = toks.findIndex((t) => t.kind === 'cjk' || (t.kind === 'word' && t.capital && !(t === toks[0] && FUNCTION_WORDS.has(t.lower))));
+      if (nameAt > 0 && nameRun(toks, nameAt) === toks.length) {
+        entityCues.push(toks.slice(0, nameAt).map((t) => t.lower));
+        entities.set(toks.slice(nameAt).map((t) => t.lower).join(' '), ex.value);
+        if (/^[A-Z]{2,4}$/.test(ex.value)) acc.codeShape = shapeOf(ex.value);
+        return;
+      }
+    }
+    if (kind === 'enum' && typeof ex.value === 'string' && lowerSource.includes(ex.value.toLowerCase().replace(/_/g, ' '))) {
+      // 'business class' -> 'business': the value itself, with a cue beside it.
+      for (const w of words) if (w !== ex.value.toLowerCase()) cues.add(w);
+      return;
+    }
+    if (words.length > 0) phrases.push({ words, value: ex.value, source: ex.source });
+    // A snake_case value says its meaning too ('link_down'): its words are a phrase for it.
+    if (kind === 'string' && typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) {
+      const valueWords = ex.value.split('_').filter((w) => !FUNCTION_WORDS.has(w));
+      if (valueWords.length >= 2 && valueWords.join(' ') !== words.join(' ')) phrases.push({ words: valueWords, value: ex.value, source: ex.value.replace(/_/g, ' ') });
+    }
+}
+
+/** The ways to say each enum value: the value's words, the glosses the description gives it, WordNet synonyms. */
+function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
+  const enumForms: EnumForm[] = [];
+  const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string');
+  const glosses = enumGlosses(def.semantic_description, values);
+  for (const v of values) {
+    const words = v.toLowerCase().split(/[_\s-]+/).filter((w) => w !== '');
+    if (words.length === 0) continue;
+    enumForms.push({ value: v, words, via: 'value' });
+    for (const g of glosses.get(v) ?? []) {
+      const gw = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').map((t) => t.lower).filter((w) => !FUNCTION_WORDS.has(w));
+      if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss' });
+    }
+    if (words.length === 1) {
+      for (const s of lex.related(words[0] as string)) {
+        if (s === words[0] || s.includes('_') || values.includes(s) || lex.sameLemma(s, words[0] as string)) continue;
+        enumForms.push({ value: v, words: [s], via: 'synonym' });
+      }
+    }
+  }
+  return enumForms;
+}
+
+/** The key's pattern, when it is safe to run on user text. */
+function patternOf(def: KeyDefinition): RegExp | undefined {
+  let pattern: RegExp | undefined;
+  if (typeof def.pattern === 'string' && safePattern(def.pattern)) {
+    try {
+      pattern = new RegExp(def.pattern, 'u');
+    } catch {
+      pattern = undefined;
+    }
+  }
+  return pattern;
+}
+
 /** Analyses `template` for the offline mapper. */
 export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
   const keys: KeyPlan[] = [];
-  const entities = new Map<string, JsonValue>();
-  const zoneAliases = new Map<string, number>();
+  const shared: TemplateLearning = { entities: new Map<string, JsonValue>(), zoneAliases: new Map<string, number>() };
+  const { entities, zoneAliases } = shared;
   const vocabulary = new Set<string>();
   const keyFrequency = new Map<string, number>();
   const written = new Set<string>(DATE_WORDS);
@@ -256,145 +398,28 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     for (const l of own) keyFrequency.set(l, (keyFrequency.get(l) ?? 0) + 1);
     const kind = kindOf(def);
     const nameWords = def.key_name.split('_').filter((w) => w.length > 0 && !GENERIC_NAME_WORDS.has(w));
-    const cues = new Set<string>(nameWords);
-    const units = new Set<string>();
-    const phrases: PhraseExample[] = [];
-    const shapes = new Set<string>();
-    const entityCues: string[][] = [];
-    let composite: Composite | undefined;
-    let codeShape: string | undefined;
+    const acc: KeyLearning = { kind, cues: new Set<string>(nameWords), units: new Set<string>(), phrases: [], shapes: new Set<string>(), entityCues: [] };
 
-    for (const ex of examples) {
-      const toks = tokenize(ex.source);
-      const words = contentWords(toks);
-      const lowerSource = ex.source.toLowerCase();
-      if (kind === 'date' || kind === 'datetime') {
-        if (typeof ex.value === 'string') {
-          const minutes = offsetOf(ex.value);
-          const at = toks.findIndex((t, i) => t.lower === 'time' && i > 0 && toks[i - 1]?.kind === 'word');
-          if (minutes !== undefined && at > 0) {
-            for (let len = 1; len <= 3 && at - len >= 0; len++) {
-              const name = toks.slice(at - len, at);
-              if (name.every((t) => t.kind === 'word' && t.capital)) zoneAliases.set(name.map((t) => t.lower).join(' '), minutes);
-            }
-          }
-        }
-        continue;
-      }
-      if (kind === 'number' && typeof ex.value === 'number') {
-        const at = toks.findIndex((t) => (t.kind === 'number' && Number(t.text) === ex.value) || NUMBER_WORDS.has(t.lower));
-        if (at !== -1) {
-          for (const t of toks.slice(at + 1)) if (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !NUMBER_WORDS.has(t.lower)) units.add(t.lower);
-          continue;
-        }
-      }
-      // Copied values: the value (or each item) is a token of the example.
-      const items = Array.isArray(ex.value) ? ex.value : [ex.value];
-      const copied = items.every((v) => typeof v === 'string' && toks.some((t) => t.text === v));
-      if (copied && items.length > 0 && items.every((v) => typeof v === 'string' && toks.some((t) => t.text === v && identifierLike(t)))) {
-        for (const v of items) shapes.add(shapeOf(v as string));
-        const first = toks.findIndex((t) => t.text === items[0]);
-        for (const t of toks.slice(Math.max(0, first - 2), first)) if (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower)) cues.add(t.lower);
-        if (kind === 'string' && toks.some((t, i) => t.text === items[0] && i > 0 && toks[i - 1]?.kind === 'word' && (toks[i - 1] as Token).capital)) {
-          // 'out of New York JFK' -> 'JFK': a name with its code.
-          codeShape = shapeOf(items[0] as string);
-          const start = toks.findIndex((t) => t.kind === 'word' && t.capital);
-          if (start > 0) {
-            entityCues.push(toks.slice(0, start).map((t) => t.lower));
-            const name = toks.slice(start, first).map((t) => t.lower).join(' ');
-            if (name && !entities.has(name)) entities.set(name, ex.value);
-          }
-          entities.set((items[0] as string).toLowerCase(), ex.value);
-        }
-        continue;
-      }
-      if (typeof ex.value === 'string' && kind === 'string') {
-        // Composite: identifiers of the example joined by glue.
-        const ids = toks.filter((t) => identifierLike(t) && (ex.value as string).includes(t.text));
-        if (ids.length >= 2) {
-          let rest = ex.value;
-          for (const id of ids) rest = rest.replace(id.text, '\u0000');
-          const glue = rest.split('\u0000').filter((g) => g !== '');
-          if (rest.startsWith('\u0000') && rest.endsWith('\u0000') && new Set(glue).size === 1) {
-            const between = toks.slice(toks.indexOf(ids[0] as Token) + 1, toks.indexOf(ids[1] as Token));
-            const connector = between.find((t) => FUNCTION_WORDS.has(t.lower))?.lower;
-            composite = {
-              glue: glue[0] as string,
-              parts: ids.length,
-              context: words.filter((w) => !ids.some((id) => id.lower === w)),
-              shapes: ids.map((t) => shapeOf(t.text)),
-              ...(connector ? { connector } : {}),
-            };
-            continue;
-          }
-        }
-        // Entity: cue words, then a name ('from Beijing', 'depart from 广州').
-        const nameAt = toks.findIndex((t) => t.kind === 'cjk' || (t.kind === 'word' && t.capital && !(t === toks[0] && FUNCTION_WORDS.has(t.lower))));
-        if (nameAt > 0 && nameRun(toks, nameAt) === toks.length) {
-          entityCues.push(toks.slice(0, nameAt).map((t) => t.lower));
-          entities.set(toks.slice(nameAt).map((t) => t.lower).join(' '), ex.value);
-          if (/^[A-Z]{2,4}$/.test(ex.value)) codeShape = shapeOf(ex.value);
-          continue;
-        }
-      }
-      if (kind === 'enum' && typeof ex.value === 'string' && lowerSource.includes(ex.value.toLowerCase().replace(/_/g, ' '))) {
-        // 'business class' -> 'business': the value itself, with a cue beside it.
-        for (const w of words) if (w !== ex.value.toLowerCase()) cues.add(w);
-        continue;
-      }
-      if (words.length > 0) phrases.push({ words, value: ex.value, source: ex.source });
-      // A snake_case value says its meaning too ('link_down'): its words are a phrase for it.
-      if (kind === 'string' && typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) {
-        const valueWords = ex.value.split('_').filter((w) => !FUNCTION_WORDS.has(w));
-        if (valueWords.length >= 2 && valueWords.join(' ') !== words.join(' ')) phrases.push({ words: valueWords, value: ex.value, source: ex.value.replace(/_/g, ' ') });
-      }
-    }
+    for (const ex of examples) readExample(ex, acc, shared);
 
-    const enumForms: EnumForm[] = [];
-    if (kind === 'enum') {
-      const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string');
-      const glosses = enumGlosses(def.semantic_description, values);
-      for (const v of values) {
-        const words = v.toLowerCase().split(/[_\s-]+/).filter((w) => w !== '');
-        if (words.length === 0) continue;
-        enumForms.push({ value: v, words, via: 'value' });
-        for (const g of glosses.get(v) ?? []) {
-          const gw = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').map((t) => t.lower).filter((w) => !FUNCTION_WORDS.has(w));
-          if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss' });
-        }
-        if (words.length === 1) {
-          for (const s of lex.related(words[0] as string)) {
-            if (s === words[0] || s.includes('_') || values.includes(s) || lex.sameLemma(s, words[0] as string)) continue;
-            enumForms.push({ value: v, words: [s], via: 'synonym' });
-          }
-        }
-      }
-    }
-
-    let pattern: RegExp | undefined;
-    if (typeof def.pattern === 'string' && safePattern(def.pattern)) {
-      try {
-        pattern = new RegExp(def.pattern, 'u');
-      } catch {
-        pattern = undefined;
-      }
-    }
+    const enumForms = kind === 'enum' ? enumFormsOf(def, lex) : [];
+    const pattern = patternOf(def);
     keys.push({
       def,
       name: def.key_name,
       kind,
       integer: def.key_type === 'integer',
       nameWords,
-      cues: [...cues],
-      units: [...units],
+      cues: [...acc.cues],
+      units: [...acc.units],
       enumForms,
-      phrases,
-      shapes: [...shapes],
-      ...(composite ? { composite } : {}),
-      entityCues,
-      ...(codeShape ? { codeShape } : {}),
+      phrases: acc.phrases,
+      shapes: [...acc.shapes],
+      ...(acc.composite ? { composite: acc.composite } : {}),
+      entityCues: acc.entityCues,
+      ...(acc.codeShape ? { codeShape: acc.codeShape } : {}),
       orientation: PAST_MARKERS.test(def.semantic_description) ? 'past' : 'future',
-      countsPeople: kind === 'number' && [...nameWords, ...units].some((w) => lex.isPerson(w)),
+      countsPeople: kind === 'number' && [...nameWords, ...acc.units].some((w) => lex.isPerson(w)),
       ...(pattern ? { pattern } : {}),
     });
   }
