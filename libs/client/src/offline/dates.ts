@@ -223,11 +223,15 @@ export function findDates(
       if (/^\d{1,4}$/.test(r.text.trim())) continue;
       const c = r.start;
       if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
-      // Only whole tokens: "CR-04 a" is no time.
-      const from = view.starts.indexOf(r.index);
+      // Only whole tokens: "CR-04 a" is no time. CJK runs have no word boundaries inside: a date may start or
+      // end inside one ("今天下午2点开始"), which it then takes whole.
+      const end = r.index + r.text.length;
+      let from = view.starts.indexOf(r.index);
+      const startsIn = firstAtOrAfter(view.starts, r.index + 1) - 1;
+      if (from === -1 && tokens[startsIn]?.kind === 'cjk' && (view.ends[startsIn] as number) > r.index) from = startsIn;
       if (from === -1) continue;
-      let to = firstAtOrAfter(view.starts, r.index + r.text.length);
-      if (to > 0 && (view.ends[to - 1] as number) > r.index + r.text.length) continue;
+      let to = firstAtOrAfter(view.starts, end);
+      if (to > 0 && (view.ends[to - 1] as number) > end && tokens[to - 1]?.kind !== 'cjk') continue;
       // chrono keeps a trailing comma ("next Monday,").
       while (to > from && tokens[to - 1]?.kind === 'punct') to--;
       if (to <= from) continue;
