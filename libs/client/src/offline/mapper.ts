@@ -680,6 +680,11 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   }
   const first = c.tokens[at];
   if (!first) return undefined;
+  // "Hongqiao" of "Shanghai Hongqiao": a word of one known name only, and no English word.
+  if (first.kind === 'word' && first.capital && !c.lex.known(first.lower)) {
+    const owners = [...c.plan.entities].filter(([name]) => name.includes(' ') && name.split(' ').includes(first.lower));
+    if (owners.length === 1 && new Set(owners.map(([, v]) => JSON.stringify(v))).size === 1) return { value: (owners[0] as [string, JsonValue])[1], confidence: 0.8, to: at + 1 };
+  }
   // "广州飞": a known name at the start of a CJK run.
   if (first.kind === 'cjk') {
     for (const [name, v] of c.plan.entities) if (name.length >= 2 && first.text.startsWith(name) && isCjkText(name)) return { value: v, confidence: 0.85, to: at + 1 };
