@@ -132,7 +132,12 @@ const SMALL: ReadonlyMap<string, number> = new Map([['a', 1], ['an', 1], ['one',
 /** "a week from today", "3 days from now", "two weeks from tomorrow". */
 const SPAN_FROM = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (day|week|fortnight)s? from (today|now|tomorrow)\b/i;
 
-/** chrono's English with the holidays and "<span> from today" it lacks. */
+const CLOCK_HOURS: ReadonlyMap<string, number> = new Map([['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10], ['eleven', 11], ['twelve', 12]]);
+/** "half past three", "quarter to ten" (then "in the afternoon", "this evening", "pm" make it afternoon). */
+const CLOCK_PHRASE = /\b(half|quarter) (past|to) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b( ?(?:am|pm|a\.m\.|p\.m\.))?/i;
+const AFTERNOON_AFTER = /^[^,;.]{0,24}\b(afternoon|evening|tonight|night|pm|p\.m\.)/i;
+
+/** chrono's English with the holidays, "<span> from today" and "half past three" it lacks. */
 const ENGLISH = (() => {
   const en = chrono.en.casual.clone();
   en.parsers.push({
@@ -150,6 +155,21 @@ const ENGLISH = (() => {
       const c = chrono.ParsingComponents.createRelativeFromReference(ctx.reference, { day: days });
       c.assign('day', c.get('day') ?? 1);
       c.assign('month', c.get('month') ?? 1);
+      return c;
+    },
+  });
+  en.parsers.push({
+    pattern: () => CLOCK_PHRASE,
+    extract: (ctx, m) => {
+      const base = CLOCK_HOURS.get((m[3] ?? '').toLowerCase()) ?? Number(m[3]);
+      if (!(base >= 0 && base <= 23)) return null;
+      const quarter = (m[1] ?? '').toLowerCase() === 'quarter';
+      const past = (m[2] ?? '').toLowerCase() === 'past';
+      let hour = past ? base : (base + 23) % 24;
+      const minute = past ? (quarter ? 15 : 30) : quarter ? 45 : 30;
+      const after = ctx.text.slice((m.index ?? 0) + m[0].length - (m[4]?.length ?? 0));
+      if (hour < 12 && ((m[4] ?? '').toLowerCase().includes('p') || AFTERNOON_AFTER.test(after))) hour += 12;
+      const c = ctx.createParsingComponents({ hour, minute });
       return c;
     },
   });
