@@ -14,7 +14,8 @@
 //    `alternatives` is optional: one of its listed values is not invented, another value is).
 // The last line is one JSON object with the figures.
 //
-// Options: --file PATH (default bench/data/ask/utterances.dev.json), --heldout (bench/heldout/ask/…; run by the
+// Options: --file PATH, repeatable (default: both dev sets, bench/data/ask/utterances.dev.json and
+// utterances.dev2.json, each reported on its own), --heldout (bench/heldout/ask/…; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
@@ -28,6 +29,8 @@ import { createLogger } from '@parley/runtime';
 import { startParley } from '../apps/parley/src/embedded';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The dev sets scored by default, each reported on its own (bench/data/ask/README.md). */
+const DEV_FILES = ['bench/data/ask/utterances.dev.json', 'bench/data/ask/utterances.dev2.json'];
 
 interface Labelled {
   id: string;
@@ -69,10 +72,18 @@ function reached(phrase: string, other: readonly string[]): boolean {
   return words.length > 0 && words.filter((w) => all.includes(w)).length / words.length >= 2 / 3;
 }
 
+/** Every `--file PATH` given, in order. */
+function files(): string[] {
+  const out: string[] = [];
+  process.argv.forEach((a, i) => {
+    if (a === '--file' && process.argv[i + 1] !== undefined) out.push(process.argv[i + 1] as string);
+  });
+  return out;
+}
+
 async function main(): Promise<void> {
-  const file = flag('heldout') ? join(ROOT, 'bench/heldout/ask/utterances.heldout.json') : join(ROOT, arg('file') ?? 'bench/data/ask/utterances.dev.json');
-  if (!existsSync(file)) throw new Error(`no data set at ${file}`);
-  const data = JSON.parse(readFileSync(file, 'utf8')) as DataSet;
+  const chosen = flag('heldout') ? ['bench/heldout/ask/utterances.heldout.json'] : files().length > 0 ? files() : DEV_FILES;
+  for (const f of chosen) if (!existsSync(join(ROOT, f))) throw new Error(`no data set at ${join(ROOT, f)}`);
   const verbose = flag('verbose');
   let mapper: Mapper | undefined;
   if (arg('mapper') === 'llm') mapper = (await import('@parley/client/llm')).createLlmMapperFromEnv(process.env);
@@ -91,6 +102,24 @@ async function main(): Promise<void> {
     catalog = await client.scenarioCatalog();
   }
   const templates = new Map(catalog.entries.map((e) => [e.scenario, e.template] as const));
+  const setupMs = Date.now() - started;
+  for (const f of chosen) await score(join(ROOT, f), { client, catalog, templates, mapper, verbose, setupMs });
+  await stop();
+}
+
+interface Run {
+  client: ParleyClient;
+  catalog: ScenarioCatalog;
+  templates: ReadonlyMap<string, import('@parley/protocol').SchemaTemplate>;
+  mapper: Mapper | undefined;
+  verbose: boolean;
+  setupMs: number;
+}
+
+/** Scores one data set and prints its figures. */
+async function score(file: string, run: Run): Promise<void> {
+  const { client, catalog, templates, mapper, verbose, setupMs } = run;
+  const data = JSON.parse(readFileSync(file, 'utf8')) as DataSet;
   const ref = { today: data.reference_date, timezone: data.timezone };
 
   let idRight = 0;
@@ -151,7 +180,6 @@ async function main(): Promise<void> {
   }
   const n = data.utterances.length;
   const ms = Date.now() - t0;
-  await stop();
   const figures = {
     file: file.slice(ROOT.length),
     utterances: n,
@@ -164,7 +192,7 @@ async function main(): Promise<void> {
     gold_keys: keysGold,
     other_phrases: otherGold,
     ms_per_utterance: round(ms / Math.max(1, n)),
-    setup_ms: t0 - started,
+    setup_ms: setupMs,
   };
   console.log(`utterances ${n} (${figures.file}), mapper ${figures.mapper}`);
   console.log(`identification            ${figures.identification.toFixed(3)}  (${idRight}/${n}, null = no scenario)`);
