@@ -22,6 +22,7 @@ const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
+const EVENT: ReadonlySet<string> = new Set(['event', 'happening', 'failure']);
 
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
@@ -140,6 +141,20 @@ export class Lexicon {
   /** A word for a group of people ("family", "team", "group"). */
   isGroupOfPeople(word: string): boolean {
     return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
+  }
+
+  /** A noun for something that happens (a sense is a kind of event: "outage", "spike", "interruption"). */
+  isEvent(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), EVENT);
+  }
+
+  /** Whether WordNet has the word as an adjective or adverb ("high", "down"), or it is a verb's -ed form ("dropped", "rebooted"). */
+  describesState(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    if (wn.baseForms(w, 'a').length > 0 || wn.baseForms(w, 'r').length > 0) return true;
+    return w.endsWith('ed') && wn.baseForms(w, 'v').some((b) => b !== w);
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

@@ -19,7 +19,7 @@ import { findDates, zoneCities } from './dates';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
-import { correctTokens } from './spelling';
+import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 
 export const OFFLINE_MAPPER_ID = 'offline-template-v1';
@@ -624,6 +624,63 @@ function composites(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** Words inside a name in snake_case besides content words ("out of service"). */
+const SNAKE_INNER = new Set(['out', 'of', 'off', 'down', 'up', 'too', 'no', 'not']);
+const MAX_SNAKE_WORDS = 4;
+/** Barely over the default threshold: a name made of the user's words is a guess, and weak evidence of the scenario. */
+const SNAKE_CONFIDENCE = 0.52;
+
+/**
+ * A key that takes a snake_case name made of the user's words (KeyPlan.snakeNames): English words of one clause
+ * that say what happened ("packet loss", "high temperature", "CPU load high"), at least one of them a state or an
+ * event (an adjective or adverb, a verb form, a noun for something that happens), none a word of the key's own
+ * name ("alarm"). Every span of such a run is proposed, less sure than an example's phrase; whatever another key
+ * takes first is not in it.
+ */
+function snakeNames(c: Ctx, k: KeyPlan): void {
+  if (!k.snakeNames) return;
+  // Words of the keys' names and enum values ("alarm", "diagnosis", "network", "major") say which key or value,
+  // not what happened.
+  const names = c.plan.keys.flatMap((x) => [...x.nameWords, ...x.enumForms.filter((f) => f.via === 'value').flatMap((f) => f.words)]);
+  const fits = (t: Token, i: number) =>
+    t.kind === 'word' &&
+    (c.lex.known(t.lower) || SNAKE_INNER.has(t.lower) || t.upper) &&
+    // A capitalised word inside a clause is a name ("Paris"); an acronym is not ("CPU").
+    (!t.capital || t.upper || i === 0 || isClausePunct(c.tokens[i - 1] as Token)) &&
+    !REQUEST_WORDS.has(t.lower) &&
+    !DATE_WORDS.includes(t.lower) &&
+    !(FUNCTION_WORDS.has(t.lower) && !SNAKE_INNER.has(t.lower)) &&
+    !names.some((n) => c.lex.sameLemma(t.lower, n)) &&
+    numberAt(c.tokens, i) === undefined;
+  let i = 0;
+  while (i < c.tokens.length) {
+    if (!fits(c.tokens[i] as Token, i)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < c.tokens.length && fits(c.tokens[j] as Token, j)) j++;
+    for (let a = i; a < j; a++) {
+      for (let b = a + 1; b <= j && b - a <= MAX_SNAKE_WORDS; b++) {
+        const words = c.tokens.slice(a, b);
+        if (SNAKE_INNER.has((words[0] as Token).lower) || SNAKE_INNER.has((words[words.length - 1] as Token).lower) && (words[words.length - 1] as Token).lower !== 'down' && (words[words.length - 1] as Token).lower !== 'off') continue;
+        if (!words.some((t) => c.lex.describesState(t.lower) || c.lex.isEvent(t.lower))) continue;
+        if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
+        const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
+        c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: span(a, b), rule: 'snake_name' });
+      }
+    }
+    i = j;
+  }
+}
+
+/** A plural noun's singular ("stations" → station), as the template's own names write modifiers. */
+function singular(c: Ctx, word: string): string {
+  if (!word.endsWith('s')) return word;
+  const base = c.lex.lemmas(word).find((l) => l !== word && word.startsWith(l));
+  return base ?? word;
+}
+
 /** Cue words then a name: origin "from Beijing", destination "to Shanghai". */
 function entities(c: Ctx, k: KeyPlan): void {
   if (k.entityCues.length === 0) return;
@@ -924,6 +981,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           phrases(c, k, k.phrases);
           break;
         case 'string':
+          snakeNames(c, k);
           identifiers(c, k);
           composites(c, k);
           entities(c, k);
@@ -969,7 +1027,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
       continue;
     }
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
-    const weight = cand.key === undefined ? (cand.rule !== 'leftover' ? 1 : 0) : cand.confidence >= threshold ? 1 : 0;
+    // A snake_case name made of the user's own words explains nothing about which template they meant.
+    const weight = cand.key === undefined ? (cand.rule !== 'leftover' ? 1 : 0) : cand.confidence >= threshold && cand.rule !== 'snake_name' ? 1 : 0;
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = Math.max(accounted[i] as number, weight);
     if (cand.key === undefined && (cand.rule === 'other_example' || cand.rule === 'named_without_value')) recognised++;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });

@@ -79,6 +79,11 @@ export interface KeyPlan {
   readonly countsPeople: boolean;
   readonly orientation: Orientation;
   readonly pattern?: RegExp;
+  /**
+   * The key takes a name in snake_case made of the user's words: its examples map words to snake_case values
+   * ('optical power too low' -> 'optical_power_low') and it takes no copied identifier or name.
+   */
+  readonly snakeNames: boolean;
 }
 
 export interface Plan {
@@ -105,6 +110,8 @@ const GENERIC_NAME_WORDS = new Set(['count', 'number', 'id', 'ids', 'type', 'sty
 export const LIGHT_WORDS: ReadonlySet<string> = new Set(['make', 'get', 'give', 'do', 'have', 'run', 'let', 'put', 'take', 'just', 'tell', 'set', 'go', 'use', 'keep']);
 /** Description words that say an event lies behind ("when the fault occurred"). */
 const PAST_MARKERS = /\b(occurred|happened|started|began|raised|detected|observed|was|were|since|last)\b/i;
+/** A snake_case name ("link_down"). */
+const SNAKE_CASE = /^[a-z]+(_[a-z]+)+$/;
 /** Patterns run on tokens this long at most. */
 export const MAX_PATTERN_INPUT = 128;
 
@@ -419,6 +426,13 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       entityCues: acc.entityCues,
       ...(acc.codeShape ? { codeShape: acc.codeShape } : {}),
       orientation: PAST_MARKERS.test(def.semantic_description) ? 'past' : 'future',
+      snakeNames:
+        kind === 'string' &&
+        !pattern &&
+        acc.shapes.size === 0 &&
+        !acc.composite &&
+        acc.entityCues.length === 0 &&
+        examples.filter((e) => typeof e.value === 'string' && SNAKE_CASE.test(e.value) && !e.source.includes(e.value)).length >= 2,
       countsPeople: kind === 'number' && [...nameWords, ...acc.units].some((w) => lex.isPerson(w)),
       ...(pattern ? { pattern } : {}),
     });
