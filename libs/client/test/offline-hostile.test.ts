@@ -6,6 +6,7 @@ import { createParleyClient, MAX_UTTERANCE_CHARS, prepareUtterance } from '../sr
 import { createOfflineMapper } from '../src/offline/index';
 import { examplePairs } from '../src/offline/examples';
 import { safePattern } from '../src/offline/plan';
+import { splitCjk } from '../src/offline/languages';
 import { tokenize } from '../src/offline/text';
 
 // Hostile text on every path the words take: the utterance, and a template's descriptions and patterns.
@@ -18,8 +19,10 @@ const JS_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnPr
 const hostilePiece = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom(...JS_NAMES, '\u0000', '\ud800', '\udc00', '\ud83d', '\u202e', '\ufeff', '\u200b', 'Beijing', 'from', 'to', 'no', 'sites', 'incident', "'", '->', '广州'),
-  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->'), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
+  fc.constantFrom(...JS_NAMES, '\u0000', '\ud800', '\udc00', '\ud83d', '\u202e', '\ufeff', '\u200b', 'Beijing', 'from', 'to', 'no', 'sites', 'incident', "'", '->', '广州',
+    // The paths of other languages, ranges, scores and snake_case names (languages.ts, dates.ts).
+    '从', '到', 'から', 'まで', '에서', '까지', '两个人', '한', '명', 'de', 'von', 'nach', 'zwei Personen', 'Ciudad de', '5/10', 'to 503', 'half past', 'Christmas Eve', 'weeks from today', 'at maximum', 'CPU load high'),
+  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到'), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
   fc.integer({ min: -1e9, max: 1e9 }).map(String),
 );
 const hostileUtterance = fc.array(hostilePiece, { minLength: 1, maxLength: 12 }).map((xs) => xs.join(' '));
@@ -69,7 +72,7 @@ describe('hostile utterances', () => {
   });
 
   it('the longest utterance accepted, made of regex-hostile repetitions, maps in bounded time', async () => {
-    for (const unit of ['from ', 'a', '1-', "'", 'no ', '1, ', 'INC-1 ', 'next Monday ', 'twenty one ', 'Beijing to ']) {
+    for (const unit of ['from ', 'a', '1-', "'", 'no ', '1, ', 'INC-1 ', 'next Monday ', 'twenty one ', 'Beijing to ', '从上海到', '서울에서 ', 'de Ciudad ', '1 to 2 ', 'high load ', 'half past two ']) {
       const text = unit.repeat(Math.floor(MAX_UTTERANCE_CHARS / unit.length)).slice(0, MAX_UTTERANCE_CHARS);
       for (const template of TEMPLATES) {
         const started = Date.now();
@@ -137,11 +140,11 @@ describe('hostile templates', () => {
 });
 
 describe('tokens', () => {
-  it('every token is a slice of the text at its offsets', () => {
+  it('every token is a slice of the text at its offsets, CJK runs cut at their particles too', () => {
     fc.assert(
       fc.property(hostileUtterance, (text) => {
         const s = text.slice(0, 4000);
-        for (const t of tokenize(s)) {
+        for (const t of [...tokenize(s), ...splitCjk(tokenize(s))]) {
           expect(s.slice(t.start, t.end)).toBe(t.text);
           expect(t.end).toBeGreaterThan(t.start);
         }

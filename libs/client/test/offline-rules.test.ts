@@ -1,0 +1,150 @@
+import { SCENARIOS, faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { scenarioId } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient, type ScenarioCatalog } from '../src/index';
+import { createOfflineMapper } from '../src/offline/index';
+import { cjkPersonCount, splitCjk } from '../src/offline/languages';
+import { tokenize } from '../src/offline/text';
+
+// One test per rule of the offline mapper added for other languages, spans, scores and snake_case names, on
+// sentences of their own (not the bench's). Reference: Thursday 2026-11-26 in Paris.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const map = (template: typeof flightBookingTemplate, text: string) => client.mapUtterance(template, text, PARIS);
+
+describe('other languages (languages.ts)', () => {
+  it('CJK runs are cut at their route particles, the particles reading from / to', () => {
+    const parts = splitCjk(tokenize('从上海到广州')).map((t) => [t.text, t.lower, t.kind]);
+    expect(parts).toEqual([
+      ['从', 'from', 'word'],
+      ['上海', '上海', 'cjk'],
+      ['到', 'to', 'word'],
+      ['广州', '广州', 'cjk'],
+    ]);
+    const ko = splitCjk(tokenize('대구에서 광주까지')).map((t) => t.lower);
+    expect(ko).toEqual(['대구', '<from', '광주', '<to']);
+  });
+
+  it('CJK counts of people: numeral and counter', () => {
+    expect(cjkPersonCount('三个人')).toBe(3);
+    expect(cjkPersonCount('五名様')).toBe(5);
+    expect(cjkPersonCount('三月')).toBeUndefined();
+  });
+
+  it('route prepositions and postpositions of other languages fill origin and destination', async () => {
+    const zh = await map(flightBookingTemplate, '从上海到广州，三个人');
+    // 广州 is a name the template's examples know (→ CAN); 上海 is taken as written (city names in the local language are accepted).
+    expect(zh.payload).toMatchObject({ origin: '上海', destination: 'CAN', passenger_count: 3 });
+    const ja = await map(flightBookingTemplate, '札幌から福岡まで');
+    expect(ja.payload).toMatchObject({ origin: '札幌', destination: '福岡' });
+    const de = await map(flightBookingTemplate, 'von Köln nach Wien, drei Personen');
+    expect(de.payload).toMatchObject({ origin: 'Köln', destination: 'Wien', passenger_count: 3 });
+    // "Rio de Janeiro": a particle between two capitalised words belongs to the name.
+    const es = await map(flightBookingTemplate, 'de Lima a Rio de Janeiro');
+    expect(es.payload).toMatchObject({ origin: 'Lima', destination: 'Rio de Janeiro' });
+  });
+
+  it('a spaced hyphen between two names is a route', async () => {
+    const m = await map(flightBookingTemplate, 'Oslo - Bergen tomorrow');
+    expect(m.payload).toMatchObject({ origin: 'Oslo', destination: 'Bergen', departure_date: '2026-11-27' });
+  });
+
+  it('another language reads its own month names, not English slip corrections of them', async () => {
+    const m = await map(flightBookingTemplate, 'Flug von Köln nach Wien am 3. Januar');
+    expect(m.payload['departure_date']).toBe('2027-01-03');
+  });
+
+  it('a date inside a CJK run is taken with the run', async () => {
+    const m = await map(faultManagementTemplate, '故障 INC-77，今天上午9点开始');
+    expect(m.payload['occurred_at']).toBe('2026-11-26T09:00:00+01:00');
+  });
+});
+
+describe('English dates chrono lacks', () => {
+  it('fixed-date holidays, ahead for a departure', async () => {
+    expect((await map(flightBookingTemplate, 'Oslo to Rome on Christmas Eve')).payload['departure_date']).toBe('2026-12-24');
+    expect((await map(flightBookingTemplate, "Oslo to Rome on New Year's Eve")).payload['departure_date']).toBe('2026-12-31');
+  });
+
+  it('"<span> from today"', async () => {
+    expect((await map(flightBookingTemplate, 'Oslo to Rome two weeks from today')).payload['departure_date']).toBe('2026-12-10');
+    expect((await map(flightBookingTemplate, 'Oslo to Rome 3 days from tomorrow')).payload['departure_date']).toBe('2026-11-30');
+  });
+
+  it('"half past", "quarter to", afternoon when the words say so', async () => {
+    expect((await map(faultManagementTemplate, 'INC-5 down since half past four this afternoon')).payload['occurred_at']).toBe('2026-11-26T16:30:00+01:00');
+    expect((await map(faultManagementTemplate, 'INC-5 down since quarter to seven')).payload['occurred_at']).toBe('2026-11-26T06:45:00+01:00');
+  });
+});
+
+describe('numbers, ranges and lists', () => {
+  it('a score on the key\'s own scale, not on another', async () => {
+    expect((await map(photoRetouchTemplate, 'skin smoothing 6/10')).payload['skin_smoothing']).toBe(6);
+    expect((await map(photoRetouchTemplate, 'skin smoothing 6/7')).payload).not.toHaveProperty('skin_smoothing');
+  });
+
+  it('the ends of the key\'s range', async () => {
+    expect((await map(photoRetouchTemplate, 'skin smoothing at max please')).payload['skin_smoothing']).toBe(10);
+    expect((await map(photoRetouchTemplate, 'skin smoothing at the lowest')).payload['skin_smoothing']).toBe(0);
+  });
+
+  it('a number before a word for a person counts people only for a key whose head is a person', async () => {
+    expect((await map(flightBookingTemplate, 'Oslo to Rome, four adults')).payload['passenger_count']).toBe(4);
+    expect((await map(faultManagementTemplate, 'INC-9, four adults on site')).payload).not.toHaveProperty('user_complaint_count');
+  });
+
+  it('spelled site ranges, a list cued after it and of one kind, a lone uncued number weak', async () => {
+    expect((await map(faultManagementTemplate, 'INC-3: sites 120 to 123 down')).payload['affected_site_ids']).toEqual(['120', '121', '122', '123']);
+    const after = await map(faultManagementTemplate, 'INC-20261126-0001, RNC-01 and RNC-02 affected');
+    expect(after.payload).toMatchObject({ incident_id: 'INC-20261126-0001', affected_site_ids: ['RNC-01', 'RNC-02'] });
+    const lone = await map(faultManagementTemplate, 'what is 12% of 480');
+    expect(lone.confidence['affected_site_ids'] ?? 0).toBeLessThan(0.6);
+  });
+});
+
+describe('names', () => {
+  it('a word of one known multi-word name only stands for it', async () => {
+    expect((await map(flightBookingTemplate, 'Hongqiao to Guangzhou tomorrow')).payload['origin']).toBe('SHA');
+  });
+
+  it('a CJK run that starts with a known name is that name', async () => {
+    expect((await map(flightBookingTemplate, '从广州出发到上海')).payload['origin']).toBe('CAN');
+  });
+
+  it('snake_case names from the user\'s words, without names, dates or other keys\' words', async () => {
+    const m = await map(faultManagementTemplate, 'INC-20261126-0300: jitter high on AGG-02, major');
+    expect(m.payload['alarm_type']).toBe('jitter_high');
+    const paris = await map(faultManagementTemplate, 'INC-1 in Paris tomorrow');
+    expect(paris.payload).not.toHaveProperty('alarm_type');
+    // An example's phrase wins over a made-up name.
+    expect((await map(faultManagementTemplate, 'INC-2: optical power too low on site 404')).payload['alarm_type']).toBe('optical_power_low');
+  });
+
+  it('a WordNet relation of an enum value weighs less than the value itself', async () => {
+    const m = await map(faultManagementTemplate, 'INC-4 needs a good check');
+    expect(m.confidence['diagnosis_depth'] ?? 0).toBeLessThan(0.85);
+  });
+});
+
+describe('identification evidence', () => {
+  const catalog: ScenarioCatalog = {
+    entries: SCENARIOS.map((s) => ({ scenario: scenarioId(s.template.scenario), agent: 'a', template: s.template, description: s.description, tags: s.tags, domain: s.domain })),
+  };
+
+  it('selection alone carries no scenario: requests of no template are none', async () => {
+    for (const words of ['order a pizza for three tonight', 'what is 12% of 480', 'call the plumber about the slow drain']) {
+      expect((await client.identifyScenario(words, { ...PARIS, catalog })).scenario, words).toBeNull();
+    }
+  });
+
+  it('a phrase the template recognises without a value is evidence (its other example)', async () => {
+    const id = await client.identifyScenario('please make the eyes a little bigger', { ...PARIS, catalog });
+    expect(id.scenario).toBe('photo_retouch');
+    expect(id.mapping?.recognised).toBeGreaterThan(0);
+  });
+
+  it('other languages identify through their routes and counts', async () => {
+    expect((await client.identifyScenario('从上海到广州，明天，三个人', { ...PARIS, catalog })).scenario).toBe('flight_booking');
+    expect((await client.identifyScenario('von Köln nach Wien am Freitag, zwei Personen', { ...PARIS, catalog })).scenario).toBe('flight_booking');
+  });
+});
