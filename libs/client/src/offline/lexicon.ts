@@ -157,6 +157,15 @@ export class Lexicon {
     return w.endsWith('ed') && wn.baseForms(w, 'v').some((b) => b !== w);
   }
 
+  /** A verb form that tells an action, not a state: inflected, not an -ed participle, nothing but a verb ("ran", "went"). */
+  isActionVerbForm(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w) || w.endsWith('ed')) return false;
+    if (!wn.baseForms(w, 'v').some((b) => b !== w)) return false;
+    return wn.baseForms(w, 'n').length === 0 && wn.baseForms(w, 'a').length === 0 && wn.baseForms(w, 'r').length === 0;
+  }
+
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */
   sameLemma(a: string, b: string): boolean {
     const lb = this.lemmas(b);

@@ -228,10 +228,11 @@ function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<stri
   });
 }
 
-function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean): boolean {
+function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean, upper?: readonly boolean[]): boolean {
   for (let n = 0; n < words.length; n++) {
     const t = c.tokens[i + n];
     if (!t || (t.kind !== 'word' && t.kind !== 'cjk')) return false;
+    if (upper?.[n] && !t.upper) return false;
     const w = words[n] as string;
     if (strict ? !c.lex.sameLemma(t.lower, w) : c.lex.match(t.lower, w) === 0) return false;
   }
@@ -242,7 +243,7 @@ function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
     for (let i = 0; i < c.tokens.length; i++) {
-      if (!formMatches(c, i, form.words, form.via !== 'value')) continue;
+      if (!formMatches(c, i, form.words, form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
@@ -649,6 +650,7 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
     (!t.capital || t.upper || i === 0 || isClausePunct(c.tokens[i - 1] as Token)) &&
     !REQUEST_WORDS.has(t.lower) &&
     !DATE_WORDS.includes(t.lower) &&
+    !c.lex.isActionVerbForm(t.lower) &&
     !(FUNCTION_WORDS.has(t.lower) && !SNAKE_INNER.has(t.lower)) &&
     !names.some((n) => c.lex.sameLemma(t.lower, n)) &&
     numberAt(c.tokens, i) === undefined;

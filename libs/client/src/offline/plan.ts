@@ -36,6 +36,8 @@ export interface EnumForm {
   readonly value: JsonValue;
   readonly words: readonly string[];
   readonly via: 'value' | 'gloss' | 'synonym';
+  /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
+  readonly upper?: readonly boolean[];
 }
 
 export interface PhraseExample {
@@ -347,7 +349,9 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
     enumForms.push({ value: v, words, via: 'value' });
     for (const g of glosses.get(v) ?? []) {
       const gw = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').map((t) => t.lower).filter((w) => !FUNCTION_WORDS.has(w));
-      if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss' });
+      // An acronym of the description ("RAN") is said in capitals: "ran" is another word.
+      const caps = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').filter((t) => !FUNCTION_WORDS.has(t.lower)).map((t) => t.upper);
+      if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss', ...(caps.some(Boolean) ? { upper: caps } : {}) });
     }
     if (words.length === 1) {
       for (const s of lex.related(words[0] as string)) {
