@@ -77,6 +77,17 @@ describe('English dates chrono lacks', () => {
   });
 });
 
+describe('nothing dropped from dates', () => {
+  it('a date key takes the day; the time of day the user said reaches other', async () => {
+    const m = await map(flightBookingTemplate, 'Oslo to Rome on Friday evening');
+    expect(m.payload['departure_date']).toBe('2026-11-27');
+    expect(m.other).toContain('evening');
+    const at = await map(flightBookingTemplate, 'Oslo to Rome at 7am on Saturday');
+    expect(at.payload['departure_date']).toBe('2026-11-28');
+    expect(at.other.join(' ')).toContain('7am');
+  });
+});
+
 describe('numbers, ranges and lists', () => {
   it('a score on the key\'s own scale, not on another', async () => {
     expect((await map(photoRetouchTemplate, 'skin smoothing 6/10')).payload['skin_smoothing']).toBe(6);

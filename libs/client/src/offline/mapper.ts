@@ -212,13 +212,37 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
   }
 }
 
+/** Words for a time of day (a date key leaves them for `other`). */
+const TIME_OF_DAY = new Set(['morning', 'afternoon', 'evening', 'night', 'tonight', 'noon', 'midday', 'midnight', 'am', 'pm', 'oclock', "o'clock", 'early', 'late']);
+const CLOCK = /^\d{1,2}([:.h]\d{2})?\s?(am|pm|h)?$/i;
+
+/** `tokens` less the words of a time of day at either end ("tomorrow morning", "at 9am on Friday"). */
+function withoutTimeOfDay(c: Ctx, tokens: number[]): number[] {
+  const timeWord = (i: number) => {
+    const t = c.tokens[i] as Token;
+    if (t.kind === 'word') return TIME_OF_DAY.has(t.lower) || ((t.lower === 'at' || t.lower === 'in' || t.lower === 'the') && i + 1 < c.tokens.length && timeWordAfter(i + 1));
+    return (t.kind === 'ident' || t.kind === 'number') && CLOCK.test(t.text) && (t.kind === 'ident' || TIME_OF_DAY.has(c.tokens[i + 1]?.lower ?? ''));
+  };
+  const timeWordAfter = (i: number): boolean => {
+    const t = c.tokens[i] as Token;
+    return (t.kind === 'word' && TIME_OF_DAY.has(t.lower)) || ((t.kind === 'ident' || t.kind === 'number') && CLOCK.test(t.text));
+  };
+  let a = 0;
+  let b = tokens.length;
+  while (b > a && timeWord(tokens[b - 1] as number)) b--;
+  while (a < b && timeWord(tokens[a] as number)) a++;
+  return tokens.slice(a, b);
+}
+
 function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<string, string>): void {
   const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w));
   found.forEach((d, n) => {
     const rank = n === 0 ? 0 : 0.05;
     if (k.kind === 'date') {
       if (!d.hasDay) return;
-      c.out.push({ key: k.name, value: d.date, confidence: 0.9 - rank, tokens: span(d.from, d.to), rule: 'date' });
+      // A date key holds no time of day: "tomorrow morning" gives the day, and "morning" stays the user's, for other.
+      const tokens = withoutTimeOfDay(c, span(d.from, d.to));
+      if (tokens.length > 0) c.out.push({ key: k.name, value: d.date, confidence: 0.9 - rank, tokens, rule: 'date' });
     } else if (d.dateTime) {
       c.out.push({ key: k.name, value: d.dateTime, confidence: (d.hasDay ? 0.9 : 0.8) - rank, tokens: span(d.from, d.to), rule: 'date_time' });
     } else if (d.hasDay) {
