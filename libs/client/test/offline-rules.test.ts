@@ -54,6 +54,11 @@ describe('other languages (languages.ts)', () => {
     expect(m.payload['departure_date']).toBe('2027-01-03');
   });
 
+  it('Korean dates, written with Hangul units', async () => {
+    const m = await map(flightBookingTemplate, '대구에서 제주까지 1월 5일 두 명');
+    expect(m.payload).toMatchObject({ origin: '대구', destination: '제주', departure_date: '2027-01-05', passenger_count: 2 });
+  });
+
   it('a date inside a CJK run is taken with the run', async () => {
     const m = await map(faultManagementTemplate, '故障 INC-77，今天上午9点开始');
     expect(m.payload['occurred_at']).toBe('2026-11-26T09:00:00+01:00');

@@ -192,16 +192,22 @@ function dateView(text: string, tokens: readonly Token[], corrected = true): { i
   let at = 0;
   const starts: number[] = [];
   const ends: number[] = [];
-  for (const t of tokens) {
+  for (const [n, t] of tokens.entries()) {
     input += text.slice(at, t.start);
     starts.push(input.length);
-    input += corrected && t.kind === 'word' && t.lower !== t.text.toLowerCase() && t.lower !== 'not' ? t.lower : t.text;
+    let written = corrected && t.kind === 'word' && t.lower !== t.text.toLowerCase() && t.lower !== 'not' ? t.lower : t.text;
+    // Korean writes dates with the units of Chinese and Japanese ("12월 3일" is 12月3日), which chrono reads.
+    if (!corrected && t.kind === 'cjk' && tokens[n - 1]?.kind === 'number') written = (HANGUL_UNITS.get(written[0] ?? '') ?? written[0] ?? '') + written.slice(1);
+    input += written;
     ends.push(input.length);
     at = t.end;
   }
   input += text.slice(at);
   return { input, starts, ends };
 }
+
+/** Hangul date and time units after a number, as the CJK units chrono reads (one code unit each: offsets hold). */
+const HANGUL_UNITS: ReadonlyMap<string, string> = new Map([['\uc6d4', '\u6708'], ['\uc77c', '\u65e5'], ['\uc2dc', '\u6642'], ['\ubd84', '\u5206']]);
 
 function firstAtOrAfter(list: readonly number[], at: number): number {
   let lo = 0;
