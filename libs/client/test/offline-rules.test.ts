@@ -113,6 +113,8 @@ describe('numbers, ranges and lists', () => {
     expect((await map(faultManagementTemplate, 'INC-3: sites 120 to 123 down')).payload['affected_site_ids']).toEqual(['120', '121', '122', '123']);
     const after = await map(faultManagementTemplate, 'INC-20261126-0001, RNC-01 and RNC-02 affected');
     expect(after.payload).toMatchObject({ incident_id: 'INC-20261126-0001', affected_site_ids: ['RNC-01', 'RNC-02'] });
+    // The kinds of thing the description names in parentheses cue a list's items ("routers").
+    expect((await map(faultManagementTemplate, 'INC-8: router EDGE-4 is rebooting')).payload['affected_site_ids']).toEqual(['EDGE-4']);
     const lone = await map(faultManagementTemplate, 'what is 12% of 480');
     expect(lone.confidence['affected_site_ids'] ?? 0).toBeLessThan(0.6);
   });

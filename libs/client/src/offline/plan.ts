@@ -376,6 +376,22 @@ function patternOf(def: KeyDefinition): RegExp | undefined {
   return pattern;
 }
 
+/** Content words inside the parentheses of a description (its first 8 KiB), lowercase. */
+function parentheticalWords(description: string): string[] {
+  const text = description.slice(0, 8192);
+  const out: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('(', from);
+    if (open === -1) break;
+    const close = text.indexOf(')', open);
+    if (close === -1) break;
+    out.push(...contentWords(tokenize(text.slice(open + 1, close))));
+    from = close + 1;
+  }
+  return out;
+}
+
 /** Analyses `template` for the offline mapper. */
 export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
   const keys: KeyPlan[] = [];
@@ -412,6 +428,9 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     const acc: KeyLearning = { kind, cues: new Set<string>(nameWords), units: new Set<string>(), phrases: [], shapes: new Set<string>(), entityCues: [] };
 
     for (const ex of examples) readExample(ex, acc, shared);
+    // "Identifiers of the affected sites or network elements (base stations, routers)": the kinds of thing a list
+    // of identifiers names cue its items too ("router CR-05").
+    if (kind === 'list') for (const w of parentheticalWords(def.semantic_description)) acc.cues.add(w);
 
     const enumForms = kind === 'enum' ? enumFormsOf(def, lex) : [];
     const pattern = patternOf(def);
