@@ -120,6 +120,15 @@ describe('numbers, ranges and lists', () => {
   });
 });
 
+describe('texting abbreviations', () => {
+  it('a short unknown word is the one template or date word that keeps its letters in order; function words stay', async () => {
+    const m = await map(flightBookingTemplate, 'Oslo to Rome tmrw, 3 ppl');
+    expect(m.payload).toMatchObject({ departure_date: '2026-11-27', passenger_count: 3 });
+    const f = await map(faultManagementTemplate, 'INC-6 link down, look into it');
+    expect(f.other.join(' ')).not.toContain('inventory');
+  });
+});
+
 describe('names', () => {
   it('a word of one known multi-word name only stands for it', async () => {
     expect((await map(flightBookingTemplate, 'Hongqiao to Guangzhou tomorrow')).payload['origin']).toBe('SHA');

@@ -1,11 +1,12 @@
 /**
  * Typing slips ("econmy", "backround", "tomorow", "wendesday"): a word WordNet
  * does not know is read as the template word (or date word) it is one edit
- * away from (two for long words), when exactly one such word is closest. The
+ * away from (two for long words), when exactly one such word is closest; a short
+ * one ("ppl", "tmrw") as the one such word whose letters it keeps in order. The
  * user's text is never changed: only the lowercase form the rules match on.
  */
 import type { Lexicon } from './lexicon';
-import type { Token } from './text';
+import { FUNCTION_WORDS, REQUEST_WORDS, type Token } from './text';
 
 /** Words of dates, so chrono reads "tomorow" and "wendesday". */
 export const DATE_WORDS: readonly string[] = `monday tuesday wednesday thursday friday saturday sunday january february march april may june july
@@ -52,8 +53,9 @@ export function spellingIndex(words: Iterable<string>): Map<number, string[]> {
 
 /** The correction of `word`, or undefined when it is known, too short, or not one clear slip away. */
 export function correct(word: string, index: ReadonlyMap<number, readonly string[]>, lex: Lexicon): string | undefined {
-  if (word.length < MIN_LENGTH || word.length > MAX_LENGTH || !/^[a-z]+$/.test(word)) return undefined;
+  if (word.length < 3 || word.length > MAX_LENGTH || !/^[a-z]+$/.test(word) || FUNCTION_WORDS.has(word) || REQUEST_WORDS.has(word)) return undefined;
   if (index.get(word.length)?.includes(word) || lex.known(word)) return undefined;
+  if (word.length < MIN_LENGTH) return abbreviationOf(word, index);
   const max = word.length >= 8 ? 2 : 1;
   let best: string | undefined;
   let bestD = max + 1;
@@ -68,7 +70,26 @@ export function correct(word: string, index: ReadonlyMap<number, readonly string
       } else if (d === bestD && w !== best) ties++;
     }
   }
-  return bestD <= max && ties === 0 ? best : undefined;
+  if (bestD <= max && ties === 0) return best;
+  return abbreviationOf(word, index);
+}
+
+/** Texting abbreviations ("ppl", "tmrw", "pls"): 3 to 5 letters, all in order in the shortest longer word with the same first letter. */
+function abbreviationOf(word: string, index: ReadonlyMap<number, readonly string[]>): string | undefined {
+  if (word.length < 3 || word.length > 5) return undefined;
+  // The shortest such word, when it is the only one of its length.
+  for (let len = word.length + 2; len <= word.length * 3; len++) {
+    const hits = (index.get(len) ?? []).filter((w) => w[0] === word[0] && inOrder(word, w));
+    if (hits.length === 1) return hits[0];
+    if (hits.length > 1) return undefined;
+  }
+  return undefined;
+}
+
+function inOrder(short: string, long: string): boolean {
+  let j = 0;
+  for (const ch of long) if (ch === short[j]) j++;
+  return j === short.length;
 }
 
 /** `tokens` with slips corrected in `lower` (text and offsets unchanged). */
