@@ -860,17 +860,20 @@ function routes(c: Ctx): void {
   }
 }
 
+/** A word of the template's own, or one WordNet relates to one ("fly" to the "flying" of flight): no new content. */
+function ofTemplate(c: Ctx, word: string): boolean {
+  if (c.lex.lemmas(word).some((l) => c.plan.vocabulary.has(l))) return true;
+  for (const r of c.lex.related(word)) if (c.plan.vocabulary.has(r)) return true;
+  return false;
+}
+
 /** Splits the unclaimed words into phrases and keeps those that say something the template does not. */
 function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: ReadonlySet<number>): string[] {
   const out: string[] = [];
   const novel = (t: Token) => {
     if (t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk') return true;
     if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower) || NEGATIONS.has(t.lower)) return false;
-    const lemmas = c.lex.lemmas(t.lower);
-    if (lemmas.some((l) => c.plan.vocabulary.has(l))) return false;
-    const related = c.lex.related(t.lower);
-    for (const r of related) if (c.plan.vocabulary.has(r)) return false;
-    return true;
+    return !ofTemplate(c, t.lower);
   };
   const flush = (piece: number[]) => {
     // Trim function and request words at both ends.
@@ -1079,7 +1082,7 @@ function explainedShare(c: Ctx, accounted: readonly number[]): number {
     const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
     if (!counts) return;
     content++;
-    explained += t.kind === 'word' && c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l)) ? 1 : (accounted[i] as number);
+    explained += t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
   });
   return content === 0 ? 0 : explained / content;
 }
