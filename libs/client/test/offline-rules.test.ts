@@ -109,6 +109,12 @@ describe('numbers, ranges and lists', () => {
     expect((await map(faultManagementTemplate, 'INC-9, four adults on site')).payload).not.toHaveProperty('user_complaint_count');
   });
 
+  it('"for <number>" ending its clause counts people, for a key whose head is a person only', async () => {
+    expect((await map(flightBookingTemplate, 'Oslo to Rome, first class for three, Friday')).payload['passenger_count']).toBe(3);
+    expect((await map(flightBookingTemplate, 'Oslo to Rome for 3 days')).payload).not.toHaveProperty('passenger_count');
+    expect((await map(faultManagementTemplate, 'INC-7 down, waited for two')).payload).not.toHaveProperty('user_complaint_count');
+  });
+
   it('spelled site ranges, a list cued after it and of one kind, a lone uncued number weak', async () => {
     expect((await map(faultManagementTemplate, 'INC-3: sites 120 to 123 down')).payload['affected_site_ids']).toEqual(['120', '121', '122', '123']);
     const after = await map(faultManagementTemplate, 'INC-20261126-0001, RNC-01 and RNC-02 affected');

@@ -446,6 +446,10 @@ function numbers(c: Ctx, k: KeyPlan): void {
   }
 }
 
+function withinRange(k: KeyPlan, n: number): boolean {
+  return (k.def.minimum === undefined || n >= k.def.minimum) && (k.def.maximum === undefined || n <= k.def.maximum);
+}
+
 /** Whether the key counts people themselves (passenger_count), not things people do (user_complaint_count). */
 function headIsPerson(c: Ctx, k: KeyPlan): boolean {
   const head = k.nameWords[k.nameWords.length - 1];
@@ -466,6 +470,15 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       c.out.push({ key: k.name, value: n.value, confidence: 0.8, tokens: span(i, n.to + 2), rule: 'person_count' });
       i = n.to + 1;
       continue;
+    }
+    // "business class for four," "a table for two": a number after "for" that ends its clause counts people.
+    if (t.lower === 'for' && headIsPerson(c, k)) {
+      const m = numberAt(c.tokens, i + 1);
+      const after = m ? c.tokens[m.to] : undefined;
+      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after)) && withinRange(k, m.value)) {
+        c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
+        continue;
+      }
     }
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
