@@ -109,6 +109,12 @@ describe('numbers, ranges and lists', () => {
     expect((await map(faultManagementTemplate, 'INC-9, four adults on site')).payload).not.toHaveProperty('user_complaint_count');
   });
 
+  it('the speaker counted: "just me", "my wife and I", "me and my son"', async () => {
+    expect((await map(flightBookingTemplate, 'Oslo to Rome Friday, just me')).payload).toMatchObject({ destination: 'Rome', passenger_count: 1 });
+    expect((await map(flightBookingTemplate, 'Oslo to Rome for my husband and I')).payload['passenger_count']).toBe(2);
+    expect((await map(flightBookingTemplate, 'Oslo to Rome, me and my son')).payload['passenger_count']).toBe(2);
+  });
+
   it('"for <number>" ending its clause counts people, for a key whose head is a person only', async () => {
     expect((await map(flightBookingTemplate, 'Oslo to Rome, first class for three, Friday')).payload['passenger_count']).toBe(3);
     expect((await map(flightBookingTemplate, 'Oslo to Rome for 3 days')).payload).not.toHaveProperty('passenger_count');

@@ -446,6 +446,18 @@ function numbers(c: Ctx, k: KeyPlan): void {
   }
 }
 
+const ALONE = new Set(['just', 'only', 'solo', 'alone']);
+const SPEAKER = new Set(['me', 'myself', 'i']);
+
+/** The speaker counted at token `i`: "just me" (1), "my wife and I" / "me and my son" (2); [value, end token). */
+function speakerCount(c: Ctx, i: number): { value: number; to: number } | undefined {
+  const w = (j: number) => c.tokens[j]?.lower ?? '';
+  if (ALONE.has(w(i)) && SPEAKER.has(w(i + 1)) && (i + 2 >= c.tokens.length || isClausePunct(c.tokens[i + 2] as Token))) return { value: 1, to: i + 2 };
+  if (w(i) === 'my' && c.lex.isPerson(w(i + 1)) && w(i + 2) === 'and' && (w(i + 3) === 'i' || w(i + 3) === 'me')) return { value: 2, to: i + 4 };
+  if (w(i) === 'me' && w(i + 1) === 'and' && w(i + 2) === 'my' && c.lex.isPerson(w(i + 3))) return { value: 2, to: i + 4 };
+  return undefined;
+}
+
 function withinRange(k: KeyPlan, n: number): boolean {
   return (k.def.minimum === undefined || n >= k.def.minimum) && (k.def.maximum === undefined || n <= k.def.maximum);
 }
@@ -470,6 +482,14 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       c.out.push({ key: k.name, value: n.value, confidence: 0.8, tokens: span(i, n.to + 2), rule: 'person_count' });
       i = n.to + 1;
       continue;
+    }
+    // "just me", "only myself": one; "my wife and I", "me and my son": two (a person word beside the speaker).
+    if (headIsPerson(c, k)) {
+      const said = speakerCount(c, i);
+      if (said) {
+        c.out.push({ key: k.name, value: said.value, confidence: 0.7, tokens: span(i, said.to), rule: 'person_count' });
+        continue;
+      }
     }
     // "business class for four," "a table for two": a number after "for" that ends its clause counts people.
     if (t.lower === 'for' && headIsPerson(c, k)) {
@@ -800,10 +820,14 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   return { value: name, confidence: 0.55, to: j };
 }
 
+const MONTH_ABBREVIATIONS = new Set(['jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
+
 /** A word of a name: capitalised (or CJK), not a function word, not a word of the template ("Flight", "Business"). */
 function isNameWord(c: Ctx, t: Token): boolean {
   if (t.kind === 'cjk') return true;
   if (t.kind !== 'word' || !t.capital || FUNCTION_WORDS.has(t.lower)) return false;
+  // "Rome Friday": a weekday or month ends a name.
+  if (DATE_WORDS.includes(t.lower) || MONTH_ABBREVIATIONS.has(t.lower)) return false;
   return c.plan.entityWords.has(t.lower) || !c.lex.lemmas(t.lower).some((l) => c.plan.vocabulary.has(l));
 }
 
