@@ -132,6 +132,15 @@ describe('numbers, ranges and lists', () => {
   });
 });
 
+describe('nothing dropped: words of descriptions', () => {
+  it('a word only a description says reaches other unless it stands beside a value it qualifies', async () => {
+    // "light" is a word of skin_smoothing's example ('light skin smoothing'); "lighting" here asks for something else.
+    const m = await map(photoRetouchTemplate, 'vintage filter and fix the lighting');
+    expect(m.payload['filter_style']).toBe('vintage');
+    expect(m.other).toContain('lighting');
+  });
+});
+
 describe('texting abbreviations', () => {
   it('a short unknown word is the one template or date word that keeps its letters in order; function words stay', async () => {
     const m = await map(flightBookingTemplate, 'Oslo to Rome tmrw, 3 ppl');

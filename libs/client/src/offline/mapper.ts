@@ -898,19 +898,35 @@ function routes(c: Ctx): void {
 }
 
 /** A word of the template's own, or one WordNet relates to one ("fly" to the "flying" of flight): no new content. */
-function ofTemplate(c: Ctx, word: string): boolean {
-  if (c.lex.lemmas(word).some((l) => c.plan.vocabulary.has(l))) return true;
-  for (const r of c.lex.related(word)) if (c.plan.vocabulary.has(r)) return true;
+function ofTemplate(c: Ctx, word: string, vocabulary: ReadonlySet<string> = c.plan.vocabulary): boolean {
+  if (c.lex.lemmas(word).some((l) => vocabulary.has(l))) return true;
+  for (const r of c.lex.related(word)) if (vocabulary.has(r)) return true;
   return false;
 }
 
 /** Splits the unclaimed words into phrases and keeps those that say something the template does not. */
 function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: ReadonlySet<number>): string[] {
   const out: string[] = [];
-  const novel = (t: Token) => {
+  // The nearest word on each side within the clause, function words skipped.
+  const beside = (i: number, step: number): number => {
+    for (let j = i + step; j >= 0 && j < c.tokens.length; j += step) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t)) return -1;
+      if (t.kind === 'word' && FUNCTION_WORDS.has(t.lower)) continue;
+      return j;
+    }
+    return -1;
+  };
+  const novel = (t: Token, i: number) => {
     if (t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk') return true;
     if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower) || NEGATIONS.has(t.lower)) return false;
-    return !ofTemplate(c, t.lower);
+    // Words naming the template or its keys are no new content; a word of its descriptions is, unless it stands
+    // beside a value it qualifies ("full check", "sites 800-805 down"): "fix the lighting" is new.
+    if (ofTemplate(c, t.lower, c.plan.nameVocabulary)) return false;
+    if (!ofTemplate(c, t.lower)) return true;
+    const before = beside(i, -1);
+    const after = beside(i, 1);
+    return !(before >= 0 && claimed[before]) && !(after >= 0 && claimed[after]);
   };
   const flush = (piece: number[]) => {
     // Trim function and request words at both ends.
@@ -924,7 +940,7 @@ function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: Readonly
     while (b > a && weak(b - 1)) b--;
     if (a >= b) return;
     const kept = piece.slice(a, b);
-    if (!kept.some((i) => conflicted.has(i) || novel(c.tokens[i] as Token))) return;
+    if (!kept.some((i) => conflicted.has(i) || novel(c.tokens[i] as Token, i))) return;
     out.push(c.text.slice((c.tokens[kept[0] as number] as Token).start, (c.tokens[kept[kept.length - 1] as number] as Token).end));
   };
   // Segments: runs of unclaimed tokens inside one clause.

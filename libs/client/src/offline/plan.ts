@@ -100,6 +100,12 @@ export interface Plan {
   readonly zoneAliases: ReadonlyMap<string, number>;
   /** Words of the template (scenario, key names, descriptions but `other`'s): not new content for `other`. */
   readonly vocabulary: ReadonlySet<string>;
+  /**
+   * The scenario's and the keys' names, their enum values and WordNet relations of the names: words a user says to
+   * name what the template is about ("photo", "flight"). A leftover made of them only is no new content; a word of a
+   * description is ("fix the lighting": "light" is only an example's word).
+   */
+  readonly nameVocabulary: ReadonlySet<string>;
   /** Lemma → number of keys whose name or description says it: a word every key says tells little. */
   readonly keyFrequency: ReadonlyMap<string, number>;
   /** The words a slip is corrected to: the template's own and the words of dates (spelling.ts). */
@@ -463,8 +469,17 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
   // Words WordNet relates to the scenario's and the keys' names ("picture" to "photo"): not new content either.
   // (Not to every word of every description: their synonyms reach far, "cat" among them.)
   const names = [template.scenario, ...template.keys.filter((k) => k.key_name !== OTHER_KEY).map((k) => k.key_name)].flatMap((n) => n.toLowerCase().split(/[_\s-]+/));
-  for (const v of names) for (const r of lex.related(v)) if (!r.includes('_')) vocabulary.add(r);
+  const nameVocabulary = new Set<string>(REQUEST_WORDS);
+  for (const v of names) {
+    for (const l of lex.lemmas(v)) nameVocabulary.add(l);
+    for (const r of lex.related(v)) {
+      if (r.includes('_')) continue;
+      vocabulary.add(r);
+      nameVocabulary.add(r);
+    }
+  }
+  for (const k of keys) for (const f of k.enumForms) if (f.via === 'value') for (const w of f.words) nameVocabulary.add(w);
   for (const w of REQUEST_WORDS) vocabulary.add(w);
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
-  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, keyFrequency, spelling: spellingIndex(written) };
+  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, keyFrequency, spelling: spellingIndex(written) };
 }
