@@ -1,4 +1,5 @@
-// Debug: identification ranking and the gold-template mapping for chosen ids (not a benchmark).
+// Debugging aid, not a benchmark: `npx tsx bench/ask-debug.ts FILE [id ...]` prints, per utterance, the identification ranking (score,
+// selection, explained share, keys filled) and the mapping with the gold scenario's template (payload, values under the threshold).
 import { readFileSync } from 'node:fs';
 import { createParleyClient, type ScenarioCatalog } from '@parley/client';
 import { SCENARIOS } from '@parley/examples';
@@ -15,5 +16,5 @@ for (const u of data.utterances) {
   console.log(`${u.id} gold=${u.scenario} got=${id.scenario} | ${u.text}`);
   for (const r of id.ranking) console.log(`   ${r.scenario.padEnd(18)} score=${r.score} sel=${r.selection} expl=${r.explained} filled=${r.filled}`);
   const t = SCENARIOS.find((s) => s.template.scenario === u.scenario);
-  if (t) { const m = await client.mapUtterance(t.template, u.text, ref); console.log('   map', JSON.stringify(m.payload), 'below', JSON.stringify(m.below_threshold?.map((b: any) => [b.key, b.value, b.confidence]))); }
+  if (t) { const m = await client.mapUtterance(t.template, u.text, ref); console.log('   map', JSON.stringify(m.payload), 'below', JSON.stringify(m.below_threshold.map((b) => [b.key, b.value, b.confidence]))); }
 }
