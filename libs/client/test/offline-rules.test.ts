@@ -164,6 +164,9 @@ describe('names', () => {
     expect(m.payload['alarm_type']).toBe('jitter_high');
     const paris = await map(faultManagementTemplate, 'INC-1 in Paris tomorrow');
     expect(paris.payload).not.toHaveProperty('alarm_type');
+    // An identifier inside the words is another key's, not part of the name.
+    const r = await map(faultManagementTemplate, 'INC-11: Fan FN-2 failed at 09:00');
+    expect(r.payload['alarm_type']).toBe('fan_failed');
     // An example's phrase wins over a made-up name.
     expect((await map(faultManagementTemplate, 'INC-2: optical power too low on site 404')).payload['alarm_type']).toBe('optical_power_low');
   });

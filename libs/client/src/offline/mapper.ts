@@ -718,15 +718,19 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
       continue;
     }
     let j = i;
-    while (j < c.tokens.length && fits(c.tokens[j] as Token, j)) j++;
+    // An identifier inside the run is skipped ("Router CR-01 rebooted" → router_rebooted): another key takes it.
+    const ident = (x: number) => identifierLike(c.tokens[x] as Token) && x + 1 < c.tokens.length && fits(c.tokens[x + 1] as Token, x + 1);
+    while (j < c.tokens.length && (fits(c.tokens[j] as Token, j) || (j > i && ident(j)))) j++;
     for (let a = i; a < j; a++) {
-      for (let b = a + 1; b <= j && b - a <= MAX_SNAKE_WORDS; b++) {
-        const words = c.tokens.slice(a, b);
+      for (let b = a + 1; b <= j && b - a <= MAX_SNAKE_WORDS + 1; b++) {
+        const idx = span(a, b).filter((x) => !identifierLike(c.tokens[x] as Token));
+        if (idx.length === 0 || idx.length > MAX_SNAKE_WORDS || idx[0] !== a || idx[idx.length - 1] !== b - 1) continue;
+        const words = idx.map((x) => c.tokens[x] as Token);
         if (SNAKE_INNER.has((words[0] as Token).lower) || SNAKE_INNER.has((words[words.length - 1] as Token).lower) && (words[words.length - 1] as Token).lower !== 'down' && (words[words.length - 1] as Token).lower !== 'off') continue;
         if (!words.some((t) => c.lex.describesState(t.lower) || c.lex.isEvent(t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
-        c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: span(a, b), rule: 'snake_name' });
+        c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
       }
     }
     i = j;
