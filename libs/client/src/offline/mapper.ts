@@ -684,6 +684,8 @@ function composites(c: Ctx, k: KeyPlan): void {
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
 const SNAKE_INNER = new Set(['out', 'of', 'off', 'down', 'up', 'too', 'no', 'not']);
+/** Prepositions and adverbs of place or manner that end a name rather than belong to it ("a fibre cut near AGG-12"). */
+const SNAKE_BREAKS = new Set(['near', 'behind', 'above', 'below', 'across', 'along', 'inside', 'outside', 'beside', 'between', 'beyond', 'over', 'under', 'through', 'toward', 'towards', 'within', 'against', 'around', 'probably', 'maybe', 'perhaps', 'again', 'still', 'already', 'now', 'currently', 'yet']);
 const MAX_SNAKE_WORDS = 4;
 /** Barely over the default threshold: a name made of the user's words is a guess, and weak evidence of the scenario. */
 const SNAKE_CONFIDENCE = 0.52;
@@ -708,6 +710,7 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
     !REQUEST_WORDS.has(t.lower) &&
     !DATE_WORDS.includes(t.lower) &&
     !c.lex.isActionVerbForm(t.lower) &&
+    !SNAKE_BREAKS.has(t.lower) &&
     !(FUNCTION_WORDS.has(t.lower) && !SNAKE_INNER.has(t.lower)) &&
     !names.some((n) => c.lex.sameLemma(t.lower, n)) &&
     numberAt(c.tokens, i) === undefined;
