@@ -124,6 +124,7 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     const scenarios = (await db.query<{ scenario_id: string }>('SELECT DISTINCT scenario_id FROM pool.inputs')).rows.map((r) => r.scenario_id).filter((sc) => !mine || mine.includes(sc));
     const next = await fresh(scenarios);
     let n = 0;
+    let reembedded = 0;
     // Batches by seq keep memory flat however long the log is.
     for (let after = 0; ; ) {
       const { rows } = await db.query<InputRow & { seq: string }>(
@@ -133,7 +134,15 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
       );
       if (rows.length === 0) break;
       for (const r of rows) {
-        await next.ingestPrepared(toPrepared(r));
+        let p = toPrepared(r);
+        // A vector another embedder made (other length: e.g. stored before the offline embedder gained word
+        // vectors) is never mixed with this one's: the sanitised text is embedded again.
+        if (p.vector !== null && p.sanitized !== null && p.vector.length !== deps.embedder.dimensions) {
+          const again = await next.prepare({ ts: p.at, scenario: p.scenario, client_id: p.client_id, text: p.sanitized });
+          p = { ...p, vector: again.vector };
+          reembedded++;
+        }
+        await next.ingestPrepared(p);
         n++;
       }
       after = Number(rows[rows.length - 1]?.seq);
@@ -143,6 +152,7 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     );
     for (const o of outcomes.rows) if (!mine || mine.includes(o.scenario_id)) next.markOutcome(o.cluster_id, { outcome: o.outcome, patch_id: o.patch_id, key_name: o.key_name });
     pool = next;
+    if (reembedded > 0) log.warn('stored vectors of another embedder were re-embedded from their sanitised text', { fragments: reembedded, embedder: deps.embedder.id });
     log.info('semantic pool rebuilt from its input log', { fragments: n, clusters: pool.clusters(deps.clock.now().getTime()).length, ms: Math.round(performance.now() - started) });
   }
 

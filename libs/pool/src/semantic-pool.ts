@@ -394,7 +394,11 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
         return { at, scenario, sanitized: p.sanitized, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [], grown: [] };
       }
       await ensure(scenario);
-      if (p.vector.length !== embedder.dimensions) throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.dimensions}`);
+      if (p.vector.length !== embedder.dimensions) {
+        // A vector of another length was made by another embedder (a log written before the offline embedder
+        // gained its word vectors: 2048 then, 2148 now). Never mixed in: re-embed the sanitised text (`prepare`).
+        throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.id} makes ${embedder.dimensions}: it was made by another embedder; re-embed the sanitised text`);
+      }
       const fragment = { text: p.sanitized, client_id: p.client_id, at };
       const out: MaturedCluster[] = [];
       const grown: MaturedCluster[] = [];
