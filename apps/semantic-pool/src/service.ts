@@ -134,15 +134,10 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
       );
       if (rows.length === 0) break;
       for (const r of rows) {
-        let p = toPrepared(r);
-        // A vector another embedder made (other length: e.g. stored before the offline embedder gained word
-        // vectors) is never mixed with this one's: the sanitised text is embedded again.
-        if (p.vector !== null && p.sanitized !== null && p.vector.length !== deps.embedder.dimensions) {
-          const again = await next.prepare({ ts: p.at, scenario: p.scenario, client_id: p.client_id, text: p.sanitized });
-          p = { ...p, vector: again.vector };
-          reembedded++;
-        }
-        await next.ingestPrepared(p);
+        const stored = toPrepared(r);
+        const again = await replayable(next, deps.embedder, stored);
+        if (again !== null) reembedded++;
+        await next.ingestPrepared(again ?? stored);
         n++;
       }
       after = Number(rows[rows.length - 1]?.seq);
@@ -333,6 +328,17 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
   };
 
   return { api, rebuild, onOtherCaptured, onPatchEvent, sampleHeat, purgeRawText, secureStoredRawText, pool: () => pool, serialize: (w) => mutex.run(w) };
+}
+
+/**
+ * A stored fragment whose vector another embedder made (another length: e.g. stored before the offline
+ * embedder gained its word vectors) with its sanitised text embedded again, never mixed with this one's
+ * vectors; null when the stored vector is this embedder's (or there is none).
+ */
+async function replayable(pool: SemanticPool, embedder: Embedder, p: PreparedFragment): Promise<PreparedFragment | null> {
+  if (p.vector === null || p.sanitized === null || p.vector.length === embedder.dimensions) return null;
+  const again = await pool.prepare({ ts: p.at, scenario: p.scenario, client_id: p.client_id, text: p.sanitized });
+  return { ...p, vector: again.vector };
 }
 
 function toPrepared(r: InputRow): PreparedFragment {
