@@ -1,6 +1,7 @@
 /**
  * @parley/embeddings — the embedder port and its adapters: the offline
- * WordNet embedder (default, no download) and an OpenAI-compatible endpoint.
+ * embedder (default, no download: WordNet features and GloVe word vectors) and
+ * an OpenAI-compatible endpoint.
  * Used for ADOL tool selection (draft-chang §3.4) and, later, for clustering
  * `other` fragments (draft-zhou §6.2.1). Exactly the public API; no `export *`.
  */

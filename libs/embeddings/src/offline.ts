@@ -20,6 +20,14 @@
  * vector, so cosine is defined for every pair. A text is read up to
  * `MAX_TEXT_CHARS` UTF-16 units and `MAX_WORDS` words (time stays bounded).
  *
+ * Beside these features (unit length) the vector carries the SIF-weighted
+ * average of the content words' GloVe vectors (word-vectors.ts; unit length,
+ * common component removed), so cosine = (1 − β)·cos_wordnet + β·cos_glove,
+ * β = `DEFAULT_WORD_VECTOR_WEIGHT`; id `offline-wordnet-glove-v1`, 2048 + 100
+ * dimensions. Without the install-time cache (package absent, scripts skipped)
+ * the embedder is WordNet-only, `offline-wordnet-v1`, 2048 dimensions, and its
+ * `description` and `stats().wordVectors` say why; it never throws for that.
+ *
  * Two requests that share no word still meet through shared synonyms ("big" /
  * "large"), glosses ("enlarge": "make larger"), derivations or a common
  * hypernym, at lower weight than a shared word. This is the embedding draft-chang
@@ -104,7 +112,7 @@ export interface OfflineEmbedderOptions {
 /** What `stats()` reports. */
 export interface OfflineEmbedderStats {
   loaded: boolean;
-  /** Wall time of loading WordNet, ms (undefined until loaded). */
+  /** Wall time of loading WordNet and the word vectors, ms (undefined until loaded). */
   loadMs?: number;
   /** Bytes of WordNet files held in memory. */
   wordnetBytes?: number;
