@@ -177,10 +177,13 @@ export function parseWordVectors(file: string, buf: Buffer): WordVectors {
   if (buf.length !== at + h.rows * 8 + h.rows * h.dims) throw invalidCache(file, `size ${buf.length} does not match the header`);
   const words = buf.toString('utf8', 12 + len, pre).split('\n');
   if (words.length !== h.rows) throw invalidCache(file, `${words.length} words for ${h.rows} rows`);
-  // Copies: aligned typed arrays independent of the file buffer.
-  const ranks = new Uint32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + h.rows * 4));
-  const scales = new Float32Array(buf.buffer.slice(buf.byteOffset + at + h.rows * 4, buf.byteOffset + at + h.rows * 8));
-  const data = new Int8Array(buf.buffer.slice(buf.byteOffset + at + h.rows * 8, buf.byteOffset + buf.length));
+  // Views on the file's bytes when they are 4-byte aligned (a file read whole is), else aligned copies.
+  const base = buf.byteOffset + at;
+  const bytes = base % 4 === 0 ? buf.buffer : buf.buffer.slice(base, buf.byteOffset + buf.length);
+  const off = base % 4 === 0 ? base : 0;
+  const ranks = new Uint32Array(bytes, off, h.rows);
+  const scales = new Float32Array(bytes, off + h.rows * 4, h.rows);
+  const data = new Int8Array(bytes, off + h.rows * 8, h.rows * h.dims);
   return new WordVectors(h, words, ranks, scales, data);
 }
 
@@ -207,7 +210,16 @@ export function loadWordVectors(file: string): WordVectors {
  * installed, `cache-missing` when it is but the cache was not built
  * (`--ignore-scripts`), `cache-invalid` when the file is not a cache.
  */
-export function findWordVectors(): { status: 'found'; file: string } | { status: Exclude<WordVectorsStatus, 'loaded' | 'off'>; file?: string } {
+export function findWordVectors(): WordVectorsLocation {
+  found ??= locate();
+  return found;
+}
+
+type WordVectorsLocation = { status: 'found'; file: string } | { status: Exclude<WordVectorsStatus, 'loaded' | 'off'>; file?: string };
+/** Where the cache is, looked up once per process. */
+let found: WordVectorsLocation | undefined;
+
+function locate(): WordVectorsLocation {
   let pkgDir: string;
   try {
     pkgDir = dirname(createRequire(import.meta.url).resolve(`${PACKAGE}/package.json`));

@@ -86,6 +86,13 @@ describe('word-vector cache: build and load', () => {
       ['truncated', good.subarray(0, good.length - 7)],
       ['header', Buffer.concat([Buffer.from('PARLEYWV'), Buffer.from([5, 0, 0, 0]), Buffer.from('{"a":')])],
     ];
+    // A buffer that does not start 4-byte aligned (a slice of a bigger one) parses to the same vectors.
+    const shifted = Buffer.alloc(good.length + 1);
+    good.copy(shifted, 1);
+    const odd = parseWordVectors(out, shifted.subarray(1));
+    const even = parseWordVectors(out, good);
+    expect(Array.from(odd.vector(odd.row('kosher')!))).toEqual(Array.from(even.vector(even.row('kosher')!)));
+    expect(odd.sifWeight(odd.row('big')!)).toBe(even.sifWeight(even.row('big')!));
     for (const [name, buf] of cases) {
       const file = join(dir, `${name}.bin`);
       writeFileSync(file, buf);
