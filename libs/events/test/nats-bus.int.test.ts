@@ -172,6 +172,35 @@ describe.skipIf(!infra)('NATS bus', () => {
     await bus.close();
   });
 
+  it('keeps a batch durable\'s window in flight and hands back at once, in order, the events a process died holding', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const nc = await connect({ servers: infra!.natsUrl, name: 'events-int-doomed' });
+    const doomed = await open(subjects, { nc });
+    const events = Array.from({ length: 4 }, () => payloadExecuted('s'));
+    for (const e of events) await doomed.publishEvent(e);
+    const held: string[] = [];
+    // The handler never finishes: the process "dies" (its connection goes) with the batch in flight.
+    await doomed.consumeBatch!({ durable: 'orphaned', filterSubjects: [], maxBatch: 10 }, async (batch) => {
+      held.push(...batch.map((e) => e.id));
+      await new Promise(() => {});
+    });
+    await expect.poll(() => held.length, { timeout: 5000 }).toBeGreaterThan(0);
+    const ci = await jsm.consumers.info(subjects.stream, 'orphaned');
+    expect(ci.config.max_ack_pending).toBe(10);
+    await nc.close();
+    const later = payloadExecuted('s');
+    const bus = await open(subjects);
+    await bus.publishEvent(later);
+    const got: string[] = [];
+    const started = Date.now();
+    await bus.consumeBatch!({ durable: 'orphaned', filterSubjects: [] }, async (batch) => void got.push(...batch.map((e) => e.id)));
+    await expect.poll(() => got.length, { timeout: 10_000 }).toBe(5);
+    // Not after the 30 s ack wait, and not after the event published later.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(got).toEqual([...events, later].map((e) => e.id));
+    await bus.close();
+  });
+
   it('re-creates a durable consumer deleted under it (replaying from the stream start)', async () => {
     const subjects = createSubjects(uniquePrefix());
     const bus = await open(subjects, { idleHeartbeatMs: 500 });
