@@ -8,7 +8,7 @@
 //   SQL_SEPARATE=1: the design card's deployment, each service its own process on PostgreSQL + NATS (registry,
 //                   negotiation, execution, semantic pool, evolution, gateway, the example agent), each counting its
 //                   own statements (bench/sql-probe.ts) and CPU; DATABASE_URL / NATS_URL default to the local ones.
-//   SQL_EXECUTES (200)  SQL_CONCURRENCY (16)
+//   SQL_EXECUTES (200)  SQL_CONCURRENCY (16)  SQL_PROFILE=DIR (SQL_SEPARATE: a --cpu-prof profile of each service in DIR/<name>)
 // Last line: one JSON object.
 process.env['PARLEY_COUNT_SQL'] = '1';
 
@@ -196,10 +196,11 @@ async function separate(): Promise<System> {
     PARLEY_METRICS: 'false',
     PARLEY_STORE_RAW_FRAGMENTS: 'false',
   };
-  const probeArgs = ['--import', 'tsx', '--import', join(REPO_ROOT, 'bench/sql-probe.ts')];
+  const profile = process.env['SQL_PROFILE'];
+  const probeArgs = (name: string) => [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, name)}`] : []), '--import', 'tsx', '--import', join(REPO_ROOT, 'bench/sql-probe.ts')];
   const start = async (name: string, entry: string, env: Record<string, string>, ready: string, counted = true) => {
     const file = join(tmpdir(), `sql-probe-${prefix}-${name}.json`);
-    const p = startProcess(name, entry, { ...common, ...env, SQL_PROBE_FILE: file }, counted ? probeArgs : []);
+    const p = startProcess(name, entry, { ...common, ...env, SQL_PROBE_FILE: file }, counted ? probeArgs(name) : []);
     if (counted) procs.push({ p, file });
     all.push(p);
     await waitReady(ready, p, 120_000);
