@@ -17,7 +17,7 @@
 // Options: --file PATH, repeatable (default: both dev sets, bench/data/ask/utterances.dev.json and
 // utterances.dev2.json, each reported on its own), --heldout (bench/heldout/ask/…; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
-// --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
+// --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,8 +102,10 @@ async function main(): Promise<void> {
     catalog = await client.scenarioCatalog();
   }
   const templates = new Map(catalog.entries.map((e) => [e.scenario, e.template] as const));
+  // --embedder offline: selection fuses the offline embedder's cosine (WordNet features and word vectors) with BM25.
+  const embedder = arg('embedder') === 'offline' ? (await import('@parley/embeddings')).createOfflineEmbedder() : undefined;
   const setupMs = Date.now() - started;
-  for (const f of chosen) await score(join(ROOT, f), { client, catalog, templates, mapper, verbose, setupMs });
+  for (const f of chosen) await score(join(ROOT, f), { client, catalog, templates, mapper, verbose, setupMs, ...(embedder ? { embedder } : {}) });
   await stop();
 }
 
@@ -114,6 +116,7 @@ interface Run {
   mapper: Mapper | undefined;
   verbose: boolean;
   setupMs: number;
+  embedder?: import('@parley/adol').TextEmbedder;
 }
 
 /** Scores one data set and prints its figures. */
@@ -135,7 +138,7 @@ async function score(file: string, run: Run): Promise<void> {
     let predicted: string | null = null;
     let mapping: UtteranceMapping | undefined;
     try {
-      const r = await client.ask(u.text, { ...ref, catalog, dryRun: true });
+      const r = await client.ask(u.text, { ...ref, catalog, dryRun: true, ...(run.embedder ? { embedder: run.embedder } : {}) });
       predicted = r.identification.scenario;
       mapping = r.mapping;
     } catch (e) {
