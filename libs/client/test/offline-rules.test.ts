@@ -44,6 +44,12 @@ describe('other languages (languages.ts)', () => {
     expect(es.payload).toMatchObject({ origin: 'Lima', destination: 'Rio de Janeiro' });
   });
 
+  it('English words are not read as another language\'s route words ("a Lufthansa flight")', async () => {
+    const m = await map(flightBookingTemplate, 'book a Lufthansa flight from Berlin to Madrid');
+    expect(m.payload).toMatchObject({ origin: 'Berlin', destination: 'Madrid' });
+    expect((await map(flightBookingTemplate, 'a Lufthansa flight Berlin → Madrid')).payload['destination']).toBe('Madrid');
+  });
+
   it('a spaced hyphen between two names is a route', async () => {
     const m = await map(flightBookingTemplate, 'Oslo - Bergen tomorrow');
     expect(m.payload).toMatchObject({ origin: 'Oslo', destination: 'Bergen', departure_date: '2026-11-27' });

@@ -41,6 +41,8 @@ interface Ctx {
   plan: Plan;
   lex: Lexicon;
   out: Candidate[];
+  /** Whether other languages' route words may be read here (computed on first use). */
+  foreign?: { any: boolean; ambiguous: boolean };
 }
 
 /** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
@@ -757,7 +759,7 @@ function entities(c: Ctx, k: KeyPlan): void {
       for (let n = 0; n < cue.length && ok; n++) {
         const t = c.tokens[i + n] as Token;
         const w = cue[n] as string;
-        ok = t.kind === 'word' && (FUNCTION_WORDS.has(w) ? sameCue(t.lower, w, cue.length) : c.lex.match(t.lower, w) > 0);
+        ok = t.kind === 'word' && (FUNCTION_WORDS.has(w) ? sameCue(c, t.lower, w, cue.length) : c.lex.match(t.lower, w) > 0);
       }
       if (!ok) continue;
       const at = i + cue.length;
@@ -772,11 +774,34 @@ function isCjkText(s: string): boolean {
   return CJK_TEXT.test(s);
 }
 
+/** Route words that are also English words or parts of names ("a Lufthansa flight", "Da Nang"). */
+const AMBIGUOUS_ROUTE_WORDS = new Set(['a', 'de', 'da', 'do', 'van', 'per']);
+
+/**
+ * Whether another language's "from"/"to" words may be read in these words: none of English's ("from", "to"), and
+ * an ambiguous one ("a", "de") only beside another ("de Madrid a Lima").
+ */
+function foreignRoutes(c: Ctx): { any: boolean; ambiguous: boolean } {
+  let english = false;
+  let plain = 0;
+  let ambiguous = 0;
+  for (const t of c.tokens) {
+    if (t.kind !== 'word') continue;
+    if (t.lower === 'from' || t.lower === 'to') english = true;
+    else if (FROM_WORDS.has(t.lower) || TO_WORDS.has(t.lower)) {
+      if (AMBIGUOUS_ROUTE_WORDS.has(t.lower)) ambiguous++;
+      else plain++;
+    }
+  }
+  return { any: !english, ambiguous: !english && plain + ambiguous >= 2 };
+}
+
 /** A function word of a cue as the user said it: "from" and "to" in the languages chrono reads when the cue is that word alone. */
-function sameCue(word: string, cue: string, cueLength: number): boolean {
+function sameCue(c: Ctx, word: string, cue: string, cueLength: number): boolean {
   if (word === cue) return true;
-  if (cueLength !== 1) return false;
-  return (cue === 'from' && FROM_WORDS.has(word)) || (cue === 'to' && TO_WORDS.has(word));
+  if (cueLength !== 1 || !(cue === 'from' ? FROM_WORDS : cue === 'to' ? TO_WORDS : undefined)?.has(word)) return false;
+  const allowed = (c.foreign ??= foreignRoutes(c));
+  return AMBIGUOUS_ROUTE_WORDS.has(word) ? allowed.ambiguous : allowed.any;
 }
 
 /** "東京から", "서울에서": a CJK name before a postposition that says from or to (languages.ts). */
