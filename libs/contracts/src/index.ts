@@ -93,6 +93,7 @@ export {
   type GrpcObserver,
   type ServiceAuth,
   type GrpcClient,
+  type GrpcTransport,
   type GrpcServerHandle,
   type ServiceBinding,
   type UnaryApi,
