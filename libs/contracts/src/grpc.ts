@@ -709,6 +709,8 @@ export function withAuthorization<A extends object>(api: A, authorization: strin
 
 /** How a client reaches its server: over HTTP/2 (`grpc`, the default) or in this process (`inproc`). */
 export type GrpcTransport = 'grpc' | 'inproc';
+/** Both transports, for the suites that run the same contract tests over each. */
+export const GRPC_TRANSPORTS: readonly GrpcTransport[] = ['grpc', 'inproc'];
 
 /** The largest message a server accepts (startGrpcServer) and a client accepts (grpc-js's default). */
 const SERVER_MAX_RECEIVE = 8 * 1024 * 1024;

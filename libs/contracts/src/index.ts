@@ -80,6 +80,7 @@ export { DEAD_LETTER_SERVICES, bindDeadLetters, deadLetterApi, type DeadLetterRe
 export {
   bindService,
   createGrpcClient,
+  GRPC_TRANSPORTS,
   startGrpcServer,
   toGrpcHandlers,
   toServiceError,
