@@ -1,10 +1,11 @@
 import { Metadata } from '@grpc/grpc-js';
-import { context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Authenticator, Principal } from '@parley/auth';
 import { ParleyError } from '@parley/protocol';
-import { installTracingTo, type Tracing } from '@parley/runtime';
-import { fromReadableSpans, keyedAuthenticator } from '@parley/testkit';
 import {
   ExecutionServiceService,
   TaskServiceService,
@@ -26,7 +27,22 @@ import {
 // same; the last block compares what the two transports gave, call for call.
 
 const SERVICE_TOKEN = 'svc_' + 'x'.repeat(40);
-const ids = keyedAuthenticator(SERVICE_TOKEN, [{ id: 'someone', roles: ['server_agent'], agents: ['acme'], scenarios: ['flight_booking'] }]);
+const SOMEONE_KEY = 'key_of_someone';
+// contracts sits below libs/runtime: a bearer authenticator of the test's own (the service, and a server agent).
+const PRINCIPALS = new Map<string, Principal>([
+  [SERVICE_TOKEN, { id: 'parley-service', tenant: 'default', roles: ['service'], agents: ['*'], scenarios: ['*'], via: 'api_key' }],
+  [SOMEONE_KEY, { id: 'someone', tenant: 'default', roles: ['server_agent'], agents: ['acme'], scenarios: ['flight_booking'], via: 'api_key' }],
+]);
+const ids: { authenticator: Authenticator; keys: Record<string, string> } = {
+  keys: { someone: SOMEONE_KEY },
+  authenticator: {
+    authenticate: async (authorization: string | undefined) => {
+      const p = PRINCIPALS.get(authorization?.replace(/^Bearer /, '') ?? '');
+      if (!p) throw new ParleyError('unauthenticated', 'Missing or unknown credential', { path: 'headers.authorization', rule: 'required' });
+      return p;
+    },
+  } as Authenticator,
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What the service saw of each call, for the test to read. */
@@ -100,15 +116,34 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
 const TRANSPORTS: GrpcTransport[] = ['grpc', 'inproc'];
 const results = new Map<GrpcTransport, Map<string, unknown>>();
 let exporter: InMemorySpanExporter;
-let tracing: Tracing;
+let provider: TracerProvider;
 
 beforeAll(() => {
   exporter = new InMemorySpanExporter();
-  tracing = installTracingTo(exporter, 'contracts-transport-test');
+  const manager = new AsyncLocalStorageContextManager();
+  manager.enable();
+  context.setGlobalContextManager(manager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  trace.setGlobalTracerProvider(provider);
 });
 afterAll(async () => {
-  await tracing?.shutdown();
+  await provider?.shutdown();
+  trace.disable();
+  propagation.disable();
+  context.disable();
 });
+
+/** The finished spans, as the test reads them. */
+const spansOf = (spans: readonly ReadableSpan[]) =>
+  spans.map((s) => ({
+    traceId: s.spanContext().traceId,
+    spanId: s.spanContext().spanId,
+    parentSpanId: s.parentSpanContext?.spanId ?? '',
+    name: s.name,
+    kind: (['internal', 'server', 'client', 'producer', 'consumer'] as readonly string[])[s.kind] ?? 'other',
+    attributes: s.attributes,
+  }));
 
 describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport) => {
   const seen: Seen = { streamClosed: 0, observed: [], logged: [] };
@@ -200,7 +235,7 @@ describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport
     const parent = trace.getTracer('test').startSpan('caller');
     await context.with(trace.setSpan(context.active(), parent), () => client().api.execute({ schema_id: 'ok' }));
     parent.end();
-    const spans = fromReadableSpans(exporter.getFinishedSpans());
+    const spans = spansOf(exporter.getFinishedSpans());
     const clientSpan = spans.find((s) => s.kind === 'client' && s.name === 'parley.v1.ExecutionService/Execute');
     const serverSpan = spans.find((s) => s.kind === 'server' && s.name === 'parley.v1.ExecutionService/Execute');
     expect(clientSpan?.traceId).toBe(parent.spanContext().traceId);
