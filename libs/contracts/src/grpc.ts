@@ -25,7 +25,9 @@ import { ERROR_CATALOGUE, ParleyError, assertEdgeClean, toParleyError, type Seri
  * (`UnaryApi`) that services implement and clients call, and the one place
  * where a ParleyError becomes a gRPC status and back. The typed error travels
  * JSON-encoded in the `parley-error-bin` trailer; its status code comes from
- * ERROR_CATALOGUE, so every transport maps errors from the same table.
+ * ERROR_CATALOGUE, so every transport maps errors from the same table. A client
+ * takes HTTP/2 (`transport: 'grpc'`) or, to a server of its own process, the
+ * in-process transport (`'inproc'`, below), which calls the same grpc-js handlers.
  */
 
 interface UnaryMethod {
@@ -59,7 +61,8 @@ export interface CallContext {
   /**
    * Who called (draft-zhou §7): set by the binding after it authenticated
    * the call's `authorization` metadata and checked the method's roles. Absent only
-   * when an implementation is called in-process (tests), not over gRPC.
+   * when an implementation is called directly (tests), not through a binding
+   * (over gRPC or the in-process transport).
    */
   principal?: Principal;
   /**
