@@ -257,8 +257,8 @@ describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport
     await sleep(500); // the slow handler finishes before the next test reads `seen`
   });
 
-  it('takes hostile keys and a 1 MiB string as data, and refuses NUL with a typed error', async () => {
-    const big = 'é'.repeat(512 * 1024);
+  it('takes hostile keys and a 1 MiB string as data, refuses NUL with a typed error, and never passes a lone surrogate', async () => {
+    const big = 'é'.repeat(1024 * 1024); // 1 Mi characters, 2 MiB of UTF-8
     const payload = JSON.parse(`{"constructor":{"prototype":{"polluted":1}},"__proto__":{"polluted":2},"toString":"x","big":"${big}"}`) as Record<string, unknown>;
     const res = await client().api.execute({ schema_id: 'ok', payload });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -271,6 +271,9 @@ describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport
     const nul = await failure(client().api.execute({ schema_id: 'ok', payload: { s: 'a\u0000b' } }));
     expect(nul).toMatchObject({ type: 'invalid_params' });
     record.set('nul', nul);
+    // A lone surrogate cannot be UTF-8: the codec writes U+FFFD, so the service sees a well-formed string.
+    const lone = await client().api.execute({ schema_id: 'ok', payload: { s: 'a\ud800b' } });
+    expect((lone.result as { echo: { s: string } }).echo.s).toBe('a\ufffdb');
   });
 
   it('refuses a request over the server\'s 8 MiB and a response over the client\'s 4 MiB', async () => {
