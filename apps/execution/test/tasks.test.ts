@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Metadata } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskServiceService, createGrpcClient, type GrpcClient, type TaskApi, type TaskAssignRequest } from '@parley/contracts';
+import { GRPC_TRANSPORTS, TaskServiceService, createGrpcClient, type GrpcClient, type GrpcTransport, type TaskApi, type TaskAssignRequest } from '@parley/contracts';
 import { EventType, createMemoryBus, createSubjects, type Bus, type EventEnvelope } from '@parley/events';
 import { collectEvents, delay } from '@parley/events/testing';
 import { verifyWebhookSignature } from '@parley/an';
@@ -26,6 +26,8 @@ let bus: Bus;
 let execution: RunningExecution;
 let tasks: TaskApi;
 let grpc: GrpcClient<typeof TaskServiceService>;
+/** The streaming suites run over each transport of the gRPC contracts (HTTP/2, and in process as the one-process mode calls it). */
+const clients = new Map<GrpcTransport, GrpcClient<typeof TaskServiceService>>();
 const stops: (() => Promise<void>)[] = [];
 
 const PROMPT = [
@@ -62,12 +64,12 @@ beforeAll(async () => {
     authenticator: serviceOnlyAuthenticator(SERVICE_TOKEN),
   });
   tasks = execution.tasks;
-  grpc = createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`, { credential: SERVICE_TOKEN });
+  for (const transport of GRPC_TRANSPORTS) clients.set(transport, createGrpcClient(TaskServiceService, `127.0.0.1:${execution.port}`, { credential: SERVICE_TOKEN, transport }));
 });
 
 afterAll(async () => {
   for (const s of stops.reverse()) await s();
-  grpc?.close();
+  for (const c of clients.values()) c.close();
   await execution?.stop();
   await bus?.close();
   await db?.close();
@@ -495,92 +497,98 @@ describe('context (5.2): every message of a task, in order', () => {
   });
 });
 
-describe('TaskResultSubscribe over gRPC (server streaming from after_seq)', () => {
-  it('replays after the cursor, then streams live changes in order, each seq once, and ends with the task', async () => {
-    const { task } = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
-    const id = task!.task_id;
-    const seen: number[] = [];
-    for await (const n of grpc.api.taskResultSubscribe({ task_id: id, send_from: 'ops-agent', after_seq: 0 })) {
-      seen.push(n.seq);
-      if (n.seq === 2) break; // the subscriber goes away
-    }
-    expect(seen).toEqual([1, 2]);
-    await agentNotify({ task_id: id, send_from: 'async-agent', status: 'input-required', required: 'credentials' });
-    // Resume from the last seq seen: 3 is replayed, 4 and 5 arrive live.
-    const resumed = (async () => {
-      const out: [number, string][] = [];
-      for await (const n of grpc.api.taskResultSubscribe({ task_id: id, send_from: 'ops-agent', after_seq: 2 })) out.push([n.seq, n.status]);
-      return out;
-    })();
-    await delay(100);
-    await agentNotify({ task_id: id, send_from: 'async-agent', status: 'processing' });
-    await delay(50);
-    await agentNotify({ task_id: id, send_from: 'async-agent', status: 'finished', result: { ok: true } });
-    expect(await resumed).toEqual([
-      [3, 'input-required'],
-      [4, 'processing'],
-      [5, 'finished'],
-    ]);
+describe.each(GRPC_TRANSPORTS)('over the %s transport', (transport) => {
+  beforeAll(() => {
+    grpc = clients.get(transport) as GrpcClient<typeof TaskServiceService>;
   });
 
-  it('ends with a typed error for an unknown task, and can be cancelled by the client', async () => {
-    const iterate = async () => {
-      for await (const n of grpc.api.taskResultSubscribe({ task_id: 'missing-task', send_from: 'ops-agent', after_seq: 0 })) void n;
-    };
-    expect(await failure(iterate())).toMatchObject({ type: 'task_not_found', path: 'params.task_id', rule: 'exists' });
-    const { task } = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
-    const abort = new AbortController();
-    const got: number[] = [];
-    const run = (async () => {
-      for await (const n of grpc.api.taskResultSubscribe({ task_id: task!.task_id, send_from: 'ops-agent', after_seq: 0 }, { metadata: new Metadata(), signal: abort.signal })) {
-        got.push(n.seq);
-      }
-    })();
-    await expect.poll(() => got.length).toBe(2);
-    abort.abort();
-    await run;
-    expect(got).toEqual([1, 2]);
-  });
-});
-
-describe('TaskResultSubscribe when the server stops', () => {
-  it('ends open streams with unavailable at once (the client resumes elsewhere with after_seq) instead of holding the shutdown', async () => {
-    const db2 = await createPgliteDb();
-    const bus2 = createMemoryBus({ subjects });
-    const ex2 = await startExecution({
-      db: db2,
-      bus: bus2,
-      subjects,
-      negotiation: fakeNegotiation({ agent: 'skyways-air', base: baseTemplate(), now: () => clock.now().getTime() }),
-      clock,
-      log: createLogger({ level: 'silent' }),
-      timeoutMs: 1000,
-      grpcHost: '127.0.0.1',
-      grpcPort: 0,
-      authenticator: serviceOnlyAuthenticator(SERVICE_TOKEN),
-    });
-    const agent2 = await bus2.serve(subjects.task('async-agent'), 'async-agent', async () => enc.encode(JSON.stringify({ ok: true, accepted: true })));
-    const client = createGrpcClient(TaskServiceService, `127.0.0.1:${ex2.port}`, { credential: SERVICE_TOKEN });
-    try {
-      const { task } = await ex2.tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
+  describe('TaskResultSubscribe (server streaming from after_seq)', () => {
+    it('replays after the cursor, then streams live changes in order, each seq once, and ends with the task', async () => {
+      const { task } = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
+      const id = task!.task_id;
       const seen: number[] = [];
-      const run = failure(
-        (async () => {
-          for await (const n of client.api.taskResultSubscribe({ task_id: task!.task_id, send_from: 'ops-agent', after_seq: 0 })) seen.push(n.seq);
-        })(),
-      );
-      await expect.poll(() => seen).toEqual([1]);
-      await agent2.stop();
-      const t0 = Date.now();
-      const stopped = ex2.stop();
-      expect(await run).toMatchObject({ type: 'unavailable' });
-      expect(Date.now() - t0).toBeLessThan(1000);
-      await stopped;
-    } finally {
-      client.close();
-      await bus2.close();
-      await db2.close();
-    }
+      for await (const n of grpc.api.taskResultSubscribe({ task_id: id, send_from: 'ops-agent', after_seq: 0 })) {
+        seen.push(n.seq);
+        if (n.seq === 2) break; // the subscriber goes away
+      }
+      expect(seen).toEqual([1, 2]);
+      await agentNotify({ task_id: id, send_from: 'async-agent', status: 'input-required', required: 'credentials' });
+      // Resume from the last seq seen: 3 is replayed, 4 and 5 arrive live.
+      const resumed = (async () => {
+        const out: [number, string][] = [];
+        for await (const n of grpc.api.taskResultSubscribe({ task_id: id, send_from: 'ops-agent', after_seq: 2 })) out.push([n.seq, n.status]);
+        return out;
+      })();
+      await delay(100);
+      await agentNotify({ task_id: id, send_from: 'async-agent', status: 'processing' });
+      await delay(50);
+      await agentNotify({ task_id: id, send_from: 'async-agent', status: 'finished', result: { ok: true } });
+      expect(await resumed).toEqual([
+        [3, 'input-required'],
+        [4, 'processing'],
+        [5, 'finished'],
+      ]);
+    });
+
+    it('ends with a typed error for an unknown task, and can be cancelled by the client', async () => {
+      const iterate = async () => {
+        for await (const n of grpc.api.taskResultSubscribe({ task_id: 'missing-task', send_from: 'ops-agent', after_seq: 0 })) void n;
+      };
+      expect(await failure(iterate())).toMatchObject({ type: 'task_not_found', path: 'params.task_id', rule: 'exists' });
+      const { task } = await tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
+      const abort = new AbortController();
+      const got: number[] = [];
+      const run = (async () => {
+        for await (const n of grpc.api.taskResultSubscribe({ task_id: task!.task_id, send_from: 'ops-agent', after_seq: 0 }, { metadata: new Metadata(), signal: abort.signal })) {
+          got.push(n.seq);
+        }
+      })();
+      await expect.poll(() => got.length).toBe(2);
+      abort.abort();
+      await run;
+      expect(got).toEqual([1, 2]);
+    });
+  });
+
+  describe('TaskResultSubscribe when the server stops', () => {
+    it('ends open streams with unavailable at once (the client resumes elsewhere with after_seq) instead of holding the shutdown', async () => {
+      const db2 = await createPgliteDb();
+      const bus2 = createMemoryBus({ subjects });
+      const ex2 = await startExecution({
+        db: db2,
+        bus: bus2,
+        subjects,
+        negotiation: fakeNegotiation({ agent: 'skyways-air', base: baseTemplate(), now: () => clock.now().getTime() }),
+        clock,
+        log: createLogger({ level: 'silent' }),
+        timeoutMs: 1000,
+        grpcHost: '127.0.0.1',
+        grpcPort: 0,
+        authenticator: serviceOnlyAuthenticator(SERVICE_TOKEN),
+      });
+      const agent2 = await bus2.serve(subjects.task('async-agent'), 'async-agent', async () => enc.encode(JSON.stringify({ ok: true, accepted: true })));
+      const client = createGrpcClient(TaskServiceService, `127.0.0.1:${ex2.port}`, { credential: SERVICE_TOKEN, transport });
+      try {
+        const { task } = await ex2.tasks.taskAssign(assign({ send_to: 'async-agent', task_async: true }));
+        const seen: number[] = [];
+        const run = failure(
+          (async () => {
+            for await (const n of client.api.taskResultSubscribe({ task_id: task!.task_id, send_from: 'ops-agent', after_seq: 0 })) seen.push(n.seq);
+          })(),
+        );
+        await expect.poll(() => seen).toEqual([1]);
+        await agent2.stop();
+        const t0 = Date.now();
+        const stopped = ex2.stop();
+        expect(await run).toMatchObject({ type: 'unavailable' });
+        expect(Date.now() - t0).toBeLessThan(1000);
+        await stopped;
+      } finally {
+        client.close();
+        await bus2.close();
+        await db2.close();
+      }
+    });
   });
 });
 

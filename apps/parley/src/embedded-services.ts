@@ -1,9 +1,9 @@
 // The services of the one-process mode (embedded.ts), each started as its separate
-// process starts it: the same code, gRPC on a loopback port the OS picks, the
-// figures given or read from the environment the same way. What differs from the
+// process starts it: the same code, gRPC on a loopback port the OS picks (called in
+// process by default: embeddedTransport), the figures given or read from the environment the same way. What differs from the
 // separate processes is named where it happens (development defaults).
 import type { Authenticator, JwtVerifier } from '@parley/auth';
-import { createGrpcClient, type GrpcClient, type NegotiationApi } from '@parley/contracts';
+import { createGrpcClient, type GrpcClient, type GrpcTransport, type NegotiationApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
 import { loadWordNetLexicon } from '@parley/embeddings';
 import type { Bus, Subjects } from '@parley/events';
@@ -12,7 +12,7 @@ import { startExecution, type RunningExecution } from '@parley/execution';
 import { createLlmFromEnv } from '@parley/llm';
 import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
 import { startRegistry, type RunningRegistry } from '@parley/registry';
-import type { Clock, EventFlowConfig, Logger, Metrics } from '@parley/runtime';
+import { ConfigError, type Clock, type EventFlowConfig, type Logger, type Metrics } from '@parley/runtime';
 import { poolConfigFromEnv, rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
 import type { Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
@@ -29,12 +29,25 @@ export interface ServiceCommon {
   metrics?: Metrics;
 }
 
+/**
+ * How the process's services call each other (PARLEY_EMBEDDED_TRANSPORT): `inproc` (the default) calls the
+ * server's own handlers in this process with every gRPC contract kept (libs/contracts grpc.ts); `grpc` goes
+ * over HTTP/2 on loopback as separate processes do. Either way each service still listens on its gRPC port.
+ */
+export function embeddedTransport(given: GrpcTransport | undefined, env: Record<string, string | undefined> = process.env): GrpcTransport {
+  if (given !== undefined) return given;
+  const v = env['PARLEY_EMBEDDED_TRANSPORT'];
+  if (v === undefined || v === '' || v === 'inproc') return 'inproc';
+  if (v === 'grpc') return 'grpc';
+  throw new ConfigError(`PARLEY_EMBEDDED_TRANSPORT must be inproc or grpc (got "${v.slice(0, 100)}")`);
+}
+
 /** The gRPC clients the process makes to its own services, with the services' token; closed together at stop. */
-export function grpcClients(host: string, serviceToken: string) {
+export function grpcClients(host: string, serviceToken: string, transport: GrpcTransport = 'grpc') {
   const clients: GrpcClient<never>[] = [];
   return {
     grpc<S extends Parameters<typeof createGrpcClient>[0]>(def: S, port: number, deadlineMs?: number) {
-      const c = createGrpcClient(def, `${host}:${port}`, { credential: serviceToken, ...(deadlineMs !== undefined ? { deadlineMs } : {}) });
+      const c = createGrpcClient(def, `${host}:${port}`, { credential: serviceToken, transport, ...(deadlineMs !== undefined ? { deadlineMs } : {}) });
       clients.push(c as unknown as GrpcClient<never>);
       return c;
     },

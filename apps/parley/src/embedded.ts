@@ -11,6 +11,7 @@ import {
   RegistryServiceService,
   SemanticPoolServiceService,
   TaskServiceService,
+  type GrpcTransport,
 } from '@parley/contracts';
 import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
@@ -24,12 +25,13 @@ import { apiKeysViaRegistry, createAuthenticator, createLogger, createMetrics, e
 import type { RunningSemanticPool } from '@parley/semantic-pool';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
-import { grpcClients, startEmbeddedExecution, startEmbeddedRegistry, startSelfEvolution, type EmbeddedIdentity, type ServiceCommon } from './embedded-services';
+import { embeddedTransport, grpcClients, startEmbeddedExecution, startEmbeddedRegistry, startSelfEvolution, type EmbeddedIdentity, type ServiceCommon } from './embedded-services';
 
 /**
  * Every Parley service in one process. The services are the same code as the
- * separate processes, and they still talk to each other over gRPC (on loopback
- * ports the OS picks) and over the bus; only the adapters change:
+ * separate processes, and they still talk to each other through their gRPC
+ * contracts and over the bus; only the adapters change: the in-process gRPC
+ * transport instead of HTTP/2 on loopback (unless `transport` is `grpc`),
  * PGlite instead of PostgreSQL and the in-process bus instead of NATS, unless
  * `databaseUrl` / `natsUrl` name real ones.
  */
@@ -41,6 +43,11 @@ export interface EmbeddedOptions {
   dataDir?: string;
   /** nats://… to use NATS JetStream; default the in-process bus. */
   natsUrl?: string;
+  /**
+   * How the services call each other's gRPC contracts: `inproc` (the server's handlers in this process,
+   * every contract kept) or `grpc` (HTTP/2 on loopback). Default PARLEY_EMBEDDED_TRANSPORT, else `inproc`.
+   */
+  transport?: GrpcTransport;
   prefix?: string;
   /** Start the example agents and publish the seeded scenarios (default true). */
   seed?: boolean;
@@ -96,6 +103,8 @@ export interface EmbeddedParley {
   /** The services' shared credential, made at start (role `service`; tests use it to call the gRPC API). */
   serviceToken: string;
   tenant: string;
+  /** How the services call each other (EmbeddedOptions.transport). */
+  transport: GrpcTransport;
   /** The services' gRPC ports on 127.0.0.1 (every call needs credentials, as through the gateway). */
   grpcPorts: { registry: number; negotiation: number; execution: number; semanticPool: number; evolution: number };
   /** Which embedder the semantic pool and MCP tool selection use. */
@@ -170,7 +179,8 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
   const common: ServiceCommon = { db, bus, subjects, clock, eventFlow, grpcHost: '127.0.0.1', grpcPort: 0, ...withMetrics };
   const id = embeddedIdentity(opts, clock);
-  const clients = grpcClients(common.grpcHost, id.serviceToken);
+  const transport = embeddedTransport(opts.transport);
+  const clients = grpcClients(common.grpcHost, id.serviceToken, transport);
   const { grpc } = clients;
 
   const registry = await startEmbeddedRegistry(common, log, id);
@@ -216,6 +226,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
     devKey: id.devKey,
     serviceToken: id.serviceToken,
     tenant: id.tenant,
+    transport,
     grpcPorts: { registry: registry.port, negotiation: negotiation.port, execution: execution.port, semanticPool: semanticPool.port, evolution: evolution.port },
     embedderId: embedder.id,
     port: gateway.port,

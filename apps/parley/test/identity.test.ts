@@ -23,6 +23,7 @@ import {
   SemanticPoolServiceService,
   TaskServiceService,
   createGrpcClient,
+  GRPC_TRANSPORTS,
 } from '@parley/contracts';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
@@ -113,7 +114,7 @@ describe('unauthenticated calls are refused on every face', () => {
     expect((await fetch(`${parley.url}/.well-known/jwks.json`)).status).toBe(200);
   });
 
-  it('every gRPC method of every service answers UNAUTHENTICATED without credentials, and each has a POLICY entry', async () => {
+  it.each(GRPC_TRANSPORTS)('every gRPC method of every service answers UNAUTHENTICATED without credentials (%s transport), and each has a POLICY entry', async (transport) => {
     const services = [
       [RegistryServiceService, parley.grpcPorts.registry],
       [AgentProfileServiceService, parley.grpcPorts.registry],
@@ -129,7 +130,7 @@ describe('unauthenticated calls are refused on every face', () => {
     ] as const;
     let count = 0;
     for (const [def, port] of services) {
-      const c = createGrpcClient(def as never, `127.0.0.1:${port}`);
+      const c = createGrpcClient(def as never, `127.0.0.1:${port}`, { transport });
       try {
         for (const [name, m] of Object.entries(def as Record<string, { path: string; responseStream: boolean; requestDeserialize: (b: Buffer) => unknown }>)) {
           const key = m.path.replace(/^\/parley\.v1\./, '');
@@ -274,11 +275,11 @@ describe('roles over gRPC', () => {
     return { metadata: md };
   };
 
-  it('the services decide by the caller credential: allowed, denied by role, denied by guard', async () => {
-    const negotiation = createGrpcClient(NegotiationServiceService, `127.0.0.1:${parley.grpcPorts.negotiation}`);
-    const execution = createGrpcClient(ExecutionServiceService, `127.0.0.1:${parley.grpcPorts.execution}`);
-    const evolution = createGrpcClient(EvolutionServiceService, `127.0.0.1:${parley.grpcPorts.evolution}`);
-    const keysApi = createGrpcClient(ApiKeyServiceService, `127.0.0.1:${parley.grpcPorts.registry}`);
+  it.each(GRPC_TRANSPORTS)('the services decide by the caller credential (%s transport): allowed, denied by role, denied by guard', async (transport) => {
+    const negotiation = createGrpcClient(NegotiationServiceService, `127.0.0.1:${parley.grpcPorts.negotiation}`, { transport });
+    const execution = createGrpcClient(ExecutionServiceService, `127.0.0.1:${parley.grpcPorts.execution}`, { transport });
+    const evolution = createGrpcClient(EvolutionServiceService, `127.0.0.1:${parley.grpcPorts.evolution}`, { transport });
+    const keysApi = createGrpcClient(ApiKeyServiceService, `127.0.0.1:${parley.grpcPorts.registry}`, { transport });
     const typeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e as ParleyError).type);
     try {
       expect(await typeOf(negotiation.api.getSchemaTemplate({ scenario: 'flight_booking', preferred_language: '' }, as(keys.alice)))).toBe('ok');

@@ -1,6 +1,6 @@
 import { testIdentity } from '@parley/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AgentProfileServiceService, RegistryServiceService, createGrpcClient, type AgentProfileApi, type AgentProfile as ProfileMessage } from '@parley/contracts';
+import { AgentProfileServiceService, GRPC_TRANSPORTS, RegistryServiceService, createGrpcClient, type AgentProfileApi, type AgentProfile as ProfileMessage } from '@parley/contracts';
 import { createMemoryBus, createSubjects } from '@parley/events';
 import { ParleyError } from '@parley/protocol';
 import { createLogger } from '@parley/runtime';
@@ -212,14 +212,14 @@ describe('agent profiles: discovery (§4.1)', () => {
 });
 
 describe('AgentProfileService on the registry gRPC server', () => {
-  it('is served beside RegistryService on one port, and typed errors cross gRPC', async () => {
+  it.each(GRPC_TRANSPORTS)('is served beside RegistryService on one port, and typed errors cross the %s transport', async (transport) => {
     const gdb = await createPgliteDb();
     const subjects = createSubjects('profiles-test');
     const bus = createMemoryBus({ subjects });
     const serviceToken = testIdentity().serviceToken;
     const registry = await startRegistry({ db: gdb, bus, subjects, clock, log: createLogger({ level: 'silent' }), grpcHost: '127.0.0.1', grpcPort: 0, auth: { tenant: 'default', serviceToken } });
-    const client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${registry.port}`, { credential: serviceToken });
-    const agents = createGrpcClient(RegistryServiceService, `127.0.0.1:${registry.port}`, { credential: serviceToken });
+    const client = createGrpcClient(AgentProfileServiceService, `127.0.0.1:${registry.port}`, { credential: serviceToken, transport });
+    const agents = createGrpcClient(RegistryServiceService, `127.0.0.1:${registry.port}`, { credential: serviceToken, transport });
     try {
       const r = await client.api.registerProfile({ profile: wirelessFault() });
       expect(r.created).toBe(true);

@@ -14,7 +14,8 @@ import {
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { EventEmitter } from 'node:events';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { authorize, policyKey, type Authenticator, type Principal } from '@parley/auth';
 import { randomUUID } from 'node:crypto';
 import { ERROR_CATALOGUE, ParleyError, assertEdgeClean, toParleyError, type SerializedError } from '@parley/protocol';
@@ -24,7 +25,9 @@ import { ERROR_CATALOGUE, ParleyError, assertEdgeClean, toParleyError, type Seri
  * (`UnaryApi`) that services implement and clients call, and the one place
  * where a ParleyError becomes a gRPC status and back. The typed error travels
  * JSON-encoded in the `parley-error-bin` trailer; its status code comes from
- * ERROR_CATALOGUE, so every transport maps errors from the same table.
+ * ERROR_CATALOGUE, so every transport maps errors from the same table. A client
+ * takes HTTP/2 (`transport: 'grpc'`) or, to a server of its own process, the
+ * in-process transport (`'inproc'`, below), which calls the same grpc-js handlers.
  */
 
 interface UnaryMethod {
@@ -33,6 +36,8 @@ interface UnaryMethod {
   responseStream: false;
   requestSerialize: (value: never) => Buffer;
   responseDeserialize: (value: Buffer) => unknown;
+  requestDeserialize?: (value: Buffer) => unknown;
+  responseSerialize?: (value: never) => Buffer;
 }
 /** A server-streaming method (`rpc M(Req) returns (stream Res)`): one request, a stream of responses. */
 interface ServerStreamingMethod {
@@ -41,6 +46,8 @@ interface ServerStreamingMethod {
   responseStream: true;
   requestSerialize: (value: never) => Buffer;
   responseDeserialize: (value: Buffer) => unknown;
+  requestDeserialize?: (value: Buffer) => unknown;
+  responseSerialize?: (value: never) => Buffer;
 }
 type ServiceDefinition = Record<string, UnaryMethod>;
 /** A service with unary and server-streaming methods (client streaming is not supported). */
@@ -54,7 +61,8 @@ export interface CallContext {
   /**
    * Who called (draft-zhou §7): set by the binding after it authenticated
    * the call's `authorization` metadata and checked the method's roles. Absent only
-   * when an implementation is called in-process (tests), not over gRPC.
+   * when an implementation is called directly (tests), not through a binding
+   * (over gRPC or the in-process transport).
    */
   principal?: Principal;
   /**
@@ -421,19 +429,22 @@ export async function startGrpcServer(opts: {
   /** Serve over TLS (ignored when `credentials` is given); default insecure. */
   tls?: GrpcTls | null;
 }): Promise<GrpcServerHandle> {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({ 'grpc.max_receive_message_length': SERVER_MAX_RECEIVE });
   for (const s of opts.services) server.addService(s.definition, s.handlers);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, opts.credentials ?? grpcServerCredentials(opts.tls), (err, p) =>
       err ? reject(err) : resolve(p),
     ),
   );
+  // Clients of this process that chose the in-process transport reach these handlers by port.
+  const local = registerLocalServer(port, opts.services);
   return {
     port,
-    stop: (graceMs = 5000) =>
-      new Promise<void>((resolve) => {
-        // Streams never finish on their own: end them, so that the shutdown waits only for unary calls.
-        for (const s of opts.services) for (const c of s.streams?.calls ?? []) c.abort(SHUTDOWN);
+    stop: (graceMs = 5000) => {
+      if (localServers.get(port) === local) localServers.delete(port);
+      // Streams never finish on their own: end them, so that the shutdown waits only for unary calls.
+      for (const s of opts.services) for (const c of s.streams?.calls ?? []) c.abort(SHUTDOWN);
+      const network = new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();
@@ -443,7 +454,18 @@ export async function startGrpcServer(opts: {
           clearTimeout(force);
           resolve();
         });
-      }),
+      });
+      // The in-process unary calls in flight finish too, within the same grace.
+      const inproc = new Promise<void>((resolve) => {
+        const force = setTimeout(resolve, graceMs);
+        force.unref();
+        void Promise.allSettled([...local.inFlight]).then(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      return Promise.all([network, inproc]).then(() => undefined);
+    },
   };
 }
 
@@ -477,27 +499,21 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
      * metadata carries one (the gateway forwarding its caller's; see withAuthorization).
      */
     credential?: string;
+    /**
+     * `inproc`: call the server of this process listening at `address`'s port
+     * without a socket (the one-process mode); every contract is kept as over gRPC
+     * (see localUnary). Default `grpc`.
+     */
+    transport?: GrpcTransport;
   } = {},
 ): GrpcClient<S> {
+  if (opts.transport === 'inproc') return createInprocClient(definition, address, opts);
   const Ctor = makeGenericClientConstructor(definition as never, opts.serviceName ?? 'Service');
   const client = new Ctor(address, opts.credentials ?? grpcChannelCredentials(opts.tls)) as unknown as Client &
     Record<string, (req: unknown, md: Metadata, o: { deadline: Date }, cb: (e: ServiceError | null, r: unknown) => void) => void>;
   const deadlineMs = opts.deadlineMs ?? 10_000;
-  const bearer = opts.credential !== undefined ? `Bearer ${opts.credential}` : undefined;
-  /** The call's metadata, with the client's credential unless the call brings its own. */
-  const metadataOf = (ctx: CallContext | undefined): Metadata => {
-    const md = ctx?.metadata ?? new Metadata();
-    if (bearer !== undefined && md.get('authorization').length === 0) {
-      const own = ctx?.metadata ? md.clone() : md;
-      own.set('authorization', bearer);
-      return own;
-    }
-    return md;
-  };
-  const [host, port] = splitAddress(address);
-  // How errors name the far end (e.g. "ExecutionService"): its address stays in logs and traces, out of clients' sight.
-  const serviceName = rpcName((Object.values(definition)[0] as { path?: string } | undefined)?.path ?? '/service/x').service;
-  const peer = { 'server.address': host, ...(port !== undefined ? { 'server.port': port } : {}) };
+  const metadataOf = metadataWithBearer(opts.credential);
+  const { serviceName, peer } = farEnd(definition, address);
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
   for (const name of Object.keys(definition)) {
     if (definition[name]?.responseStream === true) {
@@ -531,6 +547,83 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
         client.waitForReady(new Date(Date.now() + timeoutMs), (err) => (err ? reject(err) : resolve())),
       ),
     close: () => client.close(),
+  };
+}
+
+/** The call's metadata, with the client's credential (as `Bearer …`) unless the call brings its own. */
+function metadataWithBearer(credential: string | undefined): (ctx: CallContext | undefined) => Metadata {
+  const bearer = credential !== undefined ? `Bearer ${credential}` : undefined;
+  return (ctx) => {
+    const md = ctx?.metadata ?? new Metadata();
+    if (bearer !== undefined && md.get('authorization').length === 0) {
+      const own = ctx?.metadata ? md.clone() : md;
+      own.set('authorization', bearer);
+      return own;
+    }
+    return md;
+  };
+}
+
+/**
+ * How a client names its server: the service (e.g. "ExecutionService", in errors: its address
+ * stays in logs and traces, out of clients' sight) and the peer attributes of its spans.
+ */
+function farEnd(definition: AnyServiceDefinition, address: string) {
+  const [host, port] = splitAddress(address);
+  const serviceName = rpcName((Object.values(definition)[0] as { path?: string } | undefined)?.path ?? '/service/x').service;
+  const peer = { 'server.address': host, ...(port !== undefined ? { 'server.port': port } : {}) };
+  return { serviceName, peer, port };
+}
+
+/**
+ * createGrpcClient with `transport: 'inproc'`: the same calls, metadata, client spans,
+ * deadlines and errors, to the server of this process at `address`'s port (looked up
+ * at each call: a server started later, or stopped, is seen as over gRPC).
+ */
+function createInprocClient<S extends AnyServiceDefinition>(
+  definition: S,
+  address: string,
+  opts: { deadlineMs?: number; streamDeadlineMs?: number; credential?: string },
+): GrpcClient<S> {
+  const deadlineMs = opts.deadlineMs ?? 10_000;
+  const metadataOf = metadataWithBearer(opts.credential);
+  const { serviceName, peer, port } = farEnd(definition, address);
+  let closed = false;
+  const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
+  for (const name of Object.keys(definition)) {
+    const path = definition[name]?.path ?? name;
+    if (definition[name]?.responseStream === true) {
+      api[name] = (req, ctx) =>
+        localStream(closed ? undefined : port, path, serviceName, req, { ...ctx, metadata: traced(metadataOf(ctx), trace.getSpan(context.active())) }, opts.streamDeadlineMs);
+      continue;
+    }
+    const full = rpcName(path).full;
+    api[name] = (req, ctx) => {
+      const span = tracer().startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
+      return localUnary(closed ? undefined : port, path, serviceName, req, traced(metadataOf(ctx), span), deadlineMs).then(
+        (res) => {
+          endSpan(span, undefined);
+          return res;
+        },
+        (e: unknown) => {
+          endSpan(span, e);
+          throw e;
+        },
+      );
+    };
+  }
+  return {
+    api: api as StreamingApi<S>,
+    waitForReady: async (timeoutMs) => {
+      const until = Date.now() + timeoutMs;
+      while (port === undefined || !localServers.has(port)) {
+        if (Date.now() >= until) throw new Error(`No ${serviceName} server in this process at ${address}`);
+        await new Promise((r) => setTimeout(r, Math.min(20, timeoutMs)));
+      }
+    },
+    close: () => {
+      closed = true;
+    },
   };
 }
 
@@ -601,4 +694,272 @@ export function withAuthorization<A extends object>(api: A, authorization: strin
       return (req: unknown, ctx?: CallContext) => (fn as (r: unknown, c: CallContext) => unknown).call(target, req, { ...ctx, metadata: md });
     },
   });
+}
+
+// ---------------------------------------------------------------------------
+// The in-process transport: a client in the same process as the server (the
+// one-process mode, apps/parley embedded.ts) calls the server's own grpc-js
+// handlers without HTTP/2 or a socket. Everything a caller can observe is as
+// over gRPC: the request and response are encoded and decoded with the
+// generated codecs (no object is shared between the two sides), the server
+// authenticates, authorizes, guards, traces, observes and logs the call with
+// the same handler, an error travels as the same status and `parley-error-bin`
+// trailer (toServiceError, then fromServiceError), the deadline and the message
+// size limits are those of the channel, and a cancelled or shut-down stream
+// ends as it does over gRPC. The server still listens on its port for outside
+// callers; only the choice of transport differs (createGrpcClient's `transport`).
+// ---------------------------------------------------------------------------
+
+/** How a client reaches its server: over HTTP/2 (`grpc`, the default) or in this process (`inproc`). */
+export type GrpcTransport = 'grpc' | 'inproc';
+/** Both transports, for the suites that run the same contract tests over each. */
+export const GRPC_TRANSPORTS: readonly GrpcTransport[] = ['grpc', 'inproc'];
+
+/** The largest message a server accepts (startGrpcServer) and a client accepts (grpc-js's default). */
+const SERVER_MAX_RECEIVE = 8 * 1024 * 1024;
+const CLIENT_MAX_RECEIVE = 4 * 1024 * 1024;
+/** Messages a server-streaming call queues for its consumer before the server waits for 'drain'. */
+const LOCAL_STREAM_HIGH_WATER = 16;
+
+type UnaryHandler = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
+type StreamHandler = (call: ServerWritableStream<unknown, unknown>) => void;
+
+/** One method of a server of this process, as the in-process transport calls it. */
+interface LocalMethod {
+  method: UnaryMethod | ServerStreamingMethod;
+  handler: UnaryHandler | StreamHandler;
+}
+
+/** A server of this process: its methods by path, and its unary calls in flight (awaited at stop). */
+interface LocalServer {
+  methods: Map<string, LocalMethod>;
+  inFlight: Set<Promise<unknown>>;
+}
+
+/** The gRPC servers of this process by port (startGrpcServer registers, stop removes). */
+const localServers = new Map<number, LocalServer>();
+
+function registerLocalServer(port: number, services: ServiceBinding[]): LocalServer {
+  const methods = new Map<string, LocalMethod>();
+  for (const s of services) {
+    const definition = s.definition as AnyServiceDefinition;
+    for (const name of Object.keys(definition)) {
+      const method = definition[name];
+      const handler = s.handlers[name] as UnaryHandler | StreamHandler | undefined;
+      if (method && handler) methods.set(method.path, { method, handler });
+    }
+  }
+  const server: LocalServer = { methods, inFlight: new Set() };
+  localServers.set(port, server);
+  return server;
+}
+
+/** A status without a trailer, as grpc-js reports a transport's own failures. */
+function statusError(code: GrpcCode, details: string): ServiceError {
+  const e = new Error(`${code} ${statusName(code)}: ${details}`) as ServiceError;
+  e.code = code;
+  e.details = details;
+  e.metadata = new Metadata();
+  return e;
+}
+
+/** What a handler's callback or a stream's 'error' carries, as the client's status. */
+function asServiceError(err: Partial<ServiceError>): ServiceError {
+  const e = statusError(err.code ?? GrpcCode.UNKNOWN, err.details ?? '');
+  if (err.metadata) e.metadata = err.metadata;
+  return e;
+}
+
+/** `message` encoded by one side and decoded by the other, with the channel's size limit. */
+function copyMessage(encode: ((v: never) => Buffer) | undefined, decode: ((b: Buffer) => unknown) | undefined, message: unknown, limit: number, what: string): unknown {
+  if (!encode || !decode) throw statusError(GrpcCode.INTERNAL, `No codec for the ${what}`);
+  let bytes: Buffer;
+  try {
+    bytes = encode(message as never);
+  } catch (e) {
+    throw statusError(GrpcCode.INTERNAL, `${what} serialization failure: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (bytes.length > limit) throw statusError(GrpcCode.RESOURCE_EXHAUSTED, `Received message larger than max (${bytes.length} vs. ${limit})`);
+  try {
+    return decode(bytes);
+  } catch {
+    throw statusError(GrpcCode.INTERNAL, `Error deserializing ${what}`);
+  }
+}
+
+/** The method at `path` of the server of this process at `port`, or the status gRPC would give. */
+function localMethod(port: number | undefined, path: string, serviceName: string): LocalMethod {
+  const server = port === undefined ? undefined : localServers.get(port);
+  if (!server) throw statusError(GrpcCode.UNAVAILABLE, `No ${serviceName} server in this process at port ${port}`);
+  const m = server.methods.get(path);
+  if (!m) throw statusError(GrpcCode.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+  return m;
+}
+
+/**
+ * One unary call in this process: the request copied through the codecs, the
+ * server's handler run outside the caller's trace context (as in a separate
+ * process; the trace travels in the metadata), the response copied back; a
+ * deadline rejects with DEADLINE_EXCEEDED whatever the handler still does.
+ */
+function localUnary(port: number | undefined, path: string, serviceName: string, req: unknown, md: Metadata, deadlineMs: number): Promise<unknown> {
+  return new Promise<unknown>((resolve, reject) => {
+    const fail = (e: unknown) => reject(fromServiceError(e as ServiceError, serviceName));
+    let m: LocalMethod;
+    let request: unknown;
+    try {
+      m = localMethod(port, path, serviceName);
+      request = copyMessage(m.method.requestSerialize, m.method.requestDeserialize, req, SERVER_MAX_RECEIVE, 'request');
+    } catch (e) {
+      return fail(e);
+    }
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      fail(statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded'));
+    }, deadlineMs);
+    const server = localServers.get(port as number);
+    let done!: () => void;
+    const inFlight = new Promise<void>((r) => (done = r));
+    server?.inFlight.add(inFlight);
+    const call = { request, metadata: md.clone(), cancelled: false, getDeadline: () => new Date(Date.now() + deadlineMs) };
+    const callback: sendUnaryData<unknown> = (err, res) => {
+      clearTimeout(timer);
+      server?.inFlight.delete(inFlight);
+      done();
+      if (settled) return;
+      settled = true;
+      if (err) return fail(asServiceError(err));
+      try {
+        resolve(copyMessage(m.method.responseSerialize, m.method.responseDeserialize, res, CLIENT_MAX_RECEIVE, 'response'));
+      } catch (e) {
+        fail(e);
+      }
+    };
+    context.with(ROOT_CONTEXT, () => (m.handler as UnaryHandler)(call as unknown as ServerUnaryCall<unknown, unknown>, callback));
+  });
+}
+
+/**
+ * The server's side of a server-streaming call in this process: what serveStream
+ * uses of a grpc-js ServerWritableStream. Written messages are copied through the
+ * codecs into a queue the client reads; past LOCAL_STREAM_HIGH_WATER queued,
+ * write returns false and the server waits for 'drain'.
+ */
+class LocalServerStream extends EventEmitter {
+  cancelled = false;
+  readonly queue: unknown[] = [];
+  ended = false;
+  error: ServiceError | undefined;
+  private wake: (() => void) | undefined;
+  constructor(
+    readonly request: unknown,
+    readonly metadata: Metadata,
+    private readonly method: ServerStreamingMethod | UnaryMethod,
+  ) {
+    super();
+  }
+  write(message: unknown): boolean {
+    if (this.ended || this.cancelled) return false;
+    try {
+      this.queue.push(copyMessage(this.method.responseSerialize, this.method.responseDeserialize, message, CLIENT_MAX_RECEIVE, 'response'));
+    } catch (e) {
+      // As grpc-js: a message the client cannot take ends the call with that status.
+      this.finish(e as ServiceError);
+      this.cancel();
+      return false;
+    }
+    this.notify();
+    return this.queue.length < LOCAL_STREAM_HIGH_WATER;
+  }
+  end(): void {
+    this.finish(undefined);
+  }
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'error') {
+      this.finish(asServiceError(args[0] as Partial<ServiceError>));
+      return true;
+    }
+    return super.emit(event, ...args);
+  }
+  /** The client went away (cancel, deadline, loop ended): the server sees 'cancelled'. */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    super.emit('cancelled');
+    this.notify();
+  }
+  /** Resolves when there is something for the client to read, or the call ended. */
+  next(): Promise<void> {
+    if (this.queue.length > 0 || this.ended || this.cancelled) return Promise.resolve();
+    return new Promise((r) => (this.wake = r));
+  }
+  take(): unknown {
+    const message = this.queue.shift();
+    if (this.queue.length === LOCAL_STREAM_HIGH_WATER - 1) super.emit('drain');
+    return message;
+  }
+  private finish(error: ServiceError | undefined): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.error = error;
+    this.notify();
+  }
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+}
+
+/** A server-streaming call in this process, read as clientStream reads one over gRPC. */
+async function* localStream(
+  port: number | undefined,
+  path: string,
+  serviceName: string,
+  req: unknown,
+  ctx: CallContext | undefined,
+  deadlineMs: number | undefined,
+): AsyncGenerator<unknown, void, undefined> {
+  if (ctx?.signal?.aborted) return;
+  let call: LocalServerStream;
+  try {
+    const m = localMethod(port, path, serviceName);
+    const request = copyMessage(m.method.requestSerialize, m.method.requestDeserialize, req, SERVER_MAX_RECEIVE, 'request');
+    call = new LocalServerStream(request, (ctx?.metadata ?? new Metadata()).clone(), m.method);
+    const started = call;
+    context.with(ROOT_CONTEXT, () => (m.handler as StreamHandler)(started as unknown as ServerWritableStream<unknown, unknown>));
+  } catch (e) {
+    throw fromServiceError(e as ServiceError, serviceName);
+  }
+  let cancelled = false;
+  let expired = false;
+  const cancel = () => {
+    cancelled = true;
+    call.cancel();
+  };
+  const timer = deadlineMs === undefined ? undefined : setTimeout(() => {
+    expired = true;
+    call.cancel();
+  }, deadlineMs);
+  ctx?.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      await call.next();
+      if (call.queue.length > 0) {
+        yield call.take();
+        continue;
+      }
+      if (expired) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      if (cancelled) return;
+      if (call.error) throw call.error;
+      if (call.ended) return;
+    }
+  } catch (e) {
+    throw fromServiceError(e as ServiceError, serviceName);
+  } finally {
+    if (timer) clearTimeout(timer);
+    ctx?.signal?.removeEventListener('abort', cancel);
+    call.cancel();
+  }
 }

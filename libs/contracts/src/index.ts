@@ -80,6 +80,7 @@ export { DEAD_LETTER_SERVICES, bindDeadLetters, deadLetterApi, type DeadLetterRe
 export {
   bindService,
   createGrpcClient,
+  GRPC_TRANSPORTS,
   startGrpcServer,
   toGrpcHandlers,
   toServiceError,
@@ -93,6 +94,7 @@ export {
   type GrpcObserver,
   type ServiceAuth,
   type GrpcClient,
+  type GrpcTransport,
   type GrpcServerHandle,
   type ServiceBinding,
   type UnaryApi,
