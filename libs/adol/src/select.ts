@@ -41,6 +41,7 @@
  * endpoint or a transformers.js sentence model). No IO here.
  */
 import { ParleyError } from '@parley/protocol';
+import { parameterShapes, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
   readonly id: string;
@@ -71,13 +72,13 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
  * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
  */
-export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples'];
+export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values'];
 
 /** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
 export type SelectCut = 'auto' | 'fixed';
@@ -158,7 +159,7 @@ function cutOf(opts: SelectOptions): SelectCut {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -464,6 +465,8 @@ interface ListCache {
   texts?: string[];
   bm25?: Bm25Index;
   words?: WordIndex;
+  /** Per tool: the shapes of value its parameters take (the `values` ranker). */
+  shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
   vectors: Map<string, Promise<WordVectors>>;
 }
@@ -731,11 +734,15 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
   let emb: EmbedderScores | undefined;
   let lex: number[] | undefined;
   const use = new Set(opts.rankers ?? DEFAULT_RANKERS);
-  if (mode !== 'lexical') emb = await embedderScores(tools, query, opts.embedder as TextEmbedder, representation, fusion !== 'linear' && use.has('match'));
+  // Values in the request (a URL, paths, a key name) are evidence for the parameters that take them,
+  // and a file's kind ("image" for a .jpg) is read as one more word of the request.
+  const values = requestValues(query);
+  const read = values.words.length > 0 ? `${query}\n${values.words.join(' ')}` : query;
+  if (mode !== 'lexical') emb = await embedderScores(tools, read, opts.embedder as TextEmbedder, representation, fusion !== 'linear' && use.has('match'));
   if (mode !== 'semantic') {
     const c = cacheFor(tools);
     c.bm25 ??= buildBm25(textsFor(tools, c));
-    const raw = bm25Scores(c.bm25, query);
+    const raw = bm25Scores(c.bm25, read);
     const max = Math.max(0, ...raw);
     lex = raw.map((s) => (max > 0 ? s / max : 0));
   }
@@ -751,6 +758,12 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     if (emb.match) rankers.push(emb.match);
     if (use.has('examples') && emb.examples) rankers.push(emb.examples);
     if (use.has('bm25') && lex) rankers.push(lex);
+    if (use.has('values') && values.shapes.size > 0) {
+      const c = cacheFor(tools);
+      c.shapes ??= tools.map((t) => parameterShapes(t.inputSchema));
+      const v = valueScores(c.shapes, values.shapes);
+      if (v.some((x) => x !== 0)) rankers.push(v);
+    }
     // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
     if (rankers.length === 0) rankers.push(emb.dense);
     fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n);
