@@ -41,6 +41,7 @@
  * endpoint or a transformers.js sentence model). No IO here.
  */
 import { ParleyError } from '@parley/protocol';
+import type { SelectLexicon } from './concepts';
 import { parameterShapes, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
@@ -72,13 +73,13 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
  * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
  */
-export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values'];
+export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values', 'concepts'];
 
 /** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
 export type SelectCut = 'auto' | 'fixed';
@@ -119,6 +120,12 @@ export interface SelectOptions {
   cut?: SelectCut;
   /** `linear` fusion only: weight of the cosine in `w·cosine + (1−w)·bm25/max(bm25)`. Default `DEFAULT_SEMANTIC_WEIGHT`. */
   semanticWeight?: number;
+  /**
+   * Word senses (`wordNetLexicon` over a WordNet reader): the `concepts` ranker matches the
+   * request's words with the tool's name and description words by shared sense ("tick" ~
+   * "check"), BM25 over concept ids. Fused with the embedder's rankers (`zscore`, `rrf`).
+   */
+  lexicon?: SelectLexicon;
 }
 
 export interface ScoredTool<T extends ToolLike = ToolLike> {
@@ -151,6 +158,10 @@ export const DEFAULT_FUSION: SelectFusion = 'zscore';
  * on average over the development sets (BENCHMARKS.md), against 5 for a fixed top 5.
  */
 export const AUTO_CUT_SD = 1.5;
+/** Weight of the `values` ranker in the `zscore` fusion (the others weigh 1). */
+export const VALUES_WEIGHT = 1;
+/** Weight of the `concepts` ranker in the `zscore` fusion. */
+export const CONCEPTS_WEIGHT = 0.5;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -158,8 +169,8 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -174,7 +185,10 @@ function validate(opts: SelectOptions): void {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.has(k)) throw invalid(`opts.${k}`, 'unknown_option', `selectTools: unknown option "${k}"`);
   }
-  const { topK, threshold, tags, embedder, mode, representation, fusion, rankers, cut, semanticWeight } = opts;
+  const { topK, threshold, tags, embedder, lexicon, mode, representation, fusion, rankers, cut, semanticWeight } = opts;
+  if (lexicon !== undefined && (typeof lexicon !== 'object' || lexicon === null || typeof lexicon.concepts !== 'function' || typeof lexicon.id !== 'string')) {
+    throw invalid('opts.lexicon', 'type', 'selectTools: lexicon must have an id and a concepts(word) method');
+  }
   if (rankers !== undefined) {
     if (!Array.isArray(rankers) || rankers.length === 0) throw invalid('opts.rankers', 'type', 'selectTools: rankers must be a non-empty array');
     rankers.forEach((r, i) => {
@@ -403,9 +417,14 @@ const K1 = 1.2;
 const B = 0.75;
 
 function buildBm25(texts: readonly string[]): Bm25Index {
-  const docs = texts.map((t) => {
+  return bm25Of(texts.map(lexicalTerms));
+}
+
+/** A BM25 index over documents given as terms. */
+function bm25Of(termLists: readonly (readonly string[])[]): Bm25Index {
+  const docs = termLists.map((terms) => {
     const tf = new Map<string, number>();
-    for (const term of lexicalTerms(t)) tf.set(term, (tf.get(term) ?? 0) + 1);
+    for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
     return tf;
   });
   const lengths = docs.map((d) => [...d.values()].reduce((a, b) => a + b, 0));
@@ -416,8 +435,12 @@ function buildBm25(texts: readonly string[]): Bm25Index {
 }
 
 function bm25Scores(index: Bm25Index, query: string): number[] {
+  return bm25TermScores(index, lexicalTerms(query));
+}
+
+function bm25TermScores(index: Bm25Index, queryTerms: readonly string[]): number[] {
   const n = index.docs.length;
-  const terms = [...new Set(lexicalTerms(query))];
+  const terms = [...new Set(queryTerms)];
   return index.docs.map((tf, i) => {
     let s = 0;
     const norm = K1 * (1 - B + (B * (index.lengths[i] as number)) / (index.avgLength || 1));
@@ -465,6 +488,8 @@ interface ListCache {
   texts?: string[];
   bm25?: Bm25Index;
   words?: WordIndex;
+  /** BM25 over concept ids of the tools' name and description words, per lexicon id (the `concepts` ranker). */
+  concepts?: Map<string, Bm25Index>;
   /** Per tool: the shapes of value its parameters take (the `values` ranker). */
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
@@ -687,6 +712,34 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   return { dense, match, ...(examples ? { examples } : {}) };
 }
 
+/** The concept ids of a text's words (name words twice: they say what the tool does). */
+function conceptTerms(text: string, lexicon: SelectLexicon): string[] {
+  return words(text).flatMap((w) => lexicon.concepts(w));
+}
+
+/** The `concepts` ranker: BM25 of the request's concepts against each tool's name and description concepts. */
+function conceptScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const c = cacheFor(tools);
+  c.concepts ??= new Map();
+  let index = c.concepts.get(lexicon.id);
+  if (!index) {
+    index = bm25Of(
+      tools.map((t) => {
+        const f = toolFields(t);
+        const name = conceptTerms(f.name, lexicon);
+        return [...name, ...name, ...conceptTerms(f.description, lexicon)];
+      }),
+    );
+    c.concepts.set(lexicon.id, index);
+  }
+  // Only the request's words the list does not use itself are read as senses: a word the tools
+  // use is BM25's evidence already, and its other senses would only blur it.
+  c.bm25 ??= buildBm25(textsFor(tools, c));
+  const known = c.bm25.df;
+  const unknown = words(query).filter((w) => !lexicalTerms(w).some((t) => known.has(t)));
+  return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
+}
+
 /** Ranks (1 = best; ties share the best rank of their group). */
 function ranksOf(scores: readonly number[]): number[] {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
@@ -709,14 +762,15 @@ function rrf(rankers: readonly (readonly number[])[], n: number): number[] {
 }
 
 /** The mean over rankers of each tool's standardised score (how many standard deviations above the list's mean). */
-function zmean(rankers: readonly (readonly number[])[], n: number): number[] {
+function zmean(rankers: readonly (readonly number[])[], n: number, weights?: readonly number[]): number[] {
   const out = new Array<number>(n).fill(0);
-  for (const scores of rankers) {
+  rankers.forEach((scores, r) => {
     const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, n);
     const sd = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, n));
-    if (sd === 0) continue;
-    for (let i = 0; i < n; i++) out[i] = (out[i] as number) + ((scores[i] as number) - mean) / sd / rankers.length;
-  }
+    if (sd === 0) return;
+    const w = weights?.[r] ?? 1;
+    for (let i = 0; i < n; i++) out[i] = (out[i] as number) + (w * ((scores[i] as number) - mean)) / sd / rankers.length;
+  });
   return out;
 }
 
@@ -754,19 +808,30 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     fused = emb.dense.map((c, i) => (lex ? w * c + (1 - w) * (lex[i] as number) : c));
   } else {
     const rankers: number[][] = [];
+    const weights: number[] = [];
     if (use.has('dense')) rankers.push(emb.dense);
     if (emb.match) rankers.push(emb.match);
     if (use.has('examples') && emb.examples) rankers.push(emb.examples);
     if (use.has('bm25') && lex) rankers.push(lex);
+    if (use.has('concepts') && opts.lexicon) {
+      const v = conceptScores(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = CONCEPTS_WEIGHT;
+      }
+    }
     if (use.has('values') && values.shapes.size > 0) {
       const c = cacheFor(tools);
-      c.shapes ??= tools.map((t) => parameterShapes(t.inputSchema));
+      c.shapes ??= tools.map((t) => parameterShapes(t.inputSchema, typeof t.name === 'string' ? t.name : ''));
       const v = valueScores(c.shapes, values.shapes);
-      if (v.some((x) => x !== 0)) rankers.push(v);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = VALUES_WEIGHT;
+      }
     }
     // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
     if (rankers.length === 0) rankers.push(emb.dense);
-    fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n);
+    fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n, weights);
   }
   return tools.map((_, i) => ({
     score: fused[i] as number,

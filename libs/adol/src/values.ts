@@ -151,6 +151,8 @@ export function requestValues(text: string): RequestValues {
 
 const URL_WORDS: ReadonlySet<string> = new Set(['url', 'uri', 'urls', 'uris', 'link', 'href', 'website', 'endpoint', 'webpage']);
 const PATH_WORDS: ReadonlySet<string> = new Set(['path', 'paths', 'file', 'files', 'filename', 'filepath', 'dir', 'directory', 'folder']);
+/** Endpoints of a move or copy: paths when the tool's own name is about files ("move_file": source, destination). */
+const ENDPOINT_WORDS: ReadonlySet<string> = new Set(['source', 'destination', 'src', 'dest', 'target', 'from', 'to']);
 const MANY_PATH_WORDS: ReadonlySet<string> = new Set(['paths', 'files', 'filenames']);
 const TIME_WORDS: ReadonlySet<string> = new Set(['time', 'date', 'datetime', 'timestamp', 'since', 'until', 'deadline', 'hh']);
 const REF_WORDS: ReadonlySet<string> = new Set(['ref', 'revision', 'rev', 'sha', 'tag', 'commit', 'version']);
@@ -175,7 +177,7 @@ function some(ws: ReadonlySet<string>, of: ReadonlySet<string>): boolean {
 }
 
 /** The shapes one parameter takes, from its name, type, format and description. */
-function propertyShapes(name: string, sub: unknown, out: Set<ValueShape>): void {
+function propertyShapes(name: string, sub: unknown, out: Set<ValueShape>, fileTool: boolean): void {
   const nameWords = wordSet(name);
   const p = isRecord(sub) ? sub : {};
   const type = typeof p['type'] === 'string' ? p['type'] : Array.isArray(p['type']) ? String(p['type'][0]) : '';
@@ -185,7 +187,7 @@ function propertyShapes(name: string, sub: unknown, out: Set<ValueShape>): void 
   const items = isRecord(p['items']) ? p['items'] : undefined;
   const itemFormat = items && typeof items['format'] === 'string' ? items['format'].toLowerCase() : '';
   if (URL_FORMATS.has(format) || URL_FORMATS.has(itemFormat) || some(nameWords, URL_WORDS) || descWords.has('url') || descWords.has('uri')) out.add('url');
-  const pathy = format === 'path' || some(nameWords, PATH_WORDS) || descWords.has('path') || descWords.has('paths');
+  const pathy = format === 'path' || some(nameWords, PATH_WORDS) || descWords.has('path') || descWords.has('paths') || (fileTool && (type === 'string' || type === '') && some(nameWords, ENDPOINT_WORDS));
   if (pathy) out.add('path');
   if (type === 'array' && (some(nameWords, MANY_PATH_WORDS) || (pathy && items !== undefined))) out.add('paths');
   if (format === 'email' || nameWords.has('email')) out.add('email');
@@ -196,27 +198,30 @@ function propertyShapes(name: string, sub: unknown, out: Set<ValueShape>): void 
   if ((type === 'string' || type === '') && some(nameWords, TEXT_WORDS)) out.add('quoted');
 }
 
-function collect(schema: unknown, out: Set<ValueShape>, depth: number, budget: { n: number }): void {
+function collect(schema: unknown, out: Set<ValueShape>, depth: number, budget: { n: number }, fileTool: boolean): void {
   if (!isRecord(schema) || depth > 4 || budget.n <= 0) return;
   const props = schema['properties'];
   if (isRecord(props)) {
     for (const name of Object.keys(props)) {
       if (--budget.n <= 0) return;
-      propertyShapes(name, props[name], out);
-      collect(props[name], out, depth + 1, budget);
+      propertyShapes(name, props[name], out, fileTool);
+      collect(props[name], out, depth + 1, budget, fileTool);
     }
   }
-  if (isRecord(schema['items'])) collect(schema['items'], out, depth + 1, budget);
+  if (isRecord(schema['items'])) collect(schema['items'], out, depth + 1, budget, fileTool);
   for (const k of ['anyOf', 'oneOf', 'allOf']) {
     const branches = schema[k];
-    if (Array.isArray(branches)) for (const b of branches.slice(0, 32)) collect(b, out, depth + 1, budget);
+    if (Array.isArray(branches)) for (const b of branches.slice(0, 32)) collect(b, out, depth + 1, budget, fileTool);
   }
 }
 
-/** The shapes of value a tool's input schema takes (its parameters at any depth up to 4, at most 200 of them). */
-export function parameterShapes(inputSchema: unknown): Set<ValueShape> {
+/**
+ * The shapes of value a tool's input schema takes (its parameters at any depth up to 4, at most 200 of them).
+ * `toolName`: where its words are about files, a `source` or `destination` string is a path.
+ */
+export function parameterShapes(inputSchema: unknown, toolName = ''): Set<ValueShape> {
   const out = new Set<ValueShape>();
-  collect(inputSchema, out, 0, { n: 200 });
+  collect(inputSchema, out, 0, { n: 200 }, some(wordSet(typeof toolName === 'string' ? toolName : ''), PATH_WORDS));
   return out;
 }
 
