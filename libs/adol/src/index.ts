@@ -64,4 +64,4 @@ export { VALUES_WEIGHT } from './select';
 export { VALUE_SHAPES, parameterShapes, requestValues, valueScores } from './values';
 export type { RequestValues, ValueShape } from './values';
 export { wordNetLexicon } from './concepts';
-export type { SelectLexicon, WordNetLexiconOptions, WordNetLike } from './concepts';
+export type { LexPos, SelectLexicon, WordNetLexiconOptions, WordNetLike } from './concepts';

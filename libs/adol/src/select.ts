@@ -736,7 +736,7 @@ function conceptScores(tools: readonly ToolLike[], query: string, lexicon: Selec
   // use is BM25's evidence already, and its other senses would only blur it.
   c.bm25 ??= buildBm25(textsFor(tools, c));
   const known = c.bm25.df;
-  const unknown = words(query).filter((w) => !lexicalTerms(w).some((t) => known.has(t)));
+  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => known.has(t)));
   return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
 }
 

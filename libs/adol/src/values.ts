@@ -67,8 +67,10 @@ const VERSION_RE = /^v\d{1,6}(?:\.\d{1,6}){1,3}$/i;
 const SHA_RE = /^[0-9a-f]{7,40}$/;
 const CHORD_RE = /^(?:ctrl|control|alt|shift|cmd|command|meta|option|super)\+\S/i;
 const FUNCTION_KEY_RE = /^f(?:[1-9]|1[0-2])$/i;
-/** Leading and trailing punctuation around a token (not inside: a URL keeps its colons and slashes). */
-const EDGE_RE = /^[("'“‘«[{<]+|[)"'”’»\]}>.,;:!?]+$/g;
+/** Punctuation taken off a token's start and end (not inside: a URL keeps its colons and slashes). */
+const LEADING: ReadonlySet<string> = new Set(['(', '"', "'", '“', '‘', '«', '[', '{', '<']);
+const TRAILING: ReadonlySet<string> = new Set([')', '"', "'", '”', '’', '»', ']', '}', '>', '.', ',', ';', ':', '!', '?']);
+const SENTENCE_END: ReadonlySet<string> = new Set(['.', ',', ';', ':', '!', '?', ')']);
 const QUOTE_OPEN = new Set(['"', '“', '‘', '«', "'", '`']);
 const QUOTE_CLOSE = new Set(['"', '”', '’', '»', "'", '`']);
 
@@ -83,6 +85,17 @@ function head(s: string): string {
   return s.length <= MAX_VALUE_TEXT ? s : s.slice(0, MAX_VALUE_TEXT);
 }
 
+/** `t` without the characters of `lead` at its start and of `trail` at its end (a loop, not a pattern: linear on any input). */
+function trim(t: string, lead: ReadonlySet<string>, trail: ReadonlySet<string>): string {
+  let a = 0;
+  let b = t.length;
+  while (a < b && lead.has(t[a] as string)) a++;
+  while (b > a && trail.has(t[b - 1] as string)) b--;
+  return t.slice(a, b);
+}
+
+const NOTHING: ReadonlySet<string> = new Set();
+
 /** Whether the request quotes a phrase: a token opening with a quote and a later (or the same) one closing it. */
 function hasQuotedPhrase(tokens: readonly string[]): boolean {
   let open = false;
@@ -92,12 +105,12 @@ function hasQuotedPhrase(tokens: readonly string[]): boolean {
     if (!open && QUOTE_OPEN.has(first)) {
       open = true;
       // The same token may close it: 'v2' or "fix typo" in one piece.
-      const inner = t.slice(1).replace(/[.,;:!?)]+$/, '');
+      const inner = trim(t.slice(1), NOTHING, SENTENCE_END);
       if (inner.length > 0 && QUOTE_CLOSE.has(inner[inner.length - 1] as string)) return true;
       continue;
     }
     if (open) {
-      const tail = t.replace(/[.,;:!?)]+$/, '');
+      const tail = trim(t, NOTHING, SENTENCE_END);
       if (tail.length > 0 && QUOTE_CLOSE.has(tail[tail.length - 1] as string)) return true;
     }
   }
@@ -107,7 +120,7 @@ function hasQuotedPhrase(tokens: readonly string[]): boolean {
 /** The shape of one token of a request (its edge punctuation taken off), or undefined. `first`: the token begins the request. */
 function tokenShape(raw: string, first: boolean): { shape: ValueShape; word?: string } | undefined {
   if (URL_RE.test(raw)) return { shape: 'url' };
-  const t = raw.replace(EDGE_RE, '');
+  const t = trim(raw, LEADING, TRAILING);
   if (t.length === 0) return undefined;
   if (EMAIL_RE.test(t)) return { shape: 'email' };
   if (TIME_RE.test(t)) return { shape: 'time' };
@@ -134,7 +147,9 @@ export function requestValues(text: string): RequestValues {
   const tokens = head(text).split(/\s+/);
   let paths = 0;
   tokens.forEach((tok, i) => {
-    const s = tokenShape(tok, i === 0 || /[.!?]$/.test(tokens[i - 1] ?? ''));
+    const prev = tokens[i - 1] ?? '';
+    const last = prev[prev.length - 1];
+    const s = tokenShape(tok, i === 0 || last === '.' || last === '!' || last === '?');
     if (!s) return;
     shapes.add(s.shape);
     if (s.shape === 'path') paths++;
@@ -181,11 +196,11 @@ function propertyShapes(name: string, sub: unknown, out: Set<ValueShape>, fileTo
   const nameWords = wordSet(name);
   const p = isRecord(sub) ? sub : {};
   const type = typeof p['type'] === 'string' ? p['type'] : Array.isArray(p['type']) ? String(p['type'][0]) : '';
-  const format = typeof p['format'] === 'string' ? p['format'].toLowerCase() : '';
-  const desc = typeof p['description'] === 'string' ? p['description'] : '';
+  const format = typeof p['format'] === 'string' ? p['format'].slice(0, 32).toLowerCase() : '';
+  const desc = typeof p['description'] === 'string' ? p['description'].slice(0, 2048) : '';
   const descWords = wordSet(desc);
   const items = isRecord(p['items']) ? p['items'] : undefined;
-  const itemFormat = items && typeof items['format'] === 'string' ? items['format'].toLowerCase() : '';
+  const itemFormat = items && typeof items['format'] === 'string' ? items['format'].slice(0, 32).toLowerCase() : '';
   if (URL_FORMATS.has(format) || URL_FORMATS.has(itemFormat) || some(nameWords, URL_WORDS) || descWords.has('url') || descWords.has('uri')) out.add('url');
   const pathy = format === 'path' || some(nameWords, PATH_WORDS) || descWords.has('path') || descWords.has('paths') || (fileTool && (type === 'string' || type === '') && some(nameWords, ENDPOINT_WORDS));
   if (pathy) out.add('path');
