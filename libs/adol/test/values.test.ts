@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParleyError } from '@parley/protocol';
 import { wordNetLexicon, type LexPos, type WordNetLike } from '../src/concepts';
-import { selectTools, type TextEmbedder, type ToolLike } from '../src/select';
+import { selectTools, type SelectOptions, type TextEmbedder, type ToolLike } from '../src/select';
 import { parameterShapes, requestValues, valueScores, type ValueShape } from '../src/values';
 
 const shapes = (text: string): ValueShape[] => [...requestValues(text).shapes].sort();
@@ -112,7 +112,11 @@ class Bag implements TextEmbedder {
   async embed(texts: string[]): Promise<Float32Array[]> {
     return texts.map((t) => {
       const v = new Float32Array(16);
-      for (const w of t.toLowerCase().split(/[^a-z]+/)) if (w) v[[...w].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 16, 7)] += 1;
+      for (const w of t.toLowerCase().split(/[^a-z]+/)) {
+        if (!w) continue;
+        const i = [...w].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 16, 7);
+        v[i] = (v[i] ?? 0) + 1;
+      }
       return v;
     });
   }
@@ -205,7 +209,7 @@ describe('selectTools with a lexicon (the concepts ranker)', () => {
   const embedder = new Bag();
   it('meets a request word the list does not use through a shared sense', async () => {
     const lexicon = wordNetLexicon(fakeWordNet());
-    const alone = { embedder, lexicon, topK: 3, cut: 'fixed', rankers: ['concepts'] } as const;
+    const alone: SelectOptions = { embedder, lexicon, topK: 3, cut: 'fixed', rankers: ['concepts'] };
     expect((await selectTools(tools, 'tick the first one', alone))[0]!.tool.name).toBe('check_item');
     expect((await selectTools(tools, 'removal of the first one', alone))[0]!.tool.name).toBe('erase_item');
     // Fused with the others, it lifts the tool the sense points at against the rest.
