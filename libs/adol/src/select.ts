@@ -24,13 +24,19 @@
  *    sum of vectors would drown it; the action word of the request (its first
  *    content word, usually the verb) is matched against the tool name's words
  *    and counts double, so "rename the file" prefers move_file over read_file;
- *  - `examples`: the closest example request of a tool, where tools have them.
+ *  - `examples`: the closest example request of a tool, where tools have them;
+ *  - `values`: values the request holds (a URL, paths, a key name, a time...)
+ *    against the shapes of value each tool's parameters take (values.ts), IDF
+ *    over the list; only where the request holds one;
+ *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
+ *    the list does not use, as WordNet synsets, BM25 against the tools' name and
+ *    description words ("tick" meets "check").
  * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
  * it changed no development figure, while costing a similarity per request word
- * and vocabulary word.
+ * and vocabulary word. `concepts` needs a lexicon, which no default supplies.
  * The rankers are fused by standardising each one's scores over the list and
  * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
- * ranker counts alike whatever the scale of its scores, and the fused score says
+ * ranker counts alike (`concepts` at half: BENCHMARKS.md) whatever the scale of its scores, and the fused score says
  * how many standard deviations a tool stands above the list, which the adaptive
  * cut uses to return fewer tools when the best ones stand out. Reciprocal-rank
  * fusion (`'rrf'`, Cormack et al. 2009) and the former fixed mix of cosine and
