@@ -1,5 +1,5 @@
-// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical] [-- --rankers bm25,dense,...] [-- --lexicon] [-- --verbose]`
-// (--lexicon: WordNet word senses for the `concepts` ranker, off by default: on dev it helped as many lists as it hurt): draft-chang
+// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical] [-- --rankers bm25,dense,...] [-- --no-lexicon] [-- --verbose]`
+// (selection gets WordNet word senses for the `concepts` ranker unless --no-lexicon): draft-chang
 // ADOL figures over the MCP tools/list data sets vendored in bench/data/mcp-tools
 // (SOURCES.md there says where each came from), plus any extra list in
 // ../shared/data/mcp-tools when that directory exists (optional; never needed):
@@ -88,7 +88,7 @@ function args(): { heldout: boolean; mode?: SelectOptions['mode']; rankers?: Sel
   const mode = i >= 0 ? (a[i + 1] as SelectOptions['mode']) : undefined;
   const j = a.indexOf('--rankers');
   const rankers = j >= 0 ? (a[j + 1]?.split(',') as SelectOptions['rankers']) : undefined;
-  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), lexicon: a.includes('--lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}) };
+  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), lexicon: !a.includes('--no-lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}) };
 }
 
 async function configuredEmbedder(): Promise<TextEmbedder | string> {
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
     ...readSets(SELECTION, (f) => f.replace(/\.json$/, '').split('.').slice(1).join('.') || 'dev', toolsOf),
     ...(opt.heldout ? readSets(HELDOUT, () => 'heldout', toolsOf) : []),
   ];
-  const lexicon = opt.lexicon ? await wordSenses() : 'none (--lexicon: WordNet senses)';
+  const lexicon = opt.lexicon ? await wordSenses() : 'none (--no-lexicon)';
   const selectOpts: SelectOptions =
     typeof embedder === 'string'
       ? { mode: 'lexical' }

@@ -29,8 +29,8 @@
  *    against the shapes of value each tool's parameters take (values.ts), IDF
  *    over the list; only where the request holds one;
  *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
- *    the list does not use, as WordNet synsets, BM25 against the tools' name and
- *    description words ("tick" meets "check").
+ *    the list does not use, as WordNet synsets, BM25 against the concepts of the
+ *    tools' name words, its verb and object ("tick" meets "check_item").
  * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
  * it changed no development figure, while costing a similarity per request word
  * and vocabulary word. `concepts` needs a lexicon, which no default supplies.
@@ -718,23 +718,22 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   return { dense, match, ...(examples ? { examples } : {}) };
 }
 
-/** The concept ids of a text's words (name words twice: they say what the tool does). */
+/** The concept ids of a text's words. */
 function conceptTerms(text: string, lexicon: SelectLexicon): string[] {
   return words(text).flatMap((w) => lexicon.concepts(w));
 }
 
-/** The `concepts` ranker: BM25 of the request's concepts against each tool's name and description concepts. */
+/**
+ * The `concepts` ranker: BM25 of the request's concepts against each tool's name concepts
+ * (verb and object: what the tool does to what; a description's other words only blurred it on dev).
+ */
 function conceptScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
   const c = cacheFor(tools);
   c.concepts ??= new Map();
   let index = c.concepts.get(lexicon.id);
   if (!index) {
     index = bm25Of(
-      tools.map((t) => {
-        const f = toolFields(t);
-        const name = conceptTerms(f.name, lexicon);
-        return [...name, ...name, ...conceptTerms(f.description, lexicon)];
-      }),
+      tools.map((t) => conceptTerms(toolFields(t).name, lexicon)),
     );
     c.concepts.set(lexicon.id, index);
   }
