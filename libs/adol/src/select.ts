@@ -48,7 +48,7 @@
  */
 import { ParleyError } from '@parley/protocol';
 import type { SelectLexicon } from './concepts';
-import { parameterShapes, requestValues, valueScores, type ValueShape } from './values';
+import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
   readonly id: string;
@@ -827,7 +827,11 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     }
     if (use.has('values') && values.shapes.size > 0) {
       const c = cacheFor(tools);
-      c.shapes ??= tools.map((t) => parameterShapes(t.inputSchema, typeof t.name === 'string' ? t.name : ''));
+      c.shapes ??= tools.map((t) => {
+        const shapes = parameterShapes(t.inputSchema, typeof t.name === 'string' ? t.name : '');
+        if (readsOnly(t)) shapes.add('question');
+        return shapes;
+      });
       const v = valueScores(c.shapes, values.shapes);
       if (v.some((x) => x !== 0)) {
         rankers.push(v);

@@ -18,9 +18,14 @@
  */
 
 /** A kind of value a request can hold and a parameter can take. */
-export type ValueShape = 'url' | 'path' | 'paths' | 'email' | 'number' | 'time' | 'ref' | 'key' | 'quoted';
+export type ValueShape = 'url' | 'path' | 'paths' | 'email' | 'number' | 'time' | 'ref' | 'key' | 'quoted' | 'question';
 
-export const VALUE_SHAPES: readonly ValueShape[] = ['url', 'path', 'paths', 'email', 'number', 'time', 'ref', 'key', 'quoted'];
+/**
+ * `question` is the request's form rather than a value: a question ("which files changed?") is answered by a tool
+ * that only reads, which a tool says with MCP's `annotations.readOnlyHint` (or, without annotations, by a name that
+ * begins with a reading verb: get, list, read, search...).
+ */
+export const VALUE_SHAPES: readonly ValueShape[] = ['url', 'path', 'paths', 'email', 'number', 'time', 'ref', 'key', 'quoted', 'question'];
 
 /** Units of a request read for values (the rest is ignored: hostile text stays cheap). */
 const MAX_VALUE_TEXT = 16_384;
@@ -73,6 +78,33 @@ const TRAILING: ReadonlySet<string> = new Set([')', '"', "'", '”', '’', '»'
 const SENTENCE_END: ReadonlySet<string> = new Set(['.', ',', ';', ':', '!', '?', ')']);
 const QUOTE_OPEN = new Set(['"', '“', '‘', '«', "'", '`']);
 const QUOTE_CLOSE = new Set(['"', '”', '’', '»', "'", '`']);
+
+/** Words that open a question. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', "what's", 'whats', 'which', 'who', "who's", 'whom', 'whose', 'where', "where's", 'when', 'why', 'how', "how's", 'is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'any', 'anything', 'anyone', 'anybody']);
+/** A request that opens with these and "you" asks for an action politely ("can you delete it?"), not a question. */
+const POLITE_MODALS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will', 'please', 'pls']);
+/** A tool name's first word that says it only reads (where the tool has no `readOnlyHint`). */
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'search', 'find', 'show', 'view', 'describe', 'fetch', 'query', 'lookup', 'open', 'status', 'log', 'diff', 'info', 'count', 'check', 'inspect', 'browse', 'retrieve', 'download', 'export']);
+
+/** Whether a request asks a question (rather than for an action): a question mark or a question word first, not a polite request. */
+export function isQuestion(text: string): boolean {
+  if (typeof text !== 'string') return false;
+  const t = head(text).trim();
+  const first = (t.split(/\s+/, 1)[0] ?? '').toLowerCase().replace(/^[¿¡"'(]+/, '');
+  const second = (t.split(/\s+/, 2)[1] ?? '').toLowerCase();
+  if (POLITE_MODALS.has(first) && (first === 'please' || first === 'pls' || second === 'you')) return false;
+  const last = t[t.length - 1];
+  return last === '?' || last === '？' || QUESTION_WORDS.has(first);
+}
+
+/** Whether a tool only reads: MCP's `annotations.readOnlyHint`, or without it a name beginning with a reading verb. */
+export function readsOnly(tool: { name?: unknown; annotations?: unknown }): boolean {
+  const a = tool.annotations;
+  if (isRecord(a) && typeof a['readOnlyHint'] === 'boolean') return a['readOnlyHint'];
+  if (typeof tool.name !== 'string') return false;
+  const first = [...wordSet(tool.name.slice(0, 256))][0];
+  return first !== undefined && READ_VERBS.has(first);
+}
 
 export interface RequestValues {
   /** The shapes of the values the request holds. */
@@ -157,6 +189,7 @@ export function requestValues(text: string): RequestValues {
   });
   if (paths >= 2) shapes.add('paths');
   if (hasQuotedPhrase(tokens)) shapes.add('quoted');
+  if (isQuestion(text)) shapes.add('question');
   return { shapes, words };
 }
 

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ParleyError } from '@parley/protocol';
 import { wordNetLexicon, type LexPos, type WordNetLike } from '../src/concepts';
 import { selectTools, type SelectOptions, type TextEmbedder, type ToolLike } from '../src/select';
-import { parameterShapes, requestValues, valueScores, type ValueShape } from '../src/values';
+import { isQuestion, parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from '../src/values';
 
 const shapes = (text: string): ValueShape[] => [...requestValues(text).shapes].sort();
 
@@ -23,7 +23,7 @@ describe('requestValues: the shapes of the values a request holds', () => {
     expect(shapes('mail it to ops@example.org')).toEqual(['email']);
     expect(shapes('wake me at 06:45')).toEqual(['time']);
     expect(shapes('remind me at 7pm')).toEqual(['time']);
-    expect(shapes('what broke between v2.0.1 and v2.1?')).toEqual(['ref']);
+    expect(shapes('what broke between v2.0.1 and v2.1?')).toEqual(['question', 'ref']);
     expect(shapes('revert 9fceb02 please')).toEqual(['ref']);
     expect(shapes('give me 12 of them')).toEqual(['number']);
   });
@@ -34,7 +34,7 @@ describe('requestValues: the shapes of the values a request holds', () => {
     expect(shapes('open ~/notes')).toEqual(['path']);
     expect(shapes('diff lib/a.py and lib/b.py')).toEqual(['path', 'paths']);
     // A domain or a sentence's full stop is not a file.
-    expect(shapes('is example.com down?')).toEqual([]);
+    expect(shapes('is example.com down?')).toEqual(['question']);
     expect(shapes('Done. Next')).toEqual([]);
   });
 
@@ -61,6 +61,22 @@ describe('requestValues: the shapes of the values a request holds', () => {
 
   it('answers anything that is not a string with no shapes', () => {
     expect(requestValues(42 as unknown as string)).toEqual({ shapes: new Set(), words: [] });
+  });
+});
+
+describe('questions and tools that only read', () => {
+  it('tells a question from a request for an action', () => {
+    for (const q of ['where did the backups go?', 'Which printers are offline', 'is the cache warm', 'anything new from Dana?', '¿dónde está el informe?', 'how many seats are left']) expect(isQuestion(q), q).toBe(true);
+    for (const q of ['rotate the logs', 'Can you archive the old invoices?', 'could you restart it?', 'please tell me the weather?', 'Schedule a call', '']) expect(isQuestion(q), q).toBe(false);
+    expect(shapes('who owns this bucket?')).toEqual(['question']);
+  });
+
+  it("reads a tool's readOnlyHint, else its name's first verb", () => {
+    expect(readsOnly({ name: 'wipe_disk', annotations: { readOnlyHint: true } })).toBe(true);
+    expect(readsOnly({ name: 'get_weather', annotations: { readOnlyHint: false } })).toBe(false);
+    expect(readsOnly({ name: 'listInvoices' })).toBe(true);
+    expect(readsOnly({ name: 'send_invoice' })).toBe(false);
+    expect(readsOnly({ name: 42 })).toBe(false);
   });
 });
 
@@ -142,6 +158,22 @@ describe('selectTools with the values ranker (on by default)', () => {
   it('ranks the tool taking a key first for "Hit Escape"', async () => {
     const r = await selectTools(BROWSER, 'Hit Escape', { embedder, topK: 5, cut: 'fixed' });
     expect(r[0]!.tool.name).toBe('send_keystroke');
+  });
+
+  it('ranks the tool that only reads first for a question', async () => {
+    const tools: ToolLike[] = [
+      { name: 'rotate_keys', description: 'Issue fresh credentials', annotations: { readOnlyHint: false } },
+      { name: 'key_report', description: 'Credentials and their age', annotations: { readOnlyHint: true } },
+      { name: 'revoke_keys', description: 'Withdraw credentials', annotations: { readOnlyHint: false } },
+    ];
+    const r = await selectTools(tools, 'how old are my credentials?', { embedder, topK: 3, cut: 'fixed', rankers: ['values'] });
+    expect(r[0]!.tool.name).toBe('key_report');
+    const lead = async (o: SelectOptions): Promise<number> => {
+      const x = await selectTools(tools, 'how old are my credentials?', { embedder, topK: 3, cut: 'fixed', ...o });
+      const score = (n: string): number => x.find((y) => y.tool.name === n)!.score;
+      return score('key_report') - Math.max(score('rotate_keys'), score('revoke_keys'));
+    };
+    expect(await lead({})).toBeGreaterThan(await lead({ rankers: ['bm25', 'dense'] }));
   });
 
   it('changes nothing for a request without values', async () => {
