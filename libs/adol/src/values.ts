@@ -79,8 +79,11 @@ const SENTENCE_END: ReadonlySet<string> = new Set(['.', ',', ';', ':', '!', '?',
 const QUOTE_OPEN = new Set(['"', '“', '‘', '«', "'", '`']);
 const QUOTE_CLOSE = new Set(['"', '”', '’', '»', "'", '`']);
 
-/** Words that open a question. */
-const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', "what's", 'whats', 'which', 'who', "who's", 'whom', 'whose', 'where', "where's", 'when', 'why', 'how', "how's", 'is', 'are', 'was', 'were', 'did', 'does', 'do', 'has', 'have', 'any', 'anything', 'anyone', 'anybody']);
+/**
+ * Words that open a question without a question mark. Not the auxiliaries: "have the server send it", "do a
+ * backup" are requests; "is it up?" is a question by its mark.
+ */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', "what's", 'whats', 'which', 'who', "who's", 'whom', 'whose', 'where', "where's", 'when', 'why', 'how', "how's", 'any', 'anything', 'anyone', 'anybody']);
 /** A request that opens with these and "you" asks for an action politely ("can you delete it?"), not a question. */
 const POLITE_MODALS: ReadonlySet<string> = new Set(['can', 'could', 'would', 'will', 'please', 'pls']);
 /** A tool name's first word that says it only reads (where the tool has no `readOnlyHint`). */

@@ -66,8 +66,8 @@ describe('requestValues: the shapes of the values a request holds', () => {
 
 describe('questions and tools that only read', () => {
   it('tells a question from a request for an action', () => {
-    for (const q of ['where did the backups go?', 'Which printers are offline', 'is the cache warm', 'anything new from Dana?', '¿dónde está el informe?', 'how many seats are left']) expect(isQuestion(q), q).toBe(true);
-    for (const q of ['rotate the logs', 'Can you archive the old invoices?', 'could you restart it?', 'please tell me the weather?', 'Schedule a call', '']) expect(isQuestion(q), q).toBe(false);
+    for (const q of ['where did the backups go?', 'Which printers are offline', 'is the cache warm?', 'anything new from Dana?', '¿dónde está el informe?', 'how many seats are left']) expect(isQuestion(q), q).toBe(true);
+    for (const q of ['rotate the logs', 'Can you archive the old invoices?', 'could you restart it?', 'please tell me the weather?', 'Have the bot post the minutes', 'do a backup tonight', '']) expect(isQuestion(q), q).toBe(false);
     expect(shapes('who owns this bucket?')).toEqual(['question']);
   });
 
