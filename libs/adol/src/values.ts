@@ -59,8 +59,14 @@ const KEY_NAMES: ReadonlySet<string> = new Set([
   'numlock',
   'printscreen',
 ]);
-/** Key names that are everyday words too: a key only when capitalised inside a sentence ("hit Enter", not "enter the code"). */
+/**
+ * Key names that are everyday words too: a key only when capitalised inside a sentence ("hit Enter", not "enter
+ * the code"), or right after a verb of pressing ("hit enter").
+ */
 const KEY_WORDS: ReadonlySet<string> = new Set(['enter', 'return', 'escape', 'tab', 'space', 'home', 'end', 'delete', 'insert', 'shift', 'control', 'alt']);
+
+/** Verbs of pressing a key: what follows them is a key name when it is one. */
+const PRESS_VERBS: ReadonlySet<string> = new Set(['press', 'presses', 'pressed', 'pressing', 'hit', 'hits', 'hitting', 'tap', 'taps', 'tapping', 'strike']);
 
 const URL_RE = /^(?:[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/]|www\.[^\s.]+\.)/i;
 const EMAIL_RE = /^[^@\s]{1,64}@[^@\s.]{1,63}(?:\.[^@\s.]{1,63}){1,8}$/;
@@ -153,7 +159,7 @@ function hasQuotedPhrase(tokens: readonly string[]): boolean {
 }
 
 /** The shape of one token of a request (its edge punctuation taken off), or undefined. `first`: the token begins the request. */
-function tokenShape(raw: string, first: boolean): { shape: ValueShape; word?: string } | undefined {
+function tokenShape(raw: string, first: boolean, afterPress: boolean): { shape: ValueShape; word?: string } | undefined {
   if (URL_RE.test(raw)) return { shape: 'url' };
   const t = trim(raw, LEADING, TRAILING);
   if (t.length === 0) return undefined;
@@ -164,7 +170,7 @@ function tokenShape(raw: string, first: boolean): { shape: ValueShape; word?: st
   if (NUMBER_RE.test(t)) return { shape: 'number' };
   const lower = t.toLowerCase();
   if (KEY_NAMES.has(lower) || CHORD_RE.test(t) || (FUNCTION_KEY_RE.test(t) && t[0] === 'F')) return { shape: 'key' };
-  if (!first && KEY_WORDS.has(lower) && t[0] !== lower[0] && t.slice(1) === lower.slice(1)) return { shape: 'key' };
+  if (KEY_WORDS.has(lower) && (afterPress || (!first && t[0] !== lower[0] && t.slice(1) === lower.slice(1)))) return { shape: 'key' };
   // A path's last segment names the file: src/app.ts.
   const cut = Math.max(t.lastIndexOf('/'), t.lastIndexOf('\\'));
   const file = FILE_RE.exec(cut >= 0 ? t.slice(cut + 1) : t);
@@ -184,7 +190,7 @@ export function requestValues(text: string): RequestValues {
   tokens.forEach((tok, i) => {
     const prev = tokens[i - 1] ?? '';
     const last = prev[prev.length - 1];
-    const s = tokenShape(tok, i === 0 || last === '.' || last === '!' || last === '?');
+    const s = tokenShape(tok, i === 0 || last === '.' || last === '!' || last === '?', PRESS_VERBS.has(prev.toLowerCase()));
     if (!s) return;
     shapes.add(s.shape);
     if (s.shape === 'path') paths++;

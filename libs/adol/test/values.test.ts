@@ -50,6 +50,8 @@ describe('requestValues: the shapes of the values a request holds', () => {
     expect(shapes('tap backspace')).toEqual(['key']);
     expect(shapes('hit F5')).toEqual(['key']);
     expect(shapes('enter the code')).toEqual([]);
+    expect(shapes('then hit enter')).toEqual(['key']);
+    expect(shapes('press tab twice')).toEqual(['key']);
     expect(shapes('Home is where the heart is')).toEqual([]);
   });
 
