@@ -166,6 +166,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,
+    ...(deps.embedder.description ? { embedder_description: deps.embedder.description } : {}),
     similarity_threshold: service.pool().config.similarity_threshold,
     index: deps.index.kind,
     scenarios: deps.scenarios ?? 'all',

@@ -1,7 +1,7 @@
 import type { SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
 import { EventType, type EventEnvelope, type PatchEventData, type Subjects } from '@parley/events';
-import { collectionOf, createSemanticPool, type SemanticPool, type SemanticPoolConfig } from '@parley/pool';
+import { collectionOf, createSemanticPool, type PreparedFragment, type SemanticPool, type SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
 import { createMutex, type Clock, type Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
@@ -103,7 +103,13 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     // Only the scenarios this replica owns: another replica's collections are not ours to drop.
     const mine = owned ? [...owned] : null;
     const next = await fresh(await loggedScenarios(db, mine));
-    const n = await foldInputLog(db, mine, (p) => next.ingestPrepared(p));
+    let reembedded = 0;
+    const n = await foldInputLog(db, mine, async (stored) => {
+      const again = await replayable(next, deps.embedder, stored);
+      if (again !== null) reembedded++;
+      return next.ingestPrepared(again ?? stored);
+    });
+    if (reembedded > 0) log.warn('stored vectors of another embedder were re-embedded from their sanitised text', { fragments: reembedded, embedder: deps.embedder.id });
     for (const o of await readOutcomes(db)) if (!mine || mine.includes(o.scenario_id)) next.markOutcome(o.cluster_id, { outcome: o.outcome, patch_id: o.patch_id, key_name: o.key_name });
     pool = next;
     log.info('semantic pool rebuilt from its input log', { fragments: n, clusters: pool.clusters(deps.clock.now().getTime()).length, ms: Math.round(performance.now() - started) });
@@ -145,4 +151,15 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     pool: current,
     serialize: (w) => mutex.run(w),
   };
+}
+
+/**
+ * A stored fragment whose vector another embedder made (another length: e.g. stored before the offline
+ * embedder gained its word vectors) with its sanitised text embedded again, never mixed with this one's
+ * vectors; null when the stored vector is this embedder's (or there is none).
+ */
+async function replayable(pool: SemanticPool, embedder: Embedder, p: PreparedFragment): Promise<PreparedFragment | null> {
+  if (p.vector === null || p.sanitized === null || p.vector.length === embedder.dimensions) return null;
+  const again = await pool.prepare({ ts: p.at, scenario: p.scenario, client_id: p.client_id, text: p.sanitized });
+  return { ...p, vector: again.vector };
 }
