@@ -722,11 +722,6 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   return { dense, match, ...(examples ? { examples } : {}) };
 }
 
-/** The concept ids of a text's words. */
-function conceptTerms(text: string, lexicon: SelectLexicon): string[] {
-  return words(text).flatMap((w) => lexicon.concepts(w));
-}
-
 /**
  * The `concepts` ranker: BM25 of the request's concepts against each tool's name concepts
  * (verb and object: what the tool does to what; a description's other words only blurred it on dev).
@@ -737,7 +732,7 @@ function conceptScores(tools: readonly ToolLike[], query: string, lexicon: Selec
   let index = c.concepts.get(lexicon.id);
   if (!index) {
     index = bm25Of(
-      tools.map((t) => conceptTerms(toolFields(t).name, lexicon)),
+      wordIndexFor(tools, c).names.map((ws) => [...ws].flatMap((w) => lexicon.concepts(w))),
     );
     c.concepts.set(lexicon.id, index);
   }

@@ -102,7 +102,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
     name: 'adol selectTools (values and word senses, tool parameters)',
     files: ['libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
     run: async (t) =>
-      selectTools([...SHAPED_TOOLS, { name: 'hostile', description: t, inputSchema: { type: 'object', properties: { [t]: { type: 'string', format: t, description: t } } } }], 'open https://example.com', {
+      selectTools([...SHAPED_TOOLS, { name: 'hostile', description: 'a tool', inputSchema: { type: 'object', properties: { [t]: { type: 'string', format: t }, link: { type: 'string', format: t, description: t.slice(0, 4096) } } } }], 'open https://example.com', {
         embedder,
         lexicon: await wordSenses(),
         topK: 2,
