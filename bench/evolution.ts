@@ -53,6 +53,7 @@ interface Gold {
   intents: GoldIntent[];
 }
 
+let verbose = false;
 function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
   let stream: string | null = null;
   let gold: string | null = null;
@@ -64,7 +65,8 @@ function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
     else if (a === '--gold') gold = argv[++i] ?? null;
     else if (a === '--heldout') heldout = true;
     else if (a === '--json') json = true;
-    else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json]`);
+    else if (a === '--verbose') verbose = true;
+    else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json] [--verbose]`);
   }
   if (stream !== null) return { pairs: [[stream, gold ?? stream.replace(/\.jsonl$/, '.gold.json')]], json };
   const dir = join(ROOT, 'bench', heldout ? 'heldout' : 'data', 'evolution');
@@ -214,6 +216,14 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     const hits = keysOf.get(label) ?? [];
     if (!hits.some((h) => h.scope === scope && h.key === t.key_name)) hits.push({ scope, key: t.key_name, scenario: t.scenario, refines: true, status: 'redundant' });
     keysOf.set(label, hits);
+  }
+  if (verbose) {
+    for (const t of engine.triggers()) {
+      const m = final.get(resolve(t.cluster_id));
+      const maj = majority(m);
+      const def = t.key_name === null ? null : defs.get(`${t.scenario}/${t.key_name}`);
+      out(`  · ${t.scope.padEnd(20)} ${t.outcome.padEnd(9)} ${String(t.key_name).padEnd(28)} ${def ? `${def.key_type}${def.enum ? ` [${def.enum.join(', ')}]` : ''}` : ''}  ← ${maj.label} ${maj.n}/${maj.size}`);
+    }
   }
   const noiseTriggers = [...keysOf].filter(([l]) => l.startsWith('noise:') || l.startsWith('burst:')).flatMap(([l, hs]) => hs.map((h) => `${l} → ${h.key} @ ${h.scope}`));
   // A burst patched only in its own client's pool is reported apart (some gold tables accept it); global ones never are.
