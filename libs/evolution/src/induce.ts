@@ -153,7 +153,9 @@ export const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'without', 'n
 
 const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
   ['zero', 0], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10],
-  ['eleven', 11], ['twelve', 12], ['twenty', 20], ['single', 1], ['couple', 2], ['pair', 2], ['dozen', 12],
+  ['eleven', 11], ['twelve', 12], ['thirteen', 13], ['fourteen', 14], ['fifteen', 15], ['sixteen', 16], ['seventeen', 17], ['eighteen', 18], ['nineteen', 19],
+  ['twenty', 20], ['thirty', 30], ['forty', 40], ['fifty', 50], ['sixty', 60], ['seventy', 70], ['eighty', 80], ['ninety', 90], ['hundred', 100], ['thousand', 1000],
+  ['single', 1], ['couple', 2], ['pair', 2], ['dozen', 12],
 ]);
 
 /**
@@ -162,7 +164,7 @@ const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
  */
 const VALUE_FORMS: ReadonlyMap<string, string> = new Map([
   ['jpg', 'jpeg'], ['tif', 'tiff'], ['colour', 'color'], ['colours', 'color'], ['grey', 'gray'], ['blond', 'blonde'], ['veggie', 'vegetarian'],
-  ['favourite', 'favorite'], ['centre', 'center'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
+  ['favourite', 'favorite'], ['centre', 'center'], ['ref', 'reference'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
 ]);
 
 /** Currency words: a number with one of them is an amount of money. */
@@ -171,7 +173,7 @@ const CURRENCY_WORDS: ReadonlySet<string> = new Set(['euro', 'euros', 'eur', 'us
 const LIMIT_WORDS: ReadonlySet<string> = new Set(['under', 'below', 'max', 'maximum', 'most', 'cap', 'ceiling', 'limit', 'budget', 'upto', 'within', 'over', 'above', 'höchstens', 'máximo', 'maximal', 'moins', 'top', 'tops']);
 /** Units of time a count may be stated in ("2 days", "three nights"). */
 const TIME_UNITS: ReadonlyMap<string, string> = new Map([
-  ['minute', 'minutes'], ['minutes', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'],
+  ['minute', 'minutes'], ['minutes', 'minutes'], ['min', 'minutes'], ['mins', 'minutes'], ['minuten', 'minutes'], ['minutos', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['hr', 'hours'], ['hrs', 'hours'], ['stunden', 'hours'], ['horas', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'],
 ]);
 
 /** Value families the lexicon does not know as such: the token and the class that names the key. */
@@ -379,12 +381,16 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const toks: Tok[] = [];
     for (const [i, raw] of (rawOf.get(text) ?? []).entries()) {
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
-      else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw) });
-      else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw) });
-      else if (NUMBER_WORDS.has(raw)) toks.push({ kind: 'number', v: raw, n: NUMBER_WORDS.get(raw) as number });
-      else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase() });
+      else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
+      else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw), i });
+      else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
+      else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (/^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(raw)) {
         const t = wordTok(raw);
+        if (t) toks.push({ ...t, i });
+      } else for (const part of hyphenParts(raw, known)) {
+        // "pick-up" is the word "pickup"; "tree-planting" is "tree" and "planting".
+        const t = wordTok(part);
         if (t) toks.push({ ...t, i });
       }
     }
@@ -625,23 +631,28 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   let namePrefix: string | null = null;
   let extra: Partial<KeyDefinition> = {};
   const scale = scaleOf(parsed, total, options);
+  const anchor = (k: 'id' | 'time'): string[] => anchorPhrase(parsed, k, (w) => !isVerb(w) && !isAdj(w) && readable(w), mass);
   if (share((p) => p.ids.length > 0) >= options.structure_share) {
-    kind = 'list';
-    keyType = 'array';
-    extra = { items_type: 'string' };
-    suffix = 'ids';
-    // The identifiers' noun is the one that stands nearest them ("sites affected: NB-1, NB-2" → site_ids).
-    const byNear = new Map<string, number>();
-    for (const p of parsed) {
-      const idAt = p.toks.filter((t) => t.kind === 'id').map((t) => t.i ?? -9);
-      for (const t of p.toks) {
-        if (t.kind !== 'word' || isVerb(t.v) || isAdj(t.v)) continue;
-        const d = Math.min(...idAt.map((i) => Math.abs(i - (t.i ?? -99))));
-        if (d <= 3) byNear.set(t.v, (byNear.get(t.v) ?? 0) + mass([p]) / d);
-      }
+    const withIds = parsed.filter((p) => p.ids.length > 0);
+    const named = anchor('id');
+    if (mass(withIds.filter((p) => p.ids.length >= 2)) * 4 >= mass(withIds)) {
+      // Several identifiers in a fragment: a list ("sites affected: NB-1, NB-2" → site_ids).
+      kind = 'list';
+      keyType = 'array';
+      extra = { items_type: 'string' };
+      suffix = 'ids';
+      if (named.length > 0) headWords.splice(0, headWords.length, named[named.length - 1] as string);
+    } else {
+      // One identifier: a string, its shape as the pattern ("booking ref PNR-7QK2L" → booking_reference).
+      kind = 'string';
+      const pattern = idPattern(withIds.flatMap((p) => p.ids));
+      if (pattern !== null) extra = { pattern };
+      // A bare "reference" or "number" takes the concept it is the identifier of ("booking" → booking_reference).
+      const bare = named.length === 1 && ID_NOUNS.has(named[0] as string) && head !== null && head !== named[0];
+      if (named.length > 0) headWords.splice(0, headWords.length, ...(bare ? [head as string, ...named] : named));
+      suffix = ID_NOUNS.has(headWords[headWords.length - 1] ?? '') ? null : 'id';
+      for (const p of withIds) addValue(p.ids[0] as string, p);
     }
-    const nearest = [...byNear].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
-    if (nearest) headWords.splice(0, headWords.length, nearest[0]);
   } else if (share((p) => p.times.length >= 2) >= options.structure_share) {
     kind = 'window';
     extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$' };
@@ -650,7 +661,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   } else if (share((p) => p.times.length === 1) >= options.structure_share) {
     kind = 'window';
     extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
-    suffix = 'time';
+    // A deadline ("arrive by 10:00", "land before 9pm") is <event>_by; any other time <event>_time.
+    const timed = parsed.filter((p) => p.times.length === 1);
+    const deadline = mass(timed.filter((p) => DEADLINE_WORDS.has(rawBefore(rawOf.get(p.text) ?? [], p.toks.find((t) => t.kind === 'time')?.i ?? -1)))) * 2 >= mass(timed);
+    suffix = deadline ? 'by' : 'time';
+    const named = anchorPhrase(parsed, 'time', (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)), mass);
+    if (named.length > 0) headWords.splice(0, headWords.length, ...named.slice(-1));
   } else if (scale !== null) {
     kind = 'scale';
     keyType = 'integer';
@@ -683,7 +699,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
       const best = vocab
         .filter((w) => inUnit.has(w))
-        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w) && readable(w))
+        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && readable(w))
         .map((w) => [w, weigh(withWord(w))] as const)
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
       headWords.splice(0, headWords.length, best ? best[0] : 'requested');
@@ -806,6 +822,99 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   function induceBoolean(): InductionResult {
     return induceKey(samples, { ...options, max_enum_values: 0 }, context);
   }
+}
+
+/**
+ * A number word joins the number word right before it: "seventy five" is 75, "five hundred" 500, "two thousand"
+ * 2000; otherwise it is a number of its own.
+ */
+function pushNumberWord(toks: Tok[], raw: string, i: number): void {
+  const n = NUMBER_WORDS.get(raw) as number;
+  const prev = toks[toks.length - 1];
+  if (prev !== undefined && prev.kind === 'number' && prev.i === i - 1 && NUMBER_WORDS.has(prev.v.split(' ').pop() as string)) {
+    const p = prev.n as number;
+    const joined = n === 100 || n === 1000 ? (p < n ? p * n : null) : p >= 20 && p % 10 === 0 && p < 100 && n < 10 ? p + n : null;
+    if (joined !== null) {
+      toks[toks.length - 1] = { kind: 'number', v: `${prev.v} ${raw}`, n: joined, i };
+      return;
+    }
+  }
+  toks.push({ kind: 'number', v: raw, n, i });
+}
+
+/** The words of a hyphenated token: the joined word when the lexicon knows it ("pick-up" → pickup), else its parts; [] for anything else. */
+export function hyphenParts(raw: string, known: (w: string) => boolean): string[] {
+  if (raw.length > 64 || !/^\p{L}+(?:-\p{L}+){1,3}$/u.test(raw)) return [];
+  const parts = raw.split('-');
+  const joined = parts.join('');
+  return known(joined) ? [joined] : parts;
+}
+
+/** Nouns that already say "identifier": a key named by one needs no `_id` suffix. */
+const ID_NOUNS: ReadonlySet<string> = new Set(['reference', 'number', 'code', 'id', 'identifier', 'locator']);
+/** Words that make a time a deadline. */
+const DEADLINE_WORDS: ReadonlySet<string> = new Set(['by', 'before', 'until', 'latest', 'till']);
+
+function rawBefore(raws: readonly string[], i: number): string {
+  return i > 0 ? (raws[i - 1] as string) : '';
+}
+
+/**
+ * The noun phrase that names structured tokens (identifiers, times): the word standing nearest them across the
+ * fragments (weighted by fragment mass over distance, within three tokens), with the word right before it when
+ * that word stands there in at least two fifths of the nearest word's fragments ("booking reference", "power line").
+ */
+function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
+  const byNear = new Map<string, number>();
+  for (const p of parsed) {
+    const at = p.toks.filter((t) => t.kind === kind).map((t) => t.i ?? -9);
+    if (at.length === 0) continue;
+    for (const t of p.toks) {
+      if (t.kind !== 'word' || !ok(t.v)) continue;
+      const d = Math.min(...at.map((i) => Math.abs(i - (t.i ?? -99))));
+      if (d >= 1 && d <= 3) byNear.set(t.v, (byNear.get(t.v) ?? 0) + mass([p]) / d);
+    }
+  }
+  const nearest = [...byNear].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+  if (!nearest) return [];
+  const head = nearest[0];
+  const before = new Map<string, number>();
+  let headMass = 0;
+  for (const p of parsed) {
+    const ws = p.toks.filter((t) => t.kind === 'word');
+    const k = ws.findIndex((t) => t.v === head);
+    if (k < 0) continue;
+    headMass += mass([p]);
+    const b = ws[k - 1];
+    if (b !== undefined && b.i === ((ws[k] as Tok).i ?? 0) - 1 && ok(b.v)) before.set(b.v, (before.get(b.v) ?? 0) + mass([p]));
+  }
+  const mod = [...before].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+  return mod && mod[1] * 5 >= headMass * 2 ? [mod[0], head] : [head];
+}
+
+/**
+ * A JSON-schema pattern for identifiers of one shape (letters, digits, mixed runs between the same separators); a
+ * letter run all of them share is kept as written ("PNR-7QK2L", "PNR-4XM9D" → ^PNR-[A-Z0-9]{5}$). Null when they
+ * have different shapes.
+ */
+export function idPattern(ids: readonly string[]): string | null {
+  const split = (id: string): string[] => id.slice(0, 64).split(/([-_])/);
+  const shapes = ids.map(split);
+  const first = shapes[0];
+  if (first === undefined) return null;
+  const cls = (seg: string): string => (/^[A-Z]+$/.test(seg) ? 'L' : /^\d+$/.test(seg) ? 'D' : 'M');
+  const sig = (segs: readonly string[]): string => segs.map((g, k) => (k % 2 === 1 ? g : cls(g))).join('');
+  if (!shapes.every((sh) => sig(sh) === sig(first))) return null;
+  const parts = first.map((seg, k) => {
+    if (k % 2 === 1) return seg === '-' ? '-' : '_';
+    const col = shapes.map((sh) => sh[k] as string);
+    if (col.every((x) => x === seg) && cls(seg) === 'L') return seg;
+    const lo = Math.min(...col.map((x) => x.length));
+    const hi = Math.max(...col.map((x) => x.length));
+    const set = cls(seg) === 'L' ? '[A-Z]' : cls(seg) === 'D' ? '[0-9]' : '[A-Z0-9]';
+    return `${set}{${lo === hi ? lo : `${lo},${hi}`}}`;
+  });
+  return `^${parts.join('')}$`;
 }
 
 function hhmm(raw: string): string {

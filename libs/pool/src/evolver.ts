@@ -35,6 +35,9 @@ import {
   nextAdmissible,
   packagePatch,
   planKeyEdit,
+  profileCosine,
+  SIBLING_COSINE,
+  wordProfile,
   recordAudit as recordAuditRule,
   recordExecution as recordExecutionRule,
   scopeClient,
@@ -259,6 +262,10 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
   const decisionLog: DecisionRecord[] = [];
   const triggers: TriggerReport[] = [];
   let patchSeq = 0;
+  // One key per intent across clusters: the latest samples of every cluster induced, and the live key a cluster was
+  // found to say again (its sibling), set at induction and read when the result is applied.
+  const clusterSamples = new Map<string, { scenario: string; scope: string; samples: readonly InductionSample[] }>();
+  const siblingKey = new Map<string, string>();
 
   const baseFor = (scenario: string, path: string): SchemaTemplate => {
     let sc: string;
@@ -364,6 +371,51 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
   };
 
+  /** The live experimental key whose source cluster (same scenario and audience) says most what `m` says, at least SIBLING_COSINE alike. */
+  const siblingOf = (m: MaturedCluster, accepted: ReturnType<typeof existingKeysFor>): { key_name: string; samples: readonly InductionSample[] } | null => {
+    const mine = wordProfile(m.samples);
+    let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
+    const seen = new Set<string>();
+    for (const t of [...triggers].reverse()) {
+      if (t.cluster_id === m.cluster_id || seen.has(t.cluster_id) || t.scenario !== m.scenario_id || t.scope !== scopeLabel(scopeOf(m.scope))) continue;
+      seen.add(t.cluster_id);
+      if ((t.outcome !== 'patched' && t.outcome !== 'merged') || t.key_name === null) continue;
+      const key = accepted.find((k) => k.key_name === t.key_name && k.status === 'experimental' && k.origin !== 'base');
+      const theirs = clusterSamples.get(t.cluster_id);
+      if (!key || !theirs) continue;
+      const cos = profileCosine(mine, wordProfile(theirs.samples));
+      if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
+    }
+    return best;
+  };
+
+  /**
+   * Applies a candidate induced for a sibling cluster to the sibling's key: a yes/no key that the joint samples
+   * show to be a choice is superseded by the enum; new values widen its enum; otherwise the intent is covered.
+   * Null when the cluster has no sibling (or its key left meanwhile).
+   */
+  const refineSibling = (m: MaturedCluster, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null => {
+    const name = siblingKey.get(m.cluster_id);
+    if (name === undefined) return null;
+    const now = m.matured_at;
+    const existing = existingKeysFor(base, live(), scope, now, lifecycle.compatibility_window_ms);
+    const target = existing.find((k) => k.key_name === name && k.status === 'experimental');
+    if (!target) return null;
+    const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (word profiles alike, zhou §6.2.2 one key per intent)`;
+    const others = existing.filter((k) => k !== target);
+    const key = c.key;
+    if (target.definition.key_type === 'boolean' && key.key_type === 'string' && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
+      const changes = supersede(m, base, scope, target.origin, target.definition, key);
+      return { outcome: 'patched', patch_id: changes[0]?.record.patch.patch_id ?? null, key_name: key.key_name, reasons: [why], changes };
+    }
+    const widen = newEnumValues(target.definition, key);
+    if (widen.length === 0) return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
+    const values = [...(target.definition.enum ?? []), ...widen];
+    const { record, change } = newPatch(base, scope, now, m.cluster_id, { modified_keys: [{ key_name: name, semantic_description: withValues(target.definition.semantic_description, values), enum: values }] });
+    decide({ at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: name, action: 'refine', reasons: [why, `values ${widen.map(String).join(', ')} added`], figures: { cluster: m.cluster_id, values_added: widen.length }, actor: 'inducer' });
+    return { outcome: 'merged', patch_id: record.patch.patch_id, key_name: name, reasons: [why], changes: [change] };
+  };
+
   const evolver: Evolver = {
     lifecycle,
     approval,
@@ -374,8 +426,18 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     async induce(m) {
       const base = baseFor(m.scenario_id, 'scenario_id');
       // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
-      const existing = existingKeysFor(base, live(), scopeOf(m.scope), m.matured_at, lifecycle.compatibility_window_ms).map((k) => k.definition);
-      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+      const accepted = existingKeysFor(base, live(), scopeOf(m.scope), m.matured_at, lifecycle.compatibility_window_ms);
+      const existing = accepted.map((k) => k.definition);
+      clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
+      // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
+      // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
+      const sib = siblingOf(m, accepted);
+      if (sib === null) {
+        siblingKey.delete(m.cluster_id);
+        return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+      }
+      siblingKey.set(m.cluster_id, sib.key_name);
+      return induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
     },
 
     applyMatured(m, induced) {
@@ -405,6 +467,11 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
         return { report: r, changes };
       };
       if (!induced.ok) return report('rejected', null, null, [induced.reason]);
+      const sibling = refineSibling(m, induced.candidate, base, scope);
+      if (sibling !== null) {
+        changes.push(...sibling.changes);
+        return report(sibling.outcome, sibling.patch_id, sibling.key_name, sibling.reasons);
+      }
       const conflict = detectConflict(induced.candidate, existingKeysFor(base, live(), scope, now, lifecycle.compatibility_window_ms));
       switch (conflict.kind) {
         case 'none': {

@@ -1,0 +1,35 @@
+/**
+ * One key per intent across clusters (zhou §6.2.2 conflict detection): the clustering may split one need into
+ * several clusters (one per value said, "sunset sky" / "starry sky"; one per vocabulary). Before a new key is
+ * made, the evolver asks whether the new cluster says what the cluster behind a live experimental key says:
+ * the cosine of their word profiles (content lemmas of the samples, each weighted by the voices behind it).
+ */
+import { contentWords, type InductionSample } from './induce';
+
+/** Content word → voices (distinct clients when labelled, else the sample count), over a cluster's samples. */
+export function wordProfile(samples: readonly InductionSample[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of samples) {
+    if (typeof s.text !== 'string') continue;
+    const voices = Array.isArray(s.clients) && s.clients.length > 0 ? s.clients.length : Number.isInteger(s.count) && s.count > 0 ? s.count : 1;
+    for (const w of contentWords(s.text.slice(0, 4096)).words) out.set(w, (out.get(w) ?? 0) + voices);
+  }
+  return out;
+}
+
+/** Cosine of two word profiles, 0 when either is empty. */
+export function profileCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [w, x] of a) {
+    na += x * x;
+    const y = b.get(w);
+    if (y !== undefined) dot += x * y;
+  }
+  for (const y of b.values()) nb += y * y;
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/** Profiles at least this similar are one intent. */
+export const SIBLING_COSINE = 0.5;
