@@ -225,6 +225,18 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
       out(`  · ${t.scope.padEnd(20)} ${t.outcome.padEnd(9)} ${String(t.key_name).padEnd(28)} ${def ? `${def.key_type}${def.enum ? ` [${def.enum.join(', ')}]` : ''}` : ''}  ← ${maj.label} ${maj.n}/${maj.size}`);
     }
   }
+  // A key deprecated because a successor covers it (a yes/no key that turned out to be a choice) is on its way
+  // out: the intent's key is the successor, and the pair is not a duplicate.
+  const superseded = new Set<string>();
+  for (const r of records) {
+    for (const k of r.patch.new_keys) {
+      if (k.lifecycle.history.some((h) => h.reasons.some((x) => x.startsWith('superseded by')))) superseded.add(`${r.patch.scenario}/${k.definition.key_name}`);
+    }
+  }
+  for (const [label, hits] of keysOf) {
+    const live = hits.filter((h) => !superseded.has(`${h.scenario}/${h.key}`));
+    if (live.length > 0 && live.length < hits.length) keysOf.set(label, live);
+  }
   const noiseTriggers = [...keysOf].filter(([l]) => l.startsWith('noise:') || l.startsWith('burst:')).flatMap(([l, hs]) => hs.map((h) => `${l} → ${h.key} @ ${h.scope}`));
   // A burst patched only in its own client's pool is reported apart (some gold tables accept it); global ones never are.
   const noiseGlobal = noiseTriggers.filter((t) => t.endsWith('@ global') || t.startsWith('noise:'));

@@ -57,7 +57,10 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
-import { countedNoun, foreignFragment, misspeltInflection, phraseCompound, readableWord, sameSlot } from './kinds';
+import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot } from './kinds';
+
+/** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
+const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { sanitizeFragment } from './sanitize';
 
@@ -485,8 +488,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   };
 
   const chooseHead = (exclude: ReadonlySet<string>): string | null => {
-    const scored = vocab
-      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w))
+    const eligible = vocab.filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
+    const phrased = eligible.filter((w) => phraseHeads.has(w));
+    const scored = (phrased.length > 0 ? phrased : eligible)
       .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
     const top = Math.max(0, ...scored.map((x) => x.s));
     // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
@@ -516,6 +520,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   // Substitution slots: two phrasings equal but for one word name two alternatives of one slot
   // ("my client eats halal food" / "… vegan food"): the strongest evidence of values, whatever the head.
   const slotWords = new Set<string>();
+  // Nouns whose modifiers are alternatives ("paper" in "glossy paper" / "satin paper"): the need's head when one is heard.
+  const phraseHeads = new Set<string>();
   {
     const seqs = parsed.map((p) => p.toks.filter((t) => t.kind !== 'neg').map((t) => (t.kind === 'word' ? t.v : `#${t.kind}`)));
     const byShape = new Map<string, number[]>();
@@ -530,6 +536,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       const words = new Set(idx.map((i) => (seqs[i] as string[])[j] as string));
       if (words.size < 2) continue;
       for (const w of words) if (!w.startsWith('#') && !isVerb(w)) slotWords.add(w);
+    }
+    // Modifiers of one noun said by distinct clients ("glossy paper" / "satin paper") are alternatives of a slot too.
+    const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
+    const paradigm = paradigmModifiers(phrases, (w) => posOf.get(w) === 'n', (w) => !isVerb(w) && readable(w), labelled ? Math.max(2, needClients) : 1, PARADIGM_OVERLAP);
+    for (const w of paradigm.modifiers) slotWords.add(w);
+    for (const w of paradigm.heads) {
+      slotWords.delete(w);
+      phraseHeads.add(w);
     }
     // A slot word is a value when it modifies a noun somewhere (stands right beside one) or a value table knows it;
     // "remove the acne" / "remove the background" swap the object itself: other needs, not values.
@@ -576,7 +590,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     break;
   }
   // Values below min_value_share of the weight are noise (a lone "cockpit seat").
-  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total);
+  // A noun the alternatives modify is the phrase's head, never one of them.
+  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total && (!phraseHeads.has(w) || w === head));
+  // Spelling variants of one value are one value ("matt" / "matte").
+  const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance);
+  values = [...variants.keys()];
+  const says = (p: Parsed, v: string): boolean => (variants.get(v) ?? [v]).some((x) => p.words.includes(x));
   // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the
   // other side ("carbon neutral" beside "offset the carbon") is phrasing, not another value (kinds.ts sameSlot).
   if (head) values = sameSlot(values, head, parsed, slotWords, mass, (w) => posOf.get(w) === 'n');
@@ -721,10 +740,10 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     // More alternatives than an enum should list: the value as the user states it (canonical words).
     kind = 'string';
     suffix = 'detail';
-    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
+    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
   } else if (usable) {
     kind = 'enum';
-    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
+    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
     const classes = new Map<string, number>();
     for (const v of values) {
       const c = classOf(v);

@@ -173,3 +173,69 @@ export function countedNoun<P>(
   const best = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   return best ? best[0] : null;
 }
+
+/**
+ * Alternatives of one slot read off noun phrases (zhou §6.2.2 values): the words standing right before one noun
+ * ("glossy paper", "satin paper", "matte paper") from at least `needClients` clients each, kept when their
+ * clients are mostly distinct (a client says one of them, not several: alternatives, not phrasings of one need).
+ * Returns the modifiers of every noun with at least two such modifiers, and those nouns (the phrases' heads).
+ */
+export function paradigmModifiers(
+  fragments: readonly { readonly voters: ReadonlyMap<string, number>; readonly seq: readonly { readonly v: string; readonly i: number }[] }[],
+  isNoun: (w: string) => boolean,
+  canModify: (w: string) => boolean,
+  needClients: number,
+  maxOverlap: number,
+): { readonly modifiers: Set<string>; readonly heads: Set<string> } {
+  const byNoun = new Map<string, Map<string, Set<string>>>();
+  for (const f of fragments) {
+    for (let k = 0; k + 1 < f.seq.length; k++) {
+      const a = f.seq[k] as { v: string; i: number };
+      const b = f.seq[k + 1] as { v: string; i: number };
+      if (b.i !== a.i + 1 || a.v === b.v || !isNoun(b.v) || !canModify(a.v)) continue;
+      const mods = byNoun.get(b.v) ?? new Map<string, Set<string>>();
+      const cs = mods.get(a.v) ?? new Set<string>();
+      for (const v of f.voters.keys()) cs.add(v);
+      mods.set(a.v, cs);
+      byNoun.set(b.v, mods);
+    }
+  }
+  const out = new Set<string>();
+  const heads = new Set<string>();
+  for (const [noun, mods] of byNoun) {
+    const strong = [...mods].filter(([, cs]) => cs.size >= Math.max(2, needClients));
+    if (strong.length < 2) continue;
+    const kept = strong.filter(([w, cs]) => {
+      const others = new Set<string>();
+      for (const [o, ocs] of strong) if (o !== w) for (const c of ocs) others.add(c);
+      let shared = 0;
+      for (const c of cs) if (others.has(c)) shared++;
+      return shared <= maxOverlap * cs.size;
+    });
+    if (kept.length < 2) continue;
+    heads.add(noun);
+    for (const [w] of kept) out.add(w);
+  }
+  for (const h of heads) out.delete(h);
+  return { modifiers: out, heads };
+}
+
+/**
+ * Spelling variants among values folded into one (zhou §6.2.2 canonical values): values within Damerau edit
+ * distance 1 of each other ("matt"/"matte", "luster"/"lustre"), four letters or longer, become the variant said by
+ * the most clients. Returns canonical value → its variants (itself included), in the order of `values`.
+ */
+export function foldVariants(values: readonly string[], clients: (w: string) => number, distance: (a: string, b: string, max: number) => number): Map<string, string[]> {
+  const order = [...values].sort((a, b) => clients(b) - clients(a) || (a < b ? -1 : a > b ? 1 : 0));
+  const canon = new Map<string, string>();
+  for (const v of order) {
+    const to = v.length >= 4 ? order.find((c) => canon.get(c) === c && c.length >= 4 && distance(v, c, 1) <= 1) : undefined;
+    canon.set(v, to ?? v);
+  }
+  const out = new Map<string, string[]>();
+  for (const v of values) {
+    const c = canon.get(v) as string;
+    out.set(c, [...(out.get(c) ?? []), v]);
+  }
+  return out;
+}

@@ -748,16 +748,27 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
 }
 
 /**
- * The re-induced key that should replace an experimental one, or null: the old key is a yes/no flag, the new one
- * a choice among at least two values, one of which is a word of the old name (what the flag was about is one of
- * the alternatives), no operator review is needed and no other live key is the same intent.
+ * The re-induced key that should replace an experimental one, or null: the new key is a choice among at least two
+ * values, no operator review is needed, no other live key is the same intent, and either the old key is a yes/no
+ * flag whose name holds one of the values (what the flag was about is one of the alternatives) or the old key is a
+ * choice most of whose values the new evidence does not hold, or one of whose values names the new key.
  */
 function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof detectConflict>[1]): KeyDefinition | null {
   const key = c.key;
-  if (old.key_type !== 'boolean' || key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
+  if (key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
   if ((c.review ?? []).length > 0 || key.key_name === old.key_name) return null;
-  const oldWords = new Set(old.key_name.split('_'));
-  if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v))) return null;
+  if (old.key_type === 'boolean') {
+    const oldWords = new Set(old.key_name.split('_'));
+    if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v))) return null;
+  } else {
+    // A choice re-induced on more evidence around another head: most of the old values are not among the new ones
+    // (the first induction took the phrase's head words for values: "paper, print" for glossy / matte / satin).
+    // A value of the old key that names the new one was the concept all along ("print" in paper, print, glossy).
+    if (old.key_type !== 'string' || !Array.isArray(old.enum)) return null;
+    const kept = old.enum.filter((v) => (key.enum as readonly unknown[]).includes(v)).length;
+    const newWords = new Set(key.key_name.split('_'));
+    if (kept * 2 >= old.enum.length && !old.enum.some((v) => typeof v === 'string' && newWords.has(v))) return null;
+  }
   return detectConflict(c, others).kind === 'none' ? key : null;
 }
 
