@@ -57,7 +57,7 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
-import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot } from './kinds';
+import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot, verbObject } from './kinds';
 
 /** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
 const PARADIGM_OVERLAP = 0.5;
@@ -190,6 +190,8 @@ const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 
 
 /** Verbs of taking something away: a yes/no need among them is a removal (`acne_removal`). */
 const REMOVAL_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'clear', 'hide', 'rid', 'clean', 'eliminate', 'drop', 'cut', 'retouch', 'fix', 'reduce']);
+/** Phrasal removals without a removal verb ("get rid of", "take them out"). */
+const REMOVAL_PHRASE = /\b(?:rid of|(?:take|get|cut)(?: \w{1,20}){0,3} (?:out|off|away))\b/i;
 
 /**
  * Comparatives that ask for a relative change along one dimension
@@ -650,7 +652,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   let namePrefix: string | null = null;
   let extra: Partial<KeyDefinition> = {};
   const scale = scaleOf(parsed, total, options);
-  const anchor = (k: 'id' | 'time'): string[] => anchorPhrase(parsed, k, (w) => !isVerb(w) && !isAdj(w) && readable(w), mass);
+  // A word with a noun sense may modify the anchor even when its verb sense is commoner ("booking reference").
+  const nounModifier = (w: string): boolean => readable(w) && (lex.pos(w).n > 0 || !knownWord(lex, w));
+  const anchor = (k: 'id' | 'time'): string[] => anchorPhrase(parsed, k, (w) => !isVerb(w) && !isAdj(w) && readable(w), nounModifier, mass);
   if (share((p) => p.ids.length > 0) >= options.structure_share) {
     const withIds = parsed.filter((p) => p.ids.length > 0);
     const named = anchor('id');
@@ -684,7 +688,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const timed = parsed.filter((p) => p.times.length === 1);
     const deadline = mass(timed.filter((p) => DEADLINE_WORDS.has(rawBefore(rawOf.get(p.text) ?? [], p.toks.find((t) => t.kind === 'time')?.i ?? -1)))) * 2 >= mass(timed);
     suffix = deadline ? 'by' : 'time';
-    const named = anchorPhrase(parsed, 'time', (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)), mass);
+    const named = anchorPhrase(parsed, 'time', (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)), nounModifier, mass);
     if (named.length > 0) headWords.splice(0, headWords.length, ...named.slice(-1));
   } else if (scale !== null) {
     kind = 'scale';
@@ -760,8 +764,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     kind = 'boolean';
     keyType = 'boolean';
     for (const p of parsed) addValue(!p.negated, p);
-    const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || /\brid of\b/i.test(p.text));
-    if (weigh(verbs) * 2 >= total) suffix = 'removal';
+    const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
+    if (weigh(verbs) * 2 >= total) {
+      // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
+      suffix = 'removal';
+      const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
+      const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), (w) => readable(w) && (posOf.get(w) === 'n' || !knownWord(lex, w)), isVerb);
+      if (object !== null) headWords.splice(0, headWords.length, ...object);
+    }
     else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
     else if (headWords.length < 2) namePrefix = 'needs';
   }
@@ -883,7 +893,7 @@ function rawBefore(raws: readonly string[], i: number): string {
  * fragments (weighted by fragment mass over distance, within three tokens), with the word right before it when
  * that word stands there in at least two fifths of the nearest word's fragments ("booking reference", "power line").
  */
-function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
+function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: string) => boolean, canModify: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
   const byNear = new Map<string, number>();
   for (const p of parsed) {
     const at = p.toks.filter((t) => t.kind === kind).map((t) => t.i ?? -9);
@@ -905,7 +915,7 @@ function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: st
     if (k < 0) continue;
     headMass += mass([p]);
     const b = ws[k - 1];
-    if (b !== undefined && b.i === ((ws[k] as Tok).i ?? 0) - 1 && ok(b.v)) before.set(b.v, (before.get(b.v) ?? 0) + mass([p]));
+    if (b !== undefined && b.i === ((ws[k] as Tok).i ?? 0) - 1 && canModify(b.v)) before.set(b.v, (before.get(b.v) ?? 0) + mass([p]));
   }
   const mod = [...before].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
   return mod && mod[1] * 5 >= headMass * 2 ? [mod[0], head] : [head];

@@ -239,3 +239,50 @@ export function foldVariants(values: readonly string[], clients: (w: string) => 
   }
   return out;
 }
+
+/**
+ * The object of a verb across fragments ("remove the power lines across the sky" → power line): in each fragment
+ * the first run of adjacent nouns after a trigger verb (adjectives and filler may stand between), its last noun
+ * the head. The head most fragment mass names wins; the noun standing before it in at least two fifths of its
+ * runs joins it. Null when no fragment has one.
+ */
+export function verbObject(
+  fragments: readonly { readonly weight: number; readonly seq: readonly { readonly v: string; readonly i: number }[] }[],
+  isTrigger: (w: string) => boolean,
+  isNoun: (w: string) => boolean,
+  isVerb: (w: string) => boolean,
+): string[] | null {
+  const runs: { run: string[]; weight: number }[] = [];
+  for (const f of fragments) {
+    const at = f.seq.findIndex((t) => isTrigger(t.v));
+    if (at < 0) continue;
+    const run: string[] = [];
+    let last = -9;
+    for (let k = at + 1; k < f.seq.length; k++) {
+      const t = f.seq[k] as { v: string; i: number };
+      if (isNoun(t.v) && (run.length === 0 || t.i === last + 1)) {
+        run.push(t.v);
+        last = t.i;
+        continue;
+      }
+      if (run.length > 0 || isVerb(t.v)) break;
+    }
+    if (run.length > 0) runs.push({ run, weight: f.weight });
+  }
+  const byHead = new Map<string, number>();
+  for (const r of runs) {
+    const h = r.run[r.run.length - 1] as string;
+    byHead.set(h, (byHead.get(h) ?? 0) + r.weight);
+  }
+  const best = [...byHead].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) return null;
+  const head = best[0];
+  const mods = new Map<string, number>();
+  for (const r of runs) {
+    if (r.run[r.run.length - 1] !== head || r.run.length < 2) continue;
+    const m = r.run[r.run.length - 2] as string;
+    mods.set(m, (mods.get(m) ?? 0) + r.weight);
+  }
+  const mod = [...mods].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  return mod && mod[1] * 5 >= best[1] * 2 ? [mod[0], head] : [head];
+}

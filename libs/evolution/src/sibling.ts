@@ -2,8 +2,10 @@
  * One key per intent across clusters (zhou §6.2.2 conflict detection): the clustering may split one need into
  * several clusters (one per value said, "sunset sky" / "starry sky"; one per vocabulary). Before a new key is
  * made, the evolver asks whether the new cluster says what the cluster behind a live experimental key says:
- * the cosine of their word profiles (content lemmas of the samples, each weighted by the voices behind it).
+ * the cosine of their word profiles (content lemmas of the samples, each weighted by the voices behind it), or, for
+ * identifiers and times, the same pattern (`samePatternIntent`).
  */
+import type { KeyDefinition } from '@parley/protocol';
 import { contentWords, type InductionSample } from './induce';
 
 /** Content word → voices (distinct clients when labelled, else the sample count), over a cluster's samples. */
@@ -33,3 +35,17 @@ export function profileCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<str
 
 /** Profiles at least this similar are one intent. */
 export const SIBLING_COSINE = 0.5;
+
+/** Clock patterns the inducer writes for times and windows: shared by every time need, so no evidence of one intent by themselves. */
+const CLOCK = '([01][0-9]|2[0-3]):[0-5][0-9]';
+
+/**
+ * Whether two keys are one structured intent: the same pattern derived from the users' identifiers
+ * (^PNR-[A-Z0-9]{5}$ from two clusters is one booking code), or the same clock pattern under the same last name
+ * word (pickup_time / driver_time; arrive_by is another need).
+ */
+export function samePatternIntent(a: KeyDefinition, b: KeyDefinition): boolean {
+  if (a.pattern === undefined || a.pattern !== b.pattern || a.key_type !== b.key_type) return false;
+  if (!a.pattern.includes(CLOCK)) return true;
+  return a.key_name.split('_').pop() === b.key_name.split('_').pop();
+}

@@ -36,6 +36,7 @@ import {
   packagePatch,
   planKeyEdit,
   profileCosine,
+  samePatternIntent,
   SIBLING_COSINE,
   wordProfile,
   recordAudit as recordAuditRule,
@@ -371,19 +372,22 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
   };
 
-  /** The live experimental key whose source cluster (same scenario and audience) says most what `m` says, at least SIBLING_COSINE alike. */
-  const siblingOf = (m: MaturedCluster, accepted: ReturnType<typeof existingKeysFor>): { key_name: string; samples: readonly InductionSample[] } | null => {
+  /**
+   * The live key (not withdrawn) whose source cluster (same scenario and audience) says most what `m` says, at least
+   * SIBLING_COSINE alike, or whose pattern is the one `m` alone induces (samePatternIntent).
+   */
+  const siblingOf = (m: MaturedCluster, accepted: ReturnType<typeof existingKeysFor>, own: KeyDefinition | null): { key_name: string; samples: readonly InductionSample[] } | null => {
     const mine = wordProfile(m.samples);
     let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
     const seen = new Set<string>();
     for (const t of [...triggers].reverse()) {
-      if (t.cluster_id === m.cluster_id || seen.has(t.cluster_id) || t.scenario !== m.scenario_id || t.scope !== scopeLabel(scopeOf(m.scope))) continue;
-      seen.add(t.cluster_id);
-      if ((t.outcome !== 'patched' && t.outcome !== 'merged') || t.key_name === null) continue;
-      const key = accepted.find((k) => k.key_name === t.key_name && k.status === 'experimental' && k.origin !== 'base');
+      if (t.cluster_id === m.cluster_id || t.scenario !== m.scenario_id || t.scope !== scopeLabel(scopeOf(m.scope))) continue;
+      if ((t.outcome !== 'patched' && t.outcome !== 'merged') || t.key_name === null || seen.has(`${t.cluster_id}/${t.key_name}`)) continue;
+      seen.add(`${t.cluster_id}/${t.key_name}`);
+      const key = accepted.find((k) => k.key_name === t.key_name && k.status !== 'withdrawn' && k.origin !== 'base');
       const theirs = clusterSamples.get(t.cluster_id);
       if (!key || !theirs) continue;
-      const cos = profileCosine(mine, wordProfile(theirs.samples));
+      const cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
       if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
     }
     return best;
@@ -399,9 +403,11 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     if (name === undefined) return null;
     const now = m.matured_at;
     const existing = existingKeysFor(base, live(), scope, now, lifecycle.compatibility_window_ms);
-    const target = existing.find((k) => k.key_name === name && k.status === 'experimental');
+    const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
     if (!target) return null;
-    const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (word profiles alike, zhou §6.2.2 one key per intent)`;
+    const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
+    // A stable key is settled, a deprecated one on its way out for lack of use (zhou §6.2.3): the sibling is covered.
+    if (target.status !== 'experimental') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
     const others = existing.filter((k) => k !== target);
     const key = c.key;
     if (target.definition.key_type === 'boolean' && key.key_type === 'string' && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
@@ -431,10 +437,11 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
       // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
       // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
-      const sib = siblingOf(m, accepted);
+      const alone = await induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+      const sib = siblingOf(m, accepted, alone.ok ? alone.candidate.key : null);
       if (sib === null) {
         siblingKey.delete(m.cluster_id);
-        return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+        return alone;
       }
       siblingKey.set(m.cluster_id, sib.key_name);
       return induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
