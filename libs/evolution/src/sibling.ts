@@ -49,3 +49,32 @@ export function samePatternIntent(a: KeyDefinition, b: KeyDefinition): boolean {
   if (!a.pattern.includes(CLOCK)) return true;
   return a.key_name.split('_').pop() === b.key_name.split('_').pop();
 }
+
+/** Name words that say what kind of key it is, not what it is about. */
+const AFFIXES: ReadonlySet<string> = new Set(['needs', 'wants', 'preference', 'removal', 'only', 'count', 'ids', 'id', 'time', 'type']);
+
+/** A yes/no key or a string choice: the keys a cluster split by value yields. */
+export function choiceLike(k: KeyDefinition): boolean {
+  return k.key_type === 'boolean' || (k.key_type === 'string' && Array.isArray(k.enum) && k.enum.length > 0);
+}
+
+function slotWords(k: KeyDefinition): Set<string> {
+  const out = new Set(k.key_name.split('_').filter((w) => w !== '' && !AFFIXES.has(w)));
+  for (const v of k.enum ?? []) if (typeof v === 'string') out.add(v);
+  return out;
+}
+
+/**
+ * Whether two clusters fill one slot: the key induced over both clusters' samples (`joint`) is a choice whose
+ * values hold a word of each cluster's own key (a name word or a value), and not the same one: "golden_sunset"
+ * and "sky_preference [cloudless, blue]" are one sky choice when the joint key is sky [sunset, cloudless, blue].
+ */
+export function oneSlot(joint: KeyDefinition, a: KeyDefinition, b: KeyDefinition): boolean {
+  if (joint.key_type !== 'string' || !Array.isArray(joint.enum) || joint.enum.length < 2) return false;
+  const values = joint.enum.filter((v): v is string => typeof v === 'string');
+  const wa = slotWords(a);
+  const wb = slotWords(b);
+  const ha = values.filter((v) => wa.has(v));
+  const hb = values.filter((v) => wb.has(v));
+  return ha.length > 0 && hb.length > 0 && new Set([...ha, ...hb]).size >= 2;
+}

@@ -35,6 +35,8 @@ import {
   nextAdmissible,
   packagePatch,
   planKeyEdit,
+  choiceLike,
+  oneSlot,
   profileCosine,
   samePatternIntent,
   SIBLING_COSINE,
@@ -374,9 +376,15 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
 
   /**
    * The live key (not withdrawn) whose source cluster (same scenario and audience) says most what `m` says, at least
-   * SIBLING_COSINE alike, or whose pattern is the one `m` alone induces (samePatternIntent).
+   * SIBLING_COSINE alike, whose pattern is the one `m` alone induces (samePatternIntent), or, for a yes/no key and a
+   * choice, whose cluster fills one slot with `m`'s (oneSlot over the key induced on both).
    */
-  const siblingOf = (m: MaturedCluster, accepted: ReturnType<typeof existingKeysFor>, own: KeyDefinition | null): { key_name: string; samples: readonly InductionSample[] } | null => {
+  const siblingOf = async (
+    m: MaturedCluster,
+    accepted: ReturnType<typeof existingKeysFor>,
+    own: KeyDefinition | null,
+    existing: readonly KeyDefinition[],
+  ): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> => {
     const mine = wordProfile(m.samples);
     let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
     const seen = new Set<string>();
@@ -387,7 +395,12 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       const key = accepted.find((k) => k.key_name === t.key_name && k.status !== 'withdrawn' && k.origin !== 'base');
       const theirs = clusterSamples.get(t.cluster_id);
       if (!key || !theirs) continue;
-      const cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
+      let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
+      // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
+      if (cos < SIBLING_COSINE && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
+        const joint = await induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
+        if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
+      }
       if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
     }
     return best;
@@ -438,7 +451,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
       // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
       const alone = await induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
-      const sib = siblingOf(m, accepted, alone.ok ? alone.candidate.key : null);
+      const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing);
       if (sib === null) {
         siblingKey.delete(m.cluster_id);
         return alone;
