@@ -216,9 +216,11 @@ const SCALE_MAX = 3;
 const TOKEN = /^[a-z][a-z0-9]{1,23}$/;
 const ID = /^(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+$|^[a-z]{1,4}\d{3,}$/;
 const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
+/** A proportion W:H or WxH, each side one or two digits. */
+const RATIO = /^[1-9]\d?[x:][1-9]\d?$/;
 
 interface Tok {
-  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg';
+  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg' | 'ratio';
   /** Canonical form (lemma) for words; the digits for numbers; HH:MM for times; the identifier as written (upper case). */
   readonly v: string;
   readonly n?: number;
@@ -235,6 +237,8 @@ interface Parsed {
   readonly numbers: readonly number[];
   readonly times: readonly string[];
   readonly ids: readonly string[];
+  /** Proportions ("4:5", "16x9", sanitised "4 5"), as W:H. */
+  readonly ratios: readonly string[];
   readonly negated: boolean;
   readonly percent: boolean;
   /** A currency word: the number is money. */
@@ -275,7 +279,9 @@ function rawTokens(text: string): string[] {
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
-  for (const m of timed.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
+  // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
+  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3');
+  for (const m of proportioned.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
     const t = m[0];
     // A window written "02:00-04:00" is two times.
     const range = /^(\d{1,2}:\d{2})-(\d{1,2}:\d{2})$/.exec(t);
@@ -387,6 +393,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     for (const [i, raw] of (rawOf.get(text) ?? []).entries()) {
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
       else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
+      else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
       else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw), i });
       else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
       else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
@@ -403,7 +410,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const numbers = toks.filter((t) => t.kind === 'number').map((t) => t.n as number);
     const times = toks.filter((t) => t.kind === 'time').map((t) => t.v);
     const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
-    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0) continue;
+    const ratios = toks.filter((t) => t.kind === 'ratio').map((t) => t.v);
+    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && ratios.length === 0) continue;
     const raws = rawOf.get(text) ?? [];
     parsed.push({
       text,
@@ -413,6 +421,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       numbers,
       times,
       ids,
+      ratios,
       negated: toks.some((t) => t.kind === 'neg'),
       percent: /\d\s*(%|percent\b|per cent\b)/i.test(text),
       currency: raws.some((r) => CURRENCY_WORDS.has(r)),
@@ -649,6 +658,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     valueClients.set(k, [...(valueClients.get(k) ?? []), p]);
   };
   let suffix: string | null = null;
+  let ratioChoice = false;
   let namePrefix: string | null = null;
   let extra: Partial<KeyDefinition> = {};
   const scale = scaleOf(parsed, total, options);
@@ -676,6 +686,15 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       suffix = ID_NOUNS.has(headWords[headWords.length - 1] ?? '') ? null : 'id';
       for (const p of withIds) addValue(p.ids[0] as string, p);
     }
+  } else if (share((p) => p.ratios.length === 1) >= options.structure_share) {
+    // Proportions W:H are an aspect ratio: a choice among the values clients name, however few so far (re-induction
+    // and sibling clusters widen it).
+    kind = 'enum';
+    ratioChoice = true;
+    extra = { pattern: '^[1-9][0-9]?:[1-9][0-9]?$' };
+    suffix = 'ratio';
+    for (const p of parsed) if (p.ratios.length === 1) addValue(p.ratios[0] as string, p);
+    headWords.splice(0, headWords.length, 'aspect');
   } else if (share((p) => p.times.length >= 2) >= options.structure_share) {
     kind = 'window';
     extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$' };
@@ -782,7 +801,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     .filter((v) => kind !== 'enum' || v.clients >= needClients)
     .sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
   const enumValues = kind === 'enum' ? ranked.slice(0, options.max_enum_values).map((v) => v.value) : [];
-  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !nounAdjunct(String(enumValues[0]))))) {
+  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !ratioChoice && !nounAdjunct(String(enumValues[0]))))) {
     // Fewer than two corroborated alternatives: a yes/no need after all.
     return induceBoolean();
   }
@@ -808,7 +827,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   };
   if (kind === 'enum') key.enum = enumValues;
   assertValidCandidate(key);
-  const review = closedVocabulary(keyName, headWords, enumValues, kind, parsed, needClients);
+  const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
   const refines = matchExisting(context.existing ?? [], keyName, headWords, key, enumValues);
   return {
     ok: true,
@@ -1119,8 +1138,8 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
  */
 function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number): string[] {
   const out: string[] = [];
-  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
-  const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w)));
+  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'aspect', 'ratio', 'id', 'by', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
+  const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w) || p.ratios.includes(w)));
   const words = keyName.split('_');
   if (words.length > 5) out.push(`key name "${keyName}" has ${words.length} words (at most 5)`);
   for (const w of words) {
@@ -1131,7 +1150,7 @@ function closedVocabulary(keyName: string, headWords: readonly string[], values:
   if (kind === 'enum') {
     for (const v of values) {
       const s = String(v);
-      if (!/^[a-z0-9][a-z0-9_]{0,31}$/.test(s) || s.split('_').length > 2) out.push(`value "${s}" is not a short lowercase token`);
+      if ((!/^[a-z0-9][a-z0-9_]{0,31}$/.test(s) && !RATIO.test(s)) || s.split('_').length > 2) out.push(`value "${s}" is not a short lowercase token`);
       else if (support(s) < needClients) out.push(`value "${s}" is used by ${support(s)} client(s), fewer than ${needClients}`);
     }
   }
