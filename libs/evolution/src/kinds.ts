@@ -244,7 +244,7 @@ export function foldVariants(values: readonly string[], clients: (w: string) => 
  * The object of a verb across fragments ("remove the power lines across the sky" → power line): in each fragment
  * the first run of adjacent nouns after a trigger verb (adjectives and filler may stand between), its last noun
  * the head. The head most fragment mass names wins; the noun standing before it in at least two fifths of its
- * runs joins it. Null when no fragment has one.
+ * runs' mass, in two phrasings or more, joins it. Null when no fragment has one.
  */
 export function verbObject(
   fragments: readonly { readonly weight: number; readonly seq: readonly { readonly v: string; readonly i: number }[] }[],
@@ -277,12 +277,13 @@ export function verbObject(
   const best = [...byHead].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   if (!best) return null;
   const head = best[0];
-  const mods = new Map<string, number>();
+  const mods = new Map<string, { w: number; n: number }>();
   for (const r of runs) {
     if (r.run[r.run.length - 1] !== head || r.run.length < 2) continue;
     const m = r.run[r.run.length - 2] as string;
-    mods.set(m, (mods.get(m) ?? 0) + r.weight);
+    const e = mods.get(m) ?? { w: 0, n: 0 };
+    mods.set(m, { w: e.w + r.weight, n: e.n + 1 });
   }
-  const mod = [...mods].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-  return mod && mod[1] * 5 >= best[1] * 2 ? [mod[0], head] : [head];
+  const mod = [...mods].filter(([, e]) => e.n >= 2).sort((a, b) => b[1].w - a[1].w || (a[0] < b[0] ? -1 : 1))[0];
+  return mod && mod[1].w * 5 >= best[1] * 2 ? [mod[0], head] : [head];
 }
