@@ -664,51 +664,21 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const scale = scaleOf(parsed, total, options);
   // A word with a noun sense may modify the anchor even when its verb sense is commoner ("booking reference").
   const nounModifier = (w: string): boolean => readable(w) && (lex.pos(w).n > 0 || !knownWord(lex, w));
-  const anchor = (k: 'id' | 'time'): string[] => anchorPhrase(parsed, k, (w) => !isVerb(w) && !isAdj(w) && readable(w), nounModifier, mass);
-  if (share((p) => p.ids.length > 0) >= options.structure_share) {
-    const withIds = parsed.filter((p) => p.ids.length > 0);
-    const named = anchor('id');
-    if (mass(withIds.filter((p) => p.ids.length >= 2)) * 4 >= mass(withIds)) {
-      // Several identifiers in a fragment: a list ("sites affected: NB-1, NB-2" → site_ids).
-      kind = 'list';
-      keyType = 'array';
-      extra = { items_type: 'string' };
-      suffix = 'ids';
-      if (named.length > 0) headWords.splice(0, headWords.length, named[named.length - 1] as string);
-    } else {
-      // One identifier: a string, its shape as the pattern ("booking ref PNR-7QK2L" → booking_reference).
-      kind = 'string';
-      const pattern = idPattern(withIds.flatMap((p) => p.ids));
-      if (pattern !== null) extra = { pattern };
-      // A bare "reference" or "number" takes the concept it is the identifier of ("booking" → booking_reference).
-      const bare = named.length === 1 && ID_NOUNS.has(named[0] as string) && head !== null && head !== named[0];
-      if (named.length > 0) headWords.splice(0, headWords.length, ...(bare ? [head as string, ...named] : named));
-      suffix = ID_NOUNS.has(headWords[headWords.length - 1] ?? '') ? null : 'id';
-      for (const p of withIds) addValue(p.ids[0] as string, p);
-    }
-  } else if (share((p) => p.ratios.length === 1) >= options.structure_share) {
-    // Proportions W:H are an aspect ratio: a choice among the values clients name, however few so far (re-induction
-    // and sibling clusters widen it).
-    kind = 'enum';
-    ratioChoice = true;
-    extra = { pattern: '^[1-9][0-9]?:[1-9][0-9]?$' };
-    suffix = 'ratio';
-    for (const p of parsed) if (p.ratios.length === 1) addValue(p.ratios[0] as string, p);
-    headWords.splice(0, headWords.length, 'aspect');
-  } else if (share((p) => p.times.length >= 2) >= options.structure_share) {
-    kind = 'window';
-    extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$' };
-    suffix = 'window';
-    for (const p of parsed) if (p.times.length >= 2) addValue(`${p.times[0]}-${p.times[1]}`, p);
-  } else if (share((p) => p.times.length === 1) >= options.structure_share) {
-    kind = 'window';
-    extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
-    // A deadline ("arrive by 10:00", "land before 9pm") is <event>_by; any other time <event>_time.
-    const timed = parsed.filter((p) => p.times.length === 1);
-    const deadline = mass(timed.filter((p) => DEADLINE_WORDS.has(rawBefore(rawOf.get(p.text) ?? [], p.toks.find((t) => t.kind === 'time')?.i ?? -1)))) * 2 >= mass(timed);
-    suffix = deadline ? 'by' : 'time';
-    const named = anchorPhrase(parsed, 'time', (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)), nounModifier, mass);
-    if (named.length > 0) headWords.splice(0, headWords.length, ...named.slice(-1));
+  const st = structuredEvidence(parsed, {
+    share,
+    mass,
+    rawOf,
+    structureShare: options.structure_share,
+    head,
+    noun: (w) => !isVerb(w) && !isAdj(w) && readable(w),
+    timeWord: (deadline) => (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)),
+    nounModifier,
+  });
+  if (st !== null) {
+    ({ kind, keyType, extra, suffix } = st);
+    ratioChoice = st.ratio;
+    if (st.name !== null) headWords.splice(0, headWords.length, ...st.name);
+    for (const [v, p] of st.values) addValue(v, p);
   } else if (scale !== null) {
     kind = 'scale';
     keyType = 'integer';
@@ -720,45 +690,23 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     }
   } else if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
     kind = 'numeric';
-    const nums = parsed.filter((p) => p.numbers.length === 1);
-    keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
-    for (const p of nums) addValue(p.numbers[0] as number, p);
-    suffix = share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
-    const unitMass = new Map<string, number>();
-    for (const p of parsed) if (p.unit) unitMass.set(p.unit, (unitMass.get(p.unit) ?? 0) + mass([p]));
-    const topUnit = [...unitMass].sort((a, b) => b[1] - a[1])[0];
-    if (share((p) => p.currency) >= 0.3) {
-      // Money: an amount (number), a ceiling when enough say so ("under 400 euros" → max_price).
-      keyType = 'number';
-      suffix = null;
-      headWords.splice(0, headWords.length, ...(share((p) => p.limit) >= 0.3 ? ['max', 'price'] : ['price']));
-    } else if (topUnit && topUnit[1] / totalMass >= 0.5) {
-      // A count stated in a unit of time: <concept>_<unit> ("flexible by 2 days" → flexible_days).
-      keyType = 'integer';
-      suffix = topUnit[0];
-      const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
-      // The word is one of the fragments that carry the unit ("dates are flexible, 3 days"), not of the cluster's others.
-      const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
-      const best = vocab
-        .filter((w) => inUnit.has(w))
-        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && readable(w))
-        .map((w) => [w, weigh(withWord(w))] as const)
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-      headWords.splice(0, headWords.length, best ? best[0] : 'requested');
-    } else if (suffix === 'count') {
-      // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
-      // names it when most of the numbered fragments say so, whatever noun the cluster says most.
-      const counted = countedNoun(
-        nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
-        (w) => posOf.get(w) === 'n' && readable(w),
-        (w) => isAdj(w) || posOf.get(w) === null,
-      );
-      if (counted !== null && !headWords.includes(counted)) {
-        const at = counted;
-        const ps = nums.filter((p) => p.words.includes(at));
-        if (mass(ps) * 2 >= mass(nums) && voterCount(ps) >= needClients) headWords.splice(0, headWords.length, at);
-      }
-    }
+    const num = numericEvidence(parsed, {
+      share,
+      mass,
+      headWords,
+      // The word is one of the fragments that carry the unit ("dates are flexible, 3 days"), most clients first.
+      unitWord: (inUnit) => vocab.filter((w) => inUnit.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && readable(w)).map((w) => [w, weigh(withWord(w))] as const),
+      counted: (nums) =>
+        countedNoun(
+          nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
+          (w) => posOf.get(w) === 'n' && readable(w),
+          (w) => isAdj(w) || posOf.get(w) === null,
+        ),
+      enoughClients: (ps) => voterCount(ps) >= needClients,
+    });
+    ({ keyType, suffix } = num);
+    if (num.name !== null) headWords.splice(0, headWords.length, ...num.name);
+    for (const [v, p] of num.values) addValue(v, p);
   } else if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).
     kind = 'string';
@@ -896,6 +844,122 @@ export function hyphenParts(raw: string, known: (w: string) => boolean): string[
   const parts = raw.split('-');
   const joined = parts.join('');
   return known(joined) ? [joined] : parts;
+}
+
+interface Structure {
+  readonly kind: InducedKind;
+  readonly keyType: KeyDefinition['key_type'];
+  readonly extra: Partial<KeyDefinition>;
+  readonly suffix: string | null;
+  /** The name words, or null to keep the concept's. */
+  readonly name: string[] | null;
+  readonly values: readonly (readonly [JsonValue, Parsed])[];
+  /** A proportion choice: kept from one value on. */
+  readonly ratio: boolean;
+}
+
+interface StructureContext {
+  readonly share: (f: (p: Parsed) => boolean) => number;
+  readonly mass: (ps: Iterable<Parsed>) => number;
+  readonly rawOf: ReadonlyMap<string, string[]>;
+  readonly structureShare: number;
+  /** The concept head, for a bare identifier noun ("reference" → booking_reference). */
+  readonly head: string | null;
+  /** A noun that may name identifiers. */
+  readonly noun: (w: string) => boolean;
+  /** A word that may name a time (verbs too for a deadline: arrive_by). */
+  readonly timeWord: (deadline: boolean) => (w: string) => boolean;
+  readonly nounModifier: (w: string) => boolean;
+}
+
+/**
+ * The type read off structured tokens when they carry the need (`structure_share` of the fragment mass):
+ * identifiers (one a fragment: a string with their shape as pattern, named by the noun phrase next to them;
+ * several: a list `<noun>_ids`), proportions (an `aspect_ratio` choice), two times (a window), one time (a time,
+ * `<event>_by` after a deadline word). Null when none does.
+ */
+function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Structure | null {
+  const values: [JsonValue, Parsed][] = [];
+  const clock = '([01][0-9]|2[0-3]):[0-5][0-9]';
+  if (c.share((p) => p.ids.length > 0) >= c.structureShare) {
+    const withIds = parsed.filter((p) => p.ids.length > 0);
+    const named = anchorPhrase(parsed, 'id', c.noun, c.nounModifier, c.mass);
+    // Several identifiers in a fragment: a list ("sites affected: NB-1, NB-2" → site_ids).
+    if (c.mass(withIds.filter((p) => p.ids.length >= 2)) * 4 >= c.mass(withIds)) {
+      return { kind: 'list', keyType: 'array', extra: { items_type: 'string' }, suffix: 'ids', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
+    }
+    const pattern = idPattern(withIds.flatMap((p) => p.ids));
+    // A bare "reference" or "number" takes the concept it is the identifier of ("booking" → booking_reference).
+    const bare = named.length === 1 && ID_NOUNS.has(named[0] as string) && c.head !== null && c.head !== named[0];
+    const name = named.length === 0 ? null : bare ? [c.head as string, ...named] : named;
+    for (const p of withIds) values.push([p.ids[0] as string, p]);
+    const idNoun = name !== null && ID_NOUNS.has(name[name.length - 1] as string);
+    return { kind: 'string', keyType: 'string', extra: pattern !== null ? { pattern } : {}, suffix: idNoun ? null : 'id', name, values, ratio: false };
+  }
+  if (c.share((p) => p.ratios.length === 1) >= c.structureShare) {
+    // Proportions W:H are an aspect ratio: a choice among the values clients name, however few so far.
+    for (const p of parsed) if (p.ratios.length === 1) values.push([p.ratios[0] as string, p]);
+    return { kind: 'enum', keyType: 'string', extra: { pattern: '^[1-9][0-9]?:[1-9][0-9]?$' }, suffix: 'ratio', name: ['aspect'], values, ratio: true };
+  }
+  if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
+    for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
+    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name: null, values, ratio: false };
+  }
+  if (c.share((p) => p.times.length === 1) >= c.structureShare) {
+    // A deadline ("arrive by 10:00", "land before 9pm") is <event>_by; any other time <event>_time.
+    const timed = parsed.filter((p) => p.times.length === 1);
+    const deadline = c.mass(timed.filter((p) => DEADLINE_WORDS.has(rawBefore(c.rawOf.get(p.text) ?? [], p.toks.find((t) => t.kind === 'time')?.i ?? -1)))) * 2 >= c.mass(timed);
+    const named = anchorPhrase(parsed, 'time', c.timeWord(deadline), c.nounModifier, c.mass);
+    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}$` }, suffix: deadline ? 'by' : 'time', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
+  }
+  return null;
+}
+
+interface NumericContext {
+  readonly share: (f: (p: Parsed) => boolean) => number;
+  readonly mass: (ps: Iterable<Parsed>) => number;
+  readonly headWords: readonly string[];
+  /** Candidate words (with their client weight) among the words of the fragments stating the unit. */
+  readonly unitWord: (inUnit: ReadonlySet<string>) => (readonly [string, number])[];
+  /** The noun the numbers stand before (kinds.ts countedNoun). */
+  readonly counted: (nums: readonly Parsed[]) => string | null;
+  readonly enoughClients: (ps: readonly Parsed[]) => boolean;
+}
+
+/**
+ * One number in most fragments: an amount of money (number; `max_price` when enough state a ceiling), a count in
+ * a unit of time (integer `<concept>_<unit>`: flexible_days, outage_minutes), a percentage, or a count of the noun
+ * the numbers stand before (`alarm_count`).
+ */
+function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyType: KeyDefinition['key_type']; suffix: string | null; name: string[] | null; values: [JsonValue, Parsed][] } {
+  const nums = parsed.filter((p) => p.numbers.length === 1);
+  const keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
+  const values = nums.map((p) => [p.numbers[0] as number, p] as [JsonValue, Parsed]);
+  const suffix = c.share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
+  const unitMass = new Map<string, number>();
+  for (const p of parsed) if (p.unit) unitMass.set(p.unit, (unitMass.get(p.unit) ?? 0) + c.mass([p]));
+  const topUnit = [...unitMass].sort((a, b) => b[1] - a[1])[0];
+  // Money: an amount (number), a ceiling when enough say so ("under 400 euros" → max_price).
+  if (c.share((p) => p.currency) >= 0.3) return { keyType: 'number', suffix: null, name: c.share((p) => p.limit) >= 0.3 ? ['max', 'price'] : ['price'], values };
+  if (topUnit && topUnit[1] / c.mass(parsed) >= 0.5) {
+    const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
+    const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
+    const best = c
+      .unitWord(inUnit)
+      .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    return { keyType: 'integer', suffix: topUnit[0], name: [best ? best[0] : 'requested'], values };
+  }
+  if (suffix === 'count') {
+    // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
+    // names it when most of the numbered fragments say so, whatever noun the cluster says most.
+    const counted = c.counted(nums);
+    if (counted !== null && !c.headWords.includes(counted)) {
+      const ps = nums.filter((p) => p.words.includes(counted));
+      if (c.mass(ps) * 2 >= c.mass(nums) && c.enoughClients(ps)) return { keyType, suffix, name: [counted], values };
+    }
+  }
+  return { keyType, suffix, name: null, values };
 }
 
 /** Nouns that already say "identifier": a key named by one needs no `_id` suffix. */
