@@ -216,6 +216,8 @@ const SCALE_MAX = 3;
 const TOKEN = /^[a-z][a-z0-9]{1,23}$/;
 const ID = /^(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+$|^[a-z]{1,4}\d{3,}$/;
 const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
+/** Seven digits or more: an identifier (a ticket, a membership), never a count. */
+const LONG_NUMBER = /^\d{7,}$/;
 /** A proportion W:H or WxH, each side one or two digits. */
 const RATIO = /^[1-9]\d?[x:][1-9]\d?$/;
 
@@ -277,7 +279,8 @@ export function contentWords(text: string): { words: string[]; numbers: number[]
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
-  const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1');
+  // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
+  const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
   // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
   const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3');
@@ -394,9 +397,11 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
       else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
       else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
+      else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
       else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw), i });
       else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
       else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
+      else if (raw.startsWith('pii-')) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (/^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(raw)) {
         const t = wordTok(raw);
         if (t) toks.push({ ...t, i });
@@ -888,11 +893,13 @@ function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Str
     if (c.mass(withIds.filter((p) => p.ids.length >= 2)) * 4 >= c.mass(withIds)) {
       return { kind: 'list', keyType: 'array', extra: { items_type: 'string' }, suffix: 'ids', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
     }
-    const pattern = idPattern(withIds.flatMap((p) => p.ids));
+    // The users' identifiers give the pattern; a placeholder for scrubbed personal data gives none, nor a value.
+    const given = withIds.flatMap((p) => p.ids);
+    const pattern = given.some((id) => id.startsWith('PII-')) ? null : idPattern(given);
     // A bare "reference" or "number" takes the concept it is the identifier of ("booking" → booking_reference).
     const bare = named.length === 1 && ID_NOUNS.has(named[0] as string) && c.head !== null && c.head !== named[0];
     const name = named.length === 0 ? null : bare ? [c.head as string, ...named] : named;
-    for (const p of withIds) values.push([p.ids[0] as string, p]);
+    for (const p of withIds) if (!(p.ids[0] as string).startsWith('PII-')) values.push([p.ids[0] as string, p]);
     const idNoun = name !== null && ID_NOUNS.has(name[name.length - 1] as string);
     return { kind: 'string', keyType: 'string', extra: pattern !== null ? { pattern } : {}, suffix: idNoun ? null : 'id', name, values, ratio: false };
   }

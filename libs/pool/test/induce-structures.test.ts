@@ -28,6 +28,18 @@ describe('types and names from structured evidence (zhou §6.2.2)', () => {
     expect(c.key.enum).toBeUndefined();
   });
 
+  it('seven digits or more are an identifier, not a count; scrubbed personal data is one too, with no pattern and no value', () => {
+    const parcel = candidate([said('parcel tracking number 88123409', 3), said('the tracking number is 99120384', 3), said('tracking number 77123409 please', 2)]);
+    expect(parcel.key.key_type).toBe('string');
+    expect(parcel.key.key_name).toBe('tracking_number');
+    expect(parcel.key.pattern).toBe('^[0-9]{8}$');
+    const callback = candidate([said('call me back at [phone]', 3), said('callback number [phone]', 3), said('my callback number is [phone]', 2)]);
+    expect(callback.key.key_type).toBe('string');
+    expect(callback.key.key_name).toBe('callback_number');
+    expect(callback.key.pattern).toBeUndefined();
+    expect(callback.values).toEqual([]);
+  });
+
   it('several identifiers per fragment → a list of strings named <noun>_ids', () => {
     const c = candidate([said('ports GE-01 and GE-07 are flapping', 3), said('flapping ports GE-03, GE-11', 3), said('ports GE-05 GE-09 down', 2)]);
     expect(c.key.key_type).toBe('array');
