@@ -185,6 +185,9 @@ const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
   ...['red', 'blue', 'green', 'yellow', 'black', 'white', 'brown', 'blonde', 'gray', 'pink', 'purple', 'orange', 'silver', 'gold', 'auburn', 'ginger'].map((c) => [c, 'color'] as const),
 ]);
 
+/** WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`). */
+const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', 'time']]);
+
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
 
@@ -494,7 +497,13 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const classOf = (w: string): string | null => {
     const c = VALUE_CLASSES.get(w);
     if (c) return c;
-    for (const pos of ['n', 'a'] as const) for (const h of lex.hypernyms(w, pos, 3)) for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
+    for (const pos of ['n', 'a'] as const) {
+      for (const h of lex.hypernyms(w, pos, 3)) {
+        for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
+        const named = HYPERNYM_CLASSES.get(h);
+        if (named !== undefined) return named;
+      }
+    }
     return null;
   };
   const valueLike = (w: string, others: readonly string[]): boolean => {
@@ -504,7 +513,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   };
 
   const chooseHead = (exclude: ReadonlySet<string>): string | null => {
-    const eligible = vocab.filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
+    // A noun the alternatives modify heads the need even when its verb sense is commoner ("morning train").
+    const eligible = vocab.filter((w) => !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
     const phrased = eligible.filter((w) => phraseHeads.has(w));
     const scored = (phrased.length > 0 ? phrased : eligible)
       .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
@@ -555,7 +565,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     }
     // Modifiers of one noun said by distinct clients ("glossy paper" / "satin paper") are alternatives of a slot too.
     const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-    const paradigm = paradigmModifiers(phrases, (w) => posOf.get(w) === 'n', (w) => !isVerb(w) && readable(w), labelled ? Math.max(2, needClients) : 1, PARADIGM_OVERLAP);
+    const paradigm = paradigmModifiers(phrases, (w) => posOf.get(w) === 'n' || (lex.pos(w).n > 0 && !STOP_WORDS.has(w)), (w) => !isVerb(w) && readable(w), labelled ? Math.max(2, needClients) : 1, PARADIGM_OVERLAP);
     for (const w of paradigm.modifiers) slotWords.add(w);
     for (const w of paradigm.heads) {
       slotWords.delete(w);
@@ -567,7 +577,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       if (VALUE_CLASSES.has(w)) continue;
       const modifies = parsed.some((p) => {
         const ws = p.toks.filter((t) => t.kind === 'word');
-        return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && !isVerb(o.v) && !slotWords.has(o.v) && posOf.get(o.v) !== 'a'));
+        return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && (!isVerb(o.v) || phraseHeads.has(o.v)) && !slotWords.has(o.v) && posOf.get(o.v) !== 'a'));
       });
       if (!modifies) slotWords.delete(w);
     }

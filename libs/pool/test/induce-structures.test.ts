@@ -78,6 +78,12 @@ describe('types and names from structured evidence (zhou §6.2.2)', () => {
     expect([...(c.key.enum ?? [])].sort()).toEqual(['oak', 'pine', 'walnut']);
   });
 
+  it('parts of the day are a time: the choice is named <head>_time, its head a noun even when its verb sense is commoner', () => {
+    const c = candidate([said('a morning train please', 3), said('morning train if possible', 2), said('evening train', 3), said('the afternoon train works best', 3)]);
+    expect(c.key.key_name).toBe('train_time');
+    expect([...(c.key.enum ?? [])].sort()).toEqual(['afternoon', 'evening', 'morning']);
+  });
+
   it('a removal is named by what is removed, not by where it is', () => {
     const c = candidate([said('remove the lamp posts from the street photo', 3), said('erase the lamp posts', 3), said('delete the lamp posts in the park shot', 2)]);
     expect(c.key.key_type).toBe('boolean');
