@@ -747,14 +747,18 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     keyType = 'boolean';
     for (const p of parsed) addValue(!p.negated, p);
     const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
+    const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
     if (weigh(verbs) * 2 >= total) {
       // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
       suffix = 'removal';
       const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
       const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb);
       if (object !== null) headWords.splice(0, headWords.length, ...object);
-    }
-    else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
+    } else if (restricted !== null) {
+      // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.
+      headWords.splice(0, headWords.length, restricted);
+      suffix = 'only';
+    } else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
     else if (headWords.length < 2) namePrefix = 'needs';
   }
 
@@ -977,6 +981,25 @@ function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyTyp
     }
   }
   return { keyType, suffix, name: null, values };
+}
+
+/**
+ * The word a restriction is about: the content word right before "only" ("nonstop only"), or right after it
+ * ("only direct flights"), when one word stands there in at least two fifths of the fragment mass, from
+ * `needClients` clients. Null otherwise.
+ */
+function onlyWord(parsed: readonly Parsed[], rawOf: ReadonlyMap<string, string[]>, ok: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number, needClients: number): string | null {
+  const by = new Map<string, Parsed[]>();
+  for (const p of parsed) {
+    const at = (rawOf.get(p.text) ?? []).indexOf('only');
+    if (at < 0) continue;
+    const tok = p.toks.find((t) => t.kind === 'word' && t.i === at - 1) ?? p.toks.find((t) => t.kind === 'word' && t.i === at + 1);
+    if (tok !== undefined && ok(tok.v)) by.set(tok.v, [...(by.get(tok.v) ?? []), p]);
+  }
+  const best = [...by].sort((a, b) => mass(b[1]) - mass(a[1]) || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) return null;
+  const clients = new Set(best[1].flatMap((p) => [...p.voters.keys()]));
+  return mass(best[1]) * 5 >= mass(parsed) * 2 && clients.size >= needClients ? best[0] : null;
 }
 
 /** Nouns that already say "identifier": a key named by one needs no `_id` suffix. */

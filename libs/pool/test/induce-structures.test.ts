@@ -84,6 +84,12 @@ describe('types and names from structured evidence (zhou §6.2.2)', () => {
     expect([...(c.key.enum ?? [])].sort()).toEqual(['afternoon', 'evening', 'morning']);
   });
 
+  it('a restriction is <word>_only, whether "only" stands after the word or before it', () => {
+    const c = candidate([said('decaf only please', 3), said('only decaf for me', 3), said('decaf only, late meeting', 3)]);
+    expect(c.key.key_type).toBe('boolean');
+    expect(c.key.key_name).toBe('decaf_only');
+  });
+
   it('a removal is named by what is removed, not by where it is', () => {
     const c = candidate([said('remove the lamp posts from the street photo', 3), said('erase the lamp posts', 3), said('delete the lamp posts in the park shot', 2)]);
     expect(c.key.key_type).toBe('boolean');
