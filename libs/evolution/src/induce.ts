@@ -174,9 +174,9 @@ const VALUE_FORMS: ReadonlyMap<string, string> = new Map([
 const CURRENCY_WORDS: ReadonlySet<string> = new Set(['euro', 'euros', 'eur', 'usd', 'dollar', 'dollars', 'buck', 'bucks', 'gbp', 'pound', 'pounds', 'quid', 'chf', 'franc', 'francs', 'yen', 'jpy', 'yuan', 'rmb', 'cny', 'inr', 'rupee', 'rupees', 'cad', 'aud']);
 /** Words that make an amount a ceiling ("under 400", "max", "budget"). */
 const LIMIT_WORDS: ReadonlySet<string> = new Set(['under', 'below', 'max', 'maximum', 'most', 'cap', 'ceiling', 'limit', 'budget', 'upto', 'within', 'over', 'above', 'höchstens', 'máximo', 'maximal', 'moins', 'top', 'tops']);
-/** Units of time a count may be stated in ("2 days", "three nights"). */
+/** Units a count may be stated in ("2 days", "three nights", "2048 px"): the key's suffix. */
 const TIME_UNITS: ReadonlyMap<string, string> = new Map([
-  ['minute', 'minutes'], ['minutes', 'minutes'], ['min', 'minutes'], ['mins', 'minutes'], ['minuten', 'minutes'], ['minutos', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['hr', 'hours'], ['hrs', 'hours'], ['stunden', 'hours'], ['horas', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'],
+  ['minute', 'minutes'], ['minutes', 'minutes'], ['min', 'minutes'], ['mins', 'minutes'], ['minuten', 'minutes'], ['minutos', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['hr', 'hours'], ['hrs', 'hours'], ['stunden', 'hours'], ['horas', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'], ['px', 'px'], ['pixel', 'px'], ['pixels', 'px'],
 ]);
 
 /** Value families the lexicon does not know as such: the token and the class that names the key. */
@@ -283,7 +283,10 @@ function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
-  const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
+  const grouped = text
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    // A unit glued to its number ("2048px", "90min") is a number and a unit.
+    .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
   // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
   const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3');
@@ -718,6 +721,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
           (w) => isAdj(w) || posOf.get(w) === null,
         ),
       enoughClients: (ps) => voterCount(ps) >= needClients,
+      nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),
     });
     ({ keyType, suffix } = num);
     if (num.name !== null) headWords.splice(0, headWords.length, ...num.name);
@@ -945,6 +949,31 @@ interface NumericContext {
   /** The noun the numbers stand before (kinds.ts countedNoun). */
   readonly counted: (nums: readonly Parsed[]) => string | null;
   readonly enoughClients: (ps: readonly Parsed[]) => boolean;
+  /** A word that may modify the concept ("battery" in "battery backup"). */
+  readonly nounModifier: (w: string) => boolean;
+}
+
+/**
+ * The concept's noun phrase: `word` with the noun right before it ("battery backup") or, when `word` itself
+ * modifies the noun right after it ("boiler warranty"), with that noun, when the neighbour stands there in at
+ * least two fifths of the word's fragment mass, in two phrasings or more.
+ */
+function unitPhrase(parsed: readonly Parsed[], word: string, c: NumericContext): string[] {
+  const side = new Map<string, Parsed[]>();
+  let total = 0;
+  for (const p of parsed) {
+    const at = p.toks.find((t) => t.kind === 'word' && t.v === word);
+    if (at === undefined) continue;
+    total += c.mass([p]);
+    for (const [dir, d] of [['<', -1], ['>', 1]] as const) {
+      const n = p.toks.find((t) => t.kind === 'word' && t.i === (at.i ?? -9) + d);
+      if (n !== undefined && n.v !== word && c.nounModifier(n.v)) side.set(`${dir}${n.v}`, [...(side.get(`${dir}${n.v}`) ?? []), p]);
+    }
+  }
+  const best = [...side].sort((a, b) => c.mass(b[1]) - c.mass(a[1]) || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best || best[1].length < 2 || c.mass(best[1]) * 5 < total * 2) return [word];
+  const other = best[0].slice(1);
+  return best[0].startsWith('<') ? [other, word] : [word, other];
 }
 
 /**
@@ -969,7 +998,8 @@ function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyTyp
       .unitWord(inUnit)
       .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w))
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    return { keyType: 'integer', suffix: topUnit[0], name: [best ? best[0] : 'requested'], values };
+    if (!best) return { keyType: 'integer', suffix: topUnit[0], name: ['requested'], values };
+    return { keyType: 'integer', suffix: topUnit[0], name: unitPhrase(parsed.filter((p) => p.unit === topUnit[0]), best[0], c), values };
   }
   if (suffix === 'count') {
     // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun

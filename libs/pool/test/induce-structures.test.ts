@@ -63,6 +63,15 @@ describe('types and names from structured evidence (zhou §6.2.2)', () => {
     expect(c.values.map((v) => v.value)).toEqual(expect.arrayContaining([75, 200, 40]));
   });
 
+  it('a count in a unit is <concept>_<unit>, pixels glued to the number included, the concept with its compound', () => {
+    const banner = candidate([said('scale the banner to 1200px wide', 3), said('banner width 800 px please', 3), said('make the banner 1600 pixels wide', 3)]);
+    expect(banner.key.key_type).toBe('integer');
+    expect(banner.key.key_name).toBe('banner_px');
+    const warranty = candidate([said('the boiler warranty runs 24 months', 3), said('boiler warranty of 36 months', 3), said('a boiler warranty, twelve months', 3)]);
+    expect(warranty.key.key_name).toBe('boiler_warranty_months');
+    expect(warranty.values.map((v) => v.value).sort()).toEqual([12, 24, 36]);
+  });
+
   it('proportions W:H, WxH or two numbers (a sanitised colon) → aspect_ratio, a string choice with a pattern', () => {
     const c = candidate([said('frame it 5x7', 3), said('a 5 7 frame please', 3), said('2:3 frame for the hallway', 3), said('2x3 frame', 2)]);
     expect(c.key.key_name).toBe('aspect_ratio');
