@@ -546,45 +546,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     return false;
   };
 
-  // Substitution slots: two phrasings equal but for one word name two alternatives of one slot
-  // ("my client eats halal food" / "… vegan food"): the strongest evidence of values, whatever the head.
-  const slotWords = new Set<string>();
-  // Nouns whose modifiers are alternatives ("paper" in "glossy paper" / "satin paper"): the need's head when one is heard.
-  const phraseHeads = new Set<string>();
-  {
-    const seqs = parsed.map((p) => p.toks.filter((t) => t.kind !== 'neg').map((t) => (t.kind === 'word' ? t.v : `#${t.kind}`)));
-    const byShape = new Map<string, number[]>();
-    seqs.forEach((seq, i) => {
-      for (let j = 0; j < seq.length; j++) {
-        const shape = `${seq.length}|${j}|${seq.filter((_, k) => k !== j).join(' ')}`;
-        byShape.set(shape, [...(byShape.get(shape) ?? []), i]);
-      }
-    });
-    for (const [shape, idx] of byShape) {
-      const j = Number(shape.split('|')[1]);
-      const words = new Set(idx.map((i) => (seqs[i] as string[])[j] as string));
-      if (words.size < 2) continue;
-      for (const w of words) if (!w.startsWith('#') && !isVerb(w)) slotWords.add(w);
-    }
-    // Modifiers of one noun said by distinct clients ("glossy paper" / "satin paper") are alternatives of a slot too.
-    const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-    const paradigm = paradigmModifiers(phrases, (w) => posOf.get(w) === 'n' || (lex.pos(w).n > 0 && !STOP_WORDS.has(w)), (w) => !isVerb(w) && readable(w), labelled ? Math.max(2, needClients) : 1, PARADIGM_OVERLAP);
-    for (const w of paradigm.modifiers) slotWords.add(w);
-    for (const w of paradigm.heads) {
-      slotWords.delete(w);
-      phraseHeads.add(w);
-    }
-    // A slot word is a value when it modifies a noun somewhere (stands right beside one) or a value table knows it;
-    // "remove the acne" / "remove the background" swap the object itself: other needs, not values.
-    for (const w of [...slotWords]) {
-      if (VALUE_CLASSES.has(w)) continue;
-      const modifies = parsed.some((p) => {
-        const ws = p.toks.filter((t) => t.kind === 'word');
-        return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && (!isVerb(o.v) || phraseHeads.has(o.v)) && !slotWords.has(o.v) && posOf.get(o.v) !== 'a'));
-      });
-      if (!modifies) slotWords.delete(w);
-    }
-  }
+  // Alternatives of one slot (values) and the nouns they modify (heads): substitution slots and noun phrases.
+  const { slotWords, phraseHeads } = slotEvidence(parsed, {
+    isVerb,
+    isNoun: (w) => posOf.get(w) === 'n' || (lex.pos(w).n > 0 && !STOP_WORDS.has(w)),
+    isAdj,
+    canModify: (w) => !isVerb(w) && readable(w),
+    needClients: labelled ? Math.max(2, needClients) : 1,
+  });
 
   let excluded = new Set<string>(slotWords);
   let head = chooseHead(excluded);
@@ -1030,6 +999,52 @@ function onlyWord(parsed: readonly Parsed[], rawOf: ReadonlyMap<string, string[]
   if (!best) return null;
   const clients = new Set(best[1].flatMap((p) => [...p.voters.keys()]));
   return mass(best[1]) * 5 >= mass(parsed) * 2 && clients.size >= needClients ? best[0] : null;
+}
+
+/**
+ * The alternatives of one slot and the nouns they modify. Substitution slots: two phrasings equal but for one
+ * word name two alternatives ("my client eats halal food" / "… vegan food"), the strongest evidence of values,
+ * whatever the head. Noun phrases: modifiers of one noun said by distinct clients ("glossy paper" / "satin paper",
+ * kinds.ts paradigmModifiers); that noun is a phrase head, never a value. A slot word stays a value when it
+ * modifies a noun somewhere or a value table knows it ("remove the acne" / "remove the background" swap the object
+ * itself: other needs, not values).
+ */
+function slotEvidence(
+  parsed: readonly Parsed[],
+  c: { isVerb: (w: string) => boolean; isNoun: (w: string) => boolean; isAdj: (w: string) => boolean; canModify: (w: string) => boolean; needClients: number },
+): { slotWords: Set<string>; phraseHeads: Set<string> } {
+  const slotWords = new Set<string>();
+  const phraseHeads = new Set<string>();
+  const seqs = parsed.map((p) => p.toks.filter((t) => t.kind !== 'neg').map((t) => (t.kind === 'word' ? t.v : `#${t.kind}`)));
+  const byShape = new Map<string, number[]>();
+  seqs.forEach((seq, i) => {
+    for (let j = 0; j < seq.length; j++) {
+      const shape = `${seq.length}|${j}|${seq.filter((_, k) => k !== j).join(' ')}`;
+      byShape.set(shape, [...(byShape.get(shape) ?? []), i]);
+    }
+  });
+  for (const [shape, idx] of byShape) {
+    const j = Number(shape.split('|')[1]);
+    const words = new Set(idx.map((i) => (seqs[i] as string[])[j] as string));
+    if (words.size < 2) continue;
+    for (const w of words) if (!w.startsWith('#') && !c.isVerb(w)) slotWords.add(w);
+  }
+  const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
+  const paradigm = paradigmModifiers(phrases, c.isNoun, c.canModify, c.needClients, PARADIGM_OVERLAP);
+  for (const w of paradigm.modifiers) slotWords.add(w);
+  for (const w of paradigm.heads) {
+    slotWords.delete(w);
+    phraseHeads.add(w);
+  }
+  for (const w of [...slotWords]) {
+    if (VALUE_CLASSES.has(w)) continue;
+    const modifies = parsed.some((p) => {
+      const ws = p.toks.filter((t) => t.kind === 'word');
+      return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && (!c.isVerb(o.v) || phraseHeads.has(o.v)) && !slotWords.has(o.v) && !c.isAdj(o.v)));
+    });
+    if (!modifies) slotWords.delete(w);
+  }
+  return { slotWords, phraseHeads };
 }
 
 /** Nouns that already say "identifier": a key named by one needs no `_id` suffix. */
