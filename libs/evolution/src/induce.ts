@@ -725,7 +725,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
       suffix = 'removal';
       const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-      const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb);
+      const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb, (w) => isAdj(w) && readable(w));
       if (object !== null) headWords.splice(0, headWords.length, ...object);
     } else if (restricted !== null) {
       // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.

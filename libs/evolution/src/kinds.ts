@@ -244,13 +244,15 @@ export function foldVariants(values: readonly string[], clients: (w: string) => 
  * The object of a verb across fragments ("remove the power lines across the sky" → power line): in each fragment
  * the first run of adjacent nouns after a trigger verb (adjectives and filler may stand between), its last noun
  * the head. The head most fragment mass names wins; the noun standing before it in at least two fifths of its
- * runs' mass, in two phrasings or more, joins it. Null when no fragment has one.
+ * runs' mass, in two phrasings or more, joins it (an adjective right before the nouns may: "red eye"). Null when
+ * no fragment has one.
  */
 export function verbObject(
   fragments: readonly { readonly weight: number; readonly seq: readonly { readonly v: string; readonly i: number }[] }[],
   isTrigger: (w: string) => boolean,
   isNoun: (w: string) => boolean,
   isVerb: (w: string) => boolean,
+  isAdjective: (w: string) => boolean = () => false,
 ): string[] | null {
   const runs: { run: string[]; weight: number }[] = [];
   for (const f of fragments) {
@@ -258,14 +260,18 @@ export function verbObject(
     if (at < 0) continue;
     const run: string[] = [];
     let last = -9;
+    let adjective: { v: string; i: number } | null = null;
     for (let k = at + 1; k < f.seq.length; k++) {
       const t = f.seq[k] as { v: string; i: number };
       if (isNoun(t.v) && (run.length === 0 || t.i === last + 1)) {
+        // An adjective right before the run modifies it ("red eye"): it may name the object, never head it.
+        if (run.length === 0 && adjective !== null && adjective.i === t.i - 1) run.push(adjective.v);
         run.push(t.v);
         last = t.i;
         continue;
       }
       if (run.length > 0 || isVerb(t.v)) break;
+      adjective = isAdjective(t.v) ? t : null;
     }
     if (run.length > 0) runs.push({ run, weight: f.weight });
   }

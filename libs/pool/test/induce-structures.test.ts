@@ -103,5 +103,7 @@ describe('types and names from structured evidence (zhou §6.2.2)', () => {
     const c = candidate([said('remove the lamp posts from the street photo', 3), said('erase the lamp posts', 3), said('delete the lamp posts in the park shot', 2)]);
     expect(c.key.key_type).toBe('boolean');
     expect(c.key.key_name).toBe('lamp_post_removal');
+    const stains = candidate([said('remove the yellow stains on the shirt', 3), said('erase those yellow stains', 3), said('delete yellow stains from the collar', 2)]);
+    expect(stains.key.key_name).toBe('yellow_stain_removal');
   });
 });
