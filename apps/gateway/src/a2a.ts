@@ -64,7 +64,6 @@ class RpcFailure extends Error {
   }
 }
 
-
 function errorBody(id: Id, e: unknown): Record<string, unknown> {
   const err = e instanceof RpcFailure ? e.err : toParleyError(e);
   const code = e instanceof RpcFailure && e.code !== undefined ? e.code : jsonRpcCode(err);
@@ -93,55 +92,79 @@ interface Routing {
   requireOutput?: unknown;
 }
 
+/**
+ * Picks the schema to execute: schema_id as given, else the scenario's latest schema, else the agent's only scenario
+ * (the rules of `execute` with a scenario or a schema_id, zhou §3.2), within the endpoint's agent when the URL names one.
+ */
+async function resolveTarget(catalog: ToolCatalog, r: Routing, base: string, urlAgent: string | undefined): Promise<Target> {
+  let agent = urlAgent;
+  if (r.agent !== undefined && r.agent !== null) {
+    const named = validateAgentName(r.agent, `${base}.agent`);
+    if (urlAgent && named !== urlAgent) {
+      throw new ParleyError('invalid_params', `${base}.agent "${named}" differs from the agent of this endpoint, "${urlAgent}"`, { path: `${base}.agent`, rule: 'matches_endpoint' });
+    }
+    agent = named;
+  }
+  const entries = await catalog.entries();
+  if (r.schema_id !== undefined && r.schema_id !== null) {
+    if (typeof r.schema_id !== 'string' || !SCHEMA_ID_PATTERN.test(r.schema_id)) {
+      throw new ParleyError('invalid_params', `${base}.schema_id must be a schema_id such as "flight_booking_v1"`, { path: `${base}.schema_id`, rule: 'pattern' });
+    }
+    const sid = r.schema_id;
+    const entry = entries.find((e) => e.source.schema.schema_id === sid && (!agent || e.source.agent.name === agent));
+    return { schemaId: sid, ...(agent ? { agent } : {}), ...(entry ? { entry } : {}) };
+  }
+  let candidates = agent ? entries.filter((e) => e.source.agent.name === agent) : entries;
+  if (r.scenario !== undefined && r.scenario !== null) {
+    if (typeof r.scenario !== 'string') throw new ParleyError('invalid_params', `${base}.scenario must be a string`, { path: `${base}.scenario`, rule: 'type' });
+    const sid = scenarioId(r.scenario, { path: `${base}.scenario` });
+    candidates = candidates.filter((e) => e.source.schema.scenario_id === sid);
+    if (candidates.length === 0) {
+      throw agent
+        ? new ParleyError('scenario_not_served', `Agent "${agent}" serves no published scenario "${sid}"`, { path: `${base}.scenario`, rule: 'served' })
+        : new ParleyError('scenario_not_found', `No schema is published for scenario "${sid}"`, { path: `${base}.scenario`, rule: 'exists' });
+    }
+  } else if (candidates.length !== 1) {
+    throw new ParleyError('invalid_params', `${base}.scenario or ${base}.schema_id is required${agent ? `: agent "${agent}" serves ${candidates.length} scenarios` : ''}`, {
+      path: `${base}.scenario`,
+      rule: 'required',
+    });
+  }
+  if (candidates.length > 1) {
+    // Same rule as `execute` with a schema_id only: name the agent when several match (ARCHITECTURE.md).
+    throw new ParleyError('ambiguous_agent', `Several agents serve this scenario; name one with ${base}.agent or use /a2a/<agent>`, {
+      path: `${base}.agent`,
+      rule: 'required_when_ambiguous',
+      details: { agents: candidates.map((e) => e.source.agent.name) },
+    });
+  }
+  const entry = candidates[0] as CatalogEntry;
+  return { schemaId: entry.source.schema.schema_id, agent: entry.source.agent.name, entry };
+}
+
+/** The reply Message in the request's dialect: v0.3 JSON, or v1.0 through the SDK's codec. */
+function replyMessage(dialect: Dialect, contextId: string, result: JsonObject, meta: Record<string, unknown>): unknown {
+  if (dialect === 'v03') {
+    // v0.3 Message (kind-discriminated parts, lowercase role).
+    return { kind: 'message', messageId: randomUUID(), contextId, role: 'agent', parts: [{ kind: 'data', data: result }], metadata: meta };
+  }
+  // v1.0: the SDK's own codec writes the SendMessageResponse wire form ({"message": {...}}).
+  return SendMessageResponse.toJSON({
+    payload: {
+      $case: 'message',
+      value: Message.fromJSON({
+        messageId: randomUUID(),
+        contextId,
+        role: 'ROLE_AGENT',
+        parts: [{ data: result, mediaType: 'application/json' }],
+        metadata: meta,
+      }),
+    },
+  });
+}
+
 export function createA2aFace(opts: A2aFaceOptions) {
   const { catalog, execution, log } = opts;
-
-  /** Picks the schema to execute: schema_id as given, else the scenario's latest schema, else the agent's only scenario. */
-  async function resolveTarget(r: Routing, base: string, urlAgent: string | undefined): Promise<Target> {
-    let agent = urlAgent;
-    if (r.agent !== undefined && r.agent !== null) {
-      const named = validateAgentName(r.agent, `${base}.agent`);
-      if (urlAgent && named !== urlAgent) {
-        throw new ParleyError('invalid_params', `${base}.agent "${named}" differs from the agent of this endpoint, "${urlAgent}"`, { path: `${base}.agent`, rule: 'matches_endpoint' });
-      }
-      agent = named;
-    }
-    const entries = await catalog.entries();
-    if (r.schema_id !== undefined && r.schema_id !== null) {
-      if (typeof r.schema_id !== 'string' || !SCHEMA_ID_PATTERN.test(r.schema_id)) {
-        throw new ParleyError('invalid_params', `${base}.schema_id must be a schema_id such as "flight_booking_v1"`, { path: `${base}.schema_id`, rule: 'pattern' });
-      }
-      const sid = r.schema_id;
-      const entry = entries.find((e) => e.source.schema.schema_id === sid && (!agent || e.source.agent.name === agent));
-      return { schemaId: sid, ...(agent ? { agent } : {}), ...(entry ? { entry } : {}) };
-    }
-    let candidates = agent ? entries.filter((e) => e.source.agent.name === agent) : entries;
-    if (r.scenario !== undefined && r.scenario !== null) {
-      if (typeof r.scenario !== 'string') throw new ParleyError('invalid_params', `${base}.scenario must be a string`, { path: `${base}.scenario`, rule: 'type' });
-      const sid = scenarioId(r.scenario, { path: `${base}.scenario` });
-      candidates = candidates.filter((e) => e.source.schema.scenario_id === sid);
-      if (candidates.length === 0) {
-        throw agent
-          ? new ParleyError('scenario_not_served', `Agent "${agent}" serves no published scenario "${sid}"`, { path: `${base}.scenario`, rule: 'served' })
-          : new ParleyError('scenario_not_found', `No schema is published for scenario "${sid}"`, { path: `${base}.scenario`, rule: 'exists' });
-      }
-    } else if (candidates.length !== 1) {
-      throw new ParleyError('invalid_params', `${base}.scenario or ${base}.schema_id is required${agent ? `: agent "${agent}" serves ${candidates.length} scenarios` : ''}`, {
-        path: `${base}.scenario`,
-        rule: 'required',
-      });
-    }
-    if (candidates.length > 1) {
-      // Same rule as `execute` with a schema_id only: name the agent when several match (ARCHITECTURE.md).
-      throw new ParleyError('ambiguous_agent', `Several agents serve this scenario; name one with ${base}.agent or use /a2a/<agent>`, {
-        path: `${base}.agent`,
-        rule: 'required_when_ambiguous',
-        details: { agents: candidates.map((e) => e.source.agent.name) },
-      });
-    }
-    const entry = candidates[0] as CatalogEntry;
-    return { schemaId: entry.source.schema.schema_id, agent: entry.source.agent.name, entry };
-  }
 
   async function sendMessage(params: unknown, dialect: Dialect, urlAgent: string | undefined): Promise<unknown> {
     if (!isPlainObject(params) || !isPlainObject(params.message)) {
@@ -170,7 +193,7 @@ export function createA2aFace(opts: A2aFaceOptions) {
     const payload = (envelope ? data.payload : data) as JsonObject;
     const payloadPath = envelope ? `${dataPath}.payload` : dataPath;
 
-    const target = await resolveTarget(routing, routingPath, urlAgent);
+    const target = await resolveTarget(catalog, routing, routingPath, urlAgent);
     const o = parseCallToolMeta({ requireOutput: routing.requireOutput, client_id: routing.client_id }, routingPath);
     // The fields a schema advertises are known only for a tool's latest version; an older schema_id advertises none.
     const advertised = target.entry?.outputFields ?? [];
@@ -190,23 +213,7 @@ export function createA2aFace(opts: A2aFaceOptions) {
 
     const contextId = typeof message.contextId === 'string' && message.contextId ? message.contextId : randomUUID();
     const meta = { agent: r.agent, schema_id: target.schemaId, scenario_id: r.scenario_id, execution_id: r.execution_id };
-    if (dialect === 'v03') {
-      // v0.3 Message (kind-discriminated parts, lowercase role).
-      return { kind: 'message', messageId: randomUUID(), contextId, role: 'agent', parts: [{ kind: 'data', data: result }], metadata: meta };
-    }
-    // v1.0: the SDK's own codec writes the SendMessageResponse wire form ({"message": {...}}).
-    return SendMessageResponse.toJSON({
-      payload: {
-        $case: 'message',
-        value: Message.fromJSON({
-          messageId: randomUUID(),
-          contextId,
-          role: 'ROLE_AGENT',
-          parts: [{ data: result, mediaType: 'application/json' }],
-          metadata: meta,
-        }),
-      },
-    });
+    return replyMessage(dialect, contextId, result, meta);
   }
 
   async function dispatch(method: string, params: unknown, urlAgent: string | undefined): Promise<unknown> {

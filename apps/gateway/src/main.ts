@@ -78,7 +78,7 @@ runUntilSignal('gateway', log, async () => {
   // `unavailable` but must not take negotiation and execution out of rotation.
   const health = { shuttingDown: false, checks };
   const embedder = createEmbedderFromEnv(env);
-  log.info('embedder for tool selection', { embedder: embedder.id });
+  log.info('embedder for tool selection', { embedder: embedder.id, ...(embedder.description ? { description: embedder.description } : {}) });
   // Example requests an operator attaches to tools for selection (chang §3.4): {"<tool>": ["…"]}.
   const examplesFile = envOptional(env, 'MCP_TOOL_EXAMPLES_FILE');
   const toolExamples = examplesFile ? parseToolExamples(JSON.parse(readFileSync(examplesFile, 'utf8')), examplesFile) : undefined;

@@ -1,34 +1,30 @@
+import type { Agent } from '@parley/agent-sdk';
 import { createJwtVerifier, mintApiKey, parseApiKey, parseJwtIssuers, type Authenticator, type JwtIssuer } from '@parley/auth';
 import {
   AgentProfileServiceService,
   ApiKeyServiceService,
-  EventSubscriptionServiceService,
   DeadLetterServiceService,
+  EventSubscriptionServiceService,
   EvolutionServiceService,
   ExecutionServiceService,
   NegotiationServiceService,
   RegistryServiceService,
   SemanticPoolServiceService,
   TaskServiceService,
-  createGrpcClient,
-  type GrpcClient,
 } from '@parley/contracts';
-import { evolverConfigFromEnv, startEvolution, type RunningEvolution } from '@parley/evolution-service';
-import { createLlmFromEnv } from '@parley/llm';
-import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
-import { poolConfigFromEnv, rawFragmentsFromEnv, startSemanticPool, type RunningSemanticPool } from '@parley/semantic-pool';
-import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
-import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
-import { startExecution, type RunningExecution } from '@parley/execution';
-import { createEmbedderFromEnv, type Embedder, loadWordNetLexicon } from '@parley/embeddings';
+import { createEmbedderFromEnv, type Embedder } from '@parley/embeddings';
 import { createMemoryBus, createNatsBus, createSubjects, type Bus, type Subjects } from '@parley/events';
-import { gatewayHttpDeps, startGateway } from '@parley/gateway';
+import type { RunningEvolution } from '@parley/evolution-service';
+import { EXAMPLE_SCENARIOS, registerExampleAgent, startExampleAgent } from '@parley/example-agents';
+import type { RunningExecution } from '@parley/execution';
+import { gatewayHttpDeps, startGateway, type Backends } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
-import { startRegistry } from '@parley/registry';
-import { apiKeysViaRegistry, createAuthenticator, eventFlowFromEnv, fetchJwks, createLogger, generateServiceToken, systemClock, type Clock, type HealthState, type Logger } from '@parley/runtime';
-import { createMetrics, type GatewayHttpConfig, type Metrics } from '@parley/runtime';
+import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
+import { apiKeysViaRegistry, createAuthenticator, createLogger, createMetrics, eventFlowFromEnv, fetchJwks, generateServiceToken, systemClock, type Clock, type GatewayHttpConfig, type HealthState, type Logger, type Metrics } from '@parley/runtime';
+import type { RunningSemanticPool } from '@parley/semantic-pool';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
-import type { Agent } from '@parley/agent-sdk';
+import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
+import { grpcClients, startEmbeddedExecution, startEmbeddedRegistry, startSelfEvolution, type EmbeddedIdentity, type ServiceCommon } from './embedded-services';
 
 /**
  * Every Parley service in one process. The services are the same code as the
@@ -117,6 +113,49 @@ export interface EmbeddedParley {
   stop(): Promise<void>;
 }
 
+/**
+ * Identity (draft-zhou §7 authentication): the services' shared token is made per process; the development key is
+ * PARLEY_DEV_KEY or made here, and holds every role as the principal `dev`.
+ */
+function embeddedIdentity(opts: EmbeddedOptions, clock: Clock): EmbeddedIdentity {
+  const tenant = opts.tenant ?? process.env['PARLEY_TENANT'] ?? 'default';
+  const devKey = opts.devKey ?? process.env['PARLEY_DEV_KEY'] ?? mintApiKey().key;
+  if (!parseApiKey(devKey)) throw new Error('PARLEY_DEV_KEY must be an API key (pk_<16 hex>_<43 base64url>): make one with `parley keys mint`');
+  const issuersEnv = process.env['PARLEY_JWT_ISSUERS'];
+  const issuers = opts.jwtIssuers ?? (issuersEnv ? parseJwtIssuers(issuersEnv) : undefined);
+  const jwt = issuers?.length ? createJwtVerifier({ issuers, tenant, clock, fetchJwks }) : undefined;
+  return { tenant, serviceToken: generateServiceToken(), devKey, cacheMs: opts.authCacheMs ?? 2000, jwt };
+}
+
+/** The gateway's options beside its backends: HTTP settings, rate limit, port and body size as given or read. */
+function gatewayHttpOptions(opts: EmbeddedOptions) {
+  return {
+    ...(opts.http ? { ...gatewayHttpDeps(opts.http), loopbackPlain: true } : {}),
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    // rateLimit: null (benchmarks, tests driving load as one principal) turns off the in-flight bound too.
+    ...(opts.rateLimit === null ? { maxInFlightPerPrincipal: 0 } : {}),
+    ...(opts.host ? { host: opts.host } : {}),
+    port: opts.port ?? 8080,
+    maxBodyBytes: opts.maxBodyBytes ?? opts.http?.maxBodyBytes ?? 1024 * 1024,
+  };
+}
+
+/** Starts the example agents and registers them through the gateway, as an outside server agent would. */
+async function seedExampleAgents(bus: Bus, subjects: Subjects, devKey: string, gatewayUrl: string): Promise<Agent[]> {
+  const agents: Agent[] = [];
+  for (const scenario of EXAMPLE_SCENARIOS) {
+    const agent = await startExampleAgent(scenario, { bus, prefix: subjects.prefix, apiKey: devKey });
+    await registerExampleAgent(agent, scenario, gatewayUrl);
+    agents.push(agent);
+  }
+  return agents;
+}
+
+/**
+ * The wiring: storage and the bus, identity, the services in dependency order (registry, negotiation,
+ * execution, the self-evolution pair), the gateway over gRPC clients to each, then the example agents.
+ * `stop` ends them in the reverse order, the gateway first so no request starts during shutdown.
+ */
 export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedParley> {
   const log = opts.log ?? createLogger({ level: 'info' });
   const clock = opts.clock ?? systemClock;
@@ -124,202 +163,59 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
   // The event flow's limits as the separate services read them (PARLEY_STREAM_MAX_*, PARLEY_*_MAX_ATTEMPTS).
   const eventFlow = eventFlowFromEnv(process.env);
-  const bus = opts.natsUrl
-    ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' })
-    : createMemoryBus({ subjects });
-  const grpcHost = '127.0.0.1';
+  const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
   const metrics = opts.metrics === null ? undefined : (opts.metrics ?? createMetrics());
   const withMetrics = metrics ? { metrics } : {};
   // One bus for every service: its durable consumers' lag is read on scrape.
   metrics?.watchConsumers(() => bus.consumerLag?.() ?? Promise.resolve([]));
-  const clients: GrpcClient<never>[] = [];
-  const client = <S,>(c: S): S => {
-    clients.push(c as unknown as GrpcClient<never>);
-    return c;
-  };
+  const common: ServiceCommon = { db, bus, subjects, clock, eventFlow, grpcHost: '127.0.0.1', grpcPort: 0, ...withMetrics };
+  const id = embeddedIdentity(opts, clock);
+  const clients = grpcClients(common.grpcHost, id.serviceToken);
+  const { grpc } = clients;
 
-  // Identity (draft-zhou §7 authentication): the services' shared token is made per process; the development key is
-  // PARLEY_DEV_KEY or made here, and holds every role as the principal `dev`.
-  const tenant = opts.tenant ?? process.env['PARLEY_TENANT'] ?? 'default';
-  const serviceToken = generateServiceToken();
-  const devKey = opts.devKey ?? process.env['PARLEY_DEV_KEY'] ?? mintApiKey().key;
-  if (!parseApiKey(devKey)) throw new Error('PARLEY_DEV_KEY must be an API key (pk_<16 hex>_<43 base64url>): make one with `parley keys mint`');
-  const issuersEnv = process.env['PARLEY_JWT_ISSUERS'];
-  const issuers = opts.jwtIssuers ?? (issuersEnv ? parseJwtIssuers(issuersEnv) : undefined);
-  const jwt = issuers?.length ? createJwtVerifier({ issuers, tenant, clock, fetchJwks }) : undefined;
-  const cacheMs = opts.authCacheMs ?? 2000;
-  const registry = await startRegistry({
-    db,
-    bus,
-    subjects,
-    clock,
-    log: log.child({ service: 'registry' }),
-    eventFlow,
-    grpcHost,
-    grpcPort: 0,
-    ...withMetrics,
-    auth: {
-      tenant,
-      serviceToken,
-      cacheMs,
-      ...(jwt ? { jwt } : {}),
-      bootstrap: [
-        {
-          key: devKey,
-          principal: 'dev',
-          roles: ['operator', 'server_agent', 'client_agent'],
-          agents: ['*'],
-          scenarios: ['*'],
-          description: 'the embedded mode\'s development key (PARLEY_DEV_KEY)',
-        },
-      ],
-    },
-  });
-  const grpc = <S extends Parameters<typeof createGrpcClient>[0]>(def: S, port: number, deadlineMs?: number) =>
-    client(createGrpcClient(def, `${grpcHost}:${port}`, { credential: serviceToken, ...(deadlineMs !== undefined ? { deadlineMs } : {}) }));
+  const registry = await startEmbeddedRegistry(common, log, id);
   // Every other service checks API keys at the registry, as the separate processes do.
   const apiKeysClient = grpc(ApiKeyServiceService, registry.port, 3000);
   const authenticator =
-    opts.authenticator ?? createAuthenticator({ tenant, clock, serviceToken, cacheMs, apiKeys: apiKeysViaRegistry(apiKeysClient.api), ...(jwt ? { jwt } : {}) });
+    opts.authenticator ?? createAuthenticator({ tenant: id.tenant, clock, serviceToken: id.serviceToken, cacheMs: id.cacheMs, apiKeys: apiKeysViaRegistry(apiKeysClient.api), ...(id.jwt ? { jwt: id.jwt } : {}) });
   const registryClient = grpc(RegistryServiceService, registry.port);
-  const profilesClient = grpc(AgentProfileServiceService, registry.port);
-  const negotiation = await startNegotiation({
-    db,
-    bus,
-    subjects,
-    registry: registryClient.api,
-    clock,
-    log: log.child({ service: 'negotiation' }),
-    eventFlow,
-    grpcHost,
-    grpcPort: 0,
-    authenticator,
-    ...withMetrics,
-  });
+  const negotiation = await startNegotiation({ ...common, registry: registryClient.api, log: log.child({ service: 'negotiation' }), authenticator });
   const negotiationClient = grpc(NegotiationServiceService, negotiation.port);
   const timeoutMs = opts.executeTimeoutMs ?? 5000;
-  const execution = await startExecution({
-    db,
-    bus,
-    subjects,
-    negotiation: negotiationClient.api,
-    clock,
-    log: log.child({ service: 'execution' }),
-    eventFlow,
-    timeoutMs,
-    grpcHost,
-    grpcPort: 0,
-    authenticator,
-    // Safe retries of execute: PARLEY_IDEMPOTENCY_TTL_MS as in the separate process (default 24 h).
-    ...(process.env['PARLEY_IDEMPOTENCY_TTL_MS'] ? { idempotencyTtlMs: Number(process.env['PARLEY_IDEMPOTENCY_TTL_MS']) } : {}),
-    ...withMetrics,
-    // Audit samples store patch-key values (draft-zhou §7, sensitive data at rest: only where enabled): every scenario in the one-process
-    // development mode unless AUDIT_SCENARIOS says otherwise.
-    auditScenarios: (process.env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
-    // Webhook URL policy: PARLEY_WEBHOOK_ALLOW as in the separate process; a development default that allows loopback receivers.
-    tasks: { webhooks: { allow: process.env['PARLEY_WEBHOOK_ALLOW'] || 'http://127.0.0.1:*,http://localhost:*,http://[::1]:*,https://127.0.0.1:*,https://localhost:*,https://[::1]:*' } },
-  });
-  const executionClient = grpc(ExecutionServiceService, execution.port, timeoutMs + 5000);
-  const tasksClient = grpc(TaskServiceService, execution.port, timeoutMs + 5000);
-  const eventSubscriptionsClient = grpc(EventSubscriptionServiceService, execution.port);
-  const health: HealthState = {
-    shuttingDown: false,
-    checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() },
-  };
+  const execution = await startEmbeddedExecution(common, log, negotiationClient.api, authenticator, timeoutMs);
   const embedder = opts.embedder ?? createEmbedderFromEnv(process.env);
   const index = opts.index ?? createVectorIndexFromEnv(process.env);
-  // Schema self-evolution (draft-zhou §6.2): the pool feeds on other.captured, the evolver on pool.matured.
-  const semanticPool = await startSemanticPool({
-    db,
-    bus,
-    subjects,
-    embedder,
-    index,
-    clock,
-    log: log.child({ service: 'semantic-pool' }),
-    eventFlow,
-    // The §6.2.1 figures as given, else from the environment as the separate process reads them (PARLEY_HEAT_THRESHOLD, …).
-    config: opts.evolution?.pool ?? poolConfigFromEnv(process.env),
-    ...(opts.evolution?.heatSampleMs !== undefined ? { heatSampleMs: opts.evolution.heatSampleMs } : {}),
-    // zhou §7: with PARLEY_DATA_KEY (or PARLEY_STORE_RAW_FRAGMENTS=false) as in the separate process;
-    // otherwise raw fragments are sealed with a key made up at start.
-    ...(process.env['PARLEY_DATA_KEY'] || process.env['PARLEY_STORE_RAW_FRAGMENTS'] === 'false' ? { raw: rawFragmentsFromEnv(process.env) } : {}),
-    grpcHost,
-    grpcPort: 0,
-    authenticator,
-    ...withMetrics,
-  });
-  const poolClient = grpc(SemanticPoolServiceService, semanticPool.port);
-  const llm = createLlmFromEnv(process.env, await loadWordNetLexicon());
-  const evolution = await startEvolution({
-    db,
-    bus,
-    subjects,
-    negotiation: negotiationClient.api,
-    clock,
-    log: log.child({ service: 'evolution' }),
-    eventFlow,
-    // As given, else from the environment as the separate process reads it (PARLEY_APPROVAL=manual holds every patch, …).
-    config: opts.evolution?.evolver ?? evolverConfigFromEnv(process.env),
-    induce: (input) => llm.inducer.induce(input),
-    judge: llm.judge ? { id: llm.judge.id, judge: (i) => (llm.judge as NonNullable<typeof llm.judge>).judge(i) } : null,
-    ...(opts.evolution?.tickMs !== undefined ? { tickMs: opts.evolution.tickMs } : {}),
-    grpcHost,
-    grpcPort: 0,
-    authenticator,
-    ...withMetrics,
-  });
-  const evolutionClient = grpc(EvolutionServiceService, evolution.port);
-  const gateway = await startGateway({
-    embedder,
-    authenticator,
-    ...(opts.http ? { ...gatewayHttpDeps(opts.http), loopbackPlain: true } : {}),
-    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
-    // rateLimit: null (benchmarks, tests driving load as one principal) turns off the in-flight bound too.
-    ...(opts.rateLimit === null ? { maxInFlightPerPrincipal: 0 } : {}),
-    clock,
-    backends: {
-      apiKeys: apiKeysClient.api,
-      registry: registryClient.api,
-      profiles: profilesClient.api,
-      negotiation: negotiationClient.api,
-      execution: executionClient.api,
-      tasks: tasksClient.api,
-      eventSubscriptions: eventSubscriptionsClient.api,
-      pool: poolClient.api,
-      evolution: evolutionClient.api,
-      // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
-      deadLetters: new Map([
-        ['registry', grpc(DeadLetterServiceService, registry.port).api],
-        ['negotiation', grpc(DeadLetterServiceService, negotiation.port).api],
-        ['execution', grpc(DeadLetterServiceService, execution.port).api],
-        ['semantic-pool', grpc(DeadLetterServiceService, semanticPool.port).api],
-        ['evolution', grpc(DeadLetterServiceService, evolution.port).api],
-      ] as const),
-    },
-    health,
-    log: log.child({ service: 'gateway' }),
-    ...(opts.host ? { host: opts.host } : {}),
-    port: opts.port ?? 8080,
-    maxBodyBytes: opts.maxBodyBytes ?? opts.http?.maxBodyBytes ?? 1024 * 1024,
-    ...withMetrics,
-  });
+  const { semanticPool, evolution } = await startSelfEvolution(common, log, { embedder, index, negotiation: negotiationClient.api, authenticator, given: opts.evolution });
 
-  const agents: Agent[] = [];
-  if (opts.seed ?? true) {
-    for (const scenario of EXAMPLE_SCENARIOS) {
-      const agent = await startExampleAgent(scenario, { bus, prefix: subjects.prefix, apiKey: devKey });
-      await registerExampleAgent(agent, scenario, gateway.loopbackUrl);
-      agents.push(agent);
-    }
-  }
+  const backends: Backends = {
+    apiKeys: apiKeysClient.api,
+    registry: registryClient.api,
+    profiles: grpc(AgentProfileServiceService, registry.port).api,
+    negotiation: negotiationClient.api,
+    execution: grpc(ExecutionServiceService, execution.port, timeoutMs + 5000).api,
+    tasks: grpc(TaskServiceService, execution.port, timeoutMs + 5000).api,
+    eventSubscriptions: grpc(EventSubscriptionServiceService, execution.port).api,
+    pool: grpc(SemanticPoolServiceService, semanticPool.port).api,
+    evolution: grpc(EvolutionServiceService, evolution.port).api,
+    // Dead letters (draft-zhou §6.2 event flow): every service serves DeadLetterService on its gRPC port.
+    deadLetters: new Map([
+      ['registry', grpc(DeadLetterServiceService, registry.port).api],
+      ['negotiation', grpc(DeadLetterServiceService, negotiation.port).api],
+      ['execution', grpc(DeadLetterServiceService, execution.port).api],
+      ['semantic-pool', grpc(DeadLetterServiceService, semanticPool.port).api],
+      ['evolution', grpc(DeadLetterServiceService, evolution.port).api],
+    ] as const),
+  };
+  const health: HealthState = { shuttingDown: false, checks: { database: () => db.query('SELECT 1').then(() => true), bus: () => bus.healthy() } };
+  const gateway = await startGateway({ embedder, authenticator, clock, backends, health, log: log.child({ service: 'gateway' }), ...gatewayHttpOptions(opts), ...withMetrics });
+  const agents = (opts.seed ?? true) ? await seedExampleAgents(bus, subjects, id.devKey, gateway.loopbackUrl) : [];
 
   return {
     url: gateway.url,
     loopbackUrl: gateway.loopbackUrl,
-    devKey,
-    serviceToken,
-    tenant,
+    devKey: id.devKey,
+    serviceToken: id.serviceToken,
+    tenant: id.tenant,
     grpcPorts: { registry: registry.port, negotiation: negotiation.port, execution: execution.port, semanticPool: semanticPool.port, evolution: evolution.port },
     embedderId: embedder.id,
     port: gateway.port,
@@ -340,10 +236,9 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       await execution.stop();
       await negotiation.stop();
       await registry.stop();
-      for (const c of clients) c.close();
+      clients.close();
       await bus.close();
       await db.close();
     },
   };
 }
-

@@ -113,12 +113,20 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
         ...(deps.retryDelayMs !== undefined ? { retryDelayMs: deps.retryDelayMs } : {}),
         durable: `${deps.subjects.prefix}-semantic-pool${owner}`,
         filterSubjects: capturedSubjects,
-        // Memory follows the committed log: one event at a time, and a failed
+        // Memory follows the committed log: one batch at a time, and a failed
         // transaction (commit included) folds the log again before the redelivery.
         serialize: (w) => service.serialize(w),
         onRollback: async (e) => {
           deps.log.warn('pool transaction failed; rebuilding from the log', { error: String(e) });
           await service.rebuild();
+        },
+        // A batch's fragments go to the log in one statement (a failed batch call is taken one event at a time).
+        handleBatch: async (batch, tx) => {
+          await service.onOtherCapturedBatch(
+            batch.flatMap(({ event }) => (event.type === EventType.OtherCaptured ? [event] : [])),
+            tx,
+          );
+          if (appendedToOutbox(tx)) setImmediate(() => relay.nudge());
         },
       },
       async (event, tx) => {
@@ -158,6 +166,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,
+    ...(deps.embedder.description ? { embedder_description: deps.embedder.description } : {}),
     similarity_threshold: service.pool().config.similarity_threshold,
     index: deps.index.kind,
     scenarios: deps.scenarios ?? 'all',

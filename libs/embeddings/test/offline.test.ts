@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_EMBEDDER_ID, cosine, createOfflineEmbedder, separation, tokenize, type OfflineEmbedder } from '../src/index';
+import { OFFLINE_EMBEDDER_ID, OFFLINE_GLOVE_EMBEDDER_ID, cosine, createOfflineEmbedder, findWordVectors, separation, tokenize, type OfflineEmbedder } from '../src/index';
 import { catchParley, norm } from './helpers';
 
 interface Pair {
@@ -123,23 +123,41 @@ describe('offline embedder: the Embedder contract', () => {
   });
 
   it('names its vector space: the id changes with any option that changes vectors', () => {
-    expect(createOfflineEmbedder().id).toBe(OFFLINE_EMBEDDER_ID);
-    expect(createOfflineEmbedder({ cacheSize: 10 }).id).toBe(OFFLINE_EMBEDDER_ID);
-    const a = createOfflineEmbedder({ dimensions: 512 }).id;
-    const b = createOfflineEmbedder({ weights: { gloss: 0 } }).id;
+    const wn = { wordVectors: false } as const;
+    expect(createOfflineEmbedder(wn).id).toBe(OFFLINE_EMBEDDER_ID);
+    expect(createOfflineEmbedder({ ...wn, cacheSize: 10 }).id).toBe(OFFLINE_EMBEDDER_ID);
+    // β = 0 is the WordNet-only space too.
+    expect(createOfflineEmbedder({ wordVectorWeight: 0 }).id).toBe(OFFLINE_EMBEDDER_ID);
+    const a = createOfflineEmbedder({ ...wn, dimensions: 512 }).id;
+    const b = createOfflineEmbedder({ ...wn, weights: { gloss: 0 } }).id;
     expect(a).not.toBe(OFFLINE_EMBEDDER_ID);
     expect(b).not.toBe(OFFLINE_EMBEDDER_ID);
     expect(a).not.toBe(b);
-    expect(createOfflineEmbedder({ dimensions: 512 }).dimensions).toBe(512);
+    expect(createOfflineEmbedder({ ...wn, dimensions: 512 }).dimensions).toBe(512);
+  });
+
+  it.skipIf(findWordVectors().status !== 'found')('with the word-vector cache: its own id, 100 more dimensions, another id per β', () => {
+    const e = createOfflineEmbedder();
+    expect(e.id).toBe(OFFLINE_GLOVE_EMBEDDER_ID);
+    expect(e.dimensions).toBe(2048 + 100);
+    expect(e.description).toMatch(/GloVe/);
+    expect(createOfflineEmbedder({ dimensions: 512 }).dimensions).toBe(612);
+    const b = createOfflineEmbedder({ wordVectorWeight: 0.5 }).id;
+    expect(b.startsWith(`${OFFLINE_GLOVE_EMBEDDER_ID}:`)).toBe(true);
+    expect(createOfflineEmbedder({ wordVectors: false }).description).toMatch(/WordNet 3\.1 features only \(word vectors turned off\)/);
   });
 });
 
 describe('offline embedder: features', () => {
   it('lemmatises with Morphy rules and irregular forms', async () => {
-    expect(await sim('eyes', 'eye')).toBeGreaterThan(0.8);
-    expect(await sim('bigger', 'big')).toBeGreaterThan(0.8); // doubled consonant
-    expect(await sim('sat', 'sit')).toBeGreaterThan(0.5); // irregular (built-in exception list)
-    expect(await sim('children', 'child')).toBeGreaterThan(0.8);
+    // The WordNet features on their own (GloVe gives each inflected form a vector of its own).
+    const wn = createOfflineEmbedder({ wordVectors: false });
+    expect(await sim('eyes', 'eye', wn)).toBeGreaterThan(0.8);
+    expect(await sim('bigger', 'big', wn)).toBeGreaterThan(0.8); // doubled consonant
+    expect(await sim('sat', 'sit', wn)).toBeGreaterThan(0.5); // irregular (built-in exception list)
+    expect(await sim('children', 'child', wn)).toBeGreaterThan(0.8);
+    // The default keeps them close.
+    for (const [a, b] of [['eyes', 'eye'], ['bigger', 'big'], ['children', 'child']] as const) expect(await sim(a, b), `${a} ~ ${b}`).toBeGreaterThan(0.6);
   });
 
   it('relates words through WordNet that share no letters', async () => {
@@ -147,9 +165,12 @@ describe('offline embedder: features', () => {
     const unrelated = await sim('big', 'kosher');
     expect(related).toBeGreaterThan(0.2);
     expect(related).toBeGreaterThan(unrelated + 0.15);
-    // Without the WordNet expansion the two are strangers.
-    const plain = createOfflineEmbedder({ weights: { synonym: 0, derivation: 0, hypernym: 0, gloss: 0 } });
+    // Without the WordNet expansion (and without word vectors) the two are strangers.
+    const bare = { weights: { synonym: 0, derivation: 0, hypernym: 0, gloss: 0 } };
+    const plain = createOfflineEmbedder({ ...bare, wordVectors: false });
     expect(await sim('big', 'large', plain)).toBeLessThan(0.1);
+    // The word vectors alone relate them (GloVe: "big" and "large" share contexts).
+    if (findWordVectors().status === 'found') expect(await sim('big', 'large', createOfflineEmbedder(bare))).toBeGreaterThan(0.2);
   });
 
   it('reads multi-word WordNet lemmas ("black and white")', async () => {

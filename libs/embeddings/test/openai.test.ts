@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ParleyError } from '@parley/protocol';
-import { cosine, createEmbedderFromEnv, createOpenAIEmbedder } from '../src/index';
+import { cosine, createEmbedderFromEnv, createOpenAIEmbedder, findWordVectors } from '../src/index';
 
 interface Received {
   path: string;
@@ -193,8 +193,10 @@ describe('OpenAI-compatible embedder over real HTTP', () => {
 
 describe('createEmbedderFromEnv', () => {
   it('defaults to the offline embedder', () => {
-    expect(createEmbedderFromEnv({}).id).toBe('offline-wordnet-v1');
-    expect(createEmbedderFromEnv({ PARLEY_EMBEDDER: ' Offline ' }).id).toBe('offline-wordnet-v1');
+    // With the word-vector cache built (npm ci) the offline space is WordNet + GloVe, else WordNet alone.
+    const offline = findWordVectors().status === 'found' ? 'offline-wordnet-glove-v1' : 'offline-wordnet-v1';
+    expect(createEmbedderFromEnv({}).id).toBe(offline);
+    expect(createEmbedderFromEnv({ PARLEY_EMBEDDER: ' Offline ' }).id).toBe(offline);
   });
 
   it('builds the OpenAI-compatible embedder from PARLEY_EMBEDDINGS_*', async () => {

@@ -43,8 +43,9 @@ export interface Bus {
    * As consume, but hands the handler the events available, in stream order, up
    * to `maxBatch` (default 100) at once: all acked when it resolves, all
    * delivered again (from the first, in order) when it throws. Lets a consumer
-   * commit a batch in one transaction. Absent: the adapter delivers one at a
-   * time (the NATS adapter, whose durables keep one event in flight).
+   * commit a batch in one transaction. Both adapters have it (NATS: the
+   * durable keeps maxBatch events in flight); absent, a consumer takes one
+   * event at a time through consume.
    */
   consumeBatch?(opts: ConsumeOptions & { maxBatch?: number }, handler: (events: EventEnvelope[]) => Promise<void>): Promise<Stoppable>;
   /**

@@ -51,7 +51,7 @@ export interface IdempotentConsumeOptions {
   prepare?: (event: EventEnvelope) => Promise<unknown>;
   /**
    * Events applied in one transaction at most, when the bus delivers batches
-   * (Bus.consumeBatch: the in-process bus; default 100): under load one
+   * (Bus.consumeBatch; default 100): under load one
    * transaction and one processed_events statement carry many events.
    */
   maxBatch?: number;

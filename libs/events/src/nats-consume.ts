@@ -9,97 +9,91 @@ import { ensureConsumer, planFilters } from './nats-consumers';
 import { fromHeaders, type NatsCtx } from './nats-context';
 import { endSpan, startProcess } from './tracing';
 
-// Consuming a durable JetStream consumer for nats-bus.ts: one event at a time
-// (max_ack_pending 1 by default), acked after the handler, nak'd with
-// `retryDelayMs` when it throws; the pull restarts (re-creating the consumer)
-// when it is interrupted or deleted under it.
+// Consuming a durable JetStream consumer for nats-bus.ts. The durable keeps up to `window` events in flight
+// (max_ack_pending); the pull buffers them in stream order and the handler takes the events available, up to
+// `maxBatch` at once (consume: one). All are acked after the handler resolves. When it throws, the same events are
+// handed to it again, from the first, after `retryDelayMs`, kept alive meanwhile (`working`), before any later event:
+// the order holds with any window. The pull restarts (re-creating the consumer) when it is interrupted or deleted
+// under it; events a stopped process held are handed back first (see ensureConsumer).
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
 const RESTART_BACKOFF_MAX_MS = 5000;
+/** Events handed to a batch handler at most at once (consumeBatch without maxBatch), as the in-process bus. */
+export const DEFAULT_MAX_BATCH = 100;
 
-export async function consume(x: NatsCtx, o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
+/** One event at a time; the durable's window is the bus's maxAckPending (default 1). */
+export function consume(x: NatsCtx, o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
+  return consumeBatches(x, o, 1, x.maxAckPending, (events) => handler(events[0]!));
+}
+
+/** The events available, up to `maxBatch` (default 100) at once; the durable's window is as large. */
+export function consumeBatch(x: NatsCtx, o: ConsumeOptions & { maxBatch?: number }, handler: (events: EventEnvelope[]) => Promise<void>): Promise<Stoppable> {
+  const max = o.maxBatch ?? DEFAULT_MAX_BATCH;
+  if (!Number.isInteger(max) || max < 1) throw new RangeError('maxBatch must be a positive integer');
+  return consumeBatches(x, o, max, Math.max(max, x.maxAckPending), handler);
+}
+
+interface Delivery {
+  m: JsMsg;
+  event: EventEnvelope;
+}
+
+async function consumeBatches(
+  x: NatsCtx,
+  o: ConsumeOptions,
+  maxBatch: number,
+  window: number,
+  handler: (events: EventEnvelope[]) => Promise<void>,
+): Promise<Stoppable> {
   x.assertOpen();
   const retryDelayMs = o.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const plan = planFilters(x, [...o.filterSubjects]);
-  await ensureConsumer(x, o.durable, plan.server);
+  await ensureConsumer(x, o.durable, plan.server, window);
   let consumer = await x.js.consumers.get(x.subjects.stream, o.durable);
 
-  let stopping = false;
-  let messages: ConsumerMessages | undefined;
+  const state = { stopping: false, messages: undefined as ConsumerMessages | undefined };
   const stopSignal = new AbortController();
-
-  const ack = async (m: JsMsg) => {
-    try {
-      await m.ackAck({ timeout: 5000 });
-    } catch (err) {
-      x.log.warn('ack not confirmed; the event may be delivered again', { durable: o.durable, seq: m.seq, error: errorText(err) });
-    }
-  };
-
-  const handle = async (m: JsMsg) => {
-    if (plan.client && !matchesAny(plan.client, m.subject)) return ack(m);
-    let event: EventEnvelope;
-    try {
-      event = decodeEvent(m.data);
-    } catch (err) {
-      x.log.error('undecodable event terminated', { durable: o.durable, seq: m.seq, subject: m.subject, error: errorText(err) });
-      m.term('undecodable');
-      return;
-    }
-    // A slow handler must not be mistaken for a dead one and have its event redelivered elsewhere.
-    const beat = setInterval(() => m.working(), Math.max(1000, Math.floor(x.ackWaitMs / 3)));
-    const { span, ctx } = startProcess({ subject: m.subject, messageId: event.id, group: o.durable }, fromHeaders(m.headers));
-    try {
-      await otelContext.with(ctx, () => handler(event));
-      endSpan(span);
-    } catch (err) {
-      endSpan(span, err);
-      clearInterval(beat);
-      x.log.warn('event handler threw; redelivering', { durable: o.durable, event_id: event.id, retry_ms: retryDelayMs, error: errorText(err) });
-      m.nak(retryDelayMs);
-      return;
-    }
-    clearInterval(beat);
-    await ack(m);
-  };
+  const handle = (batch: JsMsg[]) => handleBatch(x, o.durable, { plan: plan.client, retryDelayMs, signal: stopSignal.signal, stopping: () => state.stopping }, batch, handler);
 
   const loop = (async () => {
     let failures = 0;
-    while (!stopping) {
+    while (!state.stopping) {
       try {
-        messages = await consumer.consume({ max_messages: x.maxAckPending, idle_heartbeat: x.idleHeartbeatMs, expires: Math.max(30_000, x.idleHeartbeatMs * 3) });
-        const current = messages;
-        if (stopping) {
+        const buffer = pulled();
+        const current = await consumer.consume({
+          max_messages: window,
+          idle_heartbeat: x.idleHeartbeatMs,
+          expires: Math.max(30_000, x.idleHeartbeatMs * 3),
+          callback: (m) => buffer.push(m),
+        });
+        state.messages = current;
+        void current.closed().then(
+          () => buffer.end(),
+          () => buffer.end(),
+        );
+        if (state.stopping) {
           await current.close();
           break;
         }
-        void (async () => {
-          for await (const s of current.status()) {
-            // The client would keep pulling from a deleted consumer; start over, which re-creates it.
-            if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'heartbeats_missed') {
-              void current.close();
-              return;
-            }
-          }
-        })().catch(() => {});
-        for await (const m of current) {
-          // Pulled before stop() but not handled: hand it back now rather than after ack_wait.
-          if (stopping) {
-            m.nak();
+        watchStatus(current);
+        for (let batch = await buffer.take(maxBatch); batch.length > 0; batch = await buffer.take(maxBatch)) {
+          // Pulled before stop() but not handled: hand them back now rather than after ack_wait.
+          if (state.stopping) {
+            for (const m of batch) m.nak();
             continue;
           }
-          await handle(m);
+          await handle(batch);
           failures = 0;
         }
       } catch (err) {
-        if (!stopping) x.log.warn('consumer interrupted; restarting', { durable: o.durable, error: errorText(err) });
+        if (!state.stopping) x.log.warn('consumer interrupted; restarting', { durable: o.durable, error: errorText(err) });
       }
-      if (stopping || x.nc.isClosed()) break;
+      if (state.stopping || x.nc.isClosed()) break;
       failures++;
       await sleep(Math.min(RESTART_BACKOFF_MAX_MS, 100 * 2 ** Math.min(failures, 6)), stopSignal.signal);
-      if (stopping) break;
+      if (state.stopping) break;
       try {
-        await ensureConsumer(x, o.durable, plan.server);
+        await ensureConsumer(x, o.durable, plan.server, window);
         consumer = await x.js.consumers.get(x.subjects.stream, o.durable);
       } catch (err) {
         x.log.warn('consumer could not be re-created; retrying', { durable: o.durable, error: errorText(err) });
@@ -109,13 +103,125 @@ export async function consume(x: NatsCtx, o: ConsumeOptions, handler: (event: Ev
 
   return x.track({
     async stop() {
-      if (stopping) return loop;
-      stopping = true;
+      if (state.stopping) return loop;
+      state.stopping = true;
       stopSignal.abort();
-      await messages?.close().catch(() => {});
+      await state.messages?.close().catch(() => {});
       await loop;
     },
   });
+}
+
+/** The client would keep pulling from a deleted consumer: close the pull, so the loop starts over and re-creates it. */
+function watchStatus(current: ConsumerMessages): void {
+  void (async () => {
+    for await (const s of current.status()) {
+      if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'heartbeats_missed') {
+        void current.close();
+        return;
+      }
+    }
+  })().catch(() => {});
+}
+
+/** What a pull delivered and the handler has not taken yet, in stream order. */
+function pulled(): { push(m: JsMsg): void; end(): void; take(max: number): Promise<JsMsg[]> } {
+  const items: JsMsg[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  return {
+    push(m) {
+      items.push(m);
+      signal();
+    },
+    end() {
+      ended = true;
+      signal();
+    },
+    /** The events available, up to `max`, waiting for one; empty once the pull has ended and all are taken. */
+    async take(max) {
+      while (items.length === 0 && !ended) await new Promise<void>((r) => (wake = r));
+      return items.splice(0, max);
+    },
+  };
+}
+
+interface BatchContext {
+  /** Filters the server could not apply (servers before 2.10 with several filters): the rest is acked unhandled. */
+  plan: string[] | undefined;
+  retryDelayMs: number;
+  signal: AbortSignal;
+  stopping(): boolean;
+}
+
+/**
+ * Hands the decodable, matching events of `batch` to the handler until it resolves (again after `retryDelayMs`
+ * each time it throws, the events kept alive meanwhile), then acks them; an undecodable one is terminated. A stop
+ * while waiting to retry hands the events back (nak) instead.
+ */
+async function handleBatch(x: NatsCtx, durable: string, c: BatchContext, batch: JsMsg[], handler: (events: EventEnvelope[]) => Promise<void>): Promise<void> {
+  const live: Delivery[] = [];
+  const skipped: JsMsg[] = [];
+  for (const m of batch) {
+    if (c.plan && !matchesAny(c.plan, m.subject)) {
+      skipped.push(m);
+      continue;
+    }
+    try {
+      live.push({ m, event: decodeEvent(m.data) });
+    } catch (err) {
+      x.log.error('undecodable event terminated', { durable, seq: m.seq, subject: m.subject, error: errorText(err) });
+      m.term('undecodable');
+    }
+  }
+  if (live.length > 0) {
+    // A slow handler must not be mistaken for a dead one and have its events redelivered elsewhere.
+    const beat = setInterval(() => live.forEach((d) => d.m.working()), Math.max(1000, Math.floor(x.ackWaitMs / 3)));
+    try {
+      if (!(await deliverUntilHandled(x, durable, c, live, handler))) {
+        for (const d of live) d.m.nak();
+        return;
+      }
+    } finally {
+      clearInterval(beat);
+    }
+  }
+  await ackAll(x, durable, [...skipped, ...live.map((d) => d.m)]);
+}
+
+/** Calls the handler with the events until it resolves (true), or until a stop while waiting to retry (false). */
+async function deliverUntilHandled(x: NatsCtx, durable: string, c: BatchContext, live: Delivery[], handler: (events: EventEnvelope[]) => Promise<void>): Promise<boolean> {
+  const events = live.map((d) => d.event);
+  for (;;) {
+    const traced = live.map((d) => startProcess({ subject: d.m.subject, messageId: d.event.id, group: durable }, fromHeaders(d.m.headers)));
+    try {
+      await otelContext.with(traced[0]!.ctx, () => handler(events));
+      for (const t of traced) endSpan(t.span);
+      return true;
+    } catch (err) {
+      for (const t of traced) endSpan(t.span, err);
+      x.log.warn('event handler threw; redelivering', { durable, event_id: events[0]!.id, events: events.length, retry_ms: c.retryDelayMs, error: errorText(err) });
+    }
+    await sleep(c.retryDelayMs, c.signal);
+    if (c.stopping()) return false;
+  }
+}
+
+/** Acks in order; only the last is confirmed (the server takes one connection's acks in order). */
+async function ackAll(x: NatsCtx, durable: string, ms: JsMsg[]): Promise<void> {
+  const last = ms.at(-1);
+  if (!last) return;
+  for (const m of ms.slice(0, -1)) m.ack();
+  try {
+    await last.ackAck({ timeout: 5000 });
+  } catch (err) {
+    x.log.warn('ack not confirmed; the events may be delivered again', { durable, seq: last.seq, events: ms.length, error: errorText(err) });
+  }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

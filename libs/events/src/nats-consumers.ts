@@ -25,43 +25,45 @@ export function planFilters(x: Pick<NatsCtx, 'multiFilter'>, filters: string[]):
   return { server: { filter_subject: undefined, filter_subjects: undefined }, client: filters };
 }
 
-export async function ensureConsumer(x: NatsCtx, durable: string, filter: ServerFilter): Promise<void> {
+/**
+ * Creates the durable, or brings its filter and limits up to date keeping its position. A durable that holds
+ * events in flight while nobody pulls from it (a process that died with them, or an interrupted pull of this one)
+ * is re-created at the position it had acknowledged: they are delivered again at once and before any later event,
+ * instead of after ack_wait and after the events behind them.
+ */
+export async function ensureConsumer(x: NatsCtx, durable: string, filter: ServerFilter, maxAckPending = x.maxAckPending): Promise<void> {
   const cfg: Partial<ConsumerConfig> = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: nanos(x.ackWaitMs),
-    max_ack_pending: x.maxAckPending,
+    max_ack_pending: maxAckPending,
     // Never give up on an event: a handler that keeps failing holds its consumer back, visibly, instead of losing data.
     max_deliver: -1,
     ...filter,
   };
-  if (!x.multiFilter) {
-    let existing: ConsumerInfo | undefined;
-    try {
-      existing = await x.jsm.consumers.info(x.subjects.stream, durable);
-    } catch (err) {
-      if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
-    }
-    if (existing && !sameFilter(existing.config, filter)) {
-      // Servers before 2.10 accept a filter change but go on delivering by the old
-      // filter; re-create the durable at the position it had acknowledged.
-      x.log.warn('re-creating durable consumer with its new filter', { durable, from_seq: existing.ack_floor.stream_seq + 1 });
-      await x.jsm.consumers.delete(x.subjects.stream, durable);
-      await x.jsm.consumers.add(x.subjects.stream, {
-        ...cfg,
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: existing.ack_floor.stream_seq + 1,
-      });
-      return;
-    }
+  let existing: ConsumerInfo | undefined;
+  try {
+    existing = await x.jsm.consumers.info(x.subjects.stream, durable);
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
+  }
+  // Servers before 2.10 accept a filter change but go on delivering by the old filter.
+  const refilter = existing !== undefined && !x.multiFilter && !sameFilter(existing.config, filter);
+  const stranded = existing !== undefined && existing.num_ack_pending > 0 && existing.num_waiting === 0;
+  if (existing && (refilter || stranded)) {
+    const from = existing.ack_floor.stream_seq + 1;
+    x.log.warn(refilter ? 're-creating durable consumer with its new filter' : 're-creating durable consumer to hand back the events it held', { durable, from_seq: from, in_flight: existing.num_ack_pending });
+    await x.jsm.consumers.delete(x.subjects.stream, durable);
+    await x.jsm.consumers.add(x.subjects.stream, { ...cfg, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+    return;
   }
   try {
     await x.jsm.consumers.add(x.subjects.stream, cfg);
   } catch (err) {
     if (!(err instanceof JetStreamApiError)) throw err;
     // The durable exists with another filter or limits (a new release): update it in place, keeping its position.
-    await x.jsm.consumers.update(x.subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: x.maxAckPending, ...filter });
+    await x.jsm.consumers.update(x.subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: maxAckPending, ...filter });
   }
 }
 

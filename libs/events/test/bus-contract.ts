@@ -226,6 +226,60 @@ export function busContract(name: string, factory: () => Promise<BusUnderTest>):
       expect(ids(allOther.events)).toEqual([aOther.id, bOther.id]);
     });
 
+    it('hands a batch consumer the events available in stream order, up to maxBatch, and a batch whose handler threw again from its first event before any later one', async () => {
+      const filter = [t.subjects.event('batch', EventType.PayloadExecuted)];
+      const events = Array.from({ length: 7 }, () => payloadExecuted('batch'));
+      for (const e of events.slice(0, 5)) await t.bus.publishEvent(e);
+      const seen: string[][] = [];
+      let failuresLeft = 2;
+      track(
+        await t.bus.consumeBatch!({ durable: 'batcher', filterSubjects: filter, retryDelayMs: 50, maxBatch: 3 }, async (batch) => {
+          seen.push(ids(batch));
+          if (failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error('transient failure');
+          }
+        }),
+      );
+      for (const e of events.slice(5)) await t.bus.publishEvent(e);
+      await expect.poll(() => seen.slice(2).flat().length, { timeout: 5000 }).toBe(7);
+      await delay(QUIET_MS);
+      // The failed batch twice more, unchanged; then every event once, in stream order, in batches of at most 3.
+      expect(seen[1]).toEqual(seen[0]);
+      expect(seen[2]).toEqual(seen[0]);
+      expect(seen[0]![0]).toBe(events[0]!.id);
+      expect(seen.slice(2).flat()).toEqual(ids(events));
+      expect(Math.max(...seen.map((b) => b.length))).toBeLessThanOrEqual(3);
+    });
+
+    it('resumes a restarted batch consumer where it stopped, without repeats, and gathers a backlog into batches', async () => {
+      const filter = [t.subjects.event('bresume', EventType.PayloadExecuted)];
+      const first = Array.from({ length: 3 }, () => payloadExecuted('bresume'));
+      const got1: string[] = [];
+      const c1 = await t.bus.consumeBatch!({ durable: 'bresumer', filterSubjects: filter }, async (batch) => void got1.push(...ids(batch)));
+      for (const e of first) await t.bus.publishEvent(e);
+      await expect.poll(() => got1.length, { timeout: 5000 }).toBe(3);
+      await c1.stop();
+
+      const whileDown = Array.from({ length: 20 }, () => payloadExecuted('bresume'));
+      for (const e of whileDown) await t.bus.publishEvent(e);
+      const bus2 = t.reopen ? await t.reopen() : t.bus;
+      const batches: string[][] = [];
+      track(await bus2.consumeBatch!({ durable: 'bresumer', filterSubjects: filter, maxBatch: 50 }, async (batch) => void batches.push(ids(batch))));
+      await expect.poll(() => batches.flat().length, { timeout: 5000 }).toBe(20);
+      await delay(QUIET_MS);
+      expect(got1).toEqual(ids(first));
+      expect(batches.flat()).toEqual(ids(whileDown));
+      // A backlog comes in fewer calls than events.
+      expect(batches.length).toBeLessThan(20);
+    });
+
+    it('refuses a maxBatch that is not a positive integer', async () => {
+      for (const maxBatch of [0, -1, 1.5]) {
+        await expect(t.bus.consumeBatch!({ durable: 'badbatch', filterSubjects: [t.subjects.streamSubjects()[0]!], maxBatch }, async () => {})).rejects.toThrow(RangeError);
+      }
+    });
+
     it('reports healthy while open', async () => {
       expect(await t.bus.healthy()).toBe(true);
     });

@@ -172,6 +172,72 @@ describe.skipIf(!infra)('NATS bus', () => {
     await bus.close();
   });
 
+  it('keeps stream order with a window of several events in flight when a handler throws, and hands a batch back on stop while it waits to retry', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects, { maxAckPending: 5 });
+    const events = Array.from({ length: 4 }, () => payloadExecuted('w'));
+    for (const e of events) await bus.publishEvent(e);
+    let failuresLeft = 2;
+    const c = await collectEvents(bus, {
+      durable: 'windowed',
+      filterSubjects: [],
+      retryDelayMs: 50,
+      onEvent: (e) => {
+        if (e.id === events[1]!.id && failuresLeft-- > 0) throw new Error('transient failure');
+      },
+    });
+    await c.waitFor(4);
+    expect(c.events.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    await c.stop();
+
+    const more = Array.from({ length: 3 }, () => payloadExecuted('w'));
+    for (const e of more) await bus.publishEvent(e);
+    let calls = 0;
+    const failing = await bus.consumeBatch!({ durable: 'windowed', filterSubjects: [], retryDelayMs: 60_000 }, async () => {
+      calls++;
+      throw new Error('down');
+    });
+    await expect.poll(() => calls, { timeout: 5000 }).toBe(1);
+    const stopped = Date.now();
+    await failing.stop();
+    expect(Date.now() - stopped).toBeLessThan(5000);
+    const got: string[] = [];
+    const again = await bus.consumeBatch!({ durable: 'windowed', filterSubjects: [] }, async (batch) => void got.push(...batch.map((e) => e.id)));
+    await expect.poll(() => got.length, { timeout: 5000 }).toBe(3);
+    expect(got).toEqual(more.map((e) => e.id));
+    await again.stop();
+    await bus.close();
+  });
+
+  it('keeps a batch durable\'s window in flight and hands back at once, in order, the events a process died holding', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const nc = await connect({ servers: infra!.natsUrl, name: 'events-int-doomed' });
+    const doomed = await open(subjects, { nc });
+    const events = Array.from({ length: 4 }, () => payloadExecuted('s'));
+    for (const e of events) await doomed.publishEvent(e);
+    const held: string[] = [];
+    // The handler never finishes: the process "dies" (its connection goes) with the batch in flight.
+    await doomed.consumeBatch!({ durable: 'orphaned', filterSubjects: [], maxBatch: 10 }, async (batch) => {
+      held.push(...batch.map((e) => e.id));
+      await new Promise(() => {});
+    });
+    await expect.poll(() => held.length, { timeout: 5000 }).toBeGreaterThan(0);
+    const ci = await jsm.consumers.info(subjects.stream, 'orphaned');
+    expect(ci.config.max_ack_pending).toBe(10);
+    await nc.close();
+    const later = payloadExecuted('s');
+    const bus = await open(subjects);
+    await bus.publishEvent(later);
+    const got: string[] = [];
+    const started = Date.now();
+    await bus.consumeBatch!({ durable: 'orphaned', filterSubjects: [] }, async (batch) => void got.push(...batch.map((e) => e.id)));
+    await expect.poll(() => got.length, { timeout: 10_000 }).toBe(5);
+    // Not after the 30 s ack wait, and not after the event published later.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(got).toEqual([...events, later].map((e) => e.id));
+    await bus.close();
+  });
+
   it('re-creates a durable consumer deleted under it (replaying from the stream start)', async () => {
     const subjects = createSubjects(uniquePrefix());
     const bus = await open(subjects, { idleHeartbeatMs: 500 });

@@ -218,121 +218,125 @@ function pointId(seq: number): string {
 
 export const scopeLabel = (s: Scope): string => scopeClient(s) ?? 'global';
 
-export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promise<SemanticPool> {
-  const { embedder, index } = opts;
-  const { neighbors, ...poolOver } = opts.config ?? {};
-  // zhou §6.2.1 "cosine similarity >= 0.85" assumes sentence-transformer scores;
-  // the threshold is chosen per embedder (thresholds.ts) unless given.
-  const config = poolConfig({ ...poolOver, similarity_threshold: poolOver.similarity_threshold ?? similarityThresholdFor(embedder.id) });
-  const mergeAt = mergeThreshold(config);
-  const k = neighbors ?? 5;
-  if (!Number.isInteger(k) || k < 1 || k > 100) throw poolError('config', 'neighbors', `neighbors must be an integer in 1..100, got ${k}`);
-  const fixed = opts.scenarios !== undefined;
-  const scenarios = [...new Set((opts.scenarios ?? []).map((s) => scenarioId(s)))];
-  const ensured = new Set<string>();
-  const ensure = async (sc: string): Promise<void> => {
-    if (ensured.has(sc)) return;
-    await index.ensureCollection(collectionOf(sc), embedder.dimensions);
-    ensured.add(sc);
-  };
-  for (const sc of scenarios) await ensure(sc);
+/** What one pool holds: its ports, its figures and its clusters (the units below share it). */
+interface PoolState {
+  readonly embedder: Embedder;
+  readonly index: VectorIndex;
+  readonly config: PoolConfig;
+  /** Centroids at least this close merge (online agglomeration). */
+  readonly mergeAt: number;
+  /** Nearest clusters asked of the index per pool. */
+  readonly k: number;
+  /** Whether the scenarios were given (a replica's subset) rather than taken as they come. */
+  readonly fixed: boolean;
+  readonly scenarios: string[];
+  readonly ensured: Set<string>;
+  readonly states: Map<string, ClusterState>;
+  readonly byPoint: Map<string, string>;
+  readonly history: HeatSample[];
+  clusterSeq: number;
+}
 
-  const states = new Map<string, ClusterState>();
-  const byPoint = new Map<string, string>();
-  const history: HeatSample[] = [];
-  let clusterSeq = 0;
+async function ensure(ps: PoolState, sc: string): Promise<void> {
+  if (ps.ensured.has(sc)) return;
+  await ps.index.ensureCollection(collectionOf(sc), ps.embedder.dimensions);
+  ps.ensured.add(sc);
+}
 
-  const known = (scenario: string, path: string): string => {
-    let sc: string;
-    try {
-      sc = scenarioId(scenario);
-    } catch {
-      throw poolError('unknown_scenario', path, `scenario ${JSON.stringify(scenario)} is not a scenario id`);
-    }
-    if (fixed && !scenarios.includes(sc)) throw poolError('unknown_scenario', path, `unknown scenario "${sc}" (this pool serves: ${scenarios.join(', ')})`);
-    if (!fixed && !scenarios.includes(sc)) scenarios.push(sc);
-    return sc;
-  };
+function known(ps: PoolState, scenario: string, path: string): string {
+  let sc: string;
+  try {
+    sc = scenarioId(scenario);
+  } catch {
+    throw poolError('unknown_scenario', path, `scenario ${JSON.stringify(scenario)} is not a scenario id`);
+  }
+  if (ps.fixed && !ps.scenarios.includes(sc)) throw poolError('unknown_scenario', path, `unknown scenario "${sc}" (this pool serves: ${ps.scenarios.join(', ')})`);
+  if (!ps.fixed && !ps.scenarios.includes(sc)) ps.scenarios.push(sc);
+  return sc;
+}
 
-  const assignIn = async (pool: PoolKey, vector: readonly number[], fragment: { text: string; client_id: string; at: number }): Promise<{ st: ClusterState; created: boolean }> => {
-    const scope = scopeKey(pool.scope);
-    const hits = await index.search(collectionOf(pool.scenario), vector as number[], { limit: k, filter: { must: [{ key: 'scope', match: scope }] } });
-    const near = hits.map((h) => ({ cluster_id: byPoint.get(h.id) ?? String(h.payload['cluster_id']), score: h.score }));
-    const clusters = near.map((n) => states.get(n.cluster_id)?.cluster).filter((c): c is Cluster => c !== undefined);
-    const seq = clusterSeq + 1;
-    const res = assignFragment({ pool, fragment, neighbors: near, clusters, new_cluster_id: `c${seq}`, config });
-    const created = res.decision.action === 'create';
-    let st: ClusterState;
-    let centroid: number[] | null;
-    // draft-zhou §7: how far this fragment may move the centroid depends on how many its client already sent.
-    const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
-    if (created) {
-      clusterSeq = seq;
-      st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null };
-      states.set(res.cluster.id, st);
-      byPoint.set(st.point_id, res.cluster.id);
-      centroid = Array.from(vector);
-    } else {
-      st = states.get(res.cluster.id) as ClusterState;
-      if (weight > 0) {
-        const [stored] = await index.get(collectionOf(pool.scenario), [st.point_id]);
-        // zhou §6.2.1: the cluster's vector is the weighted running mean of its
-        // members; in a global pool a client weighs one client at most (draft-zhou §7).
-        centroid = stored ? mergeCentroid(Array.from(stored.vector), Array.from(vector), st.centroid_weight, weight) : Array.from(vector);
-        st.centroid_weight += weight;
-      } else centroid = null; // the client already counts fully: heat and occurrences grow, the centroid stays
-      st.cluster = res.cluster;
-    }
-    st.clients.set(fragment.client_id, (st.clients.get(fragment.client_id) ?? 0) + 1);
-    if (centroid !== null) {
-      await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
-      // Centroids converge as clusters grow: look for a partner at sizes 1, 2, 4, 8, … and every 16th fragment
-      // (deterministic in the fragments, so a replay merges the same clusters), not at every fragment.
-      const n = st.cluster.size;
-      if ((n & (n - 1)) === 0 || n % 16 === 0) st = await agglomerate(st, centroid, scope);
-    }
-    return { st, created };
-  };
+async function assignIn(ps: PoolState, pool: PoolKey, vector: readonly number[], fragment: { text: string; client_id: string; at: number }): Promise<{ st: ClusterState; created: boolean }> {
+  const { index, config, states, byPoint } = ps;
+  const scope = scopeKey(pool.scope);
+  const hits = await index.search(collectionOf(pool.scenario), vector as number[], { limit: ps.k, filter: { must: [{ key: 'scope', match: scope }] } });
+  const near = hits.map((h) => ({ cluster_id: byPoint.get(h.id) ?? String(h.payload['cluster_id']), score: h.score }));
+  const clusters = near.map((n) => states.get(n.cluster_id)?.cluster).filter((c): c is Cluster => c !== undefined);
+  const seq = ps.clusterSeq + 1;
+  const res = assignFragment({ pool, fragment, neighbors: near, clusters, new_cluster_id: `c${seq}`, config });
+  const created = res.decision.action === 'create';
+  let st: ClusterState;
+  let centroid: number[] | null;
+  // draft-zhou §7: how far this fragment may move the centroid depends on how many its client already sent.
+  const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
+  if (created) {
+    ps.clusterSeq = seq;
+    st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null };
+    states.set(res.cluster.id, st);
+    byPoint.set(st.point_id, res.cluster.id);
+    centroid = Array.from(vector);
+  } else {
+    st = states.get(res.cluster.id) as ClusterState;
+    if (weight > 0) {
+      const [stored] = await index.get(collectionOf(pool.scenario), [st.point_id]);
+      // zhou §6.2.1: the cluster's vector is the weighted running mean of its
+      // members; in a global pool a client weighs one client at most (draft-zhou §7).
+      centroid = stored ? mergeCentroid(Array.from(stored.vector), Array.from(vector), st.centroid_weight, weight) : Array.from(vector);
+      st.centroid_weight += weight;
+    } else centroid = null; // the client already counts fully: heat and occurrences grow, the centroid stays
+    st.cluster = res.cluster;
+  }
+  st.clients.set(fragment.client_id, (st.clients.get(fragment.client_id) ?? 0) + 1);
+  if (centroid !== null) {
+    await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
+    // Centroids converge as clusters grow: look for a partner at sizes 1, 2, 4, 8, … and every 16th fragment
+    // (deterministic in the fragments, so a replay merges the same clusters), not at every fragment.
+    const n = st.cluster.size;
+    if ((n & (n - 1)) === 0 || n % 16 === 0) st = await agglomerate(ps, st, centroid, scope);
+  }
+  return { st, created };
+}
 
-  /**
-   * Online agglomeration (zhou §6.2.1 "each cluster represents a distinct,
-   * recurring semantic intent"): when a cluster's moved centroid reaches
-   * `mergeThreshold` with another cluster of its pool, the two become one. The
-   * survivor is the one that already fired, else the larger (ties: the older);
-   * two fired clusters stay apart (each has its key; conflict detection joins
-   * their intents). The absorbed cluster's point leaves the index and its view
-   * names the survivor (`merged_into`). Deterministic in the fragments.
-   */
-  const agglomerate = async (st: ClusterState, centroid: readonly number[], scope: string): Promise<ClusterState> => {
-    const coll = collectionOf(st.pool.scenario);
-    const hits = await index.search(coll, centroid as number[], { limit: 3, filter: { must: [{ key: 'scope', match: scope }] } });
-    const other = hits
-      .map((h) => ({ id: byPoint.get(h.id), score: h.score }))
-      .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= mergeAt)
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))[0];
-    if (!other) return st;
-    const ot = states.get(other.id);
-    if (!ot || ot.merged_into !== null || (st.cluster.triggered && ot.cluster.triggered)) return st;
-    const keepOther = ot.cluster.triggered !== null || (st.cluster.triggered === null && (ot.cluster.size > st.cluster.size || (ot.cluster.size === st.cluster.size && ot.cluster.created_at <= st.cluster.created_at)));
-    const [into, from] = keepOther ? [ot, st] : [st, ot];
-    const [a, b] = await index.get(coll, [into.point_id, from.point_id]).then((ps) => [ps.find((p) => p.id === into.point_id), ps.find((p) => p.id === from.point_id)]);
-    const w = into.centroid_weight + from.centroid_weight;
-    const merged = a && b ? mergeCentroid(Array.from(a.vector), Array.from(b.vector), into.centroid_weight, from.centroid_weight) : Array.from(a?.vector ?? centroid);
-    into.cluster = mergeClusters(into.cluster, from.cluster, config);
-    into.centroid_weight = w;
-    for (const [c, n] of from.clients) into.clients.set(c, (into.clients.get(c) ?? 0) + n);
-    if (from.peak_heat > into.peak_heat) {
-      into.peak_heat = from.peak_heat;
-      into.peak_at = from.peak_at;
-    }
-    from.merged_into = into.cluster.id;
-    byPoint.delete(from.point_id);
-    await index.delete(coll, [from.point_id]);
-    await index.upsert(coll, [{ id: into.point_id, vector: merged, payload: { cluster_id: into.cluster.id, scope } }]);
-    return into;
-  };
+/**
+ * Online agglomeration (zhou §6.2.1 "each cluster represents a distinct,
+ * recurring semantic intent"): when a cluster's moved centroid reaches
+ * `mergeThreshold` with another cluster of its pool, the two become one. The
+ * survivor is the one that already fired, else the larger (ties: the older);
+ * two fired clusters stay apart (each has its key; conflict detection joins
+ * their intents). The absorbed cluster's point leaves the index and its view
+ * names the survivor (`merged_into`). Deterministic in the fragments.
+ */
+async function agglomerate(ps: PoolState, st: ClusterState, centroid: readonly number[], scope: string): Promise<ClusterState> {
+  const { index, byPoint } = ps;
+  const coll = collectionOf(st.pool.scenario);
+  const hits = await index.search(coll, centroid as number[], { limit: 3, filter: { must: [{ key: 'scope', match: scope }] } });
+  const other = hits
+    .map((h) => ({ id: byPoint.get(h.id), score: h.score }))
+    .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= ps.mergeAt)
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))[0];
+  if (!other) return st;
+  const ot = ps.states.get(other.id);
+  if (!ot || ot.merged_into !== null || (st.cluster.triggered && ot.cluster.triggered)) return st;
+  const keepOther = ot.cluster.triggered !== null || (st.cluster.triggered === null && (ot.cluster.size > st.cluster.size || (ot.cluster.size === st.cluster.size && ot.cluster.created_at <= st.cluster.created_at)));
+  const [into, from] = keepOther ? [ot, st] : [st, ot];
+  const [a, b] = await index.get(coll, [into.point_id, from.point_id]).then((points) => [points.find((p) => p.id === into.point_id), points.find((p) => p.id === from.point_id)]);
+  const w = into.centroid_weight + from.centroid_weight;
+  const merged = a && b ? mergeCentroid(Array.from(a.vector), Array.from(b.vector), into.centroid_weight, from.centroid_weight) : Array.from(a?.vector ?? centroid);
+  into.cluster = mergeClusters(into.cluster, from.cluster, ps.config);
+  into.centroid_weight = w;
+  for (const [c, n] of from.clients) into.clients.set(c, (into.clients.get(c) ?? 0) + n);
+  if (from.peak_heat > into.peak_heat) {
+    into.peak_heat = from.peak_heat;
+    into.peak_at = from.peak_at;
+  }
+  from.merged_into = into.cluster.id;
+  byPoint.delete(from.point_id);
+  await index.delete(coll, [from.point_id]);
+  await index.upsert(coll, [{ id: into.point_id, vector: merged, payload: { cluster_id: into.cluster.id, scope } }]);
+  return into;
+}
 
-  const matured = (st: ClusterState, ev: TriggerEvaluation, at: number): MaturedCluster => ({
+function maturedOf(st: ClusterState, ev: TriggerEvaluation, at: number): MaturedCluster {
+  return {
     cluster_id: st.cluster.id,
     scenario_id: st.pool.scenario,
     scope: scopeKey(st.pool.scope),
@@ -344,9 +348,11 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     reasons: [...ev.reasons],
     matured_at: at,
     samples: st.cluster.samples.map((s) => ({ text: s.text, count: s.count, ...(s.clients ? { clients: [...s.clients] } : {}) })),
-  });
+  };
+}
 
-  const view = (st: ClusterState, now: number): ClusterView => ({
+function viewOf(config: PoolConfig, st: ClusterState, now: number): ClusterView {
+  return {
     id: st.cluster.id,
     scenario: st.cluster.scenario,
     scope: scopeLabel(st.cluster.scope),
@@ -363,108 +369,135 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     patch_id: st.outcome?.patch_id ?? null,
     samples: topSamples(st.cluster, 3),
     merged_into: st.merged_into,
-  });
+  };
+}
+
+async function prepareFragment(ps: PoolState, f: FragmentInput): Promise<PreparedFragment> {
+  const { embedder, config } = ps;
+  const at = f.ts;
+  if (typeof at !== 'number' || !Number.isFinite(at)) throw poolError('time', 'ts', `ts must be a finite epoch-ms number, got ${String(at)}`);
+  if (typeof f.client_id !== 'string' || f.client_id.trim() === '') throw poolError('fragment_invalid', 'client_id', 'client_id must be a non-empty string');
+  if (typeof f.text !== 'string') throw poolError('fragment_invalid', 'text', 'text must be a string');
+  const scenario = known(ps, f.scenario, 'scenario');
+  // zhou §7: the fragment is untrusted; only its sanitised form is embedded and stored.
+  const s = sanitizeFragment(f.text, config.max_fragment_chars);
+  if (s.text === null) return { at, scenario, client_id: f.client_id, sanitized: null, sanitize_flags: s.flags, vector: null };
+  const [vector] = await embedder.embed([s.text]);
+  if (!vector) throw new ParleyError('internal', `embedder ${embedder.id} returned no vector`);
+  // A text the embedder has no feature for (the zero vector: cosine is undefined) cannot be clustered;
+  // it is kept with its sanitised text and no vector, like a fragment sanitising emptied, and the stream flows on.
+  if (!vector.some((x) => x !== 0)) return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: null };
+  return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: Array.from(vector) };
+}
+
+async function ingestPreparedFragment(ps: PoolState, p: PreparedFragment): Promise<PoolIngestResult> {
+  const { embedder, config } = ps;
+  const scenario = known(ps, p.scenario, 'scenario');
+  const { at } = p;
+  if (p.sanitized === null || p.vector === null) {
+    return { at, scenario, sanitized: p.sanitized, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [], grown: [] };
+  }
+  await ensure(ps, scenario);
+  if (p.vector.length !== embedder.dimensions) {
+    // A vector of another length was made by another embedder (a log written before the offline embedder
+    // gained its word vectors: 2048 then, 2148 now). Never mixed in: re-embed the sanitised text (`prepare`).
+    throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.id} makes ${embedder.dimensions}: it was made by another embedder; re-embed the sanitised text`);
+  }
+  const fragment = { text: p.sanitized, client_id: p.client_id, at };
+  const out: MaturedCluster[] = [];
+  const grown: MaturedCluster[] = [];
+  const joined: ClusterState[] = [];
+  const createdFlags: boolean[] = [];
+  // zhou §6.2.1: every fragment counts in the scenario's global pool and in its client's own pool.
+  for (const key of poolsForFragment(scenario, p.client_id)) {
+    const { st, created } = await assignIn(ps, key, p.vector, fragment);
+    joined.push(st);
+    createdFlags.push(created);
+    const ev = evaluateTrigger(st.cluster, at, config);
+    if (ev.heat > st.peak_heat) {
+      st.peak_heat = ev.heat;
+      st.peak_at = at;
+    }
+    // zhou §6.2.1 Threshold-Based Triggering: the dual gate; a cluster fires once.
+    if (ev.fires) {
+      st.cluster = markTriggered(st.cluster, { at, outcome: 'matured', patch_id: null });
+      st.reported_clients = st.clients.size;
+      out.push(maturedOf(st, ev, at));
+    } else if (st.cluster.triggered !== null && st.clients.size >= (st.reported_clients ?? 0) + config.regrow_clients) {
+      // Induction over the cluster's life: a matured cluster that gained clients (directly or by a merge) reports again.
+      st.reported_clients = st.clients.size;
+      grown.push({ ...maturedOf(st, ev, at), kind: 'grown' });
+    }
+  }
+  return {
+    at,
+    scenario,
+    sanitized: p.sanitized,
+    sanitize_flags: p.sanitize_flags,
+    global_cluster_id: joined[0]?.cluster.id ?? null,
+    client_cluster_id: joined[1]?.cluster.id ?? null,
+    created: { global: createdFlags[0] ?? false, client: createdFlags[1] ?? false },
+    matured: out,
+    grown,
+  };
+}
+
+export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promise<SemanticPool> {
+  const { embedder, index } = opts;
+  const { neighbors, ...poolOver } = opts.config ?? {};
+  // zhou §6.2.1 "cosine similarity >= 0.85" assumes sentence-transformer scores;
+  // the threshold is chosen per embedder (thresholds.ts) unless given.
+  const config = poolConfig({ ...poolOver, similarity_threshold: poolOver.similarity_threshold ?? similarityThresholdFor(embedder.id) });
+  const k = neighbors ?? 5;
+  if (!Number.isInteger(k) || k < 1 || k > 100) throw poolError('config', 'neighbors', `neighbors must be an integer in 1..100, got ${k}`);
+  const ps: PoolState = {
+    embedder,
+    index,
+    config,
+    mergeAt: mergeThreshold(config),
+    k,
+    fixed: opts.scenarios !== undefined,
+    scenarios: [...new Set((opts.scenarios ?? []).map((s) => scenarioId(s)))],
+    ensured: new Set(),
+    states: new Map(),
+    byPoint: new Map(),
+    history: [],
+    clusterSeq: 0,
+  };
+  for (const sc of ps.scenarios) await ensure(ps, sc);
 
   const pool: SemanticPool = {
     embedder_id: embedder.id,
     config,
-    scenarios,
-
-    async prepare(f) {
-      const at = f.ts;
-      if (typeof at !== 'number' || !Number.isFinite(at)) throw poolError('time', 'ts', `ts must be a finite epoch-ms number, got ${String(at)}`);
-      if (typeof f.client_id !== 'string' || f.client_id.trim() === '') throw poolError('fragment_invalid', 'client_id', 'client_id must be a non-empty string');
-      if (typeof f.text !== 'string') throw poolError('fragment_invalid', 'text', 'text must be a string');
-      const scenario = known(f.scenario, 'scenario');
-      // zhou §7: the fragment is untrusted; only its sanitised form is embedded and stored.
-      const s = sanitizeFragment(f.text, config.max_fragment_chars);
-      if (s.text === null) return { at, scenario, client_id: f.client_id, sanitized: null, sanitize_flags: s.flags, vector: null };
-      const [vector] = await embedder.embed([s.text]);
-      if (!vector) throw new ParleyError('internal', `embedder ${embedder.id} returned no vector`);
-      // A text the embedder has no feature for (the zero vector: cosine is undefined) cannot be clustered;
-      // it is kept with its sanitised text and no vector, like a fragment sanitising emptied, and the stream flows on.
-      if (!vector.some((x) => x !== 0)) return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: null };
-      return { at, scenario, client_id: f.client_id, sanitized: s.text, sanitize_flags: s.flags, vector: Array.from(vector) };
-    },
-
-    async ingestPrepared(p) {
-      const scenario = known(p.scenario, 'scenario');
-      const { at } = p;
-      if (p.sanitized === null || p.vector === null) {
-        return { at, scenario, sanitized: p.sanitized, sanitize_flags: p.sanitize_flags, global_cluster_id: null, client_cluster_id: null, created: { global: false, client: false }, matured: [], grown: [] };
-      }
-      await ensure(scenario);
-      if (p.vector.length !== embedder.dimensions) throw poolError('fragment_invalid', 'vector', `vector has ${p.vector.length} dimensions, the embedder ${embedder.dimensions}`);
-      const fragment = { text: p.sanitized, client_id: p.client_id, at };
-      const out: MaturedCluster[] = [];
-      const grown: MaturedCluster[] = [];
-      const joined: ClusterState[] = [];
-      const createdFlags: boolean[] = [];
-      // zhou §6.2.1: every fragment counts in the scenario's global pool and in its client's own pool.
-      for (const key of poolsForFragment(scenario, p.client_id)) {
-        const { st, created } = await assignIn(key, p.vector, fragment);
-        joined.push(st);
-        createdFlags.push(created);
-        const ev = evaluateTrigger(st.cluster, at, config);
-        if (ev.heat > st.peak_heat) {
-          st.peak_heat = ev.heat;
-          st.peak_at = at;
-        }
-        // zhou §6.2.1 Threshold-Based Triggering: the dual gate; a cluster fires once.
-        if (ev.fires) {
-          st.cluster = markTriggered(st.cluster, { at, outcome: 'matured', patch_id: null });
-          st.reported_clients = st.clients.size;
-          out.push(matured(st, ev, at));
-        } else if (st.cluster.triggered !== null && st.clients.size >= (st.reported_clients ?? 0) + config.regrow_clients) {
-          // Induction over the cluster's life: a matured cluster that gained clients (directly or by a merge) reports again.
-          st.reported_clients = st.clients.size;
-          grown.push({ ...matured(st, ev, at), kind: 'grown' });
-        }
-      }
-      return {
-        at,
-        scenario,
-        sanitized: p.sanitized,
-        sanitize_flags: p.sanitize_flags,
-        global_cluster_id: joined[0]?.cluster.id ?? null,
-        client_cluster_id: joined[1]?.cluster.id ?? null,
-        created: { global: createdFlags[0] ?? false, client: createdFlags[1] ?? false },
-        matured: out,
-        grown,
-      };
-    },
-
+    scenarios: ps.scenarios,
+    prepare: (f) => prepareFragment(ps, f),
+    ingestPrepared: (p) => ingestPreparedFragment(ps, p),
     async ingest(f) {
-      return pool.ingestPrepared(await pool.prepare(f));
+      return ingestPreparedFragment(ps, await prepareFragment(ps, f));
     },
-
     markOutcome(clusterId, outcome) {
-      const st = states.get(clusterId);
+      const st = ps.states.get(clusterId);
       if (st) st.outcome = outcome;
     },
-
     sampleHeat(now, minHeat = 0.5) {
       const out: HeatSample[] = [];
-      for (const st of states.values()) {
+      for (const st of ps.states.values()) {
         const h = heatAt(st.cluster.heat, now, config.half_life_ms);
         if (h >= minHeat) out.push({ at: now, cluster_id: st.cluster.id, heat: round(h) });
       }
-      history.push(...out);
+      ps.history.push(...out);
       return out;
     },
-
     clusters(now) {
       // A cluster merged into another lives on in the survivor; `cluster(id)` still names where it went.
-      return [...states.values()].filter((st) => st.merged_into === null).map((st) => view(st, now));
+      return [...ps.states.values()].filter((st) => st.merged_into === null).map((st) => viewOf(config, st, now));
     },
-
     cluster(id, now) {
-      const st = states.get(id);
-      return st ? view(st, now) : null;
+      const st = ps.states.get(id);
+      return st ? viewOf(config, st, now) : null;
     },
-
     heatHistory(clusterId) {
-      return clusterId === undefined ? history : history.filter((h) => h.cluster_id === clusterId);
+      return clusterId === undefined ? ps.history : ps.history.filter((h) => h.cluster_id === clusterId);
     },
   };
   return pool;

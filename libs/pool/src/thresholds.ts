@@ -12,6 +12,10 @@
  * the p99 of unrelated pairs, 0.119): precision 0.680, recall 0.708. So:
  *
  * - `offline-wordnet-v1` → 0.15 (measured);
+ * - `offline-wordnet-glove-v1` (the same features with SIF-weighted GloVe word
+ *   vectors, cos = 0.3·cos_wordnet + 0.7·cos_glove) → 0.40, chosen on the dev
+ *   evolution streams (`npm run bench:evolution`: purity, intents triggered,
+ *   no noise or burst trigger over 0.20–0.50; BENCHMARKS.md);
  * - any other id (sentence-transformers, transformers.js, OpenAI-compatible
  *   endpoints we have not measured) → the draft's 0.85.
  *
@@ -21,6 +25,7 @@ export const DRAFT_SIMILARITY_THRESHOLD = 0.85;
 
 export const MEASURED_SIMILARITY_THRESHOLDS: Readonly<Record<string, number>> = Object.freeze({
   'offline-wordnet-v1': 0.15,
+  'offline-wordnet-glove-v1': 0.4,
 });
 
 export function similarityThresholdFor(embedderId: string): number {

@@ -58,6 +58,7 @@ async function collectiveSeat(engine: Awaited<ReturnType<typeof engineWith>>['en
 describe('similarity threshold per embedder (zhou §6.2.1 "e.g., cosine similarity >= 0.85")', () => {
   it('uses the measured 0.15 for offline-wordnet-v1, the draft 0.85 for anything else, and an explicit value over both', async () => {
     expect(similarityThresholdFor('offline-wordnet-v1')).toBe(0.15);
+    expect(similarityThresholdFor('offline-wordnet-glove-v1')).toBe(0.4);
     expect(similarityThresholdFor('sentence-transformers/all-MiniLM-L6-v2')).toBe(0.85);
     const clock = fakeClock();
     const templates = SCENARIOS.map((s) => s.template);

@@ -188,8 +188,8 @@ export function serverOrigin(url: string): string {
 // The adapter.
 // ---------------------------------------------------------------------------
 
-/** A `VectorIndex` on a Qdrant server (see the module comment). */
-export function createQdrantIndex(opts: QdrantIndexOptions): VectorIndex {
+/** Checks the options and makes the REST client; `server` is the origin named in error details. */
+function connect(opts: QdrantIndexOptions): { client: QdrantClient; server: string; prefix: string } {
   const prefix = opts.collectionPrefix ?? '';
   if (!PREFIX_PATTERN.test(prefix)) {
     throw invalid('collectionPrefix', VECTOR_RULES.collectionName, `collectionPrefix must match ${PREFIX_PATTERN.source} (got ${JSON.stringify(prefix)})`);
@@ -203,7 +203,6 @@ export function createQdrantIndex(opts: QdrantIndexOptions): VectorIndex {
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new ParleyError('invalid_params', `url must be an http(s) URL of the Qdrant REST API (got ${JSON.stringify(opts.url)})`, { path: 'url', rule: 'url' });
   }
-  const server = serverOrigin(opts.url);
   const client = new QdrantClient({
     url: opts.url,
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
@@ -212,6 +211,26 @@ export function createQdrantIndex(opts: QdrantIndexOptions): VectorIndex {
     // logs; an unreachable server shows up as `unavailable` on the first call.
     checkCompatibility: false,
   });
+  return { client, server: serverOrigin(opts.url), prefix };
+}
+
+/** An existing collection must have `dims` dimensions and Cosine distance to be used as collection `name`. */
+function checkExistingCollection(name: string, dims: number, info: Schemas['CollectionInfo']): void {
+  const params = qdrantVectorParams(info);
+  if (!params || params.size !== dims) {
+    throw invalid('dimensions', VECTOR_RULES.dimensions, `collection "${name}" exists with ${params?.size ?? 'named'} dimensions, not ${dims}`, {
+      expected: params?.size ?? null,
+      actual: dims,
+    });
+  }
+  if (params.distance !== 'Cosine') {
+    throw invalid('collection', VECTOR_RULES.distance, `collection "${name}" uses ${params.distance} distance, not Cosine`);
+  }
+}
+
+/** A `VectorIndex` on a Qdrant server (see the module comment). */
+export function createQdrantIndex(opts: QdrantIndexOptions): VectorIndex {
+  const { client, server, prefix } = connect(opts);
   const dimensionsOf = new Map<string, number>();
   let closed = false;
 
@@ -253,16 +272,7 @@ export function createQdrantIndex(opts: QdrantIndexOptions): VectorIndex {
       checkCollectionName(name);
       checkDimensions(dims);
       const check = (info: Schemas['CollectionInfo']): void => {
-        const params = qdrantVectorParams(info);
-        if (!params || params.size !== dims) {
-          throw invalid('dimensions', VECTOR_RULES.dimensions, `collection "${name}" exists with ${params?.size ?? 'named'} dimensions, not ${dims}`, {
-            expected: params?.size ?? null,
-            actual: dims,
-          });
-        }
-        if (params.distance !== 'Cosine') {
-          throw invalid('collection', VECTOR_RULES.distance, `collection "${name}" uses ${params.distance} distance, not Cosine`);
-        }
+        checkExistingCollection(name, dims, info);
         dimensionsOf.set(name, dims);
       };
       const { exists } = await call('collectionExists', name, () => client.collectionExists(full(name)));

@@ -1,0 +1,76 @@
+/**
+ * apps/semantic-pool's input consumer on a bus that delivers batches (draft-zhou §6.2.1 fed by the §6.2 event
+ * flow): a backlog of other.captured events reaches the input log in a few multi-row statements, in stream order,
+ * and memory after it is what a rebuild from the log makes of it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createOfflineEmbedder } from '@parley/embeddings';
+import { EventType, createMemoryBus, createSubjects, type Bus, type EventEnvelope } from '@parley/events';
+import { createLogger } from '@parley/runtime';
+import { countSql, createPgliteDb, resetSqlCounts, sqlCounts, type Db } from '@parley/storage';
+import { serviceOnlyAuthenticator, testIdentity, waitFor } from '@parley/testkit';
+import { createEmbeddedIndex } from '@parley/vectors';
+import { startSemanticPool, type RunningSemanticPool } from '../src/index';
+
+const T0 = Date.UTC(2026, 5, 1, 8);
+const subjects = createSubjects('poolbatch');
+const log = createLogger({ level: 'error', write: () => {} });
+let db: Db;
+let bus: Bus;
+let running: RunningSemanticPool | undefined;
+
+function captured(client: string, fragments: string[], at: number): EventEnvelope {
+  return {
+    id: randomUUID(),
+    type: EventType.OtherCaptured,
+    scenario_id: 'flight_booking',
+    occurred_at: new Date(at).toISOString(),
+    source: 'test',
+    data: { execution_id: randomUUID(), agent: 'skyways-air', schema_id: 'flight_booking_v1', scenario_id: 'flight_booking', client_id: client, fragments },
+  };
+}
+
+beforeEach(async () => {
+  db = countSql(await createPgliteDb());
+  bus = createMemoryBus({ subjects, logger: { warn: () => {}, error: () => {} } });
+});
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  await bus.close();
+  await db.close();
+});
+
+it('writes a backlog of other.captured events to the input log in few statements, in stream order, and memory matches a rebuild', async () => {
+  const phrases = ['window seat please', 'aisle seat please', 'vegetarian meal', 'extra legroom', 'window seat, thanks'];
+  const events = Array.from({ length: 40 }, (_, i) => captured(`client-${i % 7}`, [phrases[i % 5]!, `note ${i}`], T0 + i * 1000));
+  for (const e of events) await bus.publishEvent(e);
+  resetSqlCounts();
+  running = await startSemanticPool({
+    db,
+    bus,
+    subjects,
+    authenticator: serviceOnlyAuthenticator(testIdentity().serviceToken),
+    embedder: createOfflineEmbedder(),
+    index: createEmbeddedIndex(),
+    clock: { now: () => new Date(T0 + 60_000) },
+    log,
+    heatSampleMs: 0,
+    rawPurgeMs: 0,
+    grpcHost: '127.0.0.1',
+    grpcPort: 0,
+  });
+  const logged = async () => (await db.query<{ event_id: string; fragment_index: number }>('SELECT event_id::text AS event_id, fragment_index FROM pool.inputs ORDER BY seq')).rows;
+  await waitFor('the backlog in the input log', async () => ((await logged()).length === 80 ? true : undefined));
+  expect((await logged()).map((r) => `${r.event_id}/${r.fragment_index}`)).toEqual(events.flatMap((e) => [`${e.id}/0`, `${e.id}/1`]));
+  const inserts = [...sqlCounts().byShape].filter(([shape]) => shape.startsWith('INSERT INTO pool.inputs')).reduce((n, [, c]) => n + c, 0);
+  expect(inserts).toBeGreaterThan(0);
+  expect(inserts).toBeLessThan(events.length / 4);
+
+  const live = await running.api.listClusters({ scenario: 'flight_booking', limit: 1000 });
+  await running.service.rebuild();
+  const rebuilt = await running.api.listClusters({ scenario: 'flight_booking', limit: 1000 });
+  expect(rebuilt.clusters.map((c) => [c.id, c.size, c.distinct_clients, c.samples])).toEqual(live.clusters.map((c) => [c.id, c.size, c.distinct_clients, c.samples]));
+  expect(live.clusters.reduce((n, c) => n + (c.scope === 'global' ? c.size : 0), 0)).toBe(80);
+});
