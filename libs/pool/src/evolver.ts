@@ -784,7 +784,7 @@ function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly Accepte
 /**
  * The re-induced key that should replace an experimental one, or null: the new key is a choice among at least two
  * values, no operator review is needed, no other live key is the same intent, and either the old key is a yes/no
- * flag whose name holds one of the values (what the flag was about is one of the alternatives) or the old key is a
+ * flag whose name holds one of the values or a word of the new name (less the kind affixes), or the old key is a
  * choice most of whose values the new evidence does not hold, or one of whose values names the new key.
  */
 function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof detectConflict>[1]): KeyDefinition | null {
@@ -792,8 +792,11 @@ function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof 
   if (key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
   if ((c.review ?? []).length > 0 || key.key_name === old.key_name) return null;
   if (old.key_type === 'boolean') {
-    const oldWords = new Set(old.key_name.split('_'));
-    if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v))) return null;
+    // What the flag was about is one of the alternatives (window_seat → seat_preference [window, aisle]) or the
+    // concept that turned out to be a choice (needs_meal → meal_preference [vegan, kosher]).
+    const oldWords = new Set(old.key_name.split('_').filter((w) => w !== 'needs' && w !== 'wants'));
+    const newWords = key.key_name.split('_').filter((w) => w !== 'preference');
+    if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v)) && !newWords.some((w) => oldWords.has(w))) return null;
   } else {
     // A choice re-induced on more evidence around another head: most of the old values are not among the new ones
     // (the first induction took the phrase's head words for values: "paper, print" for glossy / matte / satin).
