@@ -462,12 +462,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
   const totalWordMass = mass(parsed);
   const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
+  // A proper noun (a place, a person: capitalised inside a sentence, never written lower case) names no need.
+  const proper = properNouns([...merged.values()].map((m) => m.text));
   // Asked for the same words inside loops over fragments: each answer is computed once.
   const readableSeen = new Map<string, boolean>();
   const readable = (w: string): boolean => {
     let r = readableSeen.get(w);
     if (r === undefined) {
-      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w));
+      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w)) && !proper.has(w);
       readableSeen.set(w, r);
     }
     return r;
@@ -1045,6 +1047,24 @@ function slotEvidence(
     if (!modifies) slotWords.delete(w);
   }
   return { slotWords, phraseHeads };
+}
+
+/**
+ * Words written capitalised inside a sentence ("the change in Frankfurt") and never in lower case in these texts:
+ * proper nouns, lower-cased. A capital after sentence punctuation or at the start says nothing.
+ */
+export function properNouns(texts: readonly string[]): Set<string> {
+  const capital = new Set<string>();
+  const lower = new Set<string>();
+  for (const text of texts) {
+    for (const m of text.slice(0, 4096).matchAll(/(^|[.!?]\s*|\s)(\p{L}[\p{L}\p{M}]*)/gu)) {
+      const w = m[2] as string;
+      const first = w.charAt(0);
+      if (first === first.toLowerCase()) lower.add(w.toLowerCase());
+      else if (m[1] !== undefined && m[1] !== '' && !/[.!?]/.test(m[1]) && w.slice(1) === w.slice(1).toLowerCase()) capital.add(w.toLowerCase());
+    }
+  }
+  return new Set([...capital].filter((w) => !lower.has(w)));
 }
 
 /** Nouns that already say "identifier": a key named by one needs no `_id` suffix. */

@@ -4,7 +4,7 @@
  * object of a removal, and the sibling tests the evolver applies before adding a key. Examples are made up here.
  */
 import { describe, expect, it } from 'vitest';
-import { choiceLike, hyphenParts, idPattern, oneSlot, profileCosine, samePatternIntent, wordProfile } from '../src/index';
+import { choiceLike, hyphenParts, idPattern, oneSlot, profileCosine, properNouns, samePatternIntent, wordProfile } from '../src/index';
 import { foldVariants, paradigmModifiers, verbObject } from '../src/kinds';
 import { editDistance } from '../src/lexicon';
 import type { KeyDefinition } from '@parley/protocol';
@@ -29,6 +29,13 @@ describe('hyphenParts', () => {
     expect(hyphenParts('check-in', (w) => w === 'checkin')).toEqual(['checkin']);
     expect(hyphenParts('snow-white', () => false)).toEqual(['snow', 'white']);
     expect(hyphenParts('A1-B2', () => true)).toEqual([]);
+  });
+});
+
+describe('properNouns', () => {
+  it('words capitalised inside a sentence and never lower case are proper nouns; a sentence start says nothing', () => {
+    expect([...properNouns(['two hours to change in Oslo', 'Trains to Bergen. Please hurry', 'my Kindle died', 'the kindle is fine'])].sort()).toEqual(['bergen', 'oslo']);
+    expect(properNouns([]).size).toBe(0);
   });
 });
 
