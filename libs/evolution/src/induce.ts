@@ -399,8 +399,11 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   for (const { text, voters } of merged.values()) {
     all.push({ voters });
     const toks: Tok[] = [];
-    for (const [i, raw] of (rawOf.get(text) ?? []).entries()) {
+    const raws = rawOf.get(text) ?? [];
+    for (const [i, raw] of raws.entries()) {
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
+      // "an hour", "a day": the article is the number one.
+      else if ((raw === 'a' || raw === 'an') && TIME_UNITS.has(raws[i + 1] ?? '')) toks.push({ kind: 'number', v: raw, n: 1, i });
       else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
       else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
       else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
@@ -423,7 +426,6 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
     const ratios = toks.filter((t) => t.kind === 'ratio').map((t) => t.v);
     if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && ratios.length === 0) continue;
-    const raws = rawOf.get(text) ?? [];
     parsed.push({
       text,
       voters,
@@ -590,8 +592,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     break;
   }
   // Values below min_value_share of the weight are noise (a lone "cockpit seat").
-  // A noun the alternatives modify is the phrase's head, never one of them.
-  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total && (!phraseHeads.has(w) || w === head));
+  // A noun the alternatives modify is the phrase's head, never one of them; a unit ("minute") or a number word
+  // belongs to a count, never an alternative.
+  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total && (!phraseHeads.has(w) || w === head) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w));
   // Spelling variants of one value are one value ("matt" / "matte").
   const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance);
   values = [...variants.keys()];

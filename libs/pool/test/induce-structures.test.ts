@@ -70,6 +70,11 @@ describe('types and names from structured evidence (zhou §6.2.2)', () => {
     const warranty = candidate([said('the boiler warranty runs 24 months', 3), said('boiler warranty of 36 months', 3), said('a boiler warranty, twelve months', 3)]);
     expect(warranty.key.key_name).toBe('boiler_warranty_months');
     expect(warranty.values.map((v) => v.value).sort()).toEqual([12, 24, 36]);
+    // "an hour" is one hour; a unit is never one of a choice's values.
+    const nap = candidate([said('a nap of an hour', 3), said('nap for two hours', 3), said('three hours nap please', 3)]);
+    expect(nap.key.key_type).toBe('integer');
+    expect(nap.key.key_name).toBe('nap_hours');
+    expect(nap.values.map((v) => v.value).sort()).toEqual([1, 2, 3]);
   });
 
   it('proportions W:H, WxH or two numbers (a sanitised colon) → aspect_ratio, a string choice with a pattern', () => {
