@@ -1,4 +1,4 @@
-// `npm run bench:evolution -- [--stream FILE.jsonl --gold FILE.gold.json] [--heldout] [--json]`: how well schema
+// `npm run bench:evolution -- [--stream FILE.jsonl --gold FILE.gold.json] [--heldout] [--json] [--verbose]`: how well schema
 // self-evolution (draft-zhou §6.2) does on labelled month-long streams, scored against a gold table.
 //
 // For each stream it runs the offline engine of `parley simulate` (createEvolutionEngine: the WordNet embedder, the
@@ -11,7 +11,9 @@
 //  - key names: the intent's key is in acceptable_names, or is the gold base key it should refine;
 //  - types: the key's final type (and items_type) is the gold one;
 //  - enum precision / recall: the key's final enum against the gold values (value_aliases count as the value);
-//  - duplicate keys: intents with more than one key.
+//  - duplicate keys: intents with more than one key (a key deprecated for the successor that covers it counts as
+//    its successor: superseded, not duplicated).
+// `--verbose` also lists every trigger: scope, outcome, key, final type and values, the cluster's majority label.
 // Default: every bench/data/evolution/*.jsonl with the .gold.json beside it. `--heldout` scores
 // bench/heldout/evolution/* instead (the lead runs it; engineers never open those files). The last line is one
 // JSON object keyed by stream.
