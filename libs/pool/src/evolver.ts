@@ -35,6 +35,12 @@ import {
   nextAdmissible,
   packagePatch,
   planKeyEdit,
+  choiceLike,
+  oneSlot,
+  profileCosine,
+  samePatternIntent,
+  SIBLING_COSINE,
+  wordProfile,
   recordAudit as recordAuditRule,
   recordExecution as recordExecutionRule,
   scopeClient,
@@ -42,6 +48,7 @@ import {
   transition,
   withKeyLifecycle,
   withValues,
+  type AcceptedKey,
   type Candidate,
   type InductionResult,
   type InductionSample,
@@ -55,7 +62,7 @@ import {
   type SchemaPatch,
   type Scope,
 } from '@parley/evolution';
-import { ParleyError, scenarioId, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
+import { ParleyError, scenarioId, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import { securityRelevance } from './approval';
 import { poolError } from './errors';
 import type { MaturedCluster } from './semantic-pool';
@@ -259,6 +266,10 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
   const decisionLog: DecisionRecord[] = [];
   const triggers: TriggerReport[] = [];
   let patchSeq = 0;
+  // One key per intent across clusters: the latest samples of every cluster induced, and the live key a cluster was
+  // found to say again (its sibling), set at induction and read when the result is applied.
+  const clusterSamples = new Map<string, { scenario: string; scope: string; samples: readonly InductionSample[] }>();
+  const siblingKey = new Map<string, string>();
 
   const baseFor = (scenario: string, path: string): SchemaTemplate => {
     let sc: string;
@@ -364,6 +375,35 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
   };
 
+  /**
+   * Applies a candidate induced for a sibling cluster to the sibling's key: a yes/no key that the joint samples
+   * show to be a choice is superseded by the enum; new values widen its enum; otherwise the intent is covered.
+   * Null when the cluster has no sibling (or its key left meanwhile).
+   */
+  const refineSibling = (m: MaturedCluster, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null => {
+    const name = siblingKey.get(m.cluster_id);
+    const existing = existingKeysFor(base, live(), scope, m.matured_at, lifecycle.compatibility_window_ms);
+    const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
+    if (name === undefined || !target) return null;
+    const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
+    const plan = siblingPlan(target, c, existing.filter((k) => k !== target));
+    if (plan.kind === 'covered') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
+    if (plan.kind === 'supersede') {
+      const changes = supersede(m, base, scope, target.origin, target.definition, plan.key);
+      return { outcome: 'patched', patch_id: changes[0]?.record.patch.patch_id ?? null, key_name: plan.key.key_name, reasons: [why], changes };
+    }
+    const change = widenKey(m, base, scope, target.definition, plan.values, why);
+    return { outcome: 'merged', patch_id: change.record.patch.patch_id, key_name: name, reasons: [why], changes: [change] };
+  };
+
+  /** A patch key still experimental gains values (zhou §6.2.2 modified_keys), recorded as a refine decision. */
+  const widenKey = (m: MaturedCluster, base: SchemaTemplate, scope: Scope, target: KeyDefinition, widen: readonly JsonValue[], why: string): PatchChange => {
+    const values = [...(target.enum ?? []), ...widen];
+    const { record, change } = newPatch(base, scope, m.matured_at, m.cluster_id, { modified_keys: [{ key_name: target.key_name, semantic_description: withValues(target.semantic_description, values), enum: values }] });
+    decide({ at: m.matured_at, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: target.key_name, action: 'refine', reasons: [why], figures: { cluster: m.cluster_id, values_added: widen.length }, actor: 'inducer' });
+    return change;
+  };
+
   const evolver: Evolver = {
     lifecycle,
     approval,
@@ -374,8 +414,19 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
     async induce(m) {
       const base = baseFor(m.scenario_id, 'scenario_id');
       // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
-      const existing = existingKeysFor(base, live(), scopeOf(m.scope), m.matured_at, lifecycle.compatibility_window_ms).map((k) => k.definition);
-      return induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+      const accepted = existingKeysFor(base, live(), scopeOf(m.scope), m.matured_at, lifecycle.compatibility_window_ms);
+      const existing = accepted.map((k) => k.definition);
+      clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
+      // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
+      // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
+      const alone = await induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+      const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers, samples: clusterSamples, induce: induceFn });
+      if (sib === null) {
+        siblingKey.delete(m.cluster_id);
+        return alone;
+      }
+      siblingKey.set(m.cluster_id, sib.key_name);
+      return induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
     },
 
     applyMatured(m, induced) {
@@ -405,6 +456,11 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
         return { report: r, changes };
       };
       if (!induced.ok) return report('rejected', null, null, [induced.reason]);
+      const sibling = refineSibling(m, induced.candidate, base, scope);
+      if (sibling !== null) {
+        changes.push(...sibling.changes);
+        return report(sibling.outcome, sibling.patch_id, sibling.key_name, sibling.reasons);
+      }
       const conflict = detectConflict(induced.candidate, existingKeysFor(base, live(), scope, now, lifecycle.compatibility_window_ms));
       switch (conflict.kind) {
         case 'none': {
@@ -449,10 +505,7 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
       if (better) return { changes: supersede(m, base, scope, target.origin, target.definition, better) };
       const widen = newEnumValues(target.definition, induced.candidate.key);
       if (widen.length === 0) return { changes: [] };
-      const values = [...(target.definition.enum ?? []), ...widen];
-      const { record, change } = newPatch(base, scope, now, m.cluster_id, { modified_keys: [{ key_name: target.key_name, semantic_description: withValues(target.definition.semantic_description, values), enum: values }] });
-      decide({ at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: target.key_name, action: 'refine', reasons: [`cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`], figures: { cluster: m.cluster_id, values_added: widen.length }, actor: 'inducer' });
-      return { changes: [change] };
+      return { changes: [widenKey(m, base, scope, target.definition, widen, `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`)] };
     },
 
     recordExecution(e) {
@@ -681,16 +734,78 @@ export function createEvolver(opts: CreateEvolverOptions): Evolver {
 }
 
 /**
- * The re-induced key that should replace an experimental one, or null: the old key is a yes/no flag, the new one
- * a choice among at least two values, one of which is a word of the old name (what the flag was about is one of
- * the alternatives), no operator review is needed and no other live key is the same intent.
+ * The live key (not withdrawn) whose source cluster (same scenario and audience) says most what `m` says, at least
+ * SIBLING_COSINE alike, whose pattern is the one `m` alone induces (samePatternIntent), or, for a yes/no key and a
+ * choice, whose cluster fills one slot with `m`'s (oneSlot over the key induced on both).
+ */
+async function siblingOf(
+  m: MaturedCluster,
+  accepted: ReturnType<typeof existingKeysFor>,
+  own: KeyDefinition | null,
+  existing: readonly KeyDefinition[],
+  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn },
+): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> {
+  const mine = wordProfile(m.samples);
+  let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
+  const done = new Set<string>();
+  for (const t of [...seen.triggers].reverse()) {
+    if (t.cluster_id === m.cluster_id || t.scenario !== m.scenario_id || t.scope !== scopeLabel(scopeOf(m.scope))) continue;
+    if ((t.outcome !== 'patched' && t.outcome !== 'merged') || t.key_name === null || done.has(`${t.cluster_id}/${t.key_name}`)) continue;
+    done.add(`${t.cluster_id}/${t.key_name}`);
+    const key = accepted.find((k) => k.key_name === t.key_name && k.status !== 'withdrawn' && k.origin !== 'base');
+    const theirs = seen.samples.get(t.cluster_id);
+    if (!key || !theirs) continue;
+    let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
+    // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
+    if (cos < SIBLING_COSINE && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
+      const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
+      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
+    }
+    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
+  }
+  return best;
+}
+
+/**
+ * What a sibling cluster's candidate does to the sibling's key: a stable key is settled and a deprecated one on
+ * its way out for lack of use (zhou §6.2.3), so they cover it; an experimental yes/no key the joint samples show
+ * to be a choice is superseded by it; new values widen an experimental choice; otherwise the intent is covered.
+ */
+function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[]): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
+  if (target.status !== 'experimental') return { kind: 'covered' };
+  const key = c.key;
+  if (target.definition.key_type === 'boolean' && key.key_type === 'string' && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
+    return { kind: 'supersede', key };
+  }
+  const widen = newEnumValues(target.definition, key);
+  return widen.length === 0 ? { kind: 'covered' } : { kind: 'widen', values: widen };
+}
+
+/**
+ * The re-induced key that should replace an experimental one, or null: the new key is a choice among at least two
+ * values, no operator review is needed, no other live key is the same intent, and either the old key is a yes/no
+ * flag whose name holds one of the values or a word of the new name (less the kind affixes), or the old key is a
+ * choice most of whose values the new evidence does not hold, or one of whose values names the new key.
  */
 function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof detectConflict>[1]): KeyDefinition | null {
   const key = c.key;
-  if (old.key_type !== 'boolean' || key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
+  if (key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
   if ((c.review ?? []).length > 0 || key.key_name === old.key_name) return null;
-  const oldWords = new Set(old.key_name.split('_'));
-  if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v))) return null;
+  if (old.key_type === 'boolean') {
+    // What the flag was about is one of the alternatives (window_seat → seat_preference [window, aisle]) or the
+    // concept that turned out to be a choice (needs_meal → meal_preference [vegan, kosher]).
+    const oldWords = new Set(old.key_name.split('_').filter((w) => w !== 'needs' && w !== 'wants'));
+    const newWords = key.key_name.split('_').filter((w) => w !== 'preference');
+    if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v)) && !newWords.some((w) => oldWords.has(w))) return null;
+  } else {
+    // A choice re-induced on more evidence around another head: most of the old values are not among the new ones
+    // (the first induction took the phrase's head words for values: "paper, print" for glossy / matte / satin).
+    // A value of the old key that names the new one was the concept all along ("print" in paper, print, glossy).
+    if (old.key_type !== 'string' || !Array.isArray(old.enum)) return null;
+    const kept = old.enum.filter((v) => (key.enum as readonly unknown[]).includes(v)).length;
+    const newWords = new Set(key.key_name.split('_'));
+    if (kept * 2 >= old.enum.length && !old.enum.some((v) => typeof v === 'string' && newWords.has(v))) return null;
+  }
   return detectConflict(c, others).kind === 'none' ? key : null;
 }
 

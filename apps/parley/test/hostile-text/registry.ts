@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { cutOnWord, editKeyDefinition, induceKey, keyNameSignature, refineDescription, sanitizeFragment, scrubPersonalData, type Lexicon } from '@parley/evolution';
+import { cutOnWord, editKeyDefinition, hyphenParts, idPattern, induceKey, properNouns, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -78,6 +78,10 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: (t) => refusalOrResult(() => editKeyDefinition({ key_name: 'max_price', key_type: 'number', required: false, semantic_description: 'Max price.' }, { values: [t] })),
   },
   { name: 'evolution keyNameSignature', files: ['libs/evolution/src/names.ts'], run: (t) => keyNameSignature(t) },
+  { name: 'evolution hyphenParts', files: ['libs/evolution/src/induce.ts'], run: (t) => hyphenParts(t, (w) => w.length > 3) },
+  { name: 'evolution properNouns', files: ['libs/evolution/src/induce.ts'], run: (t) => properNouns([t, `in ${t}`]) },
+  { name: 'evolution idPattern', files: ['libs/evolution/src/induce.ts'], run: (t) => idPattern([t, t.toUpperCase(), 'AB-12']) },
+  { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
   { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },
   { name: 'embeddings tokenize', files: ['libs/embeddings/src/text.ts'], run: (t) => tokenize(t) },
   { name: 'embeddings scriptWords', files: ['libs/embeddings/src/text.ts'], run: (t) => scriptWords(t) },
