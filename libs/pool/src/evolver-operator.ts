@@ -17,8 +17,9 @@ import {
   type KeyCounters,
   type ModifiedKey,
   type SchemaPatch,
+  type Scope,
 } from '@parley/evolution';
-import { ParleyError, type KeyDefinition } from '@parley/protocol';
+import { ParleyError, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import type { EditAction, EditOutcome, OperatorAction, PatchChange } from './evolver';
 import { baseFor, ckey, decide, find, live, newPatch, put, type EvolverStore } from './evolver-store';
 
@@ -99,23 +100,7 @@ export function edit(st: EvolverStore, a: EditAction): EditOutcome {
   const edited = editKeyDefinition(before, a.changes);
   const plan = planKeyEdit(before, edited, published, pk.lifecycle.state);
   // One key per intent: a new name must not be one the audience already has (this key's own name aside).
-  if (edited.changed.includes('rename')) {
-    const sig = keyNameSignature(edited.definition.key_name);
-    const clash = existingKeysFor(base, live(st), scope, a.at, st.lifecycle.compatibility_window_ms).find(
-      (k) => keyNameSignature(k.key_name) === sig && !(k.origin === r.patch.patch_id && k.key_name === before.key_name),
-    );
-    const proposedClash = live(st)
-      .flatMap((p) => p.new_keys.map((k) => ({ p, name: k.definition.key_name })))
-      .find((x) => keyNameSignature(x.name) === sig && !(x.p.patch_id === r.patch.patch_id && x.name === before.key_name) && (x.p.scope === 'global' || scope === 'global' || scopeClient(x.p.scope) === scopeClient(scope)));
-    const taken = clash?.key_name ?? proposedClash?.name;
-    if (taken !== undefined) {
-      throw new ParleyError('invalid_params', `"${edited.definition.key_name}" collides with the existing key "${taken}"${clash ? ` (${clash.origin === 'base' ? 'base' : `patch ${clash.origin}`})` : ` (patch ${proposedClash?.p.patch_id})`}: one key per intent (zhou §6.2.2)`, {
-        path: 'params.rename',
-        rule: 'key_exists',
-        details: { existing: taken },
-      });
-    }
-  }
+  if (edited.changed.includes('rename')) assertFreeName(st, base, scope, r.patch.patch_id, before.key_name, edited.definition.key_name, a.at);
   // The cluster the key came from keeps feeding it: its later growth refines the key under its new name.
   const retarget = (patchId: string, keyName: string): void => {
     const last = [...st.triggers].reverse().find((t) => t.cluster_id === r.patch.source_cluster_id && t.key_name === before.key_name);
@@ -157,6 +142,25 @@ export function edit(st: EvolverStore, a: EditAction): EditOutcome {
       decide(st, { at: a.at, scenario: old.scenario, patch_id: old.patch_id, key_name: before.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [why], figures: fig, actor: a.actor });
       return { kind: 'replace', patch_id: record.patch.patch_id, changes: [change, { kind: 'deprecated', record: rec, key_name: before.key_name, reasons: [why], figures: fig, actor: a.actor }] };
     }
+  }
+}
+
+/** zhou §6.2.2 one key per intent: a renamed key's new name is no other live or proposed key's of its audience (a typed error otherwise). */
+function assertFreeName(st: EvolverStore, base: SchemaTemplate, scope: Scope, patchId: string, oldName: string, newName: string, at: number): void {
+  const sig = keyNameSignature(newName);
+  const clash = existingKeysFor(base, live(st), scope, at, st.lifecycle.compatibility_window_ms).find(
+    (k) => keyNameSignature(k.key_name) === sig && !(k.origin === patchId && k.key_name === oldName),
+  );
+  const proposedClash = live(st)
+    .flatMap((p) => p.new_keys.map((k) => ({ p, name: k.definition.key_name })))
+    .find((x) => keyNameSignature(x.name) === sig && !(x.p.patch_id === patchId && x.name === oldName) && (x.p.scope === 'global' || scope === 'global' || scopeClient(x.p.scope) === scopeClient(scope)));
+  const taken = clash?.key_name ?? proposedClash?.name;
+  if (taken !== undefined) {
+    throw new ParleyError('invalid_params', `"${newName}" collides with the existing key "${taken}"${clash ? ` (${clash.origin === 'base' ? 'base' : `patch ${clash.origin}`})` : ` (patch ${proposedClash?.p.patch_id})`}: one key per intent (zhou §6.2.2)`, {
+      path: 'params.rename',
+      rule: 'key_exists',
+      details: { existing: taken },
+    });
   }
 }
 
