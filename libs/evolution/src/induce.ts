@@ -327,12 +327,39 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
   return seen.size;
 }
 
-/** zhou §6.2.2 intent induction over a cluster's samples. */
+/**
+ * zhou §6.2.2 intent induction over a cluster's samples: the fragments (step 1), the concept and its values
+ * (steps 2-3), the name around the head, the type from evidence (step 4), then the candidate, its closed
+ * vocabulary (zhou §7) and the existing key it refines (steps 5-6).
+ */
 export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS, context: InductionContext = {}): InductionResult {
   const lex = context.lexicon ?? BASIC_LEXICON;
+  const input = mergeSamples(samples);
+  const words = clusterWords(input.merged, lex);
+  const parsed = parseFragments(input.merged, words, input.all);
+  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(input.all) };
+  parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const ev = wordEvidence(parsed, input, words, lex, options);
+  const concept = findConcept(ev);
+  const { headWords, yesNoCompound } = compoundName(ev, concept);
+  const typed = typeFromEvidence(ev, concept, headWords, yesNoCompound);
+  // Fewer than two corroborated alternatives: a yes/no need after all.
+  const induceBoolean = (): InductionResult => induceKey(samples, { ...options, max_enum_values: 0 }, context);
+  return assembleCandidate(ev, input.all, concept, headWords, typed, context.existing ?? [], induceBoolean);
+}
+
+/** Step 1 (zhou §6.2.2, §7): the samples sanitised again, identical texts merged; each client is one voice. */
+interface SampleSet {
+  readonly labelled: boolean;
+  readonly merged: ReadonlyMap<string, { readonly text: string; readonly voters: ReadonlyMap<string, number> }>;
+  /** The voters of every sample, usable or not: what `fragments_excluded` is counted against. */
+  readonly all: { readonly voters: ReadonlyMap<string, number> }[];
+}
+
+function mergeSamples(samples: readonly InductionSample[]): SampleSet {
   const labelled = samples.some((s) => Array.isArray(s.clients) && s.clients.length > 0);
   const merged = new Map<string, { text: string; voters: Map<string, number> }>();
-  const all: { voters: Map<string, number> }[] = [];
+  const all: { voters: ReadonlyMap<string, number> }[] = [];
   samples.forEach((s, i) => {
     const count = Number.isInteger(s.count) && s.count > 0 ? s.count : 1;
     const voters = new Map<string, number>();
@@ -348,7 +375,17 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     if (m) for (const [v, n] of voters) m.voters.set(v, Math.max(n, m.voters.get(v) ?? 0));
     else merged.set(k, { text: clean, voters });
   });
+  return { labelled, merged, all };
+}
 
+/** Step 1 (zhou §6.2.2): each text's raw tokens, and each raw word's canonical token (mended, lemmatised, folded). */
+interface ClusterWords {
+  readonly rawOf: Map<string, string[]>;
+  readonly known: (w: string) => boolean;
+  readonly wordTok: (raw: string) => Tok | null;
+}
+
+function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
   // Raw words of the whole cluster: the vocabulary misspellings are mended against.
   const rawOf = new Map<string, string[]>();
   const vocabulary = new Map<string, number>();
@@ -394,7 +431,12 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     canon.set(raw, t);
     return t;
   };
+  return { rawOf, known, wordTok };
+}
 
+/** Step 1 (zhou §6.2.2): the usable fragments as tokens (words, numbers, times, ids, ratios) and their cues. */
+function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all']): Parsed[] {
+  const { rawOf, known, wordTok } = words;
   const parsed: Parsed[] = [];
   for (const { text, voters } of merged.values()) {
     all.push({ voters });
@@ -442,8 +484,38 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       unit: raws.map((r) => TIME_UNITS.get(r)).find((u) => u !== undefined) ?? null,
     });
   }
-  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(all) };
-  parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  return parsed;
+}
+
+/** Steps 2-3 (zhou §6.2.2): what the cluster says about its words, counted in clients (draft-zhou §7). */
+interface Evidence {
+  readonly lex: Lexicon;
+  readonly options: InductionOptions;
+  readonly labelled: boolean;
+  readonly parsed: readonly Parsed[];
+  readonly rawOf: ReadonlyMap<string, string[]>;
+  /** Weight of every usable fragment. */
+  readonly total: number;
+  readonly needClients: number;
+  readonly phrasings: number;
+  readonly posOf: ReadonlyMap<string, LexPos | null>;
+  readonly vocab: readonly string[];
+  /** A word and the nouns (synonyms, hyponyms) that count for it as a concept. */
+  readonly family: ReadonlyMap<string, Set<string>>;
+  /** Alternatives of one slot (values) and the nouns they modify (heads). */
+  readonly slotWords: Set<string>;
+  readonly phraseHeads: Set<string>;
+  readonly isVerb: (w: string) => boolean;
+  readonly isAdj: (w: string) => boolean;
+  readonly withWord: (w: string) => Parsed[];
+  readonly readable: (w: string) => boolean;
+  readonly conceptSupport: (w: string) => Parsed[];
+  /** Client consistency: how much a client that says the word keeps saying it. */
+  readonly consistency: (w: string) => number | null;
+}
+
+function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: ClusterWords, lex: Lexicon, options: InductionOptions): Evidence {
+  const { labelled } = input;
   const total = weigh(parsed);
   const voices = voterCount(parsed);
   const needClients = labelled && voices > options.min_value_clients ? options.min_value_clients : 1;
@@ -454,28 +526,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const isVerb = (w: string): boolean => posOf.get(w) === 'v' || posOf.get(w) === 'r' || COMPARATIVES.has(w) || DEGREE.has(w);
   const isAdj = (w: string): boolean => posOf.get(w) === 'a';
   const withWord = (w: string): Parsed[] => parsed.filter((p) => p.words.includes(w));
-  // Name words and values: readable English (kinds.ts), never a foreign leftover or an unmended misspelling, and
-  // said in at least one fragment in the lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
-  const englishRaw = (t: string): boolean =>
-    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
-  const englishWords = new Set<string>();
-  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
-  // A word the lexicon does not know ("legroom": WordNet 3.1 lacks it) still names the need when it is central to it:
-  // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
-  const totalWordMass = mass(parsed);
-  const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
-  // A proper noun (a place, a person: capitalised inside a sentence, never written lower case) names no need.
-  const proper = properNouns([...merged.values()].map((m) => m.text));
-  // Asked for the same words inside loops over fragments: each answer is computed once.
-  const readableSeen = new Map<string, boolean>();
-  const readable = (w: string): boolean => {
-    let r = readableSeen.get(w);
-    if (r === undefined) {
-      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w)) && !proper.has(w);
-      readableSeen.set(w, r);
-    }
-    return r;
-  };
+  const readable = readableWords(parsed, input, words, lex, withWord);
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
@@ -501,54 +552,6 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     }
     return n === 0 ? null : sum / n;
   };
-  const classOf = (w: string): string | null => {
-    const c = VALUE_CLASSES.get(w);
-    if (c) return c;
-    for (const pos of ['n', 'a'] as const) {
-      for (const h of lex.hypernyms(w, pos, 3)) {
-        for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
-        const named = HYPERNYM_CLASSES.get(h);
-        if (named !== undefined) return named;
-      }
-    }
-    return null;
-  };
-  const valueLike = (w: string, others: readonly string[]): boolean => {
-    if (isAdj(w) || VALUE_CLASSES.has(w) || !knownWord(lex, w)) return true;
-    const hw = new Set(lex.hypernyms(w, 'n', 3));
-    return others.some((o) => o !== w && lex.hypernyms(o, 'n', 3).some((h) => hw.has(h)));
-  };
-
-  const chooseHead = (exclude: ReadonlySet<string>): string | null => {
-    // A noun the alternatives modify heads the need even when its verb sense is commoner ("morning train").
-    const eligible = vocab.filter((w) => !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
-    const phrased = eligible.filter((w) => phraseHeads.has(w));
-    const scored = (phrased.length > 0 ? phrased : eligible)
-      .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
-    const top = Math.max(0, ...scored.map((x) => x.s));
-    // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
-    // Ties in clients (one client's cohort counts every word once) go to the word in more fragments ("legroom" beside "extra").
-    const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
-    return best?.w ?? null;
-  };
-  // A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
-  // ("dramatic stormy clouds"); "my mother needs a wheelchair" puts a verb and an article between: no modifier.
-  const touches = (p: Parsed, a: string, bs: ReadonlySet<string>): boolean => {
-    const ws = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number');
-    for (let k = 0; k < ws.length; k++) {
-      if ((ws[k] as Tok).v !== a) continue;
-      for (const o of [ws[k - 1], ws[k + 1]]) if (o !== undefined && bs.has(o.v) && Math.abs((o.i ?? -9) - ((ws[k] as Tok).i ?? 0)) === 1) return true;
-    }
-    return false;
-  };
-  const near = (p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean => {
-    const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
-    for (let i = 0; i < seq.length; i++) {
-      if (seq[i] !== a) continue;
-      for (let j = Math.max(0, i - span); j <= Math.min(seq.length - 1, i + span); j++) if (j !== i && bs.has(seq[j] as string)) return true;
-    }
-    return false;
-  };
 
   // Alternatives of one slot (values) and the nouns they modify (heads): substitution slots and noun phrases.
   const { slotWords, phraseHeads } = slotEvidence(parsed, {
@@ -558,9 +561,113 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     canModify: (w) => !isVerb(w) && readable(w),
     needClients: labelled ? Math.max(2, needClients) : 1,
   });
+  return { lex, options, labelled, parsed, rawOf: words.rawOf, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+}
 
+/**
+ * Steps 3 and 6 (zhou §6.2.2, §7): whether a word may name the need or be a value. Name words and values: readable
+ * English (kinds.ts), never a foreign leftover or an unmended misspelling, and said in at least one fragment in the
+ * lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
+ */
+function readableWords(parsed: readonly Parsed[], input: SampleSet, words: ClusterWords, lex: Lexicon, withWord: (w: string) => Parsed[]): (w: string) => boolean {
+  const { rawOf, known } = words;
+  const englishRaw = (t: string): boolean =>
+    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
+  const englishWords = new Set<string>();
+  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
+  // A word the lexicon does not know ("legroom": WordNet 3.1 lacks it) still names the need when it is central to it:
+  // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
+  const totalWordMass = mass(parsed);
+  const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
+  // A proper noun (a place, a person: capitalised inside a sentence, never written lower case) names no need.
+  const proper = properNouns([...input.merged.values()].map((m) => m.text));
+  // Asked for the same words inside loops over fragments: each answer is computed once.
+  const readableSeen = new Map<string, boolean>();
+  return (w: string): boolean => {
+    let r = readableSeen.get(w);
+    if (r === undefined) {
+      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w)) && !proper.has(w);
+      readableSeen.set(w, r);
+    }
+    return r;
+  };
+}
+
+/** Step 3 (zhou §6.2.2): the class two values share (hair color, file format), by value table or hypernym. */
+function classOf(lex: Lexicon, w: string): string | null {
+  const c = VALUE_CLASSES.get(w);
+  if (c) return c;
+  for (const pos of ['n', 'a'] as const) {
+    for (const h of lex.hypernyms(w, pos, 3)) {
+      for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
+      const named = HYPERNYM_CLASSES.get(h);
+      if (named !== undefined) return named;
+    }
+  }
+  return null;
+}
+
+/** Step 3 (zhou §6.2.2): an adjective, a value-table word, an unknown word, or one sharing a hypernym with another candidate. */
+function valueLike(ev: Evidence, w: string, others: readonly string[]): boolean {
+  const { lex } = ev;
+  if (ev.isAdj(w) || VALUE_CLASSES.has(w) || !knownWord(lex, w)) return true;
+  const hw = new Set(lex.hypernyms(w, 'n', 3));
+  return others.some((o) => o !== w && lex.hypernyms(o, 'n', 3).some((h) => hw.has(h)));
+}
+
+/** Step 2 (zhou §6.2.2): the head, the noun most clients use, the one the values stand beside among the best supported. */
+function chooseHead(ev: Evidence, exclude: ReadonlySet<string>): string | null {
+  const { vocab, phraseHeads, slotWords, isVerb, isAdj, readable, withWord, conceptSupport } = ev;
+  // A noun the alternatives modify heads the need even when its verb sense is commoner ("morning train").
+  const eligible = vocab.filter((w) => !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
+  const phrased = eligible.filter((w) => phraseHeads.has(w));
+  const scored = (phrased.length > 0 ? phrased : eligible)
+    .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
+  const top = Math.max(0, ...scored.map((x) => x.s));
+  // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
+  // Ties in clients (one client's cohort counts every word once) go to the word in more fragments ("legroom" beside "extra").
+  const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
+  return best?.w ?? null;
+}
+
+/**
+ * A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
+ * ("dramatic stormy clouds"); "my mother needs a wheelchair" puts a verb and an article between: no modifier.
+ */
+function touches(p: Parsed, a: string, bs: ReadonlySet<string>): boolean {
+  const ws = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number');
+  for (let k = 0; k < ws.length; k++) {
+    if ((ws[k] as Tok).v !== a) continue;
+    for (const o of [ws[k - 1], ws[k + 1]]) if (o !== undefined && bs.has(o.v) && Math.abs((o.i ?? -9) - ((ws[k] as Tok).i ?? 0)) === 1) return true;
+  }
+  return false;
+}
+
+/** Whether `a` stands within `span` content words of one of `bs` in the fragment. */
+function near(p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean {
+  const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
+  for (let i = 0; i < seq.length; i++) {
+    if (seq[i] !== a) continue;
+    for (let j = Math.max(0, i - span); j <= Math.min(seq.length - 1, i + span); j++) if (j !== i && bs.has(seq[j] as string)) return true;
+  }
+  return false;
+}
+
+/** Steps 2-3 (zhou §6.2.2): the head and the values, the alternatives that fill one slot beside it. */
+interface Concept {
+  readonly head: string | null;
+  readonly values: readonly string[];
+  /** Whether the values make a choice (two or more, or one noun adjunct) and enums are allowed. */
+  readonly usable: boolean;
+  readonly valueSet: ReadonlySet<string>;
+  /** Whether a fragment says a value (or one of its spelling variants). */
+  readonly says: (p: Parsed, v: string) => boolean;
+}
+
+function findConcept(ev: Evidence): Concept {
+  const { vocab, family, slotWords, phraseHeads, isVerb, readable, withWord, labelled, needClients, options, total, posOf, parsed } = ev;
   let excluded = new Set<string>(slotWords);
-  let head = chooseHead(excluded);
+  let head = chooseHead(ev, excluded);
   let values: string[] = [];
   for (let round = 0; round < 2; round++) {
     // The head's family, less the words a substitution slot shows to be alternatives ("halal" is a kind of food, and a value).
@@ -571,9 +678,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const picked = cands.filter((w) => {
       const ps = withWord(w);
       const adj = head ? mass(ps.filter((p) => touches(p, w, adjacentTo))) / Math.max(1, mass(ps)) : 0;
-      const cons = consistency(w);
+      const cons = ev.consistency(w);
       if (slotWords.has(w)) return true;
-      return adj >= 0.3 && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
+      return adj >= 0.3 && (valueLike(ev, w, cands) || (cons ?? 0) >= 0.75);
     });
     // Values are alternatives: drop one that co-occurs with the others in most of its fragments.
     // Slot words are alternatives by construction; another picked word that keeps their company is phrasing.
@@ -586,7 +693,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     // A head that is itself one of the alternatives (a value everyone says in some phrasing) steps aside once.
     if (round === 0 && head && values.length >= 2 && VALUE_CLASSES.has(head)) {
       excluded = new Set([head]);
-      head = chooseHead(excluded);
+      head = chooseHead(ev, excluded);
       continue;
     }
     break;
@@ -604,10 +711,30 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   if (head) values = sameSlot(values, head, parsed, slotWords, mass, (w) => posOf.get(w) === 'n');
   // Numbers, times and ids are evidence for the type below, not values. A single modifier that is not a
   // noun adjunct is part of the need's name ("extra legroom"), not a value.
-  const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(values[0] as string)));
+  const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(ev, head, values[0] as string)));
   const valueSet = new Set(usable ? values : []);
+  return { head, values, usable, valueSet, says };
+}
 
-  // Compound: a neighbour beside the head in most of its fragments joins the name.
+/**
+ * A noun (or a word the lexicon does not know) standing before the head as
+ * its modifier ("window seat", "vegetarian meal") names one of the
+ * alternatives even when it is the only one heard so far: the key is a
+ * choice whose other values arrive later (re-induction widens the enum).
+ * An adjective there ("extra legroom") is part of the need's name.
+ */
+function nounAdjunct(ev: Evidence, head: string | null, w: string): boolean {
+  const { lex } = ev;
+  const pos = ev.posOf.get(w);
+  // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
+  // A noun that is also a verb ("book wheelchair") may be the request's verb: one such word is no alternative.
+  return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && lex.pos(w).v === 0 && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
+}
+
+/** Step 2 (zhou §6.2.2): a neighbour beside the head in most of its fragments joins the name (compounds). */
+function compoundName(ev: Evidence, concept: Concept): { headWords: string[]; yesNoCompound: string[] | null } {
+  const { head, valueSet } = concept;
+  const { withWord, isVerb, isAdj, readable, options, needClients } = ev;
   const headWords: string[] = [];
   let yesNoCompound: string[] | null = null;
   if (head) {
@@ -638,21 +765,31 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     // A yes/no need names itself by the phrase its clients say most ("carbon neutral"), even below compound_share.
     if (!b && !a) yesNoCompound = phraseCompound(head, adjectives(before), adjectives(after), mass(hs), needClients, mass, voterCount);
   }
+  return { headWords, yesNoCompound };
+}
 
-  // 4. The type from evidence.
+/** Step 4 (zhou §6.2.2): the key type, its name suffix and the values each fragment supports. */
+interface Typed {
+  readonly kind: InducedKind;
+  readonly keyType: KeyDefinition['key_type'];
+  readonly extra: Partial<KeyDefinition>;
+  readonly suffix: string | null;
+  readonly ratioChoice: boolean;
+  readonly namePrefix: string | null;
+  /** Each value (JSON) and the fragments that say it. */
+  readonly valueClients: ReadonlyMap<string, Parsed[]>;
+}
+
+/** Step 4 (zhou §6.2.2): the type from evidence: structure, scale, number, else a choice or a yes/no need. `headWords` may be renamed. */
+function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], yesNoCompound: string[] | null): Typed {
+  const { parsed, lex, options, total, vocab, posOf, readable, withWord, isVerb, isAdj, needClients, rawOf } = ev;
   const totalMass = mass(parsed);
   const share = (f: (p: Parsed) => boolean): number => mass(parsed.filter(f)) / totalMass;
-  let kind: InducedKind;
-  let keyType: KeyDefinition['key_type'] = 'string';
   const valueClients = new Map<string, Parsed[]>();
   const addValue = (v: JsonValue, p: Parsed): void => {
     const k = JSON.stringify(v);
     valueClients.set(k, [...(valueClients.get(k) ?? []), p]);
   };
-  let suffix: string | null = null;
-  let ratioChoice = false;
-  let namePrefix: string | null = null;
-  let extra: Partial<KeyDefinition> = {};
   const scale = scaleOf(parsed, total, options);
   // A word with a noun sense may modify the anchor even when its verb sense is commoner ("booking reference").
   const nounModifier = (w: string): boolean => readable(w) && (lex.pos(w).n > 0 || !knownWord(lex, w));
@@ -661,27 +798,24 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     mass,
     rawOf,
     structureShare: options.structure_share,
-    head,
+    head: concept.head,
     noun: (w) => !isVerb(w) && !isAdj(w) && readable(w),
     timeWord: (deadline) => (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)),
     nounModifier,
   });
   if (st !== null) {
-    ({ kind, keyType, extra, suffix } = st);
-    ratioChoice = st.ratio;
     if (st.name !== null) headWords.splice(0, headWords.length, ...st.name);
     for (const [v, p] of st.values) addValue(v, p);
-  } else if (scale !== null) {
-    kind = 'scale';
-    keyType = 'integer';
-    extra = { minimum: -SCALE_MAX, maximum: SCALE_MAX };
-    suffix = scale;
+    return { kind: st.kind, keyType: st.keyType, extra: st.extra, suffix: st.suffix, ratioChoice: st.ratio, namePrefix: null, valueClients };
+  }
+  if (scale !== null) {
     for (const p of parsed) {
       const v = adjustment(p);
       if (v !== null) addValue(v, p);
     }
-  } else if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
-    kind = 'numeric';
+    return { kind: 'scale', keyType: 'integer', extra: { minimum: -SCALE_MAX, maximum: SCALE_MAX }, suffix: scale, ratioChoice: false, namePrefix: null, valueClients };
+  }
+  if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
     const num = numericEvidence(parsed, {
       share,
       mass,
@@ -697,61 +831,90 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       enoughClients: (ps) => voterCount(ps) >= needClients,
       nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),
     });
-    ({ keyType, suffix } = num);
     if (num.name !== null) headWords.splice(0, headWords.length, ...num.name);
     for (const [v, p] of num.values) addValue(v, p);
-  } else if (usable && values.length > options.max_enum_values) {
-    // More alternatives than an enum should list: the value as the user states it (canonical words).
-    kind = 'string';
-    suffix = 'detail';
-    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
-  } else if (usable) {
-    kind = 'enum';
-    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
-    const classes = new Map<string, number>();
-    for (const v of values) {
-      const c = classOf(v);
-      if (c) classes.set(c, (classes.get(c) ?? 0) + 1);
-    }
-    const cls = [...classes].sort((a, b) => b[1] - a[1])[0];
-    if (cls && cls[1] * 2 > values.length) {
-      suffix = cls[0];
-      if (cls[0] === 'format' && (!head || ['format', 'file', 'output', 'result', 'export', 'image', 'photo', 'picture'].includes(head))) {
-        headWords.splice(0, headWords.length, head === 'image' || head === 'photo' || head === 'picture' ? 'image' : 'file');
-      }
-    } else suffix = 'preference';
-  } else {
-    kind = 'boolean';
-    keyType = 'boolean';
-    for (const p of parsed) addValue(!p.negated, p);
-    const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
-    const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
-    if (weigh(verbs) * 2 >= total) {
-      // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
-      suffix = 'removal';
-      const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-      const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb, (w) => isAdj(w) && readable(w));
-      if (object !== null) headWords.splice(0, headWords.length, ...object);
-    } else if (restricted !== null) {
-      // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.
-      headWords.splice(0, headWords.length, restricted);
-      suffix = 'only';
-    } else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
-    else if (headWords.length < 2) namePrefix = 'needs';
+    return { kind: 'numeric', keyType: num.keyType, extra: {}, suffix: num.suffix, ratioChoice: false, namePrefix: null, valueClients };
   }
+  const { values, usable, says } = concept;
+  if (usable && values.length > options.max_enum_values) {
+    // More alternatives than an enum should list: the value as the user states it (canonical words).
+    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
+    return { kind: 'string', keyType: 'string', extra: {}, suffix: 'detail', ratioChoice: false, namePrefix: null, valueClients };
+  }
+  if (usable) {
+    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, concept, headWords), ratioChoice: false, namePrefix: null, valueClients };
+  }
+  for (const p of parsed) addValue(!p.negated, p);
+  const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
+  return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
 
+/** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */
+function enumSuffix(ev: Evidence, concept: Concept, headWords: string[]): string {
+  const { head, values } = concept;
+  const classes = new Map<string, number>();
+  for (const v of values) {
+    const c = classOf(ev.lex, v);
+    if (c) classes.set(c, (classes.get(c) ?? 0) + 1);
+  }
+  const cls = [...classes].sort((a, b) => b[1] - a[1])[0];
+  if (cls && cls[1] * 2 > values.length) {
+    if (cls[0] === 'format' && (!head || ['format', 'file', 'output', 'result', 'export', 'image', 'photo', 'picture'].includes(head))) {
+      headWords.splice(0, headWords.length, head === 'image' || head === 'photo' || head === 'picture' ? 'image' : 'file');
+    }
+    return cls[0];
+  }
+  return 'preference';
+}
+
+/** Step 4 (zhou §6.2.2): a yes/no need's name: `<object>_removal`, `<word>_only`, the compound said most, or `needs_<head>`. */
+function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | null, nounModifier: (w: string) => boolean): { suffix: string | null; namePrefix: string | null } {
+  const { parsed, rawOf, readable, needClients, total, isVerb, isAdj } = ev;
+  const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
+  const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
+  if (weigh(verbs) * 2 >= total) {
+    // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
+    const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
+    const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb, (w) => isAdj(w) && readable(w));
+    if (object !== null) headWords.splice(0, headWords.length, ...object);
+    return { suffix: 'removal', namePrefix: null };
+  }
+  if (restricted !== null) {
+    // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.
+    headWords.splice(0, headWords.length, restricted);
+    return { suffix: 'only', namePrefix: null };
+  }
+  if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
+  else if (headWords.length < 2) return { suffix: null, namePrefix: 'needs' };
+  return { suffix: null, namePrefix: null };
+}
+
+/** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
+function assembleCandidate(
+  ev: Evidence,
+  all: SampleSet['all'],
+  concept: Concept,
+  headWords: string[],
+  t: Typed,
+  existing: readonly KeyDefinition[],
+  induceBoolean: () => InductionResult,
+): InductionResult {
+  const { parsed, options, labelled, needClients } = ev;
+  const { kind, keyType, extra, ratioChoice, namePrefix, valueClients } = t;
+  let suffix = t.suffix;
   // Values kept: enough distinct clients each, at most max_enum_values, most clients first.
   const ranked = [...valueClients]
     .map(([k, ps]) => ({ value: JSON.parse(k) as JsonValue, count: weigh(ps), clients: voterCount(ps) }))
     .filter((v) => kind !== 'enum' || v.clients >= needClients)
     .sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
   const enumValues = kind === 'enum' ? ranked.slice(0, options.max_enum_values).map((v) => v.value) : [];
-  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !ratioChoice && !nounAdjunct(String(enumValues[0]))))) {
+  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !ratioChoice && !nounAdjunct(ev, concept.head, String(enumValues[0]))))) {
     // Fewer than two corroborated alternatives: a yes/no need after all.
     return induceBoolean();
   }
 
-  let nameWords = headWords.length > 0 ? [...headWords] : firstWord();
+  let nameWords = headWords.length > 0 ? [...headWords] : firstWord(ev, kind);
   if (suffix && nameWords[nameWords.length - 1] === suffix) suffix = null;
   if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
   // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.
@@ -773,7 +936,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   if (kind === 'enum') key.enum = enumValues;
   assertValidCandidate(key);
   const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
-  const refines = matchExisting(context.existing ?? [], keyName, headWords, key, enumValues);
+  const refines = matchExisting(existing, keyName, headWords, key, enumValues);
   return {
     ok: true,
     candidate: {
@@ -786,35 +949,18 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       fragments_excluded: Math.max(0, weigh(all) - used),
       refines,
       review,
-      phrasings,
+      phrasings: ev.phrasings,
     },
   };
+}
 
-  /**
-   * A noun (or a word the lexicon does not know) standing before the head as
-   * its modifier ("window seat", "vegetarian meal") names one of the
-   * alternatives even when it is the only one heard so far: the key is a
-   * choice whose other values arrive later (re-induction widens the enum).
-   * An adjective there ("extra legroom") is part of the need's name.
-   */
-  function nounAdjunct(w: string): boolean {
-    const pos = posOf.get(w);
-    // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
-    // A noun that is also a verb ("book wheelchair") may be the request's verb: one such word is no alternative.
-    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && lex.pos(w).v === 0 && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
-  }
-
-  function firstWord(): string[] {
-    const best = vocab
-      .filter((w) => !isVerb(w) && readable(w))
-      .map((w) => [w, weigh(withWord(w))] as const)
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
-  }
-
-  function induceBoolean(): InductionResult {
-    return induceKey(samples, { ...options, max_enum_values: 0 }, context);
-  }
+/** Step 2 (zhou §6.2.2): with no head, the readable word most clients say names the need. */
+function firstWord(ev: Evidence, kind: InducedKind): string[] {
+  const best = ev.vocab
+    .filter((w) => !ev.isVerb(w) && ev.readable(w))
+    .map((w) => [w, weigh(ev.withWord(w))] as const)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
 }
 
 /**

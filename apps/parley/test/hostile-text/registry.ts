@@ -148,7 +148,7 @@ export const REGEX_FILES_WITHOUT_OUTSIDE_TEXT: ReadonlyMap<string, string> = new
   ['libs/client/src/verify.ts', 'JWS compact form from the gateway'],
   ['libs/client/src/offline/lexicon.ts', 'WordNet data lines'],
   ['libs/evolution/src/cluster.ts', 'cluster samples, sanitised first (sanitizeFragment above); one character-class pattern'],
-  ['libs/pool/src/evolver.ts', 'key names produced by induction (closed vocabulary)'],
+  ['libs/pool/src/evolver-store.ts', 'audience labels of matured clusters ("global", "client:<id>"); one anchored prefix'],
   ['libs/pool/src/engine.ts', 'simulation configuration'],
 ]);
 
