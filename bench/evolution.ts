@@ -1,4 +1,4 @@
-// `npm run bench:evolution -- [--stream FILE.jsonl --gold FILE.gold.json] [--heldout] [--json]`: how well schema
+// `npm run bench:evolution -- [--stream FILE.jsonl --gold FILE.gold.json] [--heldout] [--json] [--verbose]`: how well schema
 // self-evolution (draft-zhou §6.2) does on labelled month-long streams, scored against a gold table.
 //
 // For each stream it runs the offline engine of `parley simulate` (createEvolutionEngine: the WordNet embedder, the
@@ -11,7 +11,9 @@
 //  - key names: the intent's key is in acceptable_names, or is the gold base key it should refine;
 //  - types: the key's final type (and items_type) is the gold one;
 //  - enum precision / recall: the key's final enum against the gold values (value_aliases count as the value);
-//  - duplicate keys: intents with more than one key.
+//  - duplicate keys: intents with more than one key (a key deprecated for the successor that covers it counts as
+//    its successor: superseded, not duplicated).
+// `--verbose` also lists every trigger: scope, outcome, key, final type and values, the cluster's majority label.
 // Default: every bench/data/evolution/*.jsonl with the .gold.json beside it. `--heldout` scores
 // bench/heldout/evolution/* instead (the lead runs it; engineers never open those files). The last line is one
 // JSON object keyed by stream.
@@ -53,6 +55,7 @@ interface Gold {
   intents: GoldIntent[];
 }
 
+let verbose = false;
 function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
   let stream: string | null = null;
   let gold: string | null = null;
@@ -64,7 +67,8 @@ function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
     else if (a === '--gold') gold = argv[++i] ?? null;
     else if (a === '--heldout') heldout = true;
     else if (a === '--json') json = true;
-    else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json]`);
+    else if (a === '--verbose') verbose = true;
+    else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json] [--verbose]`);
   }
   if (stream !== null) return { pairs: [[stream, gold ?? stream.replace(/\.jsonl$/, '.gold.json')]], json };
   const dir = join(ROOT, 'bench', heldout ? 'heldout' : 'data', 'evolution');
@@ -214,6 +218,26 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     const hits = keysOf.get(label) ?? [];
     if (!hits.some((h) => h.scope === scope && h.key === t.key_name)) hits.push({ scope, key: t.key_name, scenario: t.scenario, refines: true, status: 'redundant' });
     keysOf.set(label, hits);
+  }
+  if (verbose) {
+    for (const t of engine.triggers()) {
+      const m = final.get(resolve(t.cluster_id));
+      const maj = majority(m);
+      const def = t.key_name === null ? null : defs.get(`${t.scenario}/${t.key_name}`);
+      out(`  · ${t.scope.padEnd(20)} ${t.outcome.padEnd(9)} ${String(t.key_name).padEnd(28)} ${def ? `${def.key_type}${def.enum ? ` [${def.enum.join(', ')}]` : ''}` : ''}  ← ${maj.label} ${maj.n}/${maj.size}`);
+    }
+  }
+  // A key deprecated because a successor covers it (a yes/no key that turned out to be a choice) is on its way
+  // out: the intent's key is the successor, and the pair is not a duplicate.
+  const superseded = new Set<string>();
+  for (const r of records) {
+    for (const k of r.patch.new_keys) {
+      if (k.lifecycle.history.some((h) => h.reasons.some((x) => x.startsWith('superseded by')))) superseded.add(`${r.patch.scenario}/${k.definition.key_name}`);
+    }
+  }
+  for (const [label, hits] of keysOf) {
+    const live = hits.filter((h) => !superseded.has(`${h.scenario}/${h.key}`));
+    if (live.length > 0 && live.length < hits.length) keysOf.set(label, live);
   }
   const noiseTriggers = [...keysOf].filter(([l]) => l.startsWith('noise:') || l.startsWith('burst:')).flatMap(([l, hs]) => hs.map((h) => `${l} → ${h.key} @ ${h.scope}`));
   // A burst patched only in its own client's pool is reported apart (some gold tables accept it); global ones never are.

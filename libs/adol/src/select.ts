@@ -24,13 +24,19 @@
  *    sum of vectors would drown it; the action word of the request (its first
  *    content word, usually the verb) is matched against the tool name's words
  *    and counts double, so "rename the file" prefers move_file over read_file;
- *  - `examples`: the closest example request of a tool, where tools have them.
+ *  - `examples`: the closest example request of a tool, where tools have them;
+ *  - `values`: values the request holds (a URL, paths, a key name, a time...)
+ *    against the shapes of value each tool's parameters take (values.ts), IDF
+ *    over the list; only where the request holds one;
+ *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
+ *    the list does not use, as WordNet synsets, BM25 against the concepts of the
+ *    tools' name words, its verb and object ("tick" meets "check_item").
  * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
  * it changed no development figure, while costing a similarity per request word
- * and vocabulary word.
+ * and vocabulary word. `concepts` needs a lexicon, which no default supplies.
  * The rankers are fused by standardising each one's scores over the list and
  * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
- * ranker counts alike whatever the scale of its scores, and the fused score says
+ * ranker counts alike (`values` at 1.5, `concepts` at half: BENCHMARKS.md) whatever the scale of its scores, and the fused score says
  * how many standard deviations a tool stands above the list, which the adaptive
  * cut uses to return fewer tools when the best ones stand out. Reciprocal-rank
  * fusion (`'rrf'`, Cormack et al. 2009) and the former fixed mix of cosine and
@@ -41,6 +47,8 @@
  * endpoint or a transformers.js sentence model). No IO here.
  */
 import { ParleyError } from '@parley/protocol';
+import type { SelectLexicon } from './concepts';
+import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
   readonly id: string;
@@ -71,13 +79,13 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
  * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
  */
-export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples'];
+export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values', 'concepts'];
 
 /** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
 export type SelectCut = 'auto' | 'fixed';
@@ -118,6 +126,12 @@ export interface SelectOptions {
   cut?: SelectCut;
   /** `linear` fusion only: weight of the cosine in `w·cosine + (1−w)·bm25/max(bm25)`. Default `DEFAULT_SEMANTIC_WEIGHT`. */
   semanticWeight?: number;
+  /**
+   * Word senses (`wordNetLexicon` over a WordNet reader): the `concepts` ranker matches the
+   * request's words with the tool's name and description words by shared sense ("tick" ~
+   * "check"), BM25 over concept ids. Fused with the embedder's rankers (`zscore`, `rrf`).
+   */
+  lexicon?: SelectLexicon;
 }
 
 export interface ScoredTool<T extends ToolLike = ToolLike> {
@@ -150,6 +164,14 @@ export const DEFAULT_FUSION: SelectFusion = 'zscore';
  * on average over the development sets (BENCHMARKS.md), against 5 for a fixed top 5.
  */
 export const AUTO_CUT_SD = 1.5;
+/**
+ * Weight of the `values` ranker in the `zscore` fusion (the others weigh 1): 1.5 lost no development set's
+ * recall@5 against 1 with either offline embedder (WordNet features alone, and with word vectors) and gained one
+ * request on GitHub (WordNet) or GitLab (word vectors); BENCHMARKS.md.
+ */
+export const VALUES_WEIGHT = 1.5;
+/** Weight of the `concepts` ranker in the `zscore` fusion. */
+export const CONCEPTS_WEIGHT = 0.5;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -157,8 +179,8 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -173,7 +195,10 @@ function validate(opts: SelectOptions): void {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.has(k)) throw invalid(`opts.${k}`, 'unknown_option', `selectTools: unknown option "${k}"`);
   }
-  const { topK, threshold, tags, embedder, mode, representation, fusion, rankers, cut, semanticWeight } = opts;
+  const { topK, threshold, tags, embedder, lexicon, mode, representation, fusion, rankers, cut, semanticWeight } = opts;
+  if (lexicon !== undefined && (typeof lexicon !== 'object' || lexicon === null || typeof lexicon.concepts !== 'function' || typeof lexicon.id !== 'string')) {
+    throw invalid('opts.lexicon', 'type', 'selectTools: lexicon must have an id and a concepts(word) method');
+  }
   if (rankers !== undefined) {
     if (!Array.isArray(rankers) || rankers.length === 0) throw invalid('opts.rankers', 'type', 'selectTools: rankers must be a non-empty array');
     rankers.forEach((r, i) => {
@@ -402,9 +427,14 @@ const K1 = 1.2;
 const B = 0.75;
 
 function buildBm25(texts: readonly string[]): Bm25Index {
-  const docs = texts.map((t) => {
+  return bm25Of(texts.map(lexicalTerms));
+}
+
+/** A BM25 index over documents given as terms. */
+function bm25Of(termLists: readonly (readonly string[])[]): Bm25Index {
+  const docs = termLists.map((terms) => {
     const tf = new Map<string, number>();
-    for (const term of lexicalTerms(t)) tf.set(term, (tf.get(term) ?? 0) + 1);
+    for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
     return tf;
   });
   const lengths = docs.map((d) => [...d.values()].reduce((a, b) => a + b, 0));
@@ -415,8 +445,12 @@ function buildBm25(texts: readonly string[]): Bm25Index {
 }
 
 function bm25Scores(index: Bm25Index, query: string): number[] {
+  return bm25TermScores(index, lexicalTerms(query));
+}
+
+function bm25TermScores(index: Bm25Index, queryTerms: readonly string[]): number[] {
   const n = index.docs.length;
-  const terms = [...new Set(lexicalTerms(query))];
+  const terms = [...new Set(queryTerms)];
   return index.docs.map((tf, i) => {
     let s = 0;
     const norm = K1 * (1 - B + (B * (index.lengths[i] as number)) / (index.avgLength || 1));
@@ -464,6 +498,10 @@ interface ListCache {
   texts?: string[];
   bm25?: Bm25Index;
   words?: WordIndex;
+  /** BM25 over concept ids of the tools' name and description words, per lexicon id (the `concepts` ranker). */
+  concepts?: Map<string, Bm25Index>;
+  /** Per tool: the shapes of value its parameters take (the `values` ranker). */
+  shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
   vectors: Map<string, Promise<WordVectors>>;
 }
@@ -684,6 +722,28 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   return { dense, match, ...(examples ? { examples } : {}) };
 }
 
+/**
+ * The `concepts` ranker: BM25 of the request's concepts against each tool's name concepts
+ * (verb and object: what the tool does to what; a description's other words only blurred it on dev).
+ */
+function conceptScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const c = cacheFor(tools);
+  c.concepts ??= new Map();
+  let index = c.concepts.get(lexicon.id);
+  if (!index) {
+    index = bm25Of(
+      wordIndexFor(tools, c).names.map((ws) => [...ws].flatMap((w) => lexicon.concepts(w))),
+    );
+    c.concepts.set(lexicon.id, index);
+  }
+  // Only the request's words the list does not use itself are read as senses: a word the tools
+  // use is BM25's evidence already, and its other senses would only blur it.
+  c.bm25 ??= buildBm25(textsFor(tools, c));
+  const known = c.bm25.df;
+  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => known.has(t)));
+  return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
+}
+
 /** Ranks (1 = best; ties share the best rank of their group). */
 function ranksOf(scores: readonly number[]): number[] {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
@@ -706,14 +766,15 @@ function rrf(rankers: readonly (readonly number[])[], n: number): number[] {
 }
 
 /** The mean over rankers of each tool's standardised score (how many standard deviations above the list's mean). */
-function zmean(rankers: readonly (readonly number[])[], n: number): number[] {
+function zmean(rankers: readonly (readonly number[])[], n: number, weights?: readonly number[]): number[] {
   const out = new Array<number>(n).fill(0);
-  for (const scores of rankers) {
+  rankers.forEach((scores, r) => {
     const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, n);
     const sd = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, n));
-    if (sd === 0) continue;
-    for (let i = 0; i < n; i++) out[i] = (out[i] as number) + ((scores[i] as number) - mean) / sd / rankers.length;
-  }
+    if (sd === 0) return;
+    const w = weights?.[r] ?? 1;
+    for (let i = 0; i < n; i++) out[i] = (out[i] as number) + (w * ((scores[i] as number) - mean)) / sd / rankers.length;
+  });
   return out;
 }
 
@@ -731,11 +792,15 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
   let emb: EmbedderScores | undefined;
   let lex: number[] | undefined;
   const use = new Set(opts.rankers ?? DEFAULT_RANKERS);
-  if (mode !== 'lexical') emb = await embedderScores(tools, query, opts.embedder as TextEmbedder, representation, fusion !== 'linear' && use.has('match'));
+  // Values in the request (a URL, paths, a key name) are evidence for the parameters that take them,
+  // and a file's kind ("image" for a .jpg) is read as one more word of the request.
+  const values = requestValues(query);
+  const read = values.words.length > 0 ? `${query}\n${values.words.join(' ')}` : query;
+  if (mode !== 'lexical') emb = await embedderScores(tools, read, opts.embedder as TextEmbedder, representation, fusion !== 'linear' && use.has('match'));
   if (mode !== 'semantic') {
     const c = cacheFor(tools);
     c.bm25 ??= buildBm25(textsFor(tools, c));
-    const raw = bm25Scores(c.bm25, query);
+    const raw = bm25Scores(c.bm25, read);
     const max = Math.max(0, ...raw);
     lex = raw.map((s) => (max > 0 ? s / max : 0));
   }
@@ -747,13 +812,34 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     fused = emb.dense.map((c, i) => (lex ? w * c + (1 - w) * (lex[i] as number) : c));
   } else {
     const rankers: number[][] = [];
+    const weights: number[] = [];
     if (use.has('dense')) rankers.push(emb.dense);
     if (emb.match) rankers.push(emb.match);
     if (use.has('examples') && emb.examples) rankers.push(emb.examples);
     if (use.has('bm25') && lex) rankers.push(lex);
+    if (use.has('concepts') && opts.lexicon) {
+      const v = conceptScores(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = CONCEPTS_WEIGHT;
+      }
+    }
+    if (use.has('values') && values.shapes.size > 0) {
+      const c = cacheFor(tools);
+      c.shapes ??= tools.map((t) => {
+        const shapes = parameterShapes(t.inputSchema, typeof t.name === 'string' ? t.name : '');
+        if (readsOnly(t)) shapes.add('question');
+        return shapes;
+      });
+      const v = valueScores(c.shapes, values.shapes);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = VALUES_WEIGHT;
+      }
+    }
     // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
     if (rankers.length === 0) rankers.push(emb.dense);
-    fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n);
+    fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n, weights);
   }
   return tools.map((_, i) => ({
     score: fused[i] as number,

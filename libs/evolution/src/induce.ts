@@ -57,7 +57,10 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
-import { countedNoun, foreignFragment, misspeltInflection, phraseCompound, readableWord, sameSlot } from './kinds';
+import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot, verbObject } from './kinds';
+
+/** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
+const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { sanitizeFragment } from './sanitize';
 
@@ -153,7 +156,9 @@ export const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'without', 'n
 
 const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
   ['zero', 0], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10],
-  ['eleven', 11], ['twelve', 12], ['twenty', 20], ['single', 1], ['couple', 2], ['pair', 2], ['dozen', 12],
+  ['eleven', 11], ['twelve', 12], ['thirteen', 13], ['fourteen', 14], ['fifteen', 15], ['sixteen', 16], ['seventeen', 17], ['eighteen', 18], ['nineteen', 19],
+  ['twenty', 20], ['thirty', 30], ['forty', 40], ['fifty', 50], ['sixty', 60], ['seventy', 70], ['eighty', 80], ['ninety', 90], ['hundred', 100], ['thousand', 1000],
+  ['single', 1], ['couple', 2], ['pair', 2], ['dozen', 12],
 ]);
 
 /**
@@ -162,16 +167,16 @@ const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
  */
 const VALUE_FORMS: ReadonlyMap<string, string> = new Map([
   ['jpg', 'jpeg'], ['tif', 'tiff'], ['colour', 'color'], ['colours', 'color'], ['grey', 'gray'], ['blond', 'blonde'], ['veggie', 'vegetarian'],
-  ['favourite', 'favorite'], ['centre', 'center'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
+  ['favourite', 'favorite'], ['centre', 'center'], ['ref', 'reference'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
 ]);
 
 /** Currency words: a number with one of them is an amount of money. */
 const CURRENCY_WORDS: ReadonlySet<string> = new Set(['euro', 'euros', 'eur', 'usd', 'dollar', 'dollars', 'buck', 'bucks', 'gbp', 'pound', 'pounds', 'quid', 'chf', 'franc', 'francs', 'yen', 'jpy', 'yuan', 'rmb', 'cny', 'inr', 'rupee', 'rupees', 'cad', 'aud']);
 /** Words that make an amount a ceiling ("under 400", "max", "budget"). */
 const LIMIT_WORDS: ReadonlySet<string> = new Set(['under', 'below', 'max', 'maximum', 'most', 'cap', 'ceiling', 'limit', 'budget', 'upto', 'within', 'over', 'above', 'höchstens', 'máximo', 'maximal', 'moins', 'top', 'tops']);
-/** Units of time a count may be stated in ("2 days", "three nights"). */
+/** Units a count may be stated in ("2 days", "three nights", "2048 px"): the key's suffix. */
 const TIME_UNITS: ReadonlyMap<string, string> = new Map([
-  ['minute', 'minutes'], ['minutes', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'],
+  ['minute', 'minutes'], ['minutes', 'minutes'], ['min', 'minutes'], ['mins', 'minutes'], ['minuten', 'minutes'], ['minutos', 'minutes'], ['hour', 'hours'], ['hours', 'hours'], ['hr', 'hours'], ['hrs', 'hours'], ['stunden', 'hours'], ['horas', 'hours'], ['day', 'days'], ['days', 'days'], ['night', 'nights'], ['nights', 'nights'], ['week', 'weeks'], ['weeks', 'weeks'], ['month', 'months'], ['months', 'months'], ['tag', 'days'], ['tage', 'days'], ['dia', 'days'], ['dias', 'days'], ['días', 'days'], ['jour', 'days'], ['jours', 'days'], ['px', 'px'], ['pixel', 'px'], ['pixels', 'px'],
 ]);
 
 /** Value families the lexicon does not know as such: the token and the class that names the key. */
@@ -180,11 +185,16 @@ const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
   ...['red', 'blue', 'green', 'yellow', 'black', 'white', 'brown', 'blonde', 'gray', 'pink', 'purple', 'orange', 'silver', 'gold', 'auburn', 'ginger'].map((c) => [c, 'color'] as const),
 ]);
 
+/** WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`). */
+const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', 'time']]);
+
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
 
 /** Verbs of taking something away: a yes/no need among them is a removal (`acne_removal`). */
 const REMOVAL_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'clear', 'hide', 'rid', 'clean', 'eliminate', 'drop', 'cut', 'retouch', 'fix', 'reduce']);
+/** Phrasal removals without a removal verb ("get rid of", "take them out"). */
+const REMOVAL_PHRASE = /\b(?:rid of|(?:take|get|cut)(?: \w{1,20}){0,3} (?:out|off|away))\b/i;
 
 /**
  * Comparatives that ask for a relative change along one dimension
@@ -209,9 +219,13 @@ const SCALE_MAX = 3;
 const TOKEN = /^[a-z][a-z0-9]{1,23}$/;
 const ID = /^(?=[a-z0-9_-]*\d)(?=[a-z0-9_-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+$|^[a-z]{1,4}\d{3,}$/;
 const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
+/** Seven digits or more: an identifier (a ticket, a membership), never a count. */
+const LONG_NUMBER = /^\d{7,}$/;
+/** A proportion W:H or WxH, each side one or two digits. */
+const RATIO = /^[1-9]\d?[x:][1-9]\d?$/;
 
 interface Tok {
-  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg';
+  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg' | 'ratio';
   /** Canonical form (lemma) for words; the digits for numbers; HH:MM for times; the identifier as written (upper case). */
   readonly v: string;
   readonly n?: number;
@@ -228,6 +242,8 @@ interface Parsed {
   readonly numbers: readonly number[];
   readonly times: readonly string[];
   readonly ids: readonly string[];
+  /** Proportions ("4:5", "16x9", sanitised "4 5"), as W:H. */
+  readonly ratios: readonly string[];
   readonly negated: boolean;
   readonly percent: boolean;
   /** A currency word: the number is money. */
@@ -266,9 +282,15 @@ export function contentWords(text: string): { words: string[]; numbers: number[]
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
-  const grouped = text.replace(/(\d),(?=\d{3}\b)/g, '$1');
+  // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
+  const grouped = text
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    // A unit glued to its number ("2048px", "90min") is a number and a unit.
+    .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
-  for (const m of timed.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
+  // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
+  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3');
+  for (const m of proportioned.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
     const t = m[0];
     // A window written "02:00-04:00" is two times.
     const range = /^(\d{1,2}:\d{2})-(\d{1,2}:\d{2})$/.exec(t);
@@ -305,12 +327,39 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
   return seen.size;
 }
 
-/** zhou §6.2.2 intent induction over a cluster's samples. */
+/**
+ * zhou §6.2.2 intent induction over a cluster's samples: the fragments (step 1), the concept and its values
+ * (steps 2-3), the name around the head, the type from evidence (step 4), then the candidate, its closed
+ * vocabulary (zhou §7) and the existing key it refines (steps 5-6).
+ */
 export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS, context: InductionContext = {}): InductionResult {
   const lex = context.lexicon ?? BASIC_LEXICON;
+  const input = mergeSamples(samples);
+  const words = clusterWords(input.merged, lex);
+  const parsed = parseFragments(input.merged, words, input.all);
+  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(input.all) };
+  parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const ev = wordEvidence(parsed, input, words, lex, options);
+  const concept = findConcept(ev);
+  const { headWords, yesNoCompound } = compoundName(ev, concept);
+  const typed = typeFromEvidence(ev, concept, headWords, yesNoCompound);
+  // Fewer than two corroborated alternatives: a yes/no need after all.
+  const induceBoolean = (): InductionResult => induceKey(samples, { ...options, max_enum_values: 0 }, context);
+  return assembleCandidate(ev, input.all, concept, headWords, typed, context.existing ?? [], induceBoolean);
+}
+
+/** Step 1 (zhou §6.2.2, §7): the samples sanitised again, identical texts merged; each client is one voice. */
+interface SampleSet {
+  readonly labelled: boolean;
+  readonly merged: ReadonlyMap<string, { readonly text: string; readonly voters: ReadonlyMap<string, number> }>;
+  /** The voters of every sample, usable or not: what `fragments_excluded` is counted against. */
+  readonly all: { readonly voters: ReadonlyMap<string, number> }[];
+}
+
+function mergeSamples(samples: readonly InductionSample[]): SampleSet {
   const labelled = samples.some((s) => Array.isArray(s.clients) && s.clients.length > 0);
   const merged = new Map<string, { text: string; voters: Map<string, number> }>();
-  const all: { voters: Map<string, number> }[] = [];
+  const all: { voters: ReadonlyMap<string, number> }[] = [];
   samples.forEach((s, i) => {
     const count = Number.isInteger(s.count) && s.count > 0 ? s.count : 1;
     const voters = new Map<string, number>();
@@ -326,7 +375,17 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     if (m) for (const [v, n] of voters) m.voters.set(v, Math.max(n, m.voters.get(v) ?? 0));
     else merged.set(k, { text: clean, voters });
   });
+  return { labelled, merged, all };
+}
 
+/** Step 1 (zhou §6.2.2): each text's raw tokens, and each raw word's canonical token (mended, lemmatised, folded). */
+interface ClusterWords {
+  readonly rawOf: Map<string, string[]>;
+  readonly known: (w: string) => boolean;
+  readonly wordTok: (raw: string) => Tok | null;
+}
+
+function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
   // Raw words of the whole cluster: the vocabulary misspellings are mended against.
   const rawOf = new Map<string, string[]>();
   const vocabulary = new Map<string, number>();
@@ -372,19 +431,34 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     canon.set(raw, t);
     return t;
   };
+  return { rawOf, known, wordTok };
+}
 
+/** Step 1 (zhou §6.2.2): the usable fragments as tokens (words, numbers, times, ids, ratios) and their cues. */
+function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all']): Parsed[] {
+  const { rawOf, known, wordTok } = words;
   const parsed: Parsed[] = [];
   for (const { text, voters } of merged.values()) {
     all.push({ voters });
     const toks: Tok[] = [];
-    for (const [i, raw] of (rawOf.get(text) ?? []).entries()) {
+    const raws = rawOf.get(text) ?? [];
+    for (const [i, raw] of raws.entries()) {
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
-      else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw) });
-      else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw) });
-      else if (NUMBER_WORDS.has(raw)) toks.push({ kind: 'number', v: raw, n: NUMBER_WORDS.get(raw) as number });
-      else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase() });
+      // "an hour", "a day": the article is the number one.
+      else if ((raw === 'a' || raw === 'an') && TIME_UNITS.has(raws[i + 1] ?? '')) toks.push({ kind: 'number', v: raw, n: 1, i });
+      else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
+      else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
+      else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
+      else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw), i });
+      else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
+      else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
+      else if (raw.startsWith('pii-')) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (/^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(raw)) {
         const t = wordTok(raw);
+        if (t) toks.push({ ...t, i });
+      } else for (const part of hyphenParts(raw, known)) {
+        // "pick-up" is the word "pickup"; "tree-planting" is "tree" and "planting".
+        const t = wordTok(part);
         if (t) toks.push({ ...t, i });
       }
     }
@@ -392,8 +466,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const numbers = toks.filter((t) => t.kind === 'number').map((t) => t.n as number);
     const times = toks.filter((t) => t.kind === 'time').map((t) => t.v);
     const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
-    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0) continue;
-    const raws = rawOf.get(text) ?? [];
+    const ratios = toks.filter((t) => t.kind === 'ratio').map((t) => t.v);
+    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && ratios.length === 0) continue;
     parsed.push({
       text,
       voters,
@@ -402,6 +476,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       numbers,
       times,
       ids,
+      ratios,
       negated: toks.some((t) => t.kind === 'neg'),
       percent: /\d\s*(%|percent\b|per cent\b)/i.test(text),
       currency: raws.some((r) => CURRENCY_WORDS.has(r)),
@@ -409,8 +484,38 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       unit: raws.map((r) => TIME_UNITS.get(r)).find((u) => u !== undefined) ?? null,
     });
   }
-  if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(all) };
-  parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  return parsed;
+}
+
+/** Steps 2-3 (zhou §6.2.2): what the cluster says about its words, counted in clients (draft-zhou §7). */
+interface Evidence {
+  readonly lex: Lexicon;
+  readonly options: InductionOptions;
+  readonly labelled: boolean;
+  readonly parsed: readonly Parsed[];
+  readonly rawOf: ReadonlyMap<string, string[]>;
+  /** Weight of every usable fragment. */
+  readonly total: number;
+  readonly needClients: number;
+  readonly phrasings: number;
+  readonly posOf: ReadonlyMap<string, LexPos | null>;
+  readonly vocab: readonly string[];
+  /** A word and the nouns (synonyms, hyponyms) that count for it as a concept. */
+  readonly family: ReadonlyMap<string, Set<string>>;
+  /** Alternatives of one slot (values) and the nouns they modify (heads). */
+  readonly slotWords: Set<string>;
+  readonly phraseHeads: Set<string>;
+  readonly isVerb: (w: string) => boolean;
+  readonly isAdj: (w: string) => boolean;
+  readonly withWord: (w: string) => Parsed[];
+  readonly readable: (w: string) => boolean;
+  readonly conceptSupport: (w: string) => Parsed[];
+  /** Client consistency: how much a client that says the word keeps saying it. */
+  readonly consistency: (w: string) => number | null;
+}
+
+function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: ClusterWords, lex: Lexicon, options: InductionOptions): Evidence {
+  const { labelled } = input;
   const total = weigh(parsed);
   const voices = voterCount(parsed);
   const needClients = labelled && voices > options.min_value_clients ? options.min_value_clients : 1;
@@ -421,26 +526,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const isVerb = (w: string): boolean => posOf.get(w) === 'v' || posOf.get(w) === 'r' || COMPARATIVES.has(w) || DEGREE.has(w);
   const isAdj = (w: string): boolean => posOf.get(w) === 'a';
   const withWord = (w: string): Parsed[] => parsed.filter((p) => p.words.includes(w));
-  // Name words and values: readable English (kinds.ts), never a foreign leftover or an unmended misspelling, and
-  // said in at least one fragment in the lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
-  const englishRaw = (t: string): boolean =>
-    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
-  const englishWords = new Set<string>();
-  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
-  // A word the lexicon does not know ("legroom": WordNet 3.1 lacks it) still names the need when it is central to it:
-  // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
-  const totalWordMass = mass(parsed);
-  const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
-  // Asked for the same words inside loops over fragments: each answer is computed once.
-  const readableSeen = new Map<string, boolean>();
-  const readable = (w: string): boolean => {
-    let r = readableSeen.get(w);
-    if (r === undefined) {
-      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w));
-      readableSeen.set(w, r);
-    }
-    return r;
-  };
+  const readable = readableWords(parsed, input, words, lex, withWord);
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
@@ -466,79 +552,122 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     }
     return n === 0 ? null : sum / n;
   };
-  const classOf = (w: string): string | null => {
-    const c = VALUE_CLASSES.get(w);
-    if (c) return c;
-    for (const pos of ['n', 'a'] as const) for (const h of lex.hypernyms(w, pos, 3)) for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
-    return null;
-  };
-  const valueLike = (w: string, others: readonly string[]): boolean => {
-    if (isAdj(w) || VALUE_CLASSES.has(w) || !knownWord(lex, w)) return true;
-    const hw = new Set(lex.hypernyms(w, 'n', 3));
-    return others.some((o) => o !== w && lex.hypernyms(o, 'n', 3).some((h) => hw.has(h)));
-  };
 
-  const chooseHead = (exclude: ReadonlySet<string>): string | null => {
-    const scored = vocab
-      .filter((w) => !exclude.has(w) && !isVerb(w) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w))
-      .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
-    const top = Math.max(0, ...scored.map((x) => x.s));
-    // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
-    // Ties in clients (one client's cohort counts every word once) go to the word in more fragments ("legroom" beside "extra").
-    const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
-    return best?.w ?? null;
-  };
-  // A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
-  // ("dramatic stormy clouds"); "my mother needs a wheelchair" puts a verb and an article between: no modifier.
-  const touches = (p: Parsed, a: string, bs: ReadonlySet<string>): boolean => {
-    const ws = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number');
-    for (let k = 0; k < ws.length; k++) {
-      if ((ws[k] as Tok).v !== a) continue;
-      for (const o of [ws[k - 1], ws[k + 1]]) if (o !== undefined && bs.has(o.v) && Math.abs((o.i ?? -9) - ((ws[k] as Tok).i ?? 0)) === 1) return true;
-    }
-    return false;
-  };
-  const near = (p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean => {
-    const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
-    for (let i = 0; i < seq.length; i++) {
-      if (seq[i] !== a) continue;
-      for (let j = Math.max(0, i - span); j <= Math.min(seq.length - 1, i + span); j++) if (j !== i && bs.has(seq[j] as string)) return true;
-    }
-    return false;
-  };
+  // Alternatives of one slot (values) and the nouns they modify (heads): substitution slots and noun phrases.
+  const { slotWords, phraseHeads } = slotEvidence(parsed, {
+    isVerb,
+    isNoun: (w) => posOf.get(w) === 'n' || (lex.pos(w).n > 0 && !STOP_WORDS.has(w)),
+    isAdj,
+    canModify: (w) => !isVerb(w) && readable(w),
+    needClients: labelled ? Math.max(2, needClients) : 1,
+  });
+  return { lex, options, labelled, parsed, rawOf: words.rawOf, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+}
 
-  // Substitution slots: two phrasings equal but for one word name two alternatives of one slot
-  // ("my client eats halal food" / "… vegan food"): the strongest evidence of values, whatever the head.
-  const slotWords = new Set<string>();
-  {
-    const seqs = parsed.map((p) => p.toks.filter((t) => t.kind !== 'neg').map((t) => (t.kind === 'word' ? t.v : `#${t.kind}`)));
-    const byShape = new Map<string, number[]>();
-    seqs.forEach((seq, i) => {
-      for (let j = 0; j < seq.length; j++) {
-        const shape = `${seq.length}|${j}|${seq.filter((_, k) => k !== j).join(' ')}`;
-        byShape.set(shape, [...(byShape.get(shape) ?? []), i]);
-      }
-    });
-    for (const [shape, idx] of byShape) {
-      const j = Number(shape.split('|')[1]);
-      const words = new Set(idx.map((i) => (seqs[i] as string[])[j] as string));
-      if (words.size < 2) continue;
-      for (const w of words) if (!w.startsWith('#') && !isVerb(w)) slotWords.add(w);
+/**
+ * Steps 3 and 6 (zhou §6.2.2, §7): whether a word may name the need or be a value. Name words and values: readable
+ * English (kinds.ts), never a foreign leftover or an unmended misspelling, and said in at least one fragment in the
+ * lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
+ */
+function readableWords(parsed: readonly Parsed[], input: SampleSet, words: ClusterWords, lex: Lexicon, withWord: (w: string) => Parsed[]): (w: string) => boolean {
+  const { rawOf, known } = words;
+  const englishRaw = (t: string): boolean =>
+    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
+  const englishWords = new Set<string>();
+  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
+  // A word the lexicon does not know ("legroom": WordNet 3.1 lacks it) still names the need when it is central to it:
+  // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
+  const totalWordMass = mass(parsed);
+  const central = (w: string): boolean => ASCII_WORD.test(w) && mass(withWord(w)) * 2 >= totalWordMass;
+  // A proper noun (a place, a person: capitalised inside a sentence, never written lower case) names no need.
+  const proper = properNouns([...input.merged.values()].map((m) => m.text));
+  // Asked for the same words inside loops over fragments: each answer is computed once.
+  const readableSeen = new Map<string, boolean>();
+  return (w: string): boolean => {
+    let r = readableSeen.get(w);
+    if (r === undefined) {
+      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w)) && !proper.has(w);
+      readableSeen.set(w, r);
     }
-    // A slot word is a value when it modifies a noun somewhere (stands right beside one) or a value table knows it;
-    // "remove the acne" / "remove the background" swap the object itself: other needs, not values.
-    for (const w of [...slotWords]) {
-      if (VALUE_CLASSES.has(w)) continue;
-      const modifies = parsed.some((p) => {
-        const ws = p.toks.filter((t) => t.kind === 'word');
-        return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && !isVerb(o.v) && !slotWords.has(o.v) && posOf.get(o.v) !== 'a'));
-      });
-      if (!modifies) slotWords.delete(w);
+    return r;
+  };
+}
+
+/** Step 3 (zhou §6.2.2): the class two values share (hair color, file format), by value table or hypernym. */
+function classOf(lex: Lexicon, w: string): string | null {
+  const c = VALUE_CLASSES.get(w);
+  if (c) return c;
+  for (const pos of ['n', 'a'] as const) {
+    for (const h of lex.hypernyms(w, pos, 3)) {
+      for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
+      const named = HYPERNYM_CLASSES.get(h);
+      if (named !== undefined) return named;
     }
   }
+  return null;
+}
 
+/** Step 3 (zhou §6.2.2): an adjective, a value-table word, an unknown word, or one sharing a hypernym with another candidate. */
+function valueLike(ev: Evidence, w: string, others: readonly string[]): boolean {
+  const { lex } = ev;
+  if (ev.isAdj(w) || VALUE_CLASSES.has(w) || !knownWord(lex, w)) return true;
+  const hw = new Set(lex.hypernyms(w, 'n', 3));
+  return others.some((o) => o !== w && lex.hypernyms(o, 'n', 3).some((h) => hw.has(h)));
+}
+
+/** Step 2 (zhou §6.2.2): the head, the noun most clients use, the one the values stand beside among the best supported. */
+function chooseHead(ev: Evidence, exclude: ReadonlySet<string>): string | null {
+  const { vocab, phraseHeads, slotWords, isVerb, isAdj, readable, withWord, conceptSupport } = ev;
+  // A noun the alternatives modify heads the need even when its verb sense is commoner ("morning train").
+  const eligible = vocab.filter((w) => !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
+  const phrased = eligible.filter((w) => phraseHeads.has(w));
+  const scored = (phrased.length > 0 ? phrased : eligible)
+    .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
+  const top = Math.max(0, ...scored.map((x) => x.s));
+  // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
+  // Ties in clients (one client's cohort counts every word once) go to the word in more fragments ("legroom" beside "extra").
+  const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
+  return best?.w ?? null;
+}
+
+/**
+ * A modifier touches its noun in the text as written ("a blue sky"), with nothing but other content words between
+ * ("dramatic stormy clouds"); "my mother needs a wheelchair" puts a verb and an article between: no modifier.
+ */
+function touches(p: Parsed, a: string, bs: ReadonlySet<string>): boolean {
+  const ws = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number');
+  for (let k = 0; k < ws.length; k++) {
+    if ((ws[k] as Tok).v !== a) continue;
+    for (const o of [ws[k - 1], ws[k + 1]]) if (o !== undefined && bs.has(o.v) && Math.abs((o.i ?? -9) - ((ws[k] as Tok).i ?? 0)) === 1) return true;
+  }
+  return false;
+}
+
+/** Whether `a` stands within `span` content words of one of `bs` in the fragment. */
+function near(p: Parsed, a: string, bs: ReadonlySet<string>, span: number): boolean {
+  const seq = p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => t.v);
+  for (let i = 0; i < seq.length; i++) {
+    if (seq[i] !== a) continue;
+    for (let j = Math.max(0, i - span); j <= Math.min(seq.length - 1, i + span); j++) if (j !== i && bs.has(seq[j] as string)) return true;
+  }
+  return false;
+}
+
+/** Steps 2-3 (zhou §6.2.2): the head and the values, the alternatives that fill one slot beside it. */
+interface Concept {
+  readonly head: string | null;
+  readonly values: readonly string[];
+  /** Whether the values make a choice (two or more, or one noun adjunct) and enums are allowed. */
+  readonly usable: boolean;
+  readonly valueSet: ReadonlySet<string>;
+  /** Whether a fragment says a value (or one of its spelling variants). */
+  readonly says: (p: Parsed, v: string) => boolean;
+}
+
+function findConcept(ev: Evidence): Concept {
+  const { vocab, family, slotWords, phraseHeads, isVerb, readable, withWord, labelled, needClients, options, total, posOf, parsed } = ev;
   let excluded = new Set<string>(slotWords);
-  let head = chooseHead(excluded);
+  let head = chooseHead(ev, excluded);
   let values: string[] = [];
   for (let round = 0; round < 2; round++) {
     // The head's family, less the words a substitution slot shows to be alternatives ("halal" is a kind of food, and a value).
@@ -549,9 +678,9 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     const picked = cands.filter((w) => {
       const ps = withWord(w);
       const adj = head ? mass(ps.filter((p) => touches(p, w, adjacentTo))) / Math.max(1, mass(ps)) : 0;
-      const cons = consistency(w);
+      const cons = ev.consistency(w);
       if (slotWords.has(w)) return true;
-      return adj >= 0.3 && (valueLike(w, cands) || (cons ?? 0) >= 0.75);
+      return adj >= 0.3 && (valueLike(ev, w, cands) || (cons ?? 0) >= 0.75);
     });
     // Values are alternatives: drop one that co-occurs with the others in most of its fragments.
     // Slot words are alternatives by construction; another picked word that keeps their company is phrasing.
@@ -564,22 +693,48 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     // A head that is itself one of the alternatives (a value everyone says in some phrasing) steps aside once.
     if (round === 0 && head && values.length >= 2 && VALUE_CLASSES.has(head)) {
       excluded = new Set([head]);
-      head = chooseHead(excluded);
+      head = chooseHead(ev, excluded);
       continue;
     }
     break;
   }
   // Values below min_value_share of the weight are noise (a lone "cockpit seat").
-  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total);
+  // A noun the alternatives modify is the phrase's head, never one of them; a unit ("minute") or a number word
+  // belongs to a count, never an alternative.
+  values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total && (!phraseHeads.has(w) || w === head) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w));
+  // Spelling variants of one value are one value ("matt" / "matte").
+  const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance);
+  values = [...variants.keys()];
+  const says = (p: Parsed, v: string): boolean => (variants.get(v) ?? [v]).some((x) => p.words.includes(x));
   // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the
   // other side ("carbon neutral" beside "offset the carbon") is phrasing, not another value (kinds.ts sameSlot).
   if (head) values = sameSlot(values, head, parsed, slotWords, mass, (w) => posOf.get(w) === 'n');
   // Numbers, times and ids are evidence for the type below, not values. A single modifier that is not a
   // noun adjunct is part of the need's name ("extra legroom"), not a value.
-  const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(values[0] as string)));
+  const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(ev, head, values[0] as string)));
   const valueSet = new Set(usable ? values : []);
+  return { head, values, usable, valueSet, says };
+}
 
-  // Compound: a neighbour beside the head in most of its fragments joins the name.
+/**
+ * A noun (or a word the lexicon does not know) standing before the head as
+ * its modifier ("window seat", "vegetarian meal") names one of the
+ * alternatives even when it is the only one heard so far: the key is a
+ * choice whose other values arrive later (re-induction widens the enum).
+ * An adjective there ("extra legroom") is part of the need's name.
+ */
+function nounAdjunct(ev: Evidence, head: string | null, w: string): boolean {
+  const { lex } = ev;
+  const pos = ev.posOf.get(w);
+  // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
+  // A noun that is also a verb ("book wheelchair") may be the request's verb: one such word is no alternative.
+  return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && lex.pos(w).v === 0 && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
+}
+
+/** Step 2 (zhou §6.2.2): a neighbour beside the head in most of its fragments joins the name (compounds). */
+function compoundName(ev: Evidence, concept: Concept): { headWords: string[]; yesNoCompound: string[] | null } {
+  const { head, valueSet } = concept;
+  const { withWord, isVerb, isAdj, readable, options, needClients } = ev;
   const headWords: string[] = [];
   let yesNoCompound: string[] | null = null;
   if (head) {
@@ -610,139 +765,156 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
     // A yes/no need names itself by the phrase its clients say most ("carbon neutral"), even below compound_share.
     if (!b && !a) yesNoCompound = phraseCompound(head, adjectives(before), adjectives(after), mass(hs), needClients, mass, voterCount);
   }
+  return { headWords, yesNoCompound };
+}
 
-  // 4. The type from evidence.
+/** Step 4 (zhou §6.2.2): the key type, its name suffix and the values each fragment supports. */
+interface Typed {
+  readonly kind: InducedKind;
+  readonly keyType: KeyDefinition['key_type'];
+  readonly extra: Partial<KeyDefinition>;
+  readonly suffix: string | null;
+  readonly ratioChoice: boolean;
+  readonly namePrefix: string | null;
+  /** Each value (JSON) and the fragments that say it. */
+  readonly valueClients: ReadonlyMap<string, Parsed[]>;
+}
+
+/** Step 4 (zhou §6.2.2): the type from evidence: structure, scale, number, else a choice or a yes/no need. `headWords` may be renamed. */
+function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], yesNoCompound: string[] | null): Typed {
+  const { parsed, lex, options, total, vocab, posOf, readable, withWord, isVerb, isAdj, needClients, rawOf } = ev;
   const totalMass = mass(parsed);
   const share = (f: (p: Parsed) => boolean): number => mass(parsed.filter(f)) / totalMass;
-  let kind: InducedKind;
-  let keyType: KeyDefinition['key_type'] = 'string';
   const valueClients = new Map<string, Parsed[]>();
   const addValue = (v: JsonValue, p: Parsed): void => {
     const k = JSON.stringify(v);
     valueClients.set(k, [...(valueClients.get(k) ?? []), p]);
   };
-  let suffix: string | null = null;
-  let namePrefix: string | null = null;
-  let extra: Partial<KeyDefinition> = {};
   const scale = scaleOf(parsed, total, options);
-  if (share((p) => p.ids.length > 0) >= options.structure_share) {
-    kind = 'list';
-    keyType = 'array';
-    extra = { items_type: 'string' };
-    suffix = 'ids';
-    // The identifiers' noun is the one that stands nearest them ("sites affected: NB-1, NB-2" → site_ids).
-    const byNear = new Map<string, number>();
-    for (const p of parsed) {
-      const idAt = p.toks.filter((t) => t.kind === 'id').map((t) => t.i ?? -9);
-      for (const t of p.toks) {
-        if (t.kind !== 'word' || isVerb(t.v) || isAdj(t.v)) continue;
-        const d = Math.min(...idAt.map((i) => Math.abs(i - (t.i ?? -99))));
-        if (d <= 3) byNear.set(t.v, (byNear.get(t.v) ?? 0) + mass([p]) / d);
-      }
-    }
-    const nearest = [...byNear].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
-    if (nearest) headWords.splice(0, headWords.length, nearest[0]);
-  } else if (share((p) => p.times.length >= 2) >= options.structure_share) {
-    kind = 'window';
-    extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$' };
-    suffix = 'window';
-    for (const p of parsed) if (p.times.length >= 2) addValue(`${p.times[0]}-${p.times[1]}`, p);
-  } else if (share((p) => p.times.length === 1) >= options.structure_share) {
-    kind = 'window';
-    extra = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
-    suffix = 'time';
-  } else if (scale !== null) {
-    kind = 'scale';
-    keyType = 'integer';
-    extra = { minimum: -SCALE_MAX, maximum: SCALE_MAX };
-    suffix = scale;
+  // A word with a noun sense may modify the anchor even when its verb sense is commoner ("booking reference").
+  const nounModifier = (w: string): boolean => readable(w) && (lex.pos(w).n > 0 || !knownWord(lex, w));
+  const st = structuredEvidence(parsed, {
+    share,
+    mass,
+    rawOf,
+    structureShare: options.structure_share,
+    head: concept.head,
+    noun: (w) => !isVerb(w) && !isAdj(w) && readable(w),
+    timeWord: (deadline) => (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)),
+    nounModifier,
+  });
+  if (st !== null) {
+    if (st.name !== null) headWords.splice(0, headWords.length, ...st.name);
+    for (const [v, p] of st.values) addValue(v, p);
+    return { kind: st.kind, keyType: st.keyType, extra: st.extra, suffix: st.suffix, ratioChoice: st.ratio, namePrefix: null, valueClients };
+  }
+  if (scale !== null) {
     for (const p of parsed) {
       const v = adjustment(p);
       if (v !== null) addValue(v, p);
     }
-  } else if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
-    kind = 'numeric';
-    const nums = parsed.filter((p) => p.numbers.length === 1);
-    keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
-    for (const p of nums) addValue(p.numbers[0] as number, p);
-    suffix = share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
-    const unitMass = new Map<string, number>();
-    for (const p of parsed) if (p.unit) unitMass.set(p.unit, (unitMass.get(p.unit) ?? 0) + mass([p]));
-    const topUnit = [...unitMass].sort((a, b) => b[1] - a[1])[0];
-    if (share((p) => p.currency) >= 0.3) {
-      // Money: an amount (number), a ceiling when enough say so ("under 400 euros" → max_price).
-      keyType = 'number';
-      suffix = null;
-      headWords.splice(0, headWords.length, ...(share((p) => p.limit) >= 0.3 ? ['max', 'price'] : ['price']));
-    } else if (topUnit && topUnit[1] / totalMass >= 0.5) {
-      // A count stated in a unit of time: <concept>_<unit> ("flexible by 2 days" → flexible_days).
-      keyType = 'integer';
-      suffix = topUnit[0];
-      const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
-      // The word is one of the fragments that carry the unit ("dates are flexible, 3 days"), not of the cluster's others.
-      const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
-      const best = vocab
-        .filter((w) => inUnit.has(w))
-        .filter((w) => !unitWords.has(w) && !TIME_UNITS.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && !NUMBER_WORDS.has(w) && readable(w))
-        .map((w) => [w, weigh(withWord(w))] as const)
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-      headWords.splice(0, headWords.length, best ? best[0] : 'requested');
-    } else if (suffix === 'count') {
-      // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
-      // names it when most of the numbered fragments say so, whatever noun the cluster says most.
-      const counted = countedNoun(
-        nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
-        (w) => posOf.get(w) === 'n' && readable(w),
-        (w) => isAdj(w) || posOf.get(w) === null,
-      );
-      if (counted !== null && !headWords.includes(counted)) {
-        const at = counted;
-        const ps = nums.filter((p) => p.words.includes(at));
-        if (mass(ps) * 2 >= mass(nums) && voterCount(ps) >= needClients) headWords.splice(0, headWords.length, at);
-      }
-    }
-  } else if (usable && values.length > options.max_enum_values) {
-    // More alternatives than an enum should list: the value as the user states it (canonical words).
-    kind = 'string';
-    suffix = 'detail';
-    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
-  } else if (usable) {
-    kind = 'enum';
-    for (const p of parsed) for (const v of values) if (p.words.includes(v)) addValue(v, p);
-    const classes = new Map<string, number>();
-    for (const v of values) {
-      const c = classOf(v);
-      if (c) classes.set(c, (classes.get(c) ?? 0) + 1);
-    }
-    const cls = [...classes].sort((a, b) => b[1] - a[1])[0];
-    if (cls && cls[1] * 2 > values.length) {
-      suffix = cls[0];
-      if (cls[0] === 'format' && (!head || ['format', 'file', 'output', 'result', 'export', 'image', 'photo', 'picture'].includes(head))) {
-        headWords.splice(0, headWords.length, head === 'image' || head === 'photo' || head === 'picture' ? 'image' : 'file');
-      }
-    } else suffix = 'preference';
-  } else {
-    kind = 'boolean';
-    keyType = 'boolean';
-    for (const p of parsed) addValue(!p.negated, p);
-    const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || /\brid of\b/i.test(p.text));
-    if (weigh(verbs) * 2 >= total) suffix = 'removal';
-    else if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
-    else if (headWords.length < 2) namePrefix = 'needs';
+    return { kind: 'scale', keyType: 'integer', extra: { minimum: -SCALE_MAX, maximum: SCALE_MAX }, suffix: scale, ratioChoice: false, namePrefix: null, valueClients };
   }
+  if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
+    const num = numericEvidence(parsed, {
+      share,
+      mass,
+      headWords,
+      // The word is one of the fragments that carry the unit ("dates are flexible, 3 days"), most clients first.
+      unitWord: (inUnit) => vocab.filter((w) => inUnit.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && readable(w)).map((w) => [w, weigh(withWord(w))] as const),
+      counted: (nums) =>
+        countedNoun(
+          nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
+          (w) => posOf.get(w) === 'n' && readable(w),
+          (w) => isAdj(w) || posOf.get(w) === null,
+        ),
+      enoughClients: (ps) => voterCount(ps) >= needClients,
+      nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),
+    });
+    if (num.name !== null) headWords.splice(0, headWords.length, ...num.name);
+    for (const [v, p] of num.values) addValue(v, p);
+    return { kind: 'numeric', keyType: num.keyType, extra: {}, suffix: num.suffix, ratioChoice: false, namePrefix: null, valueClients };
+  }
+  const { values, usable, says } = concept;
+  if (usable && values.length > options.max_enum_values) {
+    // More alternatives than an enum should list: the value as the user states it (canonical words).
+    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
+    return { kind: 'string', keyType: 'string', extra: {}, suffix: 'detail', ratioChoice: false, namePrefix: null, valueClients };
+  }
+  if (usable) {
+    for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, concept, headWords), ratioChoice: false, namePrefix: null, valueClients };
+  }
+  for (const p of parsed) addValue(!p.negated, p);
+  const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
+  return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
 
+/** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */
+function enumSuffix(ev: Evidence, concept: Concept, headWords: string[]): string {
+  const { head, values } = concept;
+  const classes = new Map<string, number>();
+  for (const v of values) {
+    const c = classOf(ev.lex, v);
+    if (c) classes.set(c, (classes.get(c) ?? 0) + 1);
+  }
+  const cls = [...classes].sort((a, b) => b[1] - a[1])[0];
+  if (cls && cls[1] * 2 > values.length) {
+    if (cls[0] === 'format' && (!head || ['format', 'file', 'output', 'result', 'export', 'image', 'photo', 'picture'].includes(head))) {
+      headWords.splice(0, headWords.length, head === 'image' || head === 'photo' || head === 'picture' ? 'image' : 'file');
+    }
+    return cls[0];
+  }
+  return 'preference';
+}
+
+/** Step 4 (zhou §6.2.2): a yes/no need's name: `<object>_removal`, `<word>_only`, the compound said most, or `needs_<head>`. */
+function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | null, nounModifier: (w: string) => boolean): { suffix: string | null; namePrefix: string | null } {
+  const { parsed, rawOf, readable, needClients, total, isVerb, isAdj } = ev;
+  const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
+  const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
+  if (weigh(verbs) * 2 >= total) {
+    // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
+    const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
+    const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb, (w) => isAdj(w) && readable(w));
+    if (object !== null) headWords.splice(0, headWords.length, ...object);
+    return { suffix: 'removal', namePrefix: null };
+  }
+  if (restricted !== null) {
+    // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.
+    headWords.splice(0, headWords.length, restricted);
+    return { suffix: 'only', namePrefix: null };
+  }
+  if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
+  else if (headWords.length < 2) return { suffix: null, namePrefix: 'needs' };
+  return { suffix: null, namePrefix: null };
+}
+
+/** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
+function assembleCandidate(
+  ev: Evidence,
+  all: SampleSet['all'],
+  concept: Concept,
+  headWords: string[],
+  t: Typed,
+  existing: readonly KeyDefinition[],
+  induceBoolean: () => InductionResult,
+): InductionResult {
+  const { parsed, options, labelled, needClients } = ev;
+  const { kind, keyType, extra, ratioChoice, namePrefix, valueClients } = t;
+  let suffix = t.suffix;
   // Values kept: enough distinct clients each, at most max_enum_values, most clients first.
   const ranked = [...valueClients]
     .map(([k, ps]) => ({ value: JSON.parse(k) as JsonValue, count: weigh(ps), clients: voterCount(ps) }))
     .filter((v) => kind !== 'enum' || v.clients >= needClients)
     .sort((a, b) => b.count - a.count || (JSON.stringify(a.value) < JSON.stringify(b.value) ? -1 : 1));
   const enumValues = kind === 'enum' ? ranked.slice(0, options.max_enum_values).map((v) => v.value) : [];
-  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !nounAdjunct(String(enumValues[0]))))) {
+  if (kind === 'enum' && (enumValues.length === 0 || (enumValues.length === 1 && !ratioChoice && !nounAdjunct(ev, concept.head, String(enumValues[0]))))) {
     // Fewer than two corroborated alternatives: a yes/no need after all.
     return induceBoolean();
   }
 
-  let nameWords = headWords.length > 0 ? [...headWords] : firstWord();
+  let nameWords = headWords.length > 0 ? [...headWords] : firstWord(ev, kind);
   if (suffix && nameWords[nameWords.length - 1] === suffix) suffix = null;
   if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
   // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.
@@ -763,8 +935,8 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   };
   if (kind === 'enum') key.enum = enumValues;
   assertValidCandidate(key);
-  const review = closedVocabulary(keyName, headWords, enumValues, kind, parsed, needClients);
-  const refines = matchExisting(context.existing ?? [], keyName, headWords, key, enumValues);
+  const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
+  const refines = matchExisting(existing, keyName, headWords, key, enumValues);
   return {
     ok: true,
     candidate: {
@@ -777,35 +949,338 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
       fragments_excluded: Math.max(0, weigh(all) - used),
       refines,
       review,
-      phrasings,
+      phrasings: ev.phrasings,
     },
   };
+}
 
-  /**
-   * A noun (or a word the lexicon does not know) standing before the head as
-   * its modifier ("window seat", "vegetarian meal") names one of the
-   * alternatives even when it is the only one heard so far: the key is a
-   * choice whose other values arrive later (re-induction widens the enum).
-   * An adjective there ("extra legroom") is part of the need's name.
-   */
-  function nounAdjunct(w: string): boolean {
-    const pos = posOf.get(w);
-    // Without a lexicon nothing tells a noun from an adjective: a lone modifier is then part of the name.
-    // A noun that is also a verb ("book wheelchair") may be the request's verb: one such word is no alternative.
-    return pos !== 'a' && pos !== 'v' && pos !== 'r' && head !== null && lex.pos(w).v === 0 && (pos === 'n' || (lex !== BASIC_LEXICON && !knownWord(lex, w)));
+/** Step 2 (zhou §6.2.2): with no head, the readable word most clients say names the need. */
+function firstWord(ev: Evidence, kind: InducedKind): string[] {
+  const best = ev.vocab
+    .filter((w) => !ev.isVerb(w) && ev.readable(w))
+    .map((w) => [w, weigh(ev.withWord(w))] as const)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
+}
+
+/**
+ * A number word joins the number word right before it: "seventy five" is 75, "five hundred" 500, "two thousand"
+ * 2000; otherwise it is a number of its own.
+ */
+function pushNumberWord(toks: Tok[], raw: string, i: number): void {
+  const n = NUMBER_WORDS.get(raw) as number;
+  const prev = toks[toks.length - 1];
+  if (prev !== undefined && prev.kind === 'number' && prev.i === i - 1 && NUMBER_WORDS.has(prev.v.split(' ').pop() as string)) {
+    const p = prev.n as number;
+    const joined = n === 100 || n === 1000 ? (p < n ? p * n : null) : p >= 20 && p % 10 === 0 && p < 100 && n < 10 ? p + n : null;
+    if (joined !== null) {
+      toks[toks.length - 1] = { kind: 'number', v: `${prev.v} ${raw}`, n: joined, i };
+      return;
+    }
   }
+  toks.push({ kind: 'number', v: raw, n, i });
+}
 
-  function firstWord(): string[] {
-    const best = vocab
-      .filter((w) => !isVerb(w) && readable(w))
-      .map((w) => [w, weigh(withWord(w))] as const)
+/** The words of a hyphenated token: the joined word when the lexicon knows it ("pick-up" → pickup), else its parts; [] for anything else. */
+export function hyphenParts(raw: string, known: (w: string) => boolean): string[] {
+  if (raw.length > 64 || !/^\p{L}+(?:-\p{L}+){1,3}$/u.test(raw)) return [];
+  const parts = raw.split('-');
+  const joined = parts.join('');
+  return known(joined) ? [joined] : parts;
+}
+
+interface Structure {
+  readonly kind: InducedKind;
+  readonly keyType: KeyDefinition['key_type'];
+  readonly extra: Partial<KeyDefinition>;
+  readonly suffix: string | null;
+  /** The name words, or null to keep the concept's. */
+  readonly name: string[] | null;
+  readonly values: readonly (readonly [JsonValue, Parsed])[];
+  /** A proportion choice: kept from one value on. */
+  readonly ratio: boolean;
+}
+
+interface StructureContext {
+  readonly share: (f: (p: Parsed) => boolean) => number;
+  readonly mass: (ps: Iterable<Parsed>) => number;
+  readonly rawOf: ReadonlyMap<string, string[]>;
+  readonly structureShare: number;
+  /** The concept head, for a bare identifier noun ("reference" → booking_reference). */
+  readonly head: string | null;
+  /** A noun that may name identifiers. */
+  readonly noun: (w: string) => boolean;
+  /** A word that may name a time (verbs too for a deadline: arrive_by). */
+  readonly timeWord: (deadline: boolean) => (w: string) => boolean;
+  readonly nounModifier: (w: string) => boolean;
+}
+
+/**
+ * The type read off structured tokens when they carry the need (`structure_share` of the fragment mass):
+ * identifiers (one a fragment: a string with their shape as pattern, named by the noun phrase next to them;
+ * several: a list `<noun>_ids`), proportions (an `aspect_ratio` choice), two times (a window), one time (a time,
+ * `<event>_by` after a deadline word). Null when none does.
+ */
+function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Structure | null {
+  const values: [JsonValue, Parsed][] = [];
+  const clock = '([01][0-9]|2[0-3]):[0-5][0-9]';
+  if (c.share((p) => p.ids.length > 0) >= c.structureShare) {
+    const withIds = parsed.filter((p) => p.ids.length > 0);
+    const named = anchorPhrase(parsed, 'id', c.noun, c.nounModifier, c.mass);
+    // Several identifiers in a fragment: a list ("sites affected: NB-1, NB-2" → site_ids).
+    if (c.mass(withIds.filter((p) => p.ids.length >= 2)) * 4 >= c.mass(withIds)) {
+      return { kind: 'list', keyType: 'array', extra: { items_type: 'string' }, suffix: 'ids', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
+    }
+    // The users' identifiers give the pattern; a placeholder for scrubbed personal data gives none, nor a value.
+    const given = withIds.flatMap((p) => p.ids);
+    const pattern = given.some((id) => id.startsWith('PII-')) ? null : idPattern(given);
+    // A bare "reference" or "number" takes the concept it is the identifier of ("booking" → booking_reference).
+    const bare = named.length === 1 && ID_NOUNS.has(named[0] as string) && c.head !== null && c.head !== named[0];
+    const name = named.length === 0 ? null : bare ? [c.head as string, ...named] : named;
+    for (const p of withIds) if (!(p.ids[0] as string).startsWith('PII-')) values.push([p.ids[0] as string, p]);
+    const idNoun = name !== null && ID_NOUNS.has(name[name.length - 1] as string);
+    return { kind: 'string', keyType: 'string', extra: pattern !== null ? { pattern } : {}, suffix: idNoun ? null : 'id', name, values, ratio: false };
+  }
+  if (c.share((p) => p.ratios.length === 1) >= c.structureShare) {
+    // Proportions W:H are an aspect ratio: a choice among the values clients name, however few so far.
+    for (const p of parsed) if (p.ratios.length === 1) values.push([p.ratios[0] as string, p]);
+    return { kind: 'enum', keyType: 'string', extra: { pattern: '^[1-9][0-9]?:[1-9][0-9]?$' }, suffix: 'ratio', name: ['aspect'], values, ratio: true };
+  }
+  if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
+    for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
+    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name: null, values, ratio: false };
+  }
+  if (c.share((p) => p.times.length === 1) >= c.structureShare) {
+    // A deadline ("arrive by 10:00", "land before 9pm") is <event>_by; any other time <event>_time.
+    const timed = parsed.filter((p) => p.times.length === 1);
+    const deadline = c.mass(timed.filter((p) => DEADLINE_WORDS.has(rawBefore(c.rawOf.get(p.text) ?? [], p.toks.find((t) => t.kind === 'time')?.i ?? -1)))) * 2 >= c.mass(timed);
+    const named = anchorPhrase(parsed, 'time', c.timeWord(deadline), c.nounModifier, c.mass);
+    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}$` }, suffix: deadline ? 'by' : 'time', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
+  }
+  return null;
+}
+
+interface NumericContext {
+  readonly share: (f: (p: Parsed) => boolean) => number;
+  readonly mass: (ps: Iterable<Parsed>) => number;
+  readonly headWords: readonly string[];
+  /** Candidate words (with their client weight) among the words of the fragments stating the unit. */
+  readonly unitWord: (inUnit: ReadonlySet<string>) => (readonly [string, number])[];
+  /** The noun the numbers stand before (kinds.ts countedNoun). */
+  readonly counted: (nums: readonly Parsed[]) => string | null;
+  readonly enoughClients: (ps: readonly Parsed[]) => boolean;
+  /** A word that may modify the concept ("battery" in "battery backup"). */
+  readonly nounModifier: (w: string) => boolean;
+}
+
+/**
+ * The concept's noun phrase: `word` with the noun right before it ("battery backup") or, when `word` itself
+ * modifies the noun right after it ("boiler warranty"), with that noun, when the neighbour stands there in at
+ * least two fifths of the word's fragment mass, in two phrasings or more.
+ */
+function unitPhrase(parsed: readonly Parsed[], word: string, c: NumericContext): string[] {
+  const side = new Map<string, Parsed[]>();
+  let total = 0;
+  for (const p of parsed) {
+    const at = p.toks.find((t) => t.kind === 'word' && t.v === word);
+    if (at === undefined) continue;
+    total += c.mass([p]);
+    for (const [dir, d] of [['<', -1], ['>', 1]] as const) {
+      const n = p.toks.find((t) => t.kind === 'word' && t.i === (at.i ?? -9) + d);
+      if (n !== undefined && n.v !== word && c.nounModifier(n.v)) side.set(`${dir}${n.v}`, [...(side.get(`${dir}${n.v}`) ?? []), p]);
+    }
+  }
+  const best = [...side].sort((a, b) => c.mass(b[1]) - c.mass(a[1]) || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best || best[1].length < 2 || c.mass(best[1]) * 5 < total * 2) return [word];
+  const other = best[0].slice(1);
+  return best[0].startsWith('<') ? [other, word] : [word, other];
+}
+
+/**
+ * One number in most fragments: an amount of money (number; `max_price` when enough state a ceiling), a count in
+ * a unit of time (integer `<concept>_<unit>`: flexible_days, outage_minutes), a percentage, or a count of the noun
+ * the numbers stand before (`alarm_count`).
+ */
+function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyType: KeyDefinition['key_type']; suffix: string | null; name: string[] | null; values: [JsonValue, Parsed][] } {
+  const nums = parsed.filter((p) => p.numbers.length === 1);
+  const keyType = nums.every((p) => Number.isInteger(p.numbers[0])) ? 'integer' : 'number';
+  const values = nums.map((p) => [p.numbers[0] as number, p] as [JsonValue, Parsed]);
+  const suffix = c.share((p) => p.percent) > 0.5 ? 'percent' : keyType === 'integer' ? 'count' : 'amount';
+  const unitMass = new Map<string, number>();
+  for (const p of parsed) if (p.unit) unitMass.set(p.unit, (unitMass.get(p.unit) ?? 0) + c.mass([p]));
+  const topUnit = [...unitMass].sort((a, b) => b[1] - a[1])[0];
+  // Money: an amount (number), a ceiling when enough say so ("under 400 euros" → max_price).
+  if (c.share((p) => p.currency) >= 0.3) return { keyType: 'number', suffix: null, name: c.share((p) => p.limit) >= 0.3 ? ['max', 'price'] : ['price'], values };
+  if (topUnit && topUnit[1] / c.mass(parsed) >= 0.5) {
+    const unitWords = new Set([...TIME_UNITS.keys()].map((u) => singular(u)));
+    const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
+    const best = c
+      .unitWord(inUnit)
+      .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w))
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
+    if (!best) return { keyType: 'integer', suffix: topUnit[0], name: ['requested'], values };
+    return { keyType: 'integer', suffix: topUnit[0], name: unitPhrase(parsed.filter((p) => p.unit === topUnit[0]), best[0], c), values };
   }
+  if (suffix === 'count') {
+    // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
+    // names it when most of the numbered fragments say so, whatever noun the cluster says most.
+    const counted = c.counted(nums);
+    if (counted !== null && !c.headWords.includes(counted)) {
+      const ps = nums.filter((p) => p.words.includes(counted));
+      if (c.mass(ps) * 2 >= c.mass(nums) && c.enoughClients(ps)) return { keyType, suffix, name: [counted], values };
+    }
+  }
+  return { keyType, suffix, name: null, values };
+}
 
-  function induceBoolean(): InductionResult {
-    return induceKey(samples, { ...options, max_enum_values: 0 }, context);
+/**
+ * The word a restriction is about: the content word right before "only" ("nonstop only"), or right after it
+ * ("only direct flights"), when one word stands there in at least two fifths of the fragment mass, from
+ * `needClients` clients. Null otherwise.
+ */
+function onlyWord(parsed: readonly Parsed[], rawOf: ReadonlyMap<string, string[]>, ok: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number, needClients: number): string | null {
+  const by = new Map<string, Parsed[]>();
+  for (const p of parsed) {
+    const at = (rawOf.get(p.text) ?? []).indexOf('only');
+    if (at < 0) continue;
+    const tok = p.toks.find((t) => t.kind === 'word' && t.i === at - 1) ?? p.toks.find((t) => t.kind === 'word' && t.i === at + 1);
+    if (tok !== undefined && ok(tok.v)) by.set(tok.v, [...(by.get(tok.v) ?? []), p]);
   }
+  const best = [...by].sort((a, b) => mass(b[1]) - mass(a[1]) || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) return null;
+  const clients = new Set(best[1].flatMap((p) => [...p.voters.keys()]));
+  return mass(best[1]) * 5 >= mass(parsed) * 2 && clients.size >= needClients ? best[0] : null;
+}
+
+/**
+ * The alternatives of one slot and the nouns they modify. Substitution slots: two phrasings equal but for one
+ * word name two alternatives ("my client eats halal food" / "… vegan food"), the strongest evidence of values,
+ * whatever the head. Noun phrases: modifiers of one noun said by distinct clients ("glossy paper" / "satin paper",
+ * kinds.ts paradigmModifiers); that noun is a phrase head, never a value. A slot word stays a value when it
+ * modifies a noun somewhere or a value table knows it ("remove the acne" / "remove the background" swap the object
+ * itself: other needs, not values).
+ */
+function slotEvidence(
+  parsed: readonly Parsed[],
+  c: { isVerb: (w: string) => boolean; isNoun: (w: string) => boolean; isAdj: (w: string) => boolean; canModify: (w: string) => boolean; needClients: number },
+): { slotWords: Set<string>; phraseHeads: Set<string> } {
+  const slotWords = new Set<string>();
+  const phraseHeads = new Set<string>();
+  const seqs = parsed.map((p) => p.toks.filter((t) => t.kind !== 'neg').map((t) => (t.kind === 'word' ? t.v : `#${t.kind}`)));
+  const byShape = new Map<string, number[]>();
+  seqs.forEach((seq, i) => {
+    for (let j = 0; j < seq.length; j++) {
+      const shape = `${seq.length}|${j}|${seq.filter((_, k) => k !== j).join(' ')}`;
+      byShape.set(shape, [...(byShape.get(shape) ?? []), i]);
+    }
+  });
+  for (const [shape, idx] of byShape) {
+    const j = Number(shape.split('|')[1]);
+    const words = new Set(idx.map((i) => (seqs[i] as string[])[j] as string));
+    if (words.size < 2) continue;
+    for (const w of words) if (!w.startsWith('#') && !c.isVerb(w)) slotWords.add(w);
+  }
+  const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
+  const paradigm = paradigmModifiers(phrases, c.isNoun, c.canModify, c.needClients, PARADIGM_OVERLAP);
+  for (const w of paradigm.modifiers) slotWords.add(w);
+  for (const w of paradigm.heads) {
+    slotWords.delete(w);
+    phraseHeads.add(w);
+  }
+  for (const w of [...slotWords]) {
+    if (VALUE_CLASSES.has(w)) continue;
+    const modifies = parsed.some((p) => {
+      const ws = p.toks.filter((t) => t.kind === 'word');
+      return ws.some((t, k) => t.v === w && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1 && (!c.isVerb(o.v) || phraseHeads.has(o.v)) && !slotWords.has(o.v) && !c.isAdj(o.v)));
+    });
+    if (!modifies) slotWords.delete(w);
+  }
+  return { slotWords, phraseHeads };
+}
+
+/**
+ * Words written capitalised inside a sentence ("the change in Frankfurt") and never in lower case in these texts:
+ * proper nouns, lower-cased. A capital after sentence punctuation or at the start says nothing.
+ */
+export function properNouns(texts: readonly string[]): Set<string> {
+  const capital = new Set<string>();
+  const lower = new Set<string>();
+  for (const text of texts) {
+    for (const m of text.slice(0, 4096).matchAll(/(^|[.!?]\s*|\s)(\p{L}[\p{L}\p{M}]*)/gu)) {
+      const w = m[2] as string;
+      const first = w.charAt(0);
+      if (first === first.toLowerCase()) lower.add(w.toLowerCase());
+      else if (m[1] !== undefined && m[1] !== '' && !/[.!?]/.test(m[1]) && w.slice(1) === w.slice(1).toLowerCase()) capital.add(w.toLowerCase());
+    }
+  }
+  return new Set([...capital].filter((w) => !lower.has(w)));
+}
+
+/** Nouns that already say "identifier": a key named by one needs no `_id` suffix. */
+const ID_NOUNS: ReadonlySet<string> = new Set(['reference', 'number', 'code', 'id', 'identifier', 'locator']);
+/** Words that make a time a deadline. */
+const DEADLINE_WORDS: ReadonlySet<string> = new Set(['by', 'before', 'until', 'latest', 'till']);
+
+function rawBefore(raws: readonly string[], i: number): string {
+  return i > 0 ? (raws[i - 1] as string) : '';
+}
+
+/**
+ * The noun phrase that names structured tokens (identifiers, times): the word standing nearest them across the
+ * fragments (weighted by fragment mass over distance, within three tokens), with the word right before it when
+ * that word stands there in at least two fifths of the nearest word's fragments ("booking reference", "power line").
+ */
+function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: string) => boolean, canModify: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
+  const byNear = new Map<string, number>();
+  for (const p of parsed) {
+    const at = p.toks.filter((t) => t.kind === kind).map((t) => t.i ?? -9);
+    if (at.length === 0) continue;
+    for (const t of p.toks) {
+      if (t.kind !== 'word' || !ok(t.v)) continue;
+      const d = Math.min(...at.map((i) => Math.abs(i - (t.i ?? -99))));
+      if (d >= 1 && d <= 3) byNear.set(t.v, (byNear.get(t.v) ?? 0) + mass([p]) / d);
+    }
+  }
+  const nearest = [...byNear].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+  if (!nearest) return [];
+  const head = nearest[0];
+  const before = new Map<string, number>();
+  let headMass = 0;
+  for (const p of parsed) {
+    const ws = p.toks.filter((t) => t.kind === 'word');
+    const k = ws.findIndex((t) => t.v === head);
+    if (k < 0) continue;
+    headMass += mass([p]);
+    const b = ws[k - 1];
+    if (b !== undefined && b.i === ((ws[k] as Tok).i ?? 0) - 1 && canModify(b.v)) before.set(b.v, (before.get(b.v) ?? 0) + mass([p]));
+  }
+  const mod = [...before].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+  return mod && mod[1] * 5 >= headMass * 2 ? [mod[0], head] : [head];
+}
+
+/**
+ * A JSON-schema pattern for identifiers of one shape (letters, digits, mixed runs between the same separators); a
+ * letter run all of them share is kept as written ("PNR-7QK2L", "PNR-4XM9D" → ^PNR-[A-Z0-9]{5}$). Null when they
+ * have different shapes.
+ */
+export function idPattern(ids: readonly string[]): string | null {
+  const split = (id: string): string[] => id.slice(0, 64).split(/([-_])/);
+  const shapes = ids.map(split);
+  const first = shapes[0];
+  if (first === undefined) return null;
+  const cls = (seg: string): string => (/^[A-Z]+$/.test(seg) ? 'L' : /^\d+$/.test(seg) ? 'D' : 'M');
+  const sig = (segs: readonly string[]): string => segs.map((g, k) => (k % 2 === 1 ? g : cls(g))).join('');
+  if (!shapes.every((sh) => sig(sh) === sig(first))) return null;
+  const parts = first.map((seg, k) => {
+    if (k % 2 === 1) return seg === '-' ? '-' : '_';
+    const col = shapes.map((sh) => sh[k] as string);
+    if (col.every((x) => x === seg) && cls(seg) === 'L') return seg;
+    const lo = Math.min(...col.map((x) => x.length));
+    const hi = Math.max(...col.map((x) => x.length));
+    const set = cls(seg) === 'L' ? '[A-Z]' : cls(seg) === 'D' ? '[0-9]' : '[A-Z0-9]';
+    return `${set}{${lo === hi ? lo : `${lo},${hi}`}}`;
+  });
+  return `^${parts.join('')}$`;
 }
 
 function hhmm(raw: string): string {
@@ -981,8 +1456,8 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
  */
 function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number): string[] {
   const out: string[] = [];
-  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
-  const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w)));
+  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'aspect', 'ratio', 'id', 'by', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
+  const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w) || p.ratios.includes(w)));
   const words = keyName.split('_');
   if (words.length > 5) out.push(`key name "${keyName}" has ${words.length} words (at most 5)`);
   for (const w of words) {
@@ -993,7 +1468,7 @@ function closedVocabulary(keyName: string, headWords: readonly string[], values:
   if (kind === 'enum') {
     for (const v of values) {
       const s = String(v);
-      if (!/^[a-z0-9][a-z0-9_]{0,31}$/.test(s) || s.split('_').length > 2) out.push(`value "${s}" is not a short lowercase token`);
+      if ((!/^[a-z0-9][a-z0-9_]{0,31}$/.test(s) && !RATIO.test(s)) || s.split('_').length > 2) out.push(`value "${s}" is not a short lowercase token`);
       else if (support(s) < needClients) out.push(`value "${s}" is used by ${support(s)} client(s), fewer than ${needClients}`);
     }
   }

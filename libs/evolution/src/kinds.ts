@@ -173,3 +173,123 @@ export function countedNoun<P>(
   const best = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   return best ? best[0] : null;
 }
+
+/**
+ * Alternatives of one slot read off noun phrases (zhou §6.2.2 values): the words standing right before one noun
+ * ("glossy paper", "satin paper", "matte paper") from at least `needClients` clients each, kept when their
+ * clients are mostly distinct (a client says one of them, not several: alternatives, not phrasings of one need).
+ * Returns the modifiers of every noun with at least two such modifiers, and those nouns (the phrases' heads).
+ */
+export function paradigmModifiers(
+  fragments: readonly { readonly voters: ReadonlyMap<string, number>; readonly seq: readonly { readonly v: string; readonly i: number }[] }[],
+  isNoun: (w: string) => boolean,
+  canModify: (w: string) => boolean,
+  needClients: number,
+  maxOverlap: number,
+): { readonly modifiers: Set<string>; readonly heads: Set<string> } {
+  const byNoun = new Map<string, Map<string, Set<string>>>();
+  for (const f of fragments) {
+    for (let k = 0; k + 1 < f.seq.length; k++) {
+      const a = f.seq[k] as { v: string; i: number };
+      const b = f.seq[k + 1] as { v: string; i: number };
+      if (b.i !== a.i + 1 || a.v === b.v || !isNoun(b.v) || !canModify(a.v)) continue;
+      const mods = byNoun.get(b.v) ?? new Map<string, Set<string>>();
+      const cs = mods.get(a.v) ?? new Set<string>();
+      for (const v of f.voters.keys()) cs.add(v);
+      mods.set(a.v, cs);
+      byNoun.set(b.v, mods);
+    }
+  }
+  const out = new Set<string>();
+  const heads = new Set<string>();
+  for (const [noun, mods] of byNoun) {
+    const strong = [...mods].filter(([, cs]) => cs.size >= Math.max(2, needClients));
+    if (strong.length < 2) continue;
+    const kept = strong.filter(([w, cs]) => {
+      const others = new Set<string>();
+      for (const [o, ocs] of strong) if (o !== w) for (const c of ocs) others.add(c);
+      let shared = 0;
+      for (const c of cs) if (others.has(c)) shared++;
+      return shared <= maxOverlap * cs.size;
+    });
+    if (kept.length < 2) continue;
+    heads.add(noun);
+    for (const [w] of kept) out.add(w);
+  }
+  for (const h of heads) out.delete(h);
+  return { modifiers: out, heads };
+}
+
+/**
+ * Spelling variants among values folded into one (zhou §6.2.2 canonical values): values within Damerau edit
+ * distance 1 of each other ("matt"/"matte", "luster"/"lustre"), four letters or longer, become the variant said by
+ * the most clients. Returns canonical value → its variants (itself included), in the order of `values`.
+ */
+export function foldVariants(values: readonly string[], clients: (w: string) => number, distance: (a: string, b: string, max: number) => number): Map<string, string[]> {
+  const order = [...values].sort((a, b) => clients(b) - clients(a) || (a < b ? -1 : a > b ? 1 : 0));
+  const canon = new Map<string, string>();
+  for (const v of order) {
+    const to = v.length >= 4 ? order.find((c) => canon.get(c) === c && c.length >= 4 && distance(v, c, 1) <= 1) : undefined;
+    canon.set(v, to ?? v);
+  }
+  const out = new Map<string, string[]>();
+  for (const v of values) {
+    const c = canon.get(v) as string;
+    out.set(c, [...(out.get(c) ?? []), v]);
+  }
+  return out;
+}
+
+/**
+ * The object of a verb across fragments ("remove the power lines across the sky" → power line): in each fragment
+ * the first run of adjacent nouns after a trigger verb (adjectives and filler may stand between), its last noun
+ * the head. The head most fragment mass names wins; the noun standing before it in at least two fifths of its
+ * runs' mass, in two phrasings or more, joins it (an adjective right before the nouns may: "red eye"). Null when
+ * no fragment has one.
+ */
+export function verbObject(
+  fragments: readonly { readonly weight: number; readonly seq: readonly { readonly v: string; readonly i: number }[] }[],
+  isTrigger: (w: string) => boolean,
+  isNoun: (w: string) => boolean,
+  isVerb: (w: string) => boolean,
+  isAdjective: (w: string) => boolean = () => false,
+): string[] | null {
+  const runs: { run: string[]; weight: number }[] = [];
+  for (const f of fragments) {
+    const at = f.seq.findIndex((t) => isTrigger(t.v));
+    if (at < 0) continue;
+    const run: string[] = [];
+    let last = -9;
+    let adjective: { v: string; i: number } | null = null;
+    for (let k = at + 1; k < f.seq.length; k++) {
+      const t = f.seq[k] as { v: string; i: number };
+      if (isNoun(t.v) && (run.length === 0 || t.i === last + 1)) {
+        // An adjective right before the run modifies it ("red eye"): it may name the object, never head it.
+        if (run.length === 0 && adjective !== null && adjective.i === t.i - 1) run.push(adjective.v);
+        run.push(t.v);
+        last = t.i;
+        continue;
+      }
+      if (run.length > 0 || isVerb(t.v)) break;
+      adjective = isAdjective(t.v) ? t : null;
+    }
+    if (run.length > 0) runs.push({ run, weight: f.weight });
+  }
+  const byHead = new Map<string, number>();
+  for (const r of runs) {
+    const h = r.run[r.run.length - 1] as string;
+    byHead.set(h, (byHead.get(h) ?? 0) + r.weight);
+  }
+  const best = [...byHead].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) return null;
+  const head = best[0];
+  const mods = new Map<string, { w: number; n: number }>();
+  for (const r of runs) {
+    if (r.run[r.run.length - 1] !== head || r.run.length < 2) continue;
+    const m = r.run[r.run.length - 2] as string;
+    const e = mods.get(m) ?? { w: 0, n: 0 };
+    mods.set(m, { w: e.w + r.weight, n: e.n + 1 });
+  }
+  const mod = [...mods].filter(([, e]) => e.n >= 2).sort((a, b) => b[1].w - a[1].w || (a[0] < b[0] ? -1 : 1))[0];
+  return mod && mod[1].w * 5 >= best[1] * 2 ? [mod[0], head] : [head];
+}

@@ -11,9 +11,9 @@
  */
 import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
-import { lexicalTerms, selectTools, splitIdentifier, toolText, type ToolLike } from '@parley/adol';
-import { createOfflineEmbedder, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { cutOnWord, editKeyDefinition, induceKey, keyNameSignature, refineDescription, sanitizeFragment, scrubPersonalData, type Lexicon } from '@parley/evolution';
+import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
+import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
+import { cutOnWord, editKeyDefinition, hyphenParts, idPattern, induceKey, properNouns, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -31,10 +31,17 @@ export interface TextPath {
 const embedder = createOfflineEmbedder();
 let lexicon: Promise<Lexicon> | undefined;
 const wordnetLexicon = (): Promise<Lexicon> => (lexicon ??= loadWordNetLexicon());
+let senses: Promise<SelectLexicon> | undefined;
+const wordSenses = (): Promise<SelectLexicon> => (senses ??= WordNet.load({ dictDir: defaultDictDir() }).then((wn) => wordNetLexicon(wn)));
 const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
 const TOOLS: ToolLike[] = [
   { name: 'book_seat', description: 'Book a window or aisle seat' },
   { name: 'order_meal', description: 'Order a vegetarian meal' },
+];
+/** Tools with parameters, for the values ranker. */
+const SHAPED_TOOLS: ToolLike[] = [
+  ...TOOLS,
+  { name: 'open_page', description: 'Open a web page', inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } } } },
 ];
 const REF = { today: '2026-11-27', timezone: 'Europe/Paris' };
 const seatKey = flightBookingTemplate.keys.find((k) => k.key_name !== 'other') ?? flightBookingTemplate.keys[0]!;
@@ -71,6 +78,10 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: (t) => refusalOrResult(() => editKeyDefinition({ key_name: 'max_price', key_type: 'number', required: false, semantic_description: 'Max price.' }, { values: [t] })),
   },
   { name: 'evolution keyNameSignature', files: ['libs/evolution/src/names.ts'], run: (t) => keyNameSignature(t) },
+  { name: 'evolution hyphenParts', files: ['libs/evolution/src/induce.ts'], run: (t) => hyphenParts(t, (w) => w.length > 3) },
+  { name: 'evolution properNouns', files: ['libs/evolution/src/induce.ts'], run: (t) => properNouns([t, `in ${t}`]) },
+  { name: 'evolution idPattern', files: ['libs/evolution/src/induce.ts'], run: (t) => idPattern([t, t.toUpperCase(), 'AB-12']) },
+  { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
   { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },
   { name: 'embeddings tokenize', files: ['libs/embeddings/src/text.ts'], run: (t) => tokenize(t) },
   { name: 'embeddings scriptWords', files: ['libs/embeddings/src/text.ts'], run: (t) => scriptWords(t) },
@@ -80,6 +91,27 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'adol toolText', files: ['libs/adol/src/select.ts'], run: (t) => toolText({ name: t, description: t }) },
   { name: 'adol selectTools (request)', files: ['libs/adol/src/select.ts'], run: (t) => selectTools(TOOLS, t, { embedder, topK: 2 }) },
   { name: 'adol selectTools (tool text)', files: ['libs/adol/src/select.ts'], run: (t) => selectTools([...TOOLS, { name: 'hostile', description: t }], 'window seat', { embedder, topK: 2 }) },
+  { name: 'adol requestValues', files: ['libs/adol/src/values.ts'], run: (t) => requestValues(t) },
+  {
+    name: 'adol parameterShapes (parameter names, formats, descriptions)',
+    files: ['libs/adol/src/values.ts'],
+    run: (t) => parameterShapes({ type: 'object', properties: { [t]: { type: 'string', format: t, description: t }, path: { type: 'array', items: { type: 'string', format: t }, description: t } } }, t),
+  },
+  {
+    name: 'adol selectTools (values and word senses, request)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools(SHAPED_TOOLS, `${t} https://example.com`, { embedder, lexicon: await wordSenses(), topK: 2 }),
+  },
+  {
+    name: 'adol selectTools (values and word senses, tool parameters)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) =>
+      selectTools([...SHAPED_TOOLS, { name: 'hostile', description: 'a tool', inputSchema: { type: 'object', properties: { [t]: { type: 'string', format: t }, link: { type: 'string', format: t, description: t.slice(0, 4096) } } } }], 'open https://example.com', {
+        embedder,
+        lexicon: await wordSenses(),
+        topK: 2,
+      }),
+  },
   {
     name: 'client mapUtterance (offline mapper)',
     files: ['libs/client/src/mapping.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts'],
@@ -116,7 +148,7 @@ export const REGEX_FILES_WITHOUT_OUTSIDE_TEXT: ReadonlyMap<string, string> = new
   ['libs/client/src/verify.ts', 'JWS compact form from the gateway'],
   ['libs/client/src/offline/lexicon.ts', 'WordNet data lines'],
   ['libs/evolution/src/cluster.ts', 'cluster samples, sanitised first (sanitizeFragment above); one character-class pattern'],
-  ['libs/pool/src/evolver.ts', 'key names produced by induction (closed vocabulary)'],
+  ['libs/pool/src/evolver-store.ts', 'audience labels of matured clusters ("global", "client:<id>"); one anchored prefix'],
   ['libs/pool/src/engine.ts', 'simulation configuration'],
 ]);
 

@@ -1,0 +1,260 @@
+/**
+ * What the evolver does with a mature cluster (draft-zhou §6.2.2 intent induction, conflict detection and patch
+ * packaging; §6.2.1 the dual gate decided it was ready) and with its growth: re-induction over the cluster's life,
+ * one key per intent across sibling clusters (a refinement or a supersession, never a silent rename), and the
+ * §6.2.3 convergence guard that queues triggers beyond the cap.
+ */
+import {
+  admitCandidate,
+  choiceLike,
+  detectConflict,
+  existingKeysFor,
+  keyMetrics,
+  newEnumValues,
+  oneSlot,
+  profileCosine,
+  samePatternIntent,
+  SIBLING_COSINE,
+  supersedeKey,
+  withValues,
+  wordProfile,
+  type AcceptedKey,
+  type Candidate,
+  type InductionResult,
+  type InductionSample,
+  type KeyCounters,
+  type Scope,
+} from '@parley/evolution';
+import type { JsonValue, KeyDefinition, SchemaTemplate } from '@parley/protocol';
+import type { InduceFn, PatchChange, TriggerReport } from './evolver';
+import { baseFor, ckey, decide, find, live, newPatch, put, scopeLabel, scopeOf, type EvolverStore } from './evolver-store';
+import type { MaturedCluster } from './semantic-pool';
+
+/** §6.2.2 Intent Induction for a matured cluster, over a sibling cluster's samples too when it says the same. */
+export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promise<InductionResult> {
+  const base = baseFor(st, m.scenario_id, 'scenario_id');
+  // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
+  const accepted = existingKeysFor(base, live(st), scopeOf(m.scope), m.matured_at, st.lifecycle.compatibility_window_ms);
+  const existing = accepted.map((k) => k.definition);
+  st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
+  // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
+  // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
+  const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
+  const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn });
+  if (sib === null) {
+    st.siblingKey.delete(m.cluster_id);
+    return alone;
+  }
+  st.siblingKey.set(m.cluster_id, sib.key_name);
+  return st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
+}
+
+/** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induceMatured` gave. */
+export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: InductionResult): { report: TriggerReport; changes: PatchChange[] } {
+  const base = baseFor(st, m.scenario_id, 'scenario_id');
+  const scope = scopeOf(m.scope);
+  const now = m.matured_at;
+  const changes: PatchChange[] = [];
+  const report = (outcome: TriggerReport['outcome'], patchId: string | null, keyName: string | null, reasons: readonly string[]): { report: TriggerReport; changes: PatchChange[] } => {
+    const r: TriggerReport = {
+      at: now,
+      cluster_id: m.cluster_id,
+      scenario: m.scenario_id,
+      scope: scopeLabel(scope),
+      outcome,
+      patch_id: patchId,
+      key_name: keyName,
+      reasons: [...m.reasons, ...reasons],
+      heat: m.heat,
+      distinct_clients: m.distinct_clients,
+      branch: m.branch,
+    };
+    st.triggers.push(r);
+    const action = ({ patched: null, merged: null, queued: 'queue', redundant: 'redundant', rejected: 'reject_candidate' } as const)[outcome];
+    if (action) {
+      decide(st, { at: now, scenario: m.scenario_id, patch_id: '', key_name: keyName ?? '', action, reasons: r.reasons, figures: { cluster: m.cluster_id, heat: m.heat, distinct_clients: m.distinct_clients }, actor: 'inducer' });
+    }
+    return { report: r, changes };
+  };
+  if (!induced.ok) return report('rejected', null, null, [induced.reason]);
+  const sibling = refineSibling(st, m, induced.candidate, base, scope);
+  if (sibling !== null) {
+    changes.push(...sibling.changes);
+    return report(sibling.outcome, sibling.patch_id, sibling.key_name, sibling.reasons);
+  }
+  const conflict = detectConflict(induced.candidate, existingKeysFor(base, live(st), scope, now, st.lifecycle.compatibility_window_ms));
+  switch (conflict.kind) {
+    case 'none': {
+      const admit = admitCandidate({ cluster_id: m.cluster_id, scenario: m.scenario_id, scope, key: conflict.key, queued_at: now }, live(st), st.queue, now, st.lifecycle);
+      st.queue = admit.queue;
+      // zhou §6.2.3 Schema Convergence Guard: "new triggers MUST be queued".
+      if (!admit.admitted) return report('queued', null, conflict.key.key_name, [admit.reason]);
+      const { record, change } = newPatch(st, base, scope, now, m.cluster_id, { new_keys: [conflict.key] }, induced.candidate.review ?? []);
+      changes.push(change);
+      return report('patched', record.patch.patch_id, conflict.key.key_name, [admit.reason]);
+    }
+    case 'merge': {
+      // zhou §6.2.2: "merge the candidate into the existing key by refining its semantic_description".
+      const { record, change } = newPatch(st, base, scope, now, m.cluster_id, { modified_keys: [conflict.modified] });
+      changes.push(change);
+      decide(st, { at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: conflict.modified.key_name, action: 'merge', reasons: [`"${induced.candidate.key.key_name}" collides with "${conflict.target.key_name}" (${conflict.match})`], figures: { examples_added: conflict.examples_added }, actor: 'inducer' });
+      return report('merged', record.patch.patch_id, conflict.modified.key_name, [`"${induced.candidate.key.key_name}" collides with "${conflict.target.key_name}" (${conflict.match}); description refined`]);
+    }
+    case 'redundant':
+      return report('redundant', null, conflict.target.key_name, [conflict.reason]);
+    case 'blocked':
+      return report('rejected', null, conflict.target.key_name, [conflict.reason]);
+  }
+}
+
+/** Induction over the cluster's life (§6.2.2): a grown cluster refines or supersedes its experimental key. */
+export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: InductionResult): { changes: PatchChange[] } {
+  const base = baseFor(st, m.scenario_id, 'scenario_id');
+  const scope = scopeOf(m.scope);
+  const now = m.matured_at;
+  const before = [...st.triggers].reverse().find((t) => t.cluster_id === m.cluster_id);
+  // A cluster whose first induction produced nothing is, grown, a fresh candidate.
+  if (!before || before.outcome === 'rejected' || before.outcome === 'redundant') {
+    if (!induced.ok) return { changes: [] };
+    return { changes: applyMatured(st, m, induced).changes };
+  }
+  if (!induced.ok || before.key_name === null || (before.outcome !== 'patched' && before.outcome !== 'merged')) return { changes: [] };
+  const existing = existingKeysFor(base, live(st), scope, now, st.lifecycle.compatibility_window_ms);
+  const target = existing.find((k) => k.key_name === before.key_name);
+  // zhou §6.2.2: base keys are refined by description only (done when the cluster first fired); stable keys are settled.
+  if (!target || target.status !== 'experimental') return { changes: [] };
+  const better = supersedes(target.definition, induced.candidate, existing.filter((k) => k !== target));
+  if (better) return { changes: supersede(st, m, base, scope, target.origin, target.definition, better) };
+  const widen = newEnumValues(target.definition, induced.candidate.key);
+  if (widen.length === 0) return { changes: [] };
+  return { changes: [widenKey(st, m, base, scope, target.definition, widen, `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`)] };
+}
+
+/**
+ * A grown cluster whose re-induction names a richer key than its experimental one (a yes/no key that turned out
+ * to be a choice: window_seat → seat_preference with window and aisle). Never a silent rename or retype (zhou
+ * §6.2.2): the new key is published and the old one deprecated, each recorded as a decision.
+ */
+function supersede(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, scope: Scope, oldPatchId: string, old: KeyDefinition, key: KeyDefinition): PatchChange[] {
+  const now = m.matured_at;
+  const { record, change } = newPatch(st, base, scope, now, m.cluster_id, { new_keys: [key] });
+  const why = `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients: "${key.key_name}" (${key.key_type}${key.enum ? `: ${key.enum.map(String).join(', ')}` : ''}) covers "${old.key_name}" (${old.key_type}) (zhou §6.2.2)`;
+  decide(st, { at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: key.key_name, action: 'supersede', reasons: [why], figures: { cluster: m.cluster_id, replaces: old.key_name }, actor: 'inducer' });
+  st.triggers.push({ at: now, cluster_id: m.cluster_id, scenario: m.scenario_id, scope: scopeLabel(scope), outcome: 'patched', patch_id: record.patch.patch_id, key_name: key.key_name, reasons: [why], heat: m.heat, distinct_clients: m.distinct_clients, branch: m.branch });
+  // The old key leaves once clients can see its successor (a successor waiting for an operator leaves it in place).
+  if (record.status !== 'active') return [change];
+  const r = find(st, oldPatchId);
+  const pk = r.patch.new_keys.find((k) => k.definition.key_name === old.key_name);
+  if (!pk || pk.lifecycle.state !== 'experimental') return [change];
+  const metrics = keyMetrics(st.counters.get(ckey(r.patch.patch_id, old.key_name)) as KeyCounters, now, st.lifecycle);
+  const { patch, reason } = supersedeKey(r.patch, old.key_name, { key_name: key.key_name, patch_id: record.patch.patch_id }, now, '', metrics, st.lifecycle);
+  const rec = put(st, { ...r, patch, revision: r.revision + 1 });
+  const fig = { ...metrics } as Record<string, number | null>;
+  decide(st, { at: now, scenario: m.scenario_id, patch_id: r.patch.patch_id, key_name: old.key_name, action: 'deprecate', from: 'experimental', to: 'deprecated', reasons: [reason], figures: fig, actor: 'inducer' });
+  return [change, { kind: 'deprecated', record: rec, key_name: old.key_name, reasons: [reason], figures: fig, actor: 'inducer' }];
+}
+
+/**
+ * Applies a candidate induced for a sibling cluster to the sibling's key: a yes/no key that the joint samples
+ * show to be a choice is superseded by the enum; new values widen its enum; otherwise the intent is covered.
+ * Null when the cluster has no sibling (or its key left meanwhile).
+ */
+function refineSibling(st: EvolverStore, m: MaturedCluster, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
+  const name = st.siblingKey.get(m.cluster_id);
+  const existing = existingKeysFor(base, live(st), scope, m.matured_at, st.lifecycle.compatibility_window_ms);
+  const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
+  if (name === undefined || !target) return null;
+  const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
+  const plan = siblingPlan(target, c, existing.filter((k) => k !== target));
+  if (plan.kind === 'covered') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
+  if (plan.kind === 'supersede') {
+    const changes = supersede(st, m, base, scope, target.origin, target.definition, plan.key);
+    return { outcome: 'patched', patch_id: changes[0]?.record.patch.patch_id ?? null, key_name: plan.key.key_name, reasons: [why], changes };
+  }
+  const change = widenKey(st, m, base, scope, target.definition, plan.values, why);
+  return { outcome: 'merged', patch_id: change.record.patch.patch_id, key_name: name, reasons: [why], changes: [change] };
+}
+
+/** A patch key still experimental gains values (zhou §6.2.2 modified_keys), recorded as a refine decision. */
+function widenKey(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, scope: Scope, target: KeyDefinition, widen: readonly JsonValue[], why: string): PatchChange {
+  const values = [...(target.enum ?? []), ...widen];
+  const { record, change } = newPatch(st, base, scope, m.matured_at, m.cluster_id, { modified_keys: [{ key_name: target.key_name, semantic_description: withValues(target.semantic_description, values), enum: values }] });
+  decide(st, { at: m.matured_at, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: target.key_name, action: 'refine', reasons: [why], figures: { cluster: m.cluster_id, values_added: widen.length }, actor: 'inducer' });
+  return change;
+}
+
+/**
+ * The live key (not withdrawn) whose source cluster (same scenario and audience) says most what `m` says, at least
+ * SIBLING_COSINE alike, whose pattern is the one `m` alone induces (samePatternIntent), or, for a yes/no key and a
+ * choice, whose cluster fills one slot with `m`'s (oneSlot over the key induced on both).
+ */
+async function siblingOf(
+  m: MaturedCluster,
+  accepted: ReturnType<typeof existingKeysFor>,
+  own: KeyDefinition | null,
+  existing: readonly KeyDefinition[],
+  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn },
+): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> {
+  const mine = wordProfile(m.samples);
+  let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
+  const done = new Set<string>();
+  for (const t of [...seen.triggers].reverse()) {
+    if (t.cluster_id === m.cluster_id || t.scenario !== m.scenario_id || t.scope !== scopeLabel(scopeOf(m.scope))) continue;
+    if ((t.outcome !== 'patched' && t.outcome !== 'merged') || t.key_name === null || done.has(`${t.cluster_id}/${t.key_name}`)) continue;
+    done.add(`${t.cluster_id}/${t.key_name}`);
+    const key = accepted.find((k) => k.key_name === t.key_name && k.status !== 'withdrawn' && k.origin !== 'base');
+    const theirs = seen.samples.get(t.cluster_id);
+    if (!key || !theirs) continue;
+    let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
+    // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
+    if (cos < SIBLING_COSINE && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
+      const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
+      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
+    }
+    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
+  }
+  return best;
+}
+
+/**
+ * What a sibling cluster's candidate does to the sibling's key: a stable key is settled and a deprecated one on
+ * its way out for lack of use (zhou §6.2.3), so they cover it; an experimental yes/no key the joint samples show
+ * to be a choice is superseded by it; new values widen an experimental choice; otherwise the intent is covered.
+ */
+function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[]): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
+  if (target.status !== 'experimental') return { kind: 'covered' };
+  const key = c.key;
+  if (target.definition.key_type === 'boolean' && key.key_type === 'string' && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
+    return { kind: 'supersede', key };
+  }
+  const widen = newEnumValues(target.definition, key);
+  return widen.length === 0 ? { kind: 'covered' } : { kind: 'widen', values: widen };
+}
+
+/**
+ * The re-induced key that should replace an experimental one, or null: the new key is a choice among at least two
+ * values, no operator review is needed, no other live key is the same intent, and either the old key is a yes/no
+ * flag whose name holds one of the values or a word of the new name (less the kind affixes), or the old key is a
+ * choice most of whose values the new evidence does not hold, or one of whose values names the new key.
+ */
+function supersedes(old: KeyDefinition, c: Candidate, others: Parameters<typeof detectConflict>[1]): KeyDefinition | null {
+  const key = c.key;
+  if (key.key_type !== 'string' || !Array.isArray(key.enum) || key.enum.length < 2) return null;
+  if ((c.review ?? []).length > 0 || key.key_name === old.key_name) return null;
+  if (old.key_type === 'boolean') {
+    // What the flag was about is one of the alternatives (window_seat → seat_preference [window, aisle]) or the
+    // concept that turned out to be a choice (needs_meal → meal_preference [vegan, kosher]).
+    const oldWords = new Set(old.key_name.split('_').filter((w) => w !== 'needs' && w !== 'wants'));
+    const newWords = key.key_name.split('_').filter((w) => w !== 'preference');
+    if (!key.enum.some((v) => typeof v === 'string' && oldWords.has(v)) && !newWords.some((w) => oldWords.has(w))) return null;
+  } else {
+    // A choice re-induced on more evidence around another head: most of the old values are not among the new ones
+    // (the first induction took the phrase's head words for values: "paper, print" for glossy / matte / satin).
+    // A value of the old key that names the new one was the concept all along ("print" in paper, print, glossy).
+    if (old.key_type !== 'string' || !Array.isArray(old.enum)) return null;
+    const kept = old.enum.filter((v) => (key.enum as readonly unknown[]).includes(v)).length;
+    const newWords = new Set(key.key_name.split('_'));
+    if (kept * 2 >= old.enum.length && !old.enum.some((v) => typeof v === 'string' && newWords.has(v))) return null;
+  }
+  return detectConflict(c, others).kind === 'none' ? key : null;
+}
