@@ -126,6 +126,9 @@ export interface WordNetLoadOptions {
   exceptionsDir?: string;
 }
 
+/** Readers by dict and exception directories (see `WordNet.load`). */
+const LOADED = new Map<string, Promise<WordNet>>();
+
 export class WordNet {
   /** Bytes read from disk (index + data files), for the load-time report. */
   readonly bytes: number;
@@ -145,7 +148,24 @@ export class WordNet {
     this.bytes = bytes;
   }
 
-  static async load(opts: WordNetLoadOptions): Promise<WordNet> {
+  /**
+   * The reader of these dict files, read once per process: the offline embedder, the
+   * evolution lexicon, the offline utterance mapper and tool selection's word senses
+   * share it (a reader is immutable; each read holds about 28 MB of dict files).
+   */
+  static load(opts: WordNetLoadOptions): Promise<WordNet> {
+    const key = `${opts.dictDir}\u0000${opts.exceptionsDir ?? opts.dictDir}`;
+    let loading = LOADED.get(key);
+    if (!loading) {
+      loading = WordNet.read(opts);
+      LOADED.set(key, loading);
+      // A failed read is not remembered: the next load tries the files again.
+      loading.catch(() => LOADED.delete(key));
+    }
+    return loading;
+  }
+
+  private static async read(opts: WordNetLoadOptions): Promise<WordNet> {
     const { dictDir } = opts;
     const excDir = opts.exceptionsDir ?? dictDir;
     const read = (name: string) => readFile(join(dictDir, name));

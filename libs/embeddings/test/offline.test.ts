@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_EMBEDDER_ID, OFFLINE_GLOVE_EMBEDDER_ID, cosine, createOfflineEmbedder, findWordVectors, separation, tokenize, type OfflineEmbedder } from '../src/index';
+import { OFFLINE_EMBEDDER_ID, OFFLINE_GLOVE_EMBEDDER_ID, WordNet, cosine, createOfflineEmbedder, defaultDictDir, findWordVectors, separation, tokenize, type OfflineEmbedder } from '../src/index';
 import { catchParley, norm } from './helpers';
 
 interface Pair {
@@ -52,6 +52,21 @@ describe('offline embedder: the Embedder contract', () => {
     expect(s.wordnetBytes).toBeGreaterThan(20e6);
     expect(s.wordnetBytes).toBeLessThan(32e6);
     expect(s.exceptionSource).toBe('builtin');
+  });
+
+  it('shares one WordNet reader per dict directory in a process, and retries a read that failed', async () => {
+    const dictDir = defaultDictDir();
+    const [a, b] = await Promise.all([WordNet.load({ dictDir }), WordNet.load({ dictDir })]);
+    // Compared by identity as booleans: a failing matcher would print two readers of 28 MB each.
+    expect(a === b).toBe(true);
+    expect((await WordNet.load({ dictDir })) === a).toBe(true);
+    // Other exception lists make another reader.
+    expect((await WordNet.load({ dictDir, exceptionsDir: mkdtempSync(join(tmpdir(), 'parley-exc-')) })) === a).toBe(false);
+    // A directory with no dict files fails, and fails again (not a remembered failure: the files are read again).
+    const empty = mkdtempSync(join(tmpdir(), 'parley-dict-'));
+    await expect(WordNet.load({ dictDir: empty })).rejects.toThrow(/ENOENT/);
+    writeFileSync(join(empty, 'index.noun'), '');
+    await expect(WordNet.load({ dictDir: empty })).rejects.toThrow(/index\.verb/);
   });
 
   it('gives unit vectors of `dimensions` numbers to every text, also one without words (never the zero vector)', async () => {
