@@ -48,9 +48,11 @@ export interface NatsBusOptions {
   ackWaitMs?: number;
   /**
    * Consumer max_ack_pending of `consume` (default 1): events pulled ahead of
-   * the one being handled. A `consumeBatch` durable holds its maxBatch. The
-   * order holds with any value: a failed event is handed to the handler again
-   * before any later one.
+   * the one being handled, kept alive while it is. A `consumeBatch` durable
+   * holds its maxBatch. While the process lives the order holds with any value
+   * (a failed event is handed to the handler again before any later one); the
+   * events a process died holding come back after ack_wait, behind those
+   * delivered meanwhile when the window is larger than one.
    */
   maxAckPending?: number;
   /**

@@ -53,13 +53,15 @@ async function consumeBatches(
 
   const state = { stopping: false, messages: undefined as ConsumerMessages | undefined };
   const stopSignal = new AbortController();
-  const handle = (batch: JsMsg[]) => handleBatch(x, o.durable, { plan: plan.client, retryDelayMs, signal: stopSignal.signal, stopping: () => state.stopping }, batch, handler);
+  let buffer = pulled();
+  const handle = (batch: JsMsg[]) =>
+    handleBatch(x, o.durable, { plan: plan.client, retryDelayMs, signal: stopSignal.signal, stopping: () => state.stopping, waiting: () => buffer.waiting() }, batch, handler);
 
   const loop = (async () => {
     let failures = 0;
     while (!state.stopping) {
       try {
-        const buffer = pulled();
+        buffer = pulled();
         const current = await consumer.consume({
           max_messages: window,
           idle_heartbeat: x.idleHeartbeatMs,
@@ -125,7 +127,7 @@ function watchStatus(current: ConsumerMessages): void {
 }
 
 /** What a pull delivered and the handler has not taken yet, in stream order. */
-function pulled(): { push(m: JsMsg): void; end(): void; take(max: number): Promise<JsMsg[]> } {
+function pulled(): { push(m: JsMsg): void; end(): void; take(max: number): Promise<JsMsg[]>; waiting(): readonly JsMsg[] } {
   const items: JsMsg[] = [];
   let ended = false;
   let wake: (() => void) | undefined;
@@ -148,6 +150,8 @@ function pulled(): { push(m: JsMsg): void; end(): void; take(max: number): Promi
       while (items.length === 0 && !ended) await new Promise<void>((r) => (wake = r));
       return items.splice(0, max);
     },
+    /** Pulled and not yet taken: kept alive with the batch in hand, so ack_wait does not send them elsewhere. */
+    waiting: () => items,
   };
 }
 
@@ -157,6 +161,8 @@ interface BatchContext {
   retryDelayMs: number;
   signal: AbortSignal;
   stopping(): boolean;
+  /** Events pulled behind the batch (a window larger than the batch): the heartbeat keeps them alive too. */
+  waiting(): readonly JsMsg[];
 }
 
 /**
@@ -181,7 +187,10 @@ async function handleBatch(x: NatsCtx, durable: string, c: BatchContext, batch: 
   }
   if (live.length > 0) {
     // A slow handler must not be mistaken for a dead one and have its events redelivered elsewhere.
-    const beat = setInterval(() => live.forEach((d) => d.m.working()), Math.max(1000, Math.floor(x.ackWaitMs / 3)));
+    const beat = setInterval(() => {
+      for (const d of live) d.m.working();
+      for (const m of c.waiting()) m.working();
+    }, Math.max(1000, Math.floor(x.ackWaitMs / 3)));
     try {
       if (!(await deliverUntilHandled(x, durable, c, live, handler))) {
         for (const d of live) d.m.nak();

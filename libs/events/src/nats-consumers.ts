@@ -26,10 +26,9 @@ export function planFilters(x: Pick<NatsCtx, 'multiFilter'>, filters: string[]):
 }
 
 /**
- * Creates the durable, or brings its filter and limits up to date keeping its position. A durable that holds
- * events in flight while nobody pulls from it (a process that died with them, or an interrupted pull of this one)
- * is re-created at the position it had acknowledged: they are delivered again at once and before any later event,
- * instead of after ack_wait and after the events behind them.
+ * Creates the durable, or brings its filter and limits up to date keeping its position. It is never deleted
+ * for the events it holds in flight: replicas share a durable, and one that looks idle to the server (between
+ * pulls, reconnecting) may still be working on them. Events a process died holding come back after ack_wait.
  */
 export async function ensureConsumer(x: NatsCtx, durable: string, filter: ServerFilter, maxAckPending = x.maxAckPending): Promise<void> {
   const cfg: Partial<ConsumerConfig> = {
@@ -50,10 +49,9 @@ export async function ensureConsumer(x: NatsCtx, durable: string, filter: Server
   }
   // Servers before 2.10 accept a filter change but go on delivering by the old filter.
   const refilter = existing !== undefined && !x.multiFilter && !sameFilter(existing.config, filter);
-  const stranded = existing !== undefined && existing.num_ack_pending > 0 && existing.num_waiting === 0;
-  if (existing && (refilter || stranded)) {
+  if (existing && refilter) {
     const from = existing.ack_floor.stream_seq + 1;
-    x.log.warn(refilter ? 're-creating durable consumer with its new filter' : 're-creating durable consumer to hand back the events it held', { durable, from_seq: from, in_flight: existing.num_ack_pending });
+    x.log.warn('re-creating durable consumer with its new filter', { durable, from_seq: from, in_flight: existing.num_ack_pending });
     await x.jsm.consumers.delete(x.subjects.stream, durable);
     await x.jsm.consumers.add(x.subjects.stream, { ...cfg, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     return;
