@@ -11,7 +11,7 @@
  * Words missing from the cache contribute nothing. The file is read once per
  * process and path (`loadWordVectors`); words are looked up in a Map.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ParleyError } from '@parley/protocol';
@@ -76,7 +76,11 @@ export function readWordVectorsHeader(file: string): WordVectorsHeader {
     if (len > 1 << 16) throw invalidCache(file, 'header too long');
     const json = Buffer.alloc(len);
     if (readSync(fd, json, 0, len, 12) !== len) throw invalidCache(file, 'truncated header');
-    return parseHeader(file, json.toString('utf8'));
+    const h = parseHeader(file, json.toString('utf8'));
+    // A cache cut short (a build interrupted, a disk that filled) is found here, not at the first embed.
+    const size = fstatSync(fd).size;
+    if (size !== cacheSize(len, h)) throw invalidCache(file, `size ${size} does not match the header`);
+    return h;
   } finally {
     closeSync(fd);
   }
@@ -166,6 +170,17 @@ export class WordVectors {
   }
 }
 
+/** Where the ranks start: after the magic, the header and the words, aligned to 4 bytes. */
+function vectorsOffset(headerBytes: number, h: WordVectorsHeader): number {
+  const pre = 12 + headerBytes + h.wordsBytes;
+  return pre + ((4 - (pre % 4)) % 4);
+}
+
+/** The size of a whole cache file: ranks (uint32) and scales (float32) per row, then int8 vectors. */
+function cacheSize(headerBytes: number, h: WordVectorsHeader): number {
+  return vectorsOffset(headerBytes, h) + h.rows * 8 + h.rows * h.dims;
+}
+
 /** Parses a whole cache file; a typed `unavailable` error names what is wrong. */
 export function parseWordVectors(file: string, buf: Buffer): WordVectors {
   if (buf.length < 12 || buf.toString('latin1', 0, 8) !== WORD_VECTORS_MAGIC) throw invalidCache(file, 'bad magic');
@@ -173,8 +188,8 @@ export function parseWordVectors(file: string, buf: Buffer): WordVectors {
   if (12 + len > buf.length) throw invalidCache(file, 'truncated header');
   const h = parseHeader(file, buf.toString('utf8', 12, 12 + len));
   const pre = 12 + len + h.wordsBytes;
-  const at = pre + ((4 - (pre % 4)) % 4);
-  if (buf.length !== at + h.rows * 8 + h.rows * h.dims) throw invalidCache(file, `size ${buf.length} does not match the header`);
+  const at = vectorsOffset(len, h);
+  if (buf.length !== cacheSize(len, h)) throw invalidCache(file, `size ${buf.length} does not match the header`);
   const words = buf.toString('utf8', 12 + len, pre).split('\n');
   if (words.length !== h.rows) throw invalidCache(file, `${words.length} words for ${h.rows} rows`);
   // Views on the file's bytes when they are 4-byte aligned (a file read whole is), else aligned copies.

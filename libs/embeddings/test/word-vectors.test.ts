@@ -99,6 +99,9 @@ describe('word-vector cache: build and load', () => {
       const err = await catchParley(() => parseWordVectors(file, buf));
       expect(err.type, name).toBe('unavailable');
     }
+    // A cache cut short after its header is refused when it is found, not at the first embed.
+    expect((await catchParley(() => readWordVectorsHeader(join(dir, 'truncated.bin')))).details?.reason).toMatch(/does not match the header/);
+    expect((await catchParley(() => createOfflineEmbedder({ wordVectors: join(dir, 'truncated.bin') }))).type).toBe('unavailable');
     expect((await catchParley(() => loadWordVectors(join(dir, 'missing.bin')))).type).toBe('unavailable');
     expect((await catchParley(() => createOfflineEmbedder({ wordVectors: join(dir, 'magic.bin') }))).type).toBe('unavailable');
     expect((await catchParley(() => createOfflineEmbedder({ wordVectors: '' }))).type).toBe('invalid_params');
