@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createParleyClient, type ScenarioCatalog } from '../src/index';
 import { createOfflineMapper } from '../src/offline/index';
 import { cjkPersonCount, splitCjk } from '../src/offline/languages';
+import { Lexicon } from '../src/offline/lexicon';
+import { correct, spellingIndex } from '../src/offline/spelling';
 import { tokenize } from '../src/offline/text';
 
 // One test per rule of the offline mapper added for other languages, spans, scores and snake_case names, on
@@ -153,6 +155,16 @@ describe('texting abbreviations', () => {
     expect(m.payload).toMatchObject({ departure_date: '2026-11-27', passenger_count: 3 });
     const f = await map(faultManagementTemplate, 'INC-6 link down, look into it');
     expect(f.other.join(' ')).not.toContain('inventory');
+  });
+
+  it('only consonant runs are abbreviations: a short word with a vowel (often another language\'s) is left as said', async () => {
+    const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const index = spellingIndex(['version', 'versions', 'diagnosis', 'people', 'tomorrow']);
+    expect(correct('von', index, lex)).toBeUndefined();
+    expect(correct('vers', index, lex)).toBeUndefined();
+    expect(correct('ppl', index, lex)).toBe('people');
+    expect(correct('tmrw', index, lex)).toBe('tomorrow');
   });
 });
 

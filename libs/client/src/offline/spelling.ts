@@ -74,9 +74,13 @@ export function correct(word: string, index: ReadonlyMap<number, readonly string
   return abbreviationOf(word, index);
 }
 
-/** Texting abbreviations ("ppl", "tmrw", "pls"): 3 to 5 letters, all in order in the shortest longer word with the same first letter. */
+/**
+ * Texting abbreviations ("ppl", "tmrw", "pls"): 3 to 5 consonants, all in order in the shortest longer word
+ * with the same first letter. A word with a vowel is a word, often of another language ("von", "vers"), not
+ * a clipped English one.
+ */
 function abbreviationOf(word: string, index: ReadonlyMap<number, readonly string[]>): string | undefined {
-  if (word.length < 3 || word.length > 5) return undefined;
+  if (word.length < 3 || word.length > 5 || /[aeiou]/.test(word)) return undefined;
   // The shortest such word, when it is the only one of its length.
   for (let len = word.length + 2; len <= word.length * 3; len++) {
     const hits = (index.get(len) ?? []).filter((w) => w[0] === word[0] && inOrder(word, w));
