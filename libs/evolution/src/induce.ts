@@ -703,7 +703,10 @@ function findConcept(ev: Evidence): Concept {
   // belongs to a count, never an alternative.
   values = values.filter((w) => weigh(withWord(w)) >= options.min_value_share * total && (!phraseHeads.has(w) || w === head) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w));
   // Spelling variants of one value are one value ("matt" / "matte").
-  const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance);
+  // Two words WordNet knows are one value only when they share a synset (luster / lustre), never "gold" / "bold".
+  const spellings = (a: string, b: string): boolean =>
+    !knownWord(ev.lex, a) || !knownWord(ev.lex, b) || (['n', 'v', 'a', 'r'] as const).some((p) => ev.lex.synonyms(a, p).includes(b));
+  const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance, spellings);
   values = [...variants.keys()];
   const says = (p: Parsed, v: string): boolean => (variants.get(v) ?? [v]).some((x) => p.words.includes(x));
   // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the

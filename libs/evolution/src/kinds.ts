@@ -225,11 +225,17 @@ export function paradigmModifiers(
  * distance 1 of each other ("matt"/"matte", "luster"/"lustre"), four letters or longer, become the variant said by
  * the most clients. Returns canonical value → its variants (itself included), in the order of `values`.
  */
-export function foldVariants(values: readonly string[], clients: (w: string) => number, distance: (a: string, b: string, max: number) => number): Map<string, string[]> {
+export function foldVariants(
+  values: readonly string[],
+  clients: (w: string) => number,
+  distance: (a: string, b: string, max: number) => number,
+  /** Whether two words one edit apart may be one value: two different known words ("gold" / "bold") are not. */
+  variants: (a: string, b: string) => boolean = () => true,
+): Map<string, string[]> {
   const order = [...values].sort((a, b) => clients(b) - clients(a) || (a < b ? -1 : a > b ? 1 : 0));
   const canon = new Map<string, string>();
   for (const v of order) {
-    const to = v.length >= 4 ? order.find((c) => canon.get(c) === c && c.length >= 4 && distance(v, c, 1) <= 1) : undefined;
+    const to = v.length >= 4 ? order.find((c) => canon.get(c) === c && c.length >= 4 && distance(v, c, 1) <= 1 && variants(v, c)) : undefined;
     canon.set(v, to ?? v);
   }
   const out = new Map<string, string[]>();

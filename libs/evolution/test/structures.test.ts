@@ -62,6 +62,12 @@ describe('foldVariants', () => {
   it('leaves short values alone', () => {
     expect([...foldVariants(['red', 'rad'], () => 1, editDistance).keys()]).toEqual(['red', 'rad']);
   });
+  it('keeps two values apart that the caller says are different words, one edit apart or not', () => {
+    const words = new Set(['gold', 'bold', 'mild', 'wild']);
+    const spellings = (a: string, b: string): boolean => !words.has(a) || !words.has(b);
+    const out = foldVariants(['gold', 'bold', 'mild', 'milld'], (w) => (w === 'milld' ? 1 : 3), editDistance, spellings);
+    expect([...out]).toEqual([['gold', ['gold']], ['bold', ['bold']], ['mild', ['mild', 'milld']]]);
+  });
 });
 
 describe('verbObject', () => {
