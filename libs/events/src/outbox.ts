@@ -6,6 +6,7 @@ import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';
 import { context as otelContext } from '@opentelemetry/api';
 import { contextOf, currentCarrier, type Carrier } from './tracing';
+import { cutAtGap, type GapWatch } from './outbox-order';
 
 /**
  * Writes events to `<schema>.outbox` in the caller's transaction, so they exist
@@ -137,6 +138,11 @@ export interface OutboxRelayOptions {
   now?: () => Date;
   /** Called for every event published, with the seconds since its row was committed (metrics). */
   onPublished?: (info: { eventId: string; lagSeconds: number }) => void;
+  /**
+   * How long rows wait behind a seq that a transaction still in flight may fill
+   * before that gap is given up and logged (default 5000 ms; see outbox-order.ts).
+   */
+  maxGapWaitMs?: number;
 }
 
 /** Tries before a row the bus keeps refusing (while healthy) is set aside; with the default back-off about 25 s. */
@@ -163,6 +169,10 @@ interface Row {
   trace_context: string | null;
   /** Seconds since the row was written (the database's clock, which wrote created_at). */
   age_s: number | string | null;
+  /** The highest seq published before this claim. */
+  mark: number | string;
+  /** The transactions in flight in the claim's snapshot (xid8 text). */
+  in_flight: string[];
 }
 
 /**
@@ -174,6 +184,9 @@ interface Row {
  * transaction-scoped advisory lock lets only one replica publish at a time:
  * with row locks alone a second replica would publish the next batch
  * concurrently and the stream order would no longer follow seq.
+ *
+ * Seq order holds across concurrent writers too: rows wait behind a seq that a
+ * transaction still in flight may fill, until it has ended (outbox-order.ts).
  *
  * A crash after publishing and before the commit leaves the rows pending; the
  * next attempt re-publishes them and JetStream's de-duplication (msg id =
@@ -214,7 +227,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let wake: (() => void) | undefined;
   let failures = 0;
   const drainers: { resolve: () => void; reject: (e: Error) => void }[] = [];
-  const batch: Batch = { db, bus, s, batchSize, lockKey, maxAttempts, onError, onPublished: opts.onPublished, log, now };
+  const batch: Batch = { db, bus, s, batchSize, lockKey, maxAttempts, onError, onPublished: opts.onPublished, log, now, maxGapWaitMs: opts.maxGapWaitMs ?? 5000, gap: undefined };
 
   async function pending(): Promise<number> {
     const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.outbox WHERE published_at IS NULL`);
@@ -240,13 +253,19 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       nudged = false;
       let claimed = 0;
       let failed = false;
+      let held = false;
       try {
-        ({ claimed, failed } = await publishBatch(batch));
+        ({ claimed, failed, held } = await publishBatch(batch));
       } catch (err) {
         failed = true;
         onError(err, {});
       }
       if (stopped) break;
+      if (held && !failed) {
+        // Rows wait behind a seq a transaction in flight may still fill: look again as soon as it may have ended.
+        await sleep(GAP_RECHECK_MS, false);
+        continue;
+      }
       if (failed) {
         failures++;
         const backoff = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(failures - 1, 20));
@@ -338,28 +357,46 @@ interface Batch {
   onPublished?: OutboxRelayOptions['onPublished'];
   log: EventsLogger;
   now(): Date;
+  maxGapWaitMs: number;
+  /** The gap the relay is waiting on, across batches (outbox-order.ts). */
+  gap: GapWatch | undefined;
 }
+
+/** How soon a relay holding rows behind a gap looks again. */
+const GAP_RECHECK_MS = 5;
 
 /**
  * One batch, in one transaction: the advisory lock (one publishing replica) taken by
  * the statement that claims the rows in seq order and marks them published, each published or (too large, or refused
  * maxAttempts times by a healthy bus) set aside; a failure stops the batch.
  */
-async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolean }> {
+async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolean; held: boolean }> {
   const { db, bus, s, batchSize, lockKey, maxAttempts, onError, log } = b;
   return db.transaction(async (tx) => {
+    // Whether the gap being watched has settled, asked before the claim so that its snapshot sees every row that
+    // filled it (outbox-order.ts).
+    const settled = b.gap ? await gapSettled(b, tx, b.gap) : false;
     // The advisory lock, the claim and the published mark in one statement: the uncorrelated subquery is an
     // InitPlan, run once before any row is locked (when another replica holds the lock it filters every row out);
     // the mark is seen by no one unless the transaction commits, after the rows are published. A row that is
     // not published is unmarked before the commit.
+    // `seen` reads the statement's snapshot, before its own marks: the highest seq published and the transactions in
+    // flight.
     const claimed = await tx.query<Row>(
-      `UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
+      `WITH seen AS (SELECT coalesce(max(seq), 0) AS mark, ARRAY(SELECT x::text FROM pg_snapshot_xip(pg_current_snapshot()) x) AS in_flight
+                       FROM ${s}.outbox WHERE published_at IS NOT NULL)
+       UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
          SELECT seq FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
           ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s`,
+       RETURNING seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s,
+                 (SELECT mark FROM seen) AS mark, (SELECT in_flight FROM seen) AS in_flight`,
       [batchSize, lockKey],
     );
-    const rows = claimed.rows.sort((x, y) => (BigInt(x.seq) < BigInt(y.seq) ? -1 : 1));
+    const all = claimed.rows.sort((x, y) => (BigInt(x.seq) < BigInt(y.seq) ? -1 : 1));
+    const first = all[0];
+    const cut = first ? cutAtGap(all.map((r) => BigInt(r.seq)), BigInt(first.mark), first.in_flight, b.gap, settled, b.now().getTime()) : { publish: 0, watch: undefined };
+    b.gap = cut.watch;
+    const rows = all.slice(0, cut.publish);
     let next = 0;
     const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
     let failed = false;
@@ -395,12 +432,33 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
         break;
       }
     }
-    // The rows behind a failure wait for the retry, in order.
-    const behind = failed ? rows.slice(next).map((r) => String(r.seq)) : [];
+    // The rows behind a failure wait for the retry, and the rows behind a gap for the gap, in order.
+    const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq));
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
-    return { claimed: rows.length, failed };
+    return { claimed: rows.length, failed, held: cut.publish < all.length };
   });
+}
+
+/**
+ * Whether every transaction in flight when the gap was found has ended, or the
+ * gap has waited `maxGapWaitMs` (then it is given up, and logged).
+ */
+async function gapSettled(b: Batch, tx: Queryable, gap: GapWatch): Promise<boolean> {
+  if (gap.inFlight.length > 0) {
+    const r = await tx.query<{ busy: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM unnest($1::text[]) x WHERE pg_xact_status(x::xid8) = 'in progress') AS busy`,
+      [gap.inFlight],
+    );
+    if (r.rows[0]?.busy !== true) return true;
+  } else return true;
+  if (b.now().getTime() - gap.since < b.maxGapWaitMs) return false;
+  b.log.warn('outbox relay: gave up waiting for a seq a transaction still in flight may fill; the rows after it go on', {
+    schema: b.s,
+    first_missing_seq: String(gap.firstMissing),
+    waited_ms: b.now().getTime() - gap.since,
+  });
+  return true;
 }
 
 /** Moves one claimed row from the outbox to the dead letters (in the batch's transaction). */

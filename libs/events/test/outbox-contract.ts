@@ -472,6 +472,85 @@ export function outboxContract(
       }
     });
 
+    // A writer that took its seq first but commits last: two group commits in flight, or two services on one schema.
+    if (opts.replicas) it('keeps seq order when a lower seq commits after a higher one, and lets a rolled-back seq go', async () => {
+      const db2 = await env.openReplicaDb!();
+      const gates: (() => void)[] = [];
+      const holding = (events: EventEnvelope[], fail: boolean) =>
+        db2.transaction(async (tx) => {
+          await append(events, tx);
+          await new Promise<void>((r) => gates.push(r));
+          if (fail) throw new Error('rolled back on purpose');
+        });
+      try {
+        const bus = flakyBus(b.bus);
+        const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, pollIntervalMs: 5 }));
+        r.start();
+        const early = [payloadExecuted('early')];
+        const held = holding(early, false);
+        await expect.poll(() => gates.length).toBe(1);
+        const late = [payloadExecuted('late')];
+        await append(late);
+        r.nudge();
+        await delay(200);
+        expect(ids(bus.published)).toEqual([]);
+        gates[0]!();
+        await held;
+        await r.drain();
+        expect(ids(bus.published)).toEqual(ids([...early, ...late]));
+
+        const lost = holding([payloadExecuted('lost')], true);
+        await expect.poll(() => gates.length).toBe(2);
+        const after = [payloadExecuted('after')];
+        await append(after);
+        r.nudge();
+        await delay(100);
+        expect(ids(bus.published)).toEqual(ids([...early, ...late]));
+        gates[1]!();
+        await expect(lost).rejects.toThrow('rolled back on purpose');
+        await r.drain();
+        expect(ids(bus.published)).toEqual(ids([...early, ...late, ...after]));
+      } finally {
+        for (const g of gates) g();
+        await Promise.allSettled(relays.splice(0).map((r) => r.stop()));
+        await db2.close();
+      }
+    });
+
+    if (opts.replicas) it('gives up waiting on a transaction left open past maxGapWaitMs, says so, and publishes its row when it commits', async () => {
+      const db2 = await env.openReplicaDb!();
+      let release = () => {};
+      try {
+        const bus = flakyBus(b.bus);
+        const warnings: string[] = [];
+        const logger = { warn: (m: string) => void warnings.push(m), error: () => {} };
+        const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, pollIntervalMs: 5, maxGapWaitMs: 100, logger }));
+        r.start();
+        const gate = new Promise<void>((res) => (release = res));
+        let appended = false;
+        const early = [payloadExecuted('early')];
+        const held = db2.transaction(async (tx) => {
+          await append(early, tx);
+          appended = true;
+          await gate;
+        });
+        await expect.poll(() => appended).toBe(true);
+        const late = [payloadExecuted('late')];
+        await append(late);
+        r.nudge();
+        await expect.poll(() => ids(bus.published), { timeout: 5000 }).toEqual(ids(late));
+        expect(warnings.some((w) => w.includes('gave up waiting'))).toBe(true);
+        release();
+        await held;
+        await r.drain();
+        expect(ids(bus.published)).toEqual(ids([...late, ...early]));
+      } finally {
+        release();
+        await Promise.allSettled(relays.splice(0).map((r) => r.stop()));
+        await db2.close();
+      }
+    });
+
     if (opts.replicas) it('lets no other replica publish while one holds a batch', async () => {
       const db2 = await env.openReplicaDb!();
       let release = () => {};
