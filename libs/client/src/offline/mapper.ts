@@ -16,6 +16,7 @@
 import { ParleyError, type JsonValue } from '@parley/protocol';
 import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mapping';
 import { findDates, zoneCities } from './dates';
+import { glossTokens } from './glossary';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
@@ -1067,7 +1068,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       plans.set(planKey, plan);
     }
     cities ??= zoneCities();
-    const tokens = correctTokens(splitCjk(tokenize(ctx.utterance)), plan.spelling, lex);
+    const tokens = correctTokens(glossTokens(splitCjk(tokenize(ctx.utterance))), plan.spelling, lex);
     const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
     for (const k of plan.keys) {
       if (k.kind !== 'boolean') mentions(c, k);

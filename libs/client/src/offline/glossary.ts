@@ -1,0 +1,179 @@
+/**
+ * English glosses of other languages' words, so that the offline mapper reads
+ * a request in French, German, Spanish, Russian, Arabic, Chinese, Japanese or
+ * Korean through the English WordNet it already uses (draft-zhou §6.1: the
+ * client agent maps the user's words, in whatever language, onto the
+ * template's keys).
+ *
+ * What is here: translations of the English words the seeded templates are
+ * written in (their key names, enum values and description words: flight,
+ * class, economy, skin, smoothing, teeth, background, blur, filter, warm,
+ * incident, base station, link, severity, critical, wireless, …), taken from
+ * general bilingual dictionaries, in their common inflected forms, and for
+ * severities the ITU-T X.733 level names as Chinese and Japanese network
+ * management systems print them (紧急/緊急 critical, 重要/重大 major, 次要/軽微
+ * minor, 警告 warning). A gloss is the dictionary's first sense, not the one a
+ * scenario would like ("aufhellen" is lighten, not whiten). Words the
+ * mapper already reads in other languages (route words, numbers, counters of
+ * people: languages.ts) are not repeated.
+ *
+ * A glossed token keeps its text and offsets (`other` is always the user's own
+ * words, sliced from the text); only its `lower`, the form rules read, becomes
+ * English. A gloss of several words becomes several tokens over the same
+ * characters. A run of CJK characters (one token, text.ts) is cut at the
+ * longest glossed words inside it; the rest stays CJK.
+ */
+import type { Token } from './text';
+
+/** [English gloss, its forms in other languages]. Keys of the map built from it are outside-string safe (a Map). */
+const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
+  // Travel: flight_booking's words.
+  ['flight', ['vol', 'vols', 'flug', 'flüge', 'vuelo', 'vuelos', 'volo', 'voo', 'рейс', 'рейсы', 'перелёт', 'перелет', 'رحلة', 'رحلات', '航班', '便', '항공편']],
+  ['plane', ['avion', 'flugzeug', 'avión', 'aereo', 'самолёт', 'самолет', 'самолёте', 'طائرة', '飞机', '飛行機', '비행기']],
+  ['ticket', ['billet', 'billets', 'ticket', 'tickets', 'billete', 'billetes', 'boleto', 'boletos', 'biglietto', 'билет', 'билеты', 'تذكرة', 'تذاكر', '机票', '航空券', '항공권']],
+  ['passenger', ['passager', 'passagers', 'passagier', 'passagiere', 'pasajero', 'pasajeros', 'passeggero', 'passeggeri', 'пассажир', 'راكب', 'ركاب', '乘客', '乗客', '승객']],
+  ['class', ['classe', 'klasse', 'clase', 'класс', 'классом', 'درجة', '舱', '艙', 'クラス', '클래스']],
+  ['economy', ['économique', 'economique', 'éco', 'economy', 'económica', 'economica', 'económico', 'эконом', 'экономкласс', 'الاقتصادية', 'السياحية', 'エコノミー']],
+  ['economy class', ['经济舱', '經濟艙', 'エコノミークラス', '일반석', '이코노미석', '이코노미']],
+  ['premium economy', ['超级经济舱', '高端经济舱', 'プレミアムエコノミー', '프리미엄이코노미']],
+  ['business', ['affaires', 'business', 'ejecutiva', 'negocios', 'бизнес', 'الأعمال', 'ビジネス', '비즈니스']],
+  ['business class', ['商务舱', '商務艙', 'ビジネスクラス', '비즈니스석', '비즈니스클래스']],
+  ['first', ['première', 'premiere', 'premier', 'erste', 'ersten', 'erster', 'primera', 'primero', 'prima', 'первый', 'первым', 'الأولى', 'ファースト']],
+  ['first class', ['头等舱', '頭等艙', 'ファーストクラス', '일등석', '퍼스트클래스']],
+  ['seat', ['siège', 'sitzplatz', 'asiento', 'место', 'مقعد', '座位', '座席', '좌석']],
+  ['departure', ['départ', 'abflug', 'salida', 'вылет', 'مغادرة', '出发', '出発', '출발']],
+  // Photos: photo_retouch's words.
+  ['photo', ['photo', 'foto', 'fotos', 'фото', 'фотографию', 'صورة', '照片', '相片', '写真', '사진']],
+  ['picture', ['image', 'bild', 'imagen', 'immagine', 'изображение', '图片', '画像', '이미지']],
+  ['skin', ['peau', 'haut', 'piel', 'pelle', 'pele', 'кожа', 'кожу', 'البشرة', 'بشرة', '皮肤', '皮膚', '肌', '피부']],
+  ['smooth', ['lisser', 'lisse', 'adoucir', 'glätten', 'glatt', 'suavizar', 'alisar', 'levigare', 'сгладить', 'разгладить', 'تنعيم', '光滑', '平滑', 'なめらか', '滑らか', '매끄럽게']],
+  ['smooth skin', ['磨皮', '美肌']],
+  ['soft', ['doux', 'douce', 'weich', 'suave', 'morbido', 'мягкий', 'ناعمة', '柔和']],
+  ['tooth', ['dent', 'zahn', 'diente', 'dente', 'зуб', 'سن', '牙']],
+  ['teeth', ['dents', 'zähne', 'zaehne', 'dientes', 'denti', 'dentes', 'зубы', 'أسنان', 'الأسنان', '牙齿', '牙齒', '歯', '치아', '이']],
+  ['white', ['blanc', 'blanche', 'blancs', 'blanches', 'weiß', 'weiss', 'weiße', 'weißer', 'blanco', 'blanca', 'blancos', 'blancas', 'bianco', 'bianchi', 'branco', 'белый', 'белые', 'أبيض', '白', '白く', '하얗게']],
+  ['whiten', ['blanchir', 'bleichen', 'blanquear', 'sbiancare', 'отбелить', 'تبييض', '美白', 'ホワイトニング', '미백']],
+  ['lighten', ['aufhellen', 'éclaircir', 'aclarar', 'осветлить']],
+  ['background', ['fond', 'arrière-plan', 'hintergrund', 'fondo', 'sfondo', 'фон', 'الخلفية', 'خلفية', '背景', '배경']],
+  ['blur', ['flou', 'flouter', 'unschärfe', 'weichzeichnen', 'verwischen', 'desenfocar', 'desenfoque', 'difuminar', 'sfocare', 'sfocatura', 'размыть', 'размытие', 'تمويه', '虚化', '虛化', '模糊', 'ぼかし', 'ぼかす', 'ボケ', '흐림', '흐리게', '블러']],
+  ['blurred', ['floue', 'unscharf', 'verschwommen', 'borroso', 'borrosa', 'desenfocado', 'sfocato', 'размытый', 'ضبابية']],
+  ['filter', ['filtre', 'filter', 'filtro', 'фильтр', 'فلتر', 'مرشح', '滤镜', '濾鏡', 'フィルター', '필터']],
+  ['style', ['style', 'stil', 'estilo', 'stile', 'стиль', 'نمط', '风格', '風格', 'スタイル', '스타일']],
+  ['vintage', ['vintage', '复古', '復古', 'ビンテージ', 'ヴィンテージ', '빈티지']],
+  ['retro', ['rétro', 'retro', 'ретро', 'レトロ', '레트로']],
+  ['cinematic', ['cinématographique', 'cinematografisch', 'cinematográfico', 'cinematográfica', 'cinematografico', 'кинематографический', 'سينمائي', '电影感', '電影感']],
+  ['cinema', ['cinéma', 'kino', 'cine', 'кино', 'سينما', '电影', '電影', 'シネマ', '映画', '시네마', '영화']],
+  ['warm', ['chaud', 'chaude', 'chaudes', 'warm', 'warmer', 'cálido', 'cálida', 'caldo', 'тёплый', 'теплый', 'دافئ', '暖色', '温暖', '暖かい', '따뜻한']],
+  ['cool', ['froid', 'froide', 'froids', 'kühl', 'kalt', 'frío', 'fría', 'freddo', 'холодный', 'بارد', '冷色', '寒色', '차가운']],
+  ['eye', ['œil', 'oeil', 'yeux', 'auge', 'augen', 'ojo', 'ojos', 'occhi', 'olhos', 'глаз', 'глаза', 'عين', 'عيون', 'العيون', '眼睛', '眼', '目', '눈']],
+  ['enlarge', ['agrandir', 'vergrößern', 'vergroessern', 'agrandar', 'ingrandire', 'увеличить', 'تكبير', '放大', '大きく', '크게']],
+  ['level', ['niveau', 'stufe', 'nivel', 'livello', 'уровень', 'مستوى', '级', '級', 'レベル', '레벨', '단계']],
+  ['light', ['léger', 'légère', 'leicht', 'leichte', 'ligero', 'ligera', 'leggero', 'лёгкий', 'легкий', 'خفيف', '轻微', '軽め', '가볍게']],
+  // Networks: fault_management's words.
+  ['incident', ['incident', 'vorfall', 'incidente', 'инцидент', 'حادث', '事件', 'インシデント', '인시던트']],
+  ['fault', ['panne', 'défaut', 'störung', 'fehler', 'falla', 'fallo', 'avería', 'guasto', 'авария', 'неисправность', 'عطل', '故障', '障害', '장애']],
+  ['failure', ['défaillance', 'ausfall', 'fallo', 'сбой', 'فشل', '失效', '失敗', '실패']],
+  ['failed', ['ausgefallen', 'caído', 'caída', 'caídos', 'caídas', 'упал', 'упали', 'معطل']],
+  ['alarm', ['alarme', 'alarm', 'alarma', 'allarme', 'авария', 'тревога', 'إنذار', '告警', '警报', 'アラーム', '警報', '알람', '경보']],
+  ['site', ['site', 'sites', 'standort', 'standorte', 'sitio', 'sitios', 'sito', 'siti', 'сайт', 'площадка', 'موقع', 'مواقع', '站点', 'サイト', '사이트']],
+  ['station', ['stations', 'estación', 'estaciones', 'stazione', 'stazioni', 'станция', 'станции', 'محطة', 'محطات']],
+  ['base station', ['basisstation', 'basisstationen', '基站', '基地局', '기지국']],
+  ['base', ['base', 'basis', 'базовая', 'базовые', 'базовой', 'قاعدة']],
+  ['router', ['routeur', 'router', 'enrutador', 'маршрутизатор', 'موجه', '路由器', 'ルーター', '라우터']],
+  ['link', ['lien', 'liaison', 'verbindung', 'enlace', 'collegamento', 'канал', 'линк', 'وصلة', 'رابط', '链路', '鏈路', 'リンク', '링크']],
+  ['line', ['ligne', 'leitung', 'línea', 'linea', 'линия', 'خط', '线路', '回線', '회선']],
+  ['down', ['coupé', 'coupée', 'hors', 'abgeschaltet', 'недоступен', 'متوقف', '中断', '停止', '断']],
+  ['cut', ['coupure', 'unterbrechung', 'corte', 'interruzione', 'обрыв', 'قطع', '切断']],
+  ['fibre', ['fibre', 'glasfaser', 'fibra', 'волокно', 'ألياف', '光纤', '光ファイバ', '광섬유']],
+  ['power', ['courant', 'strom', 'energía', 'corriente', 'питание', 'كهرباء', '电源', '電源', '전원']],
+  ['optical', ['optique', 'optisch', 'óptica', 'óptico', 'оптический', 'بصري', '光']],
+  ['severity', ['gravité', 'sévérité', 'schweregrad', 'severidad', 'gravedad', 'gravità', 'серьёзность', 'важность', 'خطورة', '严重性', '级别', '重要度', '심각도']],
+  ['critical', ['critique', 'kritisch', 'crítico', 'crítica', 'critico', 'critica', 'критично', 'критический', 'критическая', 'критичный', 'حرج', 'حرجة', '紧急', '緊急', '긴급']],
+  ['major', ['majeur', 'majeure', 'schwer', 'schwerwiegend', 'mayor', 'maggiore', 'серьёзный', 'серьезный', 'رئيسي', '重要', '重大', '주요']],
+  ['minor', ['mineur', 'mineure', 'geringfügig', 'gering', 'menor', 'minore', 'незначительный', 'طفيف', '次要', '軽微', '경미']],
+  ['warning', ['avertissement', 'warnung', 'advertencia', 'avviso', 'предупреждение', 'تحذير', '警告', '경고']],
+  ['severe', ['sévère', 'schwerwiegende', 'severo', 'severa', 'серьёзная', 'شديد', '严重', '深刻', '심각']],
+  ['wireless', ['sans-fil', 'drahtlos', 'funk', 'inalámbrico', 'inalámbrica', 'inalambrico', 'wireless', 'беспроводной', 'беспроводная', 'لاسلكي', '无线', '無線', '무선']],
+  ['radio', ['radio', 'funknetz', 'радио', 'راديو']],
+  ['network', ['réseau', 'netz', 'netzwerk', 'rete', 'сеть', 'сети', 'شبكة', '网络', '網路', 'ネットワーク', '网', '網', '네트워크', '망']],
+  ['transport', ['transport', 'transporte', 'trasporto', 'транспорт', 'транспортная', 'نقل', '传输', '傳輸', '伝送', '전송']],
+  ['transport network', ['transportnetz', '传输网', '傳輸網', '伝送網', '전송망']],
+  ['core', ['cœur', 'coeur', 'kern', 'núcleo', 'nucleo', 'ядро', 'ядра', 'النواة', '核心', 'コア', '코어']],
+  ['core network', ['kernnetz', 'réseau-cœur', '核心网', '核心網', 'コアネットワーク', '코어망']],
+  ['complaint', ['plainte', 'plaintes', 'réclamation', 'réclamations', 'beschwerde', 'beschwerden', 'queja', 'quejas', 'reclamo', 'reclamos', 'жалоба', 'жалобы', 'жалоб', 'شكوى', 'شكاوى', '投诉', '投訴', '苦情', '불만', '민원']],
+  ['customer', ['client', 'clients', 'kunde', 'kunden', 'cliente', 'clientes', 'clienti', 'клиент', 'клиенты', 'клиентов', 'عميل', 'عملاء', '客户', '客戶', '顧客', '고객']],
+  ['user', ['utilisateur', 'utilisateurs', 'nutzer', 'benutzer', 'usuario', 'usuarios', 'utente', 'utenti', 'пользователь', 'пользователи', 'пользователей', 'مستخدم', 'مستخدمين', '用户', '用戶', 'ユーザー', '利用者', '사용자']],
+  ['diagnosis', ['diagnostic', 'diagnose', 'diagnóstico', 'diagnosi', 'диагностика', 'تشخيص', '诊断', '診断', '진단']],
+  ['quick', ['rapide', 'schnell', 'rápido', 'rápida', 'rapido', 'быстрый', 'быстрая', 'سريع', '快速', '簡易', '빠른']],
+  ['full', ['complet', 'complète', 'vollständig', 'completo', 'completa', 'полный', 'полная', 'كامل', '全面', '完全', '전체']],
+  ['thorough', ['approfondi', 'approfondie', 'gründlich', 'gründliche', 'exhaustivo', 'exhaustiva', 'approfondito', 'тщательный', 'شامل', '彻底', '徹底', '철저한']],
+  ['check', ['vérification', 'prüfung', 'überprüfung', 'revisión', 'verifica', 'проверка', 'فحص', '检查', '点検', '검사']],
+  ['outage', ['interruption', 'störung', 'interrupción', 'отключение', 'انقطاع']],
+];
+
+/** Lowercase form in another language → its English gloss, one or more words. */
+export const GLOSSES: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, readonly string[]>();
+  for (const [english, forms] of ENTRIES) {
+    for (const f of forms) {
+      // An English word that is the same in the other language ("filter", "base") needs no gloss.
+      if (f === english || m.has(f)) continue;
+      m.set(f, english.split(' '));
+    }
+  }
+  return m;
+})();
+
+/** The glossed CJK forms, longest first (a run is cut at the longest one that starts at each place). */
+const CJK_FORMS: readonly string[] = [...GLOSSES.keys()].filter((f) => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u.test(f)).sort((a, b) => b.length - a.length);
+/** Longest CJK form, to bound the look at each place. */
+const LONGEST_CJK = CJK_FORMS.reduce((n, f) => Math.max(n, f.length), 0);
+/** Single CJK characters glossed only when they stand alone: inside a run they are parts of other words (便 in 方便). */
+const ALONE_ONLY: ReadonlySet<string> = new Set(['便', '眼', '目', '歯', '白', '牙', '光', '断', '网', '網', '级', '級', '舱', '艙', '이', '눈', '망']);
+
+function glossed(t: Token, words: readonly string[], start: number, end: number): Token[] {
+  // A glossed word is an ordinary lowercase word: not a capitalised name ("Haut", "Hintergrund").
+  return words.map((w, n) => ({ ...t, text: t.text.slice(start - t.start, end - t.start), lower: w, start, end, kind: 'word' as const, capital: false, upper: false, glued: n > 0 || t.glued || start > t.start }));
+}
+
+/** The glossed pieces of one CJK run, or undefined when none of it is glossed. */
+function splitRun(t: Token): Token[] | undefined {
+  const text = t.text;
+  const out: Token[] = [];
+  let from = 0;
+  let at = 0;
+  let any = false;
+  while (at < text.length) {
+    let hit: string | undefined;
+    for (let len = Math.min(LONGEST_CJK, text.length - at); len >= 1 && !hit; len--) {
+      const piece = text.slice(at, at + len);
+      if (GLOSSES.has(piece) && !(len === 1 && ALONE_ONLY.has(piece) && text.length > 1)) hit = piece;
+    }
+    if (!hit) {
+      at += (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+      continue;
+    }
+    if (at > from) out.push({ ...t, text: text.slice(from, at), lower: text.slice(from, at).toLowerCase(), start: t.start + from, end: t.start + at, glued: from > 0 || t.glued });
+    out.push(...glossed(t, GLOSSES.get(hit) as readonly string[], t.start + at, t.start + at + hit.length));
+    at += hit.length;
+    from = at;
+    any = true;
+  }
+  if (!any) return undefined;
+  if (from < text.length) out.push({ ...t, text: text.slice(from), lower: text.slice(from).toLowerCase(), start: t.start + from, end: t.end, glued: true });
+  return out;
+}
+
+/** `tokens` with words of other languages read as their English glosses (offsets and text kept). */
+export function glossTokens(tokens: readonly Token[]): Token[] {
+  const out: Token[] = [];
+  for (const t of tokens) {
+    if (t.kind === 'word') {
+      const g = GLOSSES.get(t.lower);
+      if (g) out.push(...glossed(t, g, t.start, t.end));
+      else out.push(t);
+    } else if (t.kind === 'cjk') out.push(...(splitRun(t) ?? [t]));
+    else out.push(t);
+  }
+  return out;
+}
