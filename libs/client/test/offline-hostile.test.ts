@@ -6,6 +6,7 @@ import { createParleyClient, MAX_UTTERANCE_CHARS, prepareUtterance } from '../sr
 import { createOfflineMapper } from '../src/offline/index';
 import { examplePairs } from '../src/offline/examples';
 import { safePattern } from '../src/offline/plan';
+import { glossTokens, GLOSSES, MAX_GLOSSED } from '../src/offline/glossary';
 import { splitCjk } from '../src/offline/languages';
 import { tokenize } from '../src/offline/text';
 
@@ -21,8 +22,10 @@ const hostilePiece = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom(...JS_NAMES, '\u0000', '\ud800', '\udc00', '\ud83d', '\u202e', '\ufeff', '\u200b', 'Beijing', 'from', 'to', 'no', 'sites', 'incident', "'", '->', '广州',
     // The paths of other languages, ranges, scores and snake_case names (languages.ts, dates.ts).
-    '从', '到', 'から', 'まで', '에서', '까지', '两个人', '한', '명', 'de', 'von', 'nach', 'zwei Personen', 'Ciudad de', '5/10', 'to 503', 'half past', 'Christmas Eve', 'weeks from today', 'at maximum', 'CPU load high'),
-  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到'), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
+    '从', '到', 'から', 'まで', '에서', '까지', '两个人', '한', '명', 'de', 'von', 'nach', 'zwei Personen', 'Ciudad de', '5/10', 'to 503', 'half past', 'Christmas Eve', 'weeks from today', 'at maximum', 'CPU load high',
+    // Glossed words of other languages, alone and inside CJK runs (glossary.ts).
+    'Hintergrund', 'dents blanches', 'severidad mayor', '经济舱', '背景虚化', '無線基地局', '비즈니스석', 'критично'),
+  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到', '背景', '磨皮\ud800', 'filtre '), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
   fc.integer({ min: -1e9, max: 1e9 }).map(String),
 );
 const hostileUtterance = fc.array(hostilePiece, { minLength: 1, maxLength: 12 }).map((xs) => xs.join(' '));
@@ -144,12 +147,36 @@ describe('tokens', () => {
     fc.assert(
       fc.property(hostileUtterance, (text) => {
         const s = text.slice(0, 4000);
-        for (const t of [...tokenize(s), ...splitCjk(tokenize(s))]) {
+        for (const t of [...tokenize(s), ...splitCjk(tokenize(s)), ...glossTokens(splitCjk(tokenize(s)))]) {
           expect(s.slice(t.start, t.end)).toBe(t.text);
           expect(t.end).toBeGreaterThan(t.start);
         }
       }),
       { numRuns: 300, seed: 11 },
     );
+  });
+});
+
+describe('glosses of other languages', () => {
+  it('keep the user\'s text and offsets, gloss only known forms, and read no inherited property as a gloss', () => {
+    for (const name of JS_NAMES) {
+      expect(GLOSSES.has(name)).toBe(false);
+      expect(glossTokens(tokenize(name)).map((t) => t.lower)).toEqual(tokenize(name).map((t) => t.lower));
+    }
+    const text = 'Hintergrund unscharf, 背景虚化X复古滤镜';
+    const out = glossTokens(splitCjk(tokenize(text)));
+    for (const t of out) expect(text.slice(t.start, t.end)).toBe(t.text);
+    expect(out.map((t) => t.lower)).toEqual(['background', 'blurred', ',', 'background', 'blur', 'x', 'vintage', 'filter']);
+    // A glossed word is not a capitalised name.
+    expect(out[0]?.capital).toBe(false);
+  });
+
+  it('cut a long CJK run in linear time, glossing at most MAX_GLOSSED words', () => {
+    const run = `${'背景虚化'.repeat(20_000)}\ud800${'猫'.repeat(200_000)}`;
+    const started = Date.now();
+    const out = glossTokens(tokenize(run));
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(out.filter((t) => t.lower === 'blur' || t.lower === 'background')).toHaveLength(MAX_GLOSSED);
+    for (const t of out) expect(run.slice(t.start, t.end)).toBe(t.text);
   });
 });

@@ -114,7 +114,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
   },
   {
     name: 'client mapUtterance (offline mapper)',
-    files: ['libs/client/src/mapping.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts'],
+    files: ['libs/client/src/mapping.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/glossary.ts'],
     run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
   },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },

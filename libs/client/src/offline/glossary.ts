@@ -128,6 +128,11 @@ export const GLOSSES: ReadonlyMap<string, readonly string[]> = (() => {
 const CJK_FORMS: readonly string[] = [...GLOSSES.keys()].filter((f) => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u.test(f)).sort((a, b) => b.length - a.length);
 /** Longest CJK form, to bound the look at each place. */
 const LONGEST_CJK = CJK_FORMS.reduce((n, f) => Math.max(n, f.length), 0);
+/**
+ * Glossed words read per utterance at most: a request says a few dozen words; past this the rest is left as
+ * written, so a hostile run of glossed words ("背景背景…") does not multiply the tokens every rule scans.
+ */
+export const MAX_GLOSSED = 64;
 /** Single CJK characters glossed only when they stand alone: inside a run they are parts of other words (便 in 方便). */
 const ALONE_ONLY: ReadonlySet<string> = new Set(['便', '眼', '目', '歯', '白', '牙', '光', '断', '网', '網', '级', '級', '舱', '艙', '이', '눈', '망']);
 
@@ -137,13 +142,13 @@ function glossed(t: Token, words: readonly string[], start: number, end: number)
 }
 
 /** The glossed pieces of one CJK run, or undefined when none of it is glossed. */
-function splitRun(t: Token): Token[] | undefined {
+function splitRun(t: Token, budget: { left: number }): Token[] | undefined {
   const text = t.text;
   const out: Token[] = [];
   let from = 0;
   let at = 0;
   let any = false;
-  while (at < text.length) {
+  while (at < text.length && budget.left > 0) {
     let hit: string | undefined;
     for (let len = Math.min(LONGEST_CJK, text.length - at); len >= 1 && !hit; len--) {
       const piece = text.slice(at, at + len);
@@ -158,6 +163,7 @@ function splitRun(t: Token): Token[] | undefined {
     at += hit.length;
     from = at;
     any = true;
+    budget.left--;
   }
   if (!any) return undefined;
   if (from < text.length) out.push({ ...t, text: text.slice(from), lower: text.slice(from).toLowerCase(), start: t.start + from, end: t.end, glued: true });
@@ -167,12 +173,16 @@ function splitRun(t: Token): Token[] | undefined {
 /** `tokens` with words of other languages read as their English glosses (offsets and text kept). */
 export function glossTokens(tokens: readonly Token[]): Token[] {
   const out: Token[] = [];
+  const budget = { left: MAX_GLOSSED };
   for (const t of tokens) {
-    if (t.kind === 'word') {
+    if (budget.left <= 0) out.push(t);
+    else if (t.kind === 'word') {
       const g = GLOSSES.get(t.lower);
-      if (g) out.push(...glossed(t, g, t.start, t.end));
-      else out.push(t);
-    } else if (t.kind === 'cjk') out.push(...(splitRun(t) ?? [t]));
+      if (g) {
+        out.push(...glossed(t, g, t.start, t.end));
+        budget.left--;
+      } else out.push(t);
+    } else if (t.kind === 'cjk') out.push(...(splitRun(t, budget) ?? [t]));
     else out.push(t);
   }
   return out;
