@@ -657,7 +657,10 @@ function lists(c: Ctx, k: KeyPlan): void {
       i = items[0] as number;
     }
     const texts = [...items.flatMap((x) => expandRange((c.tokens[x] as Token).text) ?? [(c.tokens[x] as Token).text]), ...(range?.items ?? [])];
-    const shape = texts.reduce((a, t) => a + shapeScore(k, t), 0) / texts.length;
+    // An item of capitals and digits ("BTS-77", "MSC-02") is an inventory name whatever shape the key's examples
+    // show, when the key's definition fixes no pattern for its items (found by type, wherever it stands).
+    const named = (t: string) => (k.pattern ? 0 : /[A-Z]/.test(t) && /\d/.test(t) && !/[a-z]/.test(t) ? 0.6 : 0);
+    const shape = texts.reduce((a, t) => a + Math.max(shapeScore(k, t), named(t)), 0) / texts.length;
     // A cue before the list ("sites 1021, 1022") or right after it ("MSC-02 and HSS-01 affected").
     const cued = cueBefore(c, i, k.cues) || cueAfter(c, j, k.cues, 2);
     // One bare number no cue names ("15% of 240") is weak: it may be any number.
