@@ -436,8 +436,13 @@ function numberOrScore(tokens: readonly Token[], i: number): NumberSpan | undefi
   const t = tokens[i];
   const m = t?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec(t.text) : null;
   if (m) return { value: Number(m[1]), from: i, to: i + 1 };
+  // "nivel dos", "Stufe sieben": another language's number word (languages.ts); numbers() still asks for a cue.
+  const foreign = t?.kind === 'word' && !ENGLISH_HOMOGRAPHS.has(t.lower) ? FOREIGN_NUMBERS.get(t.lower) : undefined;
+  if (foreign !== undefined) return { value: foreign, from: i, to: i + 1 };
   return numberAt(tokens, i);
 }
+/** Number words of other languages that are also English words or abbreviations ("due", "Sept", "um"). */
+const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six']);
 
 function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
