@@ -493,6 +493,8 @@ function numbers(c: Ctx, k: KeyPlan): void {
 }
 
 const ALONE = new Set(['just', 'only', 'solo', 'alone']);
+/** Things a booking sells one per person: a count of them is a count of people (English usage; "pax" is the trade's plural). */
+const PER_PERSON: readonly string[] = ['ticket', 'seat', 'pax'];
 const SPEAKER = new Set(['me', 'myself', 'i']);
 
 /** The speaker counted at token `i`: "just me" (1), "my wife and I" / "me and my son" (2); [value, end token). */
@@ -551,6 +553,16 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     if (foreign) {
       c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(i, foreign.to), rule: 'person_count' });
       continue;
+    }
+    // "one ticket", "two seats", "three pax": what a booking counts per person, when the key counts people.
+    if (headIsPerson(c, k)) {
+      const m = numberAt(c.tokens, i);
+      const unit = m ? c.tokens[m.to] : undefined;
+      if (m && unit?.kind === 'word' && Number.isInteger(m.value) && withinRange(k, m.value) && PER_PERSON.some((w) => c.lex.sameLemma(unit.lower, w))) {
+        c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to + 1), rule: 'person_count' });
+        i = m.to;
+        continue;
+      }
     }
     // "a family of four", "my team of seven"
     if (t.kind === 'word' && c.tokens[i + 1]?.lower === 'of' && c.lex.isGroupOfPeople(t.lower)) {
