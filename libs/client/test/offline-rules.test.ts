@@ -217,3 +217,36 @@ describe('identification evidence', () => {
     expect((await client.identifyScenario('von Köln nach Wien am Freitag, zwei Personen', { ...PARIS, catalog })).scenario).toBe('flight_booking');
   });
 });
+
+describe('glosses, switches said by their object, and counts (glossary.ts, mapper.ts)', () => {
+  it('words of other languages are read through their English glosses; other keeps the user\'s words', async () => {
+    const fr = await map(photoRetouchTemplate, 'je veux des dents blanches et un filtre froid');
+    expect(fr.payload).toMatchObject({ teeth_whitening: true, filter_style: 'cool' });
+    const zh = await map(flightBookingTemplate, '从北京到广州，头等舱');
+    expect(zh.payload).toMatchObject({ destination: 'CAN', cabin_class: 'first' });
+    const es = await map(faultManagementTemplate, 'incidente INC-77: sitio 4401 fuera de servicio desde las 08:10, severidad menor, un perro ladra');
+    expect(es.payload).toMatchObject({ incident_id: 'INC-77', severity: 'minor' });
+    for (const o of es.other) expect('incidente INC-77: sitio 4401 fuera de servicio desde las 08:10, severidad menor, un perro ladra'.includes(o)).toBe(true);
+  });
+
+  it('a switch named object + action is said by its object and the quality the action gives', async () => {
+    expect((await map(photoRetouchTemplate, 'please give me larger eyes')).payload).toMatchObject({ eye_enlargement: true });
+    expect((await map(photoRetouchTemplate, "don't make my eyes bigger")).payload).toMatchObject({ eye_enlargement: false });
+    // The template's own `other` example, said whole, stays in other.
+    const fine = await map(photoRetouchTemplate, 'make the eyes a little bigger');
+    expect(fine.payload.eye_enlargement).toBeUndefined();
+    expect(fine.other.length).toBeGreaterThan(0);
+  });
+
+  it('an inventory name of capitals and digits is an affected site, a foreign number word beside a cue is a number', async () => {
+    const f = await map(faultManagementTemplate, 'INC-20261126-0001 fan failure on RNC-12 at 10:00');
+    expect(f.payload).toMatchObject({ incident_id: 'INC-20261126-0001', affected_site_ids: ['RNC-12'] });
+    expect((await map(photoRetouchTemplate, 'Haut glätten Stufe sieben')).payload).toMatchObject({ skin_smoothing: 7 });
+  });
+
+  it('a count of tickets, seats or pax counts people; a count of bags does not', async () => {
+    expect((await map(flightBookingTemplate, 'two tickets from Oslo to Rome')).payload).toMatchObject({ passenger_count: 2 });
+    expect((await map(flightBookingTemplate, 'Oslo to Rome, 4 pax')).payload).toMatchObject({ passenger_count: 4 });
+    expect((await map(flightBookingTemplate, 'Oslo to Rome with two bags')).payload.passenger_count).toBeUndefined();
+  });
+});
