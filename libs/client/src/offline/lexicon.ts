@@ -105,27 +105,6 @@ export class Lexicon {
     return out;
   }
 
-  /**
-   * The qualities an action noun or verb gives, by English derivational morphology checked against WordNet:
-   * "enlargement" → enlarge → large, "whitening" → whiten → white, "softening" → soften → soft, "blur" → blur.
-   * A prefix en-/em- or a suffix -en comes off only when what is left is a word WordNet knows as an adjective.
-   */
-  qualities(word: string): string[] {
-    const w = word.toLowerCase();
-    const verbs = new Set<string>([w, ...this.lemmas(w)]);
-    if (w.endsWith('ment') && w.length > 7) verbs.add(w.slice(0, -4));
-    for (const v of [...verbs]) for (const b of this.lemmas(v)) verbs.add(b);
-    const out = new Set<string>(verbs);
-    const adjective = (x: string) => x.length >= 3 && (this.wn ? this.wn.baseForms(x, 'a').length > 0 : false);
-    for (const v of verbs) {
-      if ((v.startsWith('en') || v.startsWith('em')) && adjective(v.slice(2))) out.add(v.slice(2));
-      // "soften" → soft, "whiten" → white, "widen" → wide.
-      if (v.endsWith('en') && adjective(v.slice(0, -2))) out.add(v.slice(0, -2));
-      else if (v.endsWith('en') && adjective(v.slice(0, -1))) out.add(v.slice(0, -1));
-    }
-    return [...out];
-  }
-
   /** 1 when the words share a lemma, RELATED when one is related to the other, else 0. */
   match(a: string, b: string): number {
     const la = this.lemmas(a);

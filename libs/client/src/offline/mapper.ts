@@ -176,13 +176,6 @@ function matchPhrase(c: Ctx, words: readonly string[]): PhraseHit | undefined {
   return best;
 }
 
-/** Whether a word names a switch's object or the quality its action gives ("eyes", "bigger" for eye_enlargement). */
-function switchWord(c: Ctx, word: string): boolean {
-  return c.plan.keys.some(
-    (k) => k.kind === 'boolean' && k.nameWords.length >= 2 && (k.nameWords.slice(0, -1).some((o) => c.lex.sameLemma(word, o)) || c.lex.qualities(k.nameWords[k.nameWords.length - 1] as string).some((q) => c.lex.match(word, q) > 0)),
-  );
-}
-
 /** The value of a phrase example as the key's type wants it. */
 function exampleValue(k: KeyPlan, v: JsonValue): JsonValue | undefined {
   if (k.kind === 'boolean') return typeof v === 'boolean' ? v : undefined;
@@ -201,9 +194,6 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
     // A whole example said as written ('just tell me where the fault is') counts whatever its words.
     if (k && k.kind !== 'boolean' && hit.score < 0.999 && !hit.matched.some((w) => !k.nameWords.some((n) => c.lex.match(w, n) > 0) && weightOf(c, w) > 0.3)) continue;
     const confidence = hit.score >= 0.999 ? 0.95 : 0.5 + 0.45 * hit.score;
-    // An `other` example said only in part, by the words of a switch ("big eyes" of 'make the eyes a little
-    // bigger'): what makes it `other` (the fine-grained "a little") is not said, so the switch reads it.
-    if (!k && hit.score < 0.999 && hit.matched.every((w) => weightOf(c, w) <= 0.3 || switchWord(c, w))) continue;
     if (!k) {
       c.out.push({ key: undefined, value: null, confidence, tokens: hit.tokens, rule: 'other_example' });
       continue;
@@ -380,34 +370,6 @@ function booleans(c: Ctx, k: KeyPlan): void {
     const neg = negationBefore(c, i);
     const answer = answerAfter(c, i + 1);
     c.out.push({ key: k.name, value: answer ? answer.value : neg < 0, confidence: 0.6, tokens: span(neg >= 0 ? neg : i, answer ? answer.to : i + 1), rule: 'boolean_head' });
-  });
-}
-
-/**
- * "big eyes", "make my eyes larger", "teeth a shade whiter": a switch named "<object> <action>" (eye_enlargement,
- * teeth_whitening) said as its object and the quality its action gives (enlargement → large ~ big, whitening →
- * white), within one clause and a few words of each other. Less sure than the name itself; a whole example
- * of the template's `other` ('make the eyes a little bigger') is surer and takes the words first.
- */
-function objectQualities(c: Ctx, k: KeyPlan): void {
-  if (k.nameWords.length < 2) return;
-  const objects = k.nameWords.slice(0, -1);
-  const qualities = c.lex.qualities(k.nameWords[k.nameWords.length - 1] as string);
-  const isObject = (t: Token) => isContent(t) && objects.some((o) => c.lex.sameLemma(t.lower, o));
-  const isQuality = (t: Token) => t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !isObject(t) && qualities.some((q) => c.lex.match(t.lower, q) > 0);
-  c.tokens.forEach((t, i) => {
-    if (!isObject(t)) return;
-    for (const step of [-1, 1]) {
-      for (let j = i + step; j >= 0 && j < c.tokens.length && Math.abs(j - i) <= CUE_WINDOW; j += step) {
-        const q = c.tokens[j] as Token;
-        if (isClausePunct(q)) break;
-        if (!isQuality(q)) continue;
-        const from = Math.min(i, j);
-        const neg = negationBefore(c, from);
-        c.out.push({ key: k.name, value: neg < 0, confidence: 0.66, tokens: span(neg >= 0 ? neg : from, Math.max(i, j) + 1), rule: 'boolean_quality' });
-        return;
-      }
-    }
   });
 }
 
@@ -1141,7 +1103,6 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'boolean':
           booleans(c, k);
-          objectQualities(c, k);
           phrases(c, k, k.phrases);
           break;
         case 'number':
