@@ -48,6 +48,7 @@
  */
 import { ParleyError } from '@parley/protocol';
 import type { SelectLexicon } from './concepts';
+import { actionIndex, actionScores, type ActionIndex } from './action';
 import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
@@ -79,7 +80,7 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
@@ -172,6 +173,8 @@ export const AUTO_CUT_SD = 1.5;
 export const VALUES_WEIGHT = 1.5;
 /** Weight of the `concepts` ranker in the `zscore` fusion. */
 export const CONCEPTS_WEIGHT = 0.5;
+/** Weight of the `action` ranker (verb–object structure, action.ts) in the `zscore` fusion: one for every list. */
+export const ACTION_WEIGHT = 0.5;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -180,7 +183,7 @@ function cutOf(opts: SelectOptions): SelectCut {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -199,6 +202,7 @@ function validate(opts: SelectOptions): void {
   if (lexicon !== undefined && (typeof lexicon !== 'object' || lexicon === null || typeof lexicon.concepts !== 'function' || typeof lexicon.id !== 'string')) {
     throw invalid('opts.lexicon', 'type', 'selectTools: lexicon must have an id and a concepts(word) method');
   }
+  if (lexicon?.actions !== undefined && typeof lexicon.actions !== 'function') throw invalid('opts.lexicon', 'type', 'selectTools: lexicon.actions must be a method');
   if (rankers !== undefined) {
     if (!Array.isArray(rankers) || rankers.length === 0) throw invalid('opts.rankers', 'type', 'selectTools: rankers must be a non-empty array');
     rankers.forEach((r, i) => {
@@ -500,6 +504,8 @@ interface ListCache {
   words?: WordIndex;
   /** BM25 over concept ids of the tools' name and description words, per lexicon id (the `concepts` ranker). */
   concepts?: Map<string, Bm25Index>;
+  /** The acts of the tools (verb concepts of name and description verbs), per lexicon id (the `action` ranker). */
+  actions?: Map<string, ActionIndex>;
   /** Per tool: the shapes of value its parameters take (the `values` ranker). */
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
@@ -736,12 +742,28 @@ function conceptScores(tools: readonly ToolLike[], query: string, lexicon: Selec
     );
     c.concepts.set(lexicon.id, index);
   }
-  // Only the request's words the list does not use itself are read as senses: a word the tools
-  // use is BM25's evidence already, and its other senses would only blur it.
-  c.bm25 ??= buildBm25(textsFor(tools, c));
-  const known = c.bm25.df;
-  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => known.has(t)));
+  // Only the request's words no tool name uses are read as senses: a name word is BM25's evidence already, and its
+  // other senses would only blur it. A word only descriptions use ("make" in "Make line-based edits") is still read:
+  // the concepts are those of the names, which BM25 over descriptions does not reach ("make a folder" ~ create_directory).
+  const names = new Set(wordIndexFor(tools, c).names.flatMap((ws) => [...ws].flatMap(lexicalTerms)));
+  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => names.has(t)));
   return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
+}
+
+/** The `action` ranker (action.ts): the request's verbs against each tool's act, through the lexicon's verb senses. */
+function actionRanker(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const c = cacheFor(tools);
+  c.actions ??= new Map();
+  let index = c.actions.get(lexicon.id);
+  if (!index) {
+    index = actionIndex(
+      tools.map((t) => words(typeof t.name === 'string' ? t.name : '')),
+      tools.map((t) => words(typeof t.description === 'string' ? t.description.slice(0, 512) : '')),
+      lexicon,
+    );
+    c.actions.set(lexicon.id, index);
+  }
+  return actionScores(index, words(query), lexicon);
 }
 
 /** Ranks (1 = best; ties share the best rank of their group). */
@@ -822,6 +844,13 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
       if (v.some((x) => x !== 0)) {
         rankers.push(v);
         weights[rankers.length - 1] = CONCEPTS_WEIGHT;
+      }
+    }
+    if (use.has('action') && opts.lexicon?.actions) {
+      const v = actionRanker(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = ACTION_WEIGHT;
       }
     }
     if (use.has('values') && values.shapes.size > 0) {
