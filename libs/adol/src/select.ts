@@ -269,7 +269,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 interface ToolFields {
   /** The name split into words, and the title. */
   name: string;
+  /** The description's first sentence: what the tool does. */
   description: string;
+  /** The rest of the description: usage notes ("Only works within allowed directories"). */
+  notes: string;
   /** Input fields at any depth: name, description, string enum values. */
   properties: string;
   /** Example requests attached to the tool. */
@@ -311,13 +314,22 @@ function schemaLines(schema: unknown, lines: string[], depth: number): void {
   }
 }
 
+/** A description's first sentence (to a full stop, ! or ? followed by white space) and the rest. Linear, no pattern. */
+function leadAndNotes(d: string): { description: string; notes: string } {
+  for (let i = 0; i + 1 < d.length; i++) {
+    const c = d[i];
+    if ((c === '.' || c === '!' || c === '?') && /\s/.test(d[i + 1] as string)) return { description: d.slice(0, i + 1), notes: d.slice(i + 1).trim() };
+  }
+  return { description: d, notes: '' };
+}
+
 function toolFields(tool: ToolLike): ToolFields {
   const name = [splitIdentifier(tool.name), typeof tool['title'] === 'string' ? tool['title'] : ''].join(' ').trim();
   const lines: string[] = [];
   schemaLines(tool.inputSchema, lines, 0);
   return {
     name,
-    description: typeof tool.description === 'string' ? tool.description : '',
+    ...leadAndNotes(typeof tool.description === 'string' ? head(tool.description) : ''),
     properties: lines.join('\n'),
     examples: toolExamples(tool).join('\n'),
   };
@@ -331,17 +343,22 @@ function toolFields(tool: ToolLike): ToolFields {
  */
 export function toolText(tool: ToolLike): string {
   const f = toolFields(tool);
-  return [f.name, f.description, f.properties, f.examples].filter((x) => x.length > 0).join('\n');
+  return [f.name, f.description, f.notes, f.properties, f.examples].filter((x) => x.length > 0).join('\n');
 }
 
 /**
  * Weights of the fields in a tool's word vector: a word of the name says more
  * about what the tool does than one of a property description ("Repository
  * owner" is in 60 tools); an example request is a user's words for the tool.
+ * A description's first sentence says what the tool does; the rest are usage
+ * notes whose words ("Only works within allowed directories", "Returns a
+ * git-style diff showing the changes") say little about which request it serves
+ * and, in a list whose tools share them, pull unrelated requests to the wordiest
+ * tools: a quarter of the lead's weight (BENCHMARKS.md; BM25 still reads them all).
  */
-const FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 2, description: 1, properties: 0.5, examples: 1 };
+const FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 2, description: 1, notes: 0.25, properties: 0.5, examples: 1 };
 /** The same, as the ceiling of a word's soft match in the `match` ranker (its best field counts). */
-const MATCH_FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 1, description: 0.8, properties: 0.5, examples: 0.8 };
+const MATCH_FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 1, description: 0.8, notes: 0.5, properties: 0.5, examples: 0.8 };
 const FIELDS = Object.keys(FIELD_WEIGHTS) as (keyof ToolFields)[];
 
 // ---------------------------------------------------------------------------
