@@ -396,8 +396,17 @@ const LEXICAL_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['organisations', 'organizations'],
 ]);
 
-/** A light English stemmer (plural and verb endings), enough to meet "issues"/"issue", "merged"/"merge". */
+/**
+ * A light English stemmer (plural and verb endings), enough to meet "issues"/"issue", "merged"/"merge"; a final
+ * "e" is dropped after, as Porter's step 5 does, so "staged", "stage" and "staging" meet, and "changed" meets
+ * "changes" ("chang" all).
+ */
 function stem(w: string): string {
+  const s = stemEndings(w);
+  return s.length > 3 && s.endsWith('e') && !s.endsWith('ee') ? s.slice(0, -1) : s;
+}
+
+function stemEndings(w: string): string {
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(w)) return w;
