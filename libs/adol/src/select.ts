@@ -29,11 +29,17 @@
  *    against the shapes of value each tool's parameters take (values.ts), IDF
  *    over the list; only where the request holds one;
  *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
- *    the list does not use, as WordNet synsets, BM25 against the concepts of the
- *    tools' name words, its verb and object ("tick" meets "check_item").
- * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
+ *    no tool name uses, as WordNet synsets, BM25 against the concepts of the
+ *    tools' name words, its verb and object ("tick" meets "check_item");
+ *  - `action` (opt-in): verb–object structure (action.ts), the request's verb
+ *    against each tool's act through the lexicon's verb senses, derivations and
+ *    one troponym step ("relocate" meets move_file).
+ * A description is read as its first sentence (what the tool does) and usage
+ * notes after it, which weigh a quarter in the dense vector.
+ * `match` and `action` are not fused by default (`DEFAULT_RANKERS`): with the offline embedder
  * it changed no development figure, while costing a similarity per request word
- * and vocabulary word. `concepts` needs a lexicon, which no default supplies.
+ * and vocabulary word; `action` lifted as many development requests as it sank
+ * (BENCHMARKS.md). `concepts` and `action` need a lexicon, which no default supplies.
  * The rankers are fused by standardising each one's scores over the list and
  * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
  * ranker counts alike (`values` at 1.5, `concepts` at half: BENCHMARKS.md) whatever the scale of its scores, and the fused score says
