@@ -37,7 +37,7 @@
  * A description is read as its first sentence (what the tool does) and usage
  * notes after it, which weigh a quarter in the dense vector.
  * `match` and `action` are not fused by default (`DEFAULT_RANKERS`): with the offline embedder
- * it changed no development figure, while costing a similarity per request word
+ * `match` changed no development figure, while costing a similarity per request word
  * and vocabulary word; `action` lifted as many development requests as it sank
  * (BENCHMARKS.md). `concepts` and `action` need a lexicon, which no default supplies.
  * The rankers are fused by standardising each one's scores over the list and
