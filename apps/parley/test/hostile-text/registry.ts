@@ -103,6 +103,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: async (t) => selectTools(SHAPED_TOOLS, `${t} https://example.com`, { embedder, lexicon: await wordSenses(), topK: 2 }),
   },
   {
+    name: 'adol selectTools (action ranker: verb–object, request)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/action.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools(SHAPED_TOOLS, `look up ${t}`, { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'action'] }),
+  },
+  {
+    name: 'adol selectTools (action ranker: verb–object, tool name and description)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/action.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools([...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }], 'relocate the file', { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'action'] }),
+  },
+  {
     name: 'adol selectTools (values and word senses, tool parameters)',
     files: ['libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
     run: async (t) =>

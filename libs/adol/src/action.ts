@@ -1,0 +1,124 @@
+/**
+ * The `action` ranker of tool selection (draft-chang §3.4, retrieval-based selection): verb–object structure.
+ * A tool's name says what it does ("move_file", "git_create_branch", "updatePet") and its description's first
+ * word usually repeats the act ("Switches branches", "Records changes"); a request says the act in its own verb
+ * ("relocate photo.jpg", "make a folder", "erase the note", "the deletion of ..."). The two meet where WordNet
+ * joins them: the same sense, a noun derived from the verb, or a troponym path ("relocate" is a way to
+ * "move"). The request's first word that reads as a verb is its act (an imperative's verb, a question's main verb).
+ * A concept many tools' acts reach (a generic "get", "change") counts little (IDF over the list).
+ *
+ * Pure: the lexicon is passed in. Words come from the caller's tokenizer; dictionaries keyed by them are Maps.
+ */
+import type { ActionReading, SelectLexicon } from './concepts';
+
+export interface ActionIndex {
+  /** Per tool: concept id → the best weight its acts reach it with. */
+  tools: Map<string, number>[];
+  /** Concept id → its IDF over the list, scaled to (0, 1]. */
+  idf: Map<string, number>;
+}
+
+/** Weight of the request's later verb readings against its first (an imperative's verb, or a question's main verb). */
+export const LATER_VERB_WEIGHT = 0.5;
+/**
+ * A tool's act is read as its own senses only (depth 0); the request's words go one step up the troponym tree.
+ * Expanding both sides made siblings meet ("make" and "get" under "change"), which lost requests on dev.
+ */
+const TOOL_DEPTH = 0;
+/** A word reads as the act when at least this share of its senses in use are verbs ("make", "move"; not "file", "branch"). */
+export const VERB_READING = 0.5;
+
+function readingOf(lexicon: SelectLexicon, word: string): ActionReading | undefined {
+  const r = lexicon.actions?.(word);
+  return r && Array.isArray(r.concepts) && typeof r.verbal === 'number' ? r : undefined;
+}
+
+/** Tokens of a request the action ranker reads (the rest is ignored: hostile text stays cheap). */
+const MAX_ACTION_TOKENS = 256;
+
+/**
+ * The request's words as the action ranker reads them: lowercase letter runs in order, a verb and the particle after
+ * it joined when WordNet knows the pair as a verb ("look up" → look_up, "sign in" → sign_in, "hunt down"), the
+ * `stop` words dropped.
+ */
+export function actionWords(text: string, lexicon: SelectLexicon, stop: ReadonlySet<string>): string[] {
+  if (typeof text !== 'string') return [];
+  const tokens = (text.slice(0, 4096).toLowerCase().match(/[a-z][a-z'-]*/g) ?? []).slice(0, MAX_ACTION_TOKENS);
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (stop.has(t)) continue;
+    const next = tokens[i + 1];
+    if (next !== undefined && (readingOf(lexicon, `${t}_${next}`)?.concepts.length ?? 0) > 0) {
+      out.push(`${t}_${next}`);
+      i++;
+    } else out.push(t);
+  }
+  return out;
+}
+
+/**
+ * The acts of each tool: the first word of its name when it can be a verb (after the words most of the list's names
+ * share, as "git" in git_status), and the first of the first two words of its description that can be one.
+ * `names[i]`: the words of tool i's name in order; `descriptions[i]`: the words of its description in order.
+ */
+export function actionIndex(names: readonly (readonly string[])[], descriptions: readonly (readonly string[])[], lexicon: SelectLexicon): ActionIndex {
+  const n = names.length;
+  const nameDf = new Map<string, number>();
+  for (const ws of names) for (const w of new Set(ws)) nameDf.set(w, (nameDf.get(w) ?? 0) + 1);
+  const prefix = (w: string): boolean => n >= 3 && (nameDf.get(w) ?? 0) > n / 2;
+  const verbal = (w: string | undefined): number => (w === undefined ? 0 : (readingOf(lexicon, w)?.verbal ?? 0));
+  const tools = names.map((ws, i) => {
+    const acts: string[] = [];
+    // Tool names begin with their verb by convention (read_file, createUser): the first word after the list's prefix.
+    const head = ws.find((w) => !prefix(w));
+    if (verbal(head) > 0) acts.push(head as string);
+    // A description usually opens with it too, sometimes after an adverb ("Recursively search ...").
+    const opening = (descriptions[i] ?? []).slice(0, 2).find((w) => verbal(w) > 0);
+    if (opening !== undefined) acts.push(opening);
+    const out = new Map<string, number>();
+    for (const a of acts) {
+      for (const c of readingOf(lexicon, a)?.concepts ?? []) if (c.depth <= TOOL_DEPTH && (out.get(c.id) ?? 0) < c.weight) out.set(c.id, c.weight);
+    }
+    return out;
+  });
+  const df = new Map<string, number>();
+  for (const t of tools) for (const id of t.keys()) df.set(id, (df.get(id) ?? 0) + 1);
+  const top = Math.log((n + 1) / 0.5);
+  const idf = new Map<string, number>();
+  for (const [id, d] of df) idf.set(id, Math.log((n + 1) / (d + 0.5)) / top);
+  return { tools, idf };
+}
+
+/**
+ * Per tool: over the request's first word that reads as a verb (weight 1) and its nouns that derive from verbs
+ * (`LATER_VERB_WEIGHT`), Σ weight × the best concept it shares with the tool's acts (request weight × tool weight ×
+ * IDF). All zero when no request word reaches any tool's act.
+ */
+export function actionScores(index: ActionIndex, requestWords: readonly string[], lexicon: SelectLexicon): number[] {
+  const out = new Array<number>(index.tools.length).fill(0);
+  let first = true;
+  for (const w of new Set(requestWords)) {
+    const r = readingOf(lexicon, w);
+    if (!r || r.concepts.length === 0) continue;
+    let weight: number;
+    if (first && r.verbal >= VERB_READING) {
+      weight = 1;
+      first = false;
+      // Later words that can be verbs are mostly participles and nouns ("a file named invoice"): left out.
+    } else if (r.verbal > 0) continue;
+    // A noun that derives from a verb ("the deletion of ...") is the act named as a thing.
+    else weight = LATER_VERB_WEIGHT;
+    index.tools.forEach((t, i) => {
+      let best = 0;
+      for (const c of r.concepts) {
+        const tw = t.get(c.id);
+        if (tw === undefined) continue;
+        const s = c.weight * tw * (index.idf.get(c.id) ?? 0);
+        if (s > best) best = s;
+      }
+      out[i] = (out[i] as number) + weight * best;
+    });
+  }
+  return out;
+}
