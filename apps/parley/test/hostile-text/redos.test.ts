@@ -75,8 +75,10 @@ describe('every regex on outside text is linear: a MiB of pathological text in <
       const slow: string[] = [];
       for (const [label, whole] of PATHOLOGICAL) {
         for (const text of [whole, small(whole)]) {
-          // The best of two runs: one garbage collection on a loaded machine is not a ReDoS.
-          const ms = Math.min(await timed(() => p.run(text)), await timed(() => p.run(text)));
+          // The best of up to five runs, stopping at the first under budget: a garbage collection or a busy core
+          // on a loaded machine slows one run, a ReDoS slows every one (quadratic at a MiB is minutes, not ms).
+          let ms = Infinity;
+          for (let run = 0; run < 5 && ms >= BUDGET_MS; run++) ms = Math.min(ms, await timed(() => p.run(text)));
           if (ms >= BUDGET_MS) slow.push(`${label} (${text.length} units): ${ms.toFixed(0)} ms`);
         }
       }
