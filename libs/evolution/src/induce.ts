@@ -940,8 +940,8 @@ function enumSuffix(ev: Evidence, concept: Concept, headWords: string[]): string
 
 /**
  * Step 4 (zhou §6.2.2): what a choice without a value class is called, from what its head is in WordNet's noun
- * hierarchy. Something the service provides (an artifact, food, a material: "seat", "meal", "paper") is chosen, a
- * `<head>_preference`. A noun that is itself an attribute or a place ("priority", "finish", "region", "area") is
+ * hierarchy. Something the service provides (an artifact, food, a material, a place: "seat", "meal", "paper") is
+ * chosen, a `<head>_preference`. A noun that is itself an attribute or a place ("priority", "finish", "region", "area") is
  * named by itself: its values are its own grades or parts. A person or an act the user reports on ("customer",
  * "trip") is described, not chosen: `<head>_type`. Null suffix: the head alone.
  */
@@ -952,7 +952,9 @@ function choiceSuffix(lex: Lexicon, head: string | null): string | null {
   const at = (w: string): number => up.indexOf(w);
   if (at('attribute') >= 0 || (at('location') >= 0 && at('location') <= 2)) return null;
   if (at('person') >= 0 || at('act') >= 0 || at('event') >= 0) return 'type';
-  return 'preference';
+  // Things one is served or given (artifacts, food, substances, places: "seat", "meal", "paper") are chosen; any
+  // other kind of thing (a communication, a natural phenomenon: "print", "sky") has a type.
+  return ['artifact', 'food', 'substance', 'location'].some((w) => at(w) >= 0) ? 'preference' : 'type';
 }
 
 /** Step 4 (zhou §6.2.2): a yes/no need's name: `<object>_removal`, `<word>_only`, the compound said most, or `needs_<head>`. */
