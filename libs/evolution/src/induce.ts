@@ -671,12 +671,20 @@ function deicticTime(lex: Lexicon, w: string): boolean {
   return up.includes('time') || up.includes('time_unit');
 }
 
+/**
+ * A unit of measurement in WordNet ("mile", "kilo", "euro"; time units are filed elsewhere): what a quantity is
+ * stated in, never the concept a need or an identifier is about.
+ */
+function measureUnit(lex: Lexicon, w: string): boolean {
+  return lex.hypernyms(w, 'n', 5).includes('unit_of_measurement');
+}
+
 /** Step 2 (zhou §6.2.2): the head, the noun most clients use, the one the values stand beside among the best supported. */
 function chooseHead(ev: Evidence, exclude: ReadonlySet<string>): string | null {
   const { vocab, phraseHeads, slotWords, isVerb, isAdj, readable, withWord, conceptSupport } = ev;
   // A noun the alternatives modify heads the need even when its verb sense is commoner ("morning train").
   // A head has three letters at least: two-letter words WordNet knows are symbols and abbreviations ("la", "en").
-  const eligible = vocab.filter((w) => w.length >= 3 && !deicticTime(ev.lex, w) && !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
+  const eligible = vocab.filter((w) => w.length >= 3 && !deicticTime(ev.lex, w) && !measureUnit(ev.lex, w) && !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
   const phrased = eligible.filter((w) => phraseHeads.has(w));
   const scored = (phrased.length > 0 ? phrased : eligible)
     .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
@@ -865,10 +873,10 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     structureShare: options.structure_share,
     head: concept.head,
     // A unit of measurement ("miles", "kilos") is what a number counts, never what an identifier belongs to.
-    noun: (w) => !isVerb(w) && !isAdj(w) && readable(w) && !lex.hypernyms(w, 'n', 4).includes('unit_of_measurement'),
+    noun: (w) => !isVerb(w) && !isAdj(w) && readable(w) && !measureUnit(lex, w),
     // A noun that is also a verb names a time too ("wake-up call at 06:15" → call_time).
     timeWord: (deadline) => (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w) || lex.pos(w).n > 0),
-    nounModifier,
+    nounModifier: (w) => nounModifier(w) && !measureUnit(lex, w),
   });
   if (st !== null) {
     if (st.name !== null) headWords.splice(0, headWords.length, ...st.name);
@@ -980,6 +988,7 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
   else if (headWords.length < 2) return { suffix: null, namePrefix: 'needs' };
   return { suffix: null, namePrefix: null };
 }
+
 
 /** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
 function assembleCandidate(

@@ -74,6 +74,13 @@ describe('naming induced keys from the shared concept (zhou §6.2.2)', () => {
     expect(sites.refines).toBe('affected_site_ids');
   });
 
+  it('a unit of measurement ("miles", "kilos") never names what an identifier belongs to', () => {
+    const c = candidate([said('book with my miles account MA-48213', 3), said('miles account MA-99120 please', 3), said('use miles account MA-10472', 2)]);
+    expect(c.key.key_type).toBe('string');
+    expect(c.key.key_name).not.toMatch(/mile/);
+    expect(c.key.key_name).toMatch(/account/);
+  });
+
   it('a removal is read from how most English fragments put it, not from a client who once said "fix" in passing', () => {
     const c = candidate([
       said('send a locksmith to the flat', 4),
