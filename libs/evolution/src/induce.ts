@@ -989,7 +989,6 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
   return { suffix: null, namePrefix: null };
 }
 
-
 /** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
 function assembleCandidate(
   ev: Evidence,
