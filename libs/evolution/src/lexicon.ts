@@ -24,6 +24,11 @@ export interface Lexicon {
   synonyms(word: string, pos: LexPos): readonly string[];
   /** The first lemma of each hypernym of the word's most frequent sense, nearest first, up to `depth` levels. */
   hypernyms(word: string, pos: LexPos, depth: number): readonly string[];
+  /**
+   * Optional distributional relatedness of two words in [-1, 1] (the cosine of their GloVe vectors in
+   * libs/embeddings), or null when either word has no vector. Lexicons without word vectors leave it out.
+   */
+  related?(a: string, b: string): number | null;
 }
 
 const NONE: Readonly<Record<LexPos, number>> = Object.freeze({ n: 0, v: 0, a: 0, r: 0 });

@@ -66,6 +66,15 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
     run: async (t) => induceKey([{ text: t, count: 2, clients: ['#1', '#2'] }, { text: 'window seat', count: 2, clients: ['#1', '#2'] }], undefined, { lexicon: await wordnetLexicon() }),
   },
+  // GloVe relatedness of two fragment words (the inducer asks it of every pair of a cluster's nouns).
+  {
+    name: 'embeddings WordNet lexicon related (GloVe)',
+    files: ['libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/word-vectors.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      return [lex.related?.(t, 'seat') ?? null, lex.related?.('seat', t) ?? null, lex.related?.(t, t) ?? null];
+    },
+  },
   // An operator's edit_patch: name, values and description are outside text too (typed in a console or a CLI).
   {
     name: 'evolution editKeyDefinition (operator edit)',
