@@ -8,12 +8,14 @@
  * relay publishes in seq order only up to the first gap, a seq above the last
  * one published that it cannot see, and watches that gap:
  *
- * - a writer that may still fill the gap was in flight when the relay first saw
- *   the rows after it (it took its seq before them, so it had begun before they
- *   committed). The relay notes the transactions its snapshot counted in flight
- *   and holds the rows after the gap until every one of them has ended; then the
- *   gap is settled: a row that fills it is visible by now, and a seq still
- *   missing belongs to a rolled-back transaction and never comes;
+ * - a writer that may still fill the gap took its seq before the rows after it
+ *   were committed, so it was in flight when the relay saw them, holding the
+ *   lock every writer of the outbox takes before it draws a seq (and keeps to
+ *   its end). The relay notes the transactions holding that lock, read after
+ *   its snapshot, and holds the rows after the gap until every one of them has
+ *   ended; then the gap is settled: a row that fills it is visible to the next
+ *   claim, and a seq still missing belongs to a rolled-back transaction (or a
+ *   row set aside or pruned) and never comes;
  * - a gap held longer than `maxGapWaitMs` (a transaction left open elsewhere
  *   on the database) is given up and logged, so no transaction can stall the
  *   stream; a row that fills it later is still published, after the ones
@@ -24,7 +26,7 @@ export interface GapWatch {
   firstMissing: bigint;
   /** The highest seq the relay saw when it found the gap: every gap below it settles together. */
   horizon: bigint;
-  /** The transactions (xid8 text) in flight in that snapshot. */
+  /** The outbox's writers in flight after that snapshot (virtual transaction ids). */
   inFlight: readonly string[];
   /** When the gap was found (the relay's clock, ms). */
   since: number;
@@ -39,11 +41,11 @@ export interface OrderedCut {
 
 /**
  * Where the rows (their seqs, ascending) must stop to keep seq order. `mark` is
- * the highest seq already published; `inFlight` the transactions in flight in
- * the snapshot that saw the rows; `settled` whether the gap being watched has
- * settled (its transactions ended, or it was given up).
+ * the highest seq already handled; `settled` whether the gap being watched has
+ * settled (its writers ended, or it was given up). A new watch has no writers
+ * yet: the relay reads them (outbox.ts).
  */
-export function cutAtGap(seqs: readonly bigint[], mark: bigint, inFlight: readonly string[], watch: GapWatch | undefined, settled: boolean, nowMs: number): OrderedCut {
+export function cutAtGap(seqs: readonly bigint[], mark: bigint, watch: GapWatch | undefined, settled: boolean, nowMs: number): OrderedCut {
   // Rows the settled watch saw are free of every gap below them.
   const released = watch && settled ? watch.horizon : -1n;
   let expected = mark + 1n;
@@ -52,7 +54,7 @@ export function cutAtGap(seqs: readonly bigint[], mark: bigint, inFlight: readon
     // A seq below `expected` is a row that filled a gap given up earlier: late, published now.
     if (seq > expected && seq > released) {
       const same = watch !== undefined && !settled && watch.firstMissing === expected;
-      return { publish: i, watch: same ? watch : { firstMissing: expected, horizon: seqs[seqs.length - 1]!, inFlight, since: nowMs } };
+      return { publish: i, watch: same ? watch : { firstMissing: expected, horizon: seqs[seqs.length - 1]!, inFlight: [], since: nowMs } };
     }
     if (seq >= expected) expected = seq + 1n;
   }

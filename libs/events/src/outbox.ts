@@ -169,10 +169,8 @@ interface Row {
   trace_context: string | null;
   /** Seconds since the row was written (the database's clock, which wrote created_at). */
   age_s: number | string | null;
-  /** The highest seq published before this claim. */
+  /** The highest seq below the first pending one: handled before this claim. */
   mark: number | string;
-  /** The transactions in flight in the claim's snapshot (xid8 text). */
-  in_flight: string[];
 }
 
 /**
@@ -374,28 +372,31 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
   const { db, bus, s, batchSize, lockKey, maxAttempts, onError, log } = b;
   return db.transaction(async (tx) => {
     // Whether the gap being watched has settled, asked before the claim so that its snapshot sees every row that
-    // filled it (outbox-order.ts).
+    // filled it (outbox-order.ts). Until it has, nothing is claimed: the rows behind it are not marked and unmarked
+    // on every look.
     const settled = b.gap ? await gapSettled(b, tx, b.gap) : false;
+    if (b.gap && !settled) return { claimed: 0, failed: false, held: true };
     // The advisory lock, the claim and the published mark in one statement: the uncorrelated subquery is an
     // InitPlan, run once before any row is locked (when another replica holds the lock it filters every row out);
     // the mark is seen by no one unless the transaction commits, after the rows are published. A row that is
     // not published is unmarked before the commit.
-    // `seen` reads the statement's snapshot, before its own marks: the highest seq published and the transactions in
-    // flight.
+    // `seen` reads the statement's snapshot, before its own marks: the highest seq below the first pending one (two
+    // index probes), every seq under which was published or set aside.
     const claimed = await tx.query<Row>(
-      `WITH seen AS (SELECT coalesce(max(seq), 0) AS mark, ARRAY(SELECT x::text FROM pg_snapshot_xip(pg_current_snapshot()) x) AS in_flight
-                       FROM ${s}.outbox WHERE published_at IS NOT NULL)
+      `WITH seen AS (SELECT coalesce((SELECT max(o.seq) FROM ${s}.outbox o
+                                       WHERE o.seq < (SELECT min(p.seq) FROM ${s}.outbox p WHERE p.published_at IS NULL)), 0) AS mark)
        UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
          SELECT seq FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
           ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING seq, id, event, octet_length(event::text) AS bytes, trace_context, EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age_s,
-                 (SELECT mark FROM seen) AS mark, (SELECT in_flight FROM seen) AS in_flight`,
+                 (SELECT mark FROM seen) AS mark`,
       [batchSize, lockKey],
     );
     const all = claimed.rows.sort((x, y) => (BigInt(x.seq) < BigInt(y.seq) ? -1 : 1));
     const first = all[0];
-    const cut = first ? cutAtGap(all.map((r) => BigInt(r.seq)), BigInt(first.mark), first.in_flight, b.gap, settled, b.now().getTime()) : { publish: 0, watch: undefined };
-    b.gap = cut.watch;
+    const cut = first ? cutAtGap(all.map((r) => BigInt(r.seq)), BigInt(first.mark), b.gap, settled, b.now().getTime()) : { publish: 0, watch: undefined };
+    // No rows (none pending, or another replica holds the lock) leaves the watch as it was, so its clock runs on.
+    if (first) b.gap = cut.watch && cut.watch !== b.gap ? { ...cut.watch, inFlight: await outboxWriters(tx, s) } : cut.watch;
     const rows = all.slice(0, cut.publish);
     let next = 0;
     const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
@@ -441,17 +442,28 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
 }
 
 /**
- * Whether every transaction in flight when the gap was found has ended, or the
- * gap has waited `maxGapWaitMs` (then it is given up, and logged).
+ * The transactions, other than this one, that hold the lock every writer of the
+ * outbox takes before it draws a seq (`RowExclusiveLock`, held to its end): the
+ * only ones that can still fill a gap. Read after the claim's snapshot, so a
+ * writer missing here has ended, and the next claim sees its row.
+ */
+async function outboxWriters(tx: Queryable, s: string): Promise<string[]> {
+  const r = await tx.query<{ writers: string[] }>(
+    `SELECT coalesce(array_agg(DISTINCT virtualtransaction), '{}') AS writers FROM pg_locks
+      WHERE locktype = 'relation' AND relation = $1::regclass AND mode = 'RowExclusiveLock' AND pid IS DISTINCT FROM pg_backend_pid()`,
+    [`${s}.outbox`],
+  );
+  return r.rows[0]?.writers ?? [];
+}
+
+/**
+ * Whether every writer in flight when the gap was found has ended, or the gap
+ * has waited `maxGapWaitMs` (then it is given up, and logged).
  */
 async function gapSettled(b: Batch, tx: Queryable, gap: GapWatch): Promise<boolean> {
-  if (gap.inFlight.length > 0) {
-    const r = await tx.query<{ busy: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM unnest($1::text[]) x WHERE pg_xact_status(x::xid8) = 'in progress') AS busy`,
-      [gap.inFlight],
-    );
-    if (r.rows[0]?.busy !== true) return true;
-  } else return true;
+  if (gap.inFlight.length === 0) return true;
+  const r = await tx.query<{ busy: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE virtualtransaction = ANY($1::text[])) AS busy`, [gap.inFlight]);
+  if (r.rows[0]?.busy !== true) return true;
   if (b.now().getTime() - gap.since < b.maxGapWaitMs) return false;
   b.log.warn('outbox relay: gave up waiting for a seq a transaction still in flight may fill; the rows after it go on', {
     schema: b.s,

@@ -551,6 +551,105 @@ export function outboxContract(
       }
     });
 
+    // A writer holds the outbox's lock from before it draws its seq, before it has a transaction id of its own.
+    if (opts.replicas) it('holds the rows behind a seq drawn by a writer that has no transaction id yet', async () => {
+      const db2 = await env.openReplicaDb!();
+      let release = () => {};
+      try {
+        const bus = flakyBus(b.bus);
+        const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, pollIntervalMs: 5 }));
+        r.start();
+        const early = payloadExecuted('early');
+        const gate = new Promise<void>((res) => (release = res));
+        let drawn = false;
+        const held = db2.transaction(async (tx) => {
+          // The lock an INSERT takes first, then the seq its default draws: no row written yet, so no xid.
+          await tx.query('LOCK TABLE execution.outbox IN ROW EXCLUSIVE MODE');
+          const seq = (await tx.query<{ seq: string }>(`SELECT nextval(pg_get_serial_sequence('execution.outbox', 'seq'))::text AS seq`)).rows[0]!.seq;
+          drawn = true;
+          await gate;
+          await tx.query('INSERT INTO execution.outbox (seq, id, subject, event, created_at) VALUES ($1, $2, $3, $4::json, now())', [
+            seq,
+            early.id,
+            b.subjects.event(early.scenario_id, early.type),
+            JSON.stringify(early),
+          ]);
+        });
+        await expect.poll(() => drawn).toBe(true);
+        const late = [payloadExecuted('late')];
+        await append(late);
+        r.nudge();
+        await delay(200);
+        expect(ids(bus.published)).toEqual([]);
+        release();
+        await held;
+        await r.drain();
+        expect(ids(bus.published)).toEqual(ids([early, ...late]));
+      } finally {
+        release();
+        await Promise.allSettled(relays.splice(0).map((r) => r.stop()));
+        await db2.close();
+      }
+    });
+
+    if (opts.replicas) it('waits for no transaction that does not write the outbox, and gives a gap up on time with two replicas taking turns', async () => {
+      const db2 = await env.openReplicaDb!();
+      const releases: (() => void)[] = [];
+      try {
+        const bus = flakyBus(b.bus);
+        const warnings: string[] = [];
+        const logger = { warn: (m: string) => void warnings.push(m), error: () => {} };
+        const r1 = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, pollIntervalMs: 5, maxGapWaitMs: 300, logger }));
+        const r2 = relay(createOutboxRelay({ db: db2, schema: 'execution', bus, pollIntervalMs: 5, maxGapWaitMs: 300, logger }));
+        r1.start();
+        r2.start();
+        // A transaction elsewhere holds an xid and stays open: it writes no outbox row, so no gap waits for it.
+        const other = db2.transaction(async (tx) => {
+          await tx.query('INSERT INTO registry.scenario_usage (agent, scenario_id, executions) VALUES ($1, $1, 1)', ['unrelated']);
+          await new Promise<void>((res) => releases.push(res));
+        });
+        await expect.poll(() => releases.length).toBe(1);
+        const rolledBack = db2.transaction(async (tx) => {
+          await append([payloadExecuted('lost')], tx);
+          throw new Error('rolled back on purpose');
+        });
+        await expect(rolledBack).rejects.toThrow('rolled back on purpose');
+        const first = [payloadExecuted('first')];
+        await append(first);
+        r1.nudge();
+        await expect.poll(() => ids(bus.published), { timeout: 1000 }).toEqual(ids(first));
+        // The rolled-back seq settled when its writer ended: no gap was given up for the unrelated transaction.
+        expect(warnings).toEqual([]);
+
+        // A writer left open: both replicas watch it, and the gap is given up after maxGapWaitMs all the same.
+        let appended = false;
+        const early = [payloadExecuted('early')];
+        const held = db2.transaction(async (tx) => {
+          await append(early, tx);
+          appended = true;
+          await new Promise<void>((res) => releases.push(res));
+        });
+        await expect.poll(() => appended).toBe(true);
+        const late = [payloadExecuted('late')];
+        await append(late);
+        const nudging = setInterval(() => (r1.nudge(), r2.nudge()), 2);
+        try {
+          await expect.poll(() => ids(bus.published), { timeout: 3000 }).toEqual(ids([...first, ...late]));
+          expect(warnings.some((w) => w.includes('gave up waiting'))).toBe(true);
+        } finally {
+          clearInterval(nudging);
+        }
+        for (const release of releases) release();
+        await Promise.all([held, other]);
+        await Promise.all([r1.drain(), r2.drain()]);
+        expect(ids(bus.published)).toEqual(ids([...first, ...late, ...early]));
+      } finally {
+        for (const release of releases) release();
+        await Promise.allSettled(relays.splice(0).map((r) => r.stop()));
+        await db2.close();
+      }
+    });
+
     if (opts.replicas) it('lets no other replica publish while one holds a batch', async () => {
       const db2 = await env.openReplicaDb!();
       let release = () => {};
