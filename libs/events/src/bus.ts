@@ -35,7 +35,11 @@ export interface Bus {
   request(subject: string, body: Uint8Array, opts: { timeoutMs: number }): Promise<Uint8Array>;
   /** Answers requests on `subject` as a member of queue group `queue`. */
   serve(subject: string, queue: string, handler: (body: Uint8Array) => Promise<Uint8Array>): Promise<Stoppable>;
-  /** Stores an event durably; resolves once the stream has acknowledged it. Same id twice = stored once. */
+  /**
+   * Stores an event durably; resolves once the stream has acknowledged it. Same id twice = stored once.
+   * Calls made one after another without awaiting are sent, and stored, in call order (the outbox relay
+   * pipelines a batch this way): an adapter starts sending before its first await.
+   */
   publishEvent(event: EventEnvelope): Promise<void>;
   /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
