@@ -13,12 +13,24 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
+/** Redelivery delay after a handler throws, on both adapters (ConsumeOptions.retryDelayMs). */
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+/** Events handed to a batch handler at most at once, on both adapters (consumeBatch without maxBatch). */
+export const DEFAULT_MAX_BATCH = 100;
+
+/** consumeBatch's `maxBatch`, defaulted and checked the same way by both adapters. */
+export function maxBatchOf(maxBatch: number | undefined): number {
+  const max = maxBatch ?? DEFAULT_MAX_BATCH;
+  if (!Number.isInteger(max) || max < 1) throw new RangeError('maxBatch must be a positive integer');
+  return max;
+}
+
 export interface ConsumeOptions {
   /** Durable consumer name: survives restarts, resumes where it stopped. */
   durable: string;
   /** Subjects (wildcards allowed) to receive, built with `Subjects`. */
   filterSubjects: string[];
-  /** Redelivery delay after a handler throws (default 1000 ms). */
+  /** Redelivery delay after a handler throws (default DEFAULT_RETRY_DELAY_MS, 1000 ms). */
   retryDelayMs?: number;
 }
 
@@ -45,7 +57,7 @@ export interface Bus {
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
   /**
    * As consume, but hands the handler the events available, in stream order, up
-   * to `maxBatch` (default 100) at once: all acked when it resolves, all
+   * to `maxBatch` (default DEFAULT_MAX_BATCH, 100) at once: all acked when it resolves, all
    * delivered again (from the first, in order) when it throws. Lets a consumer
    * commit a batch in one transaction. Both adapters have it (NATS: the
    * durable keeps maxBatch events in flight); absent, a consumer takes one
