@@ -156,6 +156,16 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
   });
 
   it('runs the §6.2.3 lifecycle on its clock from payload.executed events, and a restart folds the log into the same state', async () => {
+    // An execution before any patch exists touches no counter: acknowledged without a transaction or a mark.
+    const early = randomUUID();
+    await bus.publishEvent({
+      id: early,
+      type: EventType.PayloadExecuted,
+      scenario_id: 'flight_booking',
+      occurred_at: new Date(T0).toISOString(),
+      source: 'test',
+      data: { execution_id: randomUUID(), agent: 'skyways-air', schema_id: 'flight_booking_v1', scenario_id: 'flight_booking', client_id: 'n0', keys_present: ['origin'], key_type_correct: { origin: true }, defaults_applied: [], duration_ms: 1 },
+    });
     await bus.publishEvent(maturedEvent(SEAT, T0));
     await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
     // A week of payloads without the key from 20 clients: usage 0% < 5%.
@@ -171,6 +181,9 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
       });
     }
     await waitFor('executions logged', async () => (Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM evolution.inputs WHERE kind = 'execution'")).rows[0]?.n) === 40 ? true : undefined));
+    const marked = await db.query<{ event_id: string }>("SELECT event_id::text FROM evolution.processed_events WHERE consumer LIKE '%evolution-executions'");
+    expect(marked.rows).toHaveLength(40);
+    expect(marked.rows.map((r) => r.event_id)).not.toContain(early);
     now = T0 + 3 * DAY;
     expect(await running!.tick()).toBe(0); // still in trial
     now = T0 + 8 * DAY;
