@@ -454,7 +454,8 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
         break;
       }
     }
-    b.cautious = failed;
+    // A batch that sent nothing (every row held behind a gap) says nothing about the bus.
+    if (failed || rows.length > 0) b.cautious = failed;
     // The rows behind a failure wait for the retry, and the rows behind a gap for the gap, in order.
     const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq));
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
