@@ -111,9 +111,18 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     ),
   );
   consumers.push(
-    await consumeIdempotently({ ...guarded, durable: `${deps.subjects.prefix}-evolution-executions`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)] }, async (event, tx) => {
-      if (event.type === EventType.PayloadExecuted) await service.onExecuted(event, tx);
-    }),
+    await consumeIdempotently(
+      {
+        ...guarded,
+        durable: `${deps.subjects.prefix}-evolution-executions`,
+        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)],
+        // Most executions touch no patch key's counters (draft-zhou §6.2.3): they cost no transaction.
+        concerns: (event) => event.type === EventType.PayloadExecuted && service.concernsExecution(event),
+      },
+      async (event, tx) => {
+        if (event.type === EventType.PayloadExecuted) await service.onExecuted(event, tx);
+      },
+    ),
   );
   consumers.push(
     await consumeIdempotently({ bus: deps.bus, db: deps.db, schema: 'evolution', ...flow.consumer, ...retry, durable: `${deps.subjects.prefix}-evolution-audits`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.AuditSampled)] }, async (event, tx) => {

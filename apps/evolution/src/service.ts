@@ -3,7 +3,7 @@ import { templateFromWire } from '@parley/contracts';
 import type { AuditSampledData, EventEnvelope, PayloadExecutedData, PoolMaturedData, Subjects } from '@parley/events';
 import { DEFAULT_INDUCTION_OPTIONS, existingKeysFor, induceKey, type InductionResult, type Lexicon, type Scope } from '@parley/evolution';
 import type { Evolver, EvolverConfig, InduceFn } from '@parley/pool';
-import { ParleyError, type SchemaTemplate } from '@parley/protocol';
+import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
 import { createAuditSamples } from './audit-samples';
@@ -59,6 +59,11 @@ export interface EvolutionService {
   /** A matured cluster (§6.2.2 first induction) or a grown one (re-induction while its key is experimental). */
   onMatured(event: EventEnvelope & { type: 'pool.matured' | 'pool.grown' }, tx: Queryable, prepared: PreparedMatured): Promise<void>;
   onExecuted(event: EventEnvelope & { type: 'payload.executed' }, tx: Queryable): Promise<void>;
+  /**
+   * Whether onExecuted would record `event` now: its scenario is known and has an active patch, whose keys'
+   * counters the execution moves (draft-zhou §6.2.3). Pure; false means onExecuted would write nothing.
+   */
+  concernsExecution(event: EventEnvelope & { type: 'payload.executed' }): boolean;
   /** Stores a sample; returns its id when an LLM judge should look at it after the commit. */
   onAuditSampled(event: EventEnvelope & { type: 'audit.sampled' }, tx: Queryable): Promise<string | null>;
   /** Judges a stored sample with the LLM judge (after its commit). */
@@ -116,6 +121,14 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
       const known = ev.knows(m.scenario_id) ? ev.base(m.scenario_id) : null;
       if (!known || known.schema_id !== prepared.base.schema_id) await inputs.step(tx, 'base', at, { template: prepared.base });
       await inputs.step(tx, event.type === 'pool.grown' ? 'grown' : 'matured', at, { matured: m, induction: prepared.induction }, event.id);
+    },
+    concernsExecution(event) {
+      const ev = evolver();
+      const scenario = (event.data as PayloadExecutedData).scenario_id;
+      if (!ev.knows(scenario)) return false;
+      // As recordExecution (libs/pool evolver-evaluation.ts): the patches of the base's scenario with status active.
+      const id = scenarioId(ev.base(scenario).scenario);
+      return ev.activePatches().some((p) => p.scenario === id);
     },
     async onExecuted(event, tx) {
       const e: PayloadExecutedData = event.data;

@@ -156,6 +156,29 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
   });
 
   it('runs the §6.2.3 lifecycle on its clock from payload.executed events, and a restart folds the log into the same state', async () => {
+    // An execution before any patch exists touches no counter: acknowledged without a transaction or a mark.
+    const early = randomUUID();
+    await bus.publishEvent({
+      id: early,
+      type: EventType.PayloadExecuted,
+      scenario_id: 'flight_booking',
+      occurred_at: new Date(T0).toISOString(),
+      source: 'test',
+      data: { execution_id: randomUUID(), agent: 'skyways-air', schema_id: 'flight_booking_v1', scenario_id: 'flight_booking', client_id: 'n0', keys_present: ['origin'], key_type_correct: { origin: true }, defaults_applied: [], duration_ms: 1 },
+    });
+    // Hostile scenario ids in the data (the subject's token is checked, the data is not; the longest just under the
+    // bus's 1 MiB): declined the same way.
+    const hostile = ['__proto__', 'constructor', 'toString', 'flight\u0000booking', 'flight_\ud800', 'x'.repeat(1024 * 1024 - 4096), `${'a'.repeat(50_000)}!`].map((scenario) => ({ scenario, id: randomUUID() }));
+    for (const h of hostile) {
+      await bus.publishEvent({
+        id: h.id,
+        type: EventType.PayloadExecuted,
+        scenario_id: 'flight_booking',
+        occurred_at: new Date(T0).toISOString(),
+        source: 'test',
+        data: { execution_id: randomUUID(), agent: 'skyways-air', schema_id: 'flight_booking_v1', scenario_id: h.scenario, client_id: 'n0', keys_present: ['origin'], key_type_correct: { origin: true }, defaults_applied: [], duration_ms: 1 },
+      });
+    }
     await bus.publishEvent(maturedEvent(SEAT, T0));
     await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
     // A week of payloads without the key from 20 clients: usage 0% < 5%.
@@ -171,6 +194,10 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
       });
     }
     await waitFor('executions logged', async () => (Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM evolution.inputs WHERE kind = 'execution'")).rows[0]?.n) === 40 ? true : undefined));
+    const marked = await db.query<{ event_id: string }>("SELECT event_id::text FROM evolution.processed_events WHERE consumer LIKE '%evolution-executions'");
+    expect(marked.rows).toHaveLength(40);
+    expect(marked.rows.map((r) => r.event_id)).not.toContain(early);
+    for (const h of hostile) expect(marked.rows.map((r) => r.event_id)).not.toContain(h.id);
     now = T0 + 3 * DAY;
     expect(await running!.tick()).toBe(0); // still in trial
     now = T0 + 8 * DAY;

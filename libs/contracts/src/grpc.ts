@@ -512,14 +512,14 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
   const client = new Ctor(address, opts.credentials ?? grpcChannelCredentials(opts.tls)) as unknown as Client &
     Record<string, (req: unknown, md: Metadata, o: { deadline: Date }, cb: (e: ServiceError | null, r: unknown) => void) => void>;
   const deadlineMs = opts.deadlineMs ?? 10_000;
-  const metadataOf = metadataWithBearer(opts.credential);
+  const metadataOf = outgoingMetadata(opts.credential, false);
   const { serviceName, peer } = farEnd(definition, address);
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
   for (const name of Object.keys(definition)) {
     if (definition[name]?.responseStream === true) {
       // The stream carries the caller's trace context; its life is the caller's loop, so it has no span of its own.
       api[name] = (req, ctx) =>
-        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: traced(metadataOf(ctx), trace.getSpan(context.active())) }, serviceName, opts.streamDeadlineMs);
+        clientStream(client as unknown as Record<string, StreamCall>, name, req, { ...ctx, metadata: metadataOf(ctx, trace.getSpan(context.active())) }, serviceName, opts.streamDeadlineMs);
       continue;
     }
     const full = rpcName(definition[name]?.path ?? name).full;
@@ -528,7 +528,7 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
         const fn = client[name];
         if (!fn) return reject(new ParleyError('internal', `No gRPC method ${name}`));
         const span = tracer().startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
-        fn.call(client, req, traced(metadataOf(ctx), span), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) => {
+        fn.call(client, req, metadataOf(ctx, span), { deadline: new Date(Date.now() + deadlineMs) }, (err, res) => {
           if (err) {
             const e = fromServiceError(err, serviceName);
             endSpan(span, e);
@@ -550,16 +550,22 @@ export function createGrpcClient<S extends AnyServiceDefinition>(
   };
 }
 
-/** The call's metadata, with the client's credential (as `Bearer …`) unless the call brings its own. */
-function metadataWithBearer(credential: string | undefined): (ctx: CallContext | undefined) => Metadata {
+/**
+ * The metadata a call sends: the caller's, with the client's credential (as `Bearer …`) unless the call
+ * brings its own, and `span`'s context injected (W3C traceparent) when there is a trace to continue. The
+ * caller's metadata may be shared between calls (withAuthorization) and is never changed: it is copied
+ * once when something is added, or when `copy` asks for a copy of its own (the in-process transport, whose
+ * server must not share an object with its caller, as over gRPC where it decodes its own).
+ */
+function outgoingMetadata(credential: string | undefined, copy: boolean): (ctx: CallContext | undefined, span: Span | undefined) => Metadata {
   const bearer = credential !== undefined ? `Bearer ${credential}` : undefined;
-  return (ctx) => {
-    const md = ctx?.metadata ?? new Metadata();
-    if (bearer !== undefined && md.get('authorization').length === 0) {
-      const own = ctx?.metadata ? md.clone() : md;
-      own.set('authorization', bearer);
-      return own;
-    }
+  return (ctx, span) => {
+    const given = ctx?.metadata;
+    const addBearer = bearer !== undefined && (given === undefined || given.get('authorization').length === 0);
+    const addTrace = span !== undefined && trace.isSpanContextValid(span.spanContext());
+    const md = given === undefined ? new Metadata() : addBearer || addTrace || copy ? given.clone() : given;
+    if (addBearer) md.set('authorization', bearer);
+    if (addTrace) propagation.inject(trace.setSpan(context.active(), span), md, metadataSetter);
     return md;
   };
 }
@@ -586,7 +592,8 @@ function createInprocClient<S extends AnyServiceDefinition>(
   opts: { deadlineMs?: number; streamDeadlineMs?: number; credential?: string },
 ): GrpcClient<S> {
   const deadlineMs = opts.deadlineMs ?? 10_000;
-  const metadataOf = metadataWithBearer(opts.credential);
+  // The server's own copy, made once per call.
+  const metadataOf = outgoingMetadata(opts.credential, true);
   const { serviceName, peer, port } = farEnd(definition, address);
   let closed = false;
   const api = {} as Record<string, (req: unknown, ctx?: CallContext) => unknown>;
@@ -594,13 +601,13 @@ function createInprocClient<S extends AnyServiceDefinition>(
     const path = definition[name]?.path ?? name;
     if (definition[name]?.responseStream === true) {
       api[name] = (req, ctx) =>
-        localStream(closed ? undefined : port, path, serviceName, req, { ...ctx, metadata: traced(metadataOf(ctx), trace.getSpan(context.active())) }, opts.streamDeadlineMs);
+        localStream(closed ? undefined : port, path, serviceName, req, { ...ctx, metadata: metadataOf(ctx, trace.getSpan(context.active())) }, opts.streamDeadlineMs);
       continue;
     }
     const full = rpcName(path).full;
     api[name] = (req, ctx) => {
       const span = tracer().startSpan(full, { kind: SpanKind.CLIENT, attributes: { ...peer, 'rpc.system.name': 'grpc', 'rpc.method': full } });
-      return localUnary(closed ? undefined : port, path, serviceName, req, traced(metadataOf(ctx), span), deadlineMs).then(
+      return localUnary(closed ? undefined : port, path, serviceName, req, metadataOf(ctx, span), deadlineMs).then(
         (res) => {
           endSpan(span, undefined);
           return res;
@@ -627,18 +634,6 @@ function createInprocClient<S extends AnyServiceDefinition>(
   };
 }
 
-/**
- * The call's metadata with `span`'s context injected (W3C traceparent): a copy,
- * since the metadata may be shared between calls (withAuthorization). Unchanged
- * when there is no trace to continue (no SDK, no span).
- */
-function traced(md: Metadata, span: Span | undefined): Metadata {
-  if (!span || !trace.isSpanContextValid(span.spanContext())) return md;
-  const out = md.clone();
-  propagation.inject(trace.setSpan(context.active(), span), out, metadataSetter);
-  return out;
-}
-
 function splitAddress(address: string): [string, number | undefined] {
   const m = /^(.*):(\d+)$/.exec(address);
   return m ? [m[1]!.replace(/^\[|\]$/g, ''), Number(m[2])] : [address, undefined];
@@ -657,7 +652,8 @@ async function* clientStream(
   const fn = client[name];
   if (!fn) throw new ParleyError('internal', `No gRPC method ${name}`);
   if (ctx?.signal?.aborted) return;
-  const call = fn.call(client, req, ctx?.metadata ?? new Metadata(), deadlineMs === undefined ? {} : { deadline: new Date(Date.now() + deadlineMs) });
+  const deadline = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
+  const call = fn.call(client, req, ctx?.metadata ?? new Metadata(), deadline === undefined ? {} : { deadline: new Date(deadline) });
   let cancelled = false;
   const cancel = () => {
     cancelled = true;
@@ -665,7 +661,12 @@ async function* clientStream(
   };
   ctx?.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    for await (const message of call) yield message;
+    for await (const message of call) {
+      // Messages grpc-js buffered before a cancel or the deadline are not handed out: the call ends at once.
+      if (cancelled) return;
+      if (deadline !== undefined && Date.now() >= deadline) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      yield message;
+    }
   } catch (e) {
     if (cancelled && (e as Partial<ServiceError>).code === GrpcCode.CANCELLED) return;
     throw fromServiceError(e as ServiceError, address);
@@ -822,7 +823,9 @@ function localUnary(port: number | undefined, path: string, serviceName: string,
     let done!: () => void;
     const inFlight = new Promise<void>((r) => (done = r));
     server?.inFlight.add(inFlight);
-    const call = { request, metadata: md.clone(), cancelled: false, getDeadline: () => new Date(Date.now() + deadlineMs) };
+    // The metadata is the server's own copy already (outgoingMetadata); the deadline is the one the call was made with.
+    const deadline = new Date(Date.now() + deadlineMs);
+    const call = { request, metadata: md, cancelled: false, getDeadline: () => deadline };
     const callback: sendUnaryData<unknown> = (err, res) => {
       clearTimeout(timer);
       server?.inFlight.delete(inFlight);
@@ -836,7 +839,12 @@ function localUnary(port: number | undefined, path: string, serviceName: string,
         fail(e);
       }
     };
-    context.with(ROOT_CONTEXT, () => (m.handler as UnaryHandler)(call as unknown as ServerUnaryCall<unknown, unknown>, callback));
+    try {
+      context.with(ROOT_CONTEXT, () => (m.handler as UnaryHandler)(call as unknown as ServerUnaryCall<unknown, unknown>, callback));
+    } catch {
+      // As grpc-js: a handler that throws before answering ends the call with UNKNOWN.
+      callback(statusError(GrpcCode.UNKNOWN, 'Unknown error'));
+    }
   });
 }
 
@@ -922,15 +930,23 @@ async function* localStream(
   deadlineMs: number | undefined,
 ): AsyncGenerator<unknown, void, undefined> {
   if (ctx?.signal?.aborted) return;
+  let m: LocalMethod;
   let call: LocalServerStream;
   try {
-    const m = localMethod(port, path, serviceName);
+    m = localMethod(port, path, serviceName);
     const request = copyMessage(m.method.requestSerialize, m.method.requestDeserialize, req, SERVER_MAX_RECEIVE, 'request');
-    call = new LocalServerStream(request, (ctx?.metadata ?? new Metadata()).clone(), m.method);
-    const started = call;
-    context.with(ROOT_CONTEXT, () => (m.handler as StreamHandler)(started as unknown as ServerWritableStream<unknown, unknown>));
+    // The metadata is the server's own copy already (outgoingMetadata).
+    call = new LocalServerStream(request, ctx?.metadata ?? new Metadata(), m.method);
   } catch (e) {
     throw fromServiceError(e as ServiceError, serviceName);
+  }
+  const started = call;
+  try {
+    context.with(ROOT_CONTEXT, () => (m.handler as StreamHandler)(started as unknown as ServerWritableStream<unknown, unknown>));
+  } catch {
+    // As grpc-js: a handler that throws before writing ends the call with UNKNOWN.
+    started.cancel();
+    throw fromServiceError(statusError(GrpcCode.UNKNOWN, 'Unknown error'), serviceName);
   }
   let cancelled = false;
   let expired = false;
@@ -946,12 +962,13 @@ async function* localStream(
   try {
     for (;;) {
       await call.next();
+      // A cancel or the deadline ends the call at once, whatever is still queued (as clientStream over gRPC).
+      if (expired) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      if (cancelled) return;
       if (call.queue.length > 0) {
         yield call.take();
         continue;
       }
-      if (expired) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded');
-      if (cancelled) return;
       if (call.error) throw call.error;
       if (call.ended) return;
     }

@@ -80,6 +80,11 @@ function makeTasks(seen: Seen): TaskApi {
       if (name !== 'taskResultSubscribe') return unimplemented;
       return async function* (req: { task_id: string; after_seq: number }) {
         try {
+          if (req.task_id === 'burst') {
+            // Far more than a stream queues for its reader, written as fast as the reader lets it.
+            for (let seq = 1; seq <= 400; seq++) yield notification(seq);
+            return;
+          }
           if (req.task_id === 'forever') {
             for (let seq = 1; ; seq++) {
               yield notification(seq);
@@ -115,6 +120,7 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
 
 const TRANSPORTS: GrpcTransport[] = ['grpc', 'inproc'];
 const results = new Map<GrpcTransport, Map<string, unknown>>();
+const rawResults = new Map<GrpcTransport, Map<string, unknown>>();
 let exporter: InMemorySpanExporter;
 let provider: TracerProvider;
 
@@ -321,6 +327,36 @@ describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport
     record.set('stream-deadline', e);
   });
 
+  it('delivers nothing more once the client aborts or the deadline passes, though messages are queued', async () => {
+    const abort = new AbortController();
+    const afterAbort: number[] = [];
+    for await (const n of tasks().api.taskResultSubscribe({ task_id: 'burst', send_from: 'b', after_seq: 0 }, { metadata: new Metadata(), signal: abort.signal })) {
+      if (abort.signal.aborted) afterAbort.push(n.seq);
+      if (n.seq === 1) {
+        // Let the server fill the queue, then abort.
+        await sleep(100);
+        abort.abort();
+      }
+    }
+    expect(afterAbort).toEqual([]);
+    const afterDeadline: number[] = [];
+    let expired = false;
+    const e = await failure(
+      (async () => {
+        for await (const n of tasks(150).api.taskResultSubscribe({ task_id: 'burst', send_from: 'b', after_seq: 0 })) {
+          if (expired) afterDeadline.push(n.seq);
+          if (n.seq === 1) {
+            await sleep(400);
+            expired = true;
+          }
+        }
+      })(),
+    );
+    expect(afterDeadline).toEqual([]);
+    expect(e).toMatchObject({ type: 'unavailable', details: { service: 'TaskService' } });
+    record.set('stream-stops-at-once', [afterAbort, afterDeadline, e]);
+  });
+
   it('ends an open stream with `unavailable` when the server stops, and then refuses calls the same way', async () => {
     const got: number[] = [];
     const reading = failure(
@@ -338,6 +374,72 @@ describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport
   });
 });
 
+describe.each(TRANSPORTS)('raw grpc-js handlers over the %s transport', (transport) => {
+  const record = new Map<string, unknown>();
+  rawResults.set(transport, record);
+  const response = (result: Record<string, unknown>): ExecuteResponse => ({ result, execution_id: 'x', agent: 'a', scenario_id: 's', defaults_applied: [], warnings: [], replayed: false });
+
+  it('maps a handler that throws at once to a gRPC status (internal for the caller), at once, and lets the server stop', async () => {
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        { definition: ExecutionServiceService, handlers: { execute: () => { throw new Error('thrown before any callback'); } } },
+        { definition: TaskServiceService, handlers: { taskResultSubscribe: () => { throw new Error('thrown before any write'); } } },
+      ],
+    });
+    try {
+      const address = `127.0.0.1:${server.port}`;
+      const started = Date.now();
+      const unary = await failure(createGrpcClient(ExecutionServiceService, address, { transport, deadlineMs: 5000 }).api.execute({ schema_id: 'ok' }));
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(unary).toMatchObject({ type: 'internal', message: 'Internal error' });
+      const stream = await failure(
+        (async () => {
+          for await (const _ of createGrpcClient(TaskServiceService, address, { transport }).api.taskResultSubscribe({ task_id: 't', send_from: 'b', after_seq: 0 })) void _;
+        })(),
+      );
+      expect(stream).toMatchObject({ type: 'internal', message: 'Internal error' });
+      record.set('sync-throw', [unary, stream]);
+    } finally {
+      const stopping = Date.now();
+      await server.stop(3000);
+      // No call is left in flight by the throw: the stop does not wait out its grace.
+      expect(Date.now() - stopping).toBeLessThan(2000);
+    }
+  });
+
+  it('gives the handler the call\'s deadline, the same every time it asks', async () => {
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        {
+          definition: ExecutionServiceService,
+          handlers: {
+            execute: (call: { getDeadline(): Date | number }, cb: (e: null, r: ExecuteResponse) => void) => {
+              const first = Number(call.getDeadline());
+              setTimeout(() => cb(null, response({ first, second: Number(call.getDeadline()), at: Date.now() })), 60);
+            },
+          },
+        },
+      ],
+    });
+    try {
+      const sent = Date.now();
+      const res = await createGrpcClient(ExecutionServiceService, `127.0.0.1:${server.port}`, { transport, deadlineMs: 3000 }).api.execute({ schema_id: 'ok' });
+      const r = res.result as { first: number; second: number; at: number };
+      expect(r.second).toBe(r.first);
+      expect(r.at - sent).toBeGreaterThanOrEqual(50);
+      // The deadline the client set: 3 s after the call was made (grpc-js carries it to the millisecond as a timeout).
+      expect(Math.abs(r.first - (sent + 3000))).toBeLessThan(250);
+      record.set('deadline-stable', r.second === r.first);
+    } finally {
+      await server.stop(1000);
+    }
+  });
+});
+
 describe('both transports agree', () => {
   it('gave the same responses and the same typed errors, call for call', () => {
     const grpc = results.get('grpc');
@@ -345,5 +447,12 @@ describe('both transports agree', () => {
     expect(grpc?.size).toBeGreaterThan(8);
     expect([...(inproc?.keys() ?? [])]).toEqual([...(grpc?.keys() ?? [])]);
     for (const [key, value] of grpc ?? []) expect(inproc?.get(key), key).toEqual(value);
+  });
+
+  it('gave the same outcomes to raw handlers', () => {
+    const grpc = rawResults.get('grpc');
+    const inproc = rawResults.get('inproc');
+    expect(grpc?.size).toBe(2);
+    expect([...(inproc?.entries() ?? [])]).toEqual([...(grpc?.entries() ?? [])]);
   });
 });

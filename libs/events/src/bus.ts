@@ -13,12 +13,24 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
+/** Redelivery delay after a handler throws, on both adapters (ConsumeOptions.retryDelayMs). */
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+/** Events handed to a batch handler at most at once, on both adapters (consumeBatch without maxBatch). */
+export const DEFAULT_MAX_BATCH = 100;
+
+/** consumeBatch's `maxBatch`, defaulted and checked the same way by both adapters. */
+export function maxBatchOf(maxBatch: number | undefined): number {
+  const max = maxBatch ?? DEFAULT_MAX_BATCH;
+  if (!Number.isInteger(max) || max < 1) throw new RangeError('maxBatch must be a positive integer');
+  return max;
+}
+
 export interface ConsumeOptions {
   /** Durable consumer name: survives restarts, resumes where it stopped. */
   durable: string;
   /** Subjects (wildcards allowed) to receive, built with `Subjects`. */
   filterSubjects: string[];
-  /** Redelivery delay after a handler throws (default 1000 ms). */
+  /** Redelivery delay after a handler throws (default DEFAULT_RETRY_DELAY_MS, 1000 ms). */
   retryDelayMs?: number;
 }
 
@@ -35,13 +47,17 @@ export interface Bus {
   request(subject: string, body: Uint8Array, opts: { timeoutMs: number }): Promise<Uint8Array>;
   /** Answers requests on `subject` as a member of queue group `queue`. */
   serve(subject: string, queue: string, handler: (body: Uint8Array) => Promise<Uint8Array>): Promise<Stoppable>;
-  /** Stores an event durably; resolves once the stream has acknowledged it. Same id twice = stored once. */
+  /**
+   * Stores an event durably; resolves once the stream has acknowledged it. Same id twice = stored once.
+   * Calls made one after another without awaiting are sent, and stored, in call order (the outbox relay
+   * pipelines a batch this way): an adapter starts sending before its first await.
+   */
   publishEvent(event: EventEnvelope): Promise<void>;
   /** Delivers stored events to `handler` in stream order; acks when it resolves, redelivers when it throws. */
   consume(opts: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable>;
   /**
    * As consume, but hands the handler the events available, in stream order, up
-   * to `maxBatch` (default 100) at once: all acked when it resolves, all
+   * to `maxBatch` (default DEFAULT_MAX_BATCH, 100) at once: all acked when it resolves, all
    * delivered again (from the first, in order) when it throws. Lets a consumer
    * commit a batch in one transaction. Both adapters have it (NATS: the
    * durable keeps maxBatch events in flight); absent, a consumer takes one

@@ -61,6 +61,17 @@ export interface IdempotentConsumeOptions {
    * particular: the events are then taken one at a time through the handler.
    */
   handleBatch?: (events: { event: EventEnvelope; prepared: unknown }[], tx: Queryable) => Promise<void>;
+  /**
+   * Whether the handler would change anything for `event` now. An event it
+   * says no to is acknowledged without a transaction or a processed mark (a
+   * mark records an effect, and there is none to record); the events of a
+   * delivery it says yes to are applied as always. Give it only for a handler
+   * that, for such an event, writes nothing and changes no memory, and make it
+   * pure and cheap: it runs for every delivery, outside `serialize`. A
+   * redelivery is judged again, which for an event that had no effect is the
+   * same as a first delivery, so each effect still happens once.
+   */
+  concerns?: (event: EventEnvelope) => boolean;
 }
 
 /** Failed deliveries before an event is set aside (about 4 s at the default 1 s redelivery delay). */
@@ -179,9 +190,13 @@ export async function consumeIdempotently(
     }
     for (const e of events) failures.delete(e.id);
   };
+  // Events with no effect are acknowledged with the delivery, without a transaction (opts.concerns).
+  const concerns = opts.concerns;
+  const deliverBatch = concerns ? (events: EventEnvelope[]) => batch(events.filter((e) => concerns(e))) : batch;
+  const deliverOne = concerns ? async (event: EventEnvelope) => (concerns(event) ? one(event) : undefined) : one;
   const sub = opts.bus.consumeBatch
-    ? await opts.bus.consumeBatch({ ...consumeOpts, ...(opts.maxBatch === undefined ? {} : { maxBatch: opts.maxBatch }) }, batch)
-    : await opts.bus.consume(consumeOpts, one);
+    ? await opts.bus.consumeBatch({ ...consumeOpts, ...(opts.maxBatch === undefined ? {} : { maxBatch: opts.maxBatch }) }, deliverBatch)
+    : await opts.bus.consume(consumeOpts, deliverOne);
   const unregister = opts.deadLetters?.registerConsumer(opts.durable, (event, inTx) => apply(event, inTx));
   return {
     async stop() {

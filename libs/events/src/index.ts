@@ -1,5 +1,6 @@
 /** @parley/events: the bus port, its NATS and in-process adapters, the outbox relay and the idempotent consumer. */
 export type { Bus, Stoppable, ConsumeOptions } from './bus';
+export { DEFAULT_MAX_BATCH, DEFAULT_RETRY_DELAY_MS } from './bus';
 export {
   EventType,
   ALL_EVENT_TYPES,

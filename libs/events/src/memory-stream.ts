@@ -1,6 +1,6 @@
 import { context as otelContext } from '@opentelemetry/api';
 import { ParleyError } from '@parley/protocol';
-import type { Bus, ConsumeOptions, ConsumerLag, Stoppable } from './bus';
+import { DEFAULT_RETRY_DELAY_MS, maxBatchOf, type Bus, type ConsumeOptions, type ConsumerLag, type Stoppable } from './bus';
 import { decodeEvent, encodeEvent } from './codec';
 import type { EventEnvelope } from './events';
 import { errorText } from './log';
@@ -15,9 +15,6 @@ import { endSpan, startProcess, startSend, type Carrier } from './tracing';
 // in stream order with their cursor kept across stop()/consume(), a handler that
 // throws getting the same event (or batch, from its first event) again after `retryDelayMs`.
 
-const DEFAULT_RETRY_DELAY_MS = 1000;
-/** Events handed to a batch consumer at most at once (consumeBatch without maxBatch). */
-const DEFAULT_MAX_BATCH = 100;
 
 interface Stored {
   seq: number;
@@ -107,8 +104,7 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
 
   async function consumeBatch(o: ConsumeOptions & { maxBatch?: number }, handler: (events: EventEnvelope[]) => Promise<void>): Promise<Stoppable> {
     assertOpen();
-    const max = o.maxBatch ?? DEFAULT_MAX_BATCH;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError('maxBatch must be a positive integer');
+    const max = maxBatchOf(o.maxBatch);
     let d = s.durables.get(o.durable);
     if (!d) {
       d = { name: o.durable, filters: [...o.filterSubjects], cursor: 0, members: [], next: 0, pumping: false, wakeRetry: undefined, redelivering: false };

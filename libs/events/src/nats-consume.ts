@@ -1,6 +1,6 @@
 import { context as otelContext } from '@opentelemetry/api';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import type { ConsumeOptions, Stoppable } from './bus';
+import { DEFAULT_RETRY_DELAY_MS, maxBatchOf, type ConsumeOptions, type Stoppable } from './bus';
 import { decodeEvent } from './codec';
 import type { EventEnvelope } from './events';
 import { errorText } from './log';
@@ -16,10 +16,7 @@ import { endSpan, startProcess } from './tracing';
 // the order holds with any window. The pull restarts (re-creating the consumer) when it is interrupted or deleted
 // under it; events a stopped process held are handed back first (see ensureConsumer).
 
-const DEFAULT_RETRY_DELAY_MS = 1000;
 const RESTART_BACKOFF_MAX_MS = 5000;
-/** Events handed to a batch handler at most at once (consumeBatch without maxBatch), as the in-process bus. */
-export const DEFAULT_MAX_BATCH = 100;
 
 /** One event at a time; the durable's window is the bus's maxAckPending (default 1). */
 export function consume(x: NatsCtx, o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
@@ -28,8 +25,7 @@ export function consume(x: NatsCtx, o: ConsumeOptions, handler: (event: EventEnv
 
 /** The events available, up to `maxBatch` (default 100) at once; the durable's window is as large. */
 export function consumeBatch(x: NatsCtx, o: ConsumeOptions & { maxBatch?: number }, handler: (events: EventEnvelope[]) => Promise<void>): Promise<Stoppable> {
-  const max = o.maxBatch ?? DEFAULT_MAX_BATCH;
-  if (!Number.isInteger(max) || max < 1) throw new RangeError('maxBatch must be a positive integer');
+  const max = maxBatchOf(o.maxBatch);
   return consumeBatches(x, o, max, Math.max(max, x.maxAckPending), handler);
 }
 

@@ -143,6 +143,15 @@ export interface OutboxRelayOptions {
    * before that gap is given up and logged (default 5000 ms; see outbox-order.ts).
    */
   maxGapWaitMs?: number;
+  /**
+   * Rows of a batch sent before the relay waits for their acks (default the batch size; 1 sends the next row
+   * only once the stream has acknowledged the one before). The rows go out in seq order and their acks are
+   * read in that order, so a batch costs about one round trip to the stream instead of one per row. When the
+   * bus refuses a row, the rows sent behind it stay unmarked and are sent again after it; if the stream stored
+   * some of them meanwhile they precede it on the stream (logged; see warnOvertaken). Above 1 the relay trades
+   * that narrow case for throughput; 1 keeps seq order through every failure.
+   */
+  publishWindow?: number;
 }
 
 /** Tries before a row the bus keeps refusing (while healthy) is set aside; with the default back-off about 25 s. */
@@ -190,9 +199,13 @@ interface Row {
  * next attempt re-publishes them and JetStream's de-duplication (msg id =
  * event id, within the stream's duplicate window) drops the copies.
  *
- * A publish failure stops the batch at that row (later rows must not overtake
- * it), records attempts/last_error on it, and retries with capped exponential
- * backoff. No row can stop the ones behind it for good: a row larger than the
+ * A batch's rows are sent in seq order without waiting for each ack
+ * (`publishWindow`), and their acks read in the same order. A publish failure
+ * stops the batch at that row: it and the rows behind it stay unmarked (later
+ * rows must not be marked ahead of it), attempts/last_error are recorded on it,
+ * and the relay retries with capped exponential backoff, one row at a time
+ * until a batch passes whole. Rows behind it that the stream stored meanwhile
+ * are sent again after it and de-duplicated (see warnOvertaken for the order). No row can stop the ones behind it for good: a row larger than the
  * bus's payload limit, or one refused `maxAttempts` times while the bus is
  * healthy, moves to `<schema>.dead_letters` in the batch's transaction
  * (logged as `event.dead_lettered`), and the rows after it go on in order.
@@ -215,6 +228,8 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const lockKey = hashKey(`parley.outbox.${s}`);
   const maxAttempts = opts.maxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
+  const publishWindow = opts.publishWindow ?? batchSize;
+  if (!Number.isInteger(publishWindow) || publishWindow < 1) throw new RangeError('publishWindow must be a positive integer');
   const log = opts.logger ?? consoleLogger;
   const now = opts.now ?? (() => new Date());
 
@@ -225,7 +240,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let wake: (() => void) | undefined;
   let failures = 0;
   const drainers: { resolve: () => void; reject: (e: Error) => void }[] = [];
-  const batch: Batch = { db, bus, s, batchSize, lockKey, maxAttempts, onError, onPublished: opts.onPublished, log, now, maxGapWaitMs: opts.maxGapWaitMs ?? 5000, gap: undefined };
+  const batch: Batch = { db, bus, s, batchSize, lockKey, maxAttempts, onError, onPublished: opts.onPublished, log, now, maxGapWaitMs: opts.maxGapWaitMs ?? 5000, gap: undefined, publishWindow, cautious: false };
 
   async function pending(): Promise<number> {
     const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.outbox WHERE published_at IS NULL`);
@@ -358,6 +373,10 @@ interface Batch {
   maxGapWaitMs: number;
   /** The gap the relay is waiting on, across batches (outbox-order.ts). */
   gap: GapWatch | undefined;
+  /** Rows sent before the first of them is acknowledged (OutboxRelayOptions.publishWindow). */
+  publishWindow: number;
+  /** The last batch stopped at a failed publish: send one row at a time until a batch passes whole. */
+  cautious: boolean;
 }
 
 /** How soon a relay holding rows behind a gap looks again. */
@@ -398,46 +417,94 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     // No rows (none pending, or another replica holds the lock) leaves the watch as it was, so its clock runs on.
     if (first) b.gap = cut.watch && cut.watch !== b.gap ? { ...cut.watch, inFlight: await outboxWriters(tx, s) } : cut.watch;
     const rows = all.slice(0, cut.publish);
-    let next = 0;
+    const busLimit = bus.maxEventBytes?.();
+    // After a failure the rows go one at a time until a batch passes whole (see publishWindow).
+    const window = b.cautious ? 1 : b.publishWindow;
     const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
     let failed = false;
-    const busLimit = bus.maxEventBytes?.();
-    for (const row of rows) {
-      next++;
-      const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
-      // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
-      const bytes = Number(row.bytes);
-      if (busLimit !== undefined && bytes > busLimit) {
-        // No retry can publish it: set it aside now, and go on with the next row.
-        dead.push({ event, ...(await moveToDeadLetters(b, tx, row, event, tooLargeError(bytes, busLimit), 1)) });
-        continue;
-      }
-      try {
-        // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
-        await otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
-        b.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
-      } catch (err) {
-        const text = errorText(err);
+    let next = 0;
+    for (let start = 0; start < rows.length && !failed; start += window) {
+      const chunk = rows.slice(start, start + window).map((row) => sendRow(bus, row, busLimit));
+      for (let i = 0; i < chunk.length; i++) {
+        next++;
+        const { row, event, outcome } = chunk[i]!;
+        const result = await outcome;
+        if (result.kind === 'too_large') {
+          // No retry can publish it: set it aside now, and go on with the next row.
+          dead.push({ event, ...(await moveToDeadLetters(b, tx, row, event, tooLargeError(result.bytes, busLimit as number), 1)) });
+          continue;
+        }
+        if (result.kind === 'published') {
+          b.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
+          continue;
+        }
+        const text = errorText(result.error);
         const r = await tx.query<{ attempts: number }>(
           `UPDATE ${s}.outbox SET attempts = attempts + 1, last_error = $2, published_at = NULL WHERE seq = $1 RETURNING attempts`,
           [row.seq, text.slice(0, 2000)],
         );
         const attempts = Number(r.rows[0]?.attempts ?? 0);
-        onError(err, { eventId: row.id, attempts });
+        onError(result.error, { eventId: row.id, attempts });
         // The row, not the bus, is the problem when the bus is healthy the moment after refusing it.
         if (attempts >= maxAttempts && (await bus.healthy().catch(() => false))) {
           dead.push({ event, ...(await moveToDeadLetters(b, tx, row, event, text, attempts)) });
           continue;
         }
         failed = true;
+        await warnOvertaken(b, row, chunk.slice(i + 1));
         break;
       }
     }
+    // A batch that sent nothing (every row held behind a gap) says nothing about the bus.
+    if (failed || rows.length > 0) b.cautious = failed;
     // The rows behind a failure wait for the retry, and the rows behind a gap for the gap, in order.
     const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq));
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
     return { claimed: rows.length, failed, held: cut.publish < all.length };
+  });
+}
+
+/** What became of one row's publish. */
+type Sent = { kind: 'published' } | { kind: 'failed'; error: unknown } | { kind: 'too_large'; bytes: number };
+
+/**
+ * Starts publishing one claimed row (unless it is larger than the bus can carry), without waiting for its ack: the
+ * relay sends a chunk of rows in seq order and then reads their acks in the same order. Each bus sends its
+ * publishEvent calls in call order (Bus.publishEvent), so the stream stores them in seq order.
+ */
+function sendRow(bus: Bus, row: Row, busLimit: number | undefined): { row: Row; event: EventEnvelope; outcome: Promise<Sent> } {
+  const event = (typeof row.event === 'string' ? JSON.parse(row.event) : row.event) as EventEnvelope;
+  // The stored JSON text is what the bus carries (events are written as JSON.stringify output).
+  const bytes = Number(row.bytes);
+  if (busLimit !== undefined && bytes > busLimit) return { row, event, outcome: Promise.resolve({ kind: 'too_large', bytes }) };
+  let sent: Promise<void>;
+  try {
+    // Published in the trace of the transaction that wrote it: the bus's `send` span is its child.
+    sent = otelContext.with(contextOf(traceCarrier(row.trace_context)), () => bus.publishEvent(event));
+  } catch (error) {
+    sent = Promise.reject(error);
+  }
+  return { row, event, outcome: sent.then((): Sent => ({ kind: 'published' }), (error: unknown): Sent => ({ kind: 'failed', error })) };
+}
+
+/**
+ * The rows sent after `failed` in its chunk: they stay unmarked and are sent again after it, in order, where the
+ * stream's de-duplication drops the copies of those it stored. Those it stored (their acks came back) are on the
+ * stream ahead of the failed row, unless it was stored after all and only its ack was lost, or they had been
+ * stored before (a re-publish): this is said, since it is the one way pipelining departs from seq order. It
+ * takes the bus refusing one event and then storing the next (a clustered stream changing leader, a server
+ * restarting between the two), and after it the relay sends one row at a time until a batch passes whole.
+ */
+async function warnOvertaken(b: Batch, failed: Row, after: { row: Row; outcome: Promise<Sent> }[]): Promise<void> {
+  const outcomes = await Promise.all(after.map((a) => a.outcome));
+  const stored = after.filter((_, i) => outcomes[i]!.kind === 'published').map((a) => a.row.id);
+  if (stored.length === 0) return;
+  b.log.warn('outbox relay: events sent after one the bus refused were stored; on the stream they may precede it', {
+    schema: b.s,
+    event_id: failed.id,
+    stored_after: stored.length,
+    first_stored_after: stored[0],
   });
 }
 

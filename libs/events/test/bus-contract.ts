@@ -141,6 +141,17 @@ export function busContract(name: string, factory: () => Promise<BusUnderTest>):
       expect(ids(c.events)).toEqual(ids([...before, ...after]));
     });
 
+    it('stores events published without awaiting each other in call order, a repeated id once (the relay pipelines a batch)', async () => {
+      const filter = [t.subjects.eventAllScenarios(EventType.PayloadExecuted)];
+      const events = Array.from({ length: 40 }, (_, i) => payloadExecuted(`p${i % 3}`));
+      // Every publish started before any is acknowledged; a re-send of an earlier one among them.
+      await Promise.all([...events.slice(0, 20), events[5]!, ...events.slice(20)].map((e) => t.bus.publishEvent(e)));
+      const c = track(await collectEvents(t.bus, { durable: 'pipelined', filterSubjects: filter }));
+      await c.waitFor(40);
+      await delay(QUIET_MS);
+      expect(ids(c.events)).toEqual(ids(events));
+    });
+
     it('gives every durable consumer its own cursor', async () => {
       const filter = [t.subjects.eventAllScenarios(EventType.PayloadExecuted)];
       const events = [payloadExecuted(), payloadExecuted(), payloadExecuted()];

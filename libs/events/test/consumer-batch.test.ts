@@ -100,6 +100,44 @@ describe('consumeIdempotently on a bus that delivers batches', () => {
     ]);
   });
 
+  it('acknowledges the events `concerns` declines without a transaction or a mark, and applies the others once, a redelivered one too', async () => {
+    const skipped = Array.from({ length: 4 }, () => payloadExecuted('elsewhere'));
+    const applied = Array.from({ length: 2 }, () => payloadExecuted('mine'));
+    resetSqlCounts();
+    const calls: string[] = [];
+    const judged: string[] = [];
+    subs.push(
+      await consumeIdempotently(
+        {
+          bus,
+          db,
+          schema: 'registry',
+          durable: 'usage_concerned',
+          filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)],
+          concerns: (e) => (judged.push(e.id), e.scenario_id === 'mine'),
+        },
+        async (e, tx) => {
+          calls.push(e.id);
+          await bumpUsage(tx, e);
+        },
+      ),
+    );
+    // Alone (one per delivery), then together with the others, then a redelivery of an applied one.
+    await bus.publishEvent(skipped[0]!);
+    await expect.poll(() => judged.length, { timeout: 5000 }).toBe(1);
+    await delay(50);
+    expect(sqlCounts().transactions).toBe(0);
+    for (const e of [skipped[1]!, applied[0]!, skipped[2]!, applied[1]!, skipped[3]!]) await bus.publishEvent(e);
+    await expect.poll(() => calls.length, { timeout: 5000 }).toBe(2);
+    await bus.publishEvent({ ...applied[0]! });
+    await expect.poll(() => judged.length, { timeout: 5000 }).toBe(7);
+    await delay(100);
+    expect(calls).toEqual(applied.map((e) => e.id));
+    expect(await usage(db)).toEqual({ mine: 2 });
+    const marks = await db.query<{ event_id: string }>("SELECT event_id::text FROM registry.processed_events WHERE consumer = 'usage_concerned' ORDER BY event_id");
+    expect(marks.rows.map((r) => r.event_id)).toEqual(applied.map((e) => e.id).sort());
+  });
+
   it('hands the new events of a batch to handleBatch in one call, and takes them one at a time through the handler when it fails', async () => {
     const events = Array.from({ length: 5 }, () => payloadExecuted('batch'));
     for (const e of events) await bus.publishEvent(e);

@@ -94,32 +94,38 @@ export function outboxContract(
       expect(rows.rows[0]!.n).toBe(2);
     });
 
-    it('publishes committed events exactly once, in seq order, through bus failures', async () => {
-      const first = Array.from({ length: 5 }, () => payloadExecuted('a'));
-      const second = Array.from({ length: 3 }, () => payloadExecuted('b'));
-      await append(first);
-      await append(second);
-      const bus = flakyBus(b.bus, { failFirst: 3 });
-      const errors: { eventId?: string; attempts?: number }[] = [];
-      const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, batchSize: 3, retryBaseMs: 10, onError: (_e, info) => errors.push(info) }));
-      const c = await collect('outbox_order');
-      await r.drain();
-      expect(ids(bus.published)).toEqual(ids([...first, ...second]));
-      expect(bus.attempts).toBe(8 + 3);
-      expect(errors.map((e) => e.eventId)).toEqual([first[0]!.id, first[0]!.id, first[0]!.id]);
-      expect(errors.map((e) => e.attempts)).toEqual([1, 2, 3]);
-      await c.waitFor(8);
-      await delay(200);
-      expect(ids(c.events)).toEqual(ids([...first, ...second]));
-      const rows = await env.db.query<{ id: string; attempts: number; last_error: string | null; published: boolean }>(
-        'SELECT id, attempts, last_error, published_at IS NOT NULL AS published FROM execution.outbox ORDER BY seq',
-      );
-      expect(rows.rows.every((row) => row.published)).toBe(true);
-      expect(rows.rows[0]).toMatchObject({ id: first[0]!.id, attempts: 3, last_error: 'simulated bus outage' });
-      expect(rows.rows.slice(1).every((row) => row.attempts === 0)).toBe(true);
-    });
+    for (const publishWindow of [1, undefined]) {
+      const mode = publishWindow === 1 ? 'one row at a time' : 'a batch pipelined';
+      it(`publishes committed events exactly once, in seq order, through bus failures (${mode})`, async () => {
+        const first = Array.from({ length: 5 }, () => payloadExecuted('a'));
+        const second = Array.from({ length: 3 }, () => payloadExecuted('b'));
+        await append(first);
+        await append(second);
+        const bus = flakyBus(b.bus, { failFirst: 3 });
+        const errors: { eventId?: string; attempts?: number }[] = [];
+        const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, batchSize: 3, retryBaseMs: 10, onError: (_e, info) => errors.push(info), ...(publishWindow ? { publishWindow } : {}) }));
+        const c = await collect(`outbox_order_${publishWindow ?? 'batch'}`);
+        await r.drain();
+        expect(ids(bus.published)).toEqual(ids([...first, ...second]));
+        // Pipelined, the outage refuses the whole first batch at once: one failure counted, on its first row,
+        // the rows behind it unmarked with no attempt counted; then one row at a time until a batch passes.
+        const counted = publishWindow === 1 ? [1, 2, 3] : [1];
+        expect(bus.attempts).toBe(8 + 3);
+        expect(errors.map((e) => e.eventId)).toEqual(counted.map(() => first[0]!.id));
+        expect(errors.map((e) => e.attempts)).toEqual(counted);
+        await c.waitFor(8);
+        await delay(200);
+        expect(ids(c.events)).toEqual(ids([...first, ...second]));
+        const rows = await env.db.query<{ id: string; attempts: number; last_error: string | null; published: boolean }>(
+          'SELECT id, attempts, last_error, published_at IS NOT NULL AS published FROM execution.outbox ORDER BY seq',
+        );
+        expect(rows.rows.every((row) => row.published)).toBe(true);
+        expect(rows.rows[0]).toMatchObject({ id: first[0]!.id, attempts: counted.length, last_error: 'simulated bus outage' });
+        expect(rows.rows.slice(1).every((row) => row.attempts === 0)).toBe(true);
+      });
+    }
 
-    it('stops at a failing row so that later rows do not overtake it', async () => {
+    it('one row at a time: stops at a failing row so that later rows do not overtake it', async () => {
       const events = Array.from({ length: 4 }, () => payloadExecuted());
       await append(events);
       const bus = flakyBus(b.bus);
@@ -132,9 +138,53 @@ export function outboxContract(
           await bus.publishEvent(e);
         },
       };
-      const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus: failing, retryBaseMs: 10, onError: () => {} }));
+      const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus: failing, publishWindow: 1, retryBaseMs: 10, onError: () => {} }));
       await r.drain();
       expect(ids(bus.published)).toEqual(ids(events));
+    });
+
+    it('pipelined: rows sent behind a refused row stay unmarked and go again after it, in order, stored once; the relay says the stream may hold them ahead of it, then sends one at a time', async () => {
+      const events = Array.from({ length: 6 }, () => payloadExecuted('pipe'));
+      await append(events);
+      const inner = flakyBus(b.bus);
+      const sent: string[] = [];
+      let refusals = 0;
+      const bus: Bus = {
+        ...inner,
+        publishEvent: async (e) => {
+          sent.push(e.id);
+          // The bus refuses the third event twice and stores the rest: the case pipelining cannot keep in order.
+          if (e.id === events[2]!.id && refusals++ < 2) throw new Error('no responders: stream leader changing');
+          await inner.publishEvent(e);
+        },
+      };
+      const warned: { msg: string; fields?: Record<string, unknown> }[] = [];
+      const r = relay(
+        createOutboxRelay({
+          db: env.db,
+          schema: 'execution',
+          bus,
+          retryBaseMs: 5,
+          onError: () => {},
+          logger: { warn: (msg, fields) => void warned.push({ msg, ...(fields ? { fields } : {}) }), error: () => {} },
+        }),
+      );
+      const c = await collect('outbox_pipelined');
+      await r.drain();
+      const i = ids(events);
+      // The whole batch went out at once; then the refused row alone, twice (one row at a time after a failure),
+      // then the rows behind it again, one at a time until a batch passes whole.
+      expect(sent).toEqual([...i, i[2], i[2], i[3], i[4], i[5]]);
+      // Stored once each: the copies of the rows stored ahead of it were dropped by the stream's de-duplication.
+      await c.waitFor(6);
+      await delay(200);
+      expect(c.events.map((e) => e.id)).toEqual([i[0], i[1], i[3], i[4], i[5], i[2]]);
+      expect(warned).toEqual([
+        { msg: expect.stringMatching(/may precede it/), fields: expect.objectContaining({ schema: 'execution', event_id: i[2], stored_after: 3, first_stored_after: i[3] }) },
+      ]);
+      const rows = await env.db.query<{ id: string; attempts: number; published: boolean }>('SELECT id, attempts, published_at IS NOT NULL AS published FROM execution.outbox ORDER BY seq');
+      expect(rows.rows.map((x) => [x.id, x.attempts, x.published])).toEqual(i.map((id, k) => [id, k === 2 ? 2 : 0, true]));
+      expect(await r.pending()).toBe(0);
     });
 
     it('keeps every row pending while the bus is down, however often it fails, sets none aside, and rejects drain() on stop', async () => {
@@ -150,7 +200,8 @@ export function outboxContract(
       await expect(drained).rejects.toThrow(/stopped/);
       expect(await r.pending()).toBe(2);
       const rows = await env.db.query<{ attempts: number }>('SELECT attempts FROM execution.outbox ORDER BY seq');
-      expect(rows.rows[0]!.attempts).toBeGreaterThanOrEqual(4);
+      // The first batch sent both rows at once (one failure counted, on the first); then one row at a time.
+      expect(rows.rows[0]!.attempts).toBeGreaterThanOrEqual(3);
       expect(rows.rows[1]!.attempts).toBe(0);
       expect(flaky.published).toEqual([]);
       expect(await deadLetters(env.db, 'execution')).toEqual([]);
@@ -202,7 +253,8 @@ export function outboxContract(
       const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus, retryBaseMs: 5, retryMaxMs: 20, maxAttempts: 3, onError: () => {}, logger: quiet }));
       await r.drain();
       expect(refused).toBe(3);
-      expect(ids(inner.published)).toEqual(ids(events.filter((e) => e !== poison)));
+      // Stored once each, in order (the rows sent behind the poison in the first batch went again after it, de-duplicated).
+      expect([...new Set(ids(inner.published))]).toEqual(ids(events.filter((e) => e !== poison)));
       const dead = await deadLetters(env.db, 'execution');
       expect(dead.map((d) => [d.event_id, d.attempts, d.error, d.status])).toEqual([[poison.id, 3, 'subject not captured by any stream', 'dead']]);
       const left = await env.db.query('SELECT id FROM execution.outbox WHERE id = $1', [poison.id]);
@@ -384,7 +436,8 @@ export function outboxContract(
       }
       await expect.poll(() => seen.length, { timeout: 5000 }).toBe(10);
       expect(seen).toEqual(ids(events));
-      expect(await usage(env.db)).toEqual({ s0: 5, s1: 5 });
+      // The handler has run for the last event; its transaction commits just after.
+      await expect.poll(() => usage(env.db), { timeout: 5000 }).toEqual({ s0: 5, s1: 5 });
     });
 
     it('applies a redelivered duplicate once', async () => {
@@ -659,12 +712,14 @@ export function outboxContract(
         let blocked = false;
         const slow: Bus = {
           ...shared,
+          // Sent at once, as a bus sends (Bus.publishEvent); the first acknowledgement is held back.
           publishEvent: async (e) => {
+            const sent = shared.publishEvent(e);
             if (!blocked) {
               blocked = true;
               await gate;
             }
-            await shared.publishEvent(e);
+            await sent;
           },
         };
         const counted = { n: 0 };
