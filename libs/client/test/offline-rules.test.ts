@@ -229,6 +229,18 @@ describe('glosses, inventory names and counts (glossary.ts, mapper.ts)', () => {
     for (const o of es.other) expect('incidente INC-77: sitio 4401 fuera de servicio desde las 08:10, severidad menor, un perro ladra'.includes(o)).toBe(true);
   });
 
+  it('an English sentence keeps its English words: a gloss that is also English waits for a word English lacks', async () => {
+    const en = await map(faultManagementTemplate, 'INC-5: the mayor reports site 4401 down, a client called');
+    expect(en.payload.severity).toBeUndefined();
+    expect(JSON.stringify([en.payload, en.other])).toContain('mayor');
+    expect((await map(flightBookingTemplate, 'Oslo to Rome, premier seats please')).payload.cabin_class).toBeUndefined();
+    // "un peu" is "a little": an article is not the number one.
+    expect((await map(photoRetouchTemplate, 'lisse un peu la peau')).payload.skin_smoothing).not.toBe(1);
+    // Two-character forms name interfaces and technologies.
+    const f = await map(faultManagementTemplate, 'INC-9: X2 link down, S1 alarms on BTS-77');
+    expect(f.payload.affected_site_ids ?? []).not.toContain('S1');
+  });
+
   it('an inventory name of capitals and digits is an affected site, a foreign number word beside a cue is a number', async () => {
     const f = await map(faultManagementTemplate, 'INC-20261126-0001 fan failure on RNC-12 at 10:00');
     expect(f.payload).toMatchObject({ incident_id: 'INC-20261126-0001', affected_site_ids: ['RNC-12'] });

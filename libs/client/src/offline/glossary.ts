@@ -50,7 +50,7 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['smooth skin', ['磨皮', '美肌']],
   ['soft', ['doux', 'douce', 'weich', 'suave', 'morbido', 'мягкий', 'ناعمة', '柔和']],
   ['tooth', ['dent', 'zahn', 'diente', 'dente', 'зуб', 'سن', '牙']],
-  ['teeth', ['dents', 'zähne', 'zaehne', 'dientes', 'denti', 'dentes', 'зубы', 'أسنان', 'الأسنان', '牙齿', '牙齒', '歯', '치아', '이']],
+  ['teeth', ['dents', 'zähne', 'zaehne', 'dientes', 'denti', 'dentes', 'зубы', 'أسنان', 'الأسنان', '牙齿', '牙齒', '歯', '치아']],
   ['white', ['blanc', 'blanche', 'blancs', 'blanches', 'weiß', 'weiss', 'weiße', 'weißer', 'blanco', 'blanca', 'blancos', 'blancas', 'bianco', 'bianchi', 'branco', 'белый', 'белые', 'أبيض', '白', '白く', '하얗게']],
   ['whiten', ['blanchir', 'bleichen', 'blanquear', 'sbiancare', 'отбелить', 'تبييض', '美白', 'ホワイトニング', '미백']],
   ['lighten', ['aufhellen', 'éclaircir', 'aclarar', 'осветлить']],
@@ -134,7 +134,7 @@ const LONGEST_CJK = CJK_FORMS.reduce((n, f) => Math.max(n, f.length), 0);
  */
 export const MAX_GLOSSED = 64;
 /** Single CJK characters glossed only when they stand alone: inside a run they are parts of other words (便 in 方便). */
-const ALONE_ONLY: ReadonlySet<string> = new Set(['便', '眼', '目', '歯', '白', '牙', '光', '断', '网', '網', '级', '級', '舱', '艙', '이', '눈', '망']);
+const ALONE_ONLY: ReadonlySet<string> = new Set(['便', '眼', '目', '歯', '白', '牙', '光', '断', '网', '網', '级', '級', '舱', '艙', '눈', '망']);
 
 function glossed(t: Token, words: readonly string[], start: number, end: number): Token[] {
   // A glossed word is an ordinary lowercase word: not a capitalised name ("Haut", "Hintergrund").
@@ -170,14 +170,20 @@ function splitRun(t: Token, budget: { left: number }): Token[] | undefined {
   return out;
 }
 
-/** `tokens` with words of other languages read as their English glosses (offsets and text kept). */
-export function glossTokens(tokens: readonly Token[]): Token[] {
+/**
+ * `tokens` with words of other languages read as their English glosses (offsets and text kept). A word that is
+ * also an English word (`isEnglish`: WordNet knows it) is glossed only in an utterance that holds a glossed word
+ * English does not have: "the mayor reports", "a client", "premier seats", "fond of" mean what they mean in
+ * English, and "des dents blanches" is French.
+ */
+export function glossTokens(tokens: readonly Token[], isEnglish: (word: string) => boolean = () => false): Token[] {
   const out: Token[] = [];
   const budget = { left: MAX_GLOSSED };
+  const foreign = tokens.some((t) => (t.kind === 'word' && GLOSSES.has(t.lower) && !isEnglish(t.lower)) || t.kind === 'cjk');
   for (const t of tokens) {
     if (budget.left <= 0) out.push(t);
     else if (t.kind === 'word') {
-      const g = GLOSSES.get(t.lower);
+      const g = foreign || !isEnglish(t.lower) ? GLOSSES.get(t.lower) : undefined;
       if (g) {
         out.push(...glossed(t, g, t.start, t.end));
         budget.left--;

@@ -399,12 +399,14 @@ function numberOrScore(tokens: readonly Token[], i: number): NumberSpan | undefi
   const m = t?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec(t.text) : null;
   if (m) return { value: Number(m[1]), from: i, to: i + 1 };
   // "nivel dos", "Stufe sieben": another language's number word (languages.ts); numbers() still asks for a cue.
-  const foreign = t?.kind === 'word' && !ENGLISH_HOMOGRAPHS.has(t.lower) ? FOREIGN_NUMBERS.get(t.lower) : undefined;
+  const foreign = t?.kind === 'word' && !ENGLISH_HOMOGRAPHS.has(t.lower) && !ARTICLES.has(t.lower) ? FOREIGN_NUMBERS.get(t.lower) : undefined;
   if (foreign !== undefined) return { value: foreign, from: i, to: i + 1 };
   return numberAt(tokens, i);
 }
 /** Number words of other languages that are also English words or abbreviations ("due", "Sept", "um"). */
 const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six']);
+/** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
+const ARTICLES: ReadonlySet<string> = new Set(['un', 'une', 'ein', 'eine', 'einer', 'uno', 'una', 'um', 'uma']);
 
 function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
@@ -638,7 +640,8 @@ function lists(c: Ctx, k: KeyPlan): void {
     const texts = [...items.flatMap((x) => expandRange((c.tokens[x] as Token).text) ?? [(c.tokens[x] as Token).text]), ...(range?.items ?? [])];
     // An item of capitals and digits ("BTS-77", "MSC-02") is an inventory name whatever shape the key's examples
     // show, when the key's definition fixes no pattern for its items (found by type, wherever it stands).
-    const named = (t: string) => (k.pattern ? 0 : /[A-Z]/.test(t) && /\d/.test(t) && !/[a-z]/.test(t) ? 0.6 : 0);
+    // Two or three characters ("S1", "X2", "5G") name interfaces and technologies, not inventory.
+    const named = (t: string) => (k.pattern || t.length < 4 ? 0 : /[A-Z]/.test(t) && /\d/.test(t) && !/[a-z]/.test(t) ? 0.6 : 0);
     const shape = texts.reduce((a, t) => a + Math.max(shapeScore(k, t), named(t)), 0) / texts.length;
     // A cue before the list ("sites 1021, 1022") or right after it ("MSC-02 and HSS-01 affected").
     const cued = cueBefore(c, i, k.cues) || cueAfter(c, j, k.cues, 2);
@@ -1088,7 +1091,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       plans.set(planKey, plan);
     }
     cities ??= zoneCities();
-    const tokens = correctTokens(glossTokens(splitCjk(tokenize(ctx.utterance))), plan.spelling, lex);
+    const tokens = correctTokens(glossTokens(splitCjk(tokenize(ctx.utterance)), (w) => lex.known(w)), plan.spelling, lex);
     const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
     for (const k of plan.keys) {
       if (k.kind !== 'boolean') mentions(c, k);
