@@ -47,6 +47,8 @@ export interface InputLog {
   transact<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Serialises a unit of work with the in-memory state. */
   serialize<T>(work: () => Promise<T>): Promise<T>;
+  /** Whether no unit of work runs or waits: the state in memory is then the committed one. */
+  idle(): boolean;
 }
 
 /** Applies one input to `ev`; the same code runs live and in a replay. */
@@ -135,5 +137,6 @@ export function createInputLog(deps: InputLogDeps): InputLog {
         }
       }),
     serialize: (work) => mutex.run(work),
+    idle: () => mutex.idle(),
   };
 }

@@ -123,6 +123,9 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
       await inputs.step(tx, event.type === 'pool.grown' ? 'grown' : 'matured', at, { matured: m, induction: prepared.induction }, event.id);
     },
     concernsExecution(event) {
+      // While a unit of work runs or waits (an approval, an edit, a matured cluster), memory may be about to gain an
+      // active patch this execution counts for: the normal path, queued behind it on the mutex, decides then.
+      if (!inputs.idle()) return true;
       const ev = evolver();
       const scenario = (event.data as PayloadExecutedData).scenario_id;
       if (!ev.knows(scenario)) return false;

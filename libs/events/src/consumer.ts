@@ -191,7 +191,16 @@ export async function consumeIdempotently(
     for (const e of events) failures.delete(e.id);
   };
   // Events with no effect are acknowledged with the delivery, without a transaction (opts.concerns).
-  const concerns = opts.concerns;
+  // A `concerns` that throws counts the event as concerned: the normal path then counts its failures and sets it aside.
+  const concerns = opts.concerns
+    ? (e: EventEnvelope): boolean => {
+        try {
+          return opts.concerns!(e);
+        } catch {
+          return true;
+        }
+      }
+    : undefined;
   const deliverBatch = concerns ? (events: EventEnvelope[]) => batch(events.filter((e) => concerns(e))) : batch;
   const deliverOne = concerns ? async (event: EventEnvelope) => (concerns(event) ? one(event) : undefined) : one;
   const sub = opts.bus.consumeBatch

@@ -423,6 +423,7 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     const dead: { event: EventEnvelope; error: string; attempts: number; id: string }[] = [];
     let failed = false;
     let next = 0;
+    const stored = new Set<string>();
     for (let start = 0; start < rows.length && !failed; start += window) {
       const chunk = rows.slice(start, start + window).map((row) => sendRow(bus, row, busLimit));
       for (let i = 0; i < chunk.length; i++) {
@@ -451,14 +452,16 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
           continue;
         }
         failed = true;
-        await warnOvertaken(b, row, chunk.slice(i + 1));
+        // Rows the stream stored after the refused one stay marked published: sent again after it, they could
+        // outlive the stream's de-duplication window (a long outage) and be stored twice.
+        for (const seq of await warnOvertaken(b, row, chunk.slice(i + 1))) stored.add(seq);
         break;
       }
     }
     // A batch that sent nothing (every row held behind a gap) says nothing about the bus.
     if (failed || rows.length > 0) b.cautious = failed;
     // The rows behind a failure wait for the retry, and the rows behind a gap for the gap, in order.
-    const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq));
+    const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq)).filter((seq) => !stored.has(seq));
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
     return { claimed: rows.length, failed, held: cut.publish < all.length };
@@ -496,16 +499,19 @@ function sendRow(bus: Bus, row: Row, busLimit: number | undefined): { row: Row; 
  * takes the bus refusing one event and then storing the next (a clustered stream changing leader, a server
  * restarting between the two), and after it the relay sends one row at a time until a batch passes whole.
  */
-async function warnOvertaken(b: Batch, failed: Row, after: { row: Row; outcome: Promise<Sent> }[]): Promise<void> {
+async function warnOvertaken(b: Batch, failed: Row, after: { row: Row; outcome: Promise<Sent> }[]): Promise<Set<string>> {
   const outcomes = await Promise.all(after.map((a) => a.outcome));
-  const stored = after.filter((_, i) => outcomes[i]!.kind === 'published').map((a) => a.row.id);
-  if (stored.length === 0) return;
+  const storedRows = after.filter((_, i) => outcomes[i]!.kind === 'published').map((a) => a.row);
+  for (const row of storedRows) b.onPublished?.({ eventId: row.id, lagSeconds: Number(row.age_s ?? 0) });
+  const stored = storedRows.map((r) => r.id);
+  if (stored.length === 0) return new Set();
   b.log.warn('outbox relay: events sent after one the bus refused were stored; on the stream they may precede it', {
     schema: b.s,
     event_id: failed.id,
     stored_after: stored.length,
     first_stored_after: stored[0],
   });
+  return new Set(storedRows.map((r) => String(r.seq)));
 }
 
 /**

@@ -138,6 +138,33 @@ describe('consumeIdempotently on a bus that delivers batches', () => {
     expect(marks.rows.map((r) => r.event_id)).toEqual(applied.map((e) => e.id).sort());
   });
 
+  it('counts an event whose `concerns` throws as concerned: the handler decides, and the delivery is not stuck', async () => {
+    const events = Array.from({ length: 3 }, () => payloadExecuted('judged'));
+    const calls: string[] = [];
+    subs.push(
+      await consumeIdempotently(
+        {
+          bus,
+          db,
+          schema: 'registry',
+          durable: 'usage_concerns_throws',
+          filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)],
+          concerns: (e) => {
+            if (e.id === events[1]!.id) throw new Error('cannot judge');
+            return true;
+          },
+        },
+        async (e, tx) => {
+          calls.push(e.id);
+          await bumpUsage(tx, e);
+        },
+      ),
+    );
+    for (const e of events) await bus.publishEvent(e);
+    await expect.poll(() => calls.length, { timeout: 5000 }).toBe(3);
+    expect(calls).toEqual(events.map((e) => e.id));
+  });
+
   it('hands the new events of a batch to handleBatch in one call, and takes them one at a time through the handler when it fails', async () => {
     const events = Array.from({ length: 5 }, () => payloadExecuted('batch'));
     for (const e of events) await bus.publishEvent(e);

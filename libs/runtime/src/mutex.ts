@@ -6,15 +6,20 @@
  */
 export interface Mutex {
   run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Whether no unit of work runs or waits: what is in memory then is what the last unit left. */
+  idle(): boolean;
 }
 
 export function createMutex(): Mutex {
   let tail: Promise<unknown> = Promise.resolve();
+  let open = 0;
   return {
     run<T>(fn: () => Promise<T>): Promise<T> {
-      const next = tail.then(fn, fn);
+      open++;
+      const next = tail.then(fn, fn).finally(() => open--);
       tail = next.catch(() => undefined);
       return next;
     },
+    idle: () => open === 0,
   };
 }

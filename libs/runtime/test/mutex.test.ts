@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { createMutex } from '../src/mutex';
+
+describe('mutex', () => {
+  it('runs one unit at a time, in order, and is idle only when none runs or waits (a failed unit too)', async () => {
+    const m = createMutex();
+    expect(m.idle()).toBe(true);
+    const seen: string[] = [];
+    let release = () => {};
+    const first = m.run(() => new Promise<void>((r) => (release = () => (seen.push('first'), r()))));
+    const second = m.run(async () => void seen.push('second'));
+    const third = m.run(async () => {
+      throw new Error('fails');
+    });
+    expect(m.idle()).toBe(false);
+    await Promise.resolve();
+    expect(seen).toEqual([]);
+    release();
+    await first;
+    await second;
+    await expect(third).rejects.toThrow('fails');
+    expect(seen).toEqual(['first', 'second']);
+    expect(m.idle()).toBe(true);
+  });
+});
