@@ -89,12 +89,13 @@ export const NAME_WEIGHT = 0.5;
 /** What a phrase the template recognises without a value counts among filled keys (at most two count). */
 export const RECOGNISED_WEIGHT = 0.5;
 /**
- * Taken off the score of a scenario when the request names a sister of its concept instead of the concept ("reserve
+ * What is left of the score of a scenario when the request names a sister of its concept instead of the concept ("reserve
  * a train": riding is another way to travel than flying; WordNet sister terms through the nouns' acts, see
  * `MapperOutput.rivals`). The slots such requests fill (cities, a date, a count) are the neighbour's too, so they are
- * no evidence for this scenario against its sister.
+ * no evidence for this scenario against its sister. A factor, not a difference: the better the slots fit, the more a
+ * sister's request looks like the scenario's (a perfect fit keeps 0.25, under `DEFAULT_MIN_SCORE`).
  */
-export const RIVAL_PENALTY = 0.5;
+export const RIVAL_FACTOR = 0.25;
 /**
  * What the explained share counts when a mapping's only values are dates and nothing else of the scenario's was said
  * (no other key, not its name, no phrase it recognises): a date is in every kind of request, so the words the template
@@ -206,11 +207,10 @@ export async function identifyIn(
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
     const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 ? sel : 0;
-    const rival = (mapping.rivals?.length ?? 0) > 0 ? RIVAL_PENALTY : 0;
-    const score = Math.max(
-      0,
-      SCORE_WEIGHTS.explained * explained * (onlyDates ? DATE_ONLY_EXPLAINED : 1) + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * selection - rival,
-    );
+    const rival = (mapping.rivals?.length ?? 0) > 0 ? RIVAL_FACTOR : 1;
+    const score =
+      rival *
+      (SCORE_WEIGHTS.explained * explained * (onlyDates ? DATE_ONLY_EXPLAINED : 1) + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * selection);
     scored.push({ scenario: e.scenario, agent: e.agent, score, selection: round(sel), explained: round(explained), filled: Object.keys(mapping.confidence).length, mapping });
   }
   scored.sort((a, b) => b.score - a.score);
