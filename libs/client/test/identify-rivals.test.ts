@@ -75,4 +75,16 @@ describe('identification of near misses', () => {
       expect(out).not.toHaveProperty('rivals');
     }
   });
+
+  it('a hostile scenario name is read as concept words without pollution or blow-up', async () => {
+    for (const scenario of ['__proto___constructor', 'toString_flight', `x_${'a'.repeat(120)}`, `bus_${'_'.repeat(100)}`, 'train\u0000_flight', '\ud800_bus']) {
+      const template = { ...flightBookingTemplate, scenario };
+      const m = await client.mapUtterance(template, 'a bus from Boston to Denver on Friday', REF);
+      expect(m.payload['origin']).toBe('Boston');
+      expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+      expect(m.rivals === undefined || m.rivals.every((w) => typeof w === 'string')).toBe(true);
+    }
+    // A 1 MiB scenario name is no template at all: a typed refusal before any word is read.
+    await expect(client.mapUtterance({ ...flightBookingTemplate, scenario: `x_${'a'.repeat(1 << 20)}` }, 'a bus', REF)).rejects.toMatchObject({ type: 'template_invalid' });
+  });
 });
