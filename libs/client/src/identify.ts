@@ -88,6 +88,20 @@ export const DATE_KEY_WEIGHT = 0.3;
 export const NAME_WEIGHT = 0.5;
 /** What a phrase the template recognises without a value counts among filled keys (at most two count). */
 export const RECOGNISED_WEIGHT = 0.5;
+/**
+ * What is left of the score of a scenario when the request names a sister of its concept instead of the concept ("reserve
+ * a train": riding is another way to travel than flying; WordNet sister terms through the nouns' acts, see
+ * `MapperOutput.rivals`). The slots such requests fill (cities, a date, a count) are the neighbour's too, so they are
+ * no evidence for this scenario against its sister. A factor, not a difference: the better the slots fit, the more a
+ * sister's request looks like the scenario's (a perfect fit keeps 0.25, under `DEFAULT_MIN_SCORE`).
+ */
+export const RIVAL_FACTOR = 0.25;
+/**
+ * What the explained share counts when a mapping's only values are dates and nothing else of the scenario's was said
+ * (no other key, not its name, no phrase it recognises): a date is in every kind of request, so the words the template
+ * then explains are its vocabulary alone ("set an alarm for 7am" beside a template with an `alarm_type` key).
+ */
+export const DATE_ONLY_EXPLAINED = 0.5;
 /** Measured on the development utterances (bench/ask.ts, BENCHMARKS.md). */
 export const DEFAULT_MIN_SCORE = 0.3;
 export const DEFAULT_CANDIDATES = 5;
@@ -187,12 +201,16 @@ export async function identifyIn(
     const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
     const keys = filledWeight(e.template, mapping);
     const named = namesScenario(utterance, e.scenario);
+    const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
     const filled = keys + (named ? NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
     const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 ? sel : 0;
-    const score = SCORE_WEIGHTS.explained * explained + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * selection;
+    const rival = (mapping.rivals?.length ?? 0) > 0 ? RIVAL_FACTOR : 1;
+    const score =
+      rival *
+      (SCORE_WEIGHTS.explained * explained * (onlyDates ? DATE_ONLY_EXPLAINED : 1) + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * selection);
     scored.push({ scenario: e.scenario, agent: e.agent, score, selection: round(sel), explained: round(explained), filled: Object.keys(mapping.confidence).length, mapping });
   }
   scored.sort((a, b) => b.score - a.score);
@@ -200,6 +218,12 @@ export async function identifyIn(
   const top = scored[0];
   if (!top || top.score < minScore || !top.mapping) return { scenario: null, agent: null, score: round(top?.score ?? 0), ranking };
   return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
+}
+
+/** Whether every key the mapping filled is a date or date-time. */
+function onlyDateKeys(template: SchemaTemplate, m: UtteranceMapping): boolean {
+  const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
+  return Object.keys(m.confidence).every((k) => formats.get(k) === 'date' || formats.get(k) === 'date-time');
 }
 
 /** Whether a word of the scenario's id stands in the words ("photo" for photo_retouch), ignoring plural -s. */

@@ -71,6 +71,11 @@ export interface MapperOutput {
    * scenario for identification, as a filled key is.
    */
   readonly recognised?: number;
+  /**
+   * Words of the request that name a sister of the scenario's own concept, not the concept ("a train" for a flight
+   * template: another way to travel). Evidence against the scenario for identification (draft-zhou §6.1).
+   */
+  readonly rivals?: readonly string[];
 }
 
 /** The port: one utterance, one template, values with confidences. */
@@ -129,6 +134,8 @@ export interface UtteranceMapping {
   explained?: number;
   /** Phrases the template recognised without a value (see MapperOutput.recognised). */
   recognised?: number;
+  /** Words naming a sister of the scenario's concept (see MapperOutput.rivals). */
+  rivals?: string[];
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -305,6 +312,7 @@ export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: 
     notes,
     ...(typeof out.explained === 'number' && out.explained >= 0 && out.explained <= 1 ? { explained: out.explained } : {}),
     ...(typeof out.recognised === 'number' && Number.isInteger(out.recognised) && out.recognised > 0 ? { recognised: out.recognised } : {}),
+    ...rivalsFrom(out.rivals),
   };
 }
 
@@ -330,4 +338,11 @@ export function payloadInvalid(m: UtteranceMapping, identification?: unknown): P
     violations: m.violations,
     details: { mapping: m as unknown as JsonObject, ...(identification !== undefined ? { identification } : {}) },
   });
+}
+
+/** A mapper's rival words, kept when they are a short list of short strings (a mapper's output is outside data). */
+function rivalsFrom(r: unknown): { rivals?: string[] } {
+  if (!Array.isArray(r)) return {};
+  const words = r.filter((w): w is string => typeof w === 'string' && w.length > 0 && w.length <= 64).slice(0, 16);
+  return words.length > 0 ? { rivals: words } : {};
 }

@@ -17,6 +17,12 @@ const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
 const DERIVATION_SENSES = 4;
 const MAX_CACHED = 20_000;
+/** Noun senses whose derived verbs say what act the noun names (most frequent first). */
+const ACT_SENSES = 2;
+/** Hypernym steps above those verbs where two acts may meet (one more joins nearly every act at "move" or "change"). */
+const ACT_DEPTH = 2;
+/** Most steps from the two acts to where they meet, both sides together ("seat" and "flight" meet only at "move"). */
+const ACT_MEET = 3;
 /** Words WordNet is asked about: lowercase letters, inner hyphens or apostrophes, bounded. */
 const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
@@ -41,6 +47,7 @@ function strip(word: string): string[] {
 export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
+  private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -164,6 +171,61 @@ export class Lexicon {
     if (!wn || !LOOKUP_WORD.test(w) || w.endsWith('ed')) return false;
     if (!wn.baseForms(w, 'v').some((b) => b !== w)) return false;
     return wn.baseForms(w, 'n').length === 0 && wn.baseForms(w, 'a').length === 0 && wn.baseForms(w, 'r').length === 0;
+  }
+
+  /**
+   * The acts a noun names (its first `ACT_SENSES` senses' derivation pointers to verbs: "flight" → fly, "train" →
+   * train/rail, "photo" → photograph) and their hypernyms up to `ACT_DEPTH` steps, each verb concept (synset
+   * offset) with the fewest steps it is reached in (0: the act itself).
+   */
+  private acts(word: string): ReadonlyMap<number, number> {
+    const w = word.toLowerCase();
+    const hit = this.actCache.get(w);
+    if (hit) return hit;
+    const out = new Map<number, number>();
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      for (const lemma of wn.baseForms(w, 'n')) {
+        for (const offset of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, ACT_SENSES)) {
+          const syn = wn.synset('n', offset);
+          if (!syn) continue;
+          // Any member's derivations: the synset is one sense ("flight, flying" → fly).
+          let frontier = syn.pointers.filter((p) => p.symbol === '+' && p.pos === 'v').map((p) => p.offset);
+          for (let depth = 0; depth <= ACT_DEPTH && frontier.length > 0; depth++) {
+            const next: number[] = [];
+            for (const o of frontier) {
+              if ((out.get(o) ?? Infinity) <= depth) continue;
+              out.set(o, depth);
+              for (const p of wn.synset('v', o)?.pointers ?? []) if (p.symbol === '@' && p.pos === 'v') next.push(p.offset);
+            }
+            frontier = next;
+          }
+        }
+      }
+    }
+    remember(this.actCache, w, out);
+    return out;
+  }
+
+  /**
+   * Whether `word` names a different kind of the act `concept` names (WordNet sister terms through the verbs the
+   * nouns derive from): a train and a flight are both ways to travel (train → ride → travel, flight → fly → travel),
+   * so "a train" is not "a flight". A word sharing an act with the concept, or one of its synonyms, is not a sister;
+   * nor is a word whose act is the concept's hypernym ("travel" for a flight): they meet strictly above both, and
+   * close (`ACT_MEET`).
+   */
+  sisterOf(word: string, concept: string): boolean {
+    if (this.match(word, concept) > 0) return false;
+    const a = this.acts(word);
+    const b = this.acts(concept);
+    if (a.size === 0 || b.size === 0) return false;
+    for (const [o, d] of a) if (d === 0 && b.has(o)) return false;
+    for (const [o, d] of b) if (d === 0 && a.has(o)) return false;
+    for (const [o, d] of a) {
+      const e = b.get(o) ?? 0;
+      if (d > 0 && e > 0 && d + e <= ACT_MEET) return true;
+    }
+    return false;
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

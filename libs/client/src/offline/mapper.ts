@@ -44,6 +44,8 @@ interface Ctx {
   out: Candidate[];
   /** Whether other languages' route words may be read here (computed on first use). */
   foreign?: { any: boolean; ambiguous: boolean };
+  /** The words of the template's scenario name ("flight", "booking"): the concept it serves. */
+  concepts?: readonly string[];
 }
 
 /** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
@@ -1092,7 +1094,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
     }
     cities ??= zoneCities();
     const tokens = correctTokens(glossTokens(splitCjk(tokenize(ctx.utterance)), (w) => lex.known(w)), plan.spelling, lex);
-    const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [] };
+    const c: Ctx = { tokens, text: ctx.utterance, plan, lex, out: [], concepts: conceptWords(ctx.template.scenario) };
     for (const k of plan.keys) {
       if (k.kind !== 'boolean') mentions(c, k);
       switch (k.kind) {
@@ -1176,7 +1178,39 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
-  return { values, other: all, explained: explainedShare(c, accounted), ...(recognised > 0 ? { recognised } : {}) };
+  const rivals = rivalWords(c, accounted);
+  return { values, other: all, explained: explainedShare(c, accounted), ...(recognised > 0 ? { recognised } : {}), ...(rivals.length > 0 ? { rivals } : {}) };
+}
+
+/** At most this many words of an utterance are asked whether they are sisters of the scenario's concept. */
+const MAX_RIVAL_PROBES = 64;
+
+/** The words of a scenario name ("flight_booking" → flight, booking), lowercase, at least three letters. */
+function conceptWords(scenario: string): string[] {
+  return [...new Set(scenario.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && w.length <= 40))];
+}
+
+/**
+ * Words of the request that name a sister of the scenario's own concept (draft-zhou §6.1, identification): a noun
+ * the template neither took nor knows, said before the request's details, whose act meets the concept's only above both ("train" beside a flight
+ * template: riding and flying are both ways to travel). Scenario identification counts them against the scenario.
+ */
+function rivalWords(c: Ctx, accounted: readonly number[]): string[] {
+  const concepts = c.concepts ?? [];
+  if (concepts.length === 0) return [];
+  const out: string[] = [];
+  let probes = 0;
+  // The head of a request comes before its details: only words said before the first value a key took are asked
+  // ("reserve a train from Paris", not "…from Paris, aisle seat and extra baggage").
+  const firstValue = accounted.findIndex((a) => a > 0);
+  c.tokens.forEach((t, i) => {
+    if (firstValue !== -1 && i > firstValue) return;
+    if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
+    if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower)) return;
+    probes++;
+    if (concepts.some((w) => c.lex.sisterOf(t.lower, w)) && !out.includes(t.lower)) out.push(t.lower);
+  });
+  return out;
 }
 
 /**

@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { SCENARIOS, flightBookingTemplate } from '@parley/examples';
+import { scenarioId } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient, type Mapper, type ScenarioCatalog } from '../src/index';
+import { createOfflineMapper } from '../src/offline/index';
+import { Lexicon } from '../src/offline/lexicon';
+
+// Scenario identification against near misses (draft-zhou §6.1, Figure 1 step 2): a request naming a sister of the
+// scenario's concept (WordNet sister terms through the nouns' acts), and one a template explains only by a date and
+// its own vocabulary. Sentences of their own, not the bench's.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const catalog: ScenarioCatalog = {
+  entries: SCENARIOS.map((s) => ({ scenario: scenarioId(s.template.scenario), agent: 'a', template: s.template, description: s.description, tags: s.tags, domain: s.domain })),
+};
+const REF = { today: '2026-11-26', timezone: 'Europe/Paris' };
+
+async function lexicon(): Promise<Lexicon> {
+  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+  return new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+}
+
+describe('sister concepts', () => {
+  it('another way to travel is a sister of a flight; the plane, the trip itself and a seat are not', async () => {
+    const lex = await lexicon();
+    for (const w of ['train', 'bus', 'car', 'taxi', 'ferry']) expect(lex.sisterOf(w, 'flight'), w).toBe(true);
+    for (const w of ['flight', 'flights', 'plane', 'travel', 'seat', 'ticket', 'dog', 'hotel']) expect(lex.sisterOf(w, 'flight'), w).toBe(false);
+    expect(lex.sisterOf('picture', 'photo')).toBe(false);
+  });
+
+  it('hostile words are no sister of anything and never throw', async () => {
+    const lex = await lexicon();
+    const hostile = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '\u0000train', 'train\u0000', '\ud800', 'a'.repeat(1 << 20), '(a+)+'.repeat(1000), ''];
+    for (const w of hostile) {
+      expect(lex.sisterOf(w, 'flight')).toBe(false);
+      expect(lex.sisterOf('train', w)).toBe(false);
+    }
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (w) => typeof lex.sisterOf(w, 'flight') === 'boolean'));
+  });
+});
+
+describe('identification of near misses', () => {
+  it('a request for a sister of the scenario\'s concept is no scenario; the concept itself still is', async () => {
+    const cases: [string, string | null][] = [
+      ['book a bus from Boston to Denver on Friday for two', null],
+      ['a taxi from Rome to Naples tomorrow for three people', null],
+      ['book a flight from Boston to Denver on Friday for two, aisle seat and extra baggage', 'flight_booking'],
+      ['a seat on a plane from Rome to Naples tomorrow, three people', 'flight_booking'],
+    ];
+    for (const [words, scenario] of cases) {
+      const id = await client.identifyScenario(words, { ...REF, catalog });
+      expect(id.scenario, words).toBe(scenario);
+    }
+    const m = await client.mapUtterance(flightBookingTemplate, 'book a bus from Boston to Denver on Friday', REF);
+    expect(m.rivals).toEqual(['bus']);
+  });
+
+  it('a template that explains the words only through a date and its own vocabulary does not win', async () => {
+    const id = await client.identifyScenario('set an alarm for half past six', { ...REF, catalog });
+    expect(id.scenario).toBeNull();
+    const real = await client.identifyScenario('site 4410 has been down since 06:30, link down alarm', { ...REF, catalog });
+    expect(real.scenario).toBe('fault_management');
+  });
+
+  it('rivals a mapper reports are kept only as a short list of short strings', async () => {
+    const reported: unknown[] = ['bus', 5, null, '', 'x'.repeat(65), '__proto__', ...Array.from({ length: 40 }, (_, i) => `w${i}`)];
+    const mapper: Mapper = { id: 'fixed', map: async () => ({ values: new Map(), other: [], rivals: reported as string[] }) };
+    const m = await createParleyClient('http://127.0.0.1:9', { mapper }).mapUtterance(flightBookingTemplate, 'anything', REF);
+    expect(m.rivals?.length).toBe(16);
+    expect(m.rivals?.slice(0, 2)).toEqual(['bus', '__proto__']);
+    expect(m.rivals?.every((w) => typeof w === 'string' && w.length > 0 && w.length <= 64)).toBe(true);
+    for (const bad of [undefined, 'bus', { length: 3 }, []]) {
+      const bm: Mapper = { id: 'fixed', map: async () => ({ values: new Map(), other: [], rivals: bad as string[] }) };
+      const out = await createParleyClient('http://127.0.0.1:9', { mapper: bm }).mapUtterance(flightBookingTemplate, 'anything', REF);
+      expect(out).not.toHaveProperty('rivals');
+    }
+  });
+
+  it('a hostile scenario name is read as concept words without pollution or blow-up', async () => {
+    for (const scenario of ['__proto___constructor', 'toString_flight', `x_${'a'.repeat(120)}`, `bus_${'_'.repeat(100)}`, 'train\u0000_flight', '\ud800_bus']) {
+      const template = { ...flightBookingTemplate, scenario };
+      const m = await client.mapUtterance(template, 'a bus from Boston to Denver on Friday', REF);
+      expect(m.payload['origin']).toBe('Boston');
+      expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+      expect(m.rivals === undefined || m.rivals.every((w) => typeof w === 'string')).toBe(true);
+    }
+    // A 1 MiB scenario name is no template at all: a typed refusal before any word is read.
+    await expect(client.mapUtterance({ ...flightBookingTemplate, scenario: `x_${'a'.repeat(1 << 20)}` }, 'a bus', REF)).rejects.toMatchObject({ type: 'template_invalid' });
+  });
+});
