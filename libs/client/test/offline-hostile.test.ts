@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ParleyError, type SchemaTemplate } from '@parley/protocol';
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createParleyClient, MAX_UTTERANCE_CHARS, prepareUtterance } from '../src/index';
 import { createOfflineMapper } from '../src/offline/index';
 import { examplePairs } from '../src/offline/examples';
@@ -37,6 +37,11 @@ function objectPrototypeIsClean(): void {
 const PROTO_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 
 describe('hostile utterances', () => {
+  // Warm-up (WordNet, word vectors, each template's plan): the time budgets below are for the text, not for loading.
+  beforeAll(async () => {
+    for (const template of TEMPLATES) await client.mapUtterance(template, 'window seat please', REF);
+  }, 120_000);
+
   it('map or fail with a typed error; other and sources are the user\'s words; nothing leaks into prototypes', async () => {
     await fc.assert(
       fc.asyncProperty(hostileUtterance, fc.constantFrom(...TEMPLATES), async (text, template) => {
