@@ -124,13 +124,13 @@ async function insertGroupMarked(tx: Queryable, marks: ProcessedMarks, ids: read
     const at = params.length;
     params.push(i.event_id, i.fragment_index, i.scenario_id, i.client_id, i.at_ms, i.raw_text, p.sanitized, [...p.sanitize_flags], p.vector ? [...p.vector] : null, i.global_cluster_id, i.client_cluster_id);
     const c = (k: number, type: string) => `$${at + k}::${type}`;
-    return `(${n}, ${c(1, 'uuid')}, ${c(2, 'int')}, ${c(3, 'text')}, ${c(4, 'text')}, ${c(5, 'bigint')}, ${c(6, 'text')}, ${c(7, 'text')}, ${c(8, 'text[]')}, ${c(9, 'real[]')}, ${c(10, 'text')}, ${c(11, 'text')})`;
+    return `(${c(1, 'uuid')}, ${c(2, 'int')}, ${c(3, 'text')}, ${c(4, 'text')}, ${c(5, 'bigint')}, ${c(6, 'text')}, ${c(7, 'text')}, ${c(8, 'text[]')}, ${c(9, 'real[]')}, ${c(10, 'text')}, ${c(11, 'text')}, ${n})`;
   });
   // Rows in the order memory folded them (ORDER BY ord): the log is replayed in seq order.
   const write =
     rows.length === 0
       ? ''
-      : `, r (ord, event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, sanitized, flags, vector, global_cluster_id, client_cluster_id) AS (VALUES ${rows.join(', ')}),
+      : `, r (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, sanitized, flags, vector, global_cluster_id, client_cluster_id, ord) AS (VALUES ${rows.join(', ')}),
          w AS (INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, raw_sealed, sanitized, flags, vector, global_cluster_id, client_cluster_id)
                SELECT r.event_id, r.fragment_index, r.scenario_id, r.client_id, r.at_ms, r.raw_text, true, r.sanitized, r.flags, r.vector, r.global_cluster_id, r.client_cluster_id
                  FROM r WHERE r.event_id IN (SELECT event_id FROM fresh) ORDER BY r.ord)`;
