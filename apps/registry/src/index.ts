@@ -16,7 +16,7 @@ import { migrate, type Db } from '@parley/storage';
 import { profileGuards, registryGuards } from './access';
 import { createApiKeyStore } from './api-keys';
 import { createProfileService } from './profiles';
-import { createRegistryService, recordExecution, recordExecutions } from './service';
+import { createRegistryService, recordExecution, recordExecutionsMarked } from './service';
 
 export { createRegistryService } from './service';
 export { createProfileService } from './profiles';
@@ -109,11 +109,13 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       ...flow.consumer,
       durable: `${deps.subjects.prefix}-registry-usage`,
       filterSubjects: [deps.subjects.eventAllScenarios(EventType.PayloadExecuted)],
-      // A batch of executions is counted with one upsert.
-      handleBatch: (events, tx) =>
-        recordExecutions(
-          tx,
-          events.flatMap(({ event }) => (event.type === EventType.PayloadExecuted ? [{ agent: event.data.agent, scenario_id: event.scenario_id, occurred_at: event.occurred_at }] : [])),
+      // A delivery's marks and its executions' counts in one statement (no transaction: one statement commits alone).
+      applyMarked: (events, db, marks) =>
+        recordExecutionsMarked(
+          db,
+          marks,
+          events.map(({ event }) => event.id),
+          events.flatMap(({ event }) => (event.type === EventType.PayloadExecuted ? [{ id: event.id, agent: event.data.agent, scenario_id: event.scenario_id, occurred_at: event.occurred_at }] : [])),
         ),
     },
     async (event, tx) => {

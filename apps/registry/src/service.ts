@@ -3,6 +3,7 @@ import { ParleyError, scenarioId, validateAgentName } from '@parley/protocol';
 import type { Db, Queryable } from '@parley/storage';
 import { isoTimestamp } from '@parley/protocol';
 import type { Clock } from '@parley/runtime';
+import type { ProcessedMarks } from '@parley/events';
 
 /**
  * The registry: agent profiles, the scenarios each agent serves, and discovery
@@ -143,6 +144,31 @@ export async function recordExecutions(tx: Queryable, events: readonly { agent: 
   );
 }
 
+/**
+ * Marks `ids` processed and counts the executions among them that it marked,
+ * in one statement (a data-modifying CTE after `marks.cte`): each event id is
+ * counted once however often it is delivered (zhou §6.2 event flow, consumers
+ * idempotent by event id), grouped by (agent, scenario) since one upsert
+ * cannot touch the same row twice.
+ */
+export async function recordExecutionsMarked(
+  db: Queryable,
+  marks: ProcessedMarks,
+  ids: readonly string[],
+  executions: readonly { id: string; agent: string; scenario_id: string; occurred_at: string }[],
+): Promise<void> {
+  await db.query(
+    `WITH ${marks.cte}
+     INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at)
+     SELECT e.agent, e.scenario_id, count(*), max(e.at)
+       FROM unnest($3::uuid[], $4::text[], $5::text[], $6::timestamptz[]) AS e(id, agent, scenario_id, at)
+       JOIN fresh ON fresh.event_id = e.id
+      GROUP BY e.agent, e.scenario_id
+     ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + EXCLUDED.executions,
+       last_executed_at = GREATEST(registry.scenario_usage.last_executed_at, EXCLUDED.last_executed_at)`,
+    [...marks.params(ids), executions.map((e) => e.id), executions.map((e) => e.agent), executions.map((e) => e.scenario_id), executions.map((e) => e.occurred_at)],
+  );
+}
 
 async function getAgent(db: Queryable, name: string): Promise<Agent> {
   const r = await db.query<AgentRow>(`${SELECT_AGENTS} WHERE a.name = $1`, [name]);

@@ -120,13 +120,16 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
           deps.log.warn('pool transaction failed; rebuilding from the log', { error: String(e) });
           await service.rebuild();
         },
-        // A batch's fragments go to the log in one statement (a failed batch call is taken one event at a time).
-        handleBatch: async (batch, tx) => {
-          await service.onOtherCapturedBatch(
+        // A delivery's processed marks and its fragments go to the log in one statement (a failed call is taken
+        // one event at a time; events found applied before are taken with their marks read first).
+        applyMarked: async (batch, db, marks) => {
+          const appended = await service.onOtherCapturedMarked(
             batch.flatMap(({ event }) => (event.type === EventType.OtherCaptured ? [event] : [])),
-            tx,
+            batch.map(({ event }) => event.id),
+            db,
+            marks,
           );
-          if (appendedToOutbox(tx)) setImmediate(() => relay.nudge());
+          if (appended) setImmediate(() => relay.nudge());
         },
       },
       async (event, tx) => {

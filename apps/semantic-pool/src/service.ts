@@ -1,13 +1,13 @@
 import type { SemanticPoolApi } from '@parley/contracts';
 import type { Embedder } from '@parley/embeddings';
-import { EventType, type EventEnvelope, type PatchEventData, type Subjects } from '@parley/events';
+import { EventType, type EventEnvelope, type PatchEventData, type ProcessedMarks, type Subjects } from '@parley/events';
 import { collectionOf, createSemanticPool, type PreparedFragment, type SemanticPool, type SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
 import { createMutex, type Clock, type Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 import { createPoolApi } from './api';
-import { captureOthers, type OtherCapturedEvent } from './capture';
+import { captureOthers, captureOthersMarked, type OtherCapturedEvent } from './capture';
 import { createRawFragments, type RawFragmentsPolicy } from './raw';
 import { foldInputLog, insertHeatSample, loggedScenarios, readOutcomes, upsertOutcome } from './store';
 
@@ -65,8 +65,12 @@ export interface PoolService {
    * included): memory is then ahead of the log.
    */
   onOtherCaptured(event: OtherCapturedEvent, tx: Queryable): Promise<void>;
-  /** As onOtherCaptured for several events, in order: their fragments in one statement, their matured events in another. */
-  onOtherCapturedBatch(events: readonly OtherCapturedEvent[], tx: Queryable): Promise<void>;
+  /**
+   * As onOtherCaptured for several events, in order, with the events' processed marks (all of `ids`) in the input rows' statement: the
+   * consumer's applyMarked. Throws AppliedBefore when some had been applied before; returns whether it appended
+   * to the outbox.
+   */
+  onOtherCapturedMarked(events: readonly OtherCapturedEvent[], ids: readonly string[], db: Db, marks: ProcessedMarks): Promise<boolean>;
   /** Records what the evolution service made of a cluster (patch events). */
   onPatchEvent(event: EventEnvelope, tx: Queryable): Promise<void>;
   /** Samples every cluster's heat now into pool.heat_samples. */
@@ -143,7 +147,7 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
     api: createPoolApi({ db, pool: current, raw, clock: deps.clock, log }),
     rebuild,
     onOtherCaptured: (event, tx) => captureOthers(capture, [event], tx),
-    onOtherCapturedBatch: (events, tx) => captureOthers(capture, events, tx),
+    onOtherCapturedMarked: (events, ids, db, marks) => captureOthersMarked(capture, events, ids, db, marks),
     onPatchEvent,
     sampleHeat,
     purgeRawText: () => raw.purge(),

@@ -1,4 +1,5 @@
 import type { PreparedFragment } from '@parley/pool';
+import type { ProcessedMarks } from '@parley/events';
 import type { Db, Queryable } from '@parley/storage';
 import type { StoredRaw } from './raw';
 
@@ -82,6 +83,59 @@ export async function insertInputs(tx: Queryable, inputs: readonly NewInput[]): 
       params,
     );
   }
+}
+
+/**
+ * Marks `ids` processed and appends the input rows of those it marked, in seq
+ * order, one statement per group of events of at most INSERT_ROWS rows (a
+ * data-modifying CTE after `marks.cte`; run them in one transaction). Returns
+ * the ids marked: an id missing was applied before, and its rows were not
+ * written.
+ */
+export async function insertInputsMarked(tx: Queryable, marks: ProcessedMarks, ids: readonly string[], inputs: readonly NewInput[]): Promise<Set<string>> {
+  const rowsOf = new Map<string, NewInput[]>();
+  for (const i of inputs) {
+    const key = i.event_id.toLowerCase();
+    const list = rowsOf.get(key);
+    if (list) list.push(i);
+    else rowsOf.set(key, [i]);
+  }
+  const fresh = new Set<string>();
+  let group: { ids: string[]; rows: NewInput[] } = { ids: [], rows: [] };
+  const flush = async (): Promise<void> => {
+    if (group.ids.length === 0) return;
+    for (const id of await insertGroupMarked(tx, marks, group.ids, group.rows)) fresh.add(id);
+    group = { ids: [], rows: [] };
+  };
+  for (const id of ids) {
+    const rows = rowsOf.get(id.toLowerCase()) ?? [];
+    if (group.rows.length + rows.length > INSERT_ROWS) await flush();
+    group.ids.push(id);
+    group.rows.push(...rows);
+  }
+  await flush();
+  return fresh;
+}
+
+async function insertGroupMarked(tx: Queryable, marks: ProcessedMarks, ids: readonly string[], inputs: readonly NewInput[]): Promise<string[]> {
+  const params: unknown[] = [...marks.params(ids)];
+  const rows = inputs.map((i, n) => {
+    const p = i.prepared;
+    const at = params.length;
+    params.push(i.event_id, i.fragment_index, i.scenario_id, i.client_id, i.at_ms, i.raw_text, p.sanitized, [...p.sanitize_flags], p.vector ? [...p.vector] : null, i.global_cluster_id, i.client_cluster_id);
+    const c = (k: number, type: string) => `$${at + k}::${type}`;
+    return `(${c(1, 'uuid')}, ${c(2, 'int')}, ${c(3, 'text')}, ${c(4, 'text')}, ${c(5, 'bigint')}, ${c(6, 'text')}, ${c(7, 'text')}, ${c(8, 'text[]')}, ${c(9, 'real[]')}, ${c(10, 'text')}, ${c(11, 'text')}, ${n})`;
+  });
+  // Rows in the order memory folded them (ORDER BY ord): the log is replayed in seq order.
+  const write =
+    rows.length === 0
+      ? ''
+      : `, r (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, sanitized, flags, vector, global_cluster_id, client_cluster_id, ord) AS (VALUES ${rows.join(', ')}),
+         w AS (INSERT INTO pool.inputs (event_id, fragment_index, scenario_id, client_id, at_ms, raw_text, raw_sealed, sanitized, flags, vector, global_cluster_id, client_cluster_id)
+               SELECT r.event_id, r.fragment_index, r.scenario_id, r.client_id, r.at_ms, r.raw_text, true, r.sanitized, r.flags, r.vector, r.global_cluster_id, r.client_cluster_id
+                 FROM r WHERE r.event_id IN (SELECT event_id FROM fresh) ORDER BY r.ord)`;
+  const r = await tx.query<{ event_id: string }>(`WITH ${marks.cte}${write} SELECT event_id FROM fresh`, params);
+  return r.rows.map((row) => String(row.event_id).toLowerCase());
 }
 
 export async function readOutcomes(db: Db): Promise<ClusterOutcomeRow[]> {

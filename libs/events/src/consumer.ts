@@ -62,6 +62,21 @@ export interface IdempotentConsumeOptions {
    */
   handleBatch?: (events: { event: EventEnvelope; prepared: unknown }[], tx: Queryable) => Promise<void>;
   /**
+   * Applies new events and records their ids in one statement, a data-modifying
+   * CTE, instead of a processed-marks statement and then the handler: used for
+   * every delivery (one event or a batch) but an operator's replay of a dead
+   * letter. It gets the events (ids distinct) and `marks`, whose `cte` inserts
+   * ids into processed_events ON CONFLICT DO NOTHING and names those it
+   * inserted `fresh(event_id)`; the statement must apply the effect of only the
+   * ids in `fresh`, so a redelivery changes nothing. Its writes commit together:
+   * one statement on `db` (no transaction), or `db.transaction`. A handler that
+   * changed memory ahead of the statement and finds there that some of the
+   * events were applied before throws `AppliedBefore` inside its transaction:
+   * the events are then taken again the ordinary way (marks first), not counted
+   * as failures. Any other failure is handled as handleBatch's.
+   */
+  applyMarked?: (events: { event: EventEnvelope; prepared: unknown }[], db: Db, marks: ProcessedMarks) => Promise<void>;
+  /**
    * Whether the handler would change anything for `event` now. An event it
    * says no to is acknowledged without a transaction or a processed mark (a
    * mark records an effect, and there is none to record); the events of a
@@ -72,6 +87,30 @@ export interface IdempotentConsumeOptions {
    * same as a first delivery, so each effect still happens once.
    */
   concerns?: (event: EventEnvelope) => boolean;
+}
+
+/**
+ * The processed marks of an `applyMarked` statement: `cte` is
+ * `fresh AS (INSERT INTO <schema>.processed_events … RETURNING event_id)`, to
+ * follow `WITH`, taking `$1` and `$2`; `params(ids)` gives those two (the
+ * statement's own parameters start at `$3`).
+ */
+export interface ProcessedMarks {
+  cte: string;
+  params(ids: readonly string[]): [string, string[]];
+}
+
+/**
+ * Thrown by an `applyMarked` handler (inside its transaction, so nothing
+ * commits) when its statement found events applied before after the handler
+ * had changed memory for them: the consumer takes them again with their marks
+ * read first. Not a failure of the events.
+ */
+export class AppliedBefore extends Error {
+  constructor(readonly eventIds: readonly string[]) {
+    super(`events applied before: ${eventIds.join(', ')}`);
+    this.name = 'AppliedBefore';
+  }
 }
 
 /** Failed deliveries before an event is set aside (about 4 s at the default 1 s redelivery delay). */
@@ -108,8 +147,25 @@ export async function consumeIdempotently(
   // Counted failures of the event being delivered (one at a time per durable, so this stays tiny).
   const failures = new Map<string, number>();
 
-  /** Applies `event` once: its effect and its processed mark commit together (`again` first clears the mark). */
+  const marks: ProcessedMarks = {
+    cte: `fresh AS (INSERT INTO ${schema}.processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id)`,
+    params: (ids) => [opts.durable, [...ids]],
+  };
+  const fused = { db: opts.db, marks, prepare: opts.prepare, onRollback: opts.onRollback, serialize: opts.serialize };
+
+  /**
+   * Applies `event` once: its effect and its processed mark commit together
+   * (one applyMarked statement, or the mark then the handler; `again` first
+   * clears the mark and takes the handler's way).
+   */
   const apply = async (event: EventEnvelope, again?: (tx: Queryable) => Promise<void>): Promise<void> => {
+    if (opts.applyMarked && !again) {
+      try {
+        return await applyMarkedMany(fused, opts.applyMarked, [event], { index: -1 });
+      } catch (err) {
+        if (!(err instanceof AppliedBefore)) throw err;
+      }
+    }
     const prepared = opts.prepare ? await opts.prepare(event) : undefined;
     const work = (): Promise<void> =>
       opts.db
@@ -176,7 +232,16 @@ export async function consumeIdempotently(
     try {
       const o = { db: opts.db, markMany, durable: opts.durable, prepare: opts.prepare, onRollback: opts.onRollback, handleBatch: opts.handleBatch };
       const work = () => applyMany(o, events, handler, at);
-      await (opts.serialize ? opts.serialize(work) : work());
+      const ordinary = () => (opts.serialize ? opts.serialize(work) : work());
+      if (!opts.applyMarked) await ordinary();
+      else {
+        // Events applied before found by the statement: taken again with their marks read first.
+        await applyMarkedMany(fused, opts.applyMarked, events, at).catch((err: unknown) => {
+          if (!(err instanceof AppliedBefore)) throw err;
+          at.index = -1;
+          return ordinary();
+        });
+      }
     } catch (err) {
       if (transient(err)) throw err;
       if (at.index < 0) {
@@ -252,4 +317,36 @@ async function applyMany(
       if (o.onRollback) await o.onRollback(err);
       throw err;
     });
+}
+
+/**
+ * One applyMarked call for `events` (ids made distinct, first kept): their
+ * prepare first, outside `serialize` as applyMany's, then the handler's
+ * statement. `at.index` names the event whose prepare runs, -1 otherwise.
+ */
+async function applyMarkedMany(
+  o: Pick<IdempotentConsumeOptions, 'db' | 'prepare' | 'onRollback' | 'serialize'> & { marks: ProcessedMarks },
+  applyMarked: NonNullable<IdempotentConsumeOptions['applyMarked']>,
+  events: EventEnvelope[],
+  at: { index: number },
+): Promise<void> {
+  const seen = new Set<string>();
+  const distinct = events.filter((e) => {
+    const id = e.id.toLowerCase();
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const taken: { event: EventEnvelope; prepared: unknown }[] = [];
+  for (const event of distinct) {
+    if (o.prepare) at.index = events.indexOf(event);
+    taken.push({ event, prepared: o.prepare ? await o.prepare(event) : undefined });
+  }
+  at.index = -1;
+  const work = (): Promise<void> =>
+    applyMarked(taken, o.db, o.marks).catch(async (err: unknown) => {
+      if (o.onRollback) await o.onRollback(err);
+      throw err;
+    });
+  await (o.serialize ? o.serialize(work) : work());
 }

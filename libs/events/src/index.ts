@@ -31,7 +31,7 @@ export {
   type OutboxRelay,
   type OutboxRelayOptions,
 } from './outbox';
-export { DEFAULT_CONSUMER_MAX_ATTEMPTS, consumeIdempotently, type IdempotentConsumeOptions } from './consumer';
+export { AppliedBefore, DEFAULT_CONSUMER_MAX_ATTEMPTS, consumeIdempotently, type IdempotentConsumeOptions, type ProcessedMarks } from './consumer';
 // Dead letters: no event stops a pipeline (draft-zhou §6.2 event flow).
 export {
   DEAD_LETTER_LOG,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countSql, migrate, openDb, resetSqlCounts, sqlCounts, type Db, type Queryable } from '@parley/storage';
-import { consumeIdempotently, createDeadLetterOffice, createMemoryBus, createSubjects, EventType, type Bus, type EventEnvelope, type Stoppable, type Subjects } from '@parley/events';
+import { AppliedBefore, consumeIdempotently, createDeadLetterOffice, type ProcessedMarks, createMemoryBus, createSubjects, EventType, type Bus, type EventEnvelope, type Stoppable, type Subjects } from '@parley/events';
 import { delay, payloadExecuted } from '@parley/events/testing';
 import { quietLogger } from './outbox-contract';
 
@@ -227,5 +227,138 @@ describe('consumeIdempotently on a bus that delivers batches', () => {
     expect(calls).toEqual([events[0]!.id, poison.id, events[0]!.id, poison.id, poison.id, events[2]!.id, events[3]!.id]);
     const dead = await office.list();
     expect(dead.dead_letters.map((d) => [d.event_id, d.attempts, d.error])).toEqual([[poison.id, 3, 'cannot apply']]);
+  });
+
+  // applyMarked: the marks and the effect in one data-modifying statement, as the registry's usage consumer.
+  const countMarked = (calls: string[][]) => async (taken: { event: EventEnvelope }[], mdb: Db, marks: ProcessedMarks) => {
+    calls.push(taken.map(({ event }) => event.id));
+    const ids = taken.map(({ event }) => event.id);
+    await mdb.query(
+      `WITH ${marks.cte}
+       INSERT INTO registry.scenario_usage (agent, scenario_id, executions, last_executed_at)
+       SELECT 'a', e.scenario_id, count(*), max(e.at) FROM unnest($3::uuid[], $4::text[], $5::timestamptz[]) AS e(id, scenario_id, at)
+       JOIN fresh ON fresh.event_id = e.id GROUP BY e.scenario_id
+       ON CONFLICT (agent, scenario_id) DO UPDATE SET executions = registry.scenario_usage.executions + EXCLUDED.executions`,
+      [...marks.params(ids), ids, taken.map(({ event }) => event.scenario_id), taken.map(({ event }) => event.occurred_at)],
+    );
+  };
+  const markedIds = async (consumer: string) =>
+    (await db.query<{ event_id: string }>('SELECT event_id::text FROM registry.processed_events WHERE consumer = $1 ORDER BY event_id', [consumer])).rows.map((r) => r.event_id);
+
+  it('applyMarked: a batch in one statement and no transaction, an id twice once, and a redelivered batch changes nothing', async () => {
+    const events = Array.from({ length: 5 }, () => payloadExecuted('marked'));
+    for (const e of events) await bus.publishEvent(e);
+    await bus.publishEvent({ ...events[3]! });
+    resetSqlCounts();
+    const calls: string[][] = [];
+    subs.push(
+      await consumeIdempotently(
+        { bus, db, schema: 'registry', durable: 'usage-marked', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)], applyMarked: countMarked(calls) },
+        async () => {
+          throw new Error('the handler is for replays only');
+        },
+      ),
+    );
+    await expect.poll(async () => (await usage(db))['marked'], { timeout: 5000 }).toBe(5);
+    await delay(100);
+    const first = sqlCounts();
+    expect(first.transactions).toBe(0);
+    // Besides the test's own SELECTs: one statement per call, marks and counts together.
+    const writes = [...first.byShape].filter(([k]) => !k.startsWith('SELECT'));
+    expect(writes.map(([k, n]) => [k.slice(0, 52), n])).toEqual([['WITH fresh AS (INSERT INTO registry.processed_events', calls.length]]);
+    expect(calls.flat().filter((id) => id === events[3]!.id)).toHaveLength(1);
+    const marksBefore = await markedIds('usage-marked');
+    expect(marksBefore).toEqual(events.map((e) => e.id).sort());
+
+    // The same batch again, as after a crash between the commit and the ack: handed over, nothing changes.
+    const seen = calls.length;
+    for (const e of events) await bus.publishEvent({ ...e });
+    await expect.poll(() => calls.slice(seen).flat().length, { timeout: 5000 }).toBe(events.length);
+    await delay(100);
+    expect(await usage(db)).toEqual({ marked: 5 });
+    expect(await markedIds('usage-marked')).toEqual(marksBefore);
+    // And a new event after it still counts.
+    const later = payloadExecuted('marked');
+    await bus.publishEvent(later);
+    await expect.poll(async () => (await usage(db))['marked'], { timeout: 5000 }).toBe(6);
+  });
+
+  it('applyMarked: an event its statement fails on is set aside at maxAttempts while the rest of its batch applies once', async () => {
+    const events = Array.from({ length: 4 }, () => payloadExecuted('marked-poison'));
+    // Not a time: the statement's timestamptz cast fails, and the whole statement with it.
+    const poison: EventEnvelope = { ...events[1]!, occurred_at: 'not a time' };
+    events[1] = poison;
+    for (const e of events) await bus.publishEvent(e);
+    const office = createDeadLetterOffice({ db, schema: 'registry', subjects, logger: quiet });
+    const calls: string[][] = [];
+    subs.push(
+      await consumeIdempotently(
+        {
+          bus,
+          db,
+          schema: 'registry',
+          durable: 'marked-poisoned',
+          filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)],
+          retryDelayMs: 10,
+          maxAttempts: 3,
+          deadLetters: office,
+          logger: quiet,
+          applyMarked: countMarked(calls),
+        },
+        async () => {
+          throw new Error('the handler is for replays only');
+        },
+      ),
+    );
+    await expect.poll(async () => (await office.list()).dead_letters.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await usage(db))['marked-poison'], { timeout: 5000 }).toBe(3);
+    await delay(100);
+    expect(await usage(db)).toEqual({ 'marked-poison': 3 });
+    const dead = await office.list();
+    expect(dead.dead_letters.map((d) => [d.event_id, d.attempts])).toEqual([[poison.id, 3]]);
+    expect(dead.dead_letters[0]!.error).toMatch(/time|timestamp/i);
+    // Every event marked once (the poison by being set aside); none counted twice.
+    expect(await markedIds('marked-poisoned')).toEqual(events.map((e) => e.id).sort());
+  });
+
+  it('applyMarked: AppliedBefore rolls back, and the events are taken with their marks read first, not counted as failures', async () => {
+    const events = Array.from({ length: 3 }, () => payloadExecuted('before'));
+    for (const e of events) await bus.publishEvent(e);
+    const handled: string[] = [];
+    const rolledBack: unknown[] = [];
+    let marked = 0;
+    subs.push(
+      await consumeIdempotently(
+        {
+          bus,
+          db,
+          schema: 'registry',
+          durable: 'applied-before',
+          filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)],
+          maxAttempts: 1,
+          logger: quiet,
+          onRollback: async (err) => void rolledBack.push(err),
+          // As the pool: memory first, then the statement tells which were new; here it claims all were applied before.
+          applyMarked: async (taken, mdb, marks) => {
+            marked++;
+            await mdb.transaction(async (tx) => {
+              await tx.query(`WITH ${marks.cte} SELECT event_id FROM fresh`, marks.params(taken.map(({ event }) => event.id)));
+              throw new AppliedBefore(taken.map(({ event }) => event.id));
+            });
+          },
+        },
+        async (e, tx) => {
+          handled.push(e.id);
+          await bumpUsage(tx, e);
+        },
+      ),
+    );
+    await expect.poll(() => handled.length, { timeout: 5000 }).toBe(3);
+    await delay(100);
+    expect(marked).toBeGreaterThan(0);
+    expect(rolledBack.every((e) => e instanceof AppliedBefore)).toBe(true);
+    expect(await usage(db)).toEqual({ before: 3 });
+    expect((await db.query("SELECT count(*)::int AS n FROM registry.dead_letters")).rows).toEqual([{ n: 0 }]);
+    expect(await markedIds('applied-before')).toEqual(events.map((e) => e.id).sort());
   });
 });
