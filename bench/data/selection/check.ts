@@ -17,7 +17,7 @@
  * Also reported, as a warning only: near-shares after a crude stemming
  * (files/file, listing/list), which the exact rule lets through.
  *
- * Reads bench/data/selection/*.dev.json and *.val.json and, when present (and not --no-heldout), bench/heldout/selection/*.heldout.json,
+ * Reads bench/data/selection/*.dev.json and *.val.json and, when present (and not --no-heldout), bench/heldout/selection/*.heldout.json and *.heldout2.json,
  * with their lists from bench/data/mcp-tools or bench/heldout/mcp-tools. Exits 1 on any failure.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -72,7 +72,7 @@ const noHeldout = process.argv.includes('--no-heldout');
 const dirs = [
   { requests: join(bench, 'data', 'selection'), suffix: '.dev.json' },
   { requests: join(bench, 'data', 'selection'), suffix: '.val.json' },
-  ...(noHeldout ? [] : [{ requests: join(bench, 'heldout', 'selection'), suffix: '.heldout.json' }]),
+  ...(noHeldout ? [] : ['.heldout.json', '.heldout2.json'].map((suffix) => ({ requests: join(bench, 'heldout', 'selection'), suffix }))),
 ];
 const listDirs = [join(bench, 'data', 'mcp-tools'), ...(noHeldout ? [] : [join(bench, 'heldout', 'mcp-tools')])];
 
