@@ -6,7 +6,7 @@ import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';
 import { context as otelContext } from '@opentelemetry/api';
 import { contextOf, currentCarrier, type Carrier } from './tracing';
-import { cutAtGap, type GapWatch } from './outbox-order';
+import { cutAtGap, outboxMarkSql, type GapWatch } from './outbox-order';
 
 /**
  * Writes events to `<schema>.outbox` in the caller's transaction, so they exist
@@ -399,11 +399,9 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     // InitPlan, run once before any row is locked (when another replica holds the lock it filters every row out);
     // the mark is seen by no one unless the transaction commits, after the rows are published. A row that is
     // not published is unmarked before the commit.
-    // `seen` reads the statement's snapshot, before its own marks: the highest seq below the first pending one (two
-    // index probes), every seq under which was published or set aside.
+    // `seen` reads the statement's snapshot, before its own marks (outboxMarkSql).
     const claimed = await tx.query<Row>(
-      `WITH seen AS (SELECT coalesce((SELECT max(o.seq) FROM ${s}.outbox o
-                                       WHERE o.seq < (SELECT min(p.seq) FROM ${s}.outbox p WHERE p.published_at IS NULL)), 0) AS mark)
+      `WITH seen AS (SELECT ${outboxMarkSql(s)} AS mark)
        UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
          SELECT seq FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
           ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
