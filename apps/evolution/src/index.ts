@@ -54,16 +54,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   await migrate(deps.db, 'evolution');
   // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
   // logged in evolution.inputs, and the inputs after it are applied.
-  const flow = serviceEventFlow({
-    db: deps.db,
-    schema: 'evolution',
-    subjects: deps.subjects,
-    now: () => deps.clock.now(),
-    logger: deps.log,
-    ...deps.eventFlow,
-    // Retention (libs/events retention.ts): published outbox rows and processed marks past their age are deleted.
-    outbox: true, ...(deps.metrics ? { onPruned: (p: { table: string; rows: number }) => deps.metrics?.retentionPruned('evolution', p.table, p.rows) } : {}),
-  });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'evolution',

@@ -88,16 +88,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
   });
   // Dead letters (zhou §6.2 event flow): an event the usage consumer keeps failing on is set aside, not retried forever.
-  const flow = serviceEventFlow({
-    db: deps.db,
-    schema: 'registry',
-    subjects: deps.subjects,
-    now: () => deps.clock.now(),
-    logger: deps.log,
-    ...deps.eventFlow,
-    // Retention (libs/events retention.ts): processed marks past their age are deleted.
-    ...(deps.metrics ? { onPruned: (p: { table: string; rows: number }) => deps.metrics?.retentionPruned('registry', p.table, p.rows) } : {}),
-  });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'registry', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, metrics: deps.metrics });
   const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),

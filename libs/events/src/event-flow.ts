@@ -50,7 +50,9 @@ export function serviceEventFlow(opts: {
   outboxRetentionMs?: number;
   processedRetentionMs?: number;
   retentionSweepMs?: number;
-  onPruned?: (info: { table: RetainedTable; rows: number }) => void;
+  /** Counts the rows each sweep deletes (libs/runtime Metrics.retentionPruned), under `service` (default the schema). */
+  metrics?: { retentionPruned(service: string, table: RetainedTable, rows: number): void } | undefined;
+  service?: string;
 }): ServiceEventFlow {
   const office = createDeadLetterOffice({ db: opts.db, schema: opts.schema, subjects: opts.subjects, now: opts.now, logger: opts.logger });
   const shared = { logger: opts.logger, deadLetters: office, now: opts.now };
@@ -67,7 +69,7 @@ export function serviceEventFlow(opts: {
       processedMaxAgeMs: opts.processedRetentionMs ?? DEFAULT_PROCESSED_RETENTION_MS,
       ...(opts.retentionSweepMs !== undefined ? { intervalMs: opts.retentionSweepMs } : {}),
       logger: opts.logger,
-      ...(opts.onPruned ? { onPruned: opts.onPruned } : {}),
+      ...(opts.metrics ? { onPruned: (p: { table: RetainedTable; rows: number }) => opts.metrics?.retentionPruned(opts.service ?? opts.schema, p.table, p.rows) } : {}),
     }),
   };
 }

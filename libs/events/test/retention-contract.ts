@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendToOutbox, createOutboxRelay, createRetentionPruner, type EventEnvelope, type OutboxRelay, type RetentionOptions } from '@parley/events';
+import { appendToOutbox, createOutboxRelay, createRetentionPruner, createSubjects, serviceEventFlow, type EventEnvelope, type OutboxRelay, type RetentionOptions } from '@parley/events';
 import { delay, flakyBus, payloadExecuted } from '@parley/events/testing';
 import { cutAtGap, outboxMarkSql } from '../src/outbox-order';
 import type { OutboxBusEnv, OutboxEnv } from './outbox-contract';
@@ -167,6 +167,15 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       expect(left.rows[0]!.n).toBe(2);
       t += 2 * DAY;
       expect((await p.sweep()).processed_events).toBe(1);
+    });
+
+    it("runs as a service's event flow: its retention from the config, its counts to the service's metric", async () => {
+      const counted: [string, string, number][] = [];
+      const metrics = { retentionPruned: (service: string, table: string, rows: number) => void counted.push([service, table, rows]) };
+      const flow = serviceEventFlow({ db: env.db, schema: 'registry', subjects: createSubjects('parley'), now: clock, logger: quiet, processedRetentionMs: DAY, metrics, service: 'registry-svc' });
+      await env.db.query('INSERT INTO registry.processed_events (consumer, event_id, processed_at) VALUES ($1, $2, $3), ($1, $4, $5)', ['c', payloadExecuted().id, old(2), payloadExecuted().id, new Date(t)]);
+      expect(await flow.pruner.sweep()).toEqual({ outbox: 0, processed_events: 1 });
+      expect(counted).toEqual([['registry-svc', 'processed_events', 1]]);
     });
 
     it('sweeps when the clock says a sweep is due, not before', async () => {
