@@ -210,7 +210,8 @@ interface Row {
  * healthy, moves to `<schema>.dead_letters` in the batch's transaction
  * (logged as `event.dead_lettered`), and the rows after it go on in order.
  * While the bus is down nothing is set aside: every row waits. Rows are never
- * dropped.
+ * dropped; published ones are deleted after their retention age by the
+ * service's pruner (retention.ts), which keeps the seq mark (outboxMarkSql).
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const s = schemaIdent(opts.schema);
