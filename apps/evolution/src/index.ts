@@ -30,8 +30,8 @@ export interface EvolutionDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (draft-zhou §7): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
-  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs'>>;
   /** Redelivery delay after a failed delivery (default 1000 ms). */
   retryDelayMs?: number;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
@@ -54,7 +54,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   await migrate(deps.db, 'evolution');
   // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
   // logged in evolution.inputs, and the inputs after it are applied.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'evolution',
@@ -148,6 +148,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   const unwatch = deps.metrics
     ? [deps.metrics.watchOutbox('evolution', deps.db, 'evolution'), deps.metrics.watchAudits(deps.db), deps.metrics.watchEvolution(() => evolutionFigures(service))]
     : [];
+  flow.pruner.start();
   deps.log.info('evolution serving', { grpc_port: server.port, approval: service.evolver().approval, judge: deps.judge?.id ?? 'operators only', tick_ms: every });
   return {
     port: server.port,
@@ -157,6 +158,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     tick: () => service.tick(),
     drainOutbox: () => relay.drain(),
     async stop() {
+      await flow.pruner.stop();
       for (const u of unwatch) u();
       if (timer) clearInterval(timer);
       await server.stop();

@@ -21,7 +21,7 @@ runUntilSignal('evolution', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-evolution' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS, PARLEY_*_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS (libs/runtime eventFlowFromEnv).
   const flow = eventFlowFromEnv(env);
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-evolution' });
   // Identity (draft-zhou §7): PARLEY_SERVICE_TOKEN (required), REGISTRY_ADDR (API keys), PARLEY_TENANT, PARLEY_JWT_ISSUERS.

@@ -43,8 +43,8 @@ export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheS
   profiles?: Pick<AgentProfileApi, 'getProfile'>;
   /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
-  /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts'>>;
+  /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs'>>;
   /** How often expired idempotency keys are deleted (default 1 h). */
   idempotencyPurgeMs?: number;
 };
@@ -70,7 +70,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
   const webhookPolicy = toWebhookPolicy(deps.tasks?.webhooks?.allow);
   await migrate(deps.db, 'execution');
   // Dead letters (zhou §6.2 event flow): a row the bus cannot take is set aside, never retried forever ahead of the rest.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'execution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'execution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'execution',
@@ -150,6 +150,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     await tasks.stop();
     throw e;
   });
+  flow.pruner.start();
   deps.log.info('execution serving', {
     grpc_port: server.port,
     timeout_ms: deps.timeoutMs,
@@ -169,6 +170,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     eventWebhooks: events,
     drainOutbox: () => relay.drain(),
     async stop() {
+      await flow.pruner.stop();
       unwatch?.();
       clearInterval(purgeTimer);
       // Ends the TaskResultSubscribe streams (clients resume with after_seq), then waits for unary calls.

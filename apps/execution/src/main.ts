@@ -30,7 +30,7 @@ runUntilSignal('execution', log, async () => {
   const tls = tlsFromEnv(env); // PARLEY_TLS_CERT/_KEY/_CA: TLS for gRPC and, with NATS_TLS or a tls:// NATS_URL, NATS
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-execution', poolSize: envInt(env, 'DB_POOL_SIZE', 10, { min: 1 }) });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_*_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS (libs/runtime eventFlowFromEnv).
   const flow = eventFlowFromEnv(env);
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-execution' });
   // Identity (draft-zhou §7 authentication): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS; API keys are checked at REGISTRY_ADDR.

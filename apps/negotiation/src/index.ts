@@ -43,8 +43,8 @@ export interface NegotiationDeps {
   signing?: KeyRing;
   /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
-  /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
+  /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS); the processed marks' retention (PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts' | 'processedRetentionMs' | 'retentionSweepMs'>>;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
   metrics?: Metrics;
 }
@@ -67,7 +67,7 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
   const signing = deps.signing ?? loadKeyRing(process.env, deps.log);
   const api = createNegotiationService({ db: deps.db, clock: deps.clock, registry: deps.registry, log: deps.log, signing });
   // Dead letters (zhou §6.2 event flow): a patch event the consumer keeps failing on is set aside, not retried forever.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'negotiation', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'negotiation', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, metrics: deps.metrics });
   const patches: Stoppable = await startPatchConsumer({ db: deps.db, bus: deps.bus, subjects: deps.subjects, log: deps.log, clock: deps.clock, consumer: flow.consumer });
   let server;
   try {
@@ -84,12 +84,14 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
     throw e;
   }
   const grpc = server;
+  flow.pruner.start();
   deps.log.info('negotiation serving', { grpc_port: grpc.port, signing_kid: signing.activeKid });
   return {
     port: grpc.port,
     api,
     signing,
     async stop() {
+      await flow.pruner.stop();
       await grpc.stop();
       await patches.stop();
     },

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONSUMER_MAX_ATTEMPTS, DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_STREAM_RETENTION, EventType, type EventEnvelope } from '@parley/events';
+import { DEFAULT_CONSUMER_MAX_ATTEMPTS, DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_RETENTION_MS, DEFAULT_STREAM_RETENTION, EventType, type EventEnvelope } from '@parley/events';
 import { DEFAULT_EVENT_FLOW, createLogger } from '@parley/runtime';
 import { FIGURE_8, REPO_ROOT, rpc, useKey, waitFor } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
@@ -56,7 +56,14 @@ afterAll(async () => {
 
 describe('dead letters in the embedded mode', () => {
   it('reads the event-flow limits with the adapters\' own defaults', () => {
-    expect(DEFAULT_EVENT_FLOW).toEqual({ retention: DEFAULT_STREAM_RETENTION, outboxMaxAttempts: DEFAULT_OUTBOX_MAX_ATTEMPTS, consumerMaxAttempts: DEFAULT_CONSUMER_MAX_ATTEMPTS });
+    expect(DEFAULT_EVENT_FLOW).toEqual({
+      retention: DEFAULT_STREAM_RETENTION,
+      outboxMaxAttempts: DEFAULT_OUTBOX_MAX_ATTEMPTS,
+      consumerMaxAttempts: DEFAULT_CONSUMER_MAX_ATTEMPTS,
+      outboxRetentionMs: DEFAULT_OUTBOX_RETENTION_MS,
+      processedRetentionMs: DEFAULT_PROCESSED_RETENTION_MS,
+      retentionSweepMs: 3_600_000,
+    });
   });
 
   it('sets aside an outbox row the in-process bus cannot carry; the executions after it are counted; operators list and discard it', async () => {

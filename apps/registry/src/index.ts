@@ -48,8 +48,8 @@ export interface RegistryDeps {
    * own callers from its table.
    */
   auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
-  /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts'>>;
+  /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS); the processed marks' retention (PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts' | 'processedRetentionMs' | 'retentionSweepMs'>>;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
   metrics?: Metrics;
 }
@@ -88,7 +88,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     ...(deps.auth.cacheMs !== undefined ? { cacheMs: deps.auth.cacheMs } : {}),
   });
   // Dead letters (zhou §6.2 event flow): an event the usage consumer keeps failing on is set aside, not retried forever.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'registry', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'registry', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, metrics: deps.metrics });
   const observe = deps.metrics ? { observe: deps.metrics.grpc } : {};
   const server = await startGrpcServer({
     ...(deps.grpcHost ? { host: deps.grpcHost } : {}),
@@ -123,6 +123,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
       await recordExecution(tx, { agent: event.data.agent, scenario_id: event.scenario_id, occurred_at: event.occurred_at });
     },
   );
+  flow.pruner.start();
   deps.log.info('registry serving', { grpc_port: server.port });
   return {
     port: server.port,
@@ -131,6 +132,7 @@ export async function startRegistry(deps: RegistryDeps): Promise<RunningRegistry
     apiKeys: keys.api,
     authenticator,
     async stop() {
+      await flow.pruner.stop();
       await server.stop();
       await usage.stop();
     },

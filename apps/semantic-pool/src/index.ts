@@ -40,8 +40,8 @@ export interface SemanticPoolDeps {
   grpcTls?: { cert: Buffer | string; key: Buffer | string; ca: Buffer | string } | null;
   /** Authenticates every gRPC call (draft-zhou §7): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
-  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts'>>;
+  /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs'>>;
   /** Redelivery delay after a failed delivery (default 1000 ms). */
   retryDelayMs?: number;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
@@ -71,7 +71,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   if (!deps.raw) deps.log.warn('raw fragments are sealed with an ephemeral key made up at start: set PARLEY_DATA_KEY to read them after a restart (zhou §7)', { kid: raw.sealer?.kid });
   // Dead letters (zhou §6.2 event flow): a fragment the pool cannot take (an embedder that throws on it) is set
   // aside after its attempts, never folded into the log, and the fragments after it are processed.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics, service: 'semantic-pool' });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'pool',
@@ -166,6 +166,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   const unwatch = deps.metrics
     ? [deps.metrics.watchOutbox('semantic-pool', deps.db, 'pool'), deps.metrics.watchPool(() => poolFigures(service, deps.clock.now().getTime()), service.pool().config.heat_threshold)]
     : [];
+  flow.pruner.start();
   deps.log.info('semantic pool serving', {
     grpc_port: server.port,
     embedder: deps.embedder.id,
@@ -182,6 +183,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
     deadLetters: flow.office,
     drainOutbox: () => relay.drain(),
     async stop() {
+      await flow.pruner.stop();
       for (const u of unwatch) u();
       if (timer) clearInterval(timer);
       if (purgeTimer) clearInterval(purgeTimer);

@@ -27,7 +27,7 @@ runUntilSignal('semantic-pool', log, async () => {
   const auth = authenticatorFromEnv(env, systemClock, tls);
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-semantic-pool' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS (libs/runtime eventFlowFromEnv).
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS, PARLEY_*_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS (libs/runtime eventFlowFromEnv).
   const flow = eventFlowFromEnv(env);
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-semantic-pool' });
   const embedder = createEmbedderFromEnv(env);

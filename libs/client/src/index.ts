@@ -18,6 +18,8 @@ export type { BelowThreshold, Mapper, MapperOutput, MappedValue, MappingContext,
 export { DATE_KEY_WEIGHT, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, scenarioTool } from './identify';
 export type { IdentifyOptions, ScenarioCatalog, ScenarioEntry, ScenarioIdentification, ScenarioScore } from './identify';
 
+// The transport alone, for a caller that needs only the gateway's JSON-RPC call (the example agents).
+export { createRpcCall, type RpcCall } from './rpc';
 export { PARLEY_JWS_TYP, asJwks, canonicalJson, createVerifier, jwsHeader, verifyDetached } from './verify';
 export type { Jwk, Jwks, JwsHeader, Verifier, VerifyFailure, VerifyResult } from './verify';
 // A typed method for every documented JSON-RPC method, generated from the gateway's method table (`npm run gen:rpc`):

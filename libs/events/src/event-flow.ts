@@ -3,6 +3,7 @@ import { DEFAULT_CONSUMER_MAX_ATTEMPTS } from './consumer';
 import { createDeadLetterOffice, type DeadLetterOffice } from './dead-letters';
 import type { EventsLogger } from './log';
 import { DEFAULT_OUTBOX_MAX_ATTEMPTS } from './outbox';
+import { createRetentionPruner, type RetainedTable, type RetentionPruner } from './retention';
 import type { Subjects } from './subjects';
 
 /** The options one service's outbox relay and durable consumers share. */
@@ -20,12 +21,22 @@ export interface ServiceEventFlow {
   consumer: EventFlowOptions;
   /** Spread into the service's createOutboxRelay call. */
   relay: EventFlowOptions;
+  /** Deletes published outbox rows and processed marks past their retention (retention.ts); the service starts and stops it. */
+  pruner: RetentionPruner;
 }
+
+/** Published outbox rows are kept a week (PARLEY_OUTBOX_RETENTION_MS). */
+export const DEFAULT_OUTBOX_RETENTION_MS = 7 * 86_400_000;
+/** Processed marks are kept twice the stream's default age limit (PARLEY_PROCESSED_RETENTION_MS; retention.ts). */
+export const DEFAULT_PROCESSED_RETENTION_MS = 14 * 86_400_000;
 
 /**
  * One service's event flow (draft-zhou §6.2): its dead-letter office over
- * `<schema>.dead_letters` and the limits (PARLEY_OUTBOX_MAX_ATTEMPTS,
- * PARLEY_CONSUMER_MAX_ATTEMPTS) its relay and consumers run with.
+ * `<schema>.dead_letters`, the limits (PARLEY_OUTBOX_MAX_ATTEMPTS,
+ * PARLEY_CONSUMER_MAX_ATTEMPTS) its relay and consumers run with, and the
+ * pruner of its outbox (`outbox`: the schema has one) and processed marks
+ * (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS,
+ * PARLEY_RETENTION_SWEEP_MS).
  */
 export function serviceEventFlow(opts: {
   db: Db;
@@ -35,6 +46,13 @@ export function serviceEventFlow(opts: {
   logger: EventsLogger;
   outboxMaxAttempts?: number;
   consumerMaxAttempts?: number;
+  outbox?: boolean;
+  outboxRetentionMs?: number;
+  processedRetentionMs?: number;
+  retentionSweepMs?: number;
+  /** Counts the rows each sweep deletes (libs/runtime Metrics.retentionPruned), under `service` (default the schema). */
+  metrics?: { retentionPruned(service: string, table: RetainedTable, rows: number): void } | undefined;
+  service?: string;
 }): ServiceEventFlow {
   const office = createDeadLetterOffice({ db: opts.db, schema: opts.schema, subjects: opts.subjects, now: opts.now, logger: opts.logger });
   const shared = { logger: opts.logger, deadLetters: office, now: opts.now };
@@ -42,5 +60,16 @@ export function serviceEventFlow(opts: {
     office,
     consumer: { maxAttempts: opts.consumerMaxAttempts ?? DEFAULT_CONSUMER_MAX_ATTEMPTS, ...shared },
     relay: { maxAttempts: opts.outboxMaxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS, ...shared },
+    pruner: createRetentionPruner({
+      db: opts.db,
+      schema: opts.schema,
+      now: opts.now,
+      outbox: opts.outbox ?? false,
+      outboxMaxAgeMs: opts.outboxRetentionMs ?? DEFAULT_OUTBOX_RETENTION_MS,
+      processedMaxAgeMs: opts.processedRetentionMs ?? DEFAULT_PROCESSED_RETENTION_MS,
+      ...(opts.retentionSweepMs !== undefined ? { intervalMs: opts.retentionSweepMs } : {}),
+      logger: opts.logger,
+      ...(opts.metrics ? { onPruned: (p: { table: RetainedTable; rows: number }) => opts.metrics?.retentionPruned(opts.service ?? opts.schema, p.table, p.rows) } : {}),
+    }),
   };
 }

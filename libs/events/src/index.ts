@@ -47,7 +47,8 @@ export {
   type DeadLetterView,
   type RetryOutcome,
 } from './dead-letters';
-export { serviceEventFlow, type EventFlowOptions, type ServiceEventFlow } from './event-flow';
+export { DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_RETENTION_MS, serviceEventFlow, type EventFlowOptions, type ServiceEventFlow } from './event-flow';
+export { MIN_RETENTION_MS, createRetentionPruner, pruneOutboxBatch, pruneProcessedBatch, type RetainedTable, type RetentionOptions, type RetentionPruner } from './retention';
 // AN tasks (draft 004 §5.2-5.4).
 export { taskToken } from './subjects';
 export type { TaskStatusData } from './events';

@@ -60,3 +60,21 @@ export function cutAtGap(seqs: readonly bigint[], mark: bigint, watch: GapWatch 
   }
   return { publish: seqs.length, watch: undefined };
 }
+
+/**
+ * The relay's mark as one SQL expression over the quoted schema `s`: the
+ * highest seq below the first pending one (two index probes), every seq under
+ * which was published or set aside. Retention (retention.ts) deletes published
+ * rows and keeps the highest seq it deleted in `outbox_pruned.up_to`; that seq,
+ * cut below the first pending one, stands in for the rows it deleted. Every seq
+ * at or below it that is not in the outbox was published and pruned, set
+ * aside, rolled back, or drawn by a transaction in flight since before a row
+ * published longer ago than the retention age was written: a gap given up long
+ * ago (retention.ts keeps the age far above maxGapWaitMs). So pruning every row
+ * below a gap, or the row the mark stood on, moves neither the mark nor the gap.
+ */
+export function outboxMarkSql(s: string): string {
+  const firstPending = `(SELECT min(p.seq) FROM ${s}.outbox p WHERE p.published_at IS NULL)`;
+  return `coalesce(greatest((SELECT max(o.seq) FROM ${s}.outbox o WHERE o.seq < ${firstPending}),
+                            (SELECT least(f.up_to, ${firstPending} - 1) FROM ${s}.outbox_pruned f)), 0)`;
+}

@@ -6,7 +6,7 @@ import { consoleLogger, errorText, type EventsLogger } from './log';
 import type { Subjects } from './subjects';
 import { context as otelContext } from '@opentelemetry/api';
 import { contextOf, currentCarrier, type Carrier } from './tracing';
-import { cutAtGap, type GapWatch } from './outbox-order';
+import { cutAtGap, outboxMarkSql, type GapWatch } from './outbox-order';
 
 /**
  * Writes events to `<schema>.outbox` in the caller's transaction, so they exist
@@ -210,7 +210,8 @@ interface Row {
  * healthy, moves to `<schema>.dead_letters` in the batch's transaction
  * (logged as `event.dead_lettered`), and the rows after it go on in order.
  * While the bus is down nothing is set aside: every row waits. Rows are never
- * dropped.
+ * dropped; published ones are deleted after their retention age by the
+ * service's pruner (retention.ts), which keeps the seq mark (outboxMarkSql).
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const s = schemaIdent(opts.schema);
@@ -399,11 +400,9 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     // InitPlan, run once before any row is locked (when another replica holds the lock it filters every row out);
     // the mark is seen by no one unless the transaction commits, after the rows are published. A row that is
     // not published is unmarked before the commit.
-    // `seen` reads the statement's snapshot, before its own marks: the highest seq below the first pending one (two
-    // index probes), every seq under which was published or set aside.
+    // `seen` reads the statement's snapshot, before its own marks (outboxMarkSql).
     const claimed = await tx.query<Row>(
-      `WITH seen AS (SELECT coalesce((SELECT max(o.seq) FROM ${s}.outbox o
-                                       WHERE o.seq < (SELECT min(p.seq) FROM ${s}.outbox p WHERE p.published_at IS NULL)), 0) AS mark)
+      `WITH seen AS (SELECT ${outboxMarkSql(s)} AS mark)
        UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
          SELECT seq FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
           ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)

@@ -86,7 +86,13 @@ export function eventInstruments(registry: Registry) {
     buckets: LAG_BUCKETS,
     registers: reg,
   });
-  return { gatewayRequests, gatewayLatency, authFailures, rateLimited, grpcCalls, grpcLatency, executions, agentLatency, agentTimeouts, outboxPublished, outboxFailures, outboxLag };
+  const retentionPruned = new Counter({
+    name: 'parley_event_retention_pruned_total',
+    help: "Rows a service's event-flow retention deleted (published outbox rows, consumers' processed marks), by service and table",
+    labelNames: ['service', 'table'],
+    registers: reg,
+  });
+  return { gatewayRequests, gatewayLatency, authFailures, rateLimited, grpcCalls, grpcLatency, executions, agentLatency, agentTimeouts, outboxPublished, outboxFailures, outboxLag, retentionPruned };
 }
 
 /**

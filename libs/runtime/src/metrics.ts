@@ -134,6 +134,8 @@ export interface Metrics {
   /** Outbox relay of `service`: one event published `lagSeconds` after its commit, or one failed publish. */
   outboxPublished(service: string, lagSeconds: number): void;
   outboxFailed(service: string): void;
+  /** Event-flow retention of `service`: `rows` deleted from `table` (`outbox` or `processed_events`) by one sweep. */
+  retentionPruned(service: string, table: string, rows: number): void;
 
   /** Scrape-time sources; each returns a function that removes it. */
   watchOutbox(service: string, db: Queryable, schema: string): () => void;
@@ -229,6 +231,9 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     },
     outboxFailed(service) {
       ev.outboxFailures.inc({ service });
+    },
+    retentionPruned(service, table, rows) {
+      ev.retentionPruned.inc({ service, table }, rows);
     },
 
     watchOutbox(service, db, schema) {

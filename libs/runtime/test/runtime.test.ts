@@ -16,7 +16,14 @@ describe('env config', () => {
 describe('event flow config', () => {
   it('bounds the stream by default and reads every limit, refusing what is not one', () => {
     expect(eventFlowFromEnv({})).toEqual(DEFAULT_EVENT_FLOW);
-    expect(DEFAULT_EVENT_FLOW).toEqual({ retention: { maxAgeMs: 604_800_000, maxBytes: 268_435_456, maxMsgs: -1 }, outboxMaxAttempts: 8, consumerMaxAttempts: 5 });
+    expect(DEFAULT_EVENT_FLOW).toEqual({
+      retention: { maxAgeMs: 604_800_000, maxBytes: 268_435_456, maxMsgs: -1 },
+      outboxMaxAttempts: 8,
+      consumerMaxAttempts: 5,
+      outboxRetentionMs: 604_800_000,
+      processedRetentionMs: 1_209_600_000,
+      retentionSweepMs: 3_600_000,
+    });
     expect(
       eventFlowFromEnv({
         PARLEY_STREAM_MAX_AGE_MS: '3600000',
@@ -25,11 +32,29 @@ describe('event flow config', () => {
         PARLEY_OUTBOX_MAX_ATTEMPTS: '3',
         PARLEY_CONSUMER_MAX_ATTEMPTS: '2',
       }),
-    ).toEqual({ retention: { maxAgeMs: 3_600_000, maxBytes: -1, maxMsgs: 5000 }, outboxMaxAttempts: 3, consumerMaxAttempts: 2 });
+    ).toEqual({ ...DEFAULT_EVENT_FLOW, retention: { maxAgeMs: 3_600_000, maxBytes: -1, maxMsgs: 5000 }, outboxMaxAttempts: 3, consumerMaxAttempts: 2, processedRetentionMs: 7_200_000 });
     expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_BYTES: '0' })).toThrow(new ConfigError('PARLEY_STREAM_MAX_BYTES must be a positive integer or -1 (no limit), got "0"'));
     expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_MSGS: '1e3' })).toThrow(/PARLEY_STREAM_MAX_MSGS must be a positive integer/);
     expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '-5' })).toThrow(/PARLEY_STREAM_MAX_AGE_MS must be >= 0/);
     expect(() => eventFlowFromEnv({ PARLEY_CONSUMER_MAX_ATTEMPTS: '0' })).toThrow(/PARLEY_CONSUMER_MAX_ATTEMPTS must be >= 1/);
+  });
+
+  it('reads the retention of outbox rows and processed marks, keeping marks past the stream age limit', () => {
+    expect(eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '0', PARLEY_PROCESSED_RETENTION_MS: '0', PARLEY_RETENTION_SWEEP_MS: '60000' })).toMatchObject({
+      outboxRetentionMs: 0,
+      processedRetentionMs: 0,
+      retentionSweepMs: 60_000,
+    });
+    expect(eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '86400000', PARLEY_PROCESSED_RETENTION_MS: '700000000' })).toMatchObject({ outboxRetentionMs: 86_400_000, processedRetentionMs: 700_000_000 });
+    // No age limit on the stream: a redelivery can come any time, so marks are kept unless told otherwise, and telling otherwise is refused.
+    expect(eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '0' }).processedRetentionMs).toBe(0);
+    expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '0', PARLEY_PROCESSED_RETENTION_MS: '86400000' })).toThrow(
+      new ConfigError('PARLEY_PROCESSED_RETENTION_MS must be 0 while PARLEY_STREAM_MAX_AGE_MS is 0 (the stream keeps every event, so a mark may be needed forever; got 86400000)'),
+    );
+    expect(() => eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: '604800000' })).toThrow(/PARLEY_PROCESSED_RETENTION_MS must be greater than PARLEY_STREAM_MAX_AGE_MS \(604800000\)/);
+    expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '5000' })).toThrow(new ConfigError('PARLEY_OUTBOX_RETENTION_MS must be 0 (keep forever) or >= 60000 (got 5000)'));
+    expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '7d' })).toThrow(/PARLEY_OUTBOX_RETENTION_MS must be an integer/);
+    expect(() => eventFlowFromEnv({ PARLEY_RETENTION_SWEEP_MS: '10' })).toThrow(/PARLEY_RETENTION_SWEEP_MS must be >= 1000/);
   });
 });
 

@@ -100,7 +100,7 @@ export async function startAnAgent(role: AnRole, factory: RoleFactory, opts: AnA
     ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),
     onError: (e) => log.warn('task handler failed', { error: e }),
   });
-  const gateway = createGatewayRpc(opts.gatewayUrl, undefined, opts.apiKey !== undefined ? { authorization: `Bearer ${opts.apiKey}` } : {});
+  const gateway = createGatewayRpc(opts.gatewayUrl, opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {});
   const discovered = new Map<string, string>();
 
   const ctx: RoleContext = {
