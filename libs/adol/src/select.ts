@@ -825,8 +825,12 @@ function glossScores(tools: readonly ToolLike[], query: string, lexicon: SelectL
     c.glosses.set(lexicon.id, index);
   }
   const nameTerms = index.nameTerms;
-  const unknown = [...new Set(words(query))].filter((w) => !lexicalTerms(w).some((t) => nameTerms.has(t)));
-  return bm25TermScores(index.definitions, unknown.flatMap(lexicalTerms));
+  // Definitions hold lowercase Latin words only: any other request word (a spaceless run, a 16 KiB token) cannot meet one.
+  const unknown = [...new Set(words(query))]
+    .filter((w) => w.length <= 40 && /^[a-z]+$/.test(w))
+    .map((w) => lexicalTerms(w))
+    .filter((ts) => !ts.some((t) => nameTerms.has(t)));
+  return bm25TermScores(index.definitions, unknown.flat());
 }
 
 /** Ranks (1 = best; ties share the best rank of their group). */
