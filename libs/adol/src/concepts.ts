@@ -24,6 +24,12 @@ export interface SelectLexicon {
    * stand for, weighted by how directly. Optional: a lexicon without it leaves that ranker out.
    */
   actions?(word: string): ActionReading;
+  /**
+   * The content words of the word's dictionary definitions (its most frequent senses' glosses and fellow synset
+   * members; the `gloss` ranker): "delete" is defined as "remove or make invisible", so "remove" reads as evidence
+   * for it. Optional: a lexicon without it leaves that ranker out.
+   */
+  glossWords?(word: string): readonly string[];
 }
 
 /** A concept id with how closely a word reaches it (1: one of the word's own senses). */
@@ -59,7 +65,10 @@ export type LexPos = 'n' | 'v' | 'a' | 'r';
 export interface WordNetLike {
   baseForms(word: string, pos: LexPos): string[];
   lookup(lemma: string, pos: LexPos): { readonly offsets: readonly number[]; readonly tagSenseCount?: number } | undefined;
-  synset(pos: LexPos, offset: number): { readonly pointers: readonly { readonly symbol: string; readonly offset: number; readonly pos: LexPos }[] } | undefined;
+  synset(
+    pos: LexPos,
+    offset: number,
+  ): { readonly pointers: readonly { readonly symbol: string; readonly offset: number; readonly pos: LexPos }[]; readonly gloss?: string; readonly words?: readonly string[] } | undefined;
 }
 
 export interface WordNetLexiconOptions {
@@ -98,6 +107,7 @@ export function wordNetLexicon(wn: WordNetLike, opts: WordNetLexiconOptions = {}
     return [...out];
   };
   const actionMemo = new Map<string, ActionReading>();
+  const glossMemo = new Map<string, readonly string[]>();
   return {
     id: `wordnet:${senses}${hypernyms ? '+h' : ''}`,
     concepts(word: string): readonly string[] {
@@ -118,7 +128,43 @@ export function wordNetLexicon(wn: WordNetLike, opts: WordNetLexiconOptions = {}
       actionMemo.set(word, a);
       return a;
     },
+    glossWords(word: string): readonly string[] {
+      if (typeof word !== 'string' || !LEXICON_WORD.test(word)) return [];
+      const hit = glossMemo.get(word);
+      if (hit) return hit;
+      const g = glossOf(wn, word, senses);
+      if (glossMemo.size >= MEMO_LIMIT) glossMemo.clear();
+      glossMemo.set(word, g);
+      return g;
+    },
   };
+}
+
+/** At most this many characters of one gloss are read (WordNet's longest run past 400; examples follow the definition). */
+const MAX_GLOSS_CHARS = 400;
+
+/**
+ * The definition words of `word`: for its most frequent senses in each part of speech, the gloss up to its first
+ * example (`; "…"`), and the synset's other members (multi-word ones split). Lowercase, letters only, the word itself
+ * left out, each once.
+ */
+function glossOf(wn: WordNetLike, word: string, senses: number): readonly string[] {
+  const out = new Set<string>();
+  for (const pos of LEXICON_POS) {
+    const lemma = wn.baseForms(word, pos)[0];
+    const entry = lemma === undefined ? undefined : wn.lookup(lemma, pos);
+    if (!entry) continue;
+    for (const offset of entry.offsets.slice(0, senses)) {
+      const syn = wn.synset(pos, offset);
+      if (!syn) continue;
+      const gloss = typeof syn.gloss === 'string' ? syn.gloss.slice(0, MAX_GLOSS_CHARS) : '';
+      const quote = gloss.indexOf('"');
+      const definition = quote < 0 ? gloss : gloss.slice(0, quote);
+      const members = Array.isArray(syn.words) ? syn.words.filter((w): w is string => typeof w === 'string').join(' ') : '';
+      for (const w of `${definition} ${members}`.toLowerCase().split(/[^a-z]+/)) if (w.length > 2 && w !== word && w !== lemma) out.add(w);
+    }
+  }
+  return [...out];
 }
 
 const NO_ACTION: ActionReading = { concepts: [], verbal: 0 };

@@ -86,7 +86,7 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action' | 'gloss';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
@@ -181,6 +181,8 @@ export const VALUES_WEIGHT = 1.5;
 export const CONCEPTS_WEIGHT = 0.5;
 /** Weight of the `action` ranker (verb–object structure, action.ts) in the `zscore` fusion: one for every list. */
 export const ACTION_WEIGHT = 0.5;
+/** Fusion weight of the `gloss` ranker (definitions: looser evidence than a shared sense). */
+export const GLOSS_WEIGHT = 0.25;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -189,7 +191,7 @@ function cutOf(opts: SelectOptions): SelectCut {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -538,6 +540,8 @@ interface ListCache {
   concepts?: Map<string, Bm25Index>;
   /** The acts of the tools (verb concepts of name and description verbs), per lexicon id (the `action` ranker). */
   actions?: Map<string, ActionIndex>;
+  /** Per lexicon id: BM25 over the definition words of the tools' name words, and over the name words themselves (the `gloss` ranker). */
+  glosses?: Map<string, { definitions: Bm25Index; nameTerms: Set<string> }>;
   /** Per tool: the shapes of value its parameters take (the `values` ranker). */
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
@@ -798,6 +802,37 @@ function actionRanker(tools: readonly ToolLike[], query: string, lexicon: Select
   return actionScores(index, actionWords(query, lexicon, STOP), lexicon);
 }
 
+/**
+ * The `gloss` ranker (draft-chang §3.4, a tool's own terms read through their definitions; opt-in): a request word
+ * meets a tool when it occurs in the dictionary definition of one of the tool's name words ("remove" in delete's
+ * "remove or make invisible"; "store" in memory's definitions). BM25 over stemmed definition words, so a definition
+ * word many tools carry counts little. Only the request's words no tool name uses are read, as in `concepts`. The
+ * other direction (a name word inside the request word's definition) was tried and left out (BENCHMARKS.md).
+ */
+function glossScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const glossWords = lexicon.glossWords?.bind(lexicon);
+  if (!glossWords) return tools.map(() => 0);
+  const c = cacheFor(tools);
+  c.glosses ??= new Map();
+  let index = c.glosses.get(lexicon.id);
+  if (!index) {
+    const names = wordIndexFor(tools, c).names.map((ws) => [...ws]);
+    const terms = (ws: readonly string[]): string[] => ws.filter((w) => !STOP.has(w)).flatMap(lexicalTerms);
+    index = {
+      definitions: bm25Of(names.map((ws) => terms(ws.flatMap((w) => glossWords(w))))),
+      nameTerms: new Set(names.flatMap((ws) => terms(ws))),
+    };
+    c.glosses.set(lexicon.id, index);
+  }
+  const nameTerms = index.nameTerms;
+  // Definitions hold lowercase Latin words only: any other request word (a spaceless run, a 16 KiB token) cannot meet one.
+  const unknown = [...new Set(words(query))]
+    .filter((w) => w.length <= 40 && /^[a-z]+$/.test(w))
+    .map((w) => lexicalTerms(w))
+    .filter((ts) => !ts.some((t) => nameTerms.has(t)));
+  return bm25TermScores(index.definitions, unknown.flat());
+}
+
 /** Ranks (1 = best; ties share the best rank of their group). */
 function ranksOf(scores: readonly number[]): number[] {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
@@ -883,6 +918,13 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
       if (v.some((x) => x !== 0)) {
         rankers.push(v);
         weights[rankers.length - 1] = ACTION_WEIGHT;
+      }
+    }
+    if (use.has('gloss') && opts.lexicon?.glossWords) {
+      const v = glossScores(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = GLOSS_WEIGHT;
       }
     }
     if (use.has('values') && values.shapes.size > 0) {

@@ -122,6 +122,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: async (t) => selectTools([...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }], 'relocate the file', { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'action'] }),
   },
   {
+    name: 'adol selectTools (gloss ranker: definitions of name words, request)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools(SHAPED_TOOLS, `remove ${t}`, { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'gloss'] }),
+  },
+  {
+    name: 'adol selectTools (gloss ranker: definitions of name words, tool name)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools([...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }], 'erase the page', { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'gloss'] }),
+  },
+  {
     name: 'adol selectTools (values and word senses, tool parameters)',
     files: ['libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
     run: async (t) =>
