@@ -200,7 +200,8 @@ export async function identifyIn(
     const mapping = await map(e);
     const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
     const keys = filledWeight(e.template, mapping);
-    const named = namesScenario(utterance, e.scenario);
+    // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
+    const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
     const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
     const filled = keys + (named ? NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);

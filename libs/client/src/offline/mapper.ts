@@ -1178,8 +1178,16 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
-  const rivals = rivalWords(c, accounted);
-  return { values, other: all, explained: explainedShare(c, accounted), ...(recognised > 0 ? { recognised } : {}), ...(rivals.length > 0 ? { rivals } : {}) };
+  const said = conceptsSaid(c);
+  const rivals = rivalWords(c, accounted, said);
+  return {
+    values,
+    other: all,
+    explained: explainedShare(c, accounted),
+    ...(recognised > 0 ? { recognised } : {}),
+    ...(rivals.length > 0 ? { rivals } : {}),
+    ...(said.size > 0 ? { named: [...said] } : {}),
+  };
 }
 
 /** At most this many words of an utterance are asked whether they are sisters of the scenario's concept. */
@@ -1195,8 +1203,9 @@ function conceptWords(scenario: string): string[] {
  * the template neither took nor knows, said before the request's details, whose act meets the concept's only above both ("train" beside a flight
  * template: riding and flying are both ways to travel). Scenario identification counts them against the scenario.
  */
-function rivalWords(c: Ctx, accounted: readonly number[]): string[] {
-  const concepts = c.concepts ?? [];
+function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<string>): string[] {
+  // The concept said itself ("the trains are on strike, get me a flight"): a sister beside it is context, not the request.
+  const concepts = (c.concepts ?? []).filter((w) => !said.has(w));
   if (concepts.length === 0) return [];
   const out: string[] = [];
   let probes = 0;
@@ -1211,6 +1220,24 @@ function rivalWords(c: Ctx, accounted: readonly number[]): string[] {
     if (concepts.some((w) => c.lex.sisterOf(t.lower, w)) && !out.includes(t.lower)) out.push(t.lower);
   });
   return out;
+}
+
+/**
+ * The scenario's concept words the request says as nouns, in their spelling or by a member of their first WordNet
+ * sense ("pics" for photo, "flights" for flight; not the verb "book" for booking): draft-zhou §6.1's scenario
+ * identification reads the scenario's name as evidence, and a sister said beside the concept does not count against it.
+ */
+function conceptsSaid(c: Ctx): Set<string> {
+  const said = new Set<string>();
+  const concepts = c.concepts ?? [];
+  let probes = 0;
+  for (const t of c.tokens) {
+    if (said.size === concepts.length || probes >= MAX_RIVAL_PROBES) break;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
+    probes++;
+    for (const w of concepts) if (!said.has(w) && c.lex.namesConcept(t.lower, w)) said.add(w);
+  }
+  return said;
 }
 
 /**
