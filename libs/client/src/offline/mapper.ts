@@ -268,6 +268,9 @@ function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolea
   return true;
 }
 
+/** Confidence of an enum value one word of the description's note on it suggests, with no cue of the key beside it. */
+export const UNCUED_RELATION = 0.45;
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
@@ -277,7 +280,12 @@ function enums(c: Ctx, k: KeyPlan): void {
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
-      const base = own ? 0.85 : form.via === 'synonym' ? 0.55 : 0.6;
+      // One word of the description's note on a value, with no cue of the key beside it ("slow" for the `full` of
+      // "full (…; slower)"): under the threshold, so it reaches `other` instead of being invented (draft-zhou §6.1
+      // confidence thresholding). A note says what follows from a value, not its name; WordNet synonyms of the value
+      // itself ("radio" for wireless) and an acronym the description gives in capitals ("RAN") keep their confidence.
+      const lone = form.via === 'gloss' && !cued && form.words.length === 1 && !form.upper?.[0];
+      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' ? 0.55 : 0.6;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }
