@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { SCENARIOS, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { SCENARIOS, faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { createParleyClient, type Mapper, type ScenarioCatalog } from '../src/index';
+import { strongKeys } from '../src/identify';
 import { createOfflineMapper } from '../src/offline/index';
 import { Lexicon } from '../src/offline/lexicon';
 
@@ -120,5 +121,19 @@ describe('the concept said', () => {
     const without = await client.identifyScenario('brighten this a little', { ...REF, catalog });
     const score = (id: typeof withName) => id.ranking.find((r) => r.scenario === 'photo_retouch')?.score ?? 0;
     expect(score(withName)).toBeGreaterThan(score(without));
+  });
+});
+
+describe('a sister beside strong evidence', () => {
+  it('two values under the template\'s own enum or pattern outweigh a sister; cities, a date and a count do not', async () => {
+    const strong = 'breakdown of the base stations at sites 201 and 202, incident INC-77, severity major';
+    const m = await client.mapUtterance(faultManagementTemplate, strong, REF);
+    expect(m.rivals).toEqual(['breakdown']);
+    expect(strongKeys(faultManagementTemplate, m)).toBeGreaterThanOrEqual(2);
+    expect((await client.identifyScenario(strong, { ...REF, catalog })).scenario).toBe('fault_management');
+    // One enum value (a bus has a business class too) is not enough.
+    const bus = 'a bus from Boston to Denver, business class, for two';
+    expect(strongKeys(flightBookingTemplate, await client.mapUtterance(flightBookingTemplate, bus, REF))).toBe(1);
+    expect((await client.identifyScenario(bus, { ...REF, catalog })).scenario).toBeNull();
   });
 });
