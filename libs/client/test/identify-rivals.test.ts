@@ -137,3 +137,14 @@ describe('a sister beside strong evidence', () => {
     expect((await client.identifyScenario(bus, { ...REF, catalog })).scenario).toBeNull();
   });
 });
+
+describe('the noun a modifier qualifies is the request\'s head too', () => {
+  it('"a first class train", "two bus tickets": a sister after an enum value or a count; not the verb after a name', async () => {
+    for (const words of ['book a first class train from Paris to Lyon', 'two bus tickets from Boston to Denver']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+    expect((await client.mapUtterance(flightBookingTemplate, 'book a first class train from Paris to Lyon', REF)).rivals).toEqual(['train']);
+    expect((await client.identifyScenario('a business class flight from Paris to Rome', { ...REF, catalog })).scenario).toBe('flight_booking');
+    expect((await client.mapUtterance(flightBookingTemplate, 'flying out of Beijing heading to Guangzhou', REF)).rivals).toBeUndefined();
+  });
+});

@@ -1166,6 +1166,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // Words the template accounts for: taken by a value it will send, or by one of its own `other` examples.
   // 1 per token a value the template sends or one of its `other` examples took.
   const accounted: number[] = c.tokens.map(() => 0);
+  // Tokens of a value that modifies a noun (an enum value, a count): the noun after it may be the request's head.
+  const modifiers: boolean[] = c.tokens.map(() => false);
   let recognised = 0;
   for (const cand of order) {
     if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
@@ -1181,13 +1183,15 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     if (cand.key === undefined && (cand.rule === 'other_example' || cand.rule === 'named_without_value')) recognised++;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
+    const kind = cand.key === undefined ? undefined : c.plan.keys.find((k) => k.name === cand.key)?.kind;
+    if (kind === 'enum' || kind === 'number') for (const i of cand.tokens) modifiers[i] = true;
   }
   const rest = leftovers(c, claimed, conflicted);
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
   const said = conceptsSaid(c);
-  const rivals = rivalWords(c, accounted, said);
+  const rivals = rivalWords(c, accounted, said, modifiers);
   return {
     values,
     other: all,
@@ -1211,7 +1215,7 @@ function conceptWords(scenario: string): string[] {
  * the template neither took nor knows, said before the request's details, whose act meets the concept's only above both ("train" beside a flight
  * template: riding and flying are both ways to travel). Scenario identification counts them against the scenario.
  */
-function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<string>): string[] {
+function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<string>, modifiers: readonly boolean[]): string[] {
   // The concept said itself ("the trains are on strike, get me a flight"): a sister beside it is context, not the request.
   const concepts = (c.concepts ?? []).filter((w) => !said.has(w));
   if (concepts.length === 0) return [];
@@ -1220,8 +1224,14 @@ function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<stri
   // The head of a request comes before its details: only words said before the first value a key took are asked
   // ("reserve a train from Paris", not "…from Paris, aisle seat and extra baggage").
   const firstValue = accounted.findIndex((a) => a > 0);
+  // …and the noun a first value modifies, right after it ("a first class train", "two bus tickets").
+  // Only a modifier's (an enum value, a count) noun: after a name the next word is the request's verb ("Beijing heading to").
+  let valueEnd = firstValue !== -1 && modifiers[firstValue] ? firstValue : -1;
+  while (valueEnd !== -1 && valueEnd + 1 < c.tokens.length && (accounted[valueEnd + 1] as number) > 0) valueEnd++;
+  let modified = valueEnd === -1 ? -1 : valueEnd + 1;
+  while (modified !== -1 && modified < c.tokens.length && modified - valueEnd <= 2 && (c.tokens[modified] as Token).kind === 'word' && !FUNCTION_WORDS.has((c.tokens[modified] as Token).lower)) modified++;
   c.tokens.forEach((t, i) => {
-    if (firstValue !== -1 && i > firstValue) return;
+    if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified)) return;
     if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
     if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower)) return;
     probes++;
