@@ -48,6 +48,7 @@ export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
+  private readonly nounCache = new Map<string, readonly string[]>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -237,6 +238,8 @@ export class Lexicon {
     const w = word.toLowerCase();
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(w)) return [w];
+    const hit = this.nounCache.get(w);
+    if (hit) return hit;
     const out = new Set<string>([w]);
     for (const lemma of wn.baseForms(w, 'n')) {
       out.add(lemma);
@@ -244,7 +247,9 @@ export class Lexicon {
       const syn = first === undefined ? undefined : wn.synset('n', first);
       for (const m of syn?.words ?? []) if (!m.includes('_')) out.add(m.toLowerCase());
     }
-    return [...out];
+    const list = [...out];
+    remember(this.nounCache, w, list);
+    return list;
   }
 
   /** Whether `word`, read as a noun, is `concept` or a word of its first sense ("pics" for photo, "flights" for flight). */
