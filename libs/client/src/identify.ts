@@ -96,6 +96,10 @@ export const RECOGNISED_WEIGHT = 0.5;
  * sister's request looks like the scenario's (a perfect fit keeps 0.25, under `DEFAULT_MIN_SCORE`).
  */
 export const RIVAL_FACTOR = 0.25;
+/** Keys filled under their own enum or pattern (`strongKeys`) from which a sister said does not count against the scenario. */
+export const STRONG_KEYS = 2;
+/** Least confidence of such a key's value (an identifier read by its shape without a cue is about 0.8). */
+export const STRONG_CONFIDENCE = 0.8;
 /**
  * What the explained share counts when a mapping's only values are dates and nothing else of the scenario's was said
  * (no other key, not its name, no phrase it recognises): a date is in every kind of request, so the words the template
@@ -200,14 +204,17 @@ export async function identifyIn(
     const mapping = await map(e);
     const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
     const keys = filledWeight(e.template, mapping);
-    const named = namesScenario(utterance, e.scenario);
+    // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
+    const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
     const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
     const filled = keys + (named ? NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
     const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 ? sel : 0;
-    const rival = (mapping.rivals?.length ?? 0) > 0 ? RIVAL_FACTOR : 1;
+    // A sister said beside values only this template's own kinds of key take (an enum value, an identifier of its
+    // pattern) is context, not the request: a breakdown with an incident id and a severity is still a fault.
+    const rival = (mapping.rivals?.length ?? 0) > 0 && strongKeys(e.template, mapping) < STRONG_KEYS ? RIVAL_FACTOR : 1;
     const score =
       rival *
       (SCORE_WEIGHTS.explained * explained * (onlyDates ? DATE_ONLY_EXPLAINED : 1) + SCORE_WEIGHTS.filled * Math.min(1, filled / FULL_KEYS) + SCORE_WEIGHTS.selection * selection);
@@ -218,6 +225,15 @@ export async function identifyIn(
   const top = scored[0];
   if (!top || top.score < minScore || !top.mapping) return { scenario: null, agent: null, score: round(top?.score ?? 0), ranking };
   return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
+}
+
+/**
+ * Keys filled with a value that parses under the key's own constraint (an enum value, a string matching its pattern),
+ * at least `STRONG_CONFIDENCE`: evidence a sister's request would not give, as cities, a date or a count would.
+ */
+export function strongKeys(template: SchemaTemplate, m: UtteranceMapping): number {
+  const constrained = new Set(template.keys.filter((k) => k.key_name !== OTHER_KEY && ((k.enum?.length ?? 0) > 0 || typeof k.pattern === 'string')).map((k) => k.key_name));
+  return Object.entries(m.confidence).filter(([k, c]) => constrained.has(k) && c >= STRONG_CONFIDENCE).length;
 }
 
 /** Whether every key the mapping filled is a date or date-time. */

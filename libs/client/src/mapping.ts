@@ -76,6 +76,11 @@ export interface MapperOutput {
    * template: another way to travel). Evidence against the scenario for identification (draft-zhou §6.1).
    */
   readonly rivals?: readonly string[];
+  /**
+   * Words of the scenario's name the request says, spelled or by a synonym of their first WordNet noun sense
+   * ("picture" for photo). Evidence for the scenario (draft-zhou §6.1, identification), as the name spelled is.
+   */
+  readonly named?: readonly string[];
 }
 
 /** The port: one utterance, one template, values with confidences. */
@@ -136,6 +141,8 @@ export interface UtteranceMapping {
   recognised?: number;
   /** Words naming a sister of the scenario's concept (see MapperOutput.rivals). */
   rivals?: string[];
+  /** Words of the scenario's name the request says (see MapperOutput.named). */
+  named?: string[];
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -313,6 +320,7 @@ export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: 
     ...(typeof out.explained === 'number' && out.explained >= 0 && out.explained <= 1 ? { explained: out.explained } : {}),
     ...(typeof out.recognised === 'number' && Number.isInteger(out.recognised) && out.recognised > 0 ? { recognised: out.recognised } : {}),
     ...rivalsFrom(out.rivals),
+    ...namedFrom(out.named),
   };
 }
 
@@ -338,6 +346,12 @@ export function payloadInvalid(m: UtteranceMapping, identification?: unknown): P
     violations: m.violations,
     details: { mapping: m as unknown as JsonObject, ...(identification !== undefined ? { identification } : {}) },
   });
+}
+
+/** A mapper's concept words said, kept when they are a short list of short strings (outside data, as rivals). */
+function namedFrom(r: unknown): { named?: string[] } {
+  const { rivals } = rivalsFrom(r);
+  return rivals ? { named: rivals } : {};
 }
 
 /** A mapper's rival words, kept when they are a short list of short strings (a mapper's output is outside data). */

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { SCENARIOS, flightBookingTemplate } from '@parley/examples';
+import { SCENARIOS, faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { createParleyClient, type Mapper, type ScenarioCatalog } from '../src/index';
+import { strongKeys } from '../src/identify';
 import { createOfflineMapper } from '../src/offline/index';
 import { Lexicon } from '../src/offline/lexicon';
 
@@ -86,5 +87,64 @@ describe('identification of near misses', () => {
     }
     // A 1 MiB scenario name is no template at all: a typed refusal before any word is read.
     await expect(client.mapUtterance({ ...flightBookingTemplate, scenario: `x_${'a'.repeat(1 << 20)}` }, 'a bus', REF)).rejects.toMatchObject({ type: 'template_invalid' });
+  });
+});
+
+describe('the concept said', () => {
+  it('a noun of the concept\'s first WordNet sense names it; a verb or a derivation does not', async () => {
+    const lex = await lexicon();
+    expect(lex.nounSynonyms('photo')).toEqual(expect.arrayContaining(['photo', 'photograph', 'picture', 'pic']));
+    for (const [w, concept] of [['pics', 'photo'], ['photographs', 'photo'], ['flights', 'flight'], ['Flight', 'flight']] as const) expect(lex.namesConcept(w, concept), w).toBe(true);
+    for (const [w, concept] of [['book', 'booking'], ['fly', 'flight'], ['train', 'flight'], ['photographer', 'photo']] as const) expect(lex.namesConcept(w, concept), w).toBe(false);
+    for (const w of ['__proto__', 'constructor', '\u0000', '\ud800', 'a'.repeat(1 << 16), '']) {
+      expect(lex.namesConcept(w, 'photo')).toBe(false);
+      expect(lex.namesConcept('photo', w)).toBe(false);
+    }
+  });
+
+  it('a sister said beside the concept itself is context: the request is still the scenario\'s', async () => {
+    const m = await client.mapUtterance(flightBookingTemplate, 'the buses are not running so book a flight from Boston to Denver on Friday', REF);
+    expect(m.rivals).toBeUndefined();
+    expect(m.named).toEqual(['flight']);
+    const id = await client.identifyScenario('the buses are not running so book a flight from Boston to Denver on Friday', { ...REF, catalog });
+    expect(id.scenario).toBe('flight_booking');
+    // Without the concept, the sister still counts against it.
+    const bus = await client.mapUtterance(flightBookingTemplate, 'book a bus from Boston to Denver on Friday', REF);
+    expect(bus.rivals).toEqual(['bus']);
+    expect(bus.named).toBeUndefined();
+  });
+
+  it('a synonym of the scenario\'s name is name evidence for identification', async () => {
+    const m = await client.mapUtterance(photoRetouchTemplate, 'blur the background of this pic', REF);
+    expect(m.named).toEqual(['photo']);
+    const withName = await client.identifyScenario('brighten this pic a little', { ...REF, catalog });
+    const without = await client.identifyScenario('brighten this a little', { ...REF, catalog });
+    const score = (id: typeof withName) => id.ranking.find((r) => r.scenario === 'photo_retouch')?.score ?? 0;
+    expect(score(withName)).toBeGreaterThan(score(without));
+  });
+});
+
+describe('a sister beside strong evidence', () => {
+  it('two values under the template\'s own enum or pattern outweigh a sister; cities, a date and a count do not', async () => {
+    const strong = 'breakdown of the base stations at sites 201 and 202, incident INC-77, severity major';
+    const m = await client.mapUtterance(faultManagementTemplate, strong, REF);
+    expect(m.rivals).toEqual(['breakdown']);
+    expect(strongKeys(faultManagementTemplate, m)).toBeGreaterThanOrEqual(2);
+    expect((await client.identifyScenario(strong, { ...REF, catalog })).scenario).toBe('fault_management');
+    // One enum value (a bus has a business class too) is not enough.
+    const bus = 'a bus from Boston to Denver, business class, for two';
+    expect(strongKeys(flightBookingTemplate, await client.mapUtterance(flightBookingTemplate, bus, REF))).toBe(1);
+    expect((await client.identifyScenario(bus, { ...REF, catalog })).scenario).toBeNull();
+  });
+});
+
+describe('the noun a modifier qualifies is the request\'s head too', () => {
+  it('"a first class train", "two bus tickets": a sister after an enum value or a count; not the verb after a name', async () => {
+    for (const words of ['book a first class train from Paris to Lyon', 'two bus tickets from Boston to Denver']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+    expect((await client.mapUtterance(flightBookingTemplate, 'book a first class train from Paris to Lyon', REF)).rivals).toEqual(['train']);
+    expect((await client.identifyScenario('a business class flight from Paris to Rome', { ...REF, catalog })).scenario).toBe('flight_booking');
+    expect((await client.mapUtterance(flightBookingTemplate, 'flying out of Beijing heading to Guangzhou', REF)).rivals).toBeUndefined();
   });
 });

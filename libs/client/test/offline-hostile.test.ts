@@ -24,7 +24,9 @@ const hostilePiece = fc.oneof(
     // The paths of other languages, ranges, scores and snake_case names (languages.ts, dates.ts).
     '从', '到', 'から', 'まで', '에서', '까지', '两个人', '한', '명', 'de', 'von', 'nach', 'zwei Personen', 'Ciudad de', '5/10', 'to 503', 'half past', 'Christmas Eve', 'weeks from today', 'at maximum', 'CPU load high',
     // Glossed words of other languages, alone and inside CJK runs (glossary.ts).
-    'Hintergrund', 'dents blanches', 'severidad mayor', '经济舱', '背景虚化', '無線基地局', '비즈니스석', 'критично'),
+    'Hintergrund', 'dents blanches', 'severidad mayor', '经济舱', '背景虚化', '無線基地局', '비즈니스석', 'критично',
+    // Concept words said (spelled or by a WordNet synonym) beside a sister of the concept (mapper.ts conceptsSaid, rivalWords).
+    'pics', 'picture', 'flights', 'train', 'trains are on strike', 'booking', 'faults', 'first class train', 'two bus tickets', 'slower'),
   fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到', '背景', '磨皮\ud800', 'filtre '), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
   fc.integer({ min: -1e9, max: 1e9 }).map(String),
 );
@@ -66,6 +68,11 @@ describe('hostile utterances', () => {
           expect(c >= 0 && c <= 1).toBe(true);
         }
         expect(Array.isArray(m.violations)).toBe(true);
+        // Concept words said are the scenario's own name words; rivals are single lowercase words (the user's, or a
+        // gloss of them), never the concept itself.
+        const concepts = template.scenario.split('_');
+        for (const w of m.named ?? []) expect(concepts).toContain(w);
+        for (const w of m.rivals ?? []) expect(w === w.toLowerCase() && w.length <= 64 && !concepts.includes(w)).toBe(true);
         objectPrototypeIsClean();
       }),
       { numRuns: 150, seed: 1414 },

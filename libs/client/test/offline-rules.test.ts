@@ -253,3 +253,19 @@ describe('glosses, inventory names and counts (glossary.ts, mapper.ts)', () => {
     expect((await map(flightBookingTemplate, 'Oslo to Rome with two bags')).payload.passenger_count).toBeUndefined();
   });
 });
+
+describe('calibrated confidence of enum values (draft-zhou §6.1 confidence thresholding)', () => {
+  it('one word of a description\'s note on a value, uncued, reaches other instead of being sent', async () => {
+    // fault_management's diagnosis_depth: "full (also run active tests …; slower)".
+    const m = await map(faultManagementTemplate, 'the billing portal is slower than usual');
+    expect(m.payload['diagnosis_depth']).toBeUndefined();
+    expect(m.below_threshold.map((b) => [b.key, b.value])).toContainEqual(['diagnosis_depth', 'full']);
+    expect(m.other.join(' ')).toContain('slower');
+  });
+
+  it('the same word beside a cue of the key, a synonym of the value, or the value itself is still sent', async () => {
+    expect((await map(faultManagementTemplate, 'slower diagnosis please')).payload['diagnosis_depth']).toBe('full');
+    expect((await map(faultManagementTemplate, 'dropped calls on the radio side')).payload['fault_domain']).toBe('wireless');
+    expect((await map(faultManagementTemplate, 'a full check of site 4401')).payload['diagnosis_depth']).toBe('full');
+  });
+});

@@ -48,6 +48,7 @@ export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
+  private readonly nounCache = new Map<string, readonly string[]>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -226,6 +227,39 @@ export class Lexicon {
       if (d > 0 && e > 0 && d + e <= ACT_MEET) return true;
     }
     return false;
+  }
+
+  /**
+   * The members of the first sense of the noun `word` (one-word members only, lowercase): the words that name the
+   * same thing ("photo" → photograph, exposure, picture, pic; "flight" → flying). Not derivations, not verb senses:
+   * "book" (the verb) is not a "booking".
+   */
+  nounSynonyms(word: string): readonly string[] {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return [w];
+    const hit = this.nounCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>([w]);
+    for (const lemma of wn.baseForms(w, 'n')) {
+      out.add(lemma);
+      const first = wn.lookup(lemma, 'n')?.offsets[0];
+      const syn = first === undefined ? undefined : wn.synset('n', first);
+      for (const m of syn?.words ?? []) if (!m.includes('_')) out.add(m.toLowerCase());
+    }
+    const list = [...out];
+    remember(this.nounCache, w, list);
+    return list;
+  }
+
+  /** Whether `word`, read as a noun, is `concept` or a word of its first sense ("pics" for photo, "flights" for flight). */
+  namesConcept(word: string, concept: string): boolean {
+    const w = word.toLowerCase();
+    const names = this.nounSynonyms(concept);
+    if (names.includes(w)) return true;
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return names.some((n) => strip(w).includes(n));
+    return wn.baseForms(w, 'n').some((b) => names.includes(b));
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

@@ -268,6 +268,9 @@ function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolea
   return true;
 }
 
+/** Confidence of an enum value one word of the description's note on it suggests, with no cue of the key beside it. */
+export const UNCUED_RELATION = 0.45;
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
@@ -277,7 +280,12 @@ function enums(c: Ctx, k: KeyPlan): void {
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
-      const base = own ? 0.85 : form.via === 'synonym' ? 0.55 : 0.6;
+      // One word of the description's note on a value, with no cue of the key beside it ("slow" for the `full` of
+      // "full (…; slower)"): under the threshold, so it reaches `other` instead of being invented (draft-zhou §6.1
+      // confidence thresholding). A note says what follows from a value, not its name; WordNet synonyms of the value
+      // itself ("radio" for wireless) and an acronym the description gives in capitals ("RAN") keep their confidence.
+      const lone = form.via === 'gloss' && !cued && form.words.length === 1 && !form.upper?.[0];
+      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' ? 0.55 : 0.6;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }
@@ -1158,6 +1166,8 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // Words the template accounts for: taken by a value it will send, or by one of its own `other` examples.
   // 1 per token a value the template sends or one of its `other` examples took.
   const accounted: number[] = c.tokens.map(() => 0);
+  // Tokens of a value that modifies a noun (an enum value, a count): the noun after it may be the request's head.
+  const modifiers: boolean[] = c.tokens.map(() => false);
   let recognised = 0;
   for (const cand of order) {
     if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
@@ -1173,13 +1183,23 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     if (cand.key === undefined && (cand.rule === 'other_example' || cand.rule === 'named_without_value')) recognised++;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
+    const kind = cand.key === undefined ? undefined : c.plan.keys.find((k) => k.name === cand.key)?.kind;
+    if (kind === 'enum' || kind === 'number') for (const i of cand.tokens) modifiers[i] = true;
   }
   const rest = leftovers(c, claimed, conflicted);
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
-  const rivals = rivalWords(c, accounted);
-  return { values, other: all, explained: explainedShare(c, accounted), ...(recognised > 0 ? { recognised } : {}), ...(rivals.length > 0 ? { rivals } : {}) };
+  const said = conceptsSaid(c);
+  const rivals = rivalWords(c, accounted, said, modifiers);
+  return {
+    values,
+    other: all,
+    explained: explainedShare(c, accounted),
+    ...(recognised > 0 ? { recognised } : {}),
+    ...(rivals.length > 0 ? { rivals } : {}),
+    ...(said.size > 0 ? { named: [...said] } : {}),
+  };
 }
 
 /** At most this many words of an utterance are asked whether they are sisters of the scenario's concept. */
@@ -1195,22 +1215,47 @@ function conceptWords(scenario: string): string[] {
  * the template neither took nor knows, said before the request's details, whose act meets the concept's only above both ("train" beside a flight
  * template: riding and flying are both ways to travel). Scenario identification counts them against the scenario.
  */
-function rivalWords(c: Ctx, accounted: readonly number[]): string[] {
-  const concepts = c.concepts ?? [];
+function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<string>, modifiers: readonly boolean[]): string[] {
+  // The concept said itself ("the trains are on strike, get me a flight"): a sister beside it is context, not the request.
+  const concepts = (c.concepts ?? []).filter((w) => !said.has(w));
   if (concepts.length === 0) return [];
   const out: string[] = [];
   let probes = 0;
   // The head of a request comes before its details: only words said before the first value a key took are asked
   // ("reserve a train from Paris", not "…from Paris, aisle seat and extra baggage").
   const firstValue = accounted.findIndex((a) => a > 0);
+  // …and the noun a first value modifies, right after it ("a first class train", "two bus tickets").
+  // Only a modifier's (an enum value, a count) noun: after a name the next word is the request's verb ("Beijing heading to").
+  let valueEnd = firstValue !== -1 && modifiers[firstValue] ? firstValue : -1;
+  while (valueEnd !== -1 && valueEnd + 1 < c.tokens.length && (accounted[valueEnd + 1] as number) > 0) valueEnd++;
+  let modified = valueEnd === -1 ? -1 : valueEnd + 1;
+  while (modified !== -1 && modified < c.tokens.length && modified - valueEnd <= 2 && (c.tokens[modified] as Token).kind === 'word' && !FUNCTION_WORDS.has((c.tokens[modified] as Token).lower)) modified++;
   c.tokens.forEach((t, i) => {
-    if (firstValue !== -1 && i > firstValue) return;
+    if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified)) return;
     if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
     if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower)) return;
     probes++;
     if (concepts.some((w) => c.lex.sisterOf(t.lower, w)) && !out.includes(t.lower)) out.push(t.lower);
   });
   return out;
+}
+
+/**
+ * The scenario's concept words the request says as nouns, in their spelling or by a member of their first WordNet
+ * sense ("pics" for photo, "flights" for flight; not the verb "book" for booking): draft-zhou §6.1's scenario
+ * identification reads the scenario's name as evidence, and a sister said beside the concept does not count against it.
+ */
+function conceptsSaid(c: Ctx): Set<string> {
+  const said = new Set<string>();
+  const concepts = c.concepts ?? [];
+  let probes = 0;
+  for (const t of c.tokens) {
+    if (said.size === concepts.length || probes >= MAX_RIVAL_PROBES) break;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
+    probes++;
+    for (const w of concepts) if (!said.has(w) && c.lex.namesConcept(t.lower, w)) said.add(w);
+  }
+  return said;
 }
 
 /**
