@@ -57,6 +57,7 @@
  */
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
+import { KIND_AFFIXES, NAME_AFFIXES } from './affixes';
 import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot, verbObject } from './kinds';
 
 /** Particles of phrasal verbs ("get a technician out", "clean up"): they belong to the verb, never to a compound name. */
@@ -1444,8 +1445,6 @@ function fnv1a(s: string): string {
   return h.toString(36);
 }
 
-/** Name words that say what kind of key it is rather than what it is about. */
-const KIND_AFFIXES: ReadonlySet<string> = new Set(['needs', 'wants', 'preference', 'ids', 'count', 'percent', 'window', 'detail']);
 
 /**
  * zhou §7 closed vocabulary for a key another inducer proposed (libs/llm): the
@@ -1601,7 +1600,7 @@ function matchExisting(existing: readonly KeyDefinition[], keyName: string, head
  * `eye_enlargement` (each says something the other does not: another action on the same noun).
  */
 function nestedNames(a: string, b: string): boolean {
-  const content = (n: string): Set<string> => new Set(n.split('_').filter((w) => !KIND_AFFIXES.has(w) && w !== 'type').map(singular));
+  const content = (n: string): Set<string> => new Set(n.split('_').filter((w) => !NAME_AFFIXES.has(w)).map(singular));
   const x = content(a);
   const y = content(b);
   const within = (p: Set<string>, q: Set<string>): boolean => [...p].every((w) => q.has(w));

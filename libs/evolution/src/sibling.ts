@@ -6,6 +6,7 @@
  * identifiers and times, the same pattern (`samePatternIntent`).
  */
 import type { KeyDefinition } from '@parley/protocol';
+import { SLOT_AFFIXES } from './affixes';
 import { contentWords, type InductionSample } from './induce';
 
 /** Content word → voices (distinct clients when labelled, else the sample count), over a cluster's samples. */
@@ -50,8 +51,6 @@ export function samePatternIntent(a: KeyDefinition, b: KeyDefinition): boolean {
   return a.key_name.split('_').pop() === b.key_name.split('_').pop();
 }
 
-/** Name words that say what kind of key it is, not what it is about. */
-const AFFIXES: ReadonlySet<string> = new Set(['needs', 'wants', 'preference', 'removal', 'only', 'count', 'ids', 'id', 'time', 'type']);
 
 /** A yes/no key or a string choice: the keys a cluster split by value yields. */
 export function choiceLike(k: KeyDefinition): boolean {
@@ -59,7 +58,7 @@ export function choiceLike(k: KeyDefinition): boolean {
 }
 
 function slotWords(k: KeyDefinition): Set<string> {
-  const out = new Set(k.key_name.split('_').filter((w) => w !== '' && !AFFIXES.has(w)));
+  const out = new Set(k.key_name.split('_').filter((w) => w !== '' && !SLOT_AFFIXES.has(w)));
   for (const v of k.enum ?? []) if (typeof v === 'string') out.add(v);
   return out;
 }

@@ -38,6 +38,12 @@ export interface EngineConfig extends SemanticPoolConfig, EvolverConfig {
    * default: a service records real executions with `recordExecution`.
    */
   readonly derive_executions?: boolean;
+  /**
+   * Online agglomeration by concept in the pool (`CreateSemanticPoolOptions.lexicon`): clusters whose clients say
+   * one noun concept join below the merge threshold. Off by default: on the dev streams it moved as many intents
+   * to a second key as it joined (BENCHMARKS.md, "one key per intent by concept"). Needs `lexicon`.
+   */
+  readonly concept_merge?: boolean;
 }
 
 export interface Clock {
@@ -142,10 +148,11 @@ const TRANSITIONS = new Set(['promote', 'deprecate', 'withdraw']);
 
 export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<EvolutionEngine> {
   const { clock } = opts;
-  const { derive_executions, lifecycle, patch_ttl_ms, approval, ...poolOver } = opts.config ?? {};
+  const { derive_executions, lifecycle, patch_ttl_ms, approval, concept_merge, ...poolOver } = opts.config ?? {};
+  if (concept_merge !== undefined && typeof concept_merge !== 'boolean') throw poolError('config', 'concept_merge', `concept_merge must be a boolean, got ${typeof concept_merge}`);
   const bases = new Map<string, SchemaTemplate>();
   for (const t of opts.templates) bases.set(scenarioId(t.scenario), t);
-  const pool = await createSemanticPool({ embedder: opts.embedder, index: opts.index, scenarios: [...bases.keys()], config: poolOver });
+  const pool = await createSemanticPool({ embedder: opts.embedder, index: opts.index, scenarios: [...bases.keys()], config: poolOver, ...(opts.lexicon && concept_merge === true ? { lexicon: opts.lexicon } : {}) });
   const evolver = createEvolver({
     templates: opts.templates,
     config: { ...(lifecycle ? { lifecycle } : {}), ...(patch_ttl_ms !== undefined ? { patch_ttl_ms } : {}), ...(approval ? { approval } : {}) },

@@ -7,13 +7,16 @@
 import {
   admitCandidate,
   choiceLike,
+  clusterConcept,
   detectConflict,
   existingKeysFor,
   keyMetrics,
   newEnumValues,
   oneSlot,
   profileCosine,
+  sameConcept,
   samePatternIntent,
+  scenarioConcepts,
   SIBLING_COSINE,
   supersedeKey,
   withValues,
@@ -23,6 +26,7 @@ import {
   type InductionResult,
   type InductionSample,
   type KeyCounters,
+  type Lexicon,
   type Scope,
 } from '@parley/evolution';
 import type { JsonValue, KeyDefinition, SchemaTemplate } from '@parley/protocol';
@@ -40,7 +44,7 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
   // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
-  const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn });
+  const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
   if (sib === null) {
     st.siblingKey.delete(m.cluster_id);
     return alone;
@@ -193,9 +197,12 @@ async function siblingOf(
   accepted: ReturnType<typeof existingKeysFor>,
   own: KeyDefinition | null,
   existing: readonly KeyDefinition[],
-  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn },
+  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
 ): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> {
   const mine = wordProfile(m.samples);
+  const lex = seen.lexicon;
+  const exclude = lex ? scenarioConcepts(m.scenario_id, lex) : new Set<string>();
+  const myConcept = lex && own !== null ? clusterConcept(m.samples, lex, exclude) : null;
   let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
   const done = new Set<string>();
   for (const t of [...seen.triggers].reverse()) {
@@ -206,6 +213,8 @@ async function siblingOf(
     const theirs = seen.samples.get(t.cluster_id);
     if (!key || !theirs) continue;
     let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
+    // The same concept said by most clients of each cluster, and a key of the same kind: one intent the embedder split.
+    if (cos < SIBLING_COSINE && lex !== null && own !== null && sameKind(own, key.definition) && sameConcept(myConcept, clusterConcept(theirs.samples, lex, exclude), lex)) cos = SIBLING_COSINE;
     // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
     if (cos < SIBLING_COSINE && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
@@ -214,6 +223,13 @@ async function siblingOf(
     if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
   }
   return best;
+}
+
+/** Two keys of one kind: the same type, and both choices (an enum) or neither. */
+function sameKind(a: KeyDefinition, b: KeyDefinition): boolean {
+  const choice = (k: KeyDefinition): boolean => Array.isArray(k.enum) && k.enum.length > 0;
+  const num = (t: string): string => (t === 'number' ? 'integer' : t);
+  return num(a.key_type) === num(b.key_type) && choice(a) === choice(b);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   scopeClient,
   type InductionSample,
   type KeyCounters,
+  type Lexicon,
   type LifecycleConfig,
   type ModifiedKey,
   type QueuedCandidate,
@@ -46,6 +47,8 @@ export interface EvolverStore {
    */
   readonly clusterSamples: Map<string, { scenario: string; scope: string; samples: readonly InductionSample[] }>;
   readonly siblingKey: Map<string, string>;
+  /** The lexicon clusters' concepts are read through (one key per intent by concept); null without one. */
+  readonly lexicon: Lexicon | null;
 }
 
 /** The store for `opts`, its configuration checked (a bad figure is a typed error). */
@@ -73,6 +76,7 @@ export function createStore(opts: CreateEvolverOptions): EvolverStore {
     patchSeq: 0,
     clusterSamples: new Map(),
     siblingKey: new Map(),
+    lexicon: opts.lexicon ?? null,
   };
 }
 

@@ -34,8 +34,11 @@ import {
   evaluateTrigger,
   heatAt,
   markTriggered,
+  clusterConcept,
   mergeCentroid,
   mergeClusters,
+  sameConcept,
+  scenarioConcepts,
   mergeThreshold,
   poolConfig,
   poolsForFragment,
@@ -48,6 +51,7 @@ import {
   type SanitizeFlag,
   type Scope,
   type TriggerEvaluation,
+  type Lexicon,
 } from '@parley/evolution';
 import { ParleyError, scenarioId } from '@parley/protocol';
 import type { VectorIndex } from '@parley/vectors';
@@ -74,6 +78,12 @@ export interface CreateSemanticPoolOptions {
    */
   readonly scenarios?: readonly string[];
   readonly config?: SemanticPoolConfig;
+  /**
+   * The lexicon clusters' concepts are read through (libs/embeddings loadWordNetLexicon): with it, two clusters of
+   * one pool whose clients say one noun concept join below the merge threshold (`clusterConcept`). Left out: only
+   * centroids merge.
+   */
+  readonly lexicon?: Lexicon;
 }
 
 export interface FragmentInput {
@@ -225,6 +235,9 @@ interface PoolState {
   readonly config: PoolConfig;
   /** Centroids at least this close merge (online agglomeration). */
   readonly mergeAt: number;
+  /** Centroids at least this close merge when their clusters share one concept (null: no lexicon, no concept merge). */
+  readonly conceptAt: number | null;
+  readonly lexicon: Lexicon | null;
   /** Nearest clusters asked of the index per pool. */
   readonly k: number;
   /** Whether the scenarios were given (a replica's subset) rather than taken as they come. */
@@ -308,11 +321,13 @@ async function assignIn(ps: PoolState, pool: PoolKey, vector: readonly number[],
 async function agglomerate(ps: PoolState, st: ClusterState, centroid: readonly number[], scope: string): Promise<ClusterState> {
   const { index, byPoint } = ps;
   const coll = collectionOf(st.pool.scenario);
-  const hits = await index.search(coll, centroid as number[], { limit: 3, filter: { must: [{ key: 'scope', match: scope }] } });
-  const other = hits
+  const floor = ps.conceptAt ?? ps.mergeAt;
+  const hits = await index.search(coll, centroid as number[], { limit: ps.conceptAt === null ? 3 : CONCEPT_NEIGHBORS, filter: { must: [{ key: 'scope', match: scope }] } });
+  const near = hits
     .map((h) => ({ id: byPoint.get(h.id), score: h.score }))
-    .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= ps.mergeAt)
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))[0];
+    .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= floor)
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  const other = near.find((h) => h.score >= ps.mergeAt) ?? conceptPartner(ps, st, near);
   if (!other) return st;
   const ot = ps.states.get(other.id);
   if (!ot || ot.merged_into !== null || (st.cluster.triggered && ot.cluster.triggered)) return st;
@@ -333,6 +348,29 @@ async function agglomerate(ps: PoolState, st: ClusterState, centroid: readonly n
   await index.delete(coll, [from.point_id]);
   await index.upsert(coll, [{ id: into.point_id, vector: merged, payload: { cluster_id: into.cluster.id, scope } }]);
   return into;
+}
+
+/** Neighbours of a moved centroid read for a concept partner. */
+const CONCEPT_NEIGHBORS = 5;
+/** The concept floor as a share of the similarity threshold: a concept merge still needs centroids this close. */
+const CONCEPT_FLOOR_SHARE = 0.5;
+
+/**
+ * A partner by concept (draft-zhou §6.2.1, one cluster per recurring intent): the nearest cluster above the concept
+ * floor whose clients say the noun concept this cluster's clients say (`clusterConcept`: a synset or GloVe
+ * neighbours, said by two clients and half of each cluster's). Paraphrases the embedder scattered meet here before
+ * any of them crosses the gate alone.
+ */
+function conceptPartner(ps: PoolState, st: ClusterState, near: readonly { id: string; score: number }[]): { id: string; score: number } | undefined {
+  const lex = ps.lexicon;
+  if (lex === null || near.length === 0) return undefined;
+  const exclude = scenarioConcepts(st.pool.scenario, lex);
+  const mine = clusterConcept(st.cluster.samples, lex, exclude);
+  if (mine === null) return undefined;
+  return near.find((h) => {
+    const ot = ps.states.get(h.id);
+    return ot !== undefined && ot.merged_into === null && sameConcept(mine, clusterConcept(ot.cluster.samples, lex, exclude), lex);
+  });
 }
 
 function maturedOf(st: ClusterState, ev: TriggerEvaluation, at: number): MaturedCluster {
@@ -455,6 +493,8 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     index,
     config,
     mergeAt: mergeThreshold(config),
+    conceptAt: opts.lexicon ? config.similarity_threshold * CONCEPT_FLOOR_SHARE : null,
+    lexicon: opts.lexicon ?? null,
     k,
     fixed: opts.scenarios !== undefined,
     scenarios: [...new Set((opts.scenarios ?? []).map((s) => scenarioId(s)))],

@@ -143,6 +143,68 @@ describe('the split intent (zhou §6.2.2 conflict detection: one key per intent)
   });
 });
 
+describe('the split intent by concept (zhou §6.2.2 one key per intent: paraphrases sharing no word)', () => {
+  function matured(id: string, samples: [string, string[]][], at: number): MaturedCluster {
+    return {
+      cluster_id: id,
+      scenario_id: 'flight_booking',
+      scope: 'global',
+      size: samples.reduce((n, [, c]) => n + c.length, 0),
+      heat: 60,
+      distinct_clients: new Set(samples.flatMap(([, c]) => c)).size,
+      occurrences_in_window: 10,
+      branch: 'distinct_clients',
+      reasons: ['heat 60 >= 50'],
+      matured_at: at,
+      samples: samples.map(([text, clients]) => ({ text, count: clients.length, clients })),
+    };
+  }
+  // Two clusters of one need whose words differ but whose nouns are one WordNet synset (baby / infant).
+  const A: [string, string[]][] = [
+    ['travelling with a baby', ['#1', '#2', '#3']],
+    ['we bring our baby along', ['#4', '#5']],
+    ['a baby comes too', ['#6']],
+  ];
+  const B: [string, string[]][] = [
+    ['an infant flies with us', ['#1', '#2']],
+    ['one infant on the trip', ['#3', '#4']],
+    ['the infant sits on my knee', ['#5']],
+  ];
+
+  it('the second cluster refines the first one\'s key instead of adding one', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const a = matured('c-a', A, T0);
+    const ra = ev.applyMatured(a, await ev.induce(a));
+    expect(ra.report.outcome).toBe('patched');
+    const b = matured('c-b', B, T0 + DAY);
+    const rb = ev.applyMatured(b, await ev.induce(b));
+    expect(['merged', 'redundant']).toContain(rb.report.outcome);
+    expect(rb.report.key_name).toBe(ra.report.key_name);
+    expect(ev.patches().flatMap((r) => r.patch.new_keys.map((k) => k.definition.key_name))).toEqual([ra.report.key_name]);
+  });
+
+  it('a cluster about another concept still makes its own key', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const a = matured('c-a', A, T0);
+    const ra = ev.applyMatured(a, await ev.induce(a));
+    const c = matured('c-c', [['a guitar in the cabin', ['#1', '#2', '#3']], ['my guitar comes on board', ['#4', '#5']], ['travelling with a guitar', ['#6']]], T0 + DAY);
+    const rc = ev.applyMatured(c, await ev.induce(c));
+    expect(rc.report.outcome).toBe('patched');
+    expect(rc.report.key_name).not.toBe(ra.report.key_name);
+  });
+
+  it('without the synonym the same two clusters make two keys (the concept is what joined them)', async () => {
+    const blind: Lexicon = { pos: (w) => lexicon.pos(w), lemma: (w, p) => lexicon.lemma(w, p), synonyms: () => [], hypernyms: () => [] };
+    const ev = createEvolver({ templates, lexicon: blind });
+    const a = matured('c-a', A, T0);
+    const ra = ev.applyMatured(a, await ev.induce(a));
+    const b = matured('c-b', B, T0 + DAY);
+    const rb = ev.applyMatured(b, await ev.induce(b));
+    expect(rb.report.outcome).toBe('patched');
+    expect(rb.report.key_name).not.toBe(ra.report.key_name);
+  });
+});
+
 describe('the operator edit (zhou §6.2 authorized updates; never a silent rename)', () => {
   it('a month in: the operator renames the induced key; clients see the new key experimental and the old one deprecated, the log says who and why', async () => {
     const clock = { now: T0 };
