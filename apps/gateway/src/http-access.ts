@@ -45,20 +45,22 @@ export interface Access {
 
 /** The backends as the caller: every service call carries the caller's own Authorization header. */
 export function asCaller(b: Backends, authorization: string): Backends {
-  const out: Backends = {
-    registry: withAuthorization(b.registry, authorization),
-    negotiation: withAuthorization(b.negotiation, authorization),
-    execution: withAuthorization(b.execution, authorization),
+  // Made when first used: a request reaches one or two services, and each wrapper costs a Metadata and a Proxy.
+  const out = {} as Backends;
+  const lazy = <K extends keyof Backends>(key: K, make: () => Backends[K]): void => {
+    let made: Backends[K] | undefined;
+    Object.defineProperty(out, key, { enumerable: true, configurable: true, get: () => (made ??= make()) });
   };
-  if (b.profiles) out.profiles = withAuthorization(b.profiles, authorization);
-  if (b.tasks) out.tasks = withAuthorization(b.tasks, authorization);
-  if (b.pool) out.pool = withAuthorization(b.pool, authorization);
-  if (b.evolution) out.evolution = withAuthorization(b.evolution, authorization);
-  if (b.apiKeys) out.apiKeys = withAuthorization(b.apiKeys, authorization);
-  if (b.eventSubscriptions) out.eventSubscriptions = withAuthorization(b.eventSubscriptions, authorization);
-  if (b.deadLetters) out.deadLetters = new Map([...b.deadLetters].map(([name, api]) => [name, withAuthorization(api, authorization)]));
+  for (const key of CALLER_APIS) {
+    const api = b[key];
+    if (api) lazy(key, () => withAuthorization(api, authorization) as never);
+  }
+  const deadLetters = b.deadLetters;
+  if (deadLetters) lazy('deadLetters', () => new Map([...deadLetters].map(([name, api]) => [name, withAuthorization(api, authorization)])));
   return out;
 }
+
+const CALLER_APIS = ['registry', 'negotiation', 'execution', 'profiles', 'tasks', 'pool', 'evolution', 'apiKeys', 'eventSubscriptions'] as const satisfies readonly (keyof Backends)[];
 
 /** Answers 429 `rate_limited` with Retry-After; the connection closes after it (the body may not have been read). */
 function tooMany(res: ServerResponse, err: ParleyError, retryAfterS: number): void {

@@ -430,7 +430,7 @@ export async function startGrpcServer(opts: {
   tls?: GrpcTls | null;
 }): Promise<GrpcServerHandle> {
   const server = new Server({ 'grpc.max_receive_message_length': SERVER_MAX_RECEIVE });
-  for (const s of opts.services) server.addService(s.definition, s.handlers);
+  for (const s of opts.services) server.addService(s.definition, withLiveCancel(s.definition as AnyServiceDefinition, s.handlers));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, opts.credentials ?? grpcServerCredentials(opts.tls), (err, p) =>
       err ? reject(err) : resolve(p),
@@ -467,6 +467,41 @@ export async function startGrpcServer(opts: {
       return Promise.all([network, inproc]).then(() => undefined);
     },
   };
+}
+
+/**
+ * The streaming handlers of `handlers` with 'cancelled' meaning what it means in the in-process
+ * transport: the client went away, the deadline passed or the server shut down while the call was
+ * live. grpc-js also emits it when the stream closes after the server ended the call (end, an
+ * error status, a handler that threw), which a handler cannot tell from a cancel; that one is dropped.
+ */
+function withLiveCancel(definition: AnyServiceDefinition, handlers: UntypedServiceImplementation): UntypedServiceImplementation {
+  const out: UntypedServiceImplementation = { ...handlers };
+  for (const name of Object.keys(definition)) {
+    const handler = handlers[name];
+    if (definition[name]?.responseStream !== true || typeof handler !== 'function') continue;
+    out[name] = (call: ServerWritableStream<unknown, unknown>) => {
+      let ended = false;
+      const end = call.end.bind(call) as (...a: unknown[]) => ServerWritableStream<unknown, unknown>;
+      const emit = call.emit.bind(call);
+      call.end = ((...a: unknown[]) => {
+        ended = true;
+        return end(...a);
+      }) as typeof call.end;
+      call.emit = ((event: string | symbol, ...a: unknown[]) => {
+        if (event === 'error') ended = true;
+        else if (event === 'cancelled' && ended) return false;
+        return emit(event, ...a);
+      }) as typeof call.emit;
+      try {
+        (handler as StreamHandler)(call);
+      } catch (e) {
+        ended = true;
+        throw e;
+      }
+    };
+  }
+  return out;
 }
 
 export interface GrpcClient<S extends AnyServiceDefinition> {
@@ -655,6 +690,11 @@ async function* clientStream(
   const deadline = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
   const call = fn.call(client, req, ctx?.metadata ?? new Metadata(), deadline === undefined ? {} : { deadline: new Date(deadline) });
   let cancelled = false;
+  // The deadline bounds the call while it is live: once the server ended it (its status came before
+  // the deadline), what grpc-js buffered is the caller's to read at its own pace. A status at or past
+  // the deadline is grpc-js's own DEADLINE_EXCEEDED: the call stays failed by its deadline.
+  let live = true;
+  call.once('status', () => void (live = deadline !== undefined && Date.now() >= deadline));
   const cancel = () => {
     cancelled = true;
     call.cancel();
@@ -664,7 +704,7 @@ async function* clientStream(
     for await (const message of call) {
       // Messages grpc-js buffered before a cancel or the deadline are not handed out: the call ends at once.
       if (cancelled) return;
-      if (deadline !== undefined && Date.now() >= deadline) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      if (live && deadline !== undefined && Date.now() >= deadline) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'Deadline exceeded');
       yield message;
     }
   } catch (e) {
@@ -864,17 +904,23 @@ class LocalServerStream extends EventEmitter {
     readonly request: unknown,
     readonly metadata: Metadata,
     private readonly method: ServerStreamingMethod | UnaryMethod,
+    /** When the call expires, in ms since the epoch (Infinity without a deadline), as grpc-js's getDeadline gives it. */
+    private readonly deadline: number,
   ) {
     super();
+  }
+  /** The call's deadline, the same at every ask (grpc-js ServerWritableStream.getDeadline). */
+  getDeadline(): number {
+    return this.deadline;
   }
   write(message: unknown): boolean {
     if (this.ended || this.cancelled) return false;
     try {
       this.queue.push(copyMessage(this.method.responseSerialize, this.method.responseDeserialize, message, CLIENT_MAX_RECEIVE, 'response'));
     } catch (e) {
-      // As grpc-js: a message the client cannot take ends the call with that status.
-      this.finish(e as ServiceError);
+      // As grpc-js: a message the client cannot take ends the call with that status, and the handler stops.
       this.cancel();
+      this.finish(e as ServiceError);
       return false;
     }
     this.notify();
@@ -890,9 +936,12 @@ class LocalServerStream extends EventEmitter {
     }
     return super.emit(event, ...args);
   }
-  /** The client went away (cancel, deadline, loop ended): the server sees 'cancelled'. */
+  /**
+   * The client went away (cancel, deadline, loop ended) while the call was live: the server sees
+   * 'cancelled'. A call the server already ended (OK or an error status) is not cancelled after the fact.
+   */
   cancel(): void {
-    if (this.cancelled) return;
+    if (this.cancelled || this.ended) return;
     this.cancelled = true;
     super.emit('cancelled');
     this.notify();
@@ -907,7 +956,8 @@ class LocalServerStream extends EventEmitter {
     if (this.queue.length === LOCAL_STREAM_HIGH_WATER - 1) super.emit('drain');
     return message;
   }
-  private finish(error: ServiceError | undefined): void {
+  /** The server ended the call: OK, or the status of `error`. */
+  finish(error: ServiceError | undefined): void {
     if (this.ended) return;
     this.ended = true;
     this.error = error;
@@ -936,7 +986,7 @@ async function* localStream(
     m = localMethod(port, path, serviceName);
     const request = copyMessage(m.method.requestSerialize, m.method.requestDeserialize, req, SERVER_MAX_RECEIVE, 'request');
     // The metadata is the server's own copy already (outgoingMetadata).
-    call = new LocalServerStream(request, ctx?.metadata ?? new Metadata(), m.method);
+    call = new LocalServerStream(request, ctx?.metadata ?? new Metadata(), m.method, deadlineMs === undefined ? Infinity : Date.now() + deadlineMs);
   } catch (e) {
     throw fromServiceError(e as ServiceError, serviceName);
   }
@@ -944,9 +994,8 @@ async function* localStream(
   try {
     context.with(ROOT_CONTEXT, () => (m.handler as StreamHandler)(started as unknown as ServerWritableStream<unknown, unknown>));
   } catch {
-    // As grpc-js: a handler that throws before writing ends the call with UNKNOWN.
-    started.cancel();
-    throw fromServiceError(statusError(GrpcCode.UNKNOWN, 'Unknown error'), serviceName);
+    // As grpc-js: a handler that throws before writing ends the call with UNKNOWN (a status, not a cancel).
+    started.finish(statusError(GrpcCode.UNKNOWN, 'Unknown error'));
   }
   let cancelled = false;
   let expired = false;
@@ -954,7 +1003,9 @@ async function* localStream(
     cancelled = true;
     call.cancel();
   };
+  // The deadline bounds the call while it is live: a call the server ended before it is read to its end.
   const timer = deadlineMs === undefined ? undefined : setTimeout(() => {
+    if (call.ended) return;
     expired = true;
     call.cancel();
   }, deadlineMs);

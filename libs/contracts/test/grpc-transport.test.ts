@@ -121,6 +121,7 @@ async function failure(p: Promise<unknown>): Promise<unknown> {
 const TRANSPORTS: GrpcTransport[] = ['grpc', 'inproc'];
 const results = new Map<GrpcTransport, Map<string, unknown>>();
 const rawResults = new Map<GrpcTransport, Map<string, unknown>>();
+const rawStreamResults = new Map<GrpcTransport, Map<string, unknown>>();
 let exporter: InMemorySpanExporter;
 let provider: TracerProvider;
 
@@ -357,6 +358,20 @@ describe.each(TRANSPORTS)('the gRPC contracts over the %s transport', (transport
     record.set('stream-stops-at-once', [afterAbort, afterDeadline, e]);
   });
 
+  it('hands out every message of a stream that ended OK before its deadline, however slowly they are read', async () => {
+    // The deadline bounds the call while it is live (draft-zhou §6.2 streams): once the server ended it
+    // with OK, what is queued is the caller's, read at the caller's pace.
+    const closed = seen.streamClosed;
+    const got: number[] = [];
+    for await (const n of tasks(200).api.taskResultSubscribe({ task_id: 't1', send_from: 'b', after_seq: 0 })) {
+      got.push(n.seq);
+      if (n.seq === 1) await sleep(450);
+    }
+    expect(got).toEqual([1, 2, 3]);
+    await expect.poll(() => seen.streamClosed, { timeout: 3000 }).toBe(closed + 1);
+    record.set('stream-ended-then-read-slowly', got);
+  });
+
   it('ends an open stream with `unavailable` when the server stops, and then refuses calls the same way', async () => {
     const got: number[] = [];
     const reading = failure(
@@ -440,6 +455,117 @@ describe.each(TRANSPORTS)('raw grpc-js handlers over the %s transport', (transpo
   });
 });
 
+describe.each(TRANSPORTS)('raw grpc-js stream handlers over the %s transport', (transport) => {
+  const record = new Map<string, unknown>();
+  rawStreamResults.set(transport, record);
+  const note = (task_id: string, seq: number) => ({ task_id, seq, send_from: 'a', send_to: 'b', commu_type: 'taskResultNotify', task_async: true, status: 'working', created_at: '2026-01-01T00:00:00Z' });
+  type RawStream = { getDeadline(): Date | number; write(m: unknown): boolean; end(): void; on(e: string, f: () => void): void };
+
+  it('gives a streaming handler the call\'s deadline (Infinity without one), the same every time it asks', async () => {
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        {
+          definition: TaskServiceService,
+          handlers: {
+            taskResultSubscribe: (call: RawStream) => {
+              const first = Number(call.getDeadline());
+              call.write(note(String(first), 1));
+              call.write(note(String(Number(call.getDeadline())), 2));
+              call.end();
+            },
+          },
+        },
+      ],
+    });
+    try {
+      const address = `127.0.0.1:${server.port}`;
+      const read = async (streamDeadlineMs?: number) => {
+        const got: string[] = [];
+        const c = createGrpcClient(TaskServiceService, address, { transport, ...(streamDeadlineMs !== undefined ? { streamDeadlineMs } : {}) });
+        for await (const n of c.api.taskResultSubscribe({ task_id: 't', send_from: 'b', after_seq: 0 })) got.push(n.task_id);
+        return got.map(Number);
+      };
+      const sent = Date.now();
+      const [first, second] = await read(3000);
+      expect(second).toBe(first);
+      expect(Math.abs((first as number) - (sent + 3000))).toBeLessThan(250);
+      const none = await read();
+      expect(none).toEqual([Infinity, Infinity]);
+      record.set('stream-deadline', [second === first, none]);
+    } finally {
+      await server.stop(1000);
+    }
+  });
+
+  it('ends a handler that throws at once with the error status only: the handler never sees \'cancelled\'', async () => {
+    let cancelled = 0;
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        {
+          definition: TaskServiceService,
+          handlers: {
+            taskResultSubscribe: (call: RawStream) => {
+              call.on('cancelled', () => void cancelled++);
+              throw new Error('thrown before any write');
+            },
+          },
+        },
+      ],
+    });
+    try {
+      const e = await failure(
+        (async () => {
+          for await (const _ of createGrpcClient(TaskServiceService, `127.0.0.1:${server.port}`, { transport }).api.taskResultSubscribe({ task_id: 't', send_from: 'b', after_seq: 0 })) void _;
+        })(),
+      );
+      expect(e).toMatchObject({ type: 'internal', message: 'Internal error' });
+      await sleep(100);
+      expect(cancelled).toBe(0);
+      record.set('sync-throw-no-cancel', [e, cancelled]);
+    } finally {
+      await server.stop(1000);
+    }
+  });
+
+  it('does not tell a handler that ended OK that it was cancelled, though the client reads slowly past its deadline', async () => {
+    let cancelled = 0;
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [
+        {
+          definition: TaskServiceService,
+          handlers: {
+            taskResultSubscribe: (call: RawStream) => {
+              call.on('cancelled', () => void cancelled++);
+              for (let seq = 1; seq <= 3; seq++) call.write(note('t', seq));
+              call.end();
+            },
+          },
+        },
+      ],
+    });
+    try {
+      const got: number[] = [];
+      const c = createGrpcClient(TaskServiceService, `127.0.0.1:${server.port}`, { transport, streamDeadlineMs: 150 });
+      for await (const n of c.api.taskResultSubscribe({ task_id: 't', send_from: 'b', after_seq: 0 })) {
+        got.push(n.seq);
+        if (n.seq === 1) await sleep(350);
+      }
+      expect(got).toEqual([1, 2, 3]);
+      await sleep(50);
+      expect(cancelled).toBe(0);
+      record.set('ended-ok-slow-reader', [got, cancelled]);
+    } finally {
+      await server.stop(1000);
+    }
+  });
+});
+
 describe('both transports agree', () => {
   it('gave the same responses and the same typed errors, call for call', () => {
     const grpc = results.get('grpc');
@@ -453,6 +579,13 @@ describe('both transports agree', () => {
     const grpc = rawResults.get('grpc');
     const inproc = rawResults.get('inproc');
     expect(grpc?.size).toBe(2);
+    expect([...(inproc?.entries() ?? [])]).toEqual([...(grpc?.entries() ?? [])]);
+  });
+
+  it('gave the same outcomes to raw streaming handlers', () => {
+    const grpc = rawStreamResults.get('grpc');
+    const inproc = rawStreamResults.get('inproc');
+    expect(grpc?.size).toBe(3);
     expect([...(inproc?.entries() ?? [])]).toEqual([...(grpc?.entries() ?? [])]);
   });
 });

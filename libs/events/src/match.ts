@@ -4,7 +4,9 @@
  * server is too old to filter a consumer on several subjects.
  */
 export function subjectMatches(filter: string, subject: string): boolean {
-  const f = filter.split('.');
+  const f = filterTokens(filter);
+  // A filter without wildcards matches its own subject only (most filters, and the per-message hot path).
+  if (f === undefined) return filter === subject;
   const s = subject.split('.');
   for (let i = 0; i < f.length; i++) {
     const ft = f[i];
@@ -13,6 +15,20 @@ export function subjectMatches(filter: string, subject: string): boolean {
     if (ft !== '*' && ft !== s[i]) return false;
   }
   return f.length === s.length;
+}
+
+/** Filters are few and fixed (consumers' and groups' subjects): their tokens are split once. */
+const FILTER_CACHE_MAX = 1024;
+const filters = new Map<string, string[] | undefined>();
+
+/** The tokens of a filter with a wildcard, or undefined for a literal subject. */
+function filterTokens(filter: string): string[] | undefined {
+  if (filters.has(filter)) return filters.get(filter);
+  const tokens = filter.split('.');
+  const out = tokens.some((t) => t === '*' || t === '>') ? tokens : undefined;
+  if (filters.size >= FILTER_CACHE_MAX) filters.clear();
+  filters.set(filter, out);
+  return out;
 }
 
 export function matchesAny(filters: readonly string[], subject: string): boolean {

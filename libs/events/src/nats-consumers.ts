@@ -15,14 +15,41 @@ export type ServerFilter = Pick<ConsumerConfig, 'filter_subject' | 'filter_subje
 
 /**
  * One filter goes to the server as filter_subject; several as filter_subjects
- * when the server has it (2.10+), otherwise the consumer takes the whole
- * stream and the bus acks what does not match without calling the handler.
+ * when the server has it (2.10+). Otherwise the server gets the narrowest one
+ * subject covering them all (coverOf: `p.v1.*.pool.matured` and `p.v1.*.pool.grown`
+ * give `p.v1.*.pool.*`), so the consumer is not sent the events no filter wants
+ * (every execute's own), and the bus acks what the cover lets through but no filter
+ * matches, without calling the handler.
  */
 export function planFilters(x: Pick<NatsCtx, 'multiFilter'>, filters: string[]): { server: ServerFilter; client?: string[] } {
   if (filters.length === 0) return { server: { filter_subject: undefined, filter_subjects: undefined } };
   if (filters.length === 1) return { server: { filter_subject: filters[0], filter_subjects: undefined } };
   if (x.multiFilter) return { server: { filter_subject: undefined, filter_subjects: filters } };
-  return { server: { filter_subject: undefined, filter_subjects: undefined }, client: filters };
+  return { server: { filter_subject: coverOf(filters), filter_subjects: undefined }, client: filters };
+}
+
+/**
+ * The narrowest single NATS subject filter that matches every subject any of `filters` matches, or undefined
+ * when only the whole stream does. Filters of one length without `>`: each token kept where all agree, `*`
+ * where they differ. Otherwise the tokens they share from the start, short of the shortest filter's last, then `>`.
+ */
+export function coverOf(filters: readonly string[]): string | undefined {
+  const split = filters.map((f) => f.split('.'));
+  const first = split[0];
+  if (!first) return undefined;
+  const sameLength = split.every((t) => t.length === first.length);
+  if (sameLength && !split.some((t) => t.includes('>'))) {
+    const cover = first.map((tok, i) => (split.every((t) => t[i] === tok) ? tok : '*'));
+    return cover.every((t) => t === '*') ? undefined : cover.join('.');
+  }
+  const shortest = Math.min(...split.map((t) => t.length));
+  const prefix: string[] = [];
+  for (let i = 0; i < shortest - 1; i++) {
+    const tok = first[i] as string;
+    if (tok === '>' || !split.every((t) => t[i] === tok)) break;
+    prefix.push(tok);
+  }
+  return prefix.length === 0 || prefix.every((t) => t === '*') ? undefined : `${prefix.join('.')}.>`;
 }
 
 /**

@@ -228,13 +228,19 @@ export function busContract(name: string, factory: () => Promise<BusUnderTest>):
         }),
       );
       const allOther = track(await collectEvents(t.bus, { durable: 'all_other', filterSubjects: [t.subjects.eventAllScenarios(EventType.OtherCaptured)] }));
+      // Two filters one subject covers (a NATS 2.9 server gets `<prefix>.v1.*.payload.executed`, the bus the rest).
+      const bothExec = track(
+        await collectEvents(t.bus, { durable: 'both_exec', filterSubjects: [t.subjects.event('scen_b', EventType.PayloadExecuted), t.subjects.event('scen_a', EventType.PayloadExecuted)] }),
+      );
       await onlyA.waitFor(1);
       await mixed.waitFor(2);
       await allOther.waitFor(2);
+      await bothExec.waitFor(2);
       await delay(QUIET_MS);
       expect(ids(onlyA.events)).toEqual([aExec.id]);
       expect(ids(mixed.events)).toEqual([aExec.id, bOther.id]);
       expect(ids(allOther.events)).toEqual([aOther.id, bOther.id]);
+      expect(ids(bothExec.events)).toEqual([aExec.id, bExec.id]);
     });
 
     it('hands a batch consumer the events available in stream order, up to maxBatch, and a batch whose handler threw again from its first event before any later one', async () => {

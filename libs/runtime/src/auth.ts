@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   bearerCredential,
@@ -46,7 +47,9 @@ export interface AuthenticatorOptions {
 export const MIN_SERVICE_TOKEN_LENGTH = 32;
 export const SERVICE_PRINCIPAL_ID = 'parley-service';
 
-const sha256 = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+/** Node's one-shot digest (Node ≥ 20.12; engines allow 20.11, which falls back to a Hash object): every call of every service hashes its bearer. */
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+const sha256 = (s: string): Buffer => (oneShot ? oneShot('sha256', s, 'buffer') : createHash('sha256').update(s, 'utf8').digest());
 
 const unauthenticated = (message: string, rule: string) => new ParleyError('unauthenticated', message, { path: 'headers.authorization', rule });
 

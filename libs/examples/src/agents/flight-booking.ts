@@ -13,6 +13,8 @@ export interface FlightBookingContext {
 }
 
 const FARES: Record<string, number> = { economy: 980, premium_economy: 1650, business: 2450, first: 4800 };
+/** Made once: `toLocaleString` with options builds a new Intl.NumberFormat on every call (a large share of a booking's CPU). */
+const AMOUNT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function bookFlight(payload: JsonObject, ctx: FlightBookingContext): JsonObject {
   const origin = String(payload.origin);
@@ -41,7 +43,7 @@ export function bookFlight(payload: JsonObject, ctx: FlightBookingContext): Json
     departure_time: departure,
     arrival_time: arrival,
     seat,
-    total_amount: `CNY ${total.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+    total_amount: `CNY ${AMOUNT.format(total)}`,
   };
   // draft-zhou §5.1: "If the server agent observes frequent other entries mentioning
   // seat preferences, it MAY return a schema update suggestion adding a seat_preference
