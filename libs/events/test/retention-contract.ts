@@ -232,12 +232,14 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
     it('stops between batches when stopped, and counts each batch as it commits', async () => {
       for (let seq = 1; seq <= 40; seq++) await put(seq, old(9));
       const counted: number[] = [];
-      let p: ReturnType<typeof pruner> | undefined;
+      const self: { p?: ReturnType<typeof pruner> } = {};
       let stopping: Promise<void> | undefined;
-      p = pruner({ batchSize: 2, maxBatches: 100, intervalMs: DAY, onPruned: (i) => {
+      const p = pruner({ batchSize: 2, maxBatches: 100, intervalMs: DAY, onPruned: (i) => {
         counted.push(i.rows);
-        if (counted.length === 2) stopping = p!.stop();
+        // Stopped by the second batch's count: the sweep in flight ends there, not 18 batches later.
+        if (counted.length === 2) stopping = self.p!.stop();
       } });
+      self.p = p;
       p.start();
       await expect.poll(() => stopping !== undefined, { timeout: 2000 }).toBe(true);
       await stopping;
