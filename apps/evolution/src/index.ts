@@ -54,7 +54,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
   await migrate(deps.db, 'evolution');
   // Dead letters (zhou §6.2 event flow): an input the evolver cannot apply is set aside after its attempts, never
   // logged in evolution.inputs, and the inputs after it are applied.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'evolution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, bus: deps.bus, metrics: deps.metrics });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'evolution',

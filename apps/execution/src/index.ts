@@ -70,7 +70,7 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
   const webhookPolicy = toWebhookPolicy(deps.tasks?.webhooks?.allow);
   await migrate(deps.db, 'execution');
   // Dead letters (zhou §6.2 event flow): a row the bus cannot take is set aside, never retried forever ahead of the rest.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'execution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'execution', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, bus: deps.bus, metrics: deps.metrics });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'execution',

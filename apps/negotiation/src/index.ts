@@ -67,7 +67,7 @@ export async function startNegotiation(deps: NegotiationDeps): Promise<RunningNe
   const signing = deps.signing ?? loadKeyRing(process.env, deps.log);
   const api = createNegotiationService({ db: deps.db, clock: deps.clock, registry: deps.registry, log: deps.log, signing });
   // Dead letters (zhou §6.2 event flow): a patch event the consumer keeps failing on is set aside, not retried forever.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'negotiation', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, metrics: deps.metrics });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'negotiation', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, bus: deps.bus, metrics: deps.metrics });
   const patches: Stoppable = await startPatchConsumer({ db: deps.db, bus: deps.bus, subjects: deps.subjects, log: deps.log, clock: deps.clock, consumer: flow.consumer });
   let server;
   try {

@@ -71,7 +71,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   if (!deps.raw) deps.log.warn('raw fragments are sealed with an ephemeral key made up at start: set PARLEY_DATA_KEY to read them after a restart (zhou §7)', { kid: raw.sealer?.kid });
   // Dead letters (zhou §6.2 event flow): a fragment the pool cannot take (an embedder that throws on it) is set
   // aside after its attempts, never folded into the log, and the fragments after it are processed.
-  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, metrics: deps.metrics, service: 'semantic-pool' });
+  const flow = serviceEventFlow({ db: deps.db, schema: 'pool', subjects: deps.subjects, now: () => deps.clock.now(), logger: deps.log, ...deps.eventFlow, outbox: true, bus: deps.bus, metrics: deps.metrics, service: 'semantic-pool' });
   const relay = createOutboxRelay({
     db: deps.db,
     schema: 'pool',

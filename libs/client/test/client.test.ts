@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ParleyError } from '@parley/protocol';
 import { createParleyClient, type ParleyClient } from '../src/index';
+import { createRpcCall } from '../src/rpc';
 
 // The client against a scripted JSON-RPC endpoint: what it sends for the schema
 // self-evolution members (draft-zhou §6.2.2 etags, polling, Figure 9 suggestions;
@@ -112,5 +113,67 @@ describe('getSchemaUpdates: the polling endpoint (§6.2.2)', () => {
     const u = await client.getSchemaUpdates({ scenario: 'flight_booking', client_id: 'alice', agent: 'skyways-air', since_etag: 'e-old' });
     expect(u).toEqual(UPDATES);
     expect(calls[0]).toEqual({ method: 'get_schema_updates', params: { scenario: 'flight_booking', client_id: 'alice', agent: 'skyways-air', since_etag: 'e-old' } });
+  });
+});
+
+describe('transport failures are typed ParleyErrors naming what happened', () => {
+  let raw: Server;
+  let rawUrl = '';
+  beforeAll(async () => {
+    raw = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const method = (JSON.parse(body) as { method: string }).method;
+        res.setHeader('content-type', 'application/json');
+        if (method === 'stall') {
+          // Headers and half a body, then nothing: the timeout runs out while the body is read.
+          res.writeHead(200);
+          res.write('{"jsonrpc":"2.0",');
+          return;
+        }
+        if (method === 'proxy503') return void res.writeHead(503).end('{"message":"upstream unavailable"}');
+        if (method === 'strerr') return void res.writeHead(401).end('{"error":"unauthorized"}');
+        if (method === 'html502') return void res.writeHead(502).end('<html>bad gateway</html>');
+        if (method === 'rpc429') {
+          return void res.writeHead(429).end(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32052, message: 'slow down', data: { type: 'rate_limited', message: 'slow down' } } }));
+        }
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ok: true } }));
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    raw.closeAllConnections();
+    await new Promise((r) => raw.close(r));
+  });
+
+  const failure = async (method: string) => {
+    const call = createRpcCall(rawUrl, { timeoutMs: 300 });
+    const err = await call(method).then(
+      (v) => ({ resolved: v }),
+      (e: unknown) => e,
+    );
+    expect(err, method).toBeInstanceOf(ParleyError);
+    return err as ParleyError;
+  };
+
+  it('a timeout while the body is read', async () => {
+    const e = await failure('stall');
+    expect(e.type).toBe('unavailable');
+    expect(e.message).toMatch(/timed out after 300 ms while sending its answer \(HTTP 200\)/);
+  });
+
+  it('a non-2xx answer without a JSON-RPC error, JSON or not, typed by its status', async () => {
+    expect(await failure('proxy503')).toMatchObject({ type: 'unavailable', details: { status: 503 } });
+    expect(await failure('strerr')).toMatchObject({ type: 'unauthenticated', details: { status: 401 } });
+    expect(await failure('html502')).toMatchObject({ type: 'unavailable', details: { status: 502 } });
+    expect((await failure('proxy503')).message).toMatch(/answered HTTP 503 without a JSON-RPC error/);
+  });
+
+  it('a JSON-RPC error on a non-2xx answer is still the error it serialises, and a 2xx result resolves', async () => {
+    expect(await failure('rpc429')).toMatchObject({ type: 'rate_limited', message: 'slow down' });
+    expect(await createRpcCall(rawUrl, { timeoutMs: 300 })('ok')).toEqual({ ok: true });
   });
 });

@@ -76,6 +76,13 @@ export interface Bus {
    * on scrape.
    */
   consumerLag?(): Promise<ConsumerLag[]>;
+  /**
+   * The longest the event stream can still hold an event, in ms, as it is now (0: no limit):
+   * NATS reads the live stream's max_age (any service or operator may have changed it);
+   * the in-process bus answers the age of the oldest event it still holds (at least 1 ms).
+   * The retention of processed marks is gated by it (retention.ts). Absent: unknown.
+   */
+  streamMaxAgeMs?(): Promise<number>;
   /** Resolves true when connected and the stream exists. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

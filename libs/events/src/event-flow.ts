@@ -1,4 +1,5 @@
 import type { Db } from '@parley/storage';
+import type { Bus } from './bus';
 import { DEFAULT_CONSUMER_MAX_ATTEMPTS } from './consumer';
 import { createDeadLetterOffice, type DeadLetterOffice } from './dead-letters';
 import type { EventsLogger } from './log';
@@ -50,8 +51,10 @@ export function serviceEventFlow(opts: {
   outboxRetentionMs?: number;
   processedRetentionMs?: number;
   retentionSweepMs?: number;
-  /** Counts the rows each sweep deletes (libs/runtime Metrics.retentionPruned), under `service` (default the schema). */
-  metrics?: { retentionPruned(service: string, table: RetainedTable, rows: number): void } | undefined;
+  /** The bus whose live stream age limit gates the marks' pruning (Bus.streamMaxAgeMs; retention.ts). */
+  bus?: Pick<Bus, 'streamMaxAgeMs'>;
+  /** Counts the rows each batch deletes and each sweep's state (libs/runtime Metrics.retentionPruned, retentionState), under `service` (default the schema). */
+  metrics?: { retentionPruned(service: string, table: RetainedTable, rows: number): void; retentionState?(service: string, table: RetainedTable, state: { behind: boolean; skipped: boolean }): void } | undefined;
   service?: string;
 }): ServiceEventFlow {
   const office = createDeadLetterOffice({ db: opts.db, schema: opts.schema, subjects: opts.subjects, now: opts.now, logger: opts.logger });
@@ -69,7 +72,13 @@ export function serviceEventFlow(opts: {
       processedMaxAgeMs: opts.processedRetentionMs ?? DEFAULT_PROCESSED_RETENTION_MS,
       ...(opts.retentionSweepMs !== undefined ? { intervalMs: opts.retentionSweepMs } : {}),
       logger: opts.logger,
-      ...(opts.metrics ? { onPruned: (p: { table: RetainedTable; rows: number }) => opts.metrics?.retentionPruned(opts.service ?? opts.schema, p.table, p.rows) } : {}),
+      ...(opts.bus?.streamMaxAgeMs ? { streamMaxAgeMs: opts.bus.streamMaxAgeMs.bind(opts.bus) } : {}),
+      ...(opts.metrics
+        ? {
+            onPruned: (p: { table: RetainedTable; rows: number }) => opts.metrics?.retentionPruned(opts.service ?? opts.schema, p.table, p.rows),
+            onSwept: (p: { table: RetainedTable; behind: boolean; skipped: boolean }) => opts.metrics?.retentionState?.(opts.service ?? opts.schema, p.table, p),
+          }
+        : {}),
     }),
   };
 }

@@ -58,6 +58,8 @@ export function createMemoryBus(opts: MemoryBusOptions): Bus {
     consumeBatch: stream.consumeBatch,
     consumerLag: stream.consumerLag,
     maxEventBytes: () => maxPayloadBytes,
+    // The stream lives in this process and has no age limit: the oldest event it still holds is as far back as a new durable can replay.
+    streamMaxAgeMs: async () => stream.oldestAgeMs(),
     healthy: async () => !core.isClosed(),
     async close() {
       if (core.isClosed()) return;

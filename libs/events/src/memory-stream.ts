@@ -22,6 +22,8 @@ interface Stored {
   bytes: Uint8Array;
   /** Trace headers (W3C traceparent …), as a JetStream message carries them. */
   headers: Carrier | undefined;
+  /** When it was stored (the bus clock). */
+  at: number;
 }
 
 interface Member {
@@ -64,6 +66,8 @@ export interface StreamLimits {
 }
 
 export interface MemoryStream extends Pick<Bus, 'publishEvent' | 'consume' | 'consumeBatch' | 'consumerLag'> {
+  /** The age of the oldest event still stored (at least 1 ms): a durable created now could be handed nothing older. */
+  oldestAgeMs(): number;
   /** Wakes consumers waiting to redeliver and waits for the handlers running (their events are acknowledged). */
   close(): Promise<void>;
 }
@@ -90,12 +94,17 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
     }
     s.seen.set(event.id, now);
     const { span, carrier } = startSend({ subject, messageId: event.id });
-    s.entries.push({ seq: s.nextSeq++, subject, bytes, headers: carrier });
+    s.entries.push({ seq: s.nextSeq++, subject, bytes, headers: carrier, at: now });
     endSpan(span);
     trim(s, maxEvents);
     // Handlers run after publishEvent resolves, never inside it: the outbox relay
     // publishes inside a database transaction that a consumer handler may wait on.
     for (const d of s.durables.values()) queueMicrotask(() => void pump(core, s, d));
+  }
+
+  function oldestAgeMs(): number {
+    const first = s.entries[0];
+    return first ? Math.max(1, core.clock.now() - first.at) : 1;
   }
 
   function consume(o: ConsumeOptions, handler: (event: EventEnvelope) => Promise<void>): Promise<Stoppable> {
@@ -147,6 +156,7 @@ export function createMemoryStream(core: MemoryCore, subjects: Subjects, limits:
     consume,
     consumeBatch,
     consumerLag,
+    oldestAgeMs,
     async close() {
       const consuming: Promise<unknown>[] = [];
       for (const d of s.durables.values()) {

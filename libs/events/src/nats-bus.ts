@@ -171,6 +171,10 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
       const max = nc.info?.max_payload;
       return typeof max === 'number' && max > HEADER_ROOM ? max - HEADER_ROOM : 1024 * 1024 - HEADER_ROOM;
     },
+    async streamMaxAgeMs() {
+      const info = await healthJsm.streams.info(opts.subjects.stream);
+      return Math.ceil(Number(info.config.max_age ?? 0) / 1e6);
+    },
     async healthy() {
       if (closed || nc.isClosed() || nc.isDraining()) return false;
       try {

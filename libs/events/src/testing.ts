@@ -119,6 +119,7 @@ export function flakyBus(inner: Bus, opts: { failFirst?: number } = {}): FlakyBu
     },
     consume: (o, h) => inner.consume(o, h),
     ...(inner.maxEventBytes ? { maxEventBytes: () => (inner.maxEventBytes as () => number)() } : {}),
+    ...(inner.streamMaxAgeMs ? { streamMaxAgeMs: () => (inner.streamMaxAgeMs as () => Promise<number>)() } : {}),
     healthy: () => inner.healthy(),
     close: () => inner.close(),
   };

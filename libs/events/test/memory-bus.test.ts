@@ -106,6 +106,22 @@ describe('memory bus', () => {
     await bus.close();
   });
 
+  it("reports as its stream's age limit the age of the oldest event it still holds, which a new durable could replay", async () => {
+    let now = 1_000_000;
+    const clock: BusClock = { ...realClock, now: () => now };
+    const bus = createMemoryBus({ subjects, clock, maxEvents: 1 });
+    // Nothing held: nothing can be replayed (never 0, which would mean "no age limit").
+    expect(await bus.streamMaxAgeMs!()).toBe(1);
+    await bus.publishEvent(payloadExecuted());
+    now += 5 * 86_400_000;
+    expect(await bus.streamMaxAgeMs!()).toBe(5 * 86_400_000);
+    // The second event pushes the first out (no durable holds it): the horizon is the second's age.
+    await bus.publishEvent(payloadExecuted());
+    now += 1000;
+    expect(await bus.streamMaxAgeMs!()).toBe(1000);
+    await bus.close();
+  });
+
   it('shares one cursor between two consumers of the same durable, one event at a time', async () => {
     const bus = createMemoryBus({ subjects });
     const events = Array.from({ length: 6 }, () => payloadExecuted());

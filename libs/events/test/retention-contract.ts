@@ -178,6 +178,96 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       expect(counted).toEqual([['registry-svc', 'processed_events', 1]]);
     });
 
+    const marks = async (n: number, daysAgo: number) => {
+      for (let i = 0; i < n; i++) await env.db.query('INSERT INTO registry.processed_events (consumer, event_id, processed_at) VALUES ($1, $2, $3)', ['c', payloadExecuted().id, old(daysAgo)]);
+    };
+    const markCount = async () => (await env.db.query<{ n: number }>('SELECT count(*)::int AS n FROM registry.processed_events')).rows[0]!.n;
+
+    it("keeps the marks while the LIVE stream's age limit (not the service's config) could still deliver their events", async () => {
+      await marks(3, 20);
+      let streamAge = 30 * DAY;
+      const warned: string[] = [];
+      const swept: unknown[] = [];
+      const p = createRetentionPruner({
+        db: env.db, schema: 'registry', now: clock, outbox: false, outboxMaxAgeMs: 0, processedMaxAgeMs: 14 * DAY, logger: { ...quiet, warn: (m: string) => void warned.push(m) },
+        streamMaxAgeMs: async () => streamAge, onSwept: (i) => void swept.push(i),
+      });
+      // Another service (or an operator) set the shared stream to 30 days: marks of 20 days may still be replayed.
+      expect((await p.sweep()).processed_events).toBe(0);
+      // No age limit at all; a margin of a millisecond; an unreadable stream: kept too.
+      for (const age of [0, 14 * DAY - 1, Number.NaN]) {
+        streamAge = age;
+        expect((await p.sweep()).processed_events, `stream age ${age}`).toBe(0);
+      }
+      expect(await markCount()).toBe(3);
+      expect(warned).toEqual(Array(4).fill('event-flow retention: processed marks kept'));
+      expect(swept.at(-1)).toEqual({ table: 'processed_events', behind: false, skipped: true });
+      // Back to 7 days: 14 days is a real margin over it.
+      streamAge = 7 * DAY;
+      expect((await p.sweep()).processed_events).toBe(3);
+      expect(swept.at(-1)).toEqual({ table: 'processed_events', behind: false, skipped: false });
+    });
+
+    it("reads the bus's live stream age limit through the service's event flow", async () => {
+      await marks(2, 20);
+      const flow = serviceEventFlow({ db: env.db, schema: 'registry', subjects: b.subjects, now: clock, logger: quiet, processedRetentionMs: 14 * DAY, bus: b.bus });
+      expect(b.bus.streamMaxAgeMs).toBeTypeOf('function');
+      const age = await b.bus.streamMaxAgeMs!();
+      expect(age).toBeGreaterThan(0);
+      // NATS: the stream's default 7 days, so the 20-day marks go; in-process: nothing older than its oldest event is held.
+      expect((await flow.pruner.sweep()).processed_events).toBe(2);
+    });
+
+    it('sweeps again at the next check while a table is behind its batch cap, until caught up', async () => {
+      for (let seq = 1; seq <= 7; seq++) await put(seq, old(9));
+      const swept: { table: string; behind: boolean }[] = [];
+      const p = pruner({ batchSize: 2, maxBatches: 1, intervalMs: DAY, checkEveryMs: 5, onSwept: (i) => void swept.push(i) });
+      p.start();
+      // The clock does not move: only being behind makes the later sweeps run.
+      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await p.stop();
+      expect(swept.slice(0, 4).map((x) => x.behind)).toEqual([true, true, true, false]);
+    });
+
+    it('stops between batches when stopped, and counts each batch as it commits', async () => {
+      for (let seq = 1; seq <= 40; seq++) await put(seq, old(9));
+      const counted: number[] = [];
+      const self: { p?: ReturnType<typeof pruner> } = {};
+      let stopping: Promise<void> | undefined;
+      const p = pruner({ batchSize: 2, maxBatches: 100, intervalMs: DAY, onPruned: (i) => {
+        counted.push(i.rows);
+        // Stopped by the second batch's count: the sweep in flight ends there, not 18 batches later.
+        if (counted.length === 2) stopping = self.p!.stop();
+      } });
+      self.p = p;
+      p.start();
+      await expect.poll(() => stopping !== undefined, { timeout: 2000 }).toBe(true);
+      await stopping;
+      expect(counted).toEqual([2, 2]);
+      expect((await seqs()).length).toBe(36);
+    });
+
+    it('prunes each table on its own: a failing outbox prune neither skips the marks nor loses the batches counted', async () => {
+      await env.db.exec('TRUNCATE execution.processed_events');
+      for (const id of [payloadExecuted().id, payloadExecuted().id]) {
+        await env.db.query('INSERT INTO execution.processed_events (consumer, event_id, processed_at) VALUES ($1, $2, $3)', ['c', id, old(20)]);
+      }
+      for (let seq = 1; seq <= 5; seq++) await put(seq, old(9));
+      let outboxCalls = 0;
+      const failing = Object.create(env.db) as typeof env.db;
+      failing.query = (async (sql: string, params?: unknown[]) => {
+        if (sql.includes('execution.outbox o') && ++outboxCalls > 1) throw new Error('outbox prune failed');
+        return env.db.query(sql, params as never);
+      }) as typeof env.db.query;
+      const counted: [string, number][] = [];
+      const p = pruner({ db: failing, processedMaxAgeMs: 14 * DAY, batchSize: 2, onPruned: (i) => void counted.push([i.table, i.rows]) });
+      await expect(p.sweep()).rejects.toThrow('outbox prune failed');
+      // The first outbox batch committed and was counted although the second threw; the marks were pruned all the same.
+      expect(counted).toEqual([['outbox', 2], ['processed_events', 2]]);
+      expect(await seqs()).toEqual([3, 4, 5]);
+      expect((await env.db.query<{ n: number }>('SELECT count(*)::int AS n FROM execution.processed_events')).rows[0]!.n).toBe(0);
+    });
+
     it('sweeps when the clock says a sweep is due, not before', async () => {
       const p = pruner({ intervalMs: DAY, checkEveryMs: 5 });
       await put(1, old(8));
@@ -193,7 +283,9 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
     });
 
     it('refuses a retention under a minute, or a batch that is not a positive integer, naming the option', () => {
-      expect(() => pruner({ outboxMaxAgeMs: 5000 })).toThrow(/^retention\.outboxMaxAgeMs must be 0 \(keep forever\) or an integer >= 60000, got 5000$/);
+      expect(() => pruner({ outboxMaxAgeMs: 5000 })).toThrow(/^retention\.outboxMaxAgeMs must be 0 \(keep forever\) or an integer from 60000 to 3153600000000, got 5000$/);
+      // Beyond 100 years a cut-off Date is not representable: refused here, not on every sweep.
+      expect(() => pruner({ outboxMaxAgeMs: Number.MAX_SAFE_INTEGER })).toThrow(/retention\.outboxMaxAgeMs must be 0/);
       expect(() => pruner({ processedMaxAgeMs: -1 })).toThrow(/retention\.processedMaxAgeMs must be 0/);
       expect(() => pruner({ batchSize: 0 })).toThrow(/^retention\.batchSize must be a positive integer, got 0$/);
       expect(() => pruner({ maxBatches: 1.5 })).toThrow(/retention\.maxBatches/);

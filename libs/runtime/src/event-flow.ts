@@ -12,14 +12,18 @@ import { ConfigError, envInt, envOptional, type Env } from './config';
  *   aside (while the bus is healthy);
  * - PARLEY_CONSUMER_MAX_ATTEMPTS (5): failed deliveries before a durable
  *   consumer sets an event aside;
- * - PARLEY_OUTBOX_RETENTION_MS (7 days; 0 keeps them): published outbox rows
- *   older than this are deleted (libs/events retention.ts);
- * - PARLEY_PROCESSED_RETENTION_MS (twice the stream's age limit; 0 keeps
- *   them): consumers' processed marks older than this are deleted. A mark must
- *   outlive every redelivery of its event, and a recreated durable replays the
- *   stream from its oldest message, so the value must exceed
- *   PARLEY_STREAM_MAX_AGE_MS, and with no age limit on the stream marks are
- *   kept (an explicit value is then refused);
+ * - PARLEY_OUTBOX_RETENTION_MS (7 days; 0 keeps them; at most 100 years):
+ *   published outbox rows older than this are deleted (libs/events retention.ts);
+ * - PARLEY_PROCESSED_RETENTION_MS (twice the stream's age limit, at least its
+ *   age + 1 h; 0 keeps them; at most 100 years): consumers' processed marks
+ *   older than this are deleted. A mark must outlive every redelivery of its
+ *   event, and a recreated durable replays the stream from its oldest message,
+ *   so the value must be at least PARLEY_STREAM_MAX_AGE_MS + 1 h (MARK_MARGIN_MS:
+ *   clock skew between the service and the database), and with no age limit on
+ *   the stream marks are kept (an explicit value is then refused). The stream is
+ *   shared and its limits may be changed by another service or an operator, so
+ *   the pruner also checks the live stream's max_age at each sweep and keeps
+ *   the marks when this check fails there;
  * - PARLEY_RETENTION_SWEEP_MS (1 h): how often the pruner runs.
  *
  * The defaults are libs/events' own (DEFAULT_STREAM_RETENTION,
@@ -37,6 +41,10 @@ export interface EventFlowConfig {
 
 /** The least retention (libs/events MIN_RETENTION_MS): far above the relay's gap wait. */
 const MIN_RETENTION_MS = 60_000;
+/** The greatest retention (libs/events MAX_RETENTION_MS): 100 years. */
+const MAX_RETENTION_MS = 100 * 365 * 86_400_000;
+/** Processed marks outlive the stream's age limit by at least this (libs/events MARK_MARGIN_MS). */
+const MARK_MARGIN_MS = 3_600_000;
 
 export const DEFAULT_EVENT_FLOW: EventFlowConfig = {
   retention: { maxAgeMs: 7 * 86_400_000, maxBytes: 256 * 1024 ** 2, maxMsgs: -1 },
@@ -56,7 +64,8 @@ export function eventFlowFromEnv(env: Env): EventFlowConfig {
     return n;
   };
   const d = DEFAULT_EVENT_FLOW;
-  const maxAgeMs = envInt(env, 'PARLEY_STREAM_MAX_AGE_MS', d.retention.maxAgeMs, { min: 0 });
+  // At most 50 years, so the marks' default retention (twice it) stays under MAX_RETENTION_MS.
+  const maxAgeMs = envInt(env, 'PARLEY_STREAM_MAX_AGE_MS', d.retention.maxAgeMs, { min: 0, max: MAX_RETENTION_MS / 2 });
   return {
     retention: {
       maxAgeMs,
@@ -71,21 +80,25 @@ export function eventFlowFromEnv(env: Env): EventFlowConfig {
   };
 }
 
-/** 0 (keep forever) or at least MIN_RETENTION_MS. */
+/** 0 (keep forever) or from MIN_RETENTION_MS to MAX_RETENTION_MS. */
 function retentionMs(env: Env, name: string, fallback: number): number {
   const v = envInt(env, name, fallback, { min: 0 });
-  if (v !== 0 && v < MIN_RETENTION_MS) throw new ConfigError(`${name} must be 0 (keep forever) or >= ${MIN_RETENTION_MS} (got ${v})`);
+  if (v !== 0 && (v < MIN_RETENTION_MS || v > MAX_RETENTION_MS)) {
+    throw new ConfigError(`${name} must be 0 (keep forever) or from ${MIN_RETENTION_MS} to ${MAX_RETENTION_MS} (100 years) (got ${v})`);
+  }
   return v;
 }
 
-/** Processed marks outlive the stream's messages: twice its age limit by default, above it when given, kept with no limit. */
+/** Processed marks outlive the stream's messages: twice its age limit (at least its age + margin) by default, at least age + margin when given, kept with no limit. */
 function processedRetentionMs(env: Env, streamMaxAgeMs: number): number {
   const name = 'PARLEY_PROCESSED_RETENTION_MS';
   const given = env[name] !== undefined && env[name] !== '';
-  if (!given) return streamMaxAgeMs === 0 ? 0 : Math.max(2 * streamMaxAgeMs, MIN_RETENTION_MS);
+  if (!given) return streamMaxAgeMs === 0 ? 0 : Math.max(2 * streamMaxAgeMs, streamMaxAgeMs + MARK_MARGIN_MS);
   const v = retentionMs(env, name, 0);
   if (v === 0) return 0;
   if (streamMaxAgeMs === 0) throw new ConfigError(`${name} must be 0 while PARLEY_STREAM_MAX_AGE_MS is 0 (the stream keeps every event, so a mark may be needed forever; got ${v})`);
-  if (v <= streamMaxAgeMs) throw new ConfigError(`${name} must be greater than PARLEY_STREAM_MAX_AGE_MS (${streamMaxAgeMs}): a mark must outlive every redelivery of its event (got ${v})`);
+  if (v < streamMaxAgeMs + MARK_MARGIN_MS) {
+    throw new ConfigError(`${name} must be at least PARLEY_STREAM_MAX_AGE_MS (${streamMaxAgeMs}) + ${MARK_MARGIN_MS} (1 h margin): a mark must outlive every redelivery of its event (got ${v})`);
+  }
   return v;
 }

@@ -92,7 +92,19 @@ export function eventInstruments(registry: Registry) {
     labelNames: ['service', 'table'],
     registers: reg,
   });
-  return { gatewayRequests, gatewayLatency, authFailures, rateLimited, grpcCalls, grpcLatency, executions, agentLatency, agentTimeouts, outboxPublished, outboxFailures, outboxLag, retentionPruned };
+  const retentionBehind = new Gauge({
+    name: 'parley_event_retention_behind',
+    help: "1 when a service's last retention sweep of a table stopped at its batch cap with rows still due (it sweeps again at the next check), else 0",
+    labelNames: ['service', 'table'],
+    registers: reg,
+  });
+  const retentionMarksKept = new Gauge({
+    name: 'parley_event_retention_marks_kept',
+    help: "1 when a service's last sweep kept the processed marks because the live stream may still deliver their events (no age limit, unreadable, or retention under max_age + margin), else 0",
+    labelNames: ['service'],
+    registers: reg,
+  });
+  return { gatewayRequests, gatewayLatency, authFailures, rateLimited, grpcCalls, grpcLatency, executions, agentLatency, agentTimeouts, outboxPublished, outboxFailures, outboxLag, retentionPruned, retentionBehind, retentionMarksKept };
 }
 
 /**

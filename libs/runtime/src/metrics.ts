@@ -136,6 +136,8 @@ export interface Metrics {
   outboxFailed(service: string): void;
   /** Event-flow retention of `service`: `rows` deleted from `table` (`outbox` or `processed_events`) by one sweep. */
   retentionPruned(service: string, table: string, rows: number): void;
+  /** After each table's retention sweep: `behind` (stopped at its batch cap), `skipped` (marks kept for the live stream). */
+  retentionState(service: string, table: string, state: { behind: boolean; skipped: boolean }): void;
 
   /** Scrape-time sources; each returns a function that removes it. */
   watchOutbox(service: string, db: Queryable, schema: string): () => void;
@@ -234,6 +236,10 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
     },
     retentionPruned(service, table, rows) {
       ev.retentionPruned.inc({ service, table }, rows);
+    },
+    retentionState(service, table, state) {
+      ev.retentionBehind.set({ service, table }, state.behind ? 1 : 0);
+      if (table === 'processed_events') ev.retentionMarksKept.set({ service }, state.skipped ? 1 : 0);
     },
 
     watchOutbox(service, db, schema) {

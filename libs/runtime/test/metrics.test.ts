@@ -66,6 +66,22 @@ describe('metrics', () => {
     expect(text).not.toMatch(/photo_retouch/);
   });
 
+  it('shows a retention sweep left behind its batch cap, and marks kept for the live stream', async () => {
+    const m = createMetrics({ processMetrics: false });
+    m.retentionPruned('execution', 'outbox', 1000);
+    m.retentionState('execution', 'outbox', { behind: true, skipped: false });
+    m.retentionState('execution', 'processed_events', { behind: false, skipped: true });
+    let text = await m.scrape();
+    expect(sample(text, 'parley_event_retention_pruned_total', { service: 'execution', table: 'outbox' })).toBe(1000);
+    expect(sample(text, 'parley_event_retention_behind', { service: 'execution', table: 'outbox' })).toBe(1);
+    expect(sample(text, 'parley_event_retention_marks_kept', { service: 'execution' })).toBe(1);
+    m.retentionState('execution', 'outbox', { behind: false, skipped: false });
+    m.retentionState('execution', 'processed_events', { behind: false, skipped: false });
+    text = await m.scrape();
+    expect(sample(text, 'parley_event_retention_behind', { service: 'execution', table: 'outbox' })).toBe(0);
+    expect(sample(text, 'parley_event_retention_marks_kept', { service: 'execution' })).toBe(0);
+  });
+
   it('reads state on scrape: pool and evolution figures, and a failing source is counted, not fatal', async () => {
     const m = createMetrics({ processMetrics: false });
     let fragments = 3;

@@ -51,10 +51,24 @@ describe('event flow config', () => {
     expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '0', PARLEY_PROCESSED_RETENTION_MS: '86400000' })).toThrow(
       new ConfigError('PARLEY_PROCESSED_RETENTION_MS must be 0 while PARLEY_STREAM_MAX_AGE_MS is 0 (the stream keeps every event, so a mark may be needed forever; got 86400000)'),
     );
-    expect(() => eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: '604800000' })).toThrow(/PARLEY_PROCESSED_RETENTION_MS must be greater than PARLEY_STREAM_MAX_AGE_MS \(604800000\)/);
-    expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '5000' })).toThrow(new ConfigError('PARLEY_OUTBOX_RETENTION_MS must be 0 (keep forever) or >= 60000 (got 5000)'));
+    expect(() => eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: '604800000' })).toThrow(/PARLEY_PROCESSED_RETENTION_MS must be at least PARLEY_STREAM_MAX_AGE_MS \(604800000\) \+ 3600000/);
+    expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '5000' })).toThrow(new ConfigError('PARLEY_OUTBOX_RETENTION_MS must be 0 (keep forever) or from 60000 to 3153600000000 (100 years) (got 5000)'));
     expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '7d' })).toThrow(/PARLEY_OUTBOX_RETENTION_MS must be an integer/);
     expect(() => eventFlowFromEnv({ PARLEY_RETENTION_SWEEP_MS: '10' })).toThrow(/PARLEY_RETENTION_SWEEP_MS must be >= 1000/);
+  });
+
+  it('requires a real margin over the stream age and caps retention at 100 years, naming the variable', () => {
+    // A mark one millisecond past the stream's age is not enough: the service clock and the database's now() differ.
+    expect(() => eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: '604800001' })).toThrow(ConfigError);
+    expect(eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: String(604_800_000 + 3_600_000) }).processedRetentionMs).toBe(608_400_000);
+    // A short stream age: the default keeps the marks at least an hour past it.
+    expect(eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '600000' }).processedRetentionMs).toBe(4_200_000);
+    for (const name of ['PARLEY_OUTBOX_RETENTION_MS', 'PARLEY_PROCESSED_RETENTION_MS']) {
+      for (const v of ['9007199254740991', '100000000000000000']) {
+        expect(() => eventFlowFromEnv({ [name]: v }), `${name}=${v}`).toThrow(new RegExp(`^${name} must be 0 \\(keep forever\\) or from 60000 to 3153600000000`));
+      }
+    }
+    expect(() => eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '100000000000000000' })).toThrow(/^PARLEY_STREAM_MAX_AGE_MS must be <= 1576800000000/);
   });
 });
 
