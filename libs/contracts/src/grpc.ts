@@ -693,6 +693,9 @@ async function* clientStream(
   // The deadline bounds the call while it is live: once the server ended it (its status came before
   // the deadline), what grpc-js buffered is the caller's to read at its own pace. A status at or past
   // the deadline is grpc-js's own DEADLINE_EXCEEDED: the call stays failed by its deadline.
+  // Over HTTP/2 grpc-js only delivers the OK status once it holds every message (its Readable buffers ~16), so a
+  // handler writing more than that without heeding write()'s back-pressure can still meet the deadline here where
+  // the in-process transport would not; serveStream's handlers heed it, and there both transports agree.
   let live = true;
   call.once('status', () => void (live = deadline !== undefined && Date.now() >= deadline));
   const cancel = () => {

@@ -35,3 +35,21 @@ export function matchesAny(filters: readonly string[], subject: string): boolean
   // An empty filter list means the whole stream, as for a JetStream consumer without filter.
   return filters.length === 0 || filters.some((f) => subjectMatches(f, subject));
 }
+
+/**
+ * Whether every subject `inner` matches is matched by `outer` (both NATS filters). Token by token: `>` in
+ * `outer` takes the rest when `inner` has at least one token left; `*` takes any one token but `>`; a literal
+ * takes only itself.
+ */
+export function filterCovers(outer: string, inner: string): boolean {
+  const o = outer.split('.');
+  const n = inner.split('.');
+  for (let i = 0; i < o.length; i++) {
+    const ot = o[i];
+    if (ot === '>') return i === o.length - 1 && n.length > i;
+    const it = n[i];
+    if (it === undefined || it === '>') return false;
+    if (ot !== '*' && ot !== it) return false;
+  }
+  return o.length === n.length;
+}

@@ -44,7 +44,7 @@ async function consumeBatches(
   x.assertOpen();
   const retryDelayMs = o.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const plan = planFilters(x, [...o.filterSubjects]);
-  await ensureConsumer(x, o.durable, plan.server, window);
+  await ensureConsumer(x, o.durable, plan.server, window, plan.client);
   let consumer = await x.js.consumers.get(x.subjects.stream, o.durable);
 
   const state = { stopping: false, messages: undefined as ConsumerMessages | undefined };
@@ -91,7 +91,7 @@ async function consumeBatches(
       await sleep(Math.min(RESTART_BACKOFF_MAX_MS, 100 * 2 ** Math.min(failures, 6)), stopSignal.signal);
       if (state.stopping) break;
       try {
-        await ensureConsumer(x, o.durable, plan.server, window);
+        await ensureConsumer(x, o.durable, plan.server, window, plan.client);
         consumer = await x.js.consumers.get(x.subjects.stream, o.durable);
       } catch (err) {
         x.log.warn('consumer could not be re-created; retrying', { durable: o.durable, error: errorText(err) });

@@ -7,6 +7,7 @@ import {
   type ConsumerInfo,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { filterCovers } from './match';
 import type { NatsCtx } from './nats-context';
 
 // Durable JetStream consumers of the NATS adapter: their filters and their creation or update.
@@ -57,7 +58,13 @@ export function coverOf(filters: readonly string[]): string | undefined {
  * for the events it holds in flight: replicas share a durable, and one that looks idle to the server (between
  * pulls, reconnecting) may still be working on them. Events a process died holding come back after ack_wait.
  */
-export async function ensureConsumer(x: NatsCtx, durable: string, filter: ServerFilter, maxAckPending = x.maxAckPending): Promise<void> {
+export async function ensureConsumer(
+  x: NatsCtx,
+  durable: string,
+  filter: ServerFilter,
+  maxAckPending = x.maxAckPending,
+  clientFilters?: readonly string[],
+): Promise<void> {
   const cfg: Partial<ConsumerConfig> = {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
@@ -75,6 +82,14 @@ export async function ensureConsumer(x: NatsCtx, durable: string, filter: Server
     if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound)) throw err;
   }
   // Servers before 2.10 accept a filter change but go on delivering by the old filter.
+  // A consumer that filters on the client side (clientFilters) can keep a durable whose server filter is wider
+  // than the one it would ask for: re-creating it would restart the pulls of replicas of an earlier release that
+  // asked for another one, and they would re-create it back, each time.
+  // So a deployment upgraded in place keeps its durables' filters; new durables get the narrow one.
+  if (existing && clientFilters !== undefined && !sameFilter(existing.config, filter) && serverCovers(existing.config, clientFilters)) {
+    await x.jsm.consumers.update(x.subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: maxAckPending });
+    return;
+  }
   const refilter = existing !== undefined && !x.multiFilter && !sameFilter(existing.config, filter);
   if (existing && refilter) {
     const from = existing.ack_floor.stream_seq + 1;
@@ -90,6 +105,13 @@ export async function ensureConsumer(x: NatsCtx, durable: string, filter: Server
     // The durable exists with another filter or limits (a new release): update it in place, keeping its position.
     await x.jsm.consumers.update(x.subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: maxAckPending, ...filter });
   }
+}
+
+/** Whether a durable's server filter lets through every subject the client filters match (none = the whole stream). */
+function serverCovers(have: Partial<ConsumerConfig>, client: readonly string[]): boolean {
+  const server = [...(have.filter_subjects ?? []), ...(have.filter_subject ? [have.filter_subject] : [])];
+  if (server.length === 0) return true;
+  return client.every((c) => server.some((s) => filterCovers(s, c)));
 }
 
 function sameFilter(have: Partial<ConsumerConfig>, want: ServerFilter): boolean {

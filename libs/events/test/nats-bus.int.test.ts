@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { integrationInfra, uniquePrefix } from '@parley/testkit';
 import { createNatsBus, createSubjects, EventType, type Bus, type NatsBus, type Subjects } from '@parley/events';
-import { collectEvents, delay, payloadExecuted } from '@parley/events/testing';
+import { collectEvents, delay, otherCaptured, payloadExecuted } from '@parley/events/testing';
 import { busContract } from './bus-contract';
 
 const infra = integrationInfra('events-nats');
@@ -236,6 +236,30 @@ describe.skipIf(!infra)('NATS bus', () => {
     // Replicas share a durable: starting a consumer never deletes it for the events another one holds.
     const after = await jsm.consumers.info(subjects.stream, 'orphaned');
     expect(after.created).toBe(before.created);
+    await bus.close();
+  });
+
+  it('keeps a durable of an earlier release whose filter is wider than the one it would ask for (a rolling upgrade)', async () => {
+    const subjects = createSubjects(uniquePrefix());
+    const bus = await open(subjects);
+    // An earlier release's replica made the durable with no server filter (the whole stream) and filtered on the client.
+    await jsm.consumers.add(subjects.stream, { durable_name: 'upgraded', ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+    const before = await jsm.consumers.info(subjects.stream, 'upgraded');
+    const aExec = payloadExecuted('scen_a');
+    const bExec = payloadExecuted('scen_b');
+    const noise = otherCaptured('scen_a');
+    for (const e of [aExec, noise, bExec]) await bus.publishEvent(e);
+    const c = await collectEvents(bus, {
+      durable: 'upgraded',
+      filterSubjects: [subjects.event('scen_a', EventType.PayloadExecuted), subjects.event('scen_b', EventType.PayloadExecuted)],
+    });
+    await c.waitFor(2);
+    await delay(300);
+    expect(c.events.map((e) => e.id)).toEqual([aExec.id, bExec.id]);
+    // Not deleted and re-created: the earlier replica's pulls go on, and it has no reason to re-create it back.
+    const after = await jsm.consumers.info(subjects.stream, 'upgraded');
+    expect(after.created).toBe(before.created);
+    await c.stop();
     await bus.close();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { subjectMatches } from '../src/match';
+import { filterCovers, subjectMatches } from '../src/match';
 import { coverOf, planFilters } from '../src/nats-consumers';
 
 // A server before 2.10 takes one filter per consumer: several filters go as one subject covering them all, the
@@ -51,5 +51,44 @@ describe('the one filter a NATS 2.9 server gets for several', () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('says a filter covers another only when it matches every subject the other does (random pairs)', () => {
+    expect(filterCovers('p.v1.*.pool.*', 'p.v1.*.pool.matured')).toBe(true);
+    expect(filterCovers('p.v1.>', 'p.v1.a.task.status')).toBe(true);
+    expect(filterCovers('a.*', 'a.>')).toBe(false);
+    expect(filterCovers('a.b', 'a.*')).toBe(false);
+    expect(filterCovers('a.>', 'a')).toBe(false);
+    let seed = 11;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const toks = ['a', 'b', '*', '>'];
+    const filter = () => {
+      const len = 1 + rnd(3);
+      return Array.from({ length: len }, (_, i) => {
+        const t = toks[rnd(toks.length)] as string;
+        return t === '>' && i < len - 1 ? '*' : t;
+      }).join('.');
+    };
+    const subjects: string[] = [];
+    for (let len = 1; len <= 4; len++) {
+      const build = (prefix: string[]): void => {
+        if (prefix.length === len) subjects.push(prefix.join('.'));
+        else for (const t of ['a', 'b', 'c']) build([...prefix, t]);
+      };
+      build([]);
+    }
+    let covered = 0;
+    for (let n = 0; n < 3000; n++) {
+      const outer = filter();
+      const inner = filter();
+      // Over every subject of up to four tokens from a, b, c: covering means no subject matched by inner alone.
+      const truth = subjects.every((s) => !subjectMatches(inner, s) || subjectMatches(outer, s));
+      expect(filterCovers(outer, inner), `${outer} ⊇ ${inner}`).toBe(truth);
+      if (truth) covered++;
+    }
+    expect(covered).toBeGreaterThan(100);
   });
 });
