@@ -211,8 +211,10 @@ export async function identifyIn(
     const keys = filledWeight(e.template, mapping);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
-    // Said only by a synonym of a name word's first noun sense, at the head of the request: weaker.
-    const bySynonym = !named && (mapping.namedBySynonym?.length ?? 0) > 0;
+    // Said only by a synonym of a name word's first noun sense, at the head of the request: weaker, and only beside
+    // some evidence of the template's own (a key filled, a phrase it recognises): alone it reaches too far
+    // ("a picture of my dog", "an error in my calendar").
+    const bySynonym = !named && (mapping.namedBySynonym?.length ?? 0) > 0 && (keys > 0 || (mapping.recognised ?? 0) > 0);
     const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
     const filled = keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);

@@ -255,8 +255,9 @@ export class Lexicon {
   /**
    * How `word`, read as a noun, says `concept`: `spelled` when it is the concept word or one of its inflections
    * ("flights" for flight; a morphological form, never a derivation: "book" is not "booking"), `synonym` when it is
-   * another member of the concept's first noun sense ("pics" for photo, "error" for fault), undefined otherwise.
-   * A synonym is weaker evidence: first senses reach far ("exposure", "picture" for photo; "direction" for management).
+   * another member of the concept's first noun sense whose own first noun sense it is ("photographs" for photo,
+   * "error" for fault), undefined otherwise. First senses reach far ("exposure", "picture" for photo; "direction"
+   * for management; "engagement" for booking): those are not the concept.
    */
   namesConcept(word: string, concept: string): 'spelled' | 'synonym' | undefined {
     const w = word.toLowerCase();
@@ -269,7 +270,11 @@ export class Lexicon {
     }
     const bases = w === c ? [c] : wn.baseForms(w, 'n');
     if (bases.includes(c)) return 'spelled';
-    return names.includes(w) || bases.some((b) => names.includes(b)) ? 'synonym' : undefined;
+    // A member of the concept's first sense whose own first sense is that one too (WordNet orders senses by use):
+    // "photograph" for photo, not "picture" (first an image) nor "pic" (first a movie); "error" for fault.
+    const first = (b: string) => wn.lookup(b, 'n')?.offsets[0];
+    const own = first(c);
+    return own !== undefined && bases.some((b) => names.includes(b) && first(b) === own) ? 'synonym' : undefined;
   }
 
   /** Whether WordNet knows `word` only as a verb or an adverb ("also", "run" is a noun too): it opens no noun phrase. */
