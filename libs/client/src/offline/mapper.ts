@@ -1303,8 +1303,8 @@ interface ConceptsSaid {
 /**
  * The scenario's concept words the request says as nouns (draft-zhou §6.1's scenario identification reads the
  * scenario's name as evidence): spelled or inflected anywhere ("flights" for flight; not the verb "book" for
- * booking), or by a member of their first WordNet sense only at the head of the request ("pics of my kids" for
- * photo; not "a picture of my dog" beside… nor "picture this"). A word used as a verb says no concept.
+ * booking), or by a synonym (`Lexicon.namesConcept`) only at the head of the request ("photographs of my kids" for
+ * photo). A word used as a verb ("picture this", "photograph the kids") says no concept.
  */
 function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
   const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set() };
