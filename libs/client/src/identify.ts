@@ -86,6 +86,11 @@ export const FULL_KEYS = 2;
 export const DATE_KEY_WEIGHT = 0.3;
 /** What the scenario's own name said in the words counts among filled keys ("brighten the whole photo"). */
 export const NAME_WEIGHT = 0.5;
+/**
+ * What a name word said only by a synonym of its first WordNet noun sense, at the head of the request, counts
+ * ("pics of my kids" for photo_retouch): first senses reach far ("exposure", "picture"), so much less than the name.
+ */
+export const SYNONYM_NAME_WEIGHT = 0.2;
 /** What a phrase the template recognises without a value counts among filled keys (at most two count). */
 export const RECOGNISED_WEIGHT = 0.5;
 /**
@@ -206,9 +211,13 @@ export async function identifyIn(
     const keys = filledWeight(e.template, mapping);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
+    // Said only by a synonym of a name word's first noun sense, at the head of the request: weaker, and only beside
+    // some evidence of the template's own (a key filled, a phrase it recognises): alone it reaches too far
+    // ("a picture of my dog", "an error in my calendar").
+    const bySynonym = !named && (mapping.namedBySynonym?.length ?? 0) > 0 && (keys > 0 || (mapping.recognised ?? 0) > 0);
     const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
-    const filled = keys + (named ? NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);
+    const filled = keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
     const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 ? sel : 0;
@@ -233,7 +242,9 @@ export async function identifyIn(
  */
 export function strongKeys(template: SchemaTemplate, m: UtteranceMapping): number {
   const constrained = new Set(template.keys.filter((k) => k.key_name !== OTHER_KEY && ((k.enum?.length ?? 0) > 0 || typeof k.pattern === 'string')).map((k) => k.key_name));
-  return Object.entries(m.confidence).filter(([k, c]) => constrained.has(k) && c >= STRONG_CONFIDENCE).length;
+  // A value the validator refuses is no evidence of the template's own kinds of key.
+  const refused = (k: string) => m.violations.some((v) => v.path === `payload.${k}` || v.path.startsWith(`payload.${k}.`) || v.path.startsWith(`payload.${k}[`));
+  return Object.entries(m.confidence).filter(([k, c]) => constrained.has(k) && c >= STRONG_CONFIDENCE && !refused(k)).length;
 }
 
 /** Whether every key the mapping filled is a date or date-time. */

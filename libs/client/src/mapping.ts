@@ -77,10 +77,16 @@ export interface MapperOutput {
    */
   readonly rivals?: readonly string[];
   /**
-   * Words of the scenario's name the request says, spelled or by a synonym of their first WordNet noun sense
-   * ("picture" for photo). Evidence for the scenario (draft-zhou §6.1, identification), as the name spelled is.
+   * Words of the scenario's name the request says, spelled or inflected, as nouns ("flights" for flight_booking).
+   * Evidence for the scenario (draft-zhou §6.1, identification), as the name spelled is. Only words of the
+   * scenario's name are kept.
    */
   readonly named?: readonly string[];
+  /**
+   * Words of the scenario's name the request says only by a synonym of their first WordNet noun sense, at the head
+   * of the request ("pics" for photo_retouch): weaker evidence than `named`. Only words of the scenario's name are kept.
+   */
+  readonly namedBySynonym?: readonly string[];
 }
 
 /** The port: one utterance, one template, values with confidences. */
@@ -143,6 +149,8 @@ export interface UtteranceMapping {
   rivals?: string[];
   /** Words of the scenario's name the request says (see MapperOutput.named). */
   named?: string[];
+  /** Words of the scenario's name the request says by a synonym only (see MapperOutput.namedBySynonym). */
+  namedBySynonym?: string[];
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -320,7 +328,8 @@ export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: 
     ...(typeof out.explained === 'number' && out.explained >= 0 && out.explained <= 1 ? { explained: out.explained } : {}),
     ...(typeof out.recognised === 'number' && Number.isInteger(out.recognised) && out.recognised > 0 ? { recognised: out.recognised } : {}),
     ...rivalsFrom(out.rivals),
-    ...namedFrom(out.named),
+    ...namedFrom(out.named, ctx.scenario, 'named'),
+    ...namedFrom(out.namedBySynonym, ctx.scenario, 'namedBySynonym'),
   };
 }
 
@@ -348,10 +357,14 @@ export function payloadInvalid(m: UtteranceMapping, identification?: unknown): P
   });
 }
 
-/** A mapper's concept words said, kept when they are a short list of short strings (outside data, as rivals). */
-function namedFrom(r: unknown): { named?: string[] } {
-  const { rivals } = rivalsFrom(r);
-  return rivals ? { named: rivals } : {};
+/**
+ * A mapper's concept words said, kept when they are a short list of short strings (outside data, as rivals) and
+ * each is a word of the scenario's name: a mapper cannot make "banana" evidence for photo_retouch.
+ */
+function namedFrom<F extends 'named' | 'namedBySynonym'>(r: unknown, scenario: string, field: F): Partial<Record<F, string[]>> {
+  const name = new Set(scenario.toLowerCase().split(/[^a-z]+/).filter((w) => w !== ''));
+  const words = (rivalsFrom(r).rivals ?? []).filter((w) => name.has(w));
+  return words.length > 0 ? ({ [field]: words } as Partial<Record<F, string[]>>) : {};
 }
 
 /** A mapper's rival words, kept when they are a short list of short strings (a mapper's output is outside data). */

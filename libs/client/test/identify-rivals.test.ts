@@ -91,15 +91,44 @@ describe('identification of near misses', () => {
 });
 
 describe('the concept said', () => {
-  it('a noun of the concept\'s first WordNet sense names it; a verb or a derivation does not', async () => {
+  it('the concept spelled or inflected names it; a synonym only when the concept is its own first sense', async () => {
     const lex = await lexicon();
     expect(lex.nounSynonyms('photo')).toEqual(expect.arrayContaining(['photo', 'photograph', 'picture', 'pic']));
-    for (const [w, concept] of [['pics', 'photo'], ['photographs', 'photo'], ['flights', 'flight'], ['Flight', 'flight']] as const) expect(lex.namesConcept(w, concept), w).toBe(true);
-    for (const [w, concept] of [['book', 'booking'], ['fly', 'flight'], ['train', 'flight'], ['photographer', 'photo']] as const) expect(lex.namesConcept(w, concept), w).toBe(false);
-    for (const w of ['__proto__', 'constructor', '\u0000', '\ud800', 'a'.repeat(1 << 16), '']) {
-      expect(lex.namesConcept(w, 'photo')).toBe(false);
-      expect(lex.namesConcept('photo', w)).toBe(false);
+    for (const [w, concept] of [['photos', 'photo'], ['flights', 'flight'], ['Flight', 'flight'], ['faults', 'fault']] as const) expect(lex.namesConcept(w, concept), w).toBe('spelled');
+    for (const [w, concept] of [['photographs', 'photo'], ['error', 'fault']] as const) expect(lex.namesConcept(w, concept), w).toBe('synonym');
+    // First senses reach far: a picture is first an image, a pic a movie, exposure, engagement and direction other things.
+    for (const [w, concept] of [['book', 'booking'], ['fly', 'flight'], ['train', 'flight'], ['photographer', 'photo'], ['picture', 'photo'], ['pics', 'photo'], ['exposure', 'photo'], ['engagement', 'booking'], ['directions', 'management']] as const) {
+      expect(lex.namesConcept(w, concept), w).toBeUndefined();
     }
+    for (const w of ['__proto__', 'constructor', '\u0000', '\ud800', 'a'.repeat(1 << 16), '']) {
+      expect(lex.namesConcept(w, 'photo')).toBeUndefined();
+      expect(lex.namesConcept('photo', w)).toBeUndefined();
+    }
+  });
+
+  it('far synonyms and a name word used as a verb are no name evidence', async () => {
+    for (const words of ['a picture of my dog', 'exposure to the sun']) expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    // "error" is fault's own first sense: weak evidence, no longer the name's weight (it scored 0.406).
+    const err = await client.identifyScenario('there is an error in my engagement calendar', { ...REF, catalog });
+    expect(err.ranking.find((r) => r.scenario === 'fault_management')?.score ?? 1).toBeLessThan(0.35);
+    const dir = await client.identifyScenario('directions to the station please', { ...REF, catalog });
+    expect(dir.ranking.find((r) => r.scenario === 'fault_management')?.score ?? 1).toBeLessThanOrEqual(0.4);
+    expect((await client.mapUtterance(faultManagementTemplate, 'give me directions from Paris to Lyon on Friday', REF)).named).toBeUndefined();
+    expect((await client.mapUtterance(photoRetouchTemplate, 'picture this: a bus from Boston to Denver', REF)).namedBySynonym).toBeUndefined();
+    expect((await client.mapUtterance(photoRetouchTemplate, 'photograph the kids', REF)).namedBySynonym).toBeUndefined();
+  });
+
+  it('a sister that is itself the request\'s head is not silenced by the concept said beside it', async () => {
+    for (const words of [
+      'not a flight, book a train from Paris to Lyon on Friday',
+      'I missed my flight, so book a train from Paris to Lyon on Friday',
+      'flights are cancelled, get me a bus from Boston to Denver on Friday for two',
+      'instead of a flight, two bus tickets from Boston to Denver',
+    ]) {
+      expect((await client.mapUtterance(flightBookingTemplate, words, REF)).rivals, words).toBeDefined();
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+    expect((await client.identifyScenario('the trains are on strike, get me a flight from Paris to Lyon on Friday', { ...REF, catalog })).scenario).toBe('flight_booking');
   });
 
   it('a sister said beside the concept itself is context: the request is still the scenario\'s', async () => {
@@ -114,13 +143,30 @@ describe('the concept said', () => {
     expect(bus.named).toBeUndefined();
   });
 
-  it('a synonym of the scenario\'s name is name evidence for identification', async () => {
-    const m = await client.mapUtterance(photoRetouchTemplate, 'blur the background of this pic', REF);
-    expect(m.named).toEqual(['photo']);
-    const withName = await client.identifyScenario('brighten this pic a little', { ...REF, catalog });
-    const without = await client.identifyScenario('brighten this a little', { ...REF, catalog });
+  it('a synonym of the scenario\'s name at the request\'s head is weak name evidence, beside the template\'s own', async () => {
+    const m = await client.mapUtterance(photoRetouchTemplate, 'photographs of my kids, blur the background', REF);
+    expect(m.named).toBeUndefined();
+    expect(m.namedBySynonym).toEqual(['photo']);
+    const withName = await client.identifyScenario('photographs of my kids, brighten them a little', { ...REF, catalog });
+    const without = await client.identifyScenario('my kids, brighten them a little', { ...REF, catalog });
+    const spelled = await client.identifyScenario('photos of my kids, brighten them a little', { ...REF, catalog });
     const score = (id: typeof withName) => id.ranking.find((r) => r.scenario === 'photo_retouch')?.score ?? 0;
     expect(score(withName)).toBeGreaterThan(score(without));
+    expect(score(spelled)).toBeGreaterThan(score(withName));
+  });
+
+  it('a mapper\'s named words count only when they are words of the scenario\'s name', async () => {
+    for (const named of [['banana'], ['photo'], ['__proto__', 'retouch']]) {
+      const mapper: Mapper = { id: 'x', map: async (ctx) => ({ values: new Map(), other: [ctx.utterance], explained: 0.3, named, namedBySynonym: named }) };
+      const c = createParleyClient('http://127.0.0.1:9', { mapper });
+      const m = await c.mapUtterance(photoRetouchTemplate, 'order me a pizza', REF);
+      const kept = named.filter((w) => ['photo', 'retouch'].includes(w));
+      expect(m.named ?? []).toEqual(kept);
+      expect(m.namedBySynonym ?? []).toEqual(kept);
+    }
+    const banana: Mapper = { id: 'x', map: async (ctx) => ({ values: new Map(), other: [ctx.utterance], explained: 0.3, ...(ctx.template.scenario === 'photo_retouch' ? { named: ['banana'] } : {}) }) };
+    const id = await createParleyClient('http://127.0.0.1:9', { mapper: banana }).identifyScenario('order me a pizza', { ...REF, catalog });
+    expect(new Set(id.ranking.map((r) => r.score)).size).toBe(1);
   });
 });
 
@@ -135,6 +181,13 @@ describe('a sister beside strong evidence', () => {
     const bus = 'a bus from Boston to Denver, business class, for two';
     expect(strongKeys(flightBookingTemplate, await client.mapUtterance(flightBookingTemplate, bus, REF))).toBe(1);
     expect((await client.identifyScenario(bus, { ...REF, catalog })).scenario).toBeNull();
+  });
+
+  it('a value the validator refuses is not strong evidence', async () => {
+    const m = await client.mapUtterance(faultManagementTemplate, 'breakdown at sites 201 and 202, incident INC-77, severity major', REF);
+    expect(strongKeys(faultManagementTemplate, m)).toBeGreaterThanOrEqual(2);
+    const refused = { ...m, violations: Object.keys(m.confidence).map((k) => ({ path: `payload.${k}`, rule: 'enum', message: 'refused' })) };
+    expect(strongKeys(faultManagementTemplate, refused)).toBe(0);
   });
 });
 

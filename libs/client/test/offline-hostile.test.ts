@@ -26,7 +26,9 @@ const hostilePiece = fc.oneof(
     // Glossed words of other languages, alone and inside CJK runs (glossary.ts).
     'Hintergrund', 'dents blanches', 'severidad mayor', '经济舱', '背景虚化', '無線基地局', '비즈니스석', 'критично',
     // Concept words said (spelled or by a WordNet synonym) beside a sister of the concept (mapper.ts conceptsSaid, rivalWords).
-    'pics', 'picture', 'flights', 'train', 'trains are on strike', 'booking', 'faults', 'first class train', 'two bus tickets', 'slower'),
+    'pics', 'picture', 'flights', 'train', 'trains are on strike', 'booking', 'faults', 'first class train', 'two bus tickets', 'slower',
+    // The request's head and a name word used as a verb (mapper.ts headTokens, verbUse); a gloss that names a value.
+    'book a train', 'not a flight,', 'picture this', 'photograph the', 'get me a', 'optical', 'links'),
   fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到', '背景', '磨皮\ud800', 'filtre '), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
   fc.integer({ min: -1e9, max: 1e9 }).map(String),
 );

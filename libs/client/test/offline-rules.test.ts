@@ -3,6 +3,7 @@ import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { createParleyClient, type ScenarioCatalog } from '../src/index';
 import { createOfflineMapper } from '../src/offline/index';
+import { enumGlossSegments } from '../src/offline/examples';
 import { cjkPersonCount, splitCjk } from '../src/offline/languages';
 import { Lexicon } from '../src/offline/lexicon';
 import { correct, spellingIndex } from '../src/offline/spelling';
@@ -267,5 +268,24 @@ describe('calibrated confidence of enum values (draft-zhou §6.1 confidence thre
     expect((await map(faultManagementTemplate, 'slower diagnosis please')).payload['diagnosis_depth']).toBe('full');
     expect((await map(faultManagementTemplate, 'dropped calls on the radio side')).payload['fault_domain']).toBe('wireless');
     expect((await map(faultManagementTemplate, 'a full check of site 4401')).payload['diagnosis_depth']).toBe('full');
+  });
+
+  it('a one-word gloss that names the value is sent; only the description\'s side notes are lowered', async () => {
+    // "transport (optical or microwave transmission)", "ip_network (IP/MPLS routers and links)": names, not notes.
+    expect((await map(faultManagementTemplate, 'optical alarms on site 4401')).payload['fault_domain']).toBe('transport');
+    expect((await map(faultManagementTemplate, 'loss of signal on the optical line, critical')).payload['fault_domain']).toBe('transport');
+    expect((await map(faultManagementTemplate, 'links flapping at site 4401')).payload['fault_domain']).toBe('ip_network');
+    // "full (also run active tests such as loopback …; slower)": a clause about what the value does, and a note after ';'.
+    const glosses = enumGlossSegments('Acceptable values: quick (correlate alarms), full (also run tests such as loopback; slower), x (aa, e.g. bb).', ['quick', 'full', 'x'], (w) => w === 'also');
+    expect(glosses.get('quick')).toEqual([{ text: 'correlate alarms', note: false }]);
+    expect(glosses.get('full')?.map((g) => g.note)).toEqual([true, true]);
+    expect(glosses.get('x')).toEqual([{ text: 'aa', note: false }, { text: 'bb', note: true }]);
+    expect(enumGlossSegments('x (y; z)', ['x']).get('x')).toBeUndefined();
+    expect(enumGlossSegments('x (yy; zz, ww e.g. vv)', ['x']).get('x')).toEqual([
+      { text: 'yy', note: false },
+      { text: 'zz', note: true },
+      { text: 'ww', note: true },
+      { text: 'vv', note: true },
+    ]);
   });
 });

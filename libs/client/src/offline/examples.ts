@@ -121,6 +121,17 @@ export function examplePairs(text: string): ExamplePair[] {
   return out;
 }
 
+/** One gloss a description gives an enum value, and whether it is a side note rather than a name for it. */
+export interface EnumGloss {
+  readonly text: string;
+  /**
+   * A side note on the value, not a name for it: what follows a ';' in the parentheses ("full (…; slower)"), what
+   * follows "e.g." (an example of the value), or a clause that opens with a word `isNoteWord` says is no noun
+   * ("also run active tests …": a clause about what the value does).
+   */
+  readonly note: boolean;
+}
+
 /**
  * "Acceptable values: wireless (RAN, base stations), ip_network (IP/MPLS routers
  * and links), core" → glosses per enum value: wireless → ["RAN", "base
@@ -128,6 +139,13 @@ export function examplePairs(text: string): ExamplePair[] {
  */
 export function enumGlosses(text: string, enumValues: readonly string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  for (const [v, gs] of enumGlossSegments(text, enumValues)) out.set(v, gs.map((g) => g.text));
+  return out;
+}
+
+/** As `enumGlosses`, each gloss marked as a side note or not (see `EnumGloss.note`), by the parentheses' structure. */
+export function enumGlossSegments(text: string, enumValues: readonly string[], isNoteWord: (word: string) => boolean = () => false): Map<string, EnumGloss[]> {
+  const out = new Map<string, EnumGloss[]>();
   const s = text.slice(0, MAX_DESCRIPTION_CHARS);
   const known = new Set(enumValues);
   for (const v of enumValues) {
@@ -140,11 +158,22 @@ export function enumGlosses(text: string, enumValues: readonly string[]): Map<st
       const open = at + v.length + 1;
       const close = s.indexOf(')', open);
       if (close === -1 || close - open > 300) continue;
-      const inner = s.slice(open + 1, close);
-      const glosses = inner
-        .split(/,|;|\bor\b|\band\b|\be\.g\.|\bi\.e\./)
-        .map((g) => g.trim())
-        .filter((g) => g.length > 1 && g.length <= 60 && !known.has(g));
+      const glosses: EnumGloss[] = [];
+      // Clauses: the first names the value; those after a ';' are notes on it.
+      s.slice(open + 1, close)
+        .split(';')
+        .forEach((clause, n) => {
+          const first = /^\s*([A-Za-z]+)/.exec(clause)?.[1];
+          // A clause opening with no noun (in lowercase: not an acronym) says what the value does.
+          const noteClause = n > 0 || (first !== undefined && first === first.toLowerCase() && isNoteWord(first));
+          // What follows "e.g." is an example of the value.
+          clause.split(/\be\.g\./).forEach((part, m) => {
+            for (const g of part.split(/,|\bor\b|\band\b|\bi\.e\./)) {
+              const t = g.trim();
+              if (t.length > 1 && t.length <= 60 && !known.has(t)) glosses.push({ text: t, note: noteClause || m > 0 });
+            }
+          });
+        });
       if (glosses.length > 0) out.set(v, [...(out.get(v) ?? []), ...glosses]);
       break;
     }

@@ -252,14 +252,43 @@ export class Lexicon {
     return list;
   }
 
-  /** Whether `word`, read as a noun, is `concept` or a word of its first sense ("pics" for photo, "flights" for flight). */
-  namesConcept(word: string, concept: string): boolean {
+  /**
+   * How `word`, read as a noun, says `concept`: `spelled` when it is the concept word or one of its inflections
+   * ("flights" for flight; a morphological form, never a derivation: "book" is not "booking"), `synonym` when it is
+   * another member of the concept's first noun sense whose own first noun sense it is ("photographs" for photo,
+   * "error" for fault), undefined otherwise. First senses reach far ("exposure", "picture" for photo; "direction"
+   * for management; "engagement" for booking): those are not the concept.
+   */
+  namesConcept(word: string, concept: string): 'spelled' | 'synonym' | undefined {
     const w = word.toLowerCase();
-    const names = this.nounSynonyms(concept);
-    if (names.includes(w)) return true;
+    const c = concept.toLowerCase();
+    const names = this.nounSynonyms(c);
     const wn = this.wn;
-    if (!wn || !LOOKUP_WORD.test(w)) return names.some((n) => strip(w).includes(n));
-    return wn.baseForms(w, 'n').some((b) => names.includes(b));
+    if (!wn || !LOOKUP_WORD.test(w)) {
+      const forms = strip(w);
+      return forms.includes(c) ? 'spelled' : names.some((n) => forms.includes(n)) ? 'synonym' : undefined;
+    }
+    const bases = w === c ? [c] : wn.baseForms(w, 'n');
+    if (bases.includes(c)) return 'spelled';
+    // A member of the concept's first sense whose own first sense is that one too (WordNet orders senses by use):
+    // "photograph" for photo, not "picture" (first an image) nor "pic" (first a movie); "error" for fault.
+    const first = (b: string) => wn.lookup(b, 'n')?.offsets[0];
+    const own = first(c);
+    return own !== undefined && bases.some((b) => names.includes(b) && first(b) === own) ? 'synonym' : undefined;
+  }
+
+  /** Whether WordNet knows `word` only as a verb or an adverb ("also", "run" is a noun too): it opens no noun phrase. */
+  noNoun(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w) || wn.baseForms(w, 'n').length > 0 || wn.baseForms(w, 'a').length > 0) return false;
+    return wn.baseForms(w, 'r').length > 0 || wn.baseForms(w, 'v').length > 0;
+  }
+
+  /** Whether WordNet has a verb sense for `word` or its base form ("picture", "pictured"). */
+  hasVerb(word: string): boolean {
+    const w = word.toLowerCase();
+    return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'v').length > 0;
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

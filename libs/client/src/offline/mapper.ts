@@ -280,11 +280,11 @@ function enums(c: Ctx, k: KeyPlan): void {
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
-      // One word of the description's note on a value, with no cue of the key beside it ("slow" for the `full` of
+      // One word of the description's side note on a value (`EnumForm.note`), with no cue of the key beside it ("slow" for the `full` of
       // "full (…; slower)"): under the threshold, so it reaches `other` instead of being invented (draft-zhou §6.1
       // confidence thresholding). A note says what follows from a value, not its name; WordNet synonyms of the value
       // itself ("radio" for wireless) and an acronym the description gives in capitals ("RAN") keep their confidence.
-      const lone = form.via === 'gloss' && !cued && form.words.length === 1 && !form.upper?.[0];
+      const lone = form.via === 'gloss' && form.note === true && !cued && form.words.length === 1 && !form.upper?.[0];
       const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' ? 0.55 : 0.6;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
@@ -1190,15 +1190,17 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
-  const said = conceptsSaid(c);
-  const rivals = rivalWords(c, accounted, said, modifiers);
+  const heads = headTokens(c, modifiers);
+  const said = conceptsSaid(c, heads);
+  const rivals = rivalWords(c, accounted, said.atHead, heads, modifiers);
   return {
     values,
     other: all,
     explained: explainedShare(c, accounted),
     ...(recognised > 0 ? { recognised } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
-    ...(said.size > 0 ? { named: [...said] } : {}),
+    ...(said.spelled.size > 0 ? { named: [...said.spelled] } : {}),
+    ...(said.bySynonym.size > 0 ? { namedBySynonym: [...said.bySynonym] } : {}),
   };
 }
 
@@ -1210,15 +1212,61 @@ function conceptWords(scenario: string): string[] {
   return [...new Set(scenario.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && w.length <= 40))];
 }
 
+/** At most this many words are skipped between a request verb and its object ("get me a … flight"). */
+const MAX_HEAD_SKIP = 4;
+
+/**
+ * The tokens at the head of the request (draft-zhou §6.1, identification): the object of a request verb ("book a
+ * train"), the noun a value modifies ("two bus tickets", "a first class train"), or, with neither, the words the
+ * utterance opens with ("pics of my kids"). At most two content words each, within the clause.
+ */
+function headTokens(c: Ctx, modifiers: readonly boolean[]): Set<number> {
+  const heads = new Set<number>();
+  const ts = c.tokens;
+  const content = (j: number) => {
+    const t = ts[j];
+    return !!t && t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower) && !modifiers[j];
+  };
+  // From `from`, skipping a few function or request words when `skip` ("get me a"), up to two content words.
+  const take = (from: number, skip: boolean) => {
+    let j = from;
+    for (let s = 0; skip && s < MAX_HEAD_SKIP && j < ts.length && !content(j) && ts[j]?.kind === 'word' && !modifiers[j]; s++) j++;
+    for (let n = 0; n < 2 && content(j); n++) heads.add(j++);
+  };
+  ts.forEach((t, i) => {
+    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower)) take(i + 1, true);
+    if (modifiers[i] && !modifiers[i + 1]) take(i + 1, false);
+  });
+  if (heads.size === 0) take(0, true);
+  return heads;
+}
+
+/** Words after a verb that open its object ("picture this", "photograph the kids"): closed-class, as FUNCTION_WORDS. */
+const OBJECT_OPENERS: ReadonlySet<string> = new Set(['this', 'that', 'these', 'those', 'it', 'the', 'a', 'an', 'me', 'us', 'them', 'him', 'her', 'my', 'your', 'our', 'their']);
+/** Words before a verb used as one: "to", a subject pronoun, a modal. */
+const VERB_OPENERS: ReadonlySet<string> = new Set(['to', 'i', 'we', 'you', 'they', 'please', 'will', 'can', 'could', 'would', 'should', 'must', 'let']);
+
+/** Whether the word at `i` is used as a verb: one WordNet reads as a verb, opening its clause (or after "to", a subject, a modal) and followed by its object. */
+function verbUse(c: Ctx, i: number): boolean {
+  const t = c.tokens[i] as Token;
+  const next = c.tokens[i + 1];
+  const prev = c.tokens[i - 1];
+  if (!next || next.kind !== 'word' || !OBJECT_OPENERS.has(next.lower)) return false;
+  if (prev && !isClausePunct(prev) && !(prev.kind === 'word' && VERB_OPENERS.has(prev.lower))) return false;
+  return c.lex.hasVerb(t.lower);
+}
+
 /**
  * Words of the request that name a sister of the scenario's own concept (draft-zhou §6.1, identification): a noun
  * the template neither took nor knows, said before the request's details, whose act meets the concept's only above both ("train" beside a flight
  * template: riding and flying are both ways to travel). Scenario identification counts them against the scenario.
+ * The concept spelled at the head of the request silences a sister elsewhere ("the trains are on strike, get me a
+ * flight"), never a sister that is itself the head ("not a flight, book a train").
  */
-function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<string>, modifiers: readonly boolean[]): string[] {
-  // The concept said itself ("the trains are on strike, get me a flight"): a sister beside it is context, not the request.
-  const concepts = (c.concepts ?? []).filter((w) => !said.has(w));
-  if (concepts.length === 0) return [];
+function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySet<string>, heads: ReadonlySet<number>, modifiers: readonly boolean[]): string[] {
+  const all = c.concepts ?? [];
+  if (all.length === 0) return [];
+  const beside = all.filter((w) => !saidAtHead.has(w));
   const out: string[] = [];
   let probes = 0;
   // The head of a request comes before its details: only words said before the first value a key took are asked
@@ -1234,28 +1282,48 @@ function rivalWords(c: Ctx, accounted: readonly number[], said: ReadonlySet<stri
     if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified)) return;
     if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
     if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower)) return;
+    const concepts = heads.has(i) ? all : beside;
+    if (concepts.length === 0) return;
     probes++;
     if (concepts.some((w) => c.lex.sisterOf(t.lower, w)) && !out.includes(t.lower)) out.push(t.lower);
   });
   return out;
 }
 
+/** The concept words a request says (see `conceptsSaid`). */
+interface ConceptsSaid {
+  /** Spelled, or an inflection, used as a noun: name evidence. */
+  readonly spelled: Set<string>;
+  /** Only by a synonym of the first noun sense, at the head of the request: weaker name evidence. */
+  readonly bySynonym: Set<string>;
+  /** Spelled at the head of the request: silences a sister said beside it. */
+  readonly atHead: Set<string>;
+}
+
 /**
- * The scenario's concept words the request says as nouns, in their spelling or by a member of their first WordNet
- * sense ("pics" for photo, "flights" for flight; not the verb "book" for booking): draft-zhou §6.1's scenario
- * identification reads the scenario's name as evidence, and a sister said beside the concept does not count against it.
+ * The scenario's concept words the request says as nouns (draft-zhou §6.1's scenario identification reads the
+ * scenario's name as evidence): spelled or inflected anywhere ("flights" for flight; not the verb "book" for
+ * booking), or by a synonym (`Lexicon.namesConcept`) only at the head of the request ("photographs of my kids" for
+ * photo). A word used as a verb ("picture this", "photograph the kids") says no concept.
  */
-function conceptsSaid(c: Ctx): Set<string> {
-  const said = new Set<string>();
+function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
+  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set() };
   const concepts = c.concepts ?? [];
   let probes = 0;
-  for (const t of c.tokens) {
-    if (said.size === concepts.length || probes >= MAX_RIVAL_PROBES) break;
+  for (const [i, t] of c.tokens.entries()) {
+    if (probes >= MAX_RIVAL_PROBES) break;
     if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
     probes++;
-    for (const w of concepts) if (!said.has(w) && c.lex.namesConcept(t.lower, w)) said.add(w);
+    for (const w of concepts) {
+      const how = c.lex.namesConcept(t.lower, w);
+      if (how === undefined || verbUse(c, i)) continue;
+      if (how === 'spelled') out.spelled.add(w);
+      if (how === 'spelled' && heads.has(i)) out.atHead.add(w);
+      if (how === 'synonym' && heads.has(i)) out.bySynonym.add(w);
+    }
   }
-  return said;
+  for (const w of out.spelled) out.bySynonym.delete(w);
+  return out;
 }
 
 /**

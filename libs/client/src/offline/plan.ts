@@ -24,7 +24,7 @@
  */
 import { OTHER_KEY, type JsonValue, type KeyDefinition, type SchemaTemplate } from '@parley/protocol';
 import { offsetOf, type Orientation } from './dates';
-import { enumGlosses, examplePairs, type ExamplePair } from './examples';
+import { enumGlossSegments, examplePairs, type ExamplePair } from './examples';
 import type { Lexicon } from './lexicon';
 import { DATE_WORDS, spellingIndex } from './spelling';
 import { FUNCTION_WORDS, REQUEST_WORDS, tokenize, type Token } from './text';
@@ -36,6 +36,8 @@ export interface EnumForm {
   readonly value: JsonValue;
   readonly words: readonly string[];
   readonly via: 'value' | 'gloss' | 'synonym';
+  /** A gloss from a side note of the description on the value ("slower" of "full (…; slower)"), not a name for it. */
+  readonly note?: boolean;
   /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
   readonly upper?: readonly boolean[];
 }
@@ -348,16 +350,16 @@ function readExample(ex: ExamplePair, acc: KeyLearning, shared: TemplateLearning
 function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
   const enumForms: EnumForm[] = [];
   const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string');
-  const glosses = enumGlosses(def.semantic_description, values);
+  const glosses = enumGlossSegments(def.semantic_description, values, (w) => lex.noNoun(w));
   for (const v of values) {
     const words = v.toLowerCase().split(/[_\s-]+/).filter((w) => w !== '');
     if (words.length === 0) continue;
     enumForms.push({ value: v, words, via: 'value' });
-    for (const g of glosses.get(v) ?? []) {
+    for (const { text: g, note } of glosses.get(v) ?? []) {
       const gw = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').map((t) => t.lower).filter((w) => !FUNCTION_WORDS.has(w));
       // An acronym of the description ("RAN") is said in capitals: "ran" is another word.
       const caps = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').filter((t) => !FUNCTION_WORDS.has(t.lower)).map((t) => t.upper);
-      if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss', ...(caps.some(Boolean) ? { upper: caps } : {}) });
+      if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss', ...(note ? { note } : {}), ...(caps.some(Boolean) ? { upper: caps } : {}) });
     }
     if (words.length === 1) {
       for (const s of lex.related(words[0] as string)) {
