@@ -30,31 +30,47 @@ import {
   type Scope,
 } from '@parley/evolution';
 import type { JsonValue, KeyDefinition, SchemaTemplate } from '@parley/protocol';
-import type { InduceFn, PatchChange, TriggerReport } from './evolver';
+import { poolError } from './errors';
+import type { EvolverInduction, InduceFn, PatchChange, TriggerReport } from './evolver';
 import { baseFor, ckey, decide, find, live, newPatch, put, scopeLabel, scopeOf, type EvolverStore } from './evolver-store';
 import type { MaturedCluster } from './semantic-pool';
 
-/** §6.2.2 Intent Induction for a matured cluster, over a sibling cluster's samples too when it says the same. */
-export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promise<InductionResult> {
+/**
+ * §6.2.2 Intent Induction for a matured cluster, over a sibling cluster's samples too when it says the same. Reads
+ * the store and writes nothing: the sibling found is part of the result (`sibling_key`), logged with it and read
+ * by `applyMatured`, so applying a logged induction decides what applying it live did.
+ */
+export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promise<EvolverInduction> {
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
   const accepted = existingKeysFor(base, live(st), scopeOf(m.scope), m.matured_at, st.lifecycle.compatibility_window_ms);
   const existing = accepted.map((k) => k.definition);
-  st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
   // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
   // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
   const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
-  if (sib === null) {
-    st.siblingKey.delete(m.cluster_id);
-    return alone;
-  }
-  st.siblingKey.set(m.cluster_id, sib.key_name);
-  return st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
+  if (sib === null) return alone;
+  const joint = await st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
+  return { ...joint, sibling_key: sib.key_name };
+}
+
+/** The sibling key a logged induction names: absent in records older than the field (no sibling then). */
+function siblingKeyOf(induced: EvolverInduction): string | null {
+  const k = (induced as { sibling_key?: unknown }).sibling_key;
+  if (k === undefined || k === null) return null;
+  if (typeof k !== 'string' || k.length === 0 || k.length > 256) throw poolError('fragment_invalid', 'induction.sibling_key', `induction.sibling_key must be a key name (a non-empty string of at most 256 characters), got ${typeof k === 'string' ? `${k.length} characters` : typeof k}`);
+  return k;
+}
+
+/** The samples a later cluster's induction reads for sibling detection: recorded when an induction is applied. */
+function remember(st: EvolverStore, m: MaturedCluster): void {
+  st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
 }
 
 /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induceMatured` gave. */
-export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: InductionResult): { report: TriggerReport; changes: PatchChange[] } {
+export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { report: TriggerReport; changes: PatchChange[] } {
+  const siblingKey = siblingKeyOf(induced);
+  remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
   const now = m.matured_at;
@@ -81,7 +97,7 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Induc
     return { report: r, changes };
   };
   if (!induced.ok) return report('rejected', null, null, [induced.reason]);
-  const sibling = refineSibling(st, m, induced.candidate, base, scope);
+  const sibling = siblingKey === null ? null : refineSibling(st, m, siblingKey, induced.candidate, base, scope);
   if (sibling !== null) {
     changes.push(...sibling.changes);
     return report(sibling.outcome, sibling.patch_id, sibling.key_name, sibling.reasons);
@@ -112,7 +128,9 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Induc
 }
 
 /** Induction over the cluster's life (§6.2.2): a grown cluster refines or supersedes its experimental key. */
-export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: InductionResult): { changes: PatchChange[] } {
+export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { changes: PatchChange[] } {
+  siblingKeyOf(induced);
+  remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
   const now = m.matured_at;
@@ -163,11 +181,10 @@ function supersede(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, sc
  * show to be a choice is superseded by the enum; new values widen its enum; otherwise the intent is covered.
  * Null when the cluster has no sibling (or its key left meanwhile).
  */
-function refineSibling(st: EvolverStore, m: MaturedCluster, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
-  const name = st.siblingKey.get(m.cluster_id);
+function refineSibling(st: EvolverStore, m: MaturedCluster, name: string, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
   const existing = existingKeysFor(base, live(st), scope, m.matured_at, st.lifecycle.compatibility_window_ms);
   const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
-  if (name === undefined || !target) return null;
+  if (!target) return null;
   const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
   const plan = siblingPlan(target, c, existing.filter((k) => k !== target));
   if (plan.kind === 'covered') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
