@@ -83,7 +83,7 @@ describe('clusterConcept on hostile samples (outside data: counts, clients and t
   });
 
   it('prototype words as nouns and as clients are plain keys (Maps): constructor, __proto__, NUL, lone surrogates, 1 MiB', () => {
-    const proto = createTableLexicon({ constructor: { pos: 'n', synonyms: ['builder'] }, prototype: { pos: 'n' }, baby: { pos: 'n' } });
+    const proto = createTableLexicon({ constructor: { pos: 'n' as const, synonyms: ['builder'] }, prototype: { pos: 'n' as const }, baby: { pos: 'n' as const } });
     expect(nounConcept(proto, 'constructor')).toEqual({ id: 'builder', lemma: 'constructor' });
     expect(nounConcept(proto, '__proto__')).toBeNull();
     const c = clusterConcept([s('constructor \u0000 prototype', '__proto__', 'constructor'), s('the constructor \ud800 again \udfff', 'hasOwnProperty')], proto);

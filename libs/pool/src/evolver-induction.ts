@@ -252,12 +252,13 @@ function sameKind(a: KeyDefinition, b: KeyDefinition): boolean {
 /**
  * What a sibling cluster's candidate does to the sibling's key: a stable key is settled and a deprecated one on
  * its way out for lack of use (zhou §6.2.3), so they cover it; an experimental yes/no key the joint samples show
- * to be a choice is superseded by it; new values widen an experimental choice; otherwise the intent is covered.
+ * to be a choice is superseded by it (under another name only: the flag's name never changes type); new values widen an experimental choice; otherwise the intent is covered.
  */
 function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[]): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
   if (target.status !== 'experimental') return { kind: 'covered' };
   const key = c.key;
-  if (target.definition.key_type === 'boolean' && key.key_type === 'string' && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
+  // A choice under the flag's own name would retype a published key in place: a better key is a new name (zhou §6.2.2).
+  if (target.definition.key_type === 'boolean' && key.key_type === 'string' && key.key_name !== target.definition.key_name && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
     return { kind: 'supersede', key };
   }
   const widen = newEnumValues(target.definition, key);

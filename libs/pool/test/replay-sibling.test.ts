@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordNetLexicon } from '@parley/embeddings';
 import type { InductionResult, Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
-import { createEvolver, type Evolver, type MaturedCluster } from '../src/index';
+import type { KeyDefinition } from '@parley/protocol';
+import { createEvolver, type Evolver, type InduceFn, type MaturedCluster } from '../src/index';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 4, 4);
@@ -45,8 +46,8 @@ async function live(ev: Evolver, log: Logged[], kind: Logged['kind'], m: Matured
 }
 
 /** Replay: the logged bodies, applied to a fresh evolver, never induced again. */
-function replay(log: readonly Logged[]): Evolver {
-  const ev = createEvolver({ templates, lexicon });
+function replay(log: readonly Logged[], induce?: InduceFn): Evolver {
+  const ev = createEvolver({ templates, lexicon, ...(induce ? { induce } : {}) });
   for (const { kind, body } of log) {
     const b = JSON.parse(body) as { matured: MaturedCluster; induction: InductionResult };
     if (kind === 'matured') ev.applyMatured(b.matured, b.induction);
@@ -123,5 +124,28 @@ describe('sibling refinements replay as they were decided live (zhou §6.2.2 one
     }
     expect(ev.triggers()).toEqual([]);
     expect(ev.patches()).toEqual([]);
+  });
+});
+
+describe('a sibling refinement never retypes a published key under its name (zhou §6.2.2: a new key plus deprecation)', () => {
+  // An inducer that names a yes/no flag and, once the values show, the choice, both "meal_choice".
+  const induce: InduceFn = async ({ samples }) => {
+    const values = [...new Set(samples.flatMap((s) => s.text.split(' ')).filter((w) => ['vegan', 'halal', 'kosher'].includes(w)))].sort();
+    const key: KeyDefinition = values.length >= 2
+      ? { key_name: 'meal_choice', key_type: 'string', required: false, enum: values, semantic_description: `Meal. One of ${values.join(', ')}.` }
+      : { key_name: 'meal_choice', key_type: 'boolean', required: false, semantic_description: 'Wants a special meal.' };
+    return { ok: true, candidate: { key, examples: [] } };
+  };
+
+  it('a yes/no key whose sibling induces a choice of the same name keeps its name and type: the choice is not published over it', async () => {
+    const ev = createEvolver({ templates, induce });
+    const log: Logged[] = [];
+    await live(ev, log, 'matured', matured('c-a', [['vegan meal please', ['#1', '#2', '#3']], ['meal please vegan', ['#4', '#5']]], T0));
+    expect(ev.patches()[0]?.patch.new_keys[0]?.definition).toMatchObject({ key_name: 'meal_choice', key_type: 'boolean' });
+    await live(ev, log, 'matured', matured('c-b', [['halal meal please', ['#1', '#2']], ['kosher meal please', ['#3', '#4']]], T0 + DAY));
+    const published = ev.patches().flatMap((r) => r.patch.new_keys.map((k) => k.definition));
+    expect(published.filter((k) => k.key_name === 'meal_choice').map((k) => k.key_type)).toEqual(['boolean']);
+    expect(ev.patches().flatMap((r) => r.patch.modified_keys).filter((k) => k.key_name === 'meal_choice' && k.enum !== undefined)).toEqual([]);
+    expect(state(replay(log, induce))).toEqual(state(ev));
   });
 });
