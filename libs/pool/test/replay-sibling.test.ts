@@ -134,7 +134,7 @@ describe('a sibling refinement never retypes a published key under its name (zho
     const key: KeyDefinition = values.length >= 2
       ? { key_name: 'meal_choice', key_type: 'string', required: false, enum: values, semantic_description: `Meal. One of ${values.join(', ')}.` }
       : { key_name: 'meal_choice', key_type: 'boolean', required: false, semantic_description: 'Wants a special meal.' };
-    return { ok: true, candidate: { key, examples: [] } };
+    return { ok: true, candidate: { key, kind: key.key_type === 'boolean' ? 'boolean' : 'enum', head_words: ['meal'], values: values.map((value) => ({ value, count: 2 })), examples: [], fragments_used: samples.length, fragments_excluded: 0 } } as InductionResult;
   };
 
   it('a yes/no key whose sibling induces a choice of the same name keeps its name and type: the choice is not published over it', async () => {
