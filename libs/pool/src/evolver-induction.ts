@@ -28,6 +28,7 @@ import {
   type KeyCounters,
   type Lexicon,
   type Scope,
+  scopeKey,
 } from '@parley/evolution';
 import type { JsonValue, KeyDefinition, SchemaTemplate } from '@parley/protocol';
 import { poolError } from './errors';
@@ -228,7 +229,8 @@ async function siblingOf(
     done.add(`${t.cluster_id}/${t.key_name}`);
     const key = accepted.find((k) => k.key_name === t.key_name && k.status !== 'withdrawn' && k.origin !== 'base');
     const theirs = seen.samples.get(t.cluster_id);
-    if (!key || !theirs) continue;
+    // The audience by its key, not the trigger's label: a client named "global" is labelled as the global pool is.
+    if (!key || !theirs || theirs.scenario !== m.scenario_id || scopeKey(scopeOf(theirs.scope)) !== scopeKey(scopeOf(m.scope))) continue;
     let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
     // The same concept said by most clients of each cluster, and a key of the same kind: one intent the embedder split.
     if (cos < SIBLING_COSINE && lex !== null && own !== null && sameKind(own, key.definition) && sameConcept(myConcept, clusterConcept(theirs.samples, lex, exclude), lex)) cos = SIBLING_COSINE;

@@ -149,3 +149,17 @@ describe('a sibling refinement never retypes a published key under its name (zho
     expect(state(replay(log, induce))).toEqual(state(ev));
   });
 });
+
+describe('siblings share an audience (zhou §6.2.2 personalized adaptation: per-client and global keys stay apart)', () => {
+  it('a cluster of a client named "global" is no sibling of the global cluster (the trigger label is the same, the audience is not)', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const a = matured('c-a', MEAL_A, T0);
+    expect(ev.applyMatured(a, await ev.induce(a)).report.key_name).toBe('meal_preference');
+    for (const client of ['global', 'c9']) {
+      const b = { ...matured(`c-${client}`, MEAL_B, T0 + DAY), scope: `client:${client}` };
+      expect((await ev.induce(b)).sibling_key, client).toBeUndefined();
+    }
+    const g = matured('c-g', MEAL_B, T0 + DAY);
+    expect((await ev.induce(g)).sibling_key).toBe('meal_preference');
+  });
+});
