@@ -215,7 +215,7 @@ async function siblingOf(
   accepted: ReturnType<typeof existingKeysFor>,
   own: KeyDefinition | null,
   existing: readonly KeyDefinition[],
-  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
+  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
 ): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> {
   const mine = wordProfile(m.samples);
   const lex = seen.lexicon;
