@@ -23,7 +23,6 @@ import {
   wordProfile,
   type AcceptedKey,
   type Candidate,
-  type InductionResult,
   type InductionSample,
   type KeyCounters,
   type Lexicon,
