@@ -147,7 +147,11 @@ export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: Evolver
   if (!target || target.status !== 'experimental') return { changes: [] };
   const better = supersedes(target.definition, induced.candidate, existing.filter((k) => k !== target));
   if (better) return { changes: supersede(st, m, base, scope, target.origin, target.definition, better) };
-  const widen = newEnumValues(target.definition, induced.candidate.key);
+  // Values widen the key only when the re-induced candidate is the key's intent (its name, or conflict detection
+  // says so): a cluster that drifted to another need does not give that need's values to its key.
+  const c = induced.candidate;
+  if (c.key.key_name !== target.definition.key_name && c.refines !== target.definition.key_name && detectConflict(c, [target]).kind === 'none') return { changes: [] };
+  const widen = newEnumValues(target.definition, c.key);
   if (widen.length === 0) return { changes: [] };
   return { changes: [widenKey(st, m, base, scope, target.definition, widen, `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`)] };
 }

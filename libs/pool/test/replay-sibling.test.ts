@@ -163,3 +163,21 @@ describe('siblings share an audience (zhou §6.2.2 personalized adaptation: per-
     expect((await ev.induce(g)).sibling_key).toBe('meal_preference');
   });
 });
+
+describe('a grown cluster with a key of its own (zhou §6.2.2 induction over the cluster\'s life)', () => {
+  it('gives its key no values of another need: meal_preference never gains seats', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const X: [string, string[]][] = [['vegetarian meal please', ['#1', '#2', '#3']], ['a vegan meal', ['#4', '#5']]];
+    const x = matured('c-x', X, T0);
+    expect(ev.applyMatured(x, await ev.induce(x)).report.key_name).toBe('meal_preference');
+    const y = matured('c-y', [['window seat please', ['#1', '#2', '#3']], ['aisle seat please', ['#4', '#5']]], T0 + DAY);
+    expect(ev.applyMatured(y, await ev.induce(y)).report.key_name).toBe('seat_preference');
+    // c-x drifted: most of its clients now ask for seats (the pool's concern); its key stays a meal choice.
+    const g = matured('c-x', [...X, ['middle seat please', ['#6', '#7', '#8', '#9']], ['window seat please', ['#10', '#11', '#12']], ['aisle seat', ['#13', '#14']]], T0 + 2 * DAY);
+    const induced = await ev.induce(g);
+    expect(induced.ok && induced.candidate.key.key_name).toBe('seat_preference');
+    expect(ev.applyGrown(g, induced).changes).toEqual([]);
+    const meal = ev.patches().flatMap((r) => r.patch.modified_keys).filter((k) => k.key_name === 'meal_preference');
+    expect(meal.flatMap((k) => k.enum ?? [])).not.toEqual(expect.arrayContaining(['window']));
+  });
+});
