@@ -2,7 +2,7 @@ import type { EvolutionApi, NegotiationApi } from '@parley/contracts';
 import { templateFromWire } from '@parley/contracts';
 import type { AuditSampledData, EventEnvelope, PayloadExecutedData, PoolMaturedData, Subjects } from '@parley/events';
 import { DEFAULT_INDUCTION_OPTIONS, existingKeysFor, induceKey, type InductionResult, type Lexicon, type Scope } from '@parley/evolution';
-import type { Evolver, EvolverConfig, InduceFn } from '@parley/pool';
+import type { Evolver, EvolverConfig, InduceFn, MaturedCluster } from '@parley/pool';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
@@ -106,6 +106,9 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
       if (!base) return { base: null, induction: null };
       // zhou §6.2.2 Intent Induction (rule-based by default, an LLM when configured).
       // One key per intent: the inducer sees the base and the live patches' keys.
+      // One key per intent across clusters (zhou §6.2.2): with the evolver's own base, its induction also finds the
+      // live key another cluster already says (`sibling_key`), logged with the induction so a replay applies the same.
+      if (ev.knows(m.scenario_id) && ev.base(m.scenario_id).schema_id === base.schema_id) return { base, induction: await ev.induce(m as MaturedCluster) };
       const existing = ev.knows(m.scenario_id) ? existingKeysFor(base, ev.patches().filter((r) => r.status !== 'rejected').map((r) => r.patch), scopeFromKey(m.scope), m.matured_at).map((k) => k.definition) : base.keys;
       const induction = await (deps.induce ?? ((i) => Promise.resolve(induceKey(i.samples, DEFAULT_INDUCTION_OPTIONS, { existing: i.existing_keys, ...(deps.lexicon ? { lexicon: deps.lexicon } : {}) }))))({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
       return { base, induction };

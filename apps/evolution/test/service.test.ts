@@ -222,6 +222,26 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
     expect((await running.api.getPatch({ patch_id: after.patches[0]?.patch_id as string })).patch?.new_keys[0]?.state).toBe('withdrawn');
   });
 
+  it('one key per intent across clusters: a second cluster saying the same need refines the first key, and a restart folds the same state (zhou §6.2.2)', async () => {
+    await bus.publishEvent(maturedEvent([['vegetarian meal please', 3], ['a vegan meal', 2], ['vegan meal for me', 1]], T0, 'global', 'c-a'));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    now = T0 + DAY;
+    await bus.publishEvent(maturedEvent([['a halal meal', 2], ['kosher meal please', 2], ['halal meal on the plane', 1]], T0 + DAY, 'global', 'c-b'));
+    await waitFor('the refinement', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches.length === 2 ? true : undefined));
+    const before = await running!.api.listPatches({ scenario: 'flight_booking' });
+    expect(before.patches.flatMap((p) => p.new_keys.map((k) => k.definition?.key_name))).toEqual(['meal_preference']);
+    expect(before.patches[1]?.modified_keys.map((k) => k.key_name)).toEqual(['meal_preference']);
+    // The sibling decision is logged with the induction: a replay applies it and never induces again.
+    const bodies = (await db.query<{ body: { induction: { sibling_key?: string } } | string }>("SELECT body FROM evolution.inputs WHERE kind = 'matured' ORDER BY seq")).rows.map((r) => (typeof r.body === 'string' ? (JSON.parse(r.body) as { induction: { sibling_key?: string } }) : r.body));
+    expect(bodies.map((b) => b.induction.sibling_key)).toEqual([undefined, 'meal_preference']);
+    const decisions = (await running!.api.listDecisions({ scenario: 'flight_booking' })).decisions;
+    expect(decisions.map((d) => d.action)).toEqual(['publish', 'publish', 'refine']);
+    await running!.stop();
+    running = await start();
+    expect(await running.api.listPatches({ scenario: 'flight_booking' })).toEqual(before);
+    expect((await running.api.listDecisions({ scenario: 'flight_booking' })).decisions).toEqual(decisions);
+  });
+
   it('audit samples wait for a verdict; an operator judges them once, and the verdict counts toward alignment', async () => {
     await bus.publishEvent(maturedEvent(SEAT, T0));
     await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));

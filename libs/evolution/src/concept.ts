@@ -46,6 +46,8 @@ export const CONCEPT_MIN_VOICES = 2;
 export const CONCEPT_RELATED = 0.7;
 /** Longest text read per sample (samples are bounded already; this bounds hostile input here too). */
 const MAX_TEXT = 2048;
+/** Most anonymous voices one sample counts for (a sample's `count` is outside data). */
+const MAX_ANON = 1_000_000_000;
 
 /** The noun concept of a word, or null when the lexicon does not read it mainly as a noun. */
 export function nounConcept(lex: Lexicon, word: string): { id: string; lemma: string } | null {
@@ -71,34 +73,54 @@ export function scenarioConcepts(scenario: string, lex: Lexicon): Set<string> {
   return out;
 }
 
+/** Voices behind a word: named clients (a set, so one client counts once) and anonymous ones (counted). */
+interface Voices {
+  readonly named: Set<string>;
+  anon: number;
+}
+
+/**
+ * The voices of one sample: its clients when labelled, else `count` anonymous voices (at least one). Anonymous voices
+ * are a number, never one entry each: a hostile count (1e7, 1e12, MAX_SAFE_INTEGER) costs nothing and throws nothing.
+ */
+function voicesOfSample(s: ConceptSample): { named: readonly string[]; anon: number } {
+  if (Array.isArray(s.clients) && s.clients.length > 0) return { named: s.clients.map((c) => String(c)), anon: 0 };
+  const n = typeof s.count === 'number' && Number.isInteger(s.count) && s.count > 1 ? Math.min(s.count, MAX_ANON) : 1;
+  return { named: [], anon: n };
+}
+
+const size = (v: Voices): number => v.named.size + v.anon;
+
 /** The concept at least half of a cluster's voices (and two) say, or null; concepts in `exclude` are not read. */
 export function clusterConcept(samples: readonly ConceptSample[], lex: Lexicon, exclude: ReadonlySet<string> = new Set()): ClusterConcept | null {
-  const voicesOf = new Map<string, Set<string>>();
+  const voicesOf = new Map<string, Voices>();
   const lemmaVotes = new Map<string, Map<string, number>>();
-  const everyone = new Set<string>();
-  let anon = 0;
+  const everyone: Voices = { named: new Set<string>(), anon: 0 };
   for (const s of samples) {
-    if (typeof s.text !== 'string') continue;
-    const who = Array.isArray(s.clients) && s.clients.length > 0 ? s.clients.map((c) => `c:${String(c)}`) : Array.from({ length: Math.max(1, Number.isInteger(s.count) ? s.count : 1) }, () => `a:${anon++}`);
-    for (const w of who) everyone.add(w);
+    if (s === null || typeof s !== 'object' || typeof s.text !== 'string') continue;
+    const who = voicesOfSample(s);
+    for (const w of who.named) everyone.named.add(w);
+    everyone.anon += who.anon;
     const seen = new Set<string>();
     for (const word of contentWords(s.text.slice(0, MAX_TEXT)).words) {
       const c = nounConcept(lex, word);
       if (c === null || seen.has(c.id) || exclude.has(c.id)) continue;
       seen.add(c.id);
-      const set = voicesOf.get(c.id) ?? new Set<string>();
-      for (const w of who) set.add(w);
-      voicesOf.set(c.id, set);
+      const v = voicesOf.get(c.id) ?? { named: new Set<string>(), anon: 0 };
+      for (const w of who.named) v.named.add(w);
+      v.anon += who.anon;
+      voicesOf.set(c.id, v);
       const votes = lemmaVotes.get(c.id) ?? new Map<string, number>();
-      votes.set(c.lemma, (votes.get(c.lemma) ?? 0) + who.length);
+      votes.set(c.lemma, (votes.get(c.lemma) ?? 0) + who.named.length + who.anon);
       lemmaVotes.set(c.id, votes);
     }
   }
   let best: ClusterConcept | null = null;
-  for (const [id, set] of voicesOf) {
-    if (best !== null && (set.size < best.voices || (set.size === best.voices && id >= best.id))) continue;
+  for (const [id, v] of voicesOf) {
+    const n = size(v);
+    if (best !== null && (n < best.voices || (n === best.voices && id >= best.id))) continue;
     const votes = [...(lemmaVotes.get(id) ?? new Map<string, number>())].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    best = { id, word: votes[0]?.[0] ?? id, voices: set.size, total: everyone.size };
+    best = { id, word: votes[0]?.[0] ?? id, voices: n, total: size(everyone) };
   }
   if (best === null || best.voices < CONCEPT_MIN_VOICES || best.voices < CONCEPT_SHARE * best.total) return null;
   return best;

@@ -67,6 +67,43 @@ describe('clusterConcept', () => {
   });
 });
 
+describe('clusterConcept on hostile samples (outside data: counts, clients and text of a matured cluster)', () => {
+  it('a huge or odd count is that many anonymous voices, counted, never one entry each: no throw, no stall', () => {
+    for (const count of [1e7, 1e12, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e300]) {
+      const t = performance.now();
+      const c = clusterConcept([{ text: 'a baby seat', count }, { text: 'our infant', count: 1 }], lex);
+      expect(performance.now() - t, `count ${count}`).toBeLessThan(200);
+      expect(c).toMatchObject({ id: 'babe', word: 'baby' });
+      expect(c?.voices).toBe(c?.total);
+      expect(Number.isFinite(c?.voices)).toBe(true);
+    }
+    for (const count of [-5, 0, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '7' as unknown as number]) {
+      expect(clusterConcept([{ text: 'a baby', count }, { text: 'an infant', count }], lex)).toMatchObject({ id: 'babe', voices: 2, total: 2 });
+    }
+  });
+
+  it('prototype words as nouns and as clients are plain keys (Maps): constructor, __proto__, NUL, lone surrogates, 1 MiB', () => {
+    const proto = createTableLexicon({ constructor: { pos: 'n' as const, synonyms: ['builder'] }, prototype: { pos: 'n' as const }, baby: { pos: 'n' as const } });
+    expect(nounConcept(proto, 'constructor')).toEqual({ id: 'builder', lemma: 'constructor' });
+    expect(nounConcept(proto, '__proto__')).toBeNull();
+    const c = clusterConcept([s('constructor \u0000 prototype', '__proto__', 'constructor'), s('the constructor \ud800 again \udfff', 'hasOwnProperty')], proto);
+    expect(c).toMatchObject({ id: 'builder', voices: 3, total: 3 });
+    const mib = 'baby '.repeat(210_000);
+    expect(mib.length).toBeGreaterThan(1 << 20);
+    const t = performance.now();
+    expect(clusterConcept([s(mib, '#1'), s(`\ud800baby\u0000 ${mib}`, '#2')], proto)).toMatchObject({ id: 'baby', voices: 2 });
+    expect(performance.now() - t).toBeLessThan(500);
+    expect([...scenarioConcepts(`constructor___proto__${'x'.repeat(1 << 20)}`, proto)]).toEqual(['builder']);
+  });
+
+  it('is deterministic: sample order and Map insertion order do not change the concept (ties go to the least id)', () => {
+    const samples = [s('a seat', '#1', '#2'), s('a lap', '#3', '#4'), s('seat and lap', '#5')];
+    const a = clusterConcept(samples, lex);
+    expect(a?.id).toBe('lap');
+    expect(clusterConcept([...samples].reverse(), lex)).toEqual(a);
+  });
+});
+
 describe('kind affixes (one source for the inducer and the sibling rule)', () => {
   it('nest: slot affixes hold the name affixes, which hold the kind affixes', () => {
     for (const w of KIND_AFFIXES) expect(NAME_AFFIXES.has(w)).toBe(true);

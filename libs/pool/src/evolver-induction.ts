@@ -23,38 +23,54 @@ import {
   wordProfile,
   type AcceptedKey,
   type Candidate,
-  type InductionResult,
   type InductionSample,
   type KeyCounters,
   type Lexicon,
   type Scope,
+  scopeKey,
 } from '@parley/evolution';
 import type { JsonValue, KeyDefinition, SchemaTemplate } from '@parley/protocol';
-import type { InduceFn, PatchChange, TriggerReport } from './evolver';
+import { poolError } from './errors';
+import type { EvolverInduction, InduceFn, PatchChange, TriggerReport } from './evolver';
 import { baseFor, ckey, decide, find, live, newPatch, put, scopeLabel, scopeOf, type EvolverStore } from './evolver-store';
 import type { MaturedCluster } from './semantic-pool';
 
-/** §6.2.2 Intent Induction for a matured cluster, over a sibling cluster's samples too when it says the same. */
-export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promise<InductionResult> {
+/**
+ * §6.2.2 Intent Induction for a matured cluster, over a sibling cluster's samples too when it says the same. Reads
+ * the store and writes nothing: the sibling found is part of the result (`sibling_key`), logged with it and read
+ * by `applyMatured`, so applying a logged induction decides what applying it live did.
+ */
+export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promise<EvolverInduction> {
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   // One key per intent: the inducer sees every key the cluster's audience already has (base + live patches).
   const accepted = existingKeysFor(base, live(st), scopeOf(m.scope), m.matured_at, st.lifecycle.compatibility_window_ms);
   const existing = accepted.map((k) => k.definition);
-  st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
   // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
   // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
   const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
-  if (sib === null) {
-    st.siblingKey.delete(m.cluster_id);
-    return alone;
-  }
-  st.siblingKey.set(m.cluster_id, sib.key_name);
-  return st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
+  if (sib === null) return alone;
+  const joint = await st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
+  return { ...joint, sibling_key: sib.key_name };
+}
+
+/** The sibling key a logged induction names: absent in records older than the field (no sibling then). */
+function siblingKeyOf(induced: EvolverInduction): string | null {
+  const k = (induced as { sibling_key?: unknown }).sibling_key;
+  if (k === undefined || k === null) return null;
+  if (typeof k !== 'string' || k.length === 0 || k.length > 256) throw poolError('fragment_invalid', 'induction.sibling_key', `induction.sibling_key must be a key name (a non-empty string of at most 256 characters), got ${typeof k === 'string' ? `${k.length} characters` : typeof k}`);
+  return k;
+}
+
+/** The samples a later cluster's induction reads for sibling detection: recorded when an induction is applied. */
+function remember(st: EvolverStore, m: MaturedCluster): void {
+  st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
 }
 
 /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induceMatured` gave. */
-export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: InductionResult): { report: TriggerReport; changes: PatchChange[] } {
+export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { report: TriggerReport; changes: PatchChange[] } {
+  const siblingKey = siblingKeyOf(induced);
+  remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
   const now = m.matured_at;
@@ -81,7 +97,7 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Induc
     return { report: r, changes };
   };
   if (!induced.ok) return report('rejected', null, null, [induced.reason]);
-  const sibling = refineSibling(st, m, induced.candidate, base, scope);
+  const sibling = siblingKey === null ? null : refineSibling(st, m, siblingKey, induced.candidate, base, scope);
   if (sibling !== null) {
     changes.push(...sibling.changes);
     return report(sibling.outcome, sibling.patch_id, sibling.key_name, sibling.reasons);
@@ -112,7 +128,9 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Induc
 }
 
 /** Induction over the cluster's life (§6.2.2): a grown cluster refines or supersedes its experimental key. */
-export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: InductionResult): { changes: PatchChange[] } {
+export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { changes: PatchChange[] } {
+  siblingKeyOf(induced);
+  remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
   const now = m.matured_at;
@@ -129,7 +147,11 @@ export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: Inducti
   if (!target || target.status !== 'experimental') return { changes: [] };
   const better = supersedes(target.definition, induced.candidate, existing.filter((k) => k !== target));
   if (better) return { changes: supersede(st, m, base, scope, target.origin, target.definition, better) };
-  const widen = newEnumValues(target.definition, induced.candidate.key);
+  // Values widen the key only when the re-induced candidate is the key's intent (its name, or conflict detection
+  // says so): a cluster that drifted to another need does not give that need's values to its key.
+  const c = induced.candidate;
+  if (c.key.key_name !== target.definition.key_name && c.refines !== target.definition.key_name && detectConflict(c, [target]).kind === 'none') return { changes: [] };
+  const widen = newEnumValues(target.definition, c.key);
   if (widen.length === 0) return { changes: [] };
   return { changes: [widenKey(st, m, base, scope, target.definition, widen, `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`)] };
 }
@@ -163,11 +185,10 @@ function supersede(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, sc
  * show to be a choice is superseded by the enum; new values widen its enum; otherwise the intent is covered.
  * Null when the cluster has no sibling (or its key left meanwhile).
  */
-function refineSibling(st: EvolverStore, m: MaturedCluster, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
-  const name = st.siblingKey.get(m.cluster_id);
+function refineSibling(st: EvolverStore, m: MaturedCluster, name: string, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
   const existing = existingKeysFor(base, live(st), scope, m.matured_at, st.lifecycle.compatibility_window_ms);
   const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
-  if (name === undefined || !target) return null;
+  if (!target) return null;
   const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
   const plan = siblingPlan(target, c, existing.filter((k) => k !== target));
   if (plan.kind === 'covered') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
@@ -197,7 +218,7 @@ async function siblingOf(
   accepted: ReturnType<typeof existingKeysFor>,
   own: KeyDefinition | null,
   existing: readonly KeyDefinition[],
-  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
+  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
 ): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> {
   const mine = wordProfile(m.samples);
   const lex = seen.lexicon;
@@ -211,7 +232,8 @@ async function siblingOf(
     done.add(`${t.cluster_id}/${t.key_name}`);
     const key = accepted.find((k) => k.key_name === t.key_name && k.status !== 'withdrawn' && k.origin !== 'base');
     const theirs = seen.samples.get(t.cluster_id);
-    if (!key || !theirs) continue;
+    // The audience by its key, not the trigger's label: a client named "global" is labelled as the global pool is.
+    if (!key || !theirs || theirs.scenario !== m.scenario_id || scopeKey(scopeOf(theirs.scope)) !== scopeKey(scopeOf(m.scope))) continue;
     let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
     // The same concept said by most clients of each cluster, and a key of the same kind: one intent the embedder split.
     if (cos < SIBLING_COSINE && lex !== null && own !== null && sameKind(own, key.definition) && sameConcept(myConcept, clusterConcept(theirs.samples, lex, exclude), lex)) cos = SIBLING_COSINE;
@@ -235,12 +257,13 @@ function sameKind(a: KeyDefinition, b: KeyDefinition): boolean {
 /**
  * What a sibling cluster's candidate does to the sibling's key: a stable key is settled and a deprecated one on
  * its way out for lack of use (zhou §6.2.3), so they cover it; an experimental yes/no key the joint samples show
- * to be a choice is superseded by it; new values widen an experimental choice; otherwise the intent is covered.
+ * to be a choice is superseded by it (under another name only: the flag's name never changes type); new values widen an experimental choice; otherwise the intent is covered.
  */
 function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[]): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
   if (target.status !== 'experimental') return { kind: 'covered' };
   const key = c.key;
-  if (target.definition.key_type === 'boolean' && key.key_type === 'string' && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
+  // A choice under the flag's own name would retype a published key in place: a better key is a new name (zhou §6.2.2).
+  if (target.definition.key_type === 'boolean' && key.key_type === 'string' && key.key_name !== target.definition.key_name && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
     return { kind: 'supersede', key };
   }
   const widen = newEnumValues(target.definition, key);

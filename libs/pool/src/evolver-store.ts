@@ -42,11 +42,12 @@ export interface EvolverStore {
   readonly triggers: TriggerReport[];
   patchSeq: number;
   /**
-   * One key per intent across clusters: the latest samples of every cluster induced, and the live key a cluster was
-   * found to say again (its sibling), set at induction and read when the result is applied.
+   * One key per intent across clusters: the latest samples of every cluster applied (matured or grown), read when a
+   * later cluster is induced. Set when an induction is applied, never when one is made, so a replay of the input
+   * log (which applies and never induces) holds what the live evolver held. The sibling a cluster was found to say
+   * again travels with its induction (`EvolverInduction.sibling_key`), not in the store.
    */
   readonly clusterSamples: Map<string, { scenario: string; scope: string; samples: readonly InductionSample[] }>;
-  readonly siblingKey: Map<string, string>;
   /** The lexicon clusters' concepts are read through (one key per intent by concept); null without one. */
   readonly lexicon: Lexicon | null;
 }
@@ -75,7 +76,6 @@ export function createStore(opts: CreateEvolverOptions): EvolverStore {
     triggers: [],
     patchSeq: 0,
     clusterSamples: new Map(),
-    siblingKey: new Map(),
     lexicon: opts.lexicon ?? null,
   };
 }

@@ -144,6 +144,14 @@ export interface EvolverConfig {
 }
 
 /** The intent inducer port (libs/llm implements it; the default is libs/evolution's rule-based `induceKey`). */
+/**
+ * What `Evolver.induce` gives: the induction, and, when the cluster says what the cluster behind a live experimental
+ * key says (one key per intent, zhou §6.2.2), that key's name: the induction was made over both clusters' samples
+ * and is applied to that key (a refinement, a supersession or covered). Logged with the cluster (JSON), so a replay
+ * applies the same decision; a record without it (older logs, another inducer) has no sibling.
+ */
+export type EvolverInduction = InductionResult & { readonly sibling_key?: string };
+
 export type InduceFn = (input: { readonly scenario: string; readonly samples: readonly InductionSample[]; readonly existing_keys: readonly KeyDefinition[] }) => Promise<InductionResult>;
 
 export interface CreateEvolverOptions {
@@ -166,16 +174,19 @@ export interface Evolver {
   readonly approval: 'auto' | 'manual';
   readonly scenarios: readonly string[];
   /** §6.2.2 Intent Induction for a matured cluster (async: may ask an LLM). */
-  induce(m: MaturedCluster): Promise<InductionResult>;
-  /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induce` gave. */
-  applyMatured(m: MaturedCluster, induction: InductionResult): { report: TriggerReport; changes: PatchChange[] };
+  induce(m: MaturedCluster): Promise<EvolverInduction>;
+  /**
+   * §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induce` gave (or one logged
+   * with the cluster: a replay applies it and decides as live did).
+   */
+  applyMatured(m: MaturedCluster, induction: EvolverInduction): { report: TriggerReport; changes: PatchChange[] };
   /**
    * Induction over the cluster's life: a matured cluster grew; its key, while
    * experimental, gains the values the grown cluster supports (a refinement
    * patch with modified_keys, through the normal signed path). A published
    * key is never renamed or retyped here.
    */
-  applyGrown(m: MaturedCluster, induction: InductionResult): { changes: PatchChange[] };
+  applyGrown(m: MaturedCluster, induction: EvolverInduction): { changes: PatchChange[] };
   /** §6.2.3 metrics from one executed payload; false when no patch key of the scenario was concerned. */
   recordExecution(e: ExecutionInput): boolean;
   /** §6.2.3 semantic_alignment_accuracy: one audit verdict. */

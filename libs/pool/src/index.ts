@@ -30,6 +30,7 @@ export type {
   EditOutcome,
   Evolver,
   EvolverConfig,
+  EvolverInduction,
   ExecutionInput,
   InduceFn,
   OperatorAction,

@@ -219,7 +219,25 @@ interface ClusterState {
   merged_into: string | null;
 }
 
-export const collectionOf = (scenario: string): string => `dsp_${scenario}`.slice(0, 64);
+/**
+ * The index collection of a scenario's pools (zhou §6.2.1 "per scenario"): `dsp_<scenario>` when that fits the
+ * index's 64 characters; a longer id keeps 43 characters and a 64-bit digest of the whole id, so two scenarios sharing a
+ * long prefix never share a collection (they would search, and merge, each other's clusters). The semantic-pool
+ * service drops its collections and replays its log on start, so the name may change between versions.
+ */
+export const collectionOf = (scenario: string): string => {
+  const plain = `dsp_${scenario}`;
+  return plain.length <= 64 ? plain : `dsp_${scenario.slice(0, 43)}_${digest64(scenario)}`;
+};
+
+/** 64 bits of FNV-1a (two 32-bit passes, different offsets) as 16 hex digits: pure, no platform crypto. */
+function digest64(s: string): string {
+  const pass = (h: number): string => {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+    return h.toString(16).padStart(8, '0');
+  };
+  return pass(0x811c9dc5) + pass(0x050c5d1f);
+}
 
 /** A UUID-shaped point id from a sequence number (the index wants UUIDs; cluster ids stay short). */
 function pointId(seq: number): string {
@@ -325,7 +343,8 @@ async function agglomerate(ps: PoolState, st: ClusterState, centroid: readonly n
   const hits = await index.search(coll, centroid as number[], { limit: ps.conceptAt === null ? 3 : CONCEPT_NEIGHBORS, filter: { must: [{ key: 'scope', match: scope }] } });
   const near = hits
     .map((h) => ({ id: byPoint.get(h.id), score: h.score }))
-    .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= floor)
+    // Only clusters of this cluster's own pool (scenario and audience) are partners, whatever the index returns.
+    .filter((h): h is { id: string; score: number } => h.id !== undefined && h.id !== st.cluster.id && h.score >= floor && samePool(ps.states.get(h.id), st))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   const other = near.find((h) => h.score >= ps.mergeAt) ?? conceptPartner(ps, st, near);
   if (!other) return st;
@@ -349,6 +368,8 @@ async function agglomerate(ps: PoolState, st: ClusterState, centroid: readonly n
   await index.upsert(coll, [{ id: into.point_id, vector: merged, payload: { cluster_id: into.cluster.id, scope } }]);
   return into;
 }
+
+const samePool = (o: ClusterState | undefined, st: ClusterState): boolean => o !== undefined && o.pool.scenario === st.pool.scenario && scopeKey(o.pool.scope) === scopeKey(st.pool.scope);
 
 /** Neighbours of a moved centroid read for a concept partner. */
 const CONCEPT_NEIGHBORS = 5;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTableLexicon } from '@parley/evolution';
 import { createEmbeddedIndex } from '@parley/vectors';
-import { createSemanticPool } from '../src/index';
+import { collectionOf, createSemanticPool } from '../src/index';
 
 const embedder = {
   id: 'stub-concept',
@@ -46,5 +46,25 @@ describe('online agglomeration by concept', () => {
     for (const text of [...BABY, ...BABY]) await pool.ingest({ ts: (t += 60_000), scenario: 'flight_booking', client_id: 'b-solo', text });
     for (const text of [...INFANT, ...INFANT]) await pool.ingest({ ts: (t += 60_000), scenario: 'flight_booking', client_id: 'i-solo', text });
     expect(pool.clusters(t).filter((c) => c.scope === 'global').length).toBe(2);
+  });
+});
+
+describe('pools of different scenarios never meet (zhou §6.2.1 one collection per scenario)', () => {
+  // Two scenario ids sharing their first 70 characters: a collection name cut at 64 characters held both pools, so
+  // one scenario's fragments found (and threw on, or merged with) the other's clusters.
+  const A = `${'long_scenario_'.repeat(5)}alpha`;
+  const B = `${'long_scenario_'.repeat(5)}beta`;
+
+  it('long scenario ids sharing a prefix get their own collections, and their clusters stay apart', async () => {
+    expect(collectionOf(A)).not.toBe(collectionOf(B));
+    for (const c of [collectionOf(A), collectionOf(B)]) expect(c.length).toBeLessThanOrEqual(64);
+    expect(collectionOf('flight_booking')).toBe('dsp_flight_booking');
+    const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85 }, lexicon });
+    let t = T0;
+    for (let c = 0; c < 4; c++) {
+      for (const sc of [A, B]) await pool.ingest({ ts: (t += 60_000), scenario: sc, client_id: `${sc.slice(-5)}-${c}`, text: BABY[c % BABY.length] as string });
+    }
+    const clusters = pool.clusters(t).filter((c) => c.scope === 'global');
+    expect(clusters.map((c) => c.scenario).sort()).toEqual([A, B].sort());
   });
 });
