@@ -2,7 +2,7 @@ import type { EvolutionApi, NegotiationApi } from '@parley/contracts';
 import { templateFromWire } from '@parley/contracts';
 import type { AuditSampledData, EventEnvelope, PayloadExecutedData, PoolMaturedData, Subjects } from '@parley/events';
 import { DEFAULT_INDUCTION_OPTIONS, existingKeysFor, induceKey, type InductionResult, type Lexicon, type Scope } from '@parley/evolution';
-import type { Evolver, EvolverConfig, InduceFn, MaturedCluster } from '@parley/pool';
+import { APPLY_RULES, type Evolver, type EvolverConfig, type InduceFn, type MaturedCluster } from '@parley/pool';
 import { ParleyError, scenarioId, type SchemaTemplate } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
 import type { Db, Queryable } from '@parley/storage';
@@ -111,7 +111,7 @@ export function createEvolutionService(deps: EvolutionServiceDeps): EvolutionSer
       if (ev.knows(m.scenario_id) && ev.base(m.scenario_id).schema_id === base.schema_id) return { base, induction: await ev.induce(m as MaturedCluster) };
       const existing = ev.knows(m.scenario_id) ? existingKeysFor(base, ev.patches().filter((r) => r.status !== 'rejected').map((r) => r.patch), scopeFromKey(m.scope), m.matured_at).map((k) => k.definition) : base.keys;
       const induction = await (deps.induce ?? ((i) => Promise.resolve(induceKey(i.samples, DEFAULT_INDUCTION_OPTIONS, { existing: i.existing_keys, ...(deps.lexicon ? { lexicon: deps.lexicon } : {}) }))))({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
-      return { base, induction };
+      return { base, induction: { ...induction, apply_rules: APPLY_RULES } };
     },
     async onMatured(event, tx, prepared) {
       const m: PoolMaturedData = event.data;

@@ -49,9 +49,23 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
   const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
-  if (sib === null) return alone;
+  if (sib === null) return { ...alone, apply_rules: APPLY_RULES };
   const joint = await st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
-  return { ...joint, sibling_key: sib.key_name };
+  return { ...joint, sibling_key: sib.key_name, apply_rules: APPLY_RULES };
+}
+
+/**
+ * The rules `applyMatured` and `applyGrown` follow, by version: 1, what records without the field were applied
+ * with; 2, a grown cluster widens its key only with that key's intent. An induction made now carries the current
+ * version, so a replay of any record applies the rules it was applied with live.
+ */
+export const APPLY_RULES = 2;
+
+function applyRulesOf(induced: EvolverInduction): number {
+  const v = (induced as { apply_rules?: unknown }).apply_rules;
+  if (v === undefined || v === null) return 1;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > APPLY_RULES) throw poolError('fragment_invalid', 'induction.apply_rules', `induction.apply_rules must be an integer from 1 to ${APPLY_RULES}, got ${typeof v === 'number' ? v : typeof v}`);
+  return v;
 }
 
 /** The sibling key a logged induction names: absent in records older than the field (no sibling then). */
@@ -70,6 +84,7 @@ function remember(st: EvolverStore, m: MaturedCluster): void {
 /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induceMatured` gave. */
 export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { report: TriggerReport; changes: PatchChange[] } {
   const siblingKey = siblingKeyOf(induced);
+  applyRulesOf(induced);
   remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
@@ -130,6 +145,7 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Evolv
 /** Induction over the cluster's life (§6.2.2): a grown cluster refines or supersedes its experimental key. */
 export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { changes: PatchChange[] } {
   siblingKeyOf(induced);
+  const rules = applyRulesOf(induced);
   remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
@@ -148,9 +164,9 @@ export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: Evolver
   const better = supersedes(target.definition, induced.candidate, existing.filter((k) => k !== target));
   if (better) return { changes: supersede(st, m, base, scope, target.origin, target.definition, better) };
   // Values widen the key only when the re-induced candidate is the key's intent (its name, or conflict detection
-  // says so): a cluster that drifted to another need does not give that need's values to its key.
+  // says so): a cluster that drifted to another need does not give that need's values to its key (rules 2 on).
   const c = induced.candidate;
-  if (c.key.key_name !== target.definition.key_name && c.refines !== target.definition.key_name && detectConflict(c, [target]).kind === 'none') return { changes: [] };
+  if (rules >= 2 && c.key.key_name !== target.definition.key_name && c.refines !== target.definition.key_name && detectConflict(c, [target]).kind === 'none') return { changes: [] };
   const widen = newEnumValues(target.definition, c.key);
   if (widen.length === 0) return { changes: [] };
   return { changes: [widenKey(st, m, base, scope, target.definition, widen, `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients; values ${widen.map(String).join(', ')} now supported by distinct clients (zhou §6.2.2)`)] };
@@ -213,6 +229,8 @@ function widenKey(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, sco
  * SIBLING_COSINE alike, whose pattern is the one `m` alone induces (samePatternIntent), or, for a yes/no key and a
  * choice, whose cluster fills one slot with `m`'s (oneSlot over the key induced on both).
  */
+const MAX_JOINT_PROBES = 2;
+
 async function siblingOf(
   m: MaturedCluster,
   accepted: ReturnType<typeof existingKeysFor>,
@@ -226,6 +244,7 @@ async function siblingOf(
   const myConcept = lex && own !== null ? clusterConcept(m.samples, lex, exclude) : null;
   let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
   const done = new Set<string>();
+  let probes = 0;
   for (const t of [...seen.triggers].reverse()) {
     if (t.cluster_id === m.cluster_id || t.scenario !== m.scenario_id || t.scope !== scopeLabel(scopeOf(m.scope))) continue;
     if ((t.outcome !== 'patched' && t.outcome !== 'merged') || t.key_name === null || done.has(`${t.cluster_id}/${t.key_name}`)) continue;
@@ -238,7 +257,10 @@ async function siblingOf(
     // The same concept said by most clients of each cluster, and a key of the same kind: one intent the embedder split.
     if (cos < SIBLING_COSINE && lex !== null && own !== null && sameKind(own, key.definition) && sameConcept(myConcept, clusterConcept(theirs.samples, lex, exclude), lex)) cos = SIBLING_COSINE;
     // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
-    if (cos < SIBLING_COSINE && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
+    // At most MAX_JOINT_PROBES such inductions per cluster, the latest keys first: with an LLM inducer each is a call
+    // made while the cluster's event is held.
+    if (cos < SIBLING_COSINE && probes < MAX_JOINT_PROBES && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
+      probes++;
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
       if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
     }

@@ -150,7 +150,14 @@ export interface EvolverConfig {
  * and is applied to that key (a refinement, a supersession or covered). Logged with the cluster (JSON), so a replay
  * applies the same decision; a record without it (older logs, another inducer) has no sibling.
  */
-export type EvolverInduction = InductionResult & { readonly sibling_key?: string };
+export type EvolverInduction = InductionResult & {
+  readonly sibling_key?: string;
+  /**
+   * The version of the rules that apply an induction (`APPLY_RULES`), logged with it so that a replay of an older
+   * record decides what applying it live decided then; absent in records older than the field (version 1).
+   */
+  readonly apply_rules?: number;
+};
 
 export type InduceFn = (input: { readonly scenario: string; readonly samples: readonly InductionSample[]; readonly existing_keys: readonly KeyDefinition[] }) => Promise<InductionResult>;
 

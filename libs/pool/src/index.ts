@@ -21,6 +21,7 @@ export type {
   SemanticPoolConfig,
 } from './semantic-pool';
 export { createEvolver } from './evolver';
+export { APPLY_RULES } from './evolver-induction';
 export type {
   AuditInput,
   ChangeKind,

@@ -27,6 +27,7 @@
  * ids are sequence numbers. apps/semantic-pool relies on this to rebuild the
  * pool after a restart by replaying its stored input log.
  */
+import { createHash } from 'node:crypto';
 import type { Embedder } from '@parley/embeddings';
 import {
   assignFragment,
@@ -221,23 +222,15 @@ interface ClusterState {
 
 /**
  * The index collection of a scenario's pools (zhou §6.2.1 "per scenario"): `dsp_<scenario>` when that fits the
- * index's 64 characters; a longer id keeps 43 characters and a 64-bit digest of the whole id, so two scenarios sharing a
- * long prefix never share a collection (they would search, and merge, each other's clusters). The semantic-pool
- * service drops its collections and replays its log on start, so the name may change between versions.
+ * index's 64 characters; a longer id keeps 43 characters, a `-` and 64 bits of its SHA-256, so two scenarios sharing
+ * a long prefix never share a collection (they would search, and merge, each other's clusters). Scenario ids are
+ * `[a-z0-9_]` (scenarioId), so no plain name holds the `-`: a shortened name is never another scenario's own. The
+ * semantic-pool service drops its collections and replays its log on start, so the name may change between versions.
  */
 export const collectionOf = (scenario: string): string => {
   const plain = `dsp_${scenario}`;
-  return plain.length <= 64 ? plain : `dsp_${scenario.slice(0, 43)}_${digest64(scenario)}`;
+  return plain.length <= 64 ? plain : `dsp_${scenario.slice(0, 43)}-${createHash('sha256').update(scenario).digest('hex').slice(0, 16)}`;
 };
-
-/** 64 bits of FNV-1a (two 32-bit passes, different offsets) as 16 hex digits: pure, no platform crypto. */
-function digest64(s: string): string {
-  const pass = (h: number): string => {
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-    return h.toString(16).padStart(8, '0');
-  };
-  return pass(0x811c9dc5) + pass(0x050c5d1f);
-}
 
 /** A UUID-shaped point id from a sequence number (the index wants UUIDs; cluster ids stay short). */
 function pointId(seq: number): string {

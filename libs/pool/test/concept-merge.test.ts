@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTableLexicon } from '@parley/evolution';
 import { createEmbeddedIndex } from '@parley/vectors';
+import { scenarioId } from '@parley/protocol';
 import { collectionOf, createSemanticPool } from '../src/index';
 
 const embedder = {
@@ -59,6 +60,10 @@ describe('pools of different scenarios never meet (zhou §6.2.1 one collection p
     expect(collectionOf(A)).not.toBe(collectionOf(B));
     for (const c of [collectionOf(A), collectionOf(B)]) expect(c.length).toBeLessThanOrEqual(64);
     expect(collectionOf('flight_booking')).toBe('dsp_flight_booking');
+    // The shortened name is no other scenario's plain name: a 60-character id spelled like it is refused its shape.
+    const impostor = collectionOf(A).slice(4);
+    expect(() => scenarioId(impostor)).not.toThrow();
+    expect(collectionOf(scenarioId(impostor))).not.toBe(collectionOf(A));
     const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85 }, lexicon });
     let t = T0;
     for (let c = 0; c < 4; c++) {

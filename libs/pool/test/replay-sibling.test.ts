@@ -8,7 +8,7 @@ import { loadWordNetLexicon } from '@parley/embeddings';
 import type { InductionResult, Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
 import type { KeyDefinition } from '@parley/protocol';
-import { createEvolver, type Evolver, type InduceFn, type MaturedCluster } from '../src/index';
+import { APPLY_RULES, createEvolver, type Evolver, type InduceFn, type MaturedCluster } from '../src/index';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 4, 4);
@@ -180,4 +180,28 @@ describe('a grown cluster with a key of its own (zhou §6.2.2 induction over the
     const meal = ev.patches().flatMap((r) => r.patch.modified_keys).filter((k) => k.key_name === 'meal_preference');
     expect(meal.flatMap((k) => k.enum ?? [])).not.toEqual(expect.arrayContaining(['window']));
   });
+
+  it('a record logged before the rule replays as it was applied then, and a record names only rules that exist', async () => {
+    const X: [string, string[]][] = [['vegetarian meal please', ['#1', '#2', '#3']], ['a vegan meal', ['#4', '#5']]];
+    const run = async (strip: boolean) => {
+      const ev = createEvolver({ templates, lexicon });
+      const x = matured('c-x', X, T0);
+      ev.applyMatured(x, await ev.induce(x));
+      const g = matured('c-x', [...X, ['middle seat please', ['#6', '#7', '#8', '#9']], ['window seat please', ['#10', '#11', '#12']], ['aisle seat', ['#13', '#14']]], T0 + 2 * DAY);
+      const induced = await ev.induce(g);
+      expect(induced.apply_rules).toBe(APPLY_RULES);
+      // A record from before the field: the same induction without it, as older logs hold it.
+      const logged = strip ? (({ apply_rules: _, ...rest }) => rest)(induced) : induced;
+      return ev.applyGrown(g, logged).changes;
+    };
+    expect(await run(false)).toEqual([]);
+    // Rules 1 widened the key with whatever the grown cluster supported: a replay of such a record must do the same,
+    // or a patch published then would be missing after the upgrade and the next patch would take its id.
+    expect((await run(true)).length).toBe(1);
+    const ev = createEvolver({ templates, lexicon });
+    const x = matured('c-x', X, T0);
+    const bad = { ...(await ev.induce(x)), apply_rules: APPLY_RULES + 1 };
+    expect(() => ev.applyMatured(x, bad)).toThrow(/induction\.apply_rules/);
+  });
 });
+
