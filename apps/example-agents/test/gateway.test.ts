@@ -42,12 +42,13 @@ describe('example agents: gateway JSON-RPC', () => {
     expect(seen.at(-1)!.auth).toBeUndefined();
   });
 
-  it('turns a JSON-RPC error into the ParleyError it serialises, a non-JSON answer into internal, no answer into unavailable', async () => {
+  it('turns a JSON-RPC error into the ParleyError it serialises, a 5xx without one into unavailable, no answer into unavailable', async () => {
     const rpc = createGatewayRpc(base);
     const err = await rpc.call('task_cancel', { task_id: 't-1' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ParleyError);
     expect(err).toMatchObject({ type: 'task_not_found', path: 'params.task_id', rule: 'exists' });
-    await expect(rpc.call('broken', {})).rejects.toMatchObject({ type: 'internal', message: 'Gateway answered HTTP 502 with a non-JSON body' });
+    // A 5xx without a JSON-RPC error is the gateway (or what stands before it) unavailable, with its status.
+    await expect(rpc.call('broken', {})).rejects.toMatchObject({ type: 'unavailable', message: expect.stringContaining('502') });
     await expect(createGatewayRpc('http://127.0.0.1:1', { timeoutMs: 2000 }).call('discover_profiles', {})).rejects.toMatchObject({ type: 'unavailable' });
   });
 });

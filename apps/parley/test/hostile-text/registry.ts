@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { cutOnWord, editKeyDefinition, hyphenParts, idPattern, induceKey, properNouns, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, cutOnWord, editKeyDefinition, hyphenParts, idPattern, induceKey, properNouns, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -90,6 +90,11 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'evolution hyphenParts', files: ['libs/evolution/src/induce.ts'], run: (t) => hyphenParts(t, (w) => w.length > 3) },
   { name: 'evolution properNouns', files: ['libs/evolution/src/induce.ts'], run: (t) => properNouns([t, `in ${t}`]) },
   { name: 'evolution idPattern', files: ['libs/evolution/src/induce.ts'], run: (t) => idPattern([t, t.toUpperCase(), 'AB-12']) },
+  {
+    name: 'evolution clusterConcept (WordNet lexicon)',
+    files: ['libs/evolution/src/concept.ts'],
+    run: async (t) => clusterConcept([{ text: t, count: 2, clients: ['#1', t] }, { text: `${t} seat`, count: 1, clients: ['#2'] }], await wordnetLexicon()),
+  },
   { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
   { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },
   { name: 'embeddings tokenize', files: ['libs/embeddings/src/text.ts'], run: (t) => tokenize(t) },
