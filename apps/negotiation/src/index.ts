@@ -43,8 +43,8 @@ export interface NegotiationDeps {
   signing?: KeyRing;
   /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
-  /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS); the processed marks' retention (PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts' | 'processedRetentionMs' | 'retentionSweepMs'>>;
+  /** Failed deliveries before the patch consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS); the retention of processed marks and resolved dead letters (PARLEY_PROCESSED_RETENTION_MS, PARLEY_DEAD_LETTER_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts' | 'processedRetentionMs' | 'deadLetterRetentionMs' | 'retentionSweepMs'>>;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
   metrics?: Metrics;
 }

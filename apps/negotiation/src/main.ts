@@ -22,7 +22,7 @@ runUntilSignal('negotiation', log, async () => {
   const signing = loadKeyRing(env, log); // first: a key misconfiguration stops the start before anything opens
   const db = await openDb(envString(env, 'DATABASE_URL'), { applicationName: 'parley-negotiation' });
   const subjects = createSubjects(envString(env, 'PARLEY_SUBJECT_PREFIX', 'parley'));
-  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_CONSUMER_MAX_ATTEMPTS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS (libs/runtime eventFlowFromEnv).
+  // PARLEY_STREAM_MAX_AGE_MS/_MAX_BYTES/_MAX_MSGS, PARLEY_CONSUMER_MAX_ATTEMPTS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_DEAD_LETTER_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS (libs/runtime eventFlowFromEnv).
   const flow = eventFlowFromEnv(env);
   const bus = await createNatsBus({ ...natsFromEnv(env, tls), retention: flow.retention, subjects, name: 'parley-negotiation' });
   const auth = authenticatorFromEnv(env, systemClock, tls);

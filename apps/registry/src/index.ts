@@ -48,8 +48,8 @@ export interface RegistryDeps {
    * own callers from its table.
    */
   auth: { tenant: string; serviceToken: string; jwt?: JwtVerifier; cacheMs?: number; bootstrap?: BootstrapKey[] };
-  /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS); the processed marks' retention (PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts' | 'processedRetentionMs' | 'retentionSweepMs'>>;
+  /** Failed deliveries before the usage consumer sets an event aside (PARLEY_CONSUMER_MAX_ATTEMPTS); the retention of processed marks and resolved dead letters (PARLEY_PROCESSED_RETENTION_MS, PARLEY_DEAD_LETTER_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'consumerMaxAttempts' | 'processedRetentionMs' | 'deadLetterRetentionMs' | 'retentionSweepMs'>>;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */
   metrics?: Metrics;
 }

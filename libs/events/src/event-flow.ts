@@ -22,12 +22,14 @@ export interface ServiceEventFlow {
   consumer: EventFlowOptions;
   /** Spread into the service's createOutboxRelay call. */
   relay: EventFlowOptions;
-  /** Deletes published outbox rows and processed marks past their retention (retention.ts); the service starts and stops it. */
+  /** Deletes published outbox rows, processed marks and resolved dead letters past their retention (retention.ts); the service starts and stops it. */
   pruner: RetentionPruner;
 }
 
 /** Published outbox rows are kept a week (PARLEY_OUTBOX_RETENTION_MS). */
 export const DEFAULT_OUTBOX_RETENTION_MS = 7 * 86_400_000;
+/** Dead letters an operator resolved (retried, discarded) are kept 30 days after (PARLEY_DEAD_LETTER_RETENTION_MS); open ones forever. */
+export const DEFAULT_DEAD_LETTER_RETENTION_MS = 30 * 86_400_000;
 /** Processed marks are kept twice the stream's default age limit (PARLEY_PROCESSED_RETENTION_MS; retention.ts). */
 export const DEFAULT_PROCESSED_RETENTION_MS = 14 * 86_400_000;
 
@@ -35,9 +37,9 @@ export const DEFAULT_PROCESSED_RETENTION_MS = 14 * 86_400_000;
  * One service's event flow (draft-zhou §6.2): its dead-letter office over
  * `<schema>.dead_letters`, the limits (PARLEY_OUTBOX_MAX_ATTEMPTS,
  * PARLEY_CONSUMER_MAX_ATTEMPTS) its relay and consumers run with, and the
- * pruner of its outbox (`outbox`: the schema has one) and processed marks
- * (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS,
- * PARLEY_RETENTION_SWEEP_MS).
+ * pruner of its outbox (`outbox`: the schema has one), processed marks and
+ * resolved dead letters (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS,
+ * PARLEY_DEAD_LETTER_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS).
  */
 export function serviceEventFlow(opts: {
   db: Db;
@@ -50,6 +52,7 @@ export function serviceEventFlow(opts: {
   outbox?: boolean;
   outboxRetentionMs?: number;
   processedRetentionMs?: number;
+  deadLetterRetentionMs?: number;
   retentionSweepMs?: number;
   /** The bus whose live stream age limit gates the marks' pruning (Bus.streamMaxAgeMs; retention.ts). */
   bus?: Pick<Bus, 'streamMaxAgeMs'>;
@@ -70,6 +73,7 @@ export function serviceEventFlow(opts: {
       outbox: opts.outbox ?? false,
       outboxMaxAgeMs: opts.outboxRetentionMs ?? DEFAULT_OUTBOX_RETENTION_MS,
       processedMaxAgeMs: opts.processedRetentionMs ?? DEFAULT_PROCESSED_RETENTION_MS,
+      deadLettersMaxAgeMs: opts.deadLetterRetentionMs ?? DEFAULT_DEAD_LETTER_RETENTION_MS,
       ...(opts.retentionSweepMs !== undefined ? { intervalMs: opts.retentionSweepMs } : {}),
       logger: opts.logger,
       ...(opts.bus?.streamMaxAgeMs ? { streamMaxAgeMs: opts.bus.streamMaxAgeMs.bind(opts.bus) } : {}),

@@ -47,8 +47,8 @@ export {
   type DeadLetterView,
   type RetryOutcome,
 } from './dead-letters';
-export { DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_RETENTION_MS, serviceEventFlow, type EventFlowOptions, type ServiceEventFlow } from './event-flow';
-export { MARK_MARGIN_MS, MAX_RETENTION_MS, MIN_RETENTION_MS, createRetentionPruner, marksHeldReason, pruneOutboxBatch, pruneProcessedBatch, type RetainedTable, type RetentionOptions, type RetentionPruner } from './retention';
+export { DEFAULT_DEAD_LETTER_RETENTION_MS, DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_RETENTION_MS, serviceEventFlow, type EventFlowOptions, type ServiceEventFlow } from './event-flow';
+export { MARK_MARGIN_MS, MAX_RETENTION_MS, MIN_RETENTION_MS, createRetentionPruner, marksHeldReason, pruneDeadLettersBatch, pruneOutboxBatch, pruneProcessedBatch, type RetainedTable, type RetentionOptions, type RetentionPruner } from './retention';
 // AN tasks (draft 004 §5.2-5.4).
 export { taskToken } from './subjects';
 export type { TaskStatusData } from './events';

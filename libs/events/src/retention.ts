@@ -22,12 +22,16 @@ import { consoleLogger, errorText, type EventsLogger } from './log';
  *   stream has no age limit, the age cannot be read, or the retention is under
  *   the age plus MARK_MARGIN_MS (which also covers the service clock the cut-off
  *   is taken from against the database's now() that stamped the marks).
+ * - `<schema>.dead_letters`: letters an operator resolved (`retried` or
+ *   `discarded`, dead-letters.ts) longer than `deadLettersMaxAgeMs` ago, by
+ *   `resolved_at` (stamped by the service's clock). A letter still `dead` is an
+ *   open case and is never deleted, whatever its age.
  *
  * Rows go in batches of `batchSize`, each its own statement, at most
  * `maxBatches` a sweep per table, so a sweep never holds long locks or one huge
  * transaction; a sweep that stops at the cap leaves the table behind and the
  * next check (`checkEveryMs`) sweeps again rather than waiting `intervalMs`.
- * Each table is pruned on its own (one failing does not skip the other) and
+ * Each table is pruned on its own (one failing does not skip the others) and
  * every batch is counted as it commits. The cut-off is the injected clock's
  * time minus the age.
  */
@@ -43,6 +47,8 @@ export interface RetentionOptions {
   outboxMaxAgeMs: number;
   /** Processed marks older than this are deleted (0: kept forever), while the live stream allows it (`streamMaxAgeMs`). */
   processedMaxAgeMs: number;
+  /** Resolved (`retried`, `discarded`) dead letters resolved longer ago than this are deleted (0 or absent: kept forever); `dead` ones never are. */
+  deadLettersMaxAgeMs?: number;
   /**
    * The event stream's age limit as it is now, in ms (0: none), read before each marks prune
    * (Bus.streamMaxAgeMs). Absent: the marks are pruned by `processedMaxAgeMs` alone (tests, tools).
@@ -67,7 +73,7 @@ export interface RetentionOptions {
   onSwept?: (info: { table: RetainedTable; behind: boolean; skipped: boolean }) => void;
 }
 
-export type RetainedTable = 'outbox' | 'processed_events';
+export type RetainedTable = 'outbox' | 'processed_events' | 'dead_letters';
 
 type RetentionLogger = EventsLogger & { info?: (msg: string, fields?: Record<string, unknown>) => void };
 
@@ -81,9 +87,13 @@ export const MARK_MARGIN_MS = 3_600_000;
 export interface RetentionPruner {
   /** Sweeps when due by the clock (or at once while behind), checked every `checkEveryMs`. */
   start(): void;
-  /** Stops the timer and waits for a sweep in flight, which stops after its current batch. */
+  /**
+   * Stops the timer and waits for the sweeps in flight (the timer's and manual ones), which stop after
+   * their current batch. Only the schedule ends: `sweep()` afterwards runs in full, and `start()` starts
+   * the timer again.
+   */
   stop(): Promise<void>;
-  /** One sweep now, whatever the schedule: the rows deleted per table. Rejects (after both tables ran) when one failed. */
+  /** One sweep now, whatever the schedule: the rows deleted per table. Rejects (after every table ran) when one failed. */
   sweep(): Promise<Record<RetainedTable, number>>;
 }
 
@@ -101,6 +111,7 @@ function checkOptions(opts: RetentionOptions, ints: readonly (readonly [string, 
   for (const [key, v] of [
     ['outboxMaxAgeMs', opts.outboxMaxAgeMs],
     ['processedMaxAgeMs', opts.processedMaxAgeMs],
+    ['deadLettersMaxAgeMs', opts.deadLettersMaxAgeMs ?? 0],
   ] as const) {
     if (!Number.isSafeInteger(v) || (v !== 0 && (v < MIN_RETENTION_MS || v > MAX_RETENTION_MS))) {
       throw new RangeError(`retention.${key} must be 0 (keep forever) or an integer from ${MIN_RETENTION_MS} to ${MAX_RETENTION_MS}, got ${v}`);
@@ -119,16 +130,31 @@ export function createRetentionPruner(opts: RetentionOptions): RetentionPruner {
   const checkEveryMs = Math.min(opts.checkEveryMs ?? 60_000, intervalMs);
   checkOptions(opts, [['batchSize', batchSize], ['maxBatches', maxBatches], ['intervalMs', intervalMs], ['checkEveryMs', checkEveryMs]]);
   const log: RetentionLogger = opts.logger ?? consoleLogger;
+  const deadLettersMaxAgeMs = opts.deadLettersMaxAgeMs ?? 0;
   let timer: ReturnType<typeof setInterval> | undefined;
+  /** The timer's sweep in flight (one at a time). */
   let running: Promise<unknown> | undefined;
   let last: number | undefined;
-  let stopped = false;
+  /** Every sweep in flight (the timer's and manual ones): stop() cancels them after their current batch and waits for them. */
+  const inFlight = new Map<{ cancelled: boolean }, Promise<unknown>>();
   /** The last sweep stopped at maxBatches on some table: sweep again at the next check. */
   let behind = false;
 
-  async function sweep(): Promise<Record<RetainedTable, number>> {
+  function sweep(): Promise<Record<RetainedTable, number>> {
+    const run = { cancelled: false };
+    const p = sweepOnce(run);
+    const settled = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.set(run, settled);
+    void settled.then(() => inFlight.delete(run));
+    return p;
+  }
+
+  async function sweepOnce(run: { cancelled: boolean }): Promise<Record<RetainedTable, number>> {
     const at = opts.now().getTime();
-    const pruned: Record<RetainedTable, number> = { outbox: 0, processed_events: 0 };
+    const pruned: Record<RetainedTable, number> = { outbox: 0, processed_events: 0, dead_letters: 0 };
     const errors: unknown[] = [];
     let anyBehind = false;
     const table = async (name: RetainedTable, run: () => Promise<{ behind: boolean; skipped: boolean }>) => {
@@ -145,16 +171,20 @@ export function createRetentionPruner(opts: RetentionOptions): RetentionPruner {
     };
     if (opts.outbox && opts.outboxMaxAgeMs > 0) {
       const before = new Date(at - opts.outboxMaxAgeMs);
-      await table('outbox', async () => ({ behind: await batches('outbox', pruned, () => pruneOutboxBatch(opts.db, s, before, batchSize)), skipped: false }));
+      await table('outbox', async () => ({ behind: await batches(run, 'outbox', pruned, () => pruneOutboxBatch(opts.db, s, before, batchSize)), skipped: false }));
     }
-    if (opts.processedMaxAgeMs > 0) await table('processed_events', () => pruneMarks(at, pruned));
+    if (opts.processedMaxAgeMs > 0) await table('processed_events', () => pruneMarks(run, at, pruned));
+    if (deadLettersMaxAgeMs > 0) {
+      const before = new Date(at - deadLettersMaxAgeMs);
+      await table('dead_letters', async () => ({ behind: await batches(run, 'dead_letters', pruned, () => pruneDeadLettersBatch(opts.db, s, before, batchSize)), skipped: false }));
+    }
     behind = anyBehind;
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, `event-flow retention: ${errors.length} tables failed to prune`);
     return pruned;
   }
 
-  async function pruneMarks(at: number, pruned: Record<RetainedTable, number>): Promise<{ behind: boolean; skipped: boolean }> {
+  async function pruneMarks(run: { cancelled: boolean }, at: number, pruned: Record<RetainedTable, number>): Promise<{ behind: boolean; skipped: boolean }> {
     if (opts.streamMaxAgeMs) {
       let reason: string | undefined;
       try {
@@ -168,13 +198,13 @@ export function createRetentionPruner(opts: RetentionOptions): RetentionPruner {
       }
     }
     const before = new Date(at - opts.processedMaxAgeMs);
-    return { behind: await batches('processed_events', pruned, () => pruneProcessedBatch(opts.db, s, before, batchSize)), skipped: false };
+    return { behind: await batches(run, 'processed_events', pruned, () => pruneProcessedBatch(opts.db, s, before, batchSize)), skipped: false };
   }
 
-  /** Runs batches until one is short, the cap is reached (true: behind) or the pruner stops; counts each batch as it commits. */
-  async function batches(name: RetainedTable, pruned: Record<RetainedTable, number>, one: () => Promise<number>): Promise<boolean> {
+  /** Runs batches until one is short, the cap is reached (true: behind) or stop() cancels the sweep; counts each batch as it commits. */
+  async function batches(run: { cancelled: boolean }, name: RetainedTable, pruned: Record<RetainedTable, number>, one: () => Promise<number>): Promise<boolean> {
     for (let i = 0; i < maxBatches; i++) {
-      if (stopped) return false;
+      if (run.cancelled) return false;
       const n = await one();
       pruned[name] += n;
       if (n > 0) opts.onPruned?.({ table: name, rows: n });
@@ -195,36 +225,62 @@ export function createRetentionPruner(opts: RetentionOptions): RetentionPruner {
 
   return {
     start() {
-      if (timer || (opts.outboxMaxAgeMs === 0 && opts.processedMaxAgeMs === 0)) return;
-      stopped = false;
+      if (timer || (opts.outboxMaxAgeMs === 0 && opts.processedMaxAgeMs === 0 && deadLettersMaxAgeMs === 0)) return;
       timer = setInterval(tick, checkEveryMs);
       timer.unref?.();
       tick();
     },
     async stop() {
-      stopped = true;
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running;
+      // Only the sweeps in flight now are cancelled: a sweep() called later runs in full.
+      const waiting = [...inFlight];
+      for (const [run] of waiting) run.cancelled = true;
+      await Promise.all([running, ...waiting.map(([, done]) => done)]);
     },
     sweep,
   };
 }
 
 /**
- * Deletes up to `limit` outbox rows published before `before`, lowest seq first, and raises
- * `outbox_pruned.up_to` to the highest seq deleted, in one statement. A row the relay holds
- * (claimed, its mark not committed) is skipped, not waited for.
+ * The statement that deletes up to `$2` outbox rows published before `$1`, oldest publication first,
+ * and raises `outbox_pruned.up_to` to the highest seq deleted. A row the relay holds (claimed, its mark
+ * not committed) is skipped, not waited for. The rows are taken in the order of the partial index
+ * `outbox_published_at (published_at, seq) WHERE published_at IS NOT NULL`, so a batch reads about as
+ * many index entries as it deletes, and none when nothing is due, however large the table (ordering by
+ * seq instead would read every due row, or scan the table, to sort them). Deleting by publication rather
+ * than by seq leaves the mark's argument whole (outbox-order.ts): a seq missing below `up_to` was drawn
+ * before the row at `up_to`, which was published longer ago than the retention, so its gap was given up
+ * long since.
  */
-export async function pruneOutboxBatch(db: Db, s: string, before: Date, limit: number): Promise<number> {
-  const r = await db.query<{ n: number }>(
-    `WITH doomed AS (SELECT seq FROM ${s}.outbox WHERE published_at IS NOT NULL AND published_at < $1 ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+export function outboxPruneSql(s: string): string {
+  return `WITH doomed AS (SELECT seq FROM ${s}.outbox WHERE published_at IS NOT NULL AND published_at < $1 ORDER BY published_at, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
           gone AS (DELETE FROM ${s}.outbox o USING doomed d WHERE o.seq = d.seq RETURNING o.seq),
           floor AS (INSERT INTO ${s}.outbox_pruned AS f (id, up_to) SELECT true, max(seq) FROM gone HAVING count(*) > 0
                     ON CONFLICT (id) DO UPDATE SET up_to = greatest(f.up_to, excluded.up_to))
-     SELECT count(*)::int AS n FROM gone`,
-    [before, limit],
-  );
+     SELECT count(*)::int AS n FROM gone`;
+}
+
+/** Runs outboxPruneSql: the rows deleted. */
+export async function pruneOutboxBatch(db: Db, s: string, before: Date, limit: number): Promise<number> {
+  const r = await db.query<{ n: number }>(outboxPruneSql(s), [before, limit]);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/**
+ * The statement that deletes up to `$2` dead letters an operator resolved (`retried`, `discarded`)
+ * before `$1`, oldest resolution first; a `dead` one never. It reads the partial index
+ * `dead_letters_resolved_at (resolved_at) WHERE status <> 'dead'`, whose predicate it repeats.
+ */
+export function deadLettersPruneSql(s: string): string {
+  return `WITH doomed AS (SELECT id FROM ${s}.dead_letters WHERE status <> 'dead' AND resolved_at < $1 ORDER BY resolved_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+          gone AS (DELETE FROM ${s}.dead_letters d USING doomed x WHERE d.id = x.id RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`;
+}
+
+/** Runs deadLettersPruneSql: the rows deleted. */
+export async function pruneDeadLettersBatch(db: Db, s: string, before: Date, limit: number): Promise<number> {
+  const r = await db.query<{ n: number }>(deadLettersPruneSql(s), [before, limit]);
   return Number(r.rows[0]?.n ?? 0);
 }
 

@@ -67,11 +67,11 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       const pruned: { table: string; rows: number }[] = [];
       const p = pruner({ batchSize: 3, maxBatches: 1, onPruned: (i) => void pruned.push(i) });
       expect(await mark()).toBe(5);
-      expect(await p.sweep()).toEqual({ outbox: 3, processed_events: 0 });
+      expect(await p.sweep()).toEqual({ outbox: 3, processed_events: 0, dead_letters: 0 });
       expect(await seqs()).toEqual([4, 5, 6]);
       expect(await upTo()).toEqual([3]);
-      expect(await p.sweep()).toEqual({ outbox: 1, processed_events: 0 });
-      expect(await p.sweep()).toEqual({ outbox: 0, processed_events: 0 });
+      expect(await p.sweep()).toEqual({ outbox: 1, processed_events: 0, dead_letters: 0 });
+      expect(await p.sweep()).toEqual({ outbox: 0, processed_events: 0, dead_letters: 0 });
       expect(await seqs()).toEqual([5, 6]);
       expect(await mark()).toBe(5);
       // A week on, row 5 (published a day before the first sweep) is due.
@@ -162,7 +162,7 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       await mk('a', 1);
       await mk('b', 13);
       const p = createRetentionPruner({ db: env.db, schema: 'registry', now: clock, outbox: false, outboxMaxAgeMs: 7 * DAY, processedMaxAgeMs: 14 * DAY, batchSize: 2, logger: quiet });
-      expect(await p.sweep()).toEqual({ outbox: 0, processed_events: 5 });
+      expect(await p.sweep()).toEqual({ outbox: 0, processed_events: 5, dead_letters: 0 });
       const left = await env.db.query<{ n: number }>('SELECT count(*)::int AS n FROM registry.processed_events');
       expect(left.rows[0]!.n).toBe(2);
       t += 2 * DAY;
@@ -174,7 +174,7 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       const metrics = { retentionPruned: (service: string, table: string, rows: number) => void counted.push([service, table, rows]) };
       const flow = serviceEventFlow({ db: env.db, schema: 'registry', subjects: createSubjects('parley'), now: clock, logger: quiet, processedRetentionMs: DAY, metrics, service: 'registry-svc' });
       await env.db.query('INSERT INTO registry.processed_events (consumer, event_id, processed_at) VALUES ($1, $2, $3), ($1, $4, $5)', ['c', payloadExecuted().id, old(2), payloadExecuted().id, new Date(t)]);
-      expect(await flow.pruner.sweep()).toEqual({ outbox: 0, processed_events: 1 });
+      expect(await flow.pruner.sweep()).toEqual({ outbox: 0, processed_events: 1, dead_letters: 0 });
       expect(counted).toEqual([['registry-svc', 'processed_events', 1]]);
     });
 
@@ -278,6 +278,88 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       // Real time passed, the clock did not: no sweep yet.
       expect(await seqs()).toEqual([2]);
       t += DAY;
+      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await p.stop();
+    });
+
+    /** A dead letter set aside `daysAgo` days ago, resolved (`retried`/`discarded`) `resolvedDaysAgo` days ago, or still `dead`. */
+    const deadLetter = async (status: 'dead' | 'retried' | 'discarded', daysAgo: number, resolvedDaysAgo?: number) => {
+      const e = payloadExecuted('dl');
+      await env.db.query(
+        `INSERT INTO execution.dead_letters (source, event_id, event_type, scenario_id, event, event_bytes, error, attempts, dead_at, status, resolved_at, resolved_by)
+         VALUES ('outbox', $1::uuid, $2, $3, $4::json, 10, 'refused', 8, $5, $6, $7, $8)`,
+        [e.id, e.type, e.scenario_id, JSON.stringify(e), old(daysAgo), status, resolvedDaysAgo === undefined ? null : old(resolvedDaysAgo), status === 'dead' ? null : 'operator'],
+      );
+    };
+    const deadLetterStates = async () =>
+      (await env.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM execution.dead_letters GROUP BY status ORDER BY status')).rows.map((r) => [r.status, Number(r.n)]);
+
+    it('deletes dead letters an operator resolved longer ago than their retention, never an unresolved one, however old', async () => {
+      await env.db.exec('TRUNCATE execution.dead_letters');
+      // Set aside a year ago and never resolved: an operator's open case, kept.
+      await deadLetter('dead', 365);
+      await deadLetter('dead', 40);
+      // Resolved 40 and 31 days ago (due at 30 days); one resolved 10 days ago (not yet due).
+      await deadLetter('retried', 60, 40);
+      await deadLetter('discarded', 50, 31);
+      await deadLetter('discarded', 45, 10);
+      const counted: { table: string; rows: number }[] = [];
+      const swept: unknown[] = [];
+      const p = pruner({ outboxMaxAgeMs: 0, deadLettersMaxAgeMs: 30 * DAY, batchSize: 1, onPruned: (i) => void counted.push(i), onSwept: (i) => void swept.push(i) });
+      expect(await p.sweep()).toEqual({ outbox: 0, processed_events: 0, dead_letters: 2 });
+      expect(await deadLetterStates()).toEqual([['dead', 2], ['discarded', 1]]);
+      expect(counted).toEqual([{ table: 'dead_letters', rows: 1 }, { table: 'dead_letters', rows: 1 }]);
+      expect(swept).toEqual([{ table: 'dead_letters', behind: false, skipped: false }]);
+      // Twenty days on (the clock, not real time) the one resolved 10 days before is exactly 30 days old: not
+      // older than the retention yet. A day later it is due; the open ones stay.
+      t += 20 * DAY;
+      expect((await p.sweep()).dead_letters).toBe(0);
+      t += DAY;
+      expect((await p.sweep()).dead_letters).toBe(1);
+      t += 10 * 365 * DAY;
+      expect((await p.sweep()).dead_letters).toBe(0);
+      expect(await deadLetterStates()).toEqual([['dead', 2]]);
+    });
+
+    it('keeps resolved dead letters forever with a retention of 0, and refuses one under a minute naming the option', async () => {
+      await env.db.exec('TRUNCATE execution.dead_letters');
+      await deadLetter('retried', 400, 399);
+      expect((await pruner({ deadLettersMaxAgeMs: 0 }).sweep()).dead_letters).toBe(0);
+      expect(await deadLetterStates()).toEqual([['retried', 1]]);
+      expect(() => pruner({ deadLettersMaxAgeMs: 5000 })).toThrow(/^retention\.deadLettersMaxAgeMs must be 0 \(keep forever\)/);
+    });
+
+    it("ages out resolved dead letters as a service's event flow, by default after 30 days, counted under the service", async () => {
+      await env.db.exec('TRUNCATE execution.dead_letters');
+      await deadLetter('discarded', 40, 31);
+      await deadLetter('discarded', 40, 29);
+      const counted: [string, string, number][] = [];
+      const metrics = { retentionPruned: (service: string, table: string, rows: number) => void counted.push([service, table, rows]) };
+      const flow = serviceEventFlow({ db: env.db, schema: 'execution', subjects: createSubjects('parley'), now: clock, logger: quiet, outboxRetentionMs: 0, processedRetentionMs: 0, metrics, service: 'execution-svc' });
+      expect((await flow.pruner.sweep()).dead_letters).toBe(1);
+      expect(counted).toEqual([['execution-svc', 'dead_letters', 1]]);
+      const off = serviceEventFlow({ db: env.db, schema: 'execution', subjects: createSubjects('parley'), now: () => new Date(t + 365 * DAY), logger: quiet, outboxRetentionMs: 0, processedRetentionMs: 0, deadLetterRetentionMs: 0 });
+      expect((await off.pruner.sweep()).dead_letters).toBe(0);
+    });
+
+    it('sweeps on demand after stop(): stop() ends the timer, not the pruner', async () => {
+      await put(1, old(9));
+      const p = pruner({ intervalMs: DAY, checkEveryMs: 5 });
+      p.start();
+      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await p.stop();
+      await put(2, old(9));
+      await put(3, old(9));
+      // The timer is gone: nothing is swept by it however long we wait, even with the clock past the interval.
+      t += 2 * DAY;
+      await delay(50);
+      expect(await seqs()).toEqual([2, 3]);
+      // A manual sweep after stop() deletes what is due.
+      expect((await p.sweep()).outbox).toBe(2);
+      expect(await seqs()).toEqual([]);
+      // And the pruner can be started again.
+      await put(4, old(9));
+      p.start();
       await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
       await p.stop();
     });

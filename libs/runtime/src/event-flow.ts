@@ -24,10 +24,13 @@ import { ConfigError, envInt, envOptional, type Env } from './config';
  *   shared and its limits may be changed by another service or an operator, so
  *   the pruner also checks the live stream's max_age at each sweep and keeps
  *   the marks when this check fails there;
+ * - PARLEY_DEAD_LETTER_RETENTION_MS (30 days; 0 keeps them; at most 100 years):
+ *   dead letters an operator resolved (retried or discarded) longer ago than
+ *   this are deleted; one still open (`dead`) never is;
  * - PARLEY_RETENTION_SWEEP_MS (1 h): how often the pruner runs.
  *
  * The defaults are libs/events' own (DEFAULT_STREAM_RETENTION,
- * DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_CONSUMER_MAX_ATTEMPTS; a test keeps them
+ * DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_CONSUMER_MAX_ATTEMPTS, the DEFAULT_*_RETENTION_MS; a test keeps them
  * equal): the runtime does not import the event adapters.
  */
 export interface EventFlowConfig {
@@ -36,6 +39,7 @@ export interface EventFlowConfig {
   consumerMaxAttempts: number;
   outboxRetentionMs: number;
   processedRetentionMs: number;
+  deadLetterRetentionMs: number;
   retentionSweepMs: number;
 }
 
@@ -52,6 +56,7 @@ export const DEFAULT_EVENT_FLOW: EventFlowConfig = {
   consumerMaxAttempts: 5,
   outboxRetentionMs: 7 * 86_400_000,
   processedRetentionMs: 14 * 86_400_000,
+  deadLetterRetentionMs: 30 * 86_400_000,
   retentionSweepMs: 3_600_000,
 };
 
@@ -76,6 +81,7 @@ export function eventFlowFromEnv(env: Env): EventFlowConfig {
     consumerMaxAttempts: envInt(env, 'PARLEY_CONSUMER_MAX_ATTEMPTS', d.consumerMaxAttempts, { min: 1, max: 1000 }),
     outboxRetentionMs: retentionMs(env, 'PARLEY_OUTBOX_RETENTION_MS', d.outboxRetentionMs),
     processedRetentionMs: processedRetentionMs(env, maxAgeMs),
+    deadLetterRetentionMs: retentionMs(env, 'PARLEY_DEAD_LETTER_RETENTION_MS', d.deadLetterRetentionMs),
     retentionSweepMs: envInt(env, 'PARLEY_RETENTION_SWEEP_MS', d.retentionSweepMs, { min: 1000 }),
   };
 }

@@ -88,7 +88,7 @@ export function eventInstruments(registry: Registry) {
   });
   const retentionPruned = new Counter({
     name: 'parley_event_retention_pruned_total',
-    help: "Rows a service's event-flow retention deleted (published outbox rows, consumers' processed marks), by service and table",
+    help: "Rows a service's event-flow retention deleted (published outbox rows, consumers' processed marks, resolved dead letters), by service and table",
     labelNames: ['service', 'table'],
     registers: reg,
   });

@@ -22,6 +22,7 @@ describe('event flow config', () => {
       consumerMaxAttempts: 5,
       outboxRetentionMs: 604_800_000,
       processedRetentionMs: 1_209_600_000,
+      deadLetterRetentionMs: 2_592_000_000,
       retentionSweepMs: 3_600_000,
     });
     expect(
@@ -54,6 +55,10 @@ describe('event flow config', () => {
     expect(() => eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: '604800000' })).toThrow(/PARLEY_PROCESSED_RETENTION_MS must be at least PARLEY_STREAM_MAX_AGE_MS \(604800000\) \+ 3600000/);
     expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '5000' })).toThrow(new ConfigError('PARLEY_OUTBOX_RETENTION_MS must be 0 (keep forever) or from 60000 to 3153600000000 (100 years) (got 5000)'));
     expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_RETENTION_MS: '7d' })).toThrow(/PARLEY_OUTBOX_RETENTION_MS must be an integer/);
+    // Resolved dead letters: 30 days by default, 0 keeps them, under a minute refused.
+    expect(eventFlowFromEnv({ PARLEY_DEAD_LETTER_RETENTION_MS: '0' }).deadLetterRetentionMs).toBe(0);
+    expect(eventFlowFromEnv({ PARLEY_DEAD_LETTER_RETENTION_MS: '86400000' }).deadLetterRetentionMs).toBe(86_400_000);
+    expect(() => eventFlowFromEnv({ PARLEY_DEAD_LETTER_RETENTION_MS: '59999' })).toThrow(/^PARLEY_DEAD_LETTER_RETENTION_MS must be 0 \(keep forever\)/);
     expect(() => eventFlowFromEnv({ PARLEY_RETENTION_SWEEP_MS: '10' })).toThrow(/PARLEY_RETENTION_SWEEP_MS must be >= 1000/);
   });
 
@@ -63,7 +68,7 @@ describe('event flow config', () => {
     expect(eventFlowFromEnv({ PARLEY_PROCESSED_RETENTION_MS: String(604_800_000 + 3_600_000) }).processedRetentionMs).toBe(608_400_000);
     // A short stream age: the default keeps the marks at least an hour past it.
     expect(eventFlowFromEnv({ PARLEY_STREAM_MAX_AGE_MS: '600000' }).processedRetentionMs).toBe(4_200_000);
-    for (const name of ['PARLEY_OUTBOX_RETENTION_MS', 'PARLEY_PROCESSED_RETENTION_MS']) {
+    for (const name of ['PARLEY_OUTBOX_RETENTION_MS', 'PARLEY_PROCESSED_RETENTION_MS', 'PARLEY_DEAD_LETTER_RETENTION_MS']) {
       for (const v of ['9007199254740991', '100000000000000000']) {
         expect(() => eventFlowFromEnv({ [name]: v }), `${name}=${v}`).toThrow(new RegExp(`^${name} must be 0 \\(keep forever\\) or from 60000 to 3153600000000`));
       }
