@@ -31,7 +31,10 @@ export function jwksFetcher(baseUrl: string, opts: ParleyClientOptions): () => P
   };
 }
 
-/** One JSON-RPC call to the gateway at `baseUrl`; a JSON-RPC error comes back as the ParleyError it serialises. */
+/**
+ * One JSON-RPC call to the gateway at `baseUrl`; a JSON-RPC error comes back as the ParleyError it
+ * serialises, and an answer that is no JSON-RPC response to this call as a typed error (rpcResult).
+ */
 export function createRpcCall(baseUrl: string, opts: ParleyClientOptions): RpcCall {
   const url = new URL('/rpc', baseUrl).toString();
   let nextId = 1;
@@ -58,25 +61,61 @@ export function createRpcCall(baseUrl: string, opts: ParleyClientOptions): RpcCa
       const why = timedOut ? `timed out after ${timeoutMs} ms while sending its answer` : 'broke off while sending its answer';
       throw new ParleyError('unavailable', `Parley gateway at ${baseUrl} ${why} (HTTP ${res.status})`, { cause, details: { url, status: res.status } });
     }
-    let body: { result?: T; error?: unknown } | undefined;
+    let body: unknown;
     try {
-      body = JSON.parse(text) as typeof body;
+      body = JSON.parse(text);
     } catch (cause) {
       if (!res.ok) throw httpError(baseUrl, url, res.status, cause);
       throw new ParleyError('internal', `Gateway answered HTTP ${res.status} with a non-JSON body`, { cause, details: { url, status: res.status } });
     }
-    const rpcError = body !== null && typeof body === 'object' ? body.error : undefined;
-    if (rpcError !== null && typeof rpcError === 'object' && typeof (rpcError as { message?: unknown }).message === 'string') {
-      const e = rpcError as { message: string; data?: SerializedError };
-      throw ParleyError.fromJSON(e.data ?? { type: 'internal', message: e.message });
-    }
-    if (!res.ok) throw httpError(baseUrl, url, res.status);
-    // A handler that returns nothing serialises without `result`: that is undefined, but a body that is no object is no answer.
-    if (body === null || typeof body !== 'object') {
-      throw new ParleyError('internal', `Gateway answered HTTP ${res.status} with a JSON body that is not a JSON-RPC response`, { details: { url, status: res.status } });
-    }
-    return body.result as T;
+    return rpcResult<T>(body, id, res, baseUrl, url);
   };
+}
+
+/** What a JSON value is, for messages: `array`, `null`, `number`, `object` … */
+function jsonKind(v: unknown): string {
+  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+}
+
+/**
+ * The result of a JSON-RPC 2.0 response (§5) to the single call `id`, or the ParleyError it carries.
+ * A 2xx body that is no such response (a batch's array, a bare value, neither or both of result and
+ * error, an error that is no error object, another call's id) is an `internal` ParleyError whose path
+ * and rule name what was wrong; never a result. A non-2xx one without a usable JSON-RPC error is typed
+ * by its HTTP status (httpError). A JSON-RPC error with id null (a request whose id the gateway could
+ * not read) is still the error it serialises.
+ */
+function rpcResult<T>(body: unknown, id: number, res: Response, baseUrl: string, url: string): T {
+  const status = res.status;
+  const bad = (path: string, rule: string, what: string, details: Record<string, unknown> = {}) =>
+    new ParleyError('internal', `Gateway answered HTTP ${status} with ${what}`, { path, rule, details: { url, status, ...details } });
+  const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+  const r = (isObject ? body : {}) as { id?: unknown; result?: unknown; error?: unknown };
+  const has = (k: string) => isObject && Object.prototype.hasOwnProperty.call(body, k);
+  const rpcError = r.error;
+  const errorObject = rpcError !== null && typeof rpcError === 'object' && !Array.isArray(rpcError) && typeof (rpcError as { message?: unknown }).message === 'string';
+  const idOk = r.id === id || (r.id === null && has('error'));
+  if (errorObject && idOk && !has('result')) {
+    const e = rpcError as { message: string; data?: SerializedError };
+    throw ParleyError.fromJSON(e.data ?? { type: 'internal', message: e.message });
+  }
+  if (!res.ok) throw httpError(baseUrl, url, status);
+  if (Array.isArray(body)) {
+    return fail(bad('response', 'single_response', `a JSON array (a batch answer) to a single call, of ${body.length} member(s), not a JSON-RPC response object`, { got: 'array', length: body.length }));
+  }
+  if (!isObject) return fail(bad('response', 'object', `a JSON ${jsonKind(body)}, not a JSON-RPC response object`, { got: jsonKind(body) }));
+  if (has('result') && has('error')) return fail(bad('response', 'result_xor_error', 'a JSON-RPC response holding both result and error'));
+  if (!has('result') && !has('error')) return fail(bad('response', 'result_or_error', 'a JSON-RPC response holding neither result nor error'));
+  if (!idOk) {
+    const got = JSON.stringify(r.id) ?? 'none';
+    return fail(bad('response.id', 'id_matches', `a JSON-RPC response of id ${got.slice(0, 64)}, not the call's id ${id}`, { expected: id, got: typeof r.id === 'string' ? r.id.slice(0, 64) : typeof r.id === 'number' ? r.id : jsonKind(r.id) }));
+  }
+  if (has('error')) return fail(bad('response.error', 'error_object', `a JSON-RPC error that is not an error object (a JSON ${jsonKind(rpcError)}, or no string message)`, { got: jsonKind(rpcError) }));
+  return r.result as T;
+}
+
+function fail(e: ParleyError): never {
+  throw e;
 }
 
 /** A non-2xx answer that carries no JSON-RPC error: typed by its status (a proxy's 503, an auth layer's 401 …). */

@@ -138,6 +138,26 @@ describe('transport failures are typed ParleyErrors naming what happened', () =>
         if (method === 'rpc429') {
           return void res.writeHead(429).end(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32052, message: 'slow down', data: { type: 'rate_limited', message: 'slow down' } } }));
         }
+        // Malformed 2xx answers to a single call (the call's id is 1: one createRpcCall per call below).
+        const malformed: Record<string, string> = {
+          batch: JSON.stringify([{ jsonrpc: '2.0', id: 1, result: { ok: true } }]),
+          emptyBatch: '[]',
+          nullBody: 'null',
+          numberBody: '42',
+          stringBody: '"ok"',
+          noResult: JSON.stringify({ jsonrpc: '2.0', id: 1 }),
+          both: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ok: true }, error: { code: -32603, message: 'boom', data: { type: 'internal', message: 'boom' } } }),
+          wrongId: JSON.stringify({ jsonrpc: '2.0', id: 2, result: { ok: true } }),
+          wrongIdType: JSON.stringify({ jsonrpc: '2.0', id: '1', result: { ok: true } }),
+          errorWrongId: JSON.stringify({ jsonrpc: '2.0', id: 9, error: { code: -32052, message: 'slow down', data: { type: 'rate_limited', message: 'slow down' } } }),
+          errorNotObject: JSON.stringify({ jsonrpc: '2.0', id: 1, error: 'boom' }),
+          // The gateway answers id null when the request's id could not be read: still the error it serialises.
+          errorNullId: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad envelope', data: { type: 'invalid_request', message: 'bad envelope' } } }),
+          resultNull: JSON.stringify({ jsonrpc: '2.0', id: 1, result: null }),
+        };
+        if (Object.prototype.hasOwnProperty.call(malformed, method)) return void res.end(malformed[method]);
+        // Hostile answers: the body is the method's params.body, verbatim.
+        if (method === 'echo') return void res.end((JSON.parse(body) as { params: { body: string } }).params.body);
         res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ok: true } }));
       });
     });
@@ -176,4 +196,60 @@ describe('transport failures are typed ParleyErrors naming what happened', () =>
     expect(await failure('rpc429')).toMatchObject({ type: 'rate_limited', message: 'slow down' });
     expect(await createRpcCall(rawUrl, { timeoutMs: 300 })('ok')).toEqual({ ok: true });
   });
+
+  it('a 2xx body that is no JSON-RPC response to this call is a typed error naming what was wrong, never a result', async () => {
+    const batch = await failure('batch');
+    expect(batch).toMatchObject({ type: 'internal', path: 'response', rule: 'single_response', details: { status: 200, got: 'array' } });
+    expect(batch.message).toMatch(/a JSON array \(a batch answer\) to a single call/);
+    expect(await failure('emptyBatch')).toMatchObject({ rule: 'single_response' });
+    for (const [m, got] of [['nullBody', 'null'], ['numberBody', 'number'], ['stringBody', 'string']] as const) {
+      const e = await failure(m);
+      expect(e, m).toMatchObject({ type: 'internal', path: 'response', rule: 'object', details: { got } });
+      expect(e.message, m).toContain(`JSON ${got}`);
+    }
+    expect(await failure('noResult')).toMatchObject({ type: 'internal', path: 'response', rule: 'result_or_error' });
+    expect((await failure('noResult')).message).toMatch(/neither result nor error/);
+    expect(await failure('both')).toMatchObject({ type: 'internal', path: 'response', rule: 'result_xor_error' });
+    expect((await failure('both')).message).toMatch(/both result and error/);
+    const wrong = await failure('wrongId');
+    expect(wrong).toMatchObject({ type: 'internal', path: 'response.id', rule: 'id_matches', details: { expected: 1, got: 2 } });
+    expect(wrong.message).toMatch(/id 2, not the call's id 1/);
+    expect(await failure('wrongIdType')).toMatchObject({ rule: 'id_matches', details: { expected: 1, got: '1' } });
+    // An error answering another call is not this call's error.
+    expect(await failure('errorWrongId')).toMatchObject({ type: 'internal', rule: 'id_matches' });
+    expect(await failure('errorNotObject')).toMatchObject({ type: 'internal', path: 'response.error', rule: 'error_object' });
+    expect(await failure('errorNullId')).toMatchObject({ type: 'invalid_request', message: 'bad envelope' });
+    // A null result is a result.
+    expect(await createRpcCall(rawUrl, { timeoutMs: 300 })('resultNull')).toBeNull();
+  });
+
+  it('hostile answers (prototype names, NUL, lone surrogates, 1 MiB, deep keys) are typed errors or the result as sent, never anything else', async () => {
+    const hostile = ['constructor', '__proto__', 'toString', 'a\u0000b', '\ud800', 'x\udc00y', 'a'.repeat(1 << 20), '('.repeat(5000) + 'a*'.repeat(5000)];
+    const bodies: [string, 'ok' | string][] = [];
+    for (const h of hostile) {
+      bodies.push([JSON.stringify({ jsonrpc: '2.0', id: h, result: h }), 'id_matches']);
+      bodies.push([JSON.stringify({ jsonrpc: '2.0', id: 1, error: h }), 'error_object']);
+      bodies.push([JSON.stringify({ jsonrpc: '2.0', id: 1, result: { [h]: h } }), 'ok']);
+      bodies.push([JSON.stringify([h]), 'single_response']);
+      bodies.push([JSON.stringify(h), 'object']);
+    }
+    // `__proto__` as a JSON key is an own member: neither result nor error is there.
+    bodies.push(['{"jsonrpc":"2.0","id":1,"__proto__":{"result":1}}', 'result_or_error']);
+    bodies.push(['{"jsonrpc":"2.0","id":1,"constructor":{"result":1},"toString":1}', 'result_or_error']);
+    for (const [text, want] of bodies) {
+      const call = createRpcCall(rawUrl, { timeoutMs: 2000 });
+      const out = await call('echo', { body: text }).then(
+        (v) => ({ v }),
+        (e: unknown) => e,
+      );
+      const label = text.slice(0, 60);
+      if (want === 'ok') {
+        expect(out, label).toEqual({ v: (JSON.parse(text) as { result: unknown }).result });
+      } else {
+        expect(out, label).toBeInstanceOf(ParleyError);
+        expect((out as ParleyError).rule, label).toBe(want);
+        expect((out as ParleyError).message.length, label).toBeLessThan(300);
+      }
+    }
+  }, 30_000);
 });
