@@ -5,6 +5,7 @@ import {
   JetStreamApiError,
   type ConsumerConfig,
   type ConsumerInfo,
+  type SeqMsgRequest,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { filterCovers } from './match';
@@ -98,12 +99,41 @@ export async function ensureConsumer(
     await x.jsm.consumers.add(x.subjects.stream, { ...cfg, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
     return;
   }
+  // A new durable that filters on the client side starts at the first message any of its filters wants (firstWantedSeq).
+  const start = existing === undefined && clientFilters !== undefined ? await firstWantedSeq(x, clientFilters) : undefined;
   try {
-    await x.jsm.consumers.add(x.subjects.stream, cfg);
+    await x.jsm.consumers.add(x.subjects.stream, start === undefined ? cfg : { ...cfg, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start });
   } catch (err) {
     if (!(err instanceof JetStreamApiError)) throw err;
     // The durable exists with another filter or limits (a new release): update it in place, keeping its position.
     await x.jsm.consumers.update(x.subjects.stream, durable, { ack_wait: cfg.ack_wait, max_ack_pending: maxAckPending, ...filter });
+  }
+}
+
+/**
+ * Where a new durable whose server filter is a cover (servers before 2.10) may start without missing an event
+ * it wants: the lowest stream seq any of `filters` matches (the server finds it, `next_by_subj`), and at most
+ * the stream's last seq + 1, read before the lookups, so an event stored while they run is not skipped either.
+ * Every message before it matches no filter and would be acked unhandled: a durable reading a stream of
+ * executions for its rare patch events skips the executions stored before the first one. Only for a durable
+ * that does not exist (nothing acknowledged to keep). Undefined (start at the stream's first message) when a
+ * lookup fails.
+ */
+export async function firstWantedSeq(x: Pick<NatsCtx, 'jsm' | 'subjects' | 'log'>, filters: readonly string[]): Promise<number | undefined> {
+  try {
+    const { state } = await x.jsm.streams.info(x.subjects.stream);
+    let start = state.last_seq + 1;
+    for (const f of filters) {
+      // STREAM.MSG.GET takes `next_by_subj` (server 2.9+; the client sends the request as given, its type lacks the
+      // member): the first message at or after `seq` on a subject `f` matches. A server that ignored it would answer
+      // the message at `seq`, the stream's first: a start that misses nothing.
+      const m = await x.jsm.streams.getMessage(x.subjects.stream, { seq: state.first_seq, next_by_subj: f } as SeqMsgRequest);
+      if (m && m.seq < start) start = m.seq;
+    }
+    return start;
+  } catch (err) {
+    x.log.warn('could not find the first event a new durable wants: it starts at the stream start', { stream: x.subjects.stream, error: err instanceof Error ? err.message : String(err) });
+    return undefined;
   }
 }
 
