@@ -174,7 +174,7 @@ export interface DeadLetterOffice {
    * this process). Only a `dead` letter can be retried.
    */
   retry(id: string, actor: string): Promise<RetryOutcome>;
-  /** Marks a `dead` letter discarded (kept for the record, never retried). */
+  /** Marks a `dead` letter discarded (kept for the record, never retried; deleted by the retention sweep PARLEY_DEAD_LETTER_RETENTION_MS after, retention.ts). */
   discard(id: string, actor: string, reason: string): Promise<DeadLetterView>;
   /** consumeIdempotently registers how to apply an event again, and unregisters on stop. */
   registerConsumer(durable: string, apply: (event: EventEnvelope, inTx: (tx: Queryable) => Promise<void>) => Promise<void>): () => void;
