@@ -342,6 +342,26 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       expect((await off.pruner.sweep()).dead_letters).toBe(0);
     });
 
+    it('stops a manual sweep in flight after its current batch and waits for it; the next manual sweep runs in full', async () => {
+      for (let seq = 1; seq <= 10; seq++) await put(seq, old(9));
+      const counted: number[] = [];
+      const self: { p?: ReturnType<typeof pruner> } = {};
+      let stopping: Promise<void> | undefined;
+      let stopped = false;
+      const p = pruner({ batchSize: 2, onPruned: (i) => {
+        counted.push(i.rows);
+        if (counted.length === 2) stopping = self.p!.stop().then(() => void (stopped = true));
+      } });
+      self.p = p;
+      const first = p.sweep();
+      expect((await first).outbox).toBe(4);
+      await stopping;
+      expect(stopped).toBe(true);
+      expect((await seqs()).sort((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 10]);
+      expect((await p.sweep()).outbox).toBe(6);
+      expect(counted).toEqual([2, 2, 2, 2, 2]);
+    });
+
     it('sweeps on demand after stop(): stop() ends the timer, not the pruner', async () => {
       await put(1, old(9));
       const p = pruner({ intervalMs: DAY, checkEveryMs: 5 });
