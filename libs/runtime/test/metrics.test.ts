@@ -71,7 +71,12 @@ describe('metrics', () => {
     m.retentionPruned('execution', 'outbox', 1000);
     m.retentionState('execution', 'outbox', { behind: true, skipped: false });
     m.retentionState('execution', 'processed_events', { behind: false, skipped: true });
+    // Resolved dead letters: counted and shown behind under their own table, and never taken for the marks.
+    m.retentionPruned('execution', 'dead_letters', 7);
+    m.retentionState('execution', 'dead_letters', { behind: true, skipped: false });
     let text = await m.scrape();
+    expect(sample(text, 'parley_event_retention_pruned_total', { service: 'execution', table: 'dead_letters' })).toBe(7);
+    expect(sample(text, 'parley_event_retention_behind', { service: 'execution', table: 'dead_letters' })).toBe(1);
     expect(sample(text, 'parley_event_retention_pruned_total', { service: 'execution', table: 'outbox' })).toBe(1000);
     expect(sample(text, 'parley_event_retention_behind', { service: 'execution', table: 'outbox' })).toBe(1);
     expect(sample(text, 'parley_event_retention_marks_kept', { service: 'execution' })).toBe(1);
