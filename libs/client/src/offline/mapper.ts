@@ -257,13 +257,13 @@ function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<stri
   });
 }
 
-function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean, upper?: readonly boolean[]): boolean {
+function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean | 'sense', upper?: readonly boolean[]): boolean {
   for (let n = 0; n < words.length; n++) {
     const t = c.tokens[i + n];
     if (!t || (t.kind !== 'word' && t.kind !== 'cjk')) return false;
     if (upper?.[n] && !t.upper) return false;
     const w = words[n] as string;
-    if (strict ? !c.lex.sameLemma(t.lower, w) : c.lex.match(t.lower, w) === 0) return false;
+    if (strict === 'sense' ? !c.lex.evokes(t.lower, w) : strict ? !c.lex.sameLemma(t.lower, w) : c.lex.match(t.lower, w) === 0) return false;
   }
   return true;
 }
@@ -271,13 +271,28 @@ function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolea
 /** Confidence of an enum value one word of the description's note on it suggests, with no cue of the key beside it. */
 export const UNCUED_RELATION = 0.45;
 
+/**
+ * Whether a word a value's sense evokes, ending at `to`, says the value: not a noun qualifying the noun after it
+ * ("film grain" names another thing), and a word of the sense's definition ("blues" for cool) only beside a cue
+ * of the key ("a blue filter"): alone, a colour word is as often some other thing's ("my teeth less yellow").
+ */
+function senseSaid(c: Ctx, to: number, cued: boolean, definition: boolean): boolean {
+  const said = c.tokens[to - 1] as Token;
+  const next = c.tokens[to];
+  // A noun before a noun qualifies it ("film grain"); an adjective before one is the usual order ("chilly blue tone").
+  const noun = c.lex.adjectiveForms(said.lower).size === 0;
+  if (noun && next && next.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && c.lex.hasNoun(next.lower) && !cued) return false;
+  return !definition || cued;
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
     for (let i = 0; i < c.tokens.length; i++) {
-      if (!formMatches(c, i, form.words, form.via !== 'value', form.upper)) continue;
+      if (!formMatches(c, i, form.words, form.via === 'sense' ? 'sense' : form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
+      if (form.via === 'sense' && !senseSaid(c, to, cued, form.definition === true)) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
       // One word of the description's side note on a value (`EnumForm.note`), with no cue of the key beside it ("slow" for the `full` of
@@ -285,7 +300,7 @@ function enums(c: Ctx, k: KeyPlan): void {
       // confidence thresholding). A note says what follows from a value, not its name; WordNet synonyms of the value
       // itself ("radio" for wireless) and an acronym the description gives in capitals ("RAN") keep their confidence.
       const lone = form.via === 'gloss' && form.note === true && !cued && form.words.length === 1 && !form.upper?.[0];
-      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' ? 0.55 : 0.6;
+      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }

@@ -35,7 +35,10 @@ export type KeyKind = 'enum' | 'boolean' | 'number' | 'date' | 'datetime' | 'lis
 export interface EnumForm {
   readonly value: JsonValue;
   readonly words: readonly string[];
-  readonly via: 'value' | 'gloss' | 'synonym';
+  /** `sense`: a word the value's WordNet sense evokes (`Lexicon.senseWords`), matched by `Lexicon.evokes`. */
+  readonly via: 'value' | 'gloss' | 'synonym' | 'sense';
+  /** A `sense` word from the definition of the value's sense ("blues" for cool), not a WordNet pointer. */
+  readonly definition?: boolean;
   /** A gloss from a side note of the description on the value ("slower" of "full (…; slower)"), not a name for it. */
   readonly note?: boolean;
   /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
@@ -368,7 +371,27 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
       }
     }
   }
-  return enumForms;
+  return [...enumForms, ...senseForms(values, lex)];
+}
+
+/**
+ * The words each one-word enum value's WordNet sense evokes (`Lexicon.senseWords`: "cinematic" → film, "cool" →
+ * cold, blues), kept only when they evoke that value alone and no other value is a form or relation of them.
+ * `planTemplate` then drops those the template's own descriptions say (its words have their own rules).
+ */
+function senseForms(values: readonly string[], lex: Lexicon): EnumForm[] {
+  const single = values.filter((v) => /^[a-z]+$/i.test(v));
+  const byWord = new Map<string, { values: string[]; definition: boolean }>();
+  for (const v of single) {
+    for (const { word: w, gloss } of lex.senseWords(v, single)) {
+      if (values.some((o) => lex.match(w, o.toLowerCase()) > 0 && o !== v)) continue;
+      const seen = byWord.get(w);
+      byWord.set(w, { values: [...(seen?.values ?? []), v], definition: gloss && (seen?.definition ?? true) });
+    }
+  }
+  const out: EnumForm[] = [];
+  for (const [w, { values: vs, definition }] of byWord) if (vs.length === 1) out.push({ value: vs[0] as string, words: [w], via: 'sense', ...(definition ? { definition } : {}) });
+  return out;
 }
 
 /** The key's pattern, when it is safe to run on user text. */
@@ -481,6 +504,15 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     }
   }
   for (const k of keys) for (const f of k.enumForms) if (f.via === 'value') for (const w of f.words) nameVocabulary.add(w);
+  // A word a value's sense evokes that some description of the template says is the template's own word, read by
+  // the rules for those ("link" evoked by a value while a key's description speaks of links).
+  for (const k of keys) {
+    const forms = k.enumForms as EnumForm[];
+    for (let i = forms.length - 1; i >= 0; i--) {
+      const f = forms[i] as EnumForm;
+      if (f.via === 'sense' && f.words.some((w) => lex.lemmas(w).some((l) => keyFrequency.has(l)))) forms.splice(i, 1);
+    }
+  }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
   return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, keyFrequency, spelling: spellingIndex(written) };
