@@ -436,6 +436,8 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
       written.add(t.lower);
       for (const l of lex.lemmas(t.lower)) {
+        // Base forms too ("whiter" → white): a slip of "whiten" or "white" is one edit from those, not from "whiter".
+        written.add(l);
         vocabulary.add(l);
         into?.add(l);
       }
