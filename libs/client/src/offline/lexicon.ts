@@ -34,7 +34,11 @@ const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
-const EVENT: ReadonlySet<string> = new Set(['event', 'happening', 'failure']);
+/**
+ * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
+ * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
+ */
+const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
 
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
@@ -158,7 +162,7 @@ export class Lexicon {
     return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
   }
 
-  /** A noun for something that happens (a sense is a kind of event: "outage", "spike", "interruption"). */
+  /** A noun for something that happens (a sense is a kind of happening or failure: "outage", "spike", "interruption"; not an act). */
   isEvent(word: string): boolean {
     return this.kindOf(word.toLowerCase(), EVENT);
   }
