@@ -137,13 +137,13 @@ export class Lexicon {
   }
 
   /** Whether a sense of the noun (first two) is a kind of `target` (a WordNet hypernym, within eight levels). */
-  private kindOf(word: string, targets: ReadonlySet<string>): boolean {
+  private kindOf(word: string, targets: ReadonlySet<string>, senses = 2): boolean {
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(word)) return false;
     for (const lemma of wn.baseForms(word, 'n')) {
       if (targets.has(lemma)) return true;
       const entry = wn.lookup(lemma, 'n');
-      let frontier = (entry?.offsets ?? []).slice(0, 2).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      let frontier = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
       for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
         if (frontier.some((sy) => sy.words.some((w) => targets.has(w)))) return true;
         frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
@@ -155,6 +155,11 @@ export class Lexicon {
   /** A word for a person ("passenger", "people", "customer"). */
   isPerson(word: string): boolean {
     return this.kindOf(word.toLowerCase(), PERSON);
+  }
+
+  /** A word whose first noun sense is a person ("husband", "kid"; not "dog", a person only in its second sense). */
+  isPersonFirst(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), PERSON, 1);
   }
 
   /** A word for a group of people ("family", "team", "group"). */

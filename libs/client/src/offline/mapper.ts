@@ -505,6 +505,73 @@ function headIsPerson(c: Ctx, k: KeyPlan): boolean {
   return head !== undefined && c.lex.isPerson(head);
 }
 
+/** Words that join the groups of a party ("two adults and one kid", "me, my wife plus our son"). */
+const PARTY_JOINERS: ReadonlySet<string> = new Set(['and', ',', '&', 'plus', '+']);
+/** Determiners before a group of people ("my husband", "our two kids", "a kid"). */
+const PARTY_DETERMINERS: ReadonlySet<string> = new Set(['my', 'our', 'his', 'her', 'their', 'a', 'an', 'the']);
+/** The most groups a party is read over (each a few tokens). */
+const MAX_PARTY_GROUPS = 8;
+
+/**
+ * One group of a party at token `i`: the speaker ("me", "I") is one, a number then a person noun ("two kids") that
+ * many, a person noun in the singular with a determiner ("my husband", "a kid") one; the noun's first sense is a
+ * person ("my dog" is not one). A plural without a number ("my kids") is not a count.
+ */
+function partyGroup(c: Ctx, i: number): { value: number; to: number; counted: boolean } | undefined {
+  const t = c.tokens[i];
+  if (!t || t.kind !== 'word') return undefined;
+  if (SPEAKER.has(t.lower)) return { value: 1, to: i + 1, counted: false };
+  const j = PARTY_DETERMINERS.has(t.lower) ? i + 1 : i;
+  const n = numberAt(c.tokens, j);
+  const noun = c.tokens[n ? n.to : j];
+  if (!noun || noun.kind !== 'word' || !c.lex.isPersonFirst(noun.lower)) return undefined;
+  if (n) return Number.isInteger(n.value) && n.value > 0 ? { value: n.value, to: n.to + 1, counted: true } : undefined;
+  const singular = c.lex.lemmas(noun.lower).length === 1 || !c.lex.lemmas(noun.lower).some((l) => l !== noun.lower && noun.lower.startsWith(l));
+  return j > i && singular ? { value: 1, to: j + 1, counted: false } : undefined;
+}
+
+/**
+ * A party said group by group, for the key that counts people: the groups joined by "and", commas or "plus" add
+ * up ("two adults and one kid" → 3, "me and my two kids" → 3), and a party that follows "with" after the speaker
+ * counts the speaker too ("I'm flying with my husband and our two kids" → 4). At least two groups, one of them a
+ * number; confident above a single group's count, which it includes.
+ */
+function partyCounts(c: Ctx, k: KeyPlan): void {
+  if (!headIsPerson(c, k)) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const first = partyGroup(c, i);
+    if (!first) continue;
+    let total = first.value;
+    let counted = first.counted;
+    let groups = 1;
+    let to = first.to;
+    while (groups < MAX_PARTY_GROUPS && PARTY_JOINERS.has(c.tokens[to]?.lower ?? '')) {
+      const next = partyGroup(c, to + 1);
+      if (!next) break;
+      total += next.value;
+      counted ||= next.counted;
+      groups++;
+      to = next.to;
+    }
+    let speaker: number | undefined;
+    // "I … with <party>": the speaker travels too.
+    if (c.tokens[i - 1]?.lower === 'with') {
+      for (let j = i - 2; j >= 0 && !isClausePunct(c.tokens[j] as Token); j--) {
+        if ((c.tokens[j] as Token).lower === 'i' || (c.tokens[j] as Token).lower === 'we') {
+          if ((c.tokens[j] as Token).lower === 'i') {
+            total += 1;
+            groups++;
+            speaker = j;
+          }
+          break;
+        }
+      }
+    }
+    if (groups >= 2 && counted && withinRange(k, total)) c.out.push({ key: k.name, value: total, confidence: 0.92, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
+    i = to - 1;
+  }
+}
+
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
 function personCounts(c: Ctx, k: KeyPlan): void {
   for (let i = 0; i < c.tokens.length; i++) {
@@ -1136,7 +1203,10 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
         case 'number':
           numbers(c, k);
           rangeEnds(c, k);
-          if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) personCounts(c, k);
+          if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
+            personCounts(c, k);
+            partyCounts(c, k);
+          }
           phrases(c, k, k.phrases);
           break;
         case 'list':
