@@ -599,7 +599,9 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     if (t.lower === 'for' && headIsPerson(c, k)) {
       const m = numberAt(c.tokens, i + 1);
       const after = m ? c.tokens[m.to] : undefined;
-      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after)) && withinRange(k, m.value)) {
+      // Or before the route ("a ticket for 1 to Rome", "seats for two from Paris"): the route's word opens another part.
+      const route = after?.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)) && c.tokens[m ? m.to + 1 : 0]?.capital === true;
+      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route) && withinRange(k, m.value)) {
         c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
         continue;
       }
