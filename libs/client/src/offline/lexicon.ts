@@ -411,6 +411,43 @@ export class Lexicon {
     return this.lemmas(evoked).some((l) => forms.has(l));
   }
 
+  /** The definitions of the noun senses of the compound "first second" ("economy class", "first class"), if WordNet has it. */
+  compoundGlosses(first: string, second: string): string[] {
+    const wn = this.wn;
+    const w = `${first.toLowerCase()}_${second.toLowerCase()}`;
+    if (!wn || !/^[a-z]{1,30}_[a-z]{1,30}$/.test(w)) return [];
+    return (wn.lookup(w, 'n')?.offsets ?? []).slice(0, SENSE_LIMIT).map((o) => wn.synset('n', o)?.gloss ?? '').filter((g) => g !== '');
+  }
+
+  /**
+   * How an adjective the user said stands to `adjective` (first two adjective senses): 1 when it is that adjective, a
+   * synonym or a satellite of it ("pricey" → expensive), -1 when it is its antonym or in the antonym's synset
+   * ("cheap", "inexpensive"), 0 otherwise.
+   */
+  polarity(word: string, adjective: string): -1 | 0 | 1 {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return 0;
+    for (const base of wn.baseForms(w, 'a')) {
+      for (const offset of (wn.lookup(base, 'a')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+        const syn = wn.synset('a', offset);
+        if (!syn) continue;
+        const heads = syn.satellite ? syn.pointers.filter((p) => p.symbol === '&').map((p) => wn.synset(p.pos, p.offset)).filter((x) => x !== undefined) : [syn];
+        for (const head of heads) {
+          if (head.words.includes(adjective)) return 1;
+          for (const p of head.pointers) if (p.symbol === '!' && wn.synset(p.pos, p.offset)?.words.includes(adjective)) return -1;
+        }
+      }
+    }
+    return 0;
+  }
+
+  /** A comparative or superlative adjective ("cheaper", "cheapest"): its base form differs, and it ends so. */
+  isGraded(word: string): boolean {
+    const w = word.toLowerCase();
+    return !!this.wn && LOOKUP_WORD.test(w) && /(er|est)$/.test(w) && this.wn.baseForms(w, 'a').some((b) => b !== w);
+  }
+
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */
   sameLemma(a: string, b: string): boolean {
     const lb = this.lemmas(b);

@@ -285,6 +285,31 @@ function senseSaid(c: Ctx, to: number, cued: boolean, definition: boolean): bool
   return !definition || cued;
 }
 
+/**
+ * A value said by the degree of the quality WordNet defines it by (`KeyPlan.grades`): "the cheapest cabin" is the
+ * least expensive (cheap is expensive's antonym), so economy, defined as "less expensive than first class"; "the
+ * most expensive seats" are first. A comparative or superlative ("cheaper", "cheapest"), or "more", "most",
+ * "less", "least" before an adjective. Only beside a cue of the key ("cheapest cabin"): "the cheapest ticket" asks for
+ * a fare, which may be any class, so alone it stays under the threshold and reaches `other`.
+ */
+function grades(c: Ctx, k: KeyPlan): void {
+  if (k.grades.length === 0) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word') continue;
+    const degree = t.lower === 'more' || t.lower === 'most' ? 1 : t.lower === 'less' || t.lower === 'least' ? -1 : 0;
+    const adjective = degree !== 0 ? c.tokens[i + 1] : c.lex.isGraded(t.lower) ? t : undefined;
+    if (!adjective || adjective.kind !== 'word') continue;
+    const to = degree !== 0 ? i + 2 : i + 1;
+    for (const g of k.grades) {
+      const p = c.lex.polarity(adjective.lower, g.adjective);
+      if (p === 0 || (degree === 0 ? 1 : degree) * p !== g.sign) continue;
+      const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, to, k.cues, 2);
+      c.out.push({ key: k.name, value: g.value, confidence: cued ? 0.7 : UNCUED_RELATION, tokens: span(i, to), rule: 'enum_grade' });
+    }
+  }
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
@@ -304,6 +329,7 @@ function enums(c: Ctx, k: KeyPlan): void {
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }
+  grades(c, k);
   // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
   for (const form of k.enumForms) {
     if (form.via !== 'value' || form.words.length < 2) continue;

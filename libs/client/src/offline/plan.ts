@@ -45,6 +45,13 @@ export interface EnumForm {
   readonly upper?: readonly boolean[];
 }
 
+/** An enum value defined by a degree of an adjective: `sign` 1 for more or most, -1 for less or least. */
+export interface Grade {
+  readonly value: string;
+  readonly adjective: string;
+  readonly sign: 1 | -1;
+}
+
 export interface PhraseExample {
   readonly words: readonly string[];
   readonly value: JsonValue;
@@ -86,6 +93,12 @@ export interface KeyPlan {
   readonly countsPeople: boolean;
   readonly orientation: Orientation;
   readonly pattern?: RegExp;
+  /**
+   * Enum values WordNet defines by a degree of a quality, read from the definition of the value said with the key's
+   * cue ("economy class": "… less expensive than first class …" → economy, expensive, -1; "first class": "the most
+   * expensive accommodations" → first, +1).
+   */
+  readonly grades: readonly Grade[];
   /**
    * The key takes a name in snake_case made of the user's words: its examples map words to snake_case values
    * ('optical power too low' -> 'optical_power_low') and it takes no copied identifier or name.
@@ -374,6 +387,36 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
   return [...enumForms, ...senseForms(values, lex)];
 }
 
+/** "less expensive", "most expensive": a degree word then an adjective, in a definition. */
+const DEGREE = /\b(less|least|more|most) ([a-z]+)/g;
+/** Definition words two compounds' senses share to be read as parallel ("accommodations", "ship", "train", "plane"). */
+const PARALLEL_DEFINITION_WORDS = 2;
+
+/**
+ * The grades of a closed list's values (`KeyPlan.grades`): each one-word value said with a cue word of the key
+ * ("economy" + "class", the cue of 'business class' -> 'business'), when WordNet defines that compound; only a
+ * definition parallel to another value's (sharing `PARALLEL_DEFINITION_WORDS` words) counts, so "first class" is
+ * read as the accommodations, not the mail.
+ */
+function gradesOf(def: KeyDefinition, cues: readonly string[], lex: Lexicon): Grade[] {
+  const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string' && /^[a-z]+$/i.test(v));
+  const words = (g: string) => new Set(g.toLowerCase().replace(/"[^"]*"/g, ' ').match(/[a-z]{4,}/g) ?? []);
+  const senses = values.map((v) => ({ v, glosses: cues.filter((q) => /^[a-z]+$/.test(q)).flatMap((q) => lex.compoundGlosses(v, q)) }));
+  const out: Grade[] = [];
+  for (const { v, glosses } of senses) {
+    for (const g of glosses) {
+      const mine = words(g);
+      const parallel = senses.some((o) => o.v !== v && o.glosses.some((og) => [...words(og)].filter((w) => mine.has(w)).length >= PARALLEL_DEFINITION_WORDS));
+      if (!parallel) continue;
+      for (const m of g.replace(/"[^"]*"/g, ' ').toLowerCase().matchAll(DEGREE)) {
+        const sign = m[1] === 'more' || m[1] === 'most' ? 1 : -1;
+        if (lex.polarity(m[2] as string, m[2] as string) === 1) out.push({ value: v, adjective: m[2] as string, sign });
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The words each one-word enum value's WordNet sense evokes (`Lexicon.senseWords`: "cinematic" → film, "cool" →
  * cold, blues), kept only when they evoke that value alone and no other value is a form or relation of them.
@@ -466,6 +509,7 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     if (kind === 'list') for (const w of parentheticalWords(def.semantic_description)) acc.cues.add(w);
 
     const enumForms = kind === 'enum' ? enumFormsOf(def, lex) : [];
+    const grades = kind === 'enum' ? gradesOf(def, [...acc.cues], lex) : [];
     const pattern = patternOf(def);
     keys.push({
       def,
@@ -476,6 +520,7 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       cues: [...acc.cues],
       units: [...acc.units],
       enumForms,
+      grades,
       phrases: acc.phrases,
       shapes: [...acc.shapes],
       ...(acc.composite ? { composite: acc.composite } : {}),
