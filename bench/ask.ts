@@ -14,8 +14,8 @@
 //    `alternatives` is optional: one of its listed values is not invented, another value is).
 // The last line is one JSON object with the figures.
 //
-// Options: --file PATH, repeatable (default: both dev sets, bench/data/ask/utterances.dev.json and
-// utterances.dev2.json, each reported on its own), --heldout (bench/heldout/ask/utterances.heldout.json and .heldout2.json, each on its own; run by the
+// Options: --file PATH, repeatable (default: every dev set, bench/data/ask/utterances.dev.json, utterances.dev2.json
+// and the validation sets utterances.dev3.json to utterances.dev6.json, each reported on its own), --heldout (bench/heldout/ask/utterances.heldout.json and .heldout2.json, each on its own; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
@@ -29,8 +29,8 @@ import { createLogger } from '@parley/runtime';
 import { startParley } from '../apps/parley/src/embedded';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The dev sets scored by default, each reported on its own (bench/data/ask/README.md). */
-const DEV_FILES = ['bench/data/ask/utterances.dev.json', 'bench/data/ask/utterances.dev2.json'];
+/** The dev and validation sets scored by default, each reported on its own (bench/data/ask/README.md). */
+const DEV_FILES = ['', '2', '3', '4', '5', '6'].map((n) => `bench/data/ask/utterances.dev${n}.json`);
 
 interface Labelled {
   id: string;

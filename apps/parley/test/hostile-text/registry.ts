@@ -14,7 +14,7 @@ import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { clusterConcept, cutOnWord, editKeyDefinition, hyphenParts, idPattern, induceKey, properNouns, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
-import { flightBookingTemplate } from '@parley/examples';
+import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
@@ -151,6 +151,13 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/client/src/mapping.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/glossary.ts'],
     run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
   },
+  {
+    // The user's words against what the template's enum values mean in WordNet (senses, degrees, adjective
+    // clusters), a party said group by group, inflected verbs of the glossary (draft-zhou §6.1).
+    name: 'client mapUtterance (offline mapper, enum senses, degrees, parties, inflected glosses)',
+    files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/glossary.ts', 'libs/client/src/offline/spelling.ts'],
+    run: async (t) => [await client.mapUtterance(photoRetouchTemplate, t, REF), await client.mapUtterance(flightBookingTemplate, `${t.slice(0, 1000)} two adults and one kid, the cheapest cabin`, REF).catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e)))],
+  },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },
   { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },
   { name: 'pool securityRelevance', files: ['libs/pool/src/approval.ts'], run: (t) => securityRelevance({ key_name: 'seat', semantic_description: t }) },
@@ -180,7 +187,6 @@ export const REGEX_FILES_WITHOUT_OUTSIDE_TEXT: ReadonlyMap<string, string> = new
   ['libs/client/src/identify.ts', 'identification reuses the mapping path above'],
   ['libs/client/src/index.ts', 'base URL of the gateway'],
   ['libs/client/src/verify.ts', 'JWS compact form from the gateway'],
-  ['libs/client/src/offline/lexicon.ts', 'WordNet data lines'],
   ['libs/evolution/src/cluster.ts', 'cluster samples, sanitised first (sanitizeFragment above); one character-class pattern'],
   ['libs/pool/src/evolver-store.ts', 'audience labels of matured clusters ("global", "client:<id>"); one anchored prefix'],
   ['libs/pool/src/engine.ts', 'simulation configuration'],

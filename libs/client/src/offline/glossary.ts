@@ -124,6 +124,44 @@ export const GLOSSES: ReadonlyMap<string, readonly string[]> = (() => {
   return m;
 })();
 
+/** Infinitive endings of the glossary's verbs in other languages (French, Spanish, Italian, German, Portuguese). */
+const INFINITIVE_ENDINGS: readonly string[] = ['are', 'ere', 'ire', 'ar', 'er', 'ir', 're', 'en'];
+/** Letters a verb's stem keeps at least, and an inflection adds at most ("suaviz" + "a", "liss" + "ée"). */
+const MIN_STEM = 4;
+const MAX_INFLECTION = 3;
+
+/**
+ * Stem of each infinitive of the glossary in a Latin script → its gloss ("suavizar" → suaviz → smooth): the
+ * dictionaries list a verb by its infinitive, a user says it inflected ("suaviza la piel", "peau lissée"). A stem two
+ * verbs of different glosses share is left out.
+ */
+const STEMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, readonly string[] | null>();
+  for (const [english, forms] of ENTRIES) {
+    for (const f of forms) {
+      if (!/^[\p{Script=Latin}]+$/u.test(f)) continue;
+      const ending = INFINITIVE_ENDINGS.find((e) => f.endsWith(e) && f.length - e.length >= MIN_STEM);
+      if (!ending) continue;
+      const stem = f.slice(0, -ending.length);
+      const seen = m.get(stem);
+      m.set(stem, seen === undefined || seen?.join(' ') === english ? english.split(' ') : null);
+    }
+  }
+  const out = new Map<string, readonly string[]>();
+  for (const [stem, g] of m) if (g) out.set(stem, g);
+  return out;
+})();
+
+/** The gloss of an inflected form of a glossary verb: the longest stem it extends by one to three letters. */
+export function inflectedGloss(word: string): readonly string[] | undefined {
+  if (word.length > 40) return undefined;
+  for (let len = word.length - 1; len >= Math.max(MIN_STEM, word.length - MAX_INFLECTION); len--) {
+    const g = STEMS.get(word.slice(0, len));
+    if (g) return g;
+  }
+  return undefined;
+}
+
 /** The glossed CJK forms, longest first (a run is cut at the longest one that starts at each place). */
 const CJK_FORMS: readonly string[] = [...GLOSSES.keys()].filter((f) => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u.test(f)).sort((a, b) => b.length - a.length);
 /** Longest CJK form, to bound the look at each place. */
@@ -183,7 +221,8 @@ export function glossTokens(tokens: readonly Token[], isEnglish: (word: string) 
   for (const t of tokens) {
     if (budget.left <= 0) out.push(t);
     else if (t.kind === 'word') {
-      const g = foreign || !isEnglish(t.lower) ? GLOSSES.get(t.lower) : undefined;
+      // An inflected verb of the glossary ("blanquea"), only where English has no such word ("rendered" is English).
+      const g = foreign || !isEnglish(t.lower) ? GLOSSES.get(t.lower) ?? (foreign && !isEnglish(t.lower) ? inflectedGloss(t.lower) : undefined) : undefined;
       if (g) {
         out.push(...glossed(t, g, t.start, t.end));
         budget.left--;

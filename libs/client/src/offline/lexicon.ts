@@ -9,7 +9,7 @@
  *
  * Caches are Maps (words are outside strings) and bounded.
  */
-import type { Pos, WordNet } from '@parley/embeddings';
+import type { Pos, Synset, WordNet } from '@parley/embeddings';
 
 const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
 /** Senses per lemma and part of speech whose synonyms count (most frequent first). */
@@ -17,6 +17,12 @@ const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
 const DERIVATION_SENSES = 4;
 const MAX_CACHED = 20_000;
+/** Senses per lemma and part of speech read for an enum value's meaning (`senseWords`). */
+const SENSE_LIMIT = 4;
+/** Gloss content words two values' senses share to be read as parallel senses ("inducing", "impression", "color"). */
+const PARALLEL_WORDS = 2;
+/** Gloss words that say how a gloss is phrased, not what it is about. */
+const GLOSS_FRAME = new Set(['pertaining', 'relating', 'characteristic', 'especially', 'used', 'something', 'someone', 'having', 'being', 'etc']);
 /** Noun senses whose derived verbs say what act the noun names (most frequent first). */
 const ACT_SENSES = 2;
 /** Hypernym steps above those verbs where two acts may meet (one more joins nearly every act at "move" or "change"). */
@@ -28,7 +34,11 @@ const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
-const EVENT: ReadonlySet<string> = new Set(['event', 'happening', 'failure']);
+/**
+ * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
+ * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
+ */
+const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
 
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
@@ -49,6 +59,7 @@ export class Lexicon {
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
   private readonly nounCache = new Map<string, readonly string[]>();
+  private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -126,13 +137,13 @@ export class Lexicon {
   }
 
   /** Whether a sense of the noun (first two) is a kind of `target` (a WordNet hypernym, within eight levels). */
-  private kindOf(word: string, targets: ReadonlySet<string>): boolean {
+  private kindOf(word: string, targets: ReadonlySet<string>, senses = 2): boolean {
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(word)) return false;
     for (const lemma of wn.baseForms(word, 'n')) {
       if (targets.has(lemma)) return true;
       const entry = wn.lookup(lemma, 'n');
-      let frontier = (entry?.offsets ?? []).slice(0, 2).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      let frontier = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
       for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
         if (frontier.some((sy) => sy.words.some((w) => targets.has(w)))) return true;
         frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
@@ -146,12 +157,17 @@ export class Lexicon {
     return this.kindOf(word.toLowerCase(), PERSON);
   }
 
+  /** A word whose first noun sense is a person ("husband", "kid"; not "dog", a person only in its second sense). */
+  isPersonFirst(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), PERSON, 1);
+  }
+
   /** A word for a group of people ("family", "team", "group"). */
   isGroupOfPeople(word: string): boolean {
     return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
   }
 
-  /** A noun for something that happens (a sense is a kind of event: "outage", "spike", "interruption"). */
+  /** A noun for something that happens (a sense is a kind of happening or failure: "outage", "spike", "interruption"; not an act). */
   isEvent(word: string): boolean {
     return this.kindOf(word.toLowerCase(), EVENT);
   }
@@ -285,10 +301,151 @@ export class Lexicon {
     return wn.baseForms(w, 'r').length > 0 || wn.baseForms(w, 'v').length > 0;
   }
 
+  /** Whether WordNet has a noun sense for `word` or its base form. */
+  hasNoun(word: string): boolean {
+    const w = word.toLowerCase();
+    return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'n').length > 0;
+  }
+
   /** Whether WordNet has a verb sense for `word` or its base form ("picture", "pictured"). */
   hasVerb(word: string): boolean {
     const w = word.toLowerCase();
     return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'v').length > 0;
+  }
+
+  /** The senses of a word WordNet lists first (up to `SENSE_LIMIT` per part of speech), over its base forms. */
+  private sensesOf(word: string): Synset[] {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return [];
+    const out: Synset[] = [];
+    for (const pos of POS) {
+      for (const lemma of wn.baseForms(w, pos)) {
+        for (const offset of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, SENSE_LIMIT)) {
+          const syn = wn.synset(pos, offset);
+          if (syn && !out.some((x) => x.offset === syn.offset && x.pos === syn.pos)) out.push(syn);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The words one value of a closed list evokes through its WordNet sense (draft-zhou §6.1: the template's enum
+   * values, read with their meaning): the sense is the value's only one, or the one whose gloss is parallel to a
+   * sibling value's (at least `PARALLEL_WORDS` content words in common: "cool" and "warm" both "inducing the
+   * impression of …; used especially of … when referring to color"). Evoked: the nouns a relational adjective
+   * pertains to ("cinematic" → film, cinema), the adjectives of its cluster (`&`, similar to:
+   * "cool" → cold, "warm" → hot), and, for a parallel sense, the gloss words its sibling's gloss does not share ("blues",
+   * "greens" for cool; "reds", "yellows" for warm). Lowercase one-word lemmas, the value's own forms left out.
+   */
+  senseWords(value: string, siblings: readonly string[]): SenseWord[] {
+    const v = value.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(v)) return [];
+    const mine = this.sensesOf(v);
+    const others = siblings.filter((s) => s.toLowerCase() !== v && LOOKUP_WORD.test(s.toLowerCase())).map((s) => this.sensesOf(s));
+    let chosen: Synset | undefined;
+    let rival: Set<string> | undefined;
+    if (mine.length === 1) chosen = mine[0];
+    else {
+      let best = PARALLEL_WORDS - 1;
+      for (const sense of mine) {
+        const words = glossWords(sense.gloss);
+        for (const senses of others) {
+          for (const o of senses) {
+            const theirs = glossWords(o.gloss);
+            const shared = [...words].filter((w) => theirs.has(w)).length;
+            if (shared > best) {
+              best = shared;
+              chosen = sense;
+              rival = theirs;
+            }
+          }
+        }
+      }
+    }
+    if (!chosen) return [];
+    const out = new Map<string, boolean>();
+    for (const p of chosen.pointers) {
+      const pertains = p.symbol === '\\' && (p.source === 0 || chosen.words[p.source - 1] === v);
+      const head = p.symbol === '&';
+      if (!pertains && !head) continue;
+      const target = wn.synset(p.pos, p.offset);
+      for (const m of target?.words ?? []) if (!m.includes('_')) out.set(m, false);
+    }
+    if (rival) for (const w of glossWords(chosen.gloss)) if (!rival.has(w) && !out.has(w)) out.set(w, true);
+    const own = this.lemmas(v);
+    return [...out].filter(([w]) => !own.includes(w) && !this.sameLemma(w, v) && this.known(w)).map(([word, gloss]) => ({ word, gloss }));
+  }
+
+  /**
+   * What an adjective the user said stands for besides its spelling: the members of its first two adjective senses
+   * ("bluish" → blue) and, for a satellite sense, the head of its cluster ("chilly" → cold). Empty for other words.
+   */
+  adjectiveForms(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const hit = this.adjectiveCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      for (const lemma of wn.baseForms(w, 'a')) {
+        for (const offset of (wn.lookup(lemma, 'a')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+          const syn = wn.synset('a', offset);
+          if (!syn) continue;
+          for (const m of syn.words) if (!m.includes('_')) out.add(m);
+          if (!syn.satellite) continue;
+          for (const p of syn.pointers) if (p.symbol === '&') for (const m of wn.synset(p.pos, p.offset)?.words ?? []) if (!m.includes('_')) out.add(m);
+        }
+      }
+    }
+    remember(this.adjectiveCache, w, out);
+    return out;
+  }
+
+  /** Whether a word the user said is `evoked` (a word of `senseWords`): its lemma, or through `adjectiveForms`. */
+  evokes(word: string, evoked: string): boolean {
+    if (this.sameLemma(word, evoked)) return true;
+    const forms = this.adjectiveForms(word);
+    return this.lemmas(evoked).some((l) => forms.has(l));
+  }
+
+  /** The definitions of the noun senses of the compound "first second" ("economy class", "first class"), if WordNet has it. */
+  compoundGlosses(first: string, second: string): string[] {
+    const wn = this.wn;
+    const w = `${first.toLowerCase()}_${second.toLowerCase()}`;
+    if (!wn || !/^[a-z]{1,30}_[a-z]{1,30}$/.test(w)) return [];
+    return (wn.lookup(w, 'n')?.offsets ?? []).slice(0, SENSE_LIMIT).map((o) => wn.synset('n', o)?.gloss ?? '').filter((g) => g !== '');
+  }
+
+  /**
+   * How an adjective the user said stands to `adjective` (first two adjective senses): 1 when it is that adjective, a
+   * synonym or a satellite of it ("pricey" → expensive), -1 when it is its antonym or in the antonym's synset
+   * ("cheap", "inexpensive"), 0 otherwise.
+   */
+  polarity(word: string, adjective: string): -1 | 0 | 1 {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return 0;
+    for (const base of wn.baseForms(w, 'a')) {
+      for (const offset of (wn.lookup(base, 'a')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+        const syn = wn.synset('a', offset);
+        if (!syn) continue;
+        const heads = syn.satellite ? syn.pointers.filter((p) => p.symbol === '&').map((p) => wn.synset(p.pos, p.offset)).filter((x) => x !== undefined) : [syn];
+        for (const head of heads) {
+          if (head.words.includes(adjective)) return 1;
+          for (const p of head.pointers) if (p.symbol === '!' && wn.synset(p.pos, p.offset)?.words.includes(adjective)) return -1;
+        }
+      }
+    }
+    return 0;
+  }
+
+  /** A comparative or superlative adjective ("cheaper", "cheapest"): its base form differs, and it ends so. */
+  isGraded(word: string): boolean {
+    const w = word.toLowerCase();
+    return !!this.wn && LOOKUP_WORD.test(w) && /(er|est)$/.test(w) && this.wn.baseForms(w, 'a').some((b) => b !== w);
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */
@@ -297,6 +454,25 @@ export class Lexicon {
     return this.lemmas(a).some((x) => lb.includes(x));
   }
 }
+
+/** A word an enum value's sense evokes; `gloss` when it comes from the sense's definition rather than a pointer. */
+export interface SenseWord {
+  readonly word: string;
+  readonly gloss: boolean;
+}
+
+/**
+ * The content words of a WordNet gloss, its quoted examples left out: lowercase letters only, three or more, not a
+ * function word of the gloss's phrasing (`GLOSS_FRAME`, "of", "or").
+ */
+function glossWords(gloss: string): Set<string> {
+  const definition = gloss.replace(/"[^"]*"/g, ' ').slice(0, 400);
+  const out = new Set<string>();
+  for (const m of definition.toLowerCase().matchAll(/[a-z]{3,}/g)) if (!GLOSS_FRAME.has(m[0]) && !GLOSS_STOP.has(m[0])) out.add(m[0]);
+  return out;
+}
+/** Closed-class words of WordNet's definitions. */
+const GLOSS_STOP = new Set(['the', 'and', 'for', 'with', 'from', 'into', 'that', 'which', 'when', 'nor', 'not', 'neither', 'either', 'any', 'all', 'its', 'his', 'her', 'their', 'one', 'who', 'whom', 'this', 'these', 'those', 'than', 'more', 'less', 'most', 'very', 'such', 'are', 'was', 'were', 'has', 'had', 'have', 'but', 'also', 'there', 'other', 'some']);
 
 function remember<V>(m: Map<string, V>, k: string, v: V): void {
   if (m.size >= MAX_CACHED) m.delete(m.keys().next().value as string);

@@ -257,13 +257,13 @@ function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<stri
   });
 }
 
-function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean, upper?: readonly boolean[]): boolean {
+function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolean | 'sense', upper?: readonly boolean[]): boolean {
   for (let n = 0; n < words.length; n++) {
     const t = c.tokens[i + n];
     if (!t || (t.kind !== 'word' && t.kind !== 'cjk')) return false;
     if (upper?.[n] && !t.upper) return false;
     const w = words[n] as string;
-    if (strict ? !c.lex.sameLemma(t.lower, w) : c.lex.match(t.lower, w) === 0) return false;
+    if (strict === 'sense' ? !c.lex.evokes(t.lower, w) : strict ? !c.lex.sameLemma(t.lower, w) : c.lex.match(t.lower, w) === 0) return false;
   }
   return true;
 }
@@ -271,13 +271,53 @@ function formMatches(c: Ctx, i: number, words: readonly string[], strict: boolea
 /** Confidence of an enum value one word of the description's note on it suggests, with no cue of the key beside it. */
 export const UNCUED_RELATION = 0.45;
 
+/**
+ * Whether a word a value's sense evokes, ending at `to`, says the value: not a noun qualifying the noun after it
+ * ("film grain" names another thing), and a word of the sense's definition ("blues" for cool) only beside a cue
+ * of the key ("a blue filter"): alone, a colour word is as often some other thing's ("my teeth less yellow").
+ */
+function senseSaid(c: Ctx, to: number, cued: boolean, definition: boolean): boolean {
+  const said = c.tokens[to - 1] as Token;
+  const next = c.tokens[to];
+  // A noun before a noun qualifies it ("film grain"); an adjective before one is the usual order ("chilly blue tone").
+  const noun = c.lex.adjectiveForms(said.lower).size === 0;
+  if (noun && next && next.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && c.lex.hasNoun(next.lower) && !cued) return false;
+  return !definition || cued;
+}
+
+/**
+ * A value said by the degree of the quality WordNet defines it by (`KeyPlan.grades`): "the cheapest cabin" is the
+ * least expensive (cheap is expensive's antonym), so economy, defined as "less expensive than first class"; "the
+ * most expensive seats" are first. A comparative or superlative ("cheaper", "cheapest"), or "more", "most",
+ * "less", "least" before an adjective. Only beside a cue of the key ("cheapest cabin"): "the cheapest ticket" asks for
+ * a fare, which may be any class, so alone it stays under the threshold and reaches `other`.
+ */
+function grades(c: Ctx, k: KeyPlan): void {
+  if (k.grades.length === 0) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word') continue;
+    const degree = t.lower === 'more' || t.lower === 'most' ? 1 : t.lower === 'less' || t.lower === 'least' ? -1 : 0;
+    const adjective = degree !== 0 ? c.tokens[i + 1] : c.lex.isGraded(t.lower) ? t : undefined;
+    if (!adjective || adjective.kind !== 'word') continue;
+    const to = degree !== 0 ? i + 2 : i + 1;
+    for (const g of k.grades) {
+      const p = c.lex.polarity(adjective.lower, g.adjective);
+      if (p === 0 || (degree === 0 ? 1 : degree) * p !== g.sign) continue;
+      const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, to, k.cues, 2);
+      c.out.push({ key: k.name, value: g.value, confidence: cued ? 0.7 : UNCUED_RELATION, tokens: span(i, to), rule: 'enum_grade' });
+    }
+  }
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
     for (let i = 0; i < c.tokens.length; i++) {
-      if (!formMatches(c, i, form.words, form.via !== 'value', form.upper)) continue;
+      if (!formMatches(c, i, form.words, form.via === 'sense' ? 'sense' : form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
+      if (form.via === 'sense' && !senseSaid(c, to, cued, form.definition === true)) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
       // One word of the description's side note on a value (`EnumForm.note`), with no cue of the key beside it ("slow" for the `full` of
@@ -285,10 +325,11 @@ function enums(c: Ctx, k: KeyPlan): void {
       // confidence thresholding). A note says what follows from a value, not its name; WordNet synonyms of the value
       // itself ("radio" for wireless) and an acronym the description gives in capitals ("RAN") keep their confidence.
       const lone = form.via === 'gloss' && form.note === true && !cued && form.words.length === 1 && !form.upper?.[0];
-      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' ? 0.55 : 0.6;
+      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
       c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }
+  grades(c, k);
   // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
   for (const form of k.enumForms) {
     if (form.via !== 'value' || form.words.length < 2) continue;
@@ -490,6 +531,73 @@ function headIsPerson(c: Ctx, k: KeyPlan): boolean {
   return head !== undefined && c.lex.isPerson(head);
 }
 
+/** Words that join the groups of a party ("two adults and one kid", "me, my wife plus our son"). */
+const PARTY_JOINERS: ReadonlySet<string> = new Set(['and', ',', '&', 'plus', '+']);
+/** Determiners before a group of people ("my husband", "our two kids", "a kid"). */
+const PARTY_DETERMINERS: ReadonlySet<string> = new Set(['my', 'our', 'his', 'her', 'their', 'a', 'an', 'the']);
+/** The most groups a party is read over (each a few tokens). */
+const MAX_PARTY_GROUPS = 8;
+
+/**
+ * One group of a party at token `i`: the speaker ("me", "I") is one, a number then a person noun ("two kids") that
+ * many, a person noun in the singular with a determiner ("my husband", "a kid") one; the noun's first sense is a
+ * person ("my dog" is not one). A plural without a number ("my kids") is not a count.
+ */
+function partyGroup(c: Ctx, i: number): { value: number; to: number; counted: boolean } | undefined {
+  const t = c.tokens[i];
+  if (!t || t.kind !== 'word') return undefined;
+  if (SPEAKER.has(t.lower)) return { value: 1, to: i + 1, counted: false };
+  const j = PARTY_DETERMINERS.has(t.lower) ? i + 1 : i;
+  const n = numberAt(c.tokens, j);
+  const noun = c.tokens[n ? n.to : j];
+  if (!noun || noun.kind !== 'word' || !c.lex.isPersonFirst(noun.lower)) return undefined;
+  if (n) return Number.isInteger(n.value) && n.value > 0 ? { value: n.value, to: n.to + 1, counted: true } : undefined;
+  const singular = c.lex.lemmas(noun.lower).length === 1 || !c.lex.lemmas(noun.lower).some((l) => l !== noun.lower && noun.lower.startsWith(l));
+  return j > i && singular ? { value: 1, to: j + 1, counted: false } : undefined;
+}
+
+/**
+ * A party said group by group, for the key that counts people: the groups joined by "and", commas or "plus" add
+ * up ("two adults and one kid" → 3, "me and my two kids" → 3), and a party that follows "with" after the speaker
+ * counts the speaker too ("I'm flying with my husband and our two kids" → 4). At least two groups, one of them a
+ * number; confident above a single group's count, which it includes.
+ */
+function partyCounts(c: Ctx, k: KeyPlan): void {
+  if (!headIsPerson(c, k)) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const first = partyGroup(c, i);
+    if (!first) continue;
+    let total = first.value;
+    let counted = first.counted;
+    let groups = 1;
+    let to = first.to;
+    while (groups < MAX_PARTY_GROUPS && PARTY_JOINERS.has(c.tokens[to]?.lower ?? '')) {
+      const next = partyGroup(c, to + 1);
+      if (!next) break;
+      total += next.value;
+      counted ||= next.counted;
+      groups++;
+      to = next.to;
+    }
+    let speaker: number | undefined;
+    // "I … with <party>": the speaker travels too.
+    if (c.tokens[i - 1]?.lower === 'with') {
+      for (let j = i - 2; j >= 0 && !isClausePunct(c.tokens[j] as Token); j--) {
+        if ((c.tokens[j] as Token).lower === 'i' || (c.tokens[j] as Token).lower === 'we') {
+          if ((c.tokens[j] as Token).lower === 'i') {
+            total += 1;
+            groups++;
+            speaker = j;
+          }
+          break;
+        }
+      }
+    }
+    if (groups >= 2 && counted && withinRange(k, total)) c.out.push({ key: k.name, value: total, confidence: 0.92, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
+    i = to - 1;
+  }
+}
+
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
 function personCounts(c: Ctx, k: KeyPlan): void {
   for (let i = 0; i < c.tokens.length; i++) {
@@ -517,7 +625,9 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     if (t.lower === 'for' && headIsPerson(c, k)) {
       const m = numberAt(c.tokens, i + 1);
       const after = m ? c.tokens[m.to] : undefined;
-      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after)) && withinRange(k, m.value)) {
+      // Or before the route ("a ticket for 1 to Rome", "seats for two from Paris"): the route's word opens another part.
+      const route = after?.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)) && c.tokens[m ? m.to + 1 : 0]?.capital === true;
+      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route) && withinRange(k, m.value)) {
         c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
         continue;
       }
@@ -1121,7 +1231,10 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
         case 'number':
           numbers(c, k);
           rangeEnds(c, k);
-          if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) personCounts(c, k);
+          if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
+            personCounts(c, k);
+            partyCounts(c, k);
+          }
           phrases(c, k, k.phrases);
           break;
         case 'list':

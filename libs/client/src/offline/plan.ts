@@ -35,11 +35,21 @@ export type KeyKind = 'enum' | 'boolean' | 'number' | 'date' | 'datetime' | 'lis
 export interface EnumForm {
   readonly value: JsonValue;
   readonly words: readonly string[];
-  readonly via: 'value' | 'gloss' | 'synonym';
+  /** `sense`: a word the value's WordNet sense evokes (`Lexicon.senseWords`), matched by `Lexicon.evokes`. */
+  readonly via: 'value' | 'gloss' | 'synonym' | 'sense';
+  /** A `sense` word from the definition of the value's sense ("blues" for cool), not a WordNet pointer. */
+  readonly definition?: boolean;
   /** A gloss from a side note of the description on the value ("slower" of "full (…; slower)"), not a name for it. */
   readonly note?: boolean;
   /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
   readonly upper?: readonly boolean[];
+}
+
+/** An enum value defined by a degree of an adjective: `sign` 1 for more or most, -1 for less or least. */
+export interface Grade {
+  readonly value: string;
+  readonly adjective: string;
+  readonly sign: 1 | -1;
 }
 
 export interface PhraseExample {
@@ -83,6 +93,12 @@ export interface KeyPlan {
   readonly countsPeople: boolean;
   readonly orientation: Orientation;
   readonly pattern?: RegExp;
+  /**
+   * Enum values WordNet defines by a degree of a quality, read from the definition of the value said with the key's
+   * cue ("economy class": "… less expensive than first class …" → economy, expensive, -1; "first class": "the most
+   * expensive accommodations" → first, +1).
+   */
+  readonly grades: readonly Grade[];
   /**
    * The key takes a name in snake_case made of the user's words: its examples map words to snake_case values
    * ('optical power too low' -> 'optical_power_low') and it takes no copied identifier or name.
@@ -368,7 +384,57 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
       }
     }
   }
-  return enumForms;
+  return [...enumForms, ...senseForms(values, lex)];
+}
+
+/** "less expensive", "most expensive": a degree word then an adjective, in a definition. */
+const DEGREE = /\b(less|least|more|most) ([a-z]+)/g;
+/** Definition words two compounds' senses share to be read as parallel ("accommodations", "ship", "train", "plane"). */
+const PARALLEL_DEFINITION_WORDS = 2;
+
+/**
+ * The grades of a closed list's values (`KeyPlan.grades`): each one-word value said with a cue word of the key
+ * ("economy" + "class", the cue of 'business class' -> 'business'), when WordNet defines that compound; only a
+ * definition parallel to another value's (sharing `PARALLEL_DEFINITION_WORDS` words) counts, so "first class" is
+ * read as the accommodations, not the mail.
+ */
+function gradesOf(def: KeyDefinition, cues: readonly string[], lex: Lexicon): Grade[] {
+  const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string' && /^[a-z]+$/i.test(v));
+  const words = (g: string) => new Set(g.toLowerCase().replace(/"[^"]*"/g, ' ').match(/[a-z]{4,}/g) ?? []);
+  const senses = values.map((v) => ({ v, glosses: cues.filter((q) => /^[a-z]+$/.test(q)).flatMap((q) => lex.compoundGlosses(v, q)) }));
+  const out: Grade[] = [];
+  for (const { v, glosses } of senses) {
+    for (const g of glosses) {
+      const mine = words(g);
+      const parallel = senses.some((o) => o.v !== v && o.glosses.some((og) => [...words(og)].filter((w) => mine.has(w)).length >= PARALLEL_DEFINITION_WORDS));
+      if (!parallel) continue;
+      for (const m of g.replace(/"[^"]*"/g, ' ').toLowerCase().matchAll(DEGREE)) {
+        const sign = m[1] === 'more' || m[1] === 'most' ? 1 : -1;
+        if (lex.polarity(m[2] as string, m[2] as string) === 1) out.push({ value: v, adjective: m[2] as string, sign });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The words each one-word enum value's WordNet sense evokes (`Lexicon.senseWords`: "cinematic" → film, "cool" →
+ * cold, blues), kept only when they evoke that value alone and no other value is a form or relation of them.
+ * `planTemplate` then drops those the template's own descriptions say (its words have their own rules).
+ */
+function senseForms(values: readonly string[], lex: Lexicon): EnumForm[] {
+  const single = values.filter((v) => /^[a-z]+$/i.test(v));
+  const byWord = new Map<string, { values: string[]; definition: boolean }>();
+  for (const v of single) {
+    for (const { word: w, gloss } of lex.senseWords(v, single)) {
+      if (values.some((o) => lex.match(w, o.toLowerCase()) > 0 && o !== v)) continue;
+      const seen = byWord.get(w);
+      byWord.set(w, { values: [...(seen?.values ?? []), v], definition: gloss && (seen?.definition ?? true) });
+    }
+  }
+  const out: EnumForm[] = [];
+  for (const [w, { values: vs, definition }] of byWord) if (vs.length === 1) out.push({ value: vs[0] as string, words: [w], via: 'sense', ...(definition ? { definition } : {}) });
+  return out;
 }
 
 /** The key's pattern, when it is safe to run on user text. */
@@ -413,6 +479,8 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
       written.add(t.lower);
       for (const l of lex.lemmas(t.lower)) {
+        // Base forms too ("whiter" → white): a slip of "whiten" or "white" is one edit from those, not from "whiter".
+        written.add(l);
         vocabulary.add(l);
         into?.add(l);
       }
@@ -441,6 +509,7 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     if (kind === 'list') for (const w of parentheticalWords(def.semantic_description)) acc.cues.add(w);
 
     const enumForms = kind === 'enum' ? enumFormsOf(def, lex) : [];
+    const grades = kind === 'enum' ? gradesOf(def, [...acc.cues], lex) : [];
     const pattern = patternOf(def);
     keys.push({
       def,
@@ -451,6 +520,7 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       cues: [...acc.cues],
       units: [...acc.units],
       enumForms,
+      grades,
       phrases: acc.phrases,
       shapes: [...acc.shapes],
       ...(acc.composite ? { composite: acc.composite } : {}),
@@ -481,6 +551,15 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     }
   }
   for (const k of keys) for (const f of k.enumForms) if (f.via === 'value') for (const w of f.words) nameVocabulary.add(w);
+  // A word a value's sense evokes that some description of the template says is the template's own word, read by
+  // the rules for those ("link" evoked by a value while a key's description speaks of links).
+  for (const k of keys) {
+    const forms = k.enumForms as EnumForm[];
+    for (let i = forms.length - 1; i >= 0; i--) {
+      const f = forms[i] as EnumForm;
+      if (f.via === 'sense' && f.words.some((w) => lex.lemmas(w).some((l) => keyFrequency.has(l)))) forms.splice(i, 1);
+    }
+  }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
   return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, keyFrequency, spelling: spellingIndex(written) };

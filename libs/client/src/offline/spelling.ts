@@ -67,7 +67,7 @@ export function correct(word: string, index: ReadonlyMap<number, readonly string
         best = w;
         bestD = d;
         ties = 0;
-      } else if (d === bestD && w !== best) ties++;
+      } else if (d === bestD && w !== best && !(best !== undefined && lex.match(w, best) > 0)) ties++;
     }
   }
   if (bestD <= max && ties === 0) return best;

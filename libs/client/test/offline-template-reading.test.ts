@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import type { SchemaTemplate } from '@parley/protocol';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createParleyClient } from '../src/index';
+import { createOfflineMapper } from '../src/offline/index';
+import { glossTokens, inflectedGloss } from '../src/offline/glossary';
+import { Lexicon } from '../src/offline/lexicon';
+import { correct, spellingIndex } from '../src/offline/spelling';
+import { tokenize } from '../src/offline/text';
+
+// The rules that read more of the template (draft-zhou §6.1): an enum value's WordNet sense, a value WordNet defines
+// by a degree, a party said group by group, inflected verbs of the glossary, slips of base forms, alarm names that
+// say what happened. Sentences of their own, not the bench's. Reference: Thursday 2026-11-26 in Paris.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const map = (template: SchemaTemplate, text: string) => client.mapUtterance(template, text, PARIS);
+let lex: Lexicon;
+
+beforeAll(async () => {
+  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+  lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+}, 120_000);
+
+describe('an enum value read through its WordNet sense', () => {
+  it('evokes the nouns a relational adjective pertains to and its cluster, only for the value alone', () => {
+    const values = ['none', 'vintage', 'cinematic', 'warm', 'cool'];
+    const words = (v: string) => lex.senseWords(v, values).map((w) => w.word);
+    expect(words('cinematic')).toContain('film');
+    expect(words('cool')).toContain('cold');
+    expect(words('warm')).toContain('hot');
+    // The parallel colour senses: their definitions' own words, marked as definition words.
+    expect(lex.senseWords('cool', values).find((w) => w.word === 'blues')?.gloss).toBe(true);
+    expect(words('cool')).not.toContain('warm');
+  });
+
+  it('maps a word of the sense, not a noun qualifying another, not a definition word without a cue', async () => {
+    expect((await map(photoRetouchTemplate, 'give my portrait an icy feel')).payload['filter_style']).toBe('cool');
+    expect((await map(photoRetouchTemplate, 'grade it like an old film')).payload['filter_style']).toBe('cinematic');
+    expect((await map(photoRetouchTemplate, 'add some film grain to the portrait')).payload['filter_style']).toBeUndefined();
+    expect((await map(photoRetouchTemplate, 'my shirt looks too yellow in this portrait')).payload['filter_style']).toBeUndefined();
+    expect((await map(photoRetouchTemplate, 'a blue filter on my portrait')).payload['filter_style']).toBe('cool');
+  });
+});
+
+describe('a value defined by a degree of a quality', () => {
+  it('reads the degree beside the key\'s cue, and leaves it under the threshold alone', async () => {
+    const cheap = await map(flightBookingTemplate, 'Lisbon to Porto on Friday in the least expensive class');
+    expect(cheap.payload['cabin_class']).toBe('economy');
+    const dear = await map(flightBookingTemplate, 'Lisbon to Porto on Friday, the most expensive cabin you have');
+    expect(dear.payload['cabin_class']).toBe('first');
+    const fare = await map(flightBookingTemplate, 'the cheapest fare from Lisbon to Porto on Friday');
+    expect(fare.payload['cabin_class']).toBeUndefined();
+    expect(fare.other.join(' ')).toContain('cheapest');
+  });
+});
+
+describe('a party said group by group', () => {
+  it('adds the groups up and counts the speaker before "with"', async () => {
+    expect((await map(flightBookingTemplate, 'three adults and two children from Oslo to Rome')).payload['passenger_count']).toBe(5);
+    expect((await map(flightBookingTemplate, 'me and my three nephews, Oslo to Rome')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, 'I travel with my sister and her two sons from Oslo to Rome')).payload['passenger_count']).toBe(4);
+    // A pet is no passenger; a plural without a number is no count.
+    expect((await map(flightBookingTemplate, 'one adult and a cat, Oslo to Rome')).payload['passenger_count']).toBe(1);
+    expect((await map(flightBookingTemplate, 'two adults and my kids, Oslo to Rome')).payload['passenger_count']).toBe(2);
+  });
+
+  it('counts "for <n>" before the route', async () => {
+    expect((await map(flightBookingTemplate, 'seats for 3 from Oslo to Rome on Friday')).payload['passenger_count']).toBe(3);
+  });
+});
+
+describe('inflected verbs of the glossary', () => {
+  it('reads an inflected form by its infinitive\'s stem, only for words English lacks, in another language', () => {
+    expect(inflectedGloss('suaviza')).toEqual(['smooth']);
+    expect(inflectedGloss('blanquean')).toEqual(['whiten']);
+    expect(inflectedGloss('suav')).toBeUndefined();
+    const out = glossTokens(tokenize('blanquea los dientes'), (w) => lex.known(w)).map((t) => t.lower);
+    expect(out).toEqual(['whiten', 'los', 'teeth']);
+    // An English utterance is left as said.
+    expect(glossTokens(tokenize('suaviza things'), (w) => lex.known(w)).map((t) => t.lower)).toEqual(['suaviza', 'things']);
+  });
+});
+
+describe('slips and alarm names', () => {
+  it('corrects to a base form of a template word, two closest words of one family being no tie', () => {
+    const index = spellingIndex(['whitening', 'whiten', 'white', 'whiter', 'blue']);
+    expect(['whiten', 'white']).toContain(correct('whitn', index, lex));
+    expect(['whiten', 'white']).toContain(correct('whitne', index, lex));
+    // Two closest words of different families stay a tie: no correction.
+    expect(correct('bluk', spellingIndex(['bulk', 'blue']), lex)).toBeUndefined();
+  });
+
+  it('names no alarm after an act ("a quick look", "run a full check")', async () => {
+    const m = await map(faultManagementTemplate, 'INC-77 site 4410, take a quick look and run a full check');
+    expect(m.payload['alarm_type']).toBeUndefined();
+    expect(lex.isEvent('outage')).toBe(true);
+    expect(lex.isEvent('look')).toBe(false);
+  });
+});
+
+describe('hostile words on the new paths', () => {
+  const JS_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
+  const hostile = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.string({ unit: 'binary', maxLength: 60 }),
+    fc.constantFrom(...JS_NAMES, '\u0000', '\ud800', '\udc00', 'suaviz\u0000a', 'blanque\ud800'),
+    fc.tuple(fc.constantFrom('a', 'ar', 'suaviz', 'est', 'more ', 'and ', 'two kids and ', 'with '), fc.integer({ min: 1, max: 400 })).map(([s, n]) => s.repeat(n)),
+  );
+
+  it('inflectedGloss and the lexicon answer any word quickly, read no inherited property, throw nothing', () => {
+    fc.assert(
+      fc.property(hostile, (w) => {
+        const g = inflectedGloss(w.toLowerCase());
+        expect(g === undefined || Array.isArray(g)).toBe(true);
+        for (const f of [() => lex.adjectiveForms(w), () => lex.polarity(w, 'expensive'), () => lex.isGraded(w), () => lex.evokes(w, 'cold'), () => lex.hasNoun(w), () => lex.isPersonFirst(w), () => lex.compoundGlosses(w, 'class'), () => lex.senseWords(w, [w, 'cool'])]) f();
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+    for (const name of JS_NAMES) {
+      expect(inflectedGloss(name)).toBeUndefined();
+      expect(lex.adjectiveForms(name).size).toBe(0);
+      expect(lex.polarity(name, name)).toBe(0);
+    }
+  });
+
+  it('a MiB word is answered at once', () => {
+    const big = 'suaviz'.repeat(180_000);
+    const started = Date.now();
+    expect(inflectedGloss(big)).toBeUndefined();
+    expect(lex.polarity(big, 'expensive')).toBe(0);
+    expect(lex.isGraded(big)).toBe(false);
+    expect(lex.adjectiveForms(big).size).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('hostile party, degree and sense phrases map without pollution, every unmapped word reaching other', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostile, { minLength: 1, maxLength: 6 }), fc.constantFrom(flightBookingTemplate, photoRetouchTemplate), async (pieces, template) => {
+        const text = `${pieces.join(' ')} two adults and one kid, the cheapest cabin, a chilly blue tone`.slice(-1900);
+        const m = await map(template, text);
+        expect(typeof m.payload).toBe('object');
+        expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
+      }),
+      { numRuns: 60, seed: 29 },
+    );
+  }, 120_000);
+});
