@@ -329,7 +329,8 @@ export async function handleOne(
   try {
     const result = await (METHODS[method as MethodName] as Handler)(req.params ?? {}, b, ctx);
     onSuccess?.(method as MethodName);
-    return notification ? undefined : { jsonrpc: '2.0', id: replyId, result };
+    // JSON-RPC 2.0 §5: a success response always has a result member; undefined would vanish in JSON.
+    return notification ? undefined : { jsonrpc: '2.0', id: replyId, result: result ?? null };
   } catch (e) {
     const err = toParleyError(e);
     const out = err.type === 'internal' ? (onInternal(e, method) ?? err) : err;

@@ -1804,7 +1804,7 @@ export type RetryDeadLetterParams = {
 /** Result of `retry_dead_letter`. */
 export type RetryDeadLetterResult = RetryDeadLetterResponse;
 
-/** Params of `discard_dead_letter`: Mark a dead letter discarded, with why (kept, never retried). */
+/** Params of `discard_dead_letter`: Mark a dead letter discarded, with why: never retried, kept for the dead-letter retention (PARLEY_DEAD_LETTER_RETENTION_MS, 30 days by default). */
 export type DiscardDeadLetterParams = {
   service: "registry" | "negotiation" | "execution" | "semantic-pool" | "evolution";
   /** A dead letter id as list_dead_letters shows it. */
@@ -2072,7 +2072,7 @@ export interface RpcMethods {
   listDeadLetters(params?: ListDeadLettersParams): Promise<ListDeadLettersResult>;
   /** `retry_dead_letter`: Retry a dead letter now. */
   retryDeadLetter(params: RetryDeadLetterParams): Promise<RetryDeadLetterResult>;
-  /** `discard_dead_letter`: Mark a dead letter discarded, with why (kept, never retried). */
+  /** `discard_dead_letter`: Mark a dead letter discarded, with why: never retried, kept for the dead-letter retention (PARLEY_DEAD_LETTER_RETENTION_MS, 30 days by default). */
   discardDeadLetter(params: DiscardDeadLetterParams): Promise<DiscardDeadLetterResult>;
   /** `create_api_key`: A new API key for a principal with roles (and a server agent's agents and scenarios); the key is shown once. */
   createApiKey(params: CreateApiKeyParams): Promise<CreateApiKeyResult>;

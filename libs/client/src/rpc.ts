@@ -96,8 +96,11 @@ function rpcResult<T>(body: unknown, id: number, res: Response, baseUrl: string,
   const errorObject = rpcError !== null && typeof rpcError === 'object' && !Array.isArray(rpcError) && typeof (rpcError as { message?: unknown }).message === 'string';
   const idOk = r.id === id || (r.id === null && has('error'));
   if (errorObject && idOk && !has('result')) {
-    const e = rpcError as { message: string; data?: SerializedError };
-    throw ParleyError.fromJSON(e.data ?? { type: 'internal', message: e.message });
+    const e = rpcError as { code?: unknown; message: string; data?: unknown };
+    // Parley's gateway puts the typed error in data; any other server's data (a stack, a string) is kept as a detail.
+    const d = e.data as { type?: unknown; message?: unknown } | null | undefined;
+    const parley = d !== null && typeof d === 'object' && typeof d.type === 'string' && typeof d.message === 'string';
+    throw ParleyError.fromJSON(parley ? (d as SerializedError) : { type: 'internal', message: e.message, details: { code: e.code, ...(e.data !== undefined ? { data: e.data } : {}) } });
   }
   if (!res.ok) throw httpError(baseUrl, url, status);
   if (Array.isArray(body)) {

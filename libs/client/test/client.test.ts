@@ -154,6 +154,8 @@ describe('transport failures are typed ParleyErrors naming what happened', () =>
           // The gateway answers id null when the request's id could not be read: still the error it serialises.
           errorNullId: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad envelope', data: { type: 'invalid_request', message: 'bad envelope' } } }),
           resultNull: JSON.stringify({ jsonrpc: '2.0', id: 1, result: null }),
+          foreignErrorData: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'boom', data: 'stack trace' } }),
+          untypedErrorData: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'nope', data: { type: 'not_found' } } }),
         };
         if (Object.prototype.hasOwnProperty.call(malformed, method)) return void res.end(malformed[method]);
         // Hostile answers: the body is the method's params.body, verbatim.
@@ -219,6 +221,9 @@ describe('transport failures are typed ParleyErrors naming what happened', () =>
     expect(await failure('errorWrongId')).toMatchObject({ type: 'internal', rule: 'id_matches' });
     expect(await failure('errorNotObject')).toMatchObject({ type: 'internal', path: 'response.error', rule: 'error_object' });
     expect(await failure('errorNullId')).toMatchObject({ type: 'invalid_request', message: 'bad envelope' });
+    // Another server's error data (no Parley error in it) keeps the error's message and carries the data along.
+    expect(await failure('foreignErrorData')).toMatchObject({ type: 'internal', message: 'boom', details: { code: -32000, data: 'stack trace' } });
+    expect(await failure('untypedErrorData')).toMatchObject({ type: 'internal', message: 'nope', details: { code: -32001 } });
     // A null result is a result.
     expect(await createRpcCall(rawUrl, { timeoutMs: 300 })('resultNull')).toBeNull();
   });

@@ -157,9 +157,13 @@ export function createRetentionPruner(opts: RetentionOptions): RetentionPruner {
     const pruned: Record<RetainedTable, number> = { outbox: 0, processed_events: 0, dead_letters: 0 };
     const errors: unknown[] = [];
     let anyBehind = false;
-    const table = async (name: RetainedTable, run: () => Promise<{ behind: boolean; skipped: boolean }>) => {
+    // A sweep stop() cancelled goes on to no further table (no NATS round trip for the marks during a
+    // shutdown) and reports nothing for the table it cut short: its rows are not known to be done.
+    const table = async (name: RetainedTable, prune: () => Promise<{ behind: boolean; skipped: boolean }>) => {
+      if (run.cancelled) return;
       try {
-        const r = await run();
+        const r = await prune();
+        if (run.cancelled) return;
         anyBehind ||= r.behind;
         opts.onSwept?.({ table: name, ...r });
       } catch (err) {
@@ -178,7 +182,7 @@ export function createRetentionPruner(opts: RetentionOptions): RetentionPruner {
       const before = new Date(at - deadLettersMaxAgeMs);
       await table('dead_letters', async () => ({ behind: await batches(run, 'dead_letters', pruned, () => pruneDeadLettersBatch(opts.db, s, before, batchSize)), skipped: false }));
     }
-    behind = anyBehind;
+    if (!run.cancelled) behind = anyBehind;
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, `event-flow retention: ${errors.length} tables failed to prune`);
     return pruned;

@@ -391,7 +391,8 @@ export function outboxContract(
       await expect.poll(() => seen, { timeout: 10_000 }).toEqual([e.id]);
       expect(failures).toBe(7);
       expect(await deadLetters(env.db, 'registry')).toEqual([]);
-      expect(await usage(env.db)).toEqual({ outage: 1 });
+      // `seen` is pushed inside the handler's transaction, before it commits: wait for the commit.
+      await expect.poll(() => usage(env.db), { timeout: 5_000 }).toEqual({ outage: 1 });
     });
 
     it('publishes soon after nudge() without waiting for the poll interval', async () => {

@@ -348,15 +348,27 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       const self: { p?: ReturnType<typeof pruner> } = {};
       let stopping: Promise<void> | undefined;
       let stopped = false;
-      const p = pruner({ batchSize: 2, onPruned: (i) => {
-        counted.push(i.rows);
-        if (counted.length === 2) stopping = self.p!.stop().then(() => void (stopped = true));
-      } });
+      // The cancelled sweep reads no stream age for the marks (no NATS round trip in a shutdown) and
+      // reports nothing of the outbox it cut short.
+      let streamAgeReads = 0;
+      const swept: string[] = [];
+      const p = pruner({
+        batchSize: 2,
+        processedMaxAgeMs: 2 * DAY,
+        streamMaxAgeMs: async () => (streamAgeReads++, 0),
+        onSwept: (i) => void swept.push(i.table),
+        onPruned: (i) => {
+          counted.push(i.rows);
+          if (counted.length === 2) stopping = self.p!.stop().then(() => void (stopped = true));
+        },
+      });
       self.p = p;
       const first = p.sweep();
       expect((await first).outbox).toBe(4);
       await stopping;
       expect(stopped).toBe(true);
+      expect(streamAgeReads).toBe(0);
+      expect(swept).toEqual([]);
       expect(await seqs()).toEqual([5, 6, 7, 8, 9, 10]);
       expect((await p.sweep()).outbox).toBe(6);
       expect(counted).toEqual([2, 2, 2, 2, 2]);

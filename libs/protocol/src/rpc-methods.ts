@@ -637,7 +637,7 @@ export const RPC_METHODS = [
   },
   {
     name: 'discard_dead_letter',
-    summary: 'Mark a dead letter discarded, with why (kept, never retried).',
+    summary: 'Mark a dead letter discarded, with why: never retried, kept for the dead-letter retention (PARLEY_DEAD_LETTER_RETENTION_MS, 30 days by default).',
     tag: 'evolution',
     params: params({ service: oneOfStrings('', DEAD_LETTER_SERVICES), id: DEAD_LETTER_ID, reason: REASON }, ['service', 'id', 'reason']),
     result: wire('DiscardDeadLetterResponse'),

@@ -24,8 +24,9 @@ export function envOptional(env: Env, name: string): string | undefined {
 export function envInt(env: Env, name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer (got "${raw}")`);
+  // Decimal digits only: Number() would read " " as 0, and accept "0x10", "1e5" or "5.0".
+  const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer (got "${raw.slice(0, 64)}")`);
   if (range.min !== undefined && n < range.min) throw new ConfigError(`${name} must be >= ${range.min} (got ${n})`);
   if (range.max !== undefined && n > range.max) throw new ConfigError(`${name} must be <= ${range.max} (got ${n})`);
   return n;

@@ -9,6 +9,9 @@ describe('env config', () => {
     expect(envInt({ P: '8080' }, 'P', 1)).toBe(8080);
     expect(envInt({}, 'P', 1)).toBe(1);
     expect(() => envInt({ P: '80.5' }, 'P', 1)).toThrow(/P must be an integer/);
+    // Only decimal digits: Number() would read a blank as 0 and accept hex and exponents.
+    for (const raw of [' ', '0x10', '1e5', '5.0', '+5', '5 ']) expect(() => envInt({ P: raw }, 'P', 1), raw).toThrow(/P must be an integer/);
+    expect(envInt({ P: '-3' }, 'P', 1)).toBe(-3);
     expect(() => envInt({ P: '0' }, 'P', 1, { min: 1 })).toThrow(/P must be >= 1/);
   });
 });

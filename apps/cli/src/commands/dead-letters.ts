@@ -67,7 +67,7 @@ const SUBS: Record<string, Subcommand> = {
     },
   },
   discard: {
-    summary: 'mark a dead letter discarded, with why (kept, never retried)',
+    summary: 'mark a dead letter discarded, with why (never retried; kept for the dead-letter retention, 30 days by default)',
     usage: 'discard --service S ID --reason T',
     flags: { service: 'value', reason: 'value' },
     async run(p, gw) {
