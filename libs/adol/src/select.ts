@@ -94,6 +94,18 @@ export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 
  */
 export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values', 'concepts'];
 
+/** The adaptive cut's rule (`SelectOptions.autoCut`). */
+export interface AutoCut {
+  /** Fewest tools returned (when there are that many); default 1. */
+  minK?: number;
+  /** Standard deviations below the best beyond which a tool is left out (default `AUTO_CUT_SD`). */
+  drop?: number;
+  /** Fraction of the best's fused score below which a tool is left out (0 = off, the default); only when the best is above the mean. */
+  ratio?: number;
+  /** Largest fall between two consecutive tools' fused scores; the tools after a larger one are left out (default off). */
+  gap?: number;
+}
+
 /** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
 export type SelectCut = 'auto' | 'fixed';
 
@@ -131,6 +143,14 @@ export interface SelectOptions {
    * best; `fixed`: exactly `topK` (what `threshold` leaves).
    */
   cut?: SelectCut;
+  /**
+   * The adaptive cut's rule (`cut: 'auto'`), every member optional: at least `minK`, at most `topK`; within
+   * those, a tool is kept while its fused score is within `drop` standard deviations of the best, at least
+   * `ratio` times the best's (the fused score is centred on the list's mean, so this is a fraction of how far
+   * the best stands out), and no gap of more than `gap` between two consecutive tools lies above it.
+   * Defaults: `DEFAULT_AUTO_CUT`.
+   */
+  autoCut?: AutoCut;
   /** `linear` fusion only: weight of the cosine in `w·cosine + (1−w)·bm25/max(bm25)`. Default `DEFAULT_SEMANTIC_WEIGHT`. */
   semanticWeight?: number;
   /**
@@ -171,6 +191,29 @@ export const DEFAULT_FUSION: SelectFusion = 'zscore';
  * on average over the development sets (BENCHMARKS.md), against 5 for a fixed top 5.
  */
 export const AUTO_CUT_SD = 1.5;
+/** The adaptive cut's default rule (BENCHMARKS.md, "the adaptive cut, configurable"). */
+export const DEFAULT_AUTO_CUT: Readonly<Required<AutoCut>> = Object.freeze({ minK: 1, drop: AUTO_CUT_SD, ratio: 0, gap: Number.POSITIVE_INFINITY });
+
+/**
+ * The adaptive cut over scores ranked best first (`cut: 'auto'`): how many of them to keep (at most `maxK`).
+ * Pure, so a bench can try rules over one ranking.
+ */
+export function autoCutLength(ranked: readonly number[], maxK: number, rule: AutoCut = {}): number {
+  const minK = rule.minK ?? DEFAULT_AUTO_CUT.minK;
+  const drop = rule.drop ?? DEFAULT_AUTO_CUT.drop;
+  const ratio = rule.ratio ?? DEFAULT_AUTO_CUT.ratio;
+  const gap = rule.gap ?? DEFAULT_AUTO_CUT.gap;
+  const n = Math.min(maxK, ranked.length);
+  if (n === 0) return 0;
+  const best = ranked[0] as number;
+  let k = 1;
+  while (k < n) {
+    const s = ranked[k] as number;
+    if (k >= minK && (s < best - drop || (ratio > 0 && best > 0 && s < ratio * best) || (ranked[k - 1] as number) - s > gap)) break;
+    k++;
+  }
+  return k;
+}
 /**
  * Weight of the `values` ranker in the `zscore` fusion (the others weigh 1): 1.5 lost no development set's
  * recall@5 against 1 with either offline embedder (WordNet features alone, and with word vectors) and gained one
@@ -190,7 +233,19 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'autoCut', 'semanticWeight']);
+const AUTO_CUT_KEYS: ReadonlySet<string> = new Set(['minK', 'drop', 'ratio', 'gap']);
+
+function validateAutoCut(rule: unknown): void {
+  if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) throw invalid('opts.autoCut', 'type', 'selectTools: autoCut must be an object');
+  for (const k of Object.keys(rule)) if (!AUTO_CUT_KEYS.has(k)) throw invalid(`opts.autoCut.${k}`, 'unknown_option', `selectTools: unknown autoCut member "${k}"`);
+  const { minK, drop, ratio, gap } = rule as AutoCut;
+  if (minK !== undefined && (!Number.isInteger(minK) || minK < 1)) throw invalid('opts.autoCut.minK', 'minimum', 'selectTools: autoCut.minK must be an integer >= 1');
+  for (const [name, v] of [['drop', drop], ['gap', gap]] as const) {
+    if (v !== undefined && (typeof v !== 'number' || Number.isNaN(v) || v < 0)) throw invalid(`opts.autoCut.${name}`, 'minimum', `selectTools: autoCut.${name} must be a number >= 0`);
+  }
+  if (ratio !== undefined && (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1))) throw invalid('opts.autoCut.ratio', 'range', 'selectTools: autoCut.ratio must be in [0, 1]');
+}
 const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
@@ -218,6 +273,7 @@ function validate(opts: SelectOptions): void {
     });
   }
   if (cut !== undefined && !CUTS.has(cut)) throw invalid('opts.cut', 'enum', `selectTools: cut must be one of ${[...CUTS].join(', ')}`);
+  if (opts.autoCut !== undefined) validateAutoCut(opts.autoCut);
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw invalid('opts.topK', 'minimum', 'selectTools: topK must be an integer >= 1');
   if (threshold !== undefined && (typeof threshold !== 'number' || !Number.isFinite(threshold))) {
     throw invalid('opts.threshold', 'type', 'selectTools: threshold must be a finite number');
@@ -994,10 +1050,7 @@ export async function selectTools<T extends ToolLike>(tools: readonly T[], query
   const k = opts.topK ?? (opts.threshold === undefined ? DEFAULT_TOP_K : ranked.length);
   const top = ranked.slice(0, k);
   // The adaptive cut: on standardised scores, tools far below the best are not worth their tokens.
-  if (cutOf(opts) === 'auto' && top.length > 0) {
-    const best = top[0]!.score;
-    return top.filter((s) => s.score >= best - AUTO_CUT_SD);
-  }
+  if (cutOf(opts) === 'auto' && top.length > 0) return top.slice(0, autoCutLength(top.map((s) => s.score), k, opts.autoCut));
   return top;
 }
 
