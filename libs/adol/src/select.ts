@@ -31,6 +31,8 @@
  *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
  *    no tool name uses, as WordNet synsets, BM25 against the concepts of the
  *    tools' name words, its verb and object ("tick" meets "check_item");
+ *  - `params` (opt-in): the input schema's field words read as senses (the tool's object), against the
+ *    request's words no tool name uses;
  *  - `action` (opt-in): verb–object structure (action.ts), the request's verb
  *    against each tool's act through the lexicon's verb senses, derivations and
  *    one troponym step ("relocate" meets move_file).
@@ -86,7 +88,7 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action' | 'gloss';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action' | 'gloss' | 'params';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
@@ -226,6 +228,12 @@ export const CONCEPTS_WEIGHT = 0.5;
 export const ACTION_WEIGHT = 0.5;
 /** Fusion weight of the `gloss` ranker (definitions: looser evidence than a shared sense). */
 export const GLOSS_WEIGHT = 0.25;
+/**
+ * Fusion weight of the `params` ranker (the object a tool's parameters name, read as senses; opt-in): as `concepts`.
+ * Not on by default: on dev it gained GitHub's no-shared-word queries and lost GitHub word-sharing ones and GitLab
+ * (BENCHMARKS.md, fifth round).
+ */
+export const PARAMS_WEIGHT = 0.5;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -246,7 +254,7 @@ function validateAutoCut(rule: unknown): void {
   }
   if (ratio !== undefined && (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1))) throw invalid('opts.autoCut.ratio', 'range', 'selectTools: autoCut.ratio must be in [0, 1]');
 }
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss']);
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss', 'params']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -598,6 +606,8 @@ interface ListCache {
   actions?: Map<string, ActionIndex>;
   /** Per lexicon id: BM25 over the definition words of the tools' name words, and over the name words themselves (the `gloss` ranker). */
   glosses?: Map<string, { definitions: Bm25Index; nameTerms: Set<string> }>;
+  /** Per lexicon id: BM25 over concept ids of the words of the tools' input-schema fields (the `params` ranker). */
+  params?: Map<string, Bm25Index>;
   /** Per tool: the shapes of value its parameters take (the `values` ranker). */
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
@@ -889,6 +899,31 @@ function glossScores(tools: readonly ToolLike[], query: string, lexicon: SelectL
   return bm25TermScores(index.definitions, unknown.flat());
 }
 
+/**
+ * The `params` ranker (draft-chang §3.4, the input schema as evidence of a tool's object; opt-in): the words of a
+ * tool's input-schema fields (names split, descriptions, string enum values, nested ones too) read as WordNet senses and
+ * derivations, BM25 over concept ids against the request's words no tool name uses, as `concepts` does for names
+ * ("note" meets git_commit's `message`, "folder" a `directory` field). A field every tool has counts nothing.
+ */
+function paramScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const c = cacheFor(tools);
+  c.params ??= new Map();
+  let index = c.params.get(lexicon.id);
+  if (!index) {
+    index = bm25Of(
+      tools.map((t) => {
+        const lines: string[] = [];
+        schemaLines(t.inputSchema, lines, 0);
+        return [...new Set(words(lines.join(' ').slice(0, MAX_SELECTION_TEXT_CHARS)))].filter((w) => !STOP.has(w)).flatMap((w) => lexicon.concepts(w));
+      }),
+    );
+    c.params.set(lexicon.id, index);
+  }
+  const names = new Set(wordIndexFor(tools, c).names.flatMap((ws) => [...ws].flatMap(lexicalTerms)));
+  const unknown = [...new Set(words(query))].filter((w) => !STOP.has(w) && !lexicalTerms(w).some((t) => names.has(t)));
+  return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
+}
+
 /** Ranks (1 = best; ties share the best rank of their group). */
 function ranksOf(scores: readonly number[]): number[] {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
@@ -981,6 +1016,13 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
       if (v.some((x) => x !== 0)) {
         rankers.push(v);
         weights[rankers.length - 1] = GLOSS_WEIGHT;
+      }
+    }
+    if (use.has('params') && opts.lexicon) {
+      const v = paramScores(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = PARAMS_WEIGHT;
       }
     }
     if (use.has('values') && values.shapes.size > 0) {

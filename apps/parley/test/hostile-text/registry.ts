@@ -148,6 +148,22 @@ export const TEXT_PATHS: readonly TextPath[] = [
       }),
   },
   {
+    name: 'adol selectTools (params ranker: input-schema field words as senses, request)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools(SHAPED_TOOLS, `note ${t}`, { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'params'] }),
+  },
+  {
+    name: 'adol selectTools (params ranker: input-schema field names and descriptions)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) =>
+      selectTools([...SHAPED_TOOLS, { name: 'hostile', description: 'a tool', inputSchema: { type: 'object', properties: { [t]: { type: 'string', description: t.slice(0, 4096), enum: [t] } } } }], 'leave a note', {
+        embedder,
+        lexicon: await wordSenses(),
+        topK: 2,
+        rankers: ['bm25', 'dense', 'params'],
+      }),
+  },
+  {
     name: 'cli parley tokens --query (selection, the adaptive cut and its table: request)',
     files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
     run: async (t) => {
