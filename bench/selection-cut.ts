@@ -75,10 +75,10 @@ function measure(runs: readonly SetRun[], cutLength: (r: Ranked) => number): { r
 
 function grid(): AutoCut[] {
   const out: AutoCut[] = [];
-  for (const minK of [1, 2])
-    for (const drop of [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, Number.POSITIVE_INFINITY])
+  for (const minK of [1, 2, 3])
+    for (const drop of [0.5, 0.75, 1, 1.25, 1.4, 1.5, 1.6, 1.75, 2, 2.5, Number.POSITIVE_INFINITY])
       for (const ratio of [0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
-        for (const gap of [Number.POSITIVE_INFINITY, 0.25, 0.4, 0.5, 0.75, 1]) out.push({ minK, drop, ratio, gap });
+        for (const gap of [Number.POSITIVE_INFINITY, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1, 1.25, 1.5]) out.push({ minK, drop, ratio, gap });
   return out;
 }
 
@@ -103,10 +103,10 @@ async function main(): Promise<void> {
   log(`dev sets: ${dev.map((s) => s.name).join(', ')}`);
   if (val.length > 0) log(`validation sets (not used to choose): ${val.map((s) => s.name).join(', ')}`);
   const show = (x: (typeof rows)[number]): string =>
-    `${x.rule.padEnd(44)} dev recall ${x.dev.recall.toFixed(3)} saved ${x.dev.saved.toFixed(1)}%` + (x.val ? ` | val recall ${x.val.recall.toFixed(3)} saved ${x.val.saved.toFixed(1)}%` : '');
+    `${x.rule.padEnd(44)} dev recall ${x.dev.recall.toFixed(4)} saved ${x.dev.saved.toFixed(2)}%` + (x.val ? ` | val recall ${x.val.recall.toFixed(3)} saved ${x.val.saved.toFixed(1)}%` : '');
   const current = rows.find((r) => r.rule === label({ minK: 1, drop: 1.5, ratio: 0, gap: Number.POSITIVE_INFINITY }))!;
   log(show(rows[0]!));
-  log(`${show(current)}   (the former default)`);
+  log(`${show(current)}   (the former default; ${rows.length - 1} rules in the grid)`);
   log('Pareto front on dev (recall within the cut, tokens saved):');
   for (const r of front.filter((x) => x.dev.recall >= minRecall).slice(0, top)) log(show(r));
   for (const [i, s] of dev.entries()) log(`  dev ${s.name.padEnd(34)} fixed 5: ${rows[0]!.dev.perSet[i]!.recall.toFixed(3)} ${rows[0]!.dev.perSet[i]!.saved.toFixed(1)}%  former: ${current.dev.perSet[i]!.recall.toFixed(3)} ${current.dev.perSet[i]!.saved.toFixed(1)}%`);
