@@ -12,7 +12,7 @@
  * in the JSON); 2 usage or bad input (missing file, invalid JSON, not a tool list).
  */
 import { readFile } from 'node:fs/promises';
-import { countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
+import { autoCutLength, countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
 import { isParleyError } from '@parley/protocol';
 import { progress } from '../progress';
 
@@ -176,8 +176,9 @@ export async function selectionFigures(
   lexicon?: SelectOptions['lexicon'],
 ): Promise<SelectionFigures> {
   const opts: SelectOptions = { embedder, topK: sel.topK, ...(lexicon ? { lexicon } : {}), ...(sel.cut ? { cut: sel.cut } : {}), autoCut: sel.autoCut };
-  const chosen = await selectTools(tools, sel.query, opts);
+  // One ranking: the fixed top K, and the adaptive cut applied to its scores (what selectTools' auto cut does).
   const fixed = await selectTools(tools, sel.query, { ...opts, cut: 'fixed' });
+  const chosen = sel.cut === 'fixed' ? fixed : fixed.slice(0, autoCutLength(fixed.map((s) => s.score), sel.topK, sel.autoCut));
   const tokens = countTokens(chosen.map((s) => shortView(s.tool)));
   const topTokens = countTokens(fixed.map((s) => shortView(s.tool)));
   const saved = (n: number): number => (full === 0 ? 0 : Math.round(((full - n) / full) * 1000) / 10);
