@@ -1,4 +1,5 @@
-// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical] [-- --rankers bm25,dense,...] [-- --no-lexicon] [-- --verbose]`
+// `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical] [-- --rankers bm25,dense,...] [-- --no-lexicon] [-- --verbose]
+//   [-- --cut auto|fixed] [-- --min-k N] [-- --cut-drop SD] [-- --cut-ratio F] [-- --cut-gap G]` (the adaptive cut's rule, `autoCut`)
 // (selection gets WordNet word senses for the `concepts` ranker unless --no-lexicon): draft-chang
 // ADOL figures over the MCP tools/list data sets vendored in bench/data/mcp-tools
 // (SOURCES.md there says where each came from), plus any extra list in
@@ -14,7 +15,8 @@
 //               come from bench/heldout/mcp-tools)
 //    recall@1, recall@5 and MRR, separately on requests that share a word with the
 //    expected tool's name or description and on those that share none, and tokens per
-//    request (the tools selection returns, in the short view) against the full list.
+//    request (the tools selection returns, in the short view) against the full list, both for a fixed top 5 and
+//    for what the cut returns (recall@5 beside recall within the cut).
 // Selection uses the embedder PARLEY_EMBEDDER configures (default: the offline one).
 // No services needed. The last line is one JSON object keyed by list file name.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -29,6 +31,7 @@ import {
   shortView,
   toolsFromList,
   wordNetLexicon,
+  type AutoCut,
   type McpTool,
   type SelectLexicon,
   type SelectOptions,
@@ -77,18 +80,36 @@ interface SplitResult {
   recall_selected: number;
   tokens_per_request: number;
   tokens_per_request_saved_pct: number;
+  /** The same for a fixed top 5 (what recall@5 counts). */
+  tokens_per_request_top5: number;
+  tokens_per_request_top5_saved_pct: number;
   misses: { id: string; text: string; expected: string; rank: number; top: string[] }[];
 }
 
 type Row = ToolsMeasure & { tokens_no_refs: number; selection?: Record<string, SplitResult>; selection_note?: string };
 
-function args(): { heldout: boolean; mode?: SelectOptions['mode']; rankers?: SelectOptions['rankers']; verbose: boolean; lexicon: boolean } {
+type Args = { heldout: boolean; mode?: SelectOptions['mode']; rankers?: SelectOptions['rankers']; verbose: boolean; lexicon: boolean; cut?: SelectOptions['cut']; autoCut?: AutoCut };
+
+/** `--min-k`, `--cut-drop`, `--cut-ratio`, `--cut-gap`: the adaptive cut's rule (selectTools validates the values). */
+function cutArgs(a: readonly string[]): Pick<Args, 'cut' | 'autoCut'> {
+  const num = (flag: string): number | undefined => (a.includes(flag) ? Number(a[a.indexOf(flag) + 1]) : undefined);
+  const rule: AutoCut = {};
+  const [minK, drop, ratio, gap] = [num('--min-k'), num('--cut-drop'), num('--cut-ratio'), num('--cut-gap')];
+  if (minK !== undefined) rule.minK = minK;
+  if (drop !== undefined) rule.drop = drop;
+  if (ratio !== undefined) rule.ratio = ratio;
+  if (gap !== undefined) rule.gap = gap;
+  const cut = a.includes('--cut') ? (a[a.indexOf('--cut') + 1] as SelectOptions['cut']) : undefined;
+  return { ...(cut ? { cut } : {}), ...(Object.keys(rule).length > 0 ? { autoCut: rule } : {}) };
+}
+
+function args(): Args {
   const a = process.argv.slice(2);
   const i = a.indexOf('--mode');
   const mode = i >= 0 ? (a[i + 1] as SelectOptions['mode']) : undefined;
   const j = a.indexOf('--rankers');
   const rankers = j >= 0 ? (a[j + 1]?.split(',') as SelectOptions['rankers']) : undefined;
-  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), lexicon: !a.includes('--no-lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}) };
+  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), lexicon: !a.includes('--no-lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}), ...cutArgs(a) };
 }
 
 async function configuredEmbedder(): Promise<TextEmbedder | string> {
@@ -167,11 +188,15 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
     opts,
   );
   let tokens = 0;
+  let tokens5 = 0;
   for (const r of set.requests) {
     const chosen = await selectTools(tools, r.text, opts);
     tokens += countTokens(chosen.map((s) => shortView(s.tool)));
+    const top5 = await selectTools(tools, r.text, { ...opts, topK: 5, cut: 'fixed' });
+    tokens5 += countTokens(top5.map((s) => shortView(s.tool)));
   }
   const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
+  const perRequest5 = Math.round(tokens5 / Math.max(1, set.requests.length));
   const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
   return {
     file: set.file,
@@ -182,6 +207,8 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
     recall_selected: round(ev.recall_selected),
     tokens_per_request: perRequest,
     tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
+    tokens_per_request_top5: perRequest5,
+    tokens_per_request_top5_saved_pct: round(((full - perRequest5) / full) * 100, 1),
     misses: set.requests
       .map((r, i) => ({ id: r.id, text: r.text, expected: r.expected.join('|'), rank: ev.ranks[i]!, top: [] as string[] }))
       .filter((m) => m.rank < 1 || m.rank > 5),
@@ -245,12 +272,12 @@ async function main(): Promise<void> {
   const selectOpts: SelectOptions =
     typeof embedder === 'string'
       ? { mode: 'lexical' }
-      : { embedder, ...(typeof lexicon === 'string' ? {} : { lexicon }), ...(opt.mode ? { mode: opt.mode } : {}), ...(opt.rankers ? { rankers: opt.rankers } : {}) };
+      : { embedder, ...(typeof lexicon === 'string' ? {} : { lexicon }), ...(opt.mode ? { mode: opt.mode } : {}), ...(opt.rankers ? { rankers: opt.rankers } : {}), ...(opt.cut ? { cut: opt.cut } : {}), ...(opt.autoCut ? { autoCut: opt.autoCut } : {}) };
   log(
-    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, lexicon ${typeof lexicon === 'string' ? lexicon : lexicon.id}, mode ${selectOpts.mode ?? 'default'}, rankers ${selectOpts.rankers?.join('+') ?? 'default'}; ` +
-      'recall@k on the full ranking; "selected" = what the default cut returns (at most 5); tokens per request = those tools in the short view',
+    `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, lexicon ${typeof lexicon === 'string' ? lexicon : lexicon.id}, mode ${selectOpts.mode ?? 'default'}, rankers ${selectOpts.rankers?.join('+') ?? 'default'}, cut ${selectOpts.cut ?? 'default'} ${JSON.stringify(selectOpts.autoCut ?? {})}; ` +
+      'recall@k on the full ranking; "cut" = what the cut returns (at most 5): tools, recall within it, tokens per request (those tools in the short view); "top 5" = tokens of a fixed top 5, beside recall@5',
   );
-  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | selected: tools, recall | tokens/request (vs full)');
+  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | cut: tools, recall, tokens/request (vs full) | top 5: recall@5, tokens/request');
   for (const set of sets) {
     const tools = toolsOf(set.list)!;
     const row = out[set.list]!;
@@ -258,7 +285,7 @@ async function main(): Promise<void> {
     (row.selection ??= {})[set.split] = r;
     const f = (x: Figures): string => `${String(x.n).padStart(3)}  ${x.recall_at_1.toFixed(3)} ${x.recall_at_5.toFixed(3)} ${x.mrr.toFixed(3)}`;
     log(
-      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} |      ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}      | ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full})`,
+      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} | ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}, ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full}) | ${r.all.recall_at_5.toFixed(3)}, ${r.tokens_per_request_top5} (${r.tokens_per_request_top5_saved_pct}% fewer)`,
     );
     if (opt.verbose) for (const m of r.misses) log(`    miss ${m.id} rank ${m.rank}: ${m.text} → ${m.expected}`);
   }

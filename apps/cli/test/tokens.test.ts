@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parley } from './run-cli';
-import { countTokens, measureTools, toolsFromList } from '@parley/adol';
+import { countTokens, measureTools, shortView, toolsFromList } from '@parley/adol';
+import type { SelectionFigures } from '../src/commands/tokens';
 
 const DATA = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta.url));
 
@@ -81,6 +82,43 @@ describe('parley tokens FILE', () => {
     expect(table.stdout).not.toContain('{"');
   });
 
+  it('--query selects tools as the gateway does: the cut beside a fixed top K, the rule from the flags (draft-chang §3.4)', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'git.json');
+    const tools = toolsFromList(JSON.parse(readFileSync(path, 'utf8')));
+    const short = new Map(tools.map((t) => [t.name, countTokens([shortView(t)])]));
+    const auto = await parley('tokens', path, '--json', '--query', 'what changed between main and release-2', '--top-k', '4');
+    expect(auto.stderr).toBe('');
+    expect(auto.code).toBe(0);
+    const a = lastJson(auto.stdout).selection as SelectionFigures;
+    expect(a.tools.length).toBeGreaterThanOrEqual(1);
+    expect(a.tools.length).toBeLessThanOrEqual(4);
+    expect(a.top_k).toBe(4);
+    expect(a.tokens).toBe(countTokens(a.tools.map((t) => shortView(tools.find((x) => x.name === t.name)!))));
+    for (const t of a.tools) expect(t.tokens).toBe(short.get(t.name));
+    expect(a.tokens).toBeLessThanOrEqual(a.top_k_tokens);
+    expect(auto.stdout).toContain(`returned ${a.tools.length} tools: ${a.tokens} tokens`);
+    // min_k forces the count up, a zero drop cuts to it; fixed ignores the rule.
+    const forced = lastJson((await parley('tokens', path, '--json', '--query=what changed between main and release-2', '--top-k', '4', '--cut-drop', '0', '--min-k', '3')).stdout).selection as SelectionFigures;
+    expect(forced.tools.map((t) => t.name)).toEqual(a.tools.length >= 3 ? a.tools.slice(0, 3).map((t) => t.name) : forced.tools.map((t) => t.name));
+    expect(forced.tools).toHaveLength(3);
+    expect(forced.auto_cut).toEqual({ drop: 0, minK: 3 });
+    const fixed = lastJson((await parley('tokens', path, '--json', '--query', 'what changed between main and release-2', '--top-k', '4', '--cut', 'fixed', '--cut-drop', '0')).stdout).selection as SelectionFigures;
+    expect(fixed.tools).toHaveLength(4);
+    expect(fixed.tokens).toBe(fixed.top_k_tokens);
+  });
+
+  it('--query with hostile text ranks and renders without throwing', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'memory.json');
+    // (NUL cannot travel in argv; the hostile-text registry drives selectionFigures with it.)
+    for (const q of ['constructor __proto__ toString', `${'(a+)+'.repeat(200)}!`, 'x \ud800 y']) {
+      const r = await parley('tokens', path, '--json', '--query', q);
+      expect(r.code).toBe(0);
+      const sel = lastJson(r.stdout).selection as SelectionFigures;
+      expect(sel.tools.length).toBeGreaterThanOrEqual(1);
+      if (!q.includes('\ud800')) expect(sel.query).toBe(q);
+    }
+  });
+
   const bad: [string, () => string[], RegExp][] = [
     ['a missing file', () => ['tokens', join(tmp, 'nope.json')], /cannot read .*nope\.json: no such file/],
     ['invalid JSON', () => ['tokens', file('broken.json', '{"tools": [')], /broken\.json is not valid JSON/],
@@ -88,6 +126,12 @@ describe('parley tokens FILE', () => {
     ['a tool without inputSchema', () => ['tokens', file('noschema.json', '[{"name":"a","inputSchema":{"type":"object"}},{"name":"b"}]')], /\[1\]\.inputSchema must be a JSON Schema object/],
     ['no FILE', () => ['tokens'], /FILE is missing/],
     ['an unknown option', () => ['tokens', '--bogus', 'x.json'], /unknown option --bogus/],
+    ['a cut flag without --query', () => ['tokens', 'x.json', '--min-k', '2'], /apply with --query/],
+    ['an empty --query', () => ['tokens', 'x.json', '--query', ' '], /--query needs the request text/],
+    ['a --min-k of 0', () => ['tokens', 'x.json', '--query', 'q', '--min-k', '0'], /--min-k needs an integer from 1 to 100/],
+    ['a --cut-ratio above 1', () => ['tokens', 'x.json', '--query', 'q', '--cut-ratio', '2'], /--cut-ratio needs a number from 0 to 1/],
+    ['a --cut-drop that is not a number', () => ['tokens', 'x.json', '--query', 'q', '--cut-drop', 'wide'], /--cut-drop needs a number/],
+    ['an unknown --cut', () => ['tokens', 'x.json', '--query', 'q', '--cut', 'some'], /--cut is auto or fixed/],
   ];
   it.each(bad)('%s: a clear message on stderr, exit code 2', { timeout: 60_000 }, async (_name, args, message) => {
     const r = await parley(...args());

@@ -45,6 +45,12 @@ export interface ListToolsOptions {
   topK: number;
   /** chang §3.4: `auto` (default) returns up to top_k tools, fewer when the best stand out; `fixed` exactly top_k. */
   cut?: 'auto' | 'fixed';
+  /**
+   * chang §3.4, the adaptive cut's rule (`min_k`, `cut_drop`, `cut_ratio`, `cut_gap`; adol's `autoCut`): at least
+   * min_k tools; the others while within cut_drop standard deviations of the best, at least cut_ratio of the best's
+   * score, and after no fall larger than cut_gap. Unset members keep adol's defaults.
+   */
+  autoCut?: { minK?: number; drop?: number; ratio?: number; gap?: number };
   tags?: string[];
 }
 
@@ -81,6 +87,38 @@ function stringArray(v: unknown, path: string, max: number, each: (s: string, p:
   return out;
 }
 
+/** Largest cut_drop / cut_gap accepted (standard deviations of the fused score; beyond a few nothing is cut). */
+const MAX_CUT_SD = 100;
+
+/** `min_k`, `cut_drop`, `cut_ratio`, `cut_gap` of `params._meta` (each only with a query). */
+function parseAutoCut(m: Record<string, unknown>, base: string, hasQuery: boolean): ListToolsOptions['autoCut'] {
+  const rule: NonNullable<ListToolsOptions['autoCut']> = {};
+  const member = (name: string): number | undefined => {
+    const v = m[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${base}.${name}`, 'type', `${base}.${name} must be a number`);
+    if (!hasQuery) fail(`${base}.${name}`, 'requires_query', `${base}.${name} only applies with ${base}.query`);
+    return v as number;
+  };
+  const minK = member('min_k');
+  if (minK !== undefined) {
+    if (!Number.isInteger(minK) || minK < 1 || minK > MAX_TOP_K) fail(`${base}.min_k`, 'range', `${base}.min_k must be an integer between 1 and ${MAX_TOP_K}`);
+    rule.minK = minK;
+  }
+  for (const [name, key] of [['cut_drop', 'drop'], ['cut_gap', 'gap']] as const) {
+    const v = member(name);
+    if (v === undefined) continue;
+    if (v < 0 || v > MAX_CUT_SD) fail(`${base}.${name}`, 'range', `${base}.${name} must be between 0 and ${MAX_CUT_SD}`);
+    rule[key] = v;
+  }
+  const ratio = member('cut_ratio');
+  if (ratio !== undefined) {
+    if (ratio < 0 || ratio > 1) fail(`${base}.cut_ratio`, 'range', `${base}.cut_ratio must be between 0 and 1`);
+    rule.ratio = ratio;
+  }
+  return Object.keys(rule).length > 0 ? rule : undefined;
+}
+
 /** Parses the ADOL options of `tools/list` from `params._meta`; invalid values are `invalid_params` naming the member. */
 export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListToolsOptions {
   const m = metaObject(meta, base);
@@ -108,6 +146,8 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     if (out.query === undefined) fail(`${base}.cut`, 'requires_query', `${base}.cut only applies with ${base}.query`);
     out.cut = m.cut as 'auto' | 'fixed';
   }
+  const autoCut = parseAutoCut(m, base, out.query !== undefined);
+  if (autoCut) out.autoCut = autoCut;
   if (m.refs !== undefined && m.refs !== null) {
     if (!(REFS_MODES as readonly unknown[]).includes(m.refs)) fail(`${base}.refs`, 'enum', `${base}.refs must be one of ${REFS_MODES.map((x) => `"${x}"`).join(', ')}`);
     out.refs = m.refs as RefsMode;

@@ -16,6 +16,7 @@ import {
   shortView,
   templateShortView,
   wordNetLexicon,
+  type AutoCut,
   type McpTool,
   type SelectLexicon,
   type TextEmbedder,
@@ -160,6 +161,8 @@ export interface SelectionRequest {
   query?: string;
   topK: number;
   cut?: 'auto' | 'fixed';
+  /** The adaptive cut's rule (adol `autoCut`), from `_meta` min_k / cut_drop / cut_ratio / cut_gap. */
+  autoCut?: AutoCut;
   tags?: string[];
 }
 
@@ -193,6 +196,7 @@ export async function selectEntries<E>(selectable: readonly (ToolLike & { entry:
     ...(req.tags ? { tags: req.tags } : {}),
     ...(req.query !== undefined ? { topK: req.topK } : {}),
     ...(req.cut ? { cut: req.cut } : {}),
+    ...(req.autoCut ? { autoCut: req.autoCut } : {}),
     ...(hybrid ? { embedder } : {}),
     ...(lexicon ? { lexicon } : {}),
   });

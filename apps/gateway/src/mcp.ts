@@ -124,7 +124,7 @@ async function inSpan<T>(
 const INSTRUCTIONS =
   'Each tool is a scenario served by an agent registered in Parley (draft-zhou). The arguments are the payload: ' +
   'follow each key\'s description, and put anything that fits no key in "other". ' +
-  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut, tags and refs ' +
+  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut (with min_k, cut_drop, cut_ratio, cut_gap), tags and refs ' +
   '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput.';
 
 /**
@@ -189,7 +189,7 @@ export async function listTools(selectable: readonly SelectableEntry[], meta: un
   const opts = parseListToolsMeta(meta);
   const picked = await selectEntries(
     selectable,
-    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
+    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
     embedder,
   );
   const tools: Tool[] = picked.map((e) => (opts.short ? shortTool(e.tool) : e.tool));

@@ -241,6 +241,34 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(violation(() => parseToolExamples({ a: [' '] }))).toEqual({ type: 'invalid_params', path: 'tool_examples["a"][0]', rule: 'non_empty' });
   });
 
+  it('parses the adaptive cut rule (min_k, cut_drop, cut_ratio, cut_gap) and applies it', async () => {
+    expect(parseListToolsMeta({ query: 'x', min_k: 2, cut_drop: 0.5, cut_ratio: 0.6, cut_gap: 1 }).autoCut).toEqual({ minK: 2, drop: 0.5, ratio: 0.6, gap: 1 });
+    expect(parseListToolsMeta({ query: 'x' }).autoCut).toBeUndefined();
+    expect(violation(() => parseListToolsMeta({ min_k: 2 }))).toEqual({ type: 'invalid_params', path: 'params._meta.min_k', rule: 'requires_query' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', min_k: 0 }))).toEqual({ type: 'invalid_params', path: 'params._meta.min_k', rule: 'range' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', min_k: 1.5 }))).toEqual({ type: 'invalid_params', path: 'params._meta.min_k', rule: 'range' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', cut_drop: '1' }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_drop', rule: 'type' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', cut_gap: -1 }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_gap', rule: 'range' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', cut_ratio: 2 }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_ratio', rule: 'range' });
+    // At least min_k tools come back, however far the rest fall below the best.
+    const query = 'book a flight from Beijing to Shanghai';
+    // The cut applies to an embedder's fused scores: a small bag of words stands in for the offline one.
+    const bag = {
+      id: 'test-bag',
+      embed: async (texts: string[]) =>
+        texts.map((t) => {
+          const v = new Float32Array(32);
+          for (const w of t.toLowerCase().split(/[^a-z]+/)) if (w) v[[...w].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 32, 7)]! += 1;
+          return v;
+        }),
+    };
+    const tight = await listTools(selectable, { query, top_k: 3, cut_drop: 0 }, bag);
+    const atLeast = await listTools(selectable, { query, top_k: 3, cut_drop: 0, min_k: 3 }, bag);
+    expect(tight.tools.length).toBe(1);
+    expect(atLeast.tools.length).toBe(3);
+    expect(atLeast.tools[0]!.name).toBe(tight.tools[0]!.name);
+  });
+
   it('short applies after selection and keeps the names', async () => {
     const full = await listTools(selectable, {});
     const short = await listTools(selectable, { short: true });

@@ -72,6 +72,7 @@ const noHeldout = process.argv.includes('--no-heldout');
 const dirs = [
   { requests: join(bench, 'data', 'selection'), suffix: '.dev.json' },
   { requests: join(bench, 'data', 'selection'), suffix: '.val.json' },
+  { requests: join(bench, 'data', 'selection'), suffix: '.val2.json' },
   ...(noHeldout ? [] : ['.heldout.json', '.heldout2.json'].map((suffix) => ({ requests: join(bench, 'heldout', 'selection'), suffix }))),
 ];
 const listDirs = [join(bench, 'data', 'mcp-tools'), ...(noHeldout ? [] : [join(bench, 'heldout', 'mcp-tools')])];

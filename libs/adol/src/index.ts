@@ -57,8 +57,8 @@ export { REQUIRE_OUTPUT, filterOutput, filterToolResult, outputFields, requireOu
 export type { OutputFieldsOptions } from './output';
 
 // D. Tool selection (chang §3.4), and the cosine similarity it ranks by.
-export { AUTO_CUT_SD, DEFAULT_FUSION, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText } from './select';
-export type { ScoredTool, SelectCut, SelectFusion, SelectMode, SelectOptions, SelectRanker, SelectionEvaluation, SelectionQuery, TextEmbedder, ToolLike } from './select';
+export { AUTO_CUT_SD, DEFAULT_AUTO_CUT, DEFAULT_FUSION, autoCutLength, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText } from './select';
+export type { AutoCut, ScoredTool, SelectCut, SelectFusion, SelectMode, SelectOptions, SelectRanker, SelectionEvaluation, SelectionQuery, TextEmbedder, ToolLike } from './select';
 export { CONCEPTS_WEIGHT, GLOSS_WEIGHT, VALUES_WEIGHT } from './select';
 // Representations selection reads: values in a request against parameter shapes, word senses.
 export { VALUE_SHAPES, parameterShapes, requestValues, valueScores } from './values';

@@ -31,6 +31,8 @@
  *  - `concepts`: word senses, with a `lexicon` (concepts.ts): the request's words
  *    no tool name uses, as WordNet synsets, BM25 against the concepts of the
  *    tools' name words, its verb and object ("tick" meets "check_item");
+ *  - `params` (opt-in): the input schema's field words read as senses (the tool's object), against the
+ *    request's words no tool name uses;
  *  - `action` (opt-in): verb–object structure (action.ts), the request's verb
  *    against each tool's act through the lexicon's verb senses, derivations and
  *    one troponym step ("relocate" meets move_file).
@@ -86,13 +88,25 @@ export type SelectRepresentation = 'words' | 'text';
 export type SelectFusion = 'rrf' | 'zscore' | 'linear';
 
 /** The rankers fused in `hybrid` and `semantic` modes (BM25 only in `hybrid`; `examples` only where tools have them). */
-export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action' | 'gloss';
+export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 'concepts' | 'action' | 'gloss' | 'params';
 /**
  * `match` (soft word matching with the action word against tool names) is left out by
  * default: with the offline embedder it did not change recall on any development set
  * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
  */
 export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values', 'concepts'];
+
+/** The adaptive cut's rule (`SelectOptions.autoCut`). */
+export interface AutoCut {
+  /** Fewest tools returned (when there are that many); default 1. */
+  minK?: number;
+  /** Standard deviations below the best beyond which a tool is left out (default `AUTO_CUT_SD`). */
+  drop?: number;
+  /** Fraction of the best's fused score below which a tool is left out (0 = off, the default); only when the best is above the mean. */
+  ratio?: number;
+  /** Largest fall between two consecutive tools' fused scores; the tools after a larger one are left out (default off). */
+  gap?: number;
+}
 
 /** How many ranked tools are returned: `fixed` (`topK`), or `auto` (up to `topK`, fewer when the rest score far below the best). */
 export type SelectCut = 'auto' | 'fixed';
@@ -131,6 +145,14 @@ export interface SelectOptions {
    * best; `fixed`: exactly `topK` (what `threshold` leaves).
    */
   cut?: SelectCut;
+  /**
+   * The adaptive cut's rule (`cut: 'auto'`), every member optional: at least `minK`, at most `topK`; within
+   * those, a tool is kept while its fused score is within `drop` standard deviations of the best, at least
+   * `ratio` times the best's (the fused score is centred on the list's mean, so this is a fraction of how far
+   * the best stands out), and no gap of more than `gap` between two consecutive tools lies above it.
+   * Defaults: `DEFAULT_AUTO_CUT`.
+   */
+  autoCut?: AutoCut;
   /** `linear` fusion only: weight of the cosine in `w·cosine + (1−w)·bm25/max(bm25)`. Default `DEFAULT_SEMANTIC_WEIGHT`. */
   semanticWeight?: number;
   /**
@@ -171,6 +193,29 @@ export const DEFAULT_FUSION: SelectFusion = 'zscore';
  * on average over the development sets (BENCHMARKS.md), against 5 for a fixed top 5.
  */
 export const AUTO_CUT_SD = 1.5;
+/** The adaptive cut's default rule (BENCHMARKS.md, "the adaptive cut, configurable"). */
+export const DEFAULT_AUTO_CUT: Readonly<Required<AutoCut>> = Object.freeze({ minK: 1, drop: AUTO_CUT_SD, ratio: 0, gap: Number.POSITIVE_INFINITY });
+
+/**
+ * The adaptive cut over scores ranked best first (`cut: 'auto'`): how many of them to keep (at most `maxK`).
+ * Pure, so a bench can try rules over one ranking.
+ */
+export function autoCutLength(ranked: readonly number[], maxK: number, rule: AutoCut = {}): number {
+  const minK = rule.minK ?? DEFAULT_AUTO_CUT.minK;
+  const drop = rule.drop ?? DEFAULT_AUTO_CUT.drop;
+  const ratio = rule.ratio ?? DEFAULT_AUTO_CUT.ratio;
+  const gap = rule.gap ?? DEFAULT_AUTO_CUT.gap;
+  const n = Math.min(maxK, ranked.length);
+  if (n === 0) return 0;
+  const best = ranked[0] as number;
+  let k = 1;
+  while (k < n) {
+    const s = ranked[k] as number;
+    if (k >= minK && (s < best - drop || (ratio > 0 && best > 0 && s < ratio * best) || (ranked[k - 1] as number) - s > gap)) break;
+    k++;
+  }
+  return k;
+}
 /**
  * Weight of the `values` ranker in the `zscore` fusion (the others weigh 1): 1.5 lost no development set's
  * recall@5 against 1 with either offline embedder (WordNet features alone, and with word vectors) and gained one
@@ -183,6 +228,12 @@ export const CONCEPTS_WEIGHT = 0.5;
 export const ACTION_WEIGHT = 0.5;
 /** Fusion weight of the `gloss` ranker (definitions: looser evidence than a shared sense). */
 export const GLOSS_WEIGHT = 0.25;
+/**
+ * Fusion weight of the `params` ranker (the object a tool's parameters name, read as senses; opt-in): as `concepts`.
+ * Not on by default: on dev it gained GitHub's no-shared-word queries and lost GitHub word-sharing ones and GitLab
+ * (BENCHMARKS.md, fifth round).
+ */
+export const PARAMS_WEIGHT = 0.5;
 
 /** `auto` applies with the `zscore` fusion of an embedder's rankers (the only scores on a common scale); otherwise `fixed`. */
 function cutOf(opts: SelectOptions): SelectCut {
@@ -190,8 +241,20 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'semanticWeight']);
-const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'autoCut', 'semanticWeight']);
+const AUTO_CUT_KEYS: ReadonlySet<string> = new Set(['minK', 'drop', 'ratio', 'gap']);
+
+function validateAutoCut(rule: unknown): void {
+  if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) throw invalid('opts.autoCut', 'type', 'selectTools: autoCut must be an object');
+  for (const k of Object.keys(rule)) if (!AUTO_CUT_KEYS.has(k)) throw invalid(`opts.autoCut.${k}`, 'unknown_option', `selectTools: unknown autoCut member "${k}"`);
+  const { minK, drop, ratio, gap } = rule as AutoCut;
+  if (minK !== undefined && (!Number.isInteger(minK) || minK < 1)) throw invalid('opts.autoCut.minK', 'minimum', 'selectTools: autoCut.minK must be an integer >= 1');
+  for (const [name, v] of [['drop', drop], ['gap', gap]] as const) {
+    if (v !== undefined && (typeof v !== 'number' || Number.isNaN(v) || v < 0)) throw invalid(`opts.autoCut.${name}`, 'minimum', `selectTools: autoCut.${name} must be a number >= 0`);
+  }
+  if (ratio !== undefined && (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1))) throw invalid('opts.autoCut.ratio', 'range', 'selectTools: autoCut.ratio must be in [0, 1]');
+}
+const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss', 'params']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
 const MODES: ReadonlySet<string> = new Set<SelectMode>(['hybrid', 'semantic', 'lexical']);
 const REPRESENTATIONS: ReadonlySet<string> = new Set<SelectRepresentation>(['words', 'text']);
@@ -218,6 +281,7 @@ function validate(opts: SelectOptions): void {
     });
   }
   if (cut !== undefined && !CUTS.has(cut)) throw invalid('opts.cut', 'enum', `selectTools: cut must be one of ${[...CUTS].join(', ')}`);
+  if (opts.autoCut !== undefined) validateAutoCut(opts.autoCut);
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw invalid('opts.topK', 'minimum', 'selectTools: topK must be an integer >= 1');
   if (threshold !== undefined && (typeof threshold !== 'number' || !Number.isFinite(threshold))) {
     throw invalid('opts.threshold', 'type', 'selectTools: threshold must be a finite number');
@@ -542,6 +606,8 @@ interface ListCache {
   actions?: Map<string, ActionIndex>;
   /** Per lexicon id: BM25 over the definition words of the tools' name words, and over the name words themselves (the `gloss` ranker). */
   glosses?: Map<string, { definitions: Bm25Index; nameTerms: Set<string> }>;
+  /** Per lexicon id: BM25 over concept ids of the words of the tools' input-schema fields (the `params` ranker). */
+  params?: Map<string, Bm25Index>;
   /** Per tool: the shapes of value its parameters take (the `values` ranker). */
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
@@ -833,6 +899,31 @@ function glossScores(tools: readonly ToolLike[], query: string, lexicon: SelectL
   return bm25TermScores(index.definitions, unknown.flat());
 }
 
+/**
+ * The `params` ranker (draft-chang §3.4, the input schema as evidence of a tool's object; opt-in): the words of a
+ * tool's input-schema fields (names split, descriptions, string enum values, nested ones too) read as WordNet senses and
+ * derivations, BM25 over concept ids against the request's words no tool name uses, as `concepts` does for names
+ * ("note" meets git_commit's `message`, "folder" a `directory` field). A field every tool has counts nothing.
+ */
+function paramScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
+  const c = cacheFor(tools);
+  c.params ??= new Map();
+  let index = c.params.get(lexicon.id);
+  if (!index) {
+    index = bm25Of(
+      tools.map((t) => {
+        const lines: string[] = [];
+        schemaLines(t.inputSchema, lines, 0);
+        return [...new Set(words(lines.join(' ').slice(0, MAX_SELECTION_TEXT_CHARS)))].filter((w) => !STOP.has(w)).flatMap((w) => lexicon.concepts(w));
+      }),
+    );
+    c.params.set(lexicon.id, index);
+  }
+  const names = new Set(wordIndexFor(tools, c).names.flatMap((ws) => [...ws].flatMap(lexicalTerms)));
+  const unknown = [...new Set(words(query))].filter((w) => !STOP.has(w) && !lexicalTerms(w).some((t) => names.has(t)));
+  return bm25TermScores(index, unknown.flatMap((w) => lexicon.concepts(w)));
+}
+
 /** Ranks (1 = best; ties share the best rank of their group). */
 function ranksOf(scores: readonly number[]): number[] {
   const order = scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
@@ -927,6 +1018,13 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
         weights[rankers.length - 1] = GLOSS_WEIGHT;
       }
     }
+    if (use.has('params') && opts.lexicon) {
+      const v = paramScores(tools, read, opts.lexicon);
+      if (v.some((x) => x !== 0)) {
+        rankers.push(v);
+        weights[rankers.length - 1] = PARAMS_WEIGHT;
+      }
+    }
     if (use.has('values') && values.shapes.size > 0) {
       const c = cacheFor(tools);
       c.shapes ??= tools.map((t) => {
@@ -994,10 +1092,7 @@ export async function selectTools<T extends ToolLike>(tools: readonly T[], query
   const k = opts.topK ?? (opts.threshold === undefined ? DEFAULT_TOP_K : ranked.length);
   const top = ranked.slice(0, k);
   // The adaptive cut: on standardised scores, tools far below the best are not worth their tokens.
-  if (cutOf(opts) === 'auto' && top.length > 0) {
-    const best = top[0]!.score;
-    return top.filter((s) => s.score >= best - AUTO_CUT_SD);
-  }
+  if (cutOf(opts) === 'auto' && top.length > 0) return top.slice(0, autoCutLength(top.map((s) => s.score), k, opts.autoCut));
   return top;
 }
 

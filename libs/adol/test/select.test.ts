@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // Test only: the real offline embedder is the adapter this domain code is measured with.
 // select.ts itself never imports it; it takes any TextEmbedder.
 import { ParleyError } from '@parley/protocol';
-import { AUTO_CUT_SD, DEFAULT_TOP_K, EXAMPLES_META_KEY, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText, type TextEmbedder, type ToolLike } from '../src/select';
+import { AUTO_CUT_SD, DEFAULT_AUTO_CUT, DEFAULT_TOP_K, autoCutLength, EXAMPLES_META_KEY, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText, type TextEmbedder, type ToolLike } from '../src/select';
 
 // ---------------------------------------------------------------------------
 // A fake embedder: bag of words hashed into 64 signed buckets, normalised; it
@@ -136,6 +136,34 @@ describe('semantic selection (§3.4 approach 1)', () => {
     expect(r[0]!.lexical).toBeUndefined();
     expect(await selectTools(TOOLS, 'photo', { embedder, cut: 'fixed' })).toHaveLength(DEFAULT_TOP_K);
     expect(await selectTools(TOOLS, 'photo', { mode: 'lexical' })).toHaveLength(DEFAULT_TOP_K);
+  });
+
+  it('the adaptive cut rule: drop below the best, a fraction of the best, a gap, at least minK and at most maxK', () => {
+    const ranked = [2.0, 1.6, 1.5, 0.4, 0.3, -0.5, -1];
+    expect(autoCutLength(ranked, 5)).toBe(3); // 2.0 − 1.5: 0.4 is below
+    expect(autoCutLength(ranked, 5, DEFAULT_AUTO_CUT)).toBe(3);
+    expect(autoCutLength(ranked, 2)).toBe(2); // never more than maxK
+    expect(autoCutLength(ranked, 7, { drop: Number.POSITIVE_INFINITY })).toBe(7);
+    expect(autoCutLength(ranked, 7, { drop: 0.3 })).toBe(1);
+    expect(autoCutLength(ranked, 7, { drop: 0.3, minK: 4 })).toBe(4); // at least minK whatever the rule
+    expect(autoCutLength(ranked, 7, { drop: 10, ratio: 0.75 })).toBe(3); // 1.5 = 0.75 × 2.0 kept, 0.4 not
+    expect(autoCutLength(ranked, 7, { drop: 10, gap: 0.5 })).toBe(3); // the fall 1.5 → 0.4 ends it
+    expect(autoCutLength(ranked, 7, { drop: 10, gap: 0.35 })).toBe(1); // 2.0 → 1.6 is already a larger fall
+    // A best below the list's mean gives the ratio nothing to be a fraction of: it is not applied.
+    expect(autoCutLength([-0.1, -0.2, -0.3], 3, { ratio: 0.9 })).toBe(3);
+    expect(autoCutLength([], 5)).toBe(0);
+    expect(autoCutLength([1], 5, { minK: 3 })).toBe(1);
+  });
+
+  it('selectTools applies the autoCut rule it is given, and the fixed cut ignores it', async () => {
+    const embedder = new BagOfWords();
+    const q = 'diagnose the network fault from these alarms';
+    const all = await selectTools(TOOLS, q, { embedder, topK: TOOLS.length, cut: 'fixed' });
+    const rule = { minK: 2, drop: 0.1 };
+    const auto = await selectTools(TOOLS, q, { embedder, topK: TOOLS.length, autoCut: rule });
+    expect(auto.map((s) => s.tool.name)).toEqual(all.slice(0, autoCutLength(all.map((s) => s.score), TOOLS.length, rule)).map((s) => s.tool.name));
+    expect(auto.length).toBeGreaterThanOrEqual(2);
+    expect(await selectTools(TOOLS, q, { embedder, topK: 3, cut: 'fixed', autoCut: rule })).toHaveLength(3);
   });
 
   it('the adaptive cut leaves out tools more than AUTO_CUT_SD standard deviations below the best', async () => {
@@ -280,6 +308,12 @@ describe('errors', () => {
       [{ semanticWeight: 1.5, embedder: new BagOfWords() }, 'opts.semanticWeight', 'range'],
       [{ fusion: 'max', embedder: new BagOfWords() }, 'opts.fusion', 'enum'],
       [{ cut: 'some', embedder: new BagOfWords() }, 'opts.cut', 'enum'],
+      [{ autoCut: 'tight', embedder: new BagOfWords() }, 'opts.autoCut', 'type'],
+      [{ autoCut: { min_k: 2 }, embedder: new BagOfWords() }, 'opts.autoCut.min_k', 'unknown_option'],
+      [{ autoCut: { minK: 0 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'minimum'],
+      [{ autoCut: { drop: -1 }, embedder: new BagOfWords() }, 'opts.autoCut.drop', 'minimum'],
+      [{ autoCut: { gap: Number.NaN }, embedder: new BagOfWords() }, 'opts.autoCut.gap', 'minimum'],
+      [{ autoCut: { ratio: 1.5 }, embedder: new BagOfWords() }, 'opts.autoCut.ratio', 'range'],
       [{ rankers: [], embedder: new BagOfWords() }, 'opts.rankers', 'type'],
       [{ rankers: ['dense', 'vibes'], embedder: new BagOfWords() }, 'opts.rankers[1]', 'enum'],
     ];

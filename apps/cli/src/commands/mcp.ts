@@ -4,8 +4,8 @@
  * IDEs). It bridges to the gateway's streamable-HTTP endpoint with the official
  * SDK: an MCP server on stdin/stdout whose tools/list and tools/call are
  * forwarded unchanged to an MCP client of `/mcp`, params included, so the
- * ADOL options in `params._meta` (draft-chang §3: short, query, top_k, tags,
- * requireOutput) reach the gateway as sent, and results and errors (tool
+ * ADOL options in `params._meta` (draft-chang §3: short, query, top_k, cut and its
+ * rule min_k/cut_drop/cut_ratio/cut_gap, tags, refs, requireOutput) reach the gateway as sent, and results and errors (tool
  * errors and protocol errors alike) come back as the gateway produced them.
  *
  * The gateway is --url, else PARLEY_MCP_URL, else PARLEY_URL (as for every other

@@ -1,43 +1,103 @@
 /**
- * `parley tokens FILE [--json] [--base-url URL]`: token counts (o200k_base, compact
+ * `parley tokens FILE [--json] [--base-url URL] [--query TEXT [--top-k N] [--cut auto|fixed] [--min-k N]
+ * [--cut-drop SD] [--cut-ratio F] [--cut-gap G]]`: token counts (o200k_base, compact
  * JSON) of an MCP tools/list before and after each ADOL mechanism of draft-chang
  * (A: $ref dedup, §3.1; B: short view, §3.2) and both, with the round trips that
- * make them lossless checked. FILE is a tools/list result (`{ tools: [...] }`), a
+ * make them lossless checked. With --query, also tool selection (§3.4, D) as Parley's gateway does it (the
+ * embedder PARLEY_EMBEDDER configures, default the offline one, and WordNet word senses): the tools the adaptive
+ * cut returns for that request, and their tokens in the short view beside a fixed top K's. FILE is a tools/list result (`{ tools: [...] }`), a
  * JSON-RPC response carrying one (`result.tools`), or an array of tools.
  *
  * Exit codes: 0 done (even when a round trip fails: that is a finding, printed and
  * in the JSON); 2 usage or bad input (missing file, invalid JSON, not a tool list).
  */
 import { readFile } from 'node:fs/promises';
-import { countTokens, inlineToolRefs, measureTools, toolsFromList, type ToolsMeasure } from '@parley/adol';
+import { autoCutLength, countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
 import { isParleyError } from '@parley/protocol';
 import { progress } from '../progress';
 
-const USAGE = `usage: parley tokens FILE [--json] [--base-url URL]
+const USAGE = `usage: parley tokens FILE [--json] [--base-url URL] [--query TEXT [--top-k N] [--cut auto|fixed]
+                     [--min-k N] [--cut-drop SD] [--cut-ratio F] [--cut-gap G]]
 
   FILE          an MCP tools/list result ({"tools":[...]}), a JSON-RPC response with
                 result.tools, or a JSON array of tools (e.g. bench/data/mcp-tools/github.json)
   --json        end the output with one line of JSON (the figures below)
   --base-url    prefix of shared schema documents' addresses (default none: relative /s/<hash>,
                 as Parley's gateway lists them); its length is part of every shared reference's cost
+  --query TEXT  also select tools for this request (draft-chang §3.4), as the gateway's tools/list
+                _meta.query does: the tools returned, their tokens in the short view, and a fixed top K's
+  --top-k N     at most N tools (default 5)
+  --cut MODE    auto (default: up to top-k, fewer when the best stand out) or fixed (exactly top-k)
+  --min-k N     the adaptive cut returns at least N tools (default 1)
+  --cut-drop SD ... leaves out tools more than SD standard deviations below the best (default 1.5)
+  --cut-ratio F ... and those under F times the best's fused score (default 0: off)
+  --cut-gap G   ... and every tool after a fall larger than G between two consecutive tools (default off)
 `;
 
 class UsageError extends Error {}
 
-interface Args {
+export interface Args {
   file: string;
   json: boolean;
   baseUrl?: string;
+  select?: { query: string; topK: number; cut?: 'auto' | 'fixed'; autoCut: AutoCut };
+}
+
+/** Largest --top-k / --min-k (the gateway's top_k bound). */
+const MAX_K = 100;
+const MAX_QUERY = 1024;
+
+/** A numeric flag's value: `--flag V` or `--flag=V`; NaN when missing. */
+function flagValue(argv: string[], i: number): [number, number] {
+  const a = argv[i]!;
+  const raw = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
+  return [raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw), a.includes('=') ? i : i + 1];
+}
+
+/** The selection flags (`--query` and the cut's); returns the index of the last argument read, or -1 when `a` is none of them. */
+function selectionFlag(argv: string[], i: number, sel: { query?: string; topK?: number; cut?: 'auto' | 'fixed'; autoCut: AutoCut }): number {
+  const a = argv[i]!;
+  const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+  if (name === '--query') {
+    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
+    if (v === undefined || v.trim() === '') throw new UsageError('--query needs the request text');
+    if (v.length > MAX_QUERY) throw new UsageError(`--query must be at most ${MAX_QUERY} characters`);
+    sel.query = v;
+    return a.includes('=') ? i : i + 1;
+  }
+  if (name === '--cut') {
+    const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
+    if (v !== 'auto' && v !== 'fixed') throw new UsageError('--cut is auto or fixed');
+    sel.cut = v;
+    return a.includes('=') ? i : i + 1;
+  }
+  const [v, last] = flagValue(argv, i);
+  if (name === '--top-k' || name === '--min-k') {
+    if (!Number.isInteger(v) || v < 1 || v > MAX_K) throw new UsageError(`${name} needs an integer from 1 to ${MAX_K}`);
+    if (name === '--top-k') sel.topK = v;
+    else sel.autoCut.minK = v;
+    return last;
+  }
+  if (name === '--cut-drop' || name === '--cut-gap' || name === '--cut-ratio') {
+    const max = name === '--cut-ratio' ? 1 : MAX_K;
+    if (!Number.isFinite(v) || v < 0 || v > max) throw new UsageError(`${name} needs a number from 0 to ${max}`);
+    sel.autoCut[name === '--cut-drop' ? 'drop' : name === '--cut-gap' ? 'gap' : 'ratio'] = v;
+    return last;
+  }
+  return -1;
 }
 
 function parseArgs(argv: string[]): Args | 'help' {
   let file: string | undefined;
   let json = false;
   let baseUrl: string | undefined;
+  const sel: { query?: string; topK?: number; cut?: 'auto' | 'fixed'; autoCut: AutoCut } = { autoCut: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') return 'help';
-    if (a === '--json') json = true;
+    const read = a.startsWith('--') ? selectionFlag(argv, i, sel) : -1;
+    if (read >= 0) i = read;
+    else if (a === '--json') json = true;
     else if (a === '--base-url' || a.startsWith('--base-url=')) {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       if (!v || !/^https?:\/\/\S+$/.test(v)) throw new UsageError('--base-url needs an http(s) URL');
@@ -47,7 +107,11 @@ function parseArgs(argv: string[]): Args | 'help' {
     else throw new UsageError(`one FILE only (got ${file} and ${a})`);
   }
   if (file === undefined) throw new UsageError('FILE is missing');
-  return { file, json, ...(baseUrl ? { baseUrl } : {}) };
+  if (sel.query === undefined && (sel.topK !== undefined || sel.cut !== undefined || Object.keys(sel.autoCut).length > 0)) {
+    throw new UsageError('--top-k, --cut, --min-k, --cut-drop, --cut-ratio and --cut-gap apply with --query');
+  }
+  const select = sel.query !== undefined ? { query: sel.query, topK: sel.topK ?? 5, ...(sel.cut ? { cut: sel.cut } : {}), autoCut: sel.autoCut } : undefined;
+  return { file, json, ...(baseUrl ? { baseUrl } : {}), ...(select ? { select } : {}) };
 }
 
 function pct(full: number, n: number): string {
@@ -76,6 +140,69 @@ export function renderTable(file: string, m: ToolsMeasure & { tokens_no_refs?: n
     ...rows.map(([label, n]) => line(label, n, pct(m.tokens_full, n))),
     '',
     `round trips: dedup → deref ${ok(m.roundtrip_dedup)}, short → full ${ok(m.roundtrip_short)}, both ${ok(m.roundtrip_both)}`,
+  ].join('\n');
+}
+
+export interface SelectionFigures {
+  query: string;
+  embedder: string;
+  cut: 'auto' | 'fixed';
+  auto_cut: AutoCut;
+  tools: { name: string; score: number; tokens: number }[];
+  /** The returned tools in the short view, and a fixed top K's. */
+  tokens: number;
+  saved_pct: number;
+  top_k: number;
+  top_k_tokens: number;
+  top_k_saved_pct: number;
+}
+
+/** Tool selection for `--query` (draft-chang §3.4) as the gateway runs it: the configured embedder, WordNet senses when readable. */
+async function selection(tools: McpTool[], full: number, sel: NonNullable<Args['select']>): Promise<SelectionFigures> {
+  const emb = await import('@parley/embeddings');
+  const lexicon = await emb.WordNet.load({ dictDir: emb.defaultDictDir() }).then(
+    (wn) => wordNetLexicon(wn),
+    () => undefined,
+  );
+  return selectionFigures(tools, full, sel, emb.createEmbedderFromEnv(process.env), lexicon);
+}
+
+/** The figures of `--query`: the tools the cut returns (and their tokens in the short view) beside a fixed top K's. */
+export async function selectionFigures(
+  tools: McpTool[],
+  full: number,
+  sel: NonNullable<Args['select']>,
+  embedder: NonNullable<SelectOptions['embedder']>,
+  lexicon?: SelectOptions['lexicon'],
+): Promise<SelectionFigures> {
+  const opts: SelectOptions = { embedder, topK: sel.topK, ...(lexicon ? { lexicon } : {}), ...(sel.cut ? { cut: sel.cut } : {}), autoCut: sel.autoCut };
+  // One ranking: the fixed top K, and the adaptive cut applied to its scores (what selectTools' auto cut does).
+  const fixed = await selectTools(tools, sel.query, { ...opts, cut: 'fixed' });
+  const chosen = sel.cut === 'fixed' ? fixed : fixed.slice(0, autoCutLength(fixed.map((s) => s.score), sel.topK, sel.autoCut));
+  const tokens = countTokens(chosen.map((s) => shortView(s.tool)));
+  const topTokens = countTokens(fixed.map((s) => shortView(s.tool)));
+  const saved = (n: number): number => (full === 0 ? 0 : Math.round(((full - n) / full) * 1000) / 10);
+  return {
+    query: sel.query,
+    embedder: embedder.id,
+    cut: sel.cut ?? 'auto',
+    auto_cut: sel.autoCut,
+    tools: chosen.map((s) => ({ name: s.tool.name, score: Math.round(s.score * 1000) / 1000, tokens: countTokens([shortView(s.tool)]) })),
+    tokens,
+    saved_pct: saved(tokens),
+    top_k: sel.topK,
+    top_k_tokens: topTokens,
+    top_k_saved_pct: saved(topTokens),
+  };
+}
+
+export function renderSelection(s: SelectionFigures, full: number): string {
+  const w = Math.max(4, ...s.tools.map((t) => t.name.length));
+  return [
+    `selection (draft-chang §3.4) for ${JSON.stringify(s.query.length > 80 ? `${s.query.slice(0, 77)}...` : s.query)}: embedder ${s.embedder}, cut ${s.cut} ${JSON.stringify(s.auto_cut)}`,
+    `${'tool'.padEnd(w)}  ${'score'.padStart(7)}  ${'tokens (short)'.padStart(14)}`,
+    ...s.tools.map((t) => `${t.name.padEnd(w)}  ${t.score.toFixed(3).padStart(7)}  ${String(t.tokens).padStart(14)}`),
+    `returned ${s.tools.length} tools: ${s.tokens} tokens, ${s.saved_pct}% fewer than the full list (${full}); a fixed top ${s.top_k}: ${s.top_k_tokens} tokens, ${s.top_k_saved_pct}% fewer`,
   ].join('\n');
 }
 
@@ -117,6 +244,12 @@ export async function run(argv: string[]): Promise<number> {
   progress('tokens', `counting o200k tokens of ${tools.length} tools, before and after each mechanism…`);
   const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(inlineToolRefs(tools).tools) };
   process.stdout.write(`${renderTable(args.file, m)}\n`);
-  if (args.json) process.stdout.write(`${JSON.stringify({ file: args.file, ...m })}\n`);
+  let selected: SelectionFigures | undefined;
+  if (args.select) {
+    progress('tokens', 'selecting tools for the query…');
+    selected = await selection(tools, m.tokens_full, args.select);
+    process.stdout.write(`\n${renderSelection(selected, m.tokens_full)}\n`);
+  }
+  if (args.json) process.stdout.write(`${JSON.stringify({ file: args.file, ...m, ...(selected ? { selection: selected } : {}) })}\n`);
   return 0;
 }

@@ -18,6 +18,7 @@ import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
+import { renderSelection, selectionFigures } from '../../../cli/src/commands/tokens';
 
 export interface TextPath {
   /** Library and function, as a reader finds it. */
@@ -145,6 +146,40 @@ export const TEXT_PATHS: readonly TextPath[] = [
         lexicon: await wordSenses(),
         topK: 2,
       }),
+  },
+  {
+    name: 'adol selectTools (params ranker: input-schema field words as senses, request)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => selectTools(SHAPED_TOOLS, `note ${t}`, { embedder, lexicon: await wordSenses(), topK: 2, rankers: ['bm25', 'dense', 'params'] }),
+  },
+  {
+    name: 'adol selectTools (params ranker: input-schema field names and descriptions)',
+    files: ['libs/adol/src/select.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) =>
+      selectTools([...SHAPED_TOOLS, { name: 'hostile', description: 'a tool', inputSchema: { type: 'object', properties: { [t]: { type: 'string', description: t.slice(0, 4096), enum: [t] } } } }], 'leave a note', {
+        embedder,
+        lexicon: await wordSenses(),
+        topK: 2,
+        rankers: ['bm25', 'dense', 'params'],
+      }),
+  },
+  {
+    name: 'cli parley tokens --query (selection, the adaptive cut and its table: request)',
+    files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
+    run: async (t) => {
+      const tools = SHAPED_TOOLS.map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
+      const f = await selectionFigures(tools, 100, { query: t, topK: 3, autoCut: { minK: 1, gap: 0.5, ratio: 0.3 } }, embedder, await wordSenses());
+      return { f, table: renderSelection(f, 100) };
+    },
+  },
+  {
+    name: 'cli parley tokens --query (selection, the adaptive cut and its table: tool name and description)',
+    files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts'],
+    run: async (t) => {
+      const tools = [...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }].map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
+      const f = await selectionFigures(tools, 100, { query: 'book a window seat', topK: 3, autoCut: { minK: 2 } }, embedder, await wordSenses());
+      return { f, table: renderSelection(f, 100) };
+    },
   },
   {
     name: 'client mapUtterance (offline mapper)',

@@ -1,0 +1,121 @@
+// `npx tsx bench/selection-cut.ts [--val] [--top N]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
+// libs/adol selectTools) swept over the dev request sets (bench/data/selection *.dev, *.own, *.para and the GitHub
+// queries; `--val` adds the validation sets *.val*.json, reported apart and never used to choose). Each request is
+// ranked once (the default rankers, offline embedder, WordNet lexicon); every rule of the grid is then applied to
+// that ranking with `autoCutLength`, so the sweep costs one ranking per request. Per rule: mean over sets of the
+// recall within the cut (the expected tool among those returned) and of the tokens per request fewer than the full
+// list (the returned tools in the short view, summed per tool), and the same for a fixed top 5. Never reads
+// bench/heldout. Prints the rules on the dev Pareto front, best tokens first.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { autoCutLength, countTokens, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type TextEmbedder } from '@parley/adol';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LISTS = join(ROOT, 'bench', 'data', 'mcp-tools');
+const SELECTION = join(ROOT, 'bench', 'data', 'selection');
+const log = (s = ''): void => void process.stdout.write(`${s}\n`);
+
+interface Ranked {
+  scores: number[];
+  tokens: number[];
+  hit: boolean[];
+}
+interface SetRun {
+  name: string;
+  full: number;
+  requests: Ranked[];
+}
+
+function sets(val: boolean): { name: string; list: string; requests: { text: string; expected: string[] }[] }[] {
+  const out: { name: string; list: string; requests: { text: string; expected: string[] }[] }[] = [];
+  const q = JSON.parse(readFileSync(join(ROOT, 'bench', 'data', 'github-queries.json'), 'utf8')) as { queries: { query: string; tool: string }[] };
+  out.push({ name: 'github / queries', list: 'github.json', requests: q.queries.map((x) => ({ text: x.query, expected: [x.tool] })) });
+  for (const f of readdirSync(SELECTION).filter((x) => x.endsWith('.json')).sort()) {
+    const split = f.replace(/\.json$/, '').split('.').slice(1).join('.');
+    if (split.startsWith('val') !== val) continue;
+    const doc = JSON.parse(readFileSync(join(SELECTION, f), 'utf8')) as { list: string; requests: { text: string; expected: string[] }[] };
+    out.push({ name: `${doc.list.replace(/\.json$/, '')} / ${split}`, list: doc.list, requests: doc.requests });
+  }
+  return val ? out.filter((s) => s.name.includes('/ val')) : out;
+}
+
+async function rank(embedder: TextEmbedder, opts: SelectOptions, val: boolean): Promise<SetRun[]> {
+  const runs: SetRun[] = [];
+  for (const s of sets(val)) {
+    const tools = toolsFromList(JSON.parse(readFileSync(join(LISTS, s.list), 'utf8'))) as McpTool[];
+    const own = new Map(tools.map((t) => [t, countTokens([shortView(t)])]));
+    const full = countTokens(tools);
+    const requests: Ranked[] = [];
+    for (const r of s.requests) {
+      const ranking = await selectTools(tools, r.text, { ...opts, embedder, topK: tools.length, cut: 'fixed' });
+      requests.push({ scores: ranking.map((x) => x.score), tokens: ranking.map((x) => own.get(x.tool) ?? 0), hit: ranking.map((x) => r.expected.includes(x.tool.name)) });
+    }
+    runs.push({ name: s.name, full, requests });
+  }
+  return runs;
+}
+
+/** Mean over sets of recall within the cut and of tokens fewer than the full list (%), for a cut length per request. */
+function measure(runs: readonly SetRun[], cutLength: (r: Ranked) => number): { recall: number; saved: number; perSet: { recall: number; saved: number }[] } {
+  const perSet = runs.map((s) => {
+    let hit = 0;
+    let tokens = 0;
+    for (const r of s.requests) {
+      const k = cutLength(r);
+      if (r.hit.slice(0, k).some(Boolean)) hit++;
+      tokens += r.tokens.slice(0, k).reduce((a, b) => a + b, 0);
+    }
+    const n = Math.max(1, s.requests.length);
+    return { recall: hit / n, saved: 100 * (1 - tokens / n / s.full) };
+  });
+  const mean = (f: (x: { recall: number; saved: number }) => number): number => perSet.reduce((a, x) => a + f(x), 0) / Math.max(1, perSet.length);
+  return { recall: mean((x) => x.recall), saved: mean((x) => x.saved), perSet };
+}
+
+function grid(): AutoCut[] {
+  const out: AutoCut[] = [];
+  for (const minK of [1, 2, 3])
+    for (const drop of [0.5, 0.75, 1, 1.25, 1.4, 1.5, 1.6, 1.75, 2, 2.5, Number.POSITIVE_INFINITY])
+      for (const ratio of [0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
+        for (const gap of [Number.POSITIVE_INFINITY, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9, 1, 1.25, 1.5]) out.push({ minK, drop, ratio, gap });
+  return out;
+}
+
+const label = (c: AutoCut): string => `minK ${c.minK} drop ${c.drop} ratio ${c.ratio} gap ${c.gap}`;
+
+async function main(): Promise<void> {
+  const a = process.argv.slice(2);
+  const top = Number(a[a.indexOf('--top') + 1]) || 25;
+  const minRecall = a.includes("--min-recall") ? Number(a[a.indexOf("--min-recall") + 1]) : 0;
+  const emb = (await import('@parley/embeddings')) as typeof import('@parley/embeddings');
+  const embedder = emb.createOfflineEmbedder();
+  const lexicon = wordNetLexicon(await emb.WordNet.load({ dictDir: emb.defaultDictDir() }));
+  const dev = await rank(embedder, { lexicon }, false);
+  const val = a.includes('--val') && existsSync(SELECTION) ? await rank(embedder, { lexicon }, true) : [];
+  const fixed5 = (r: Ranked): number => Math.min(5, r.scores.length);
+  const rows = [{ rule: 'fixed top 5', cut: undefined as AutoCut | undefined }, ...grid().map((c) => ({ rule: label(c), cut: c as AutoCut | undefined }))].map((x) => {
+    const f = x.cut ? (r: Ranked): number => autoCutLength(r.scores, 5, x.cut) : fixed5;
+    return { ...x, dev: measure(dev, f), val: val.length > 0 ? measure(val, f) : undefined };
+  });
+  const front = rows.filter((r) => !rows.some((o) => o.dev.recall >= r.dev.recall && o.dev.saved > r.dev.saved + 1e-9));
+  front.sort((p, q) => q.dev.saved - p.dev.saved);
+  log(`dev sets: ${dev.map((s) => s.name).join(', ')}`);
+  if (val.length > 0) log(`validation sets (not used to choose): ${val.map((s) => s.name).join(', ')}`);
+  const show = (x: (typeof rows)[number]): string =>
+    `${x.rule.padEnd(44)} dev recall ${x.dev.recall.toFixed(4)} saved ${x.dev.saved.toFixed(2)}%` + (x.val ? ` | val recall ${x.val.recall.toFixed(3)} saved ${x.val.saved.toFixed(1)}%` : '');
+  const current = rows.find((r) => r.rule === label({ minK: 1, drop: 1.5, ratio: 0, gap: Number.POSITIVE_INFINITY }))!;
+  log(show(rows[0]!));
+  log(`${show(current)}   (the former default; ${rows.length - 1} rules in the grid)`);
+  log('Pareto front on dev (recall within the cut, tokens saved):');
+  for (const r of front.filter((x) => x.dev.recall >= minRecall).slice(0, top)) log(show(r));
+  for (const [i, s] of dev.entries()) log(`  dev ${s.name.padEnd(34)} fixed 5: ${rows[0]!.dev.perSet[i]!.recall.toFixed(3)} ${rows[0]!.dev.perSet[i]!.saved.toFixed(1)}%  former: ${current.dev.perSet[i]!.recall.toFixed(3)} ${current.dev.perSet[i]!.saved.toFixed(1)}%`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`selection-cut: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
