@@ -251,9 +251,40 @@ const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
 const LONG_NUMBER = /^\d{7,}$/;
 /** A proportion W:H or WxH, each side one or two digits. */
 const RATIO = /^[1-9]\d?[x:][1-9]\d?$/;
+/** A calendar date read back by `rawTokens` ("14 November", "Nov 28", "2026-11-21", "11月20日"), as MM-DD. */
+const DATE = /^date:(\d{2})-(\d{2})$/;
+/** English month names and their abbreviations (a closed class; "may" only beside a day number, as every form here). */
+const MONTHS: ReadonlyMap<string, number> = new Map(
+  ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].flatMap((m, k) => [
+    [m, k + 1] as const,
+    ...(m.length > 3 && m !== 'june' && m !== 'july' ? [[m.slice(0, 3), k + 1] as const] : []),
+    ...(m === 'september' ? [['sept', 9] as const] : []),
+  ]),
+);
+const MONTH_NAME = `(${[...MONTHS.keys()].sort((a, b) => b.length - a.length).join('|')})`;
+const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?: of)? ${MONTH_NAME}\\b\\.?`, 'gi');
+const MONTH_DAY = new RegExp(`\\b${MONTH_NAME}\\.? (\\d{1,2})(?:st|nd|rd|th)?\\b`, 'gi');
+
+/** One token for a valid month and day ("date:11-14"), or null. */
+function dateToken(month: number, day: number): string | null {
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
+  return ` date:${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} `;
+}
+
+/**
+ * Calendar dates as one token each, before clock times and proportions are read ("19 November" is not 19 minutes,
+ * "2026-11-21" not a range): ISO dates, day and month name either way round, and the CJK 月/日 form.
+ */
+export function markDates(text: string): string {
+  return text
+    .replace(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (m, _y: string, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m)
+    .replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m)
+    .replace(DAY_MONTH, (m, d: string, mo: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m)
+    .replace(MONTH_DAY, (m, mo: string, d: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m);
+}
 
 interface Tok {
-  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg' | 'ratio';
+  readonly kind: 'word' | 'number' | 'time' | 'date' | 'id' | 'neg' | 'ratio';
   /** Canonical form (lemma) for words; the digits for numbers; HH:MM for times; the identifier as written (upper case). */
   readonly v: string;
   readonly n?: number;
@@ -269,6 +300,8 @@ interface Parsed {
   readonly words: readonly string[];
   readonly numbers: readonly number[];
   readonly times: readonly string[];
+  /** Calendar dates, MM-DD. */
+  readonly dates: readonly string[];
   readonly ids: readonly string[];
   /** Proportions ("4:5", "16x9", sanitised "4 5"), as W:H. */
   readonly ratios: readonly string[];
@@ -311,7 +344,10 @@ function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
-  const grouped = text
+  const grouped = markDates(text)
+    // Sanitising turns "IMG_2041" into "IMG 2041": a short capitalised code before three digits or more is one
+    // identifier again ("IMG-2041"), as a clock time is read back below.
+    .replace(/\b([A-Z]{2,5}) (\d{3,})\b/g, '$1-$2')
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // A unit glued to its number ("2048px", "90min") is a number and a unit.
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
@@ -474,6 +510,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
       // "an hour", "a day": the article is the number one.
       else if ((raw === 'a' || raw === 'an') && TIME_UNITS.has(raws[i + 1] ?? '')) toks.push({ kind: 'number', v: raw, n: 1, i });
+      else if (DATE.test(raw)) toks.push({ kind: 'date', v: raw.slice(5), i });
       else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
       else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
       else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
@@ -494,9 +531,10 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
     const words = [...new Set(toks.filter((t) => t.kind === 'word').map((t) => t.v))];
     const numbers = toks.filter((t) => t.kind === 'number').map((t) => t.n as number);
     const times = toks.filter((t) => t.kind === 'time').map((t) => t.v);
+    const dates = toks.filter((t) => t.kind === 'date').map((t) => t.v);
     const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
     const ratios = toks.filter((t) => t.kind === 'ratio').map((t) => t.v);
-    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && ratios.length === 0) continue;
+    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && dates.length === 0 && ratios.length === 0) continue;
     parsed.push({
       text,
       voters,
@@ -504,6 +542,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       words,
       numbers,
       times,
+      dates,
       ids,
       ratios,
       negated: toks.some((t) => t.kind === 'neg'),
@@ -1146,6 +1185,11 @@ function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Str
     for (const p of parsed) if (p.ratios.length === 1) values.push([p.ratios[0] as string, p]);
     return { kind: 'enum', keyType: 'string', extra: { pattern: '^[1-9][0-9]?:[1-9][0-9]?$' }, suffix: 'ratio', name: ['aspect'], values, ratio: true };
   }
+  if (c.share((p) => p.dates.length === 1) >= c.structureShare) {
+    // A calendar date (zhou §6.2.2, types from evidence): an ISO 8601 date string, named by the noun next to it.
+    const named = anchorPhrase(parsed, 'date', c.timeWord(false), c.nounModifier, c.mass);
+    return { kind: 'window', keyType: 'string', extra: { format: 'date' }, suffix: 'date', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
+  }
   if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
     for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
     return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name: null, values, ratio: false };
@@ -1330,7 +1374,7 @@ function rawBefore(raws: readonly string[], i: number): string {
  * fragments (weighted by fragment mass over distance, within three tokens), with the word right before it when
  * that word stands there in at least two fifths of the nearest word's fragments ("booking reference", "power line").
  */
-function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: string) => boolean, canModify: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
+function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time' | 'date', ok: (w: string) => boolean, canModify: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
   const byNear = new Map<string, number>();
   for (const p of parsed) {
     const at = p.toks.filter((t) => t.kind === kind).map((t) => t.i ?? -9);
@@ -1554,7 +1598,7 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
  */
 function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number): string[] {
   const out: string[] = [];
-  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'aspect', 'ratio', 'id', 'by', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
+  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'date', 'type', 'removal', 'aspect', 'ratio', 'id', 'by', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
   const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w) || p.ratios.includes(w)));
   const words = keyName.split('_');
   if (words.length > 5) out.push(`key name "${keyName}" has ${words.length} words (at most 5)`);
