@@ -817,6 +817,28 @@ function findConcept(ev: Evidence): Concept {
   const spellings = (a: string, b: string): boolean =>
     !knownWord(ev.lex, a) || !knownWord(ev.lex, b) || (['n', 'v', 'a', 'r'] as const).some((p) => ev.lex.synonyms(a, p).includes(b));
   const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance, spellings);
+  canonicalValues(ev, variants);
+  // A word of the head's own family that another value modifies in most of its fragments ("the southern zone" beside
+  // "the north region") stands where the head stands: another word for the head, not an alternative.
+  if (head !== null) {
+    const kin = family.get(head) ?? new Set([head]);
+    const above = new Set([head, ...ev.lex.hypernyms(head, 'n', 3)]);
+    // Of the head's family, or a sister term under one hypernym ("zone" and "region" are both locations).
+    const headLike = (w: string): boolean => kin.has(w) || (posOf.get(w) === 'n' && ev.lex.hypernyms(w, 'n', 3).some((h) => above.has(h)));
+    for (const w of [...variants.keys()]) {
+      if (w === head || !headLike(w)) continue;
+      const others = new Set([...variants].filter(([v]) => v !== w).flatMap(([, xs]) => xs));
+      const ps = withWord(w);
+      const modified = ps.filter((p) => {
+        const ws = p.toks.filter((t) => t.kind === 'word');
+        const k = ws.findIndex((t) => t.v === w);
+        const b = ws[k - 1];
+        const derived = b !== undefined && [...others].some((o) => ADJ_ENDINGS.some((e) => b.v === `${o}${e}`));
+        return k > 0 && b !== undefined && (others.has(b.v) || derived) && (b.i ?? -9) === ((ws[k] as Tok).i ?? 0) - 1;
+      });
+      if (mass(modified) * 2 > mass(ps)) variants.delete(w);
+    }
+  }
   values = [...variants.keys()];
   const says = (p: Parsed, v: string): boolean => (variants.get(v) ?? [v]).some((x) => p.words.includes(x));
   // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the
@@ -827,6 +849,41 @@ function findConcept(ev: Evidence): Concept {
   const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(ev, head, values[0] as string)));
   const valueSet = new Set(usable ? values : []);
   return { head, values, usable, valueSet, says };
+}
+
+/** Derivational endings that make an adjective of a noun ("northern" of "north", "golden" of "gold"). */
+const ADJ_ENDINGS = ['ern', 'en', 'ish', 'ic', 'al', 'y'];
+
+/**
+ * Values canonicalised (zhou §6.2.2, "values are the modifiers that vary across clients, canonicalised"), in place:
+ * an adjective derived from another value's noun is that value ("northern" → north); a value that stands next to
+ * another, commoner value in most of its fragments is wording of that value ("light grey", "neutral gray",
+ * "government agency"), not an alternative of its own.
+ */
+function canonicalValues(ev: Evidence, variants: Map<string, string[]>): void {
+  const { lex, withWord } = ev;
+  const clients = (v: string): number => voterCount((variants.get(v) ?? [v]).flatMap((x) => withWord(x)));
+  for (const a of [...variants.keys()]) {
+    const b = [...variants.keys()].find((x) => x !== a && x.length >= 4 && ADJ_ENDINGS.some((e) => a === `${x}${e}` || a === `${x}${x.slice(-1)}${e}`) && lex.pos(a).a > 0 && lex.pos(x).n > 0);
+    if (b === undefined) continue;
+    variants.set(b, [...(variants.get(b) ?? [b]), ...(variants.get(a) ?? [a])]);
+    variants.delete(a);
+  }
+  const forms = (v: string): Set<string> => new Set(variants.get(v) ?? [v]);
+  for (const a of [...variants.keys()]) {
+    const mine = forms(a);
+    const ps = [...mine].flatMap((x) => withWord(x));
+    const partner = [...variants.keys()].find((b) => {
+      if (b === a || !variants.has(b) || clients(b) <= clients(a)) return false;
+      const theirs = forms(b);
+      const beside = ps.filter((p) => {
+        const ws = p.toks.filter((t) => t.kind === 'word');
+        return ws.some((t, k) => mine.has(t.v) && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && theirs.has(o.v) && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1));
+      });
+      return mass(beside) * 2 > mass(ps);
+    });
+    if (partner !== undefined) variants.delete(a);
+  }
 }
 
 /**
