@@ -817,7 +817,7 @@ function findConcept(ev: Evidence): Concept {
   const spellings = (a: string, b: string): boolean =>
     !knownWord(ev.lex, a) || !knownWord(ev.lex, b) || (['n', 'v', 'a', 'r'] as const).some((p) => ev.lex.synonyms(a, p).includes(b));
   const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance, spellings);
-  canonicalValues(ev, variants);
+  canonicalValues(ev, variants, head);
   // A word of the head's own family that another value modifies in most of its fragments ("the southern zone" beside
   // "the north region") stands where the head stands: another word for the head, not an alternative.
   if (head !== null) {
@@ -860,7 +860,7 @@ const ADJ_ENDINGS = ['ern', 'en', 'ish', 'ic', 'al', 'y'];
  * another, commoner value in most of its fragments is wording of that value ("light grey", "neutral gray",
  * "government agency"), not an alternative of its own.
  */
-function canonicalValues(ev: Evidence, variants: Map<string, string[]>): void {
+function canonicalValues(ev: Evidence, variants: Map<string, string[]>, head: string | null): void {
   const { lex, withWord } = ev;
   const clients = (v: string): number => voterCount((variants.get(v) ?? [v]).flatMap((x) => withWord(x)));
   for (const a of [...variants.keys()]) {
@@ -868,6 +868,24 @@ function canonicalValues(ev: Evidence, variants: Map<string, string[]>): void {
     if (b === undefined) continue;
     variants.set(b, [...(variants.get(b) ?? [b]), ...(variants.get(a) ?? [a])]);
     variants.delete(a);
+  }
+  // A value followed in most of its fragments by an adjective (never the head) grades that adjective ("light grey",
+  // "neutral gray"): the value is the adjective, one value with its synonyms.
+  for (const a of [...variants.keys()]) {
+    const ps = (variants.get(a) ?? [a]).flatMap((x) => withWord(x));
+    const next = new Map<string, Parsed[]>();
+    for (const p of ps) {
+      const ws = p.toks.filter((t) => t.kind === 'word');
+      const k = ws.findIndex((t) => (variants.get(a) ?? [a]).includes(t.v));
+      const n = ws[k + 1];
+      if (k >= 0 && n !== undefined && (n.i ?? -9) === ((ws[k] as Tok).i ?? 0) + 1 && n.v !== head && lex.pos(n.v).a > 0 && ev.readable(n.v)) next.set(n.v, [...(next.get(n.v) ?? []), p]);
+    }
+    const best = [...next].sort((x, y) => mass(y[1]) - mass(x[1]) || (x[0] < y[0] ? -1 : 1))[0];
+    if (best === undefined || mass(best[1]) * 2 <= mass(ps)) continue;
+    const into = [...variants.keys()].find((v) => v !== a && (v === best[0] || lex.synonyms(v, 'a').includes(best[0]))) ?? best[0];
+    const moved = variants.get(a) ?? [a];
+    variants.delete(a);
+    variants.set(into, [...new Set([...(variants.get(into) ?? [into]), ...moved])]);
   }
   const forms = (v: string): Set<string> => new Set(variants.get(v) ?? [v]);
   for (const a of [...variants.keys()]) {
