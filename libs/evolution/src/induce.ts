@@ -261,9 +261,9 @@ const MONTHS: ReadonlyMap<string, number> = new Map(
     ...(m === 'september' ? [['sept', 9] as const] : []),
   ]),
 );
-const MONTH_NAME = `(${[...MONTHS.keys()].sort((a, b) => b.length - a.length).join('|')})`;
-const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?: of)? ${MONTH_NAME}\\b\\.?`, 'gi');
-const MONTH_DAY = new RegExp(`\\b${MONTH_NAME}\\.? (\\d{1,2})(?:st|nd|rd|th)?\\b`, 'gi');
+/** A day number before a word, and a word before a day number: the word is a month when MONTHS has it. */
+const DAY_MONTH = /\b(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([A-Za-z]{3,9})\b\.?/g;
+const MONTH_DAY = /\b([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?\b/g;
 
 /** One token for a valid month and day ("date:11-14"), or null. */
 function dateToken(month: number, day: number): string | null {
@@ -1038,9 +1038,42 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, concept, headWords), ratioChoice: false, namePrefix: null, valueClients };
   }
+  // Names said by distinct clients, one a fragment (makers, carriers: "a Nokia box", "Ericsson baseband"): a choice
+  // among them, though no phrase frame shows it (zhou §6.2.2, "enum when several alternatives are stated by distinct clients").
+  const named = options.max_enum_values > 0 ? namedAlternatives(ev) : [];
+  if (named.length >= 2) {
+    for (const p of parsed) for (const v of named) if (p.words.includes(v)) addValue(v, p);
+    const head = concept.head !== null && !named.includes(concept.head) ? concept.head : chooseHead(ev, new Set(named));
+    // A value never names its key ("ericsson_preference"): the name keeps the other head words, or the head.
+    const kept = headWords.filter((w) => !named.includes(w));
+    headWords.splice(0, headWords.length, ...(kept.length > 0 ? kept : head !== null ? [head] : []));
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients };
+  }
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
+
+/**
+ * Names as alternatives (zhou §6.2.2, §7): words a client capitalises inside a sentence (a maker, a carrier), said mostly in English fragments (never a capitalised German noun) by
+ * `min_value_clients` clients each, most clients first, never two in one fragment. A choice when two or more
+ * together carry the choice share of the fragment mass; empty otherwise. Proper nouns still name nothing.
+ */
+function namedAlternatives(ev: Evidence): string[] {
+  const { vocab, parsed, withWord, isVerb, needClients, labelled } = ev;
+  if (!labelled) return [];
+  const minClients = Math.max(2, needClients);
+  const capitalised = new Set<string>();
+  for (const p of parsed) for (const m of p.text.slice(0, 4096).matchAll(/\s(\p{Lu}[\p{Ll}\p{M}]+)/gu)) capitalised.add((m[1] as string).toLowerCase());
+  const cands = vocab
+    .filter((w) => ASCII_WORD.test(w) && w.length >= 3 && !isVerb(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && capitalised.has(w))
+    .map((w) => ({ w, ps: withWord(w) }))
+    .filter(({ ps }) => voterCount(ps) >= minClients && mass(ps.filter(ev.english)) * 2 >= mass(ps))
+    .sort((a, b) => voterCount(b.ps) - voterCount(a.ps) || (a.w < b.w ? -1 : 1));
+  const picked: string[] = [];
+  for (const c of cands) if (!c.ps.some((p) => picked.some((o) => p.words.includes(o)))) picked.push(c.w);
+  if (picked.length < 2) return [];
+  return mass(parsed.filter((p) => picked.some((o) => p.words.includes(o)))) >= CHOICE_SHARE * mass(parsed) ? picked : [];
 }
 
 /** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */

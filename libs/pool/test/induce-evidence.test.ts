@@ -83,3 +83,23 @@ describe('values canonicalised (zhou §6.2.2)', () => {
     expect(c.key.enum ?? []).toEqual(expect.arrayContaining(['blue', 'green', 'yellow']));
   });
 });
+
+describe('names as alternatives (zhou §6.2.2)', () => {
+  it('makers named by distinct clients, one a fragment, are a choice among them; a maker never names the key', () => {
+    const c = candidate([
+      said('the printer is a Brother', 3),
+      said('Brother printer on the second floor', 2),
+      said('we have a Canon here', 3),
+      said('it is an old Canon printer', 2),
+      said('an Epson in the office', 3),
+    ]);
+    expect(c.key.key_type).toBe('string');
+    expect([...(c.key.enum ?? [])].sort()).toEqual(['brother', 'canon', 'epson']);
+    for (const v of ['brother', 'canon', 'epson']) expect(c.key.key_name.split('_')).not.toContain(v);
+  });
+
+  it('one name said by many clients is no choice: the need stays what it was', () => {
+    const c = candidate([said('the printer is a Canon', 4), said('our Canon is jammed', 3), said('paper jam in the Canon', 3)]);
+    expect(c.key.enum).toBeUndefined();
+  });
+});
