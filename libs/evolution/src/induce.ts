@@ -265,6 +265,11 @@ const MONTHS: ReadonlyMap<string, number> = new Map(
 const DAY_MONTH = /\b(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([A-Za-z]{3,9})\b\.?/g;
 const MONTH_DAY = /\b([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?\b/g;
 
+/** The identifiers of a text as the inducer reads them ("INC-20931", "IMG_2041" after sanitising), upper case. */
+export function identifiers(text: string): string[] {
+  return rawTokens(text.slice(0, 4096)).filter((t) => ID.test(t) && !DATE.test(t)).map((t) => t.toUpperCase());
+}
+
 /** One token for a valid month and day ("date:11-14"), or null. */
 function dateToken(month: number, day: number): string | null {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
@@ -276,9 +281,11 @@ function dateToken(month: number, day: number): string | null {
  * "2026-11-21" not a range): ISO dates, day and month name either way round, and the CJK 月/日 form.
  */
 export function markDates(text: string): string {
-  return text
+  // No digit, no date; the CJK form only where its month sign is (each pass is linear, these keep them few).
+  if (!/\d/.test(text)) return text;
+  const cjk = text.includes('月') ? text.replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m) : text;
+  return cjk
     .replace(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (m, _y: string, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m)
-    .replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m)
     .replace(DAY_MONTH, (m, d: string, mo: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m)
     .replace(MONTH_DAY, (m, mo: string, d: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m);
 }
