@@ -1144,6 +1144,22 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
   return { suffix: null, namePrefix: null };
 }
 
+/**
+ * Whether two of the fragments say one content word (any language). Words under four letters are left out: the
+ * function words of most languages are that short ("con", "mit", "les"), and few of them are in any stop list.
+ */
+function sharedWord(parsed: readonly Parsed[]): boolean {
+  const seen = new Set<string>();
+  for (const p of parsed) {
+    for (const w of p.words) {
+      if (FOREIGN_FUNCTION_WORDS.has(w) || [...w].length < 4) continue;
+      if (seen.has(w)) return true;
+    }
+    for (const w of p.words) seen.add(w);
+  }
+  return false;
+}
+
 /** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
 function assembleCandidate(
   ev: Evidence,
@@ -1173,6 +1189,12 @@ function assembleCandidate(
   if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
   // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.
   const keyName = buildKeyName(namePrefix && nameWords.some((w) => ASCII_WORD.test(w)) ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
+  // An unnamed cluster whose phrasings share no word says different things (one language, several needs: "la reserva
+  // PNR-…", "escala de 100 minutos", "recogida a las 06:00"): no intent to induce yet (zhou §6.2.2). It is induced
+  // again when it grows.
+  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !sharedWord(parsed)) {
+    return { ok: false, reason: 'the fragments share no word: no one intent to induce yet (zhou §6.2.2)', fragments_excluded: 0 };
+  }
   nameWords = keyName.split('_');
   const used = weigh(kind === 'boolean' || kind === 'list' ? parsed : [...valueClients.values()].flat());
   const phrase = (kind === 'scale' || headWords.length === 0 ? nameWords : headWords).join(' ');

@@ -103,3 +103,12 @@ describe('names as alternatives (zhou §6.2.2)', () => {
     expect(c.key.enum).toBeUndefined();
   });
 });
+
+describe('an unnamed cluster of several needs (zhou §6.2.2)', () => {
+  it('phrasings in another language that share no word are no intent yet; ones that share a word are one', () => {
+    const mixed = induceKey([said('счёт на имя компании', 3), said('место у прохода', 3), said('прибытие до полудня', 2)], undefined, { lexicon });
+    expect(mixed.ok).toBe(false);
+    const one = induceKey([said('нужен счёт', 3), said('счёт на компанию', 3), said('пришлите счёт почтой', 2)], undefined, { lexicon });
+    expect(one.ok).toBe(true);
+  });
+});
