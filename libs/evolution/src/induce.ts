@@ -251,9 +251,47 @@ const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
 const LONG_NUMBER = /^\d{7,}$/;
 /** A proportion W:H or WxH, each side one or two digits. */
 const RATIO = /^[1-9]\d?[x:][1-9]\d?$/;
+/** A calendar date read back by `rawTokens` ("14 November", "Nov 28", "2026-11-21", "11月20日"), as MM-DD. */
+const DATE = /^date:(\d{2})-(\d{2})$/;
+/** English month names and their abbreviations (a closed class; "may" only beside a day number, as every form here). */
+const MONTHS: ReadonlyMap<string, number> = new Map(
+  ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].flatMap((m, k) => [
+    [m, k + 1] as const,
+    ...(m.length > 3 && m !== 'june' && m !== 'july' ? [[m.slice(0, 3), k + 1] as const] : []),
+    ...(m === 'september' ? [['sept', 9] as const] : []),
+  ]),
+);
+/** A day number before a word, and a word before a day number: the word is a month when MONTHS has it. */
+const DAY_MONTH = /\b(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([A-Za-z]{3,9})\b\.?/g;
+const MONTH_DAY = /\b([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?\b/g;
+
+/** The identifiers of a text as the inducer reads them ("INC-20931", "IMG_2041" after sanitising), upper case. */
+export function identifiers(text: string): string[] {
+  return rawTokens(text.slice(0, 4096)).filter((t) => ID.test(t) && !DATE.test(t)).map((t) => t.toUpperCase());
+}
+
+/** One token for a valid month and day ("date:11-14"), or null. */
+function dateToken(month: number, day: number): string | null {
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
+  return ` date:${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} `;
+}
+
+/**
+ * Calendar dates as one token each, before clock times and proportions are read ("19 November" is not 19 minutes,
+ * "2026-11-21" not a range): ISO dates, day and month name either way round, and the CJK 月/日 form.
+ */
+export function markDates(text: string): string {
+  // No digit, no date; the CJK form only where its month sign is (each pass is linear, these keep them few).
+  if (!/\d/.test(text)) return text;
+  const cjk = text.includes('月') ? text.replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m) : text;
+  return cjk
+    .replace(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (m, _y: string, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m)
+    .replace(DAY_MONTH, (m, d: string, mo: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m)
+    .replace(MONTH_DAY, (m, mo: string, d: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m);
+}
 
 interface Tok {
-  readonly kind: 'word' | 'number' | 'time' | 'id' | 'neg' | 'ratio';
+  readonly kind: 'word' | 'number' | 'time' | 'date' | 'id' | 'neg' | 'ratio';
   /** Canonical form (lemma) for words; the digits for numbers; HH:MM for times; the identifier as written (upper case). */
   readonly v: string;
   readonly n?: number;
@@ -269,6 +307,8 @@ interface Parsed {
   readonly words: readonly string[];
   readonly numbers: readonly number[];
   readonly times: readonly string[];
+  /** Calendar dates, MM-DD. */
+  readonly dates: readonly string[];
   readonly ids: readonly string[];
   /** Proportions ("4:5", "16x9", sanitised "4 5"), as W:H. */
   readonly ratios: readonly string[];
@@ -311,7 +351,10 @@ function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
-  const grouped = text
+  const grouped = markDates(text)
+    // Sanitising turns "IMG_2041" into "IMG 2041": a short capitalised code before three digits or more is one
+    // identifier again ("IMG-2041"), as a clock time is read back below.
+    .replace(/\b([A-Z]{2,5}) (\d{3,})\b/g, '$1-$2')
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // A unit glued to its number ("2048px", "90min") is a number and a unit.
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
@@ -474,6 +517,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
       // "an hour", "a day": the article is the number one.
       else if ((raw === 'a' || raw === 'an') && TIME_UNITS.has(raws[i + 1] ?? '')) toks.push({ kind: 'number', v: raw, n: 1, i });
+      else if (DATE.test(raw)) toks.push({ kind: 'date', v: raw.slice(5), i });
       else if (TIME.test(raw)) toks.push({ kind: 'time', v: hhmm(raw), i });
       else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
       else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
@@ -494,9 +538,10 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
     const words = [...new Set(toks.filter((t) => t.kind === 'word').map((t) => t.v))];
     const numbers = toks.filter((t) => t.kind === 'number').map((t) => t.n as number);
     const times = toks.filter((t) => t.kind === 'time').map((t) => t.v);
+    const dates = toks.filter((t) => t.kind === 'date').map((t) => t.v);
     const ids = toks.filter((t) => t.kind === 'id').map((t) => t.v);
     const ratios = toks.filter((t) => t.kind === 'ratio').map((t) => t.v);
-    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && ratios.length === 0) continue;
+    if (words.length === 0 && numbers.length === 0 && ids.length === 0 && times.length === 0 && dates.length === 0 && ratios.length === 0) continue;
     parsed.push({
       text,
       voters,
@@ -504,6 +549,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       words,
       numbers,
       times,
+      dates,
       ids,
       ratios,
       negated: toks.some((t) => t.kind === 'neg'),
@@ -778,6 +824,28 @@ function findConcept(ev: Evidence): Concept {
   const spellings = (a: string, b: string): boolean =>
     !knownWord(ev.lex, a) || !knownWord(ev.lex, b) || (['n', 'v', 'a', 'r'] as const).some((p) => ev.lex.synonyms(a, p).includes(b));
   const variants = foldVariants(values, (w) => voterCount(withWord(w)), editDistance, spellings);
+  canonicalValues(ev, variants, head);
+  // A word of the head's own family that another value modifies in most of its fragments ("the southern zone" beside
+  // "the north region") stands where the head stands: another word for the head, not an alternative.
+  if (head !== null) {
+    const kin = family.get(head) ?? new Set([head]);
+    const above = new Set([head, ...ev.lex.hypernyms(head, 'n', 3)]);
+    // Of the head's family, or a sister term under one hypernym ("zone" and "region" are both locations).
+    const headLike = (w: string): boolean => kin.has(w) || (posOf.get(w) === 'n' && ev.lex.hypernyms(w, 'n', 3).some((h) => above.has(h)));
+    for (const w of [...variants.keys()]) {
+      if (w === head || !headLike(w)) continue;
+      const others = new Set([...variants].filter(([v]) => v !== w).flatMap(([, xs]) => xs));
+      const ps = withWord(w);
+      const modified = ps.filter((p) => {
+        const ws = p.toks.filter((t) => t.kind === 'word');
+        const k = ws.findIndex((t) => t.v === w);
+        const b = ws[k - 1];
+        const derived = b !== undefined && [...others].some((o) => ADJ_ENDINGS.some((e) => b.v === `${o}${e}`));
+        return k > 0 && b !== undefined && (others.has(b.v) || derived) && (b.i ?? -9) === ((ws[k] as Tok).i ?? 0) - 1;
+      });
+      if (mass(modified) * 2 > mass(ps)) variants.delete(w);
+    }
+  }
   values = [...variants.keys()];
   const says = (p: Parsed, v: string): boolean => (variants.get(v) ?? [v]).some((x) => p.words.includes(x));
   // Alternatives fill one slot: modifiers on the same side of the head ("cloudless sky" / "blue sky"). A word on the
@@ -788,6 +856,59 @@ function findConcept(ev: Evidence): Concept {
   const usable = options.max_enum_values > 0 && (values.length >= 2 || (values.length === 1 && nounAdjunct(ev, head, values[0] as string)));
   const valueSet = new Set(usable ? values : []);
   return { head, values, usable, valueSet, says };
+}
+
+/** Derivational endings that make an adjective of a noun ("northern" of "north", "golden" of "gold"). */
+const ADJ_ENDINGS = ['ern', 'en', 'ish', 'ic', 'al', 'y'];
+
+/**
+ * Values canonicalised (zhou §6.2.2, "values are the modifiers that vary across clients, canonicalised"), in place:
+ * an adjective derived from another value's noun is that value ("northern" → north); a value that stands next to
+ * another, commoner value in most of its fragments is wording of that value ("light grey", "neutral gray",
+ * "government agency"), not an alternative of its own.
+ */
+function canonicalValues(ev: Evidence, variants: Map<string, string[]>, head: string | null): void {
+  const { lex, withWord } = ev;
+  const clients = (v: string): number => voterCount((variants.get(v) ?? [v]).flatMap((x) => withWord(x)));
+  for (const a of [...variants.keys()]) {
+    const b = [...variants.keys()].find((x) => x !== a && x.length >= 4 && ADJ_ENDINGS.some((e) => a === `${x}${e}` || a === `${x}${x.slice(-1)}${e}`) && lex.pos(a).a > 0 && lex.pos(x).n > 0);
+    if (b === undefined) continue;
+    variants.set(b, [...(variants.get(b) ?? [b]), ...(variants.get(a) ?? [a])]);
+    variants.delete(a);
+  }
+  // A value followed in most of its fragments by an adjective (never the head) grades that adjective ("light grey",
+  // "neutral gray"): the value is the adjective, one value with its synonyms.
+  for (const a of [...variants.keys()]) {
+    const ps = (variants.get(a) ?? [a]).flatMap((x) => withWord(x));
+    const next = new Map<string, Parsed[]>();
+    for (const p of ps) {
+      const ws = p.toks.filter((t) => t.kind === 'word');
+      const k = ws.findIndex((t) => (variants.get(a) ?? [a]).includes(t.v));
+      const n = ws[k + 1];
+      if (k >= 0 && n !== undefined && (n.i ?? -9) === ((ws[k] as Tok).i ?? 0) + 1 && n.v !== head && lex.pos(n.v).a > 0 && ev.readable(n.v)) next.set(n.v, [...(next.get(n.v) ?? []), p]);
+    }
+    const best = [...next].sort((x, y) => mass(y[1]) - mass(x[1]) || (x[0] < y[0] ? -1 : 1))[0];
+    if (best === undefined || mass(best[1]) * 2 <= mass(ps)) continue;
+    const into = [...variants.keys()].find((v) => v !== a && (v === best[0] || lex.synonyms(v, 'a').includes(best[0]))) ?? best[0];
+    const moved = variants.get(a) ?? [a];
+    variants.delete(a);
+    variants.set(into, [...new Set([...(variants.get(into) ?? [into]), ...moved])]);
+  }
+  const forms = (v: string): Set<string> => new Set(variants.get(v) ?? [v]);
+  for (const a of [...variants.keys()]) {
+    const mine = forms(a);
+    const ps = [...mine].flatMap((x) => withWord(x));
+    const partner = [...variants.keys()].find((b) => {
+      if (b === a || !variants.has(b) || clients(b) <= clients(a)) return false;
+      const theirs = forms(b);
+      const beside = ps.filter((p) => {
+        const ws = p.toks.filter((t) => t.kind === 'word');
+        return ws.some((t, k) => mine.has(t.v) && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && theirs.has(o.v) && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1));
+      });
+      return mass(beside) * 2 > mass(ps);
+    });
+    if (partner !== undefined) variants.delete(a);
+  }
 }
 
 /**
@@ -924,9 +1045,42 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, concept, headWords), ratioChoice: false, namePrefix: null, valueClients };
   }
+  // Names said by distinct clients, one a fragment (makers, carriers: "a Nokia box", "Ericsson baseband"): a choice
+  // among them, though no phrase frame shows it (zhou §6.2.2, "enum when several alternatives are stated by distinct clients").
+  const named = options.max_enum_values > 0 ? namedAlternatives(ev) : [];
+  if (named.length >= 2) {
+    for (const p of parsed) for (const v of named) if (p.words.includes(v)) addValue(v, p);
+    const head = concept.head !== null && !named.includes(concept.head) ? concept.head : chooseHead(ev, new Set(named));
+    // A value never names its key ("ericsson_preference"): the name keeps the other head words, or the head.
+    const kept = headWords.filter((w) => !named.includes(w));
+    headWords.splice(0, headWords.length, ...(kept.length > 0 ? kept : head !== null ? [head] : []));
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients };
+  }
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
+
+/**
+ * Names as alternatives (zhou §6.2.2, §7): words a client capitalises inside a sentence (a maker, a carrier), said mostly in English fragments (never a capitalised German noun) by
+ * `min_value_clients` clients each, most clients first, never two in one fragment. A choice when two or more
+ * together carry the choice share of the fragment mass; empty otherwise. Proper nouns still name nothing.
+ */
+function namedAlternatives(ev: Evidence): string[] {
+  const { vocab, parsed, withWord, isVerb, needClients, labelled } = ev;
+  if (!labelled) return [];
+  const minClients = Math.max(2, needClients);
+  const capitalised = new Set<string>();
+  for (const p of parsed) for (const m of p.text.slice(0, 4096).matchAll(/\s(\p{Lu}[\p{Ll}\p{M}]+)/gu)) capitalised.add((m[1] as string).toLowerCase());
+  const cands = vocab
+    .filter((w) => ASCII_WORD.test(w) && w.length >= 3 && !isVerb(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && capitalised.has(w))
+    .map((w) => ({ w, ps: withWord(w) }))
+    .filter(({ ps }) => voterCount(ps) >= minClients && mass(ps.filter(ev.english)) * 2 >= mass(ps))
+    .sort((a, b) => voterCount(b.ps) - voterCount(a.ps) || (a.w < b.w ? -1 : 1));
+  const picked: string[] = [];
+  for (const c of cands) if (!c.ps.some((p) => picked.some((o) => p.words.includes(o)))) picked.push(c.w);
+  if (picked.length < 2) return [];
+  return mass(parsed.filter((p) => picked.some((o) => p.words.includes(o)))) >= CHOICE_SHARE * mass(parsed) ? picked : [];
 }
 
 /** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */
@@ -990,6 +1144,22 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
   return { suffix: null, namePrefix: null };
 }
 
+/**
+ * Whether two of the fragments say one content word (any language). Words under four letters are left out: the
+ * function words of most languages are that short ("con", "mit", "les"), and few of them are in any stop list.
+ */
+function sharedWord(parsed: readonly Parsed[]): boolean {
+  const seen = new Set<string>();
+  for (const p of parsed) {
+    for (const w of p.words) {
+      if (FOREIGN_FUNCTION_WORDS.has(w) || [...w].length < 4) continue;
+      if (seen.has(w)) return true;
+    }
+    for (const w of p.words) seen.add(w);
+  }
+  return false;
+}
+
 /** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
 function assembleCandidate(
   ev: Evidence,
@@ -1019,6 +1189,12 @@ function assembleCandidate(
   if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
   // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.
   const keyName = buildKeyName(namePrefix && nameWords.some((w) => ASCII_WORD.test(w)) ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
+  // An unnamed cluster whose phrasings share no word says different things (one language, several needs: "la reserva
+  // PNR-…", "escala de 100 minutos", "recogida a las 06:00"): no intent to induce yet (zhou §6.2.2). It is induced
+  // again when it grows.
+  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !sharedWord(parsed)) {
+    return { ok: false, reason: 'the fragments share no word: no one intent to induce yet (zhou §6.2.2)', fragments_excluded: 0 };
+  }
   nameWords = keyName.split('_');
   const used = weigh(kind === 'boolean' || kind === 'list' ? parsed : [...valueClients.values()].flat());
   const phrase = (kind === 'scale' || headWords.length === 0 ? nameWords : headWords).join(' ');
@@ -1145,6 +1321,11 @@ function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Str
     // Proportions W:H are an aspect ratio: a choice among the values clients name, however few so far.
     for (const p of parsed) if (p.ratios.length === 1) values.push([p.ratios[0] as string, p]);
     return { kind: 'enum', keyType: 'string', extra: { pattern: '^[1-9][0-9]?:[1-9][0-9]?$' }, suffix: 'ratio', name: ['aspect'], values, ratio: true };
+  }
+  if (c.share((p) => p.dates.length === 1) >= c.structureShare) {
+    // A calendar date (zhou §6.2.2, types from evidence): an ISO 8601 date string, named by the noun next to it.
+    const named = anchorPhrase(parsed, 'date', c.timeWord(false), c.nounModifier, c.mass);
+    return { kind: 'window', keyType: 'string', extra: { format: 'date' }, suffix: 'date', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
   }
   if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
     for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
@@ -1330,7 +1511,7 @@ function rawBefore(raws: readonly string[], i: number): string {
  * fragments (weighted by fragment mass over distance, within three tokens), with the word right before it when
  * that word stands there in at least two fifths of the nearest word's fragments ("booking reference", "power line").
  */
-function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time', ok: (w: string) => boolean, canModify: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
+function anchorPhrase(parsed: readonly Parsed[], kind: 'id' | 'time' | 'date', ok: (w: string) => boolean, canModify: (w: string) => boolean, mass: (ps: Iterable<Parsed>) => number): string[] {
   const byNear = new Map<string, number>();
   for (const p of parsed) {
     const at = p.toks.filter((t) => t.kind === kind).map((t) => t.i ?? -9);
@@ -1554,7 +1735,7 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
  */
 function closedVocabulary(keyName: string, headWords: readonly string[], values: readonly JsonValue[], kind: InducedKind, parsed: readonly Parsed[], needClients: number): string[] {
   const out: string[] = [];
-  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'type', 'removal', 'aspect', 'ratio', 'id', 'by', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
+  const FIXED = new Set(['needs', 'wants', 'preference', 'count', 'ids', 'window', 'time', 'date', 'type', 'removal', 'aspect', 'ratio', 'id', 'by', 'percent', 'amount', 'size', 'color', 'format', 'file', 'image', 'brightness', 'length', 'width', 'warmth', 'sharpness', 'request', 'requested']);
   const support = (w: string): number => voterCount(parsed.filter((p) => p.words.includes(w) || p.ratios.includes(w)));
   const words = keyName.split('_');
   if (words.length > 5) out.push(`key name "${keyName}" has ${words.length} words (at most 5)`);

@@ -7,7 +7,7 @@
  */
 import type { KeyDefinition } from '@parley/protocol';
 import { SLOT_AFFIXES } from './affixes';
-import { contentWords, type InductionSample } from './induce';
+import { contentWords, idPattern, identifiers, type InductionSample } from './induce';
 
 /** Content word → voices (distinct clients when labelled, else the sample count), over a cluster's samples. */
 export function wordProfile(samples: readonly InductionSample[]): Map<string, number> {
@@ -51,6 +51,22 @@ export function samePatternIntent(a: KeyDefinition, b: KeyDefinition): boolean {
   return a.key_name.split('_').pop() === b.key_name.split('_').pop();
 }
 
+/**
+ * Whether two clusters list identifiers of one shape (zhou §6.2.2, one key per intent): the identifiers of their
+ * fragments that hold two or more, together, have one pattern ("IMG_2041, IMG_2043" and "DSC_0912, DSC_0915" are
+ * both three letters and four digits). Lists carry no pattern of their own, so the samples are read. False when
+ * either lists none.
+ */
+export function sameListShape(a: readonly InductionSample[], b: readonly InductionSample[]): boolean {
+  const listed = (ss: readonly InductionSample[]): string[] =>
+    ss.flatMap((s) => {
+      const ids = typeof s.text === 'string' ? identifiers(s.text) : [];
+      return ids.length >= 2 ? ids.slice(0, 16) : [];
+    }).slice(0, 512);
+  const ia = listed(a);
+  const ib = listed(b);
+  return ia.length > 0 && ib.length > 0 && idPattern([...ia, ...ib]) !== null;
+}
 
 /** A yes/no key or a string choice: the keys a cluster split by value yields. */
 export function choiceLike(k: KeyDefinition): boolean {

@@ -102,7 +102,7 @@ describe('intent induction (zhou §6.2.2 Intent Induction)', () => {
       fc.property(fc.array(fc.record({ text: fc.string({ maxLength: 80 }), count: fc.integer({ min: 1, max: 50 }) }), { minLength: 1, maxLength: 12 }), (samples) => {
         const r = induceKey(samples);
         if (!r.ok) {
-          expect(r.reason).toMatch(/no usable fragments/);
+          expect(r.reason).toMatch(/no usable fragments|share no word/);
           return;
         }
         expect(r.candidate.key.key_name).not.toBe('other');

@@ -4,7 +4,7 @@
  * object of a removal, and the sibling tests the evolver applies before adding a key. Examples are made up here.
  */
 import { describe, expect, it } from 'vitest';
-import { choiceLike, hyphenParts, idPattern, oneSlot, profileCosine, properNouns, samePatternIntent, wordProfile } from '../src/index';
+import { choiceLike, hyphenParts, idPattern, identifiers, oneSlot, profileCosine, properNouns, sameListShape, samePatternIntent, wordProfile } from '../src/index';
 import { foldVariants, paradigmModifiers, verbObject } from '../src/kinds';
 import { editDistance } from '../src/lexicon';
 import type { KeyDefinition } from '@parley/protocol';
@@ -21,6 +21,20 @@ describe('idPattern', () => {
   it('is null for identifiers of different shapes or none', () => {
     expect(idPattern(['LOT-4471', 'LOT_44_71'])).toBeNull();
     expect(idPattern([])).toBeNull();
+  });
+});
+
+describe('identifiers and sameListShape', () => {
+  const s = (text: string) => ({ text, count: 2 });
+  it('reads identifiers as the inducer does, an underscore lost to sanitising included', () => {
+    expect(identifiers('boxes BX-1201 and BX-1207')).toEqual(['BX-1201', 'BX-1207']);
+    expect(identifiers('scan PG 1042, PG 1043')).toEqual(['PG-1042', 'PG-1043']);
+    expect(identifiers('no codes here, 14 November')).toEqual([]);
+  });
+  it('two clusters listing identifiers of one shape are one list; other shapes, or no list, are not', () => {
+    expect(sameListShape([s('boxes BX-1201 and BX-1207')], [s('crates CR-0033, CR-0040')])).toBe(true);
+    expect(sameListShape([s('boxes BX-1201 and BX-1207')], [s('orders ORD-77A1, ORD-77B2')])).toBe(false);
+    expect(sameListShape([s('box BX-1201')], [s('crates CR-0033, CR-0040')])).toBe(false);
   });
 });
 

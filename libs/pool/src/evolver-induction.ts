@@ -15,6 +15,7 @@ import {
   oneSlot,
   profileCosine,
   sameConcept,
+  sameListShape,
   samePatternIntent,
   scenarioConcepts,
   SIBLING_COSINE,
@@ -254,6 +255,8 @@ async function siblingOf(
     // The audience by its key, not the trigger's label: a client named "global" is labelled as the global pool is.
     if (!key || !theirs || theirs.scenario !== m.scenario_id || scopeKey(scopeOf(theirs.scope)) !== scopeKey(scopeOf(m.scope))) continue;
     let cos = own !== null && samePatternIntent(own, key.definition) ? 1 : profileCosine(mine, wordProfile(theirs.samples));
+    // Two lists of identifiers of one shape in one scenario and audience: one list the embedder split.
+    if (cos < 1 && own !== null && own.key_type === 'array' && key.definition.key_type === 'array' && sameListShape(m.samples, theirs.samples)) cos = 1;
     // The same concept said by most clients of each cluster, and a key of the same kind: one intent the embedder split.
     if (cos < SIBLING_COSINE && lex !== null && own !== null && sameKind(own, key.definition) && sameConcept(myConcept, clusterConcept(theirs.samples, lex, exclude), lex)) cos = SIBLING_COSINE;
     // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
