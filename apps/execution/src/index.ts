@@ -44,7 +44,7 @@ export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheS
   /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs'>>;
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs' | 'outboxPollMs'>>;
   /** How often expired idempotency keys are deleted (default 1 h). */
   idempotencyPurgeMs?: number;
 };

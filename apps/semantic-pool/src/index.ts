@@ -41,7 +41,7 @@ export interface SemanticPoolDeps {
   /** Authenticates every gRPC call (draft-zhou §7): operators only (libs/auth POLICY). */
   authenticator: Authenticator;
   /** Dead-letter limits (PARLEY_OUTBOX_MAX_ATTEMPTS, PARLEY_CONSUMER_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs'>>;
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'consumerMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'retentionSweepMs' | 'outboxPollMs'>>;
   /** Redelivery delay after a failed delivery (default 1000 ms). */
   retryDelayMs?: number;
   /** Prometheus metrics of the process (libs/runtime metrics.ts); optional. */

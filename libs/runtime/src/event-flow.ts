@@ -37,6 +37,11 @@ export interface EventFlowConfig {
   outboxRetentionMs: number;
   processedRetentionMs: number;
   retentionSweepMs: number;
+  /**
+   * How often an outbox relay looks for rows no nudge announced (PARLEY_OUTBOX_POLL_MS): a writer nudges its own
+   * relay after its commit, so the poll finds only the rows of a replica that died before its relay ran.
+   */
+  outboxPollMs: number;
 }
 
 /** The least retention (libs/events MIN_RETENTION_MS): far above the relay's gap wait. */
@@ -53,6 +58,7 @@ export const DEFAULT_EVENT_FLOW: EventFlowConfig = {
   outboxRetentionMs: 7 * 86_400_000,
   processedRetentionMs: 14 * 86_400_000,
   retentionSweepMs: 3_600_000,
+  outboxPollMs: 1000,
 };
 
 export function eventFlowFromEnv(env: Env): EventFlowConfig {
@@ -77,6 +83,7 @@ export function eventFlowFromEnv(env: Env): EventFlowConfig {
     outboxRetentionMs: retentionMs(env, 'PARLEY_OUTBOX_RETENTION_MS', d.outboxRetentionMs),
     processedRetentionMs: processedRetentionMs(env, maxAgeMs),
     retentionSweepMs: envInt(env, 'PARLEY_RETENTION_SWEEP_MS', d.retentionSweepMs, { min: 1000 }),
+    outboxPollMs: envInt(env, 'PARLEY_OUTBOX_POLL_MS', d.outboxPollMs, { min: 10, max: 3_600_000 }),
   };
 }
 
