@@ -23,7 +23,10 @@ describe('event flow config', () => {
       outboxRetentionMs: 604_800_000,
       processedRetentionMs: 1_209_600_000,
       retentionSweepMs: 3_600_000,
+      outboxPollMs: 1000,
     });
+    expect(eventFlowFromEnv({ PARLEY_OUTBOX_POLL_MS: '250' }).outboxPollMs).toBe(250);
+    expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_POLL_MS: '5' })).toThrow(/PARLEY_OUTBOX_POLL_MS must be >= 10/);
     expect(
       eventFlowFromEnv({
         PARLEY_STREAM_MAX_AGE_MS: '3600000',
