@@ -156,6 +156,8 @@ export interface OutboxRelayOptions {
 
 /** Tries before a row the bus keeps refusing (while healthy) is set aside; with the default back-off about 25 s. */
 export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 8;
+/** How often a relay looks for rows no nudge announced, by default (PARLEY_OUTBOX_POLL_MS). */
+export const DEFAULT_OUTBOX_POLL_MS = 1000;
 
 export interface OutboxRelay {
   /** Starts the background loop: publishes pending rows now, then on nudge() or every pollIntervalMs. */
@@ -217,7 +219,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const s = schemaIdent(opts.schema);
   const { db, bus } = opts;
   const batchSize = opts.batchSize ?? 100;
-  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const pollIntervalMs = opts.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_MS;
   const nudgeDelayMs = opts.nudgeDelayMs ?? 0;
   let nudgeTimer: ReturnType<typeof setTimeout> | undefined;
   const retryBaseMs = opts.retryBaseMs ?? 200;

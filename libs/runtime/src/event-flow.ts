@@ -24,10 +24,11 @@ import { ConfigError, envInt, envOptional, type Env } from './config';
  *   shared and its limits may be changed by another service or an operator, so
  *   the pruner also checks the live stream's max_age at each sweep and keeps
  *   the marks when this check fails there;
- * - PARLEY_RETENTION_SWEEP_MS (1 h): how often the pruner runs.
+ * - PARLEY_RETENTION_SWEEP_MS (1 h): how often the pruner runs;
+ * - PARLEY_OUTBOX_POLL_MS (1 s): how often a relay looks for rows no nudge announced.
  *
  * The defaults are libs/events' own (DEFAULT_STREAM_RETENTION,
- * DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_CONSUMER_MAX_ATTEMPTS; a test keeps them
+ * DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_CONSUMER_MAX_ATTEMPTS, DEFAULT_OUTBOX_POLL_MS; a test keeps them
  * equal): the runtime does not import the event adapters.
  */
 export interface EventFlowConfig {
