@@ -43,8 +43,8 @@ export type ExecutionDeps = Omit<ExecutionServiceDeps, 'onOutboxWrite' | 'cacheS
   profiles?: Pick<AgentProfileApi, 'getProfile'>;
   /** Authenticates every gRPC call (draft-zhou §7 authentication; libs/runtime createAuthenticator). */
   authenticator: Authenticator;
-  /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_DEAD_LETTER_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS). */
-  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'deadLetterRetentionMs' | 'retentionSweepMs'>>;
+  /** Publish tries before the relay sets a row aside (PARLEY_OUTBOX_MAX_ATTEMPTS); retention (PARLEY_OUTBOX_RETENTION_MS, PARLEY_PROCESSED_RETENTION_MS, PARLEY_DEAD_LETTER_RETENTION_MS, PARLEY_RETENTION_SWEEP_MS); the relay's poll (PARLEY_OUTBOX_POLL_MS). */
+  eventFlow?: Partial<Pick<EventFlowConfig, 'outboxMaxAttempts' | 'outboxRetentionMs' | 'processedRetentionMs' | 'deadLetterRetentionMs' | 'retentionSweepMs' | 'outboxPollMs'>>;
   /** How often expired idempotency keys are deleted (default 1 h). */
   idempotencyPurgeMs?: number;
 };
@@ -76,8 +76,11 @@ export async function startExecution(deps: ExecutionDeps): Promise<RunningExecut
     schema: 'execution',
     bus: deps.bus,
     ...flow.relay,
-    // Under load one relay transaction then carries the events of many executions.
-    nudgeDelayMs: 5,
+    // One relay transaction carries the events of the executions committed within 25 ms of the first: under load
+    // many, and at c1 several (an execute every few ms), so the relay's pass and the consumers' deliveries it
+    // causes are not one per execute. No execute waits for it (it runs after the commit that answered the call);
+    // its events reach the stream up to 25 ms later.
+    nudgeDelayMs: 25,
     onError: (e: unknown) => {
       deps.metrics?.outboxFailed('execution');
       deps.log.warn('outbox publish failed; will retry', { error: e });

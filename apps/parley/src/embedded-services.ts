@@ -96,7 +96,8 @@ export function startEmbeddedExecution(common: ServiceCommon, log: Logger, negot
     // development mode unless AUDIT_SCENARIOS says otherwise.
     auditScenarios: (env['AUDIT_SCENARIOS'] ?? '*').split(',').map((x) => x.trim()).filter(Boolean),
     // Webhook URL policy: PARLEY_WEBHOOK_ALLOW as in the separate process; a development default that allows loopback receivers.
-    tasks: { webhooks: { allow: env['PARLEY_WEBHOOK_ALLOW'] || 'http://127.0.0.1:*,http://localhost:*,http://[::1]:*,https://127.0.0.1:*,https://localhost:*,https://[::1]:*' } },
+    // The deliverers look for due deliveries no nudge announced as often as the relays (embedded.ts embeddedEventFlow).
+    tasks: { webhooks: { allow: env['PARLEY_WEBHOOK_ALLOW'] || 'http://127.0.0.1:*,http://localhost:*,http://[::1]:*,https://127.0.0.1:*,https://localhost:*,https://[::1]:*', pollMs: common.eventFlow.outboxPollMs } },
   });
 }
 

@@ -21,7 +21,7 @@ import type { RunningExecution } from '@parley/execution';
 import { gatewayHttpDeps, startGateway, type Backends } from '@parley/gateway';
 import { startNegotiation } from '@parley/negotiation';
 import type { EvolverConfig, SemanticPoolConfig } from '@parley/pool';
-import { apiKeysViaRegistry, createAuthenticator, createLogger, createMetrics, eventFlowFromEnv, fetchJwks, generateServiceToken, systemClock, type Clock, type GatewayHttpConfig, type HealthState, type Logger, type Metrics } from '@parley/runtime';
+import { apiKeysViaRegistry, createAuthenticator, createLogger, createMetrics, eventFlowFromEnv, fetchJwks, generateServiceToken, systemClock, type Clock, type EventFlowConfig, type GatewayHttpConfig, type HealthState, type Logger, type Metrics } from '@parley/runtime';
 import type { RunningSemanticPool } from '@parley/semantic-pool';
 import { createPgliteDb, openDb, type Db } from '@parley/storage';
 import { createVectorIndexFromEnv, type VectorIndex } from '@parley/vectors';
@@ -171,7 +171,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const subjects = createSubjects(opts.prefix ?? 'parley');
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
   // The event flow's limits as the separate services read them (PARLEY_STREAM_MAX_*, PARLEY_*_MAX_ATTEMPTS).
-  const eventFlow = eventFlowFromEnv(process.env);
+  const eventFlow = embeddedEventFlow(eventFlowFromEnv(process.env), opts.databaseUrl === undefined);
   const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
   const metrics = opts.metrics === null ? undefined : (opts.metrics ?? createMetrics());
   const withMetrics = metrics ? { metrics } : {};
@@ -252,4 +252,17 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
       await db.close();
     },
   };
+}
+
+/** On PGlite the relays and webhook deliverers poll every 10 s unless PARLEY_OUTBOX_POLL_MS says otherwise. */
+export const PGLITE_POLL_MS = 10_000;
+
+/**
+ * The event flow's figures for one process. PGlite is this process's own database: every row an outbox or a
+ * webhook queue gets is written here, and each writer nudges its relay or deliverer after its commit (a start
+ * publishes what a crash left), so the 1 s poll that covers another replica's rows on PostgreSQL finds nothing
+ * here. It was 7 statements a second at rest; every 10 s it remains the safety net.
+ */
+export function embeddedEventFlow(flow: EventFlowConfig, pglite: boolean, env: NodeJS.ProcessEnv = process.env): EventFlowConfig {
+  return pglite && !env['PARLEY_OUTBOX_POLL_MS'] ? { ...flow, outboxPollMs: PGLITE_POLL_MS } : flow;
 }

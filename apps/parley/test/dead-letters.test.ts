@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONSUMER_MAX_ATTEMPTS, DEFAULT_DEAD_LETTER_RETENTION_MS, DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_RETENTION_MS, DEFAULT_STREAM_RETENTION, EventType, type EventEnvelope } from '@parley/events';
+import { DEFAULT_CONSUMER_MAX_ATTEMPTS, DEFAULT_DEAD_LETTER_RETENTION_MS, DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_OUTBOX_POLL_MS, DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_RETENTION_MS, DEFAULT_STREAM_RETENTION, EventType, type EventEnvelope } from '@parley/events';
 import { DEFAULT_EVENT_FLOW, createLogger } from '@parley/runtime';
 import { FIGURE_8, REPO_ROOT, rpc, useKey, waitFor } from '@parley/testkit';
 import { startParley, type EmbeddedParley } from '../src/embedded';
@@ -64,6 +64,7 @@ describe('dead letters in the embedded mode', () => {
       processedRetentionMs: DEFAULT_PROCESSED_RETENTION_MS,
       deadLetterRetentionMs: DEFAULT_DEAD_LETTER_RETENTION_MS,
       retentionSweepMs: 3_600_000,
+      outboxPollMs: DEFAULT_OUTBOX_POLL_MS,
     });
   });
 

@@ -21,7 +21,7 @@ export interface ServiceEventFlow {
   /** Spread into every consumeIdempotently call of the service. */
   consumer: EventFlowOptions;
   /** Spread into the service's createOutboxRelay call. */
-  relay: EventFlowOptions;
+  relay: EventFlowOptions & { pollIntervalMs?: number };
   /** Deletes published outbox rows, processed marks and resolved dead letters past their retention (retention.ts); the service starts and stops it. */
   pruner: RetentionPruner;
 }
@@ -54,6 +54,8 @@ export function serviceEventFlow(opts: {
   processedRetentionMs?: number;
   deadLetterRetentionMs?: number;
   retentionSweepMs?: number;
+  /** How often the relay looks for rows no nudge announced (createOutboxRelay's pollIntervalMs, default 1000). */
+  outboxPollMs?: number;
   /** The bus whose live stream age limit gates the marks' pruning (Bus.streamMaxAgeMs; retention.ts). */
   bus?: Pick<Bus, 'streamMaxAgeMs'>;
   /** Counts the rows each batch deletes and each sweep's state (libs/runtime Metrics.retentionPruned, retentionState), under `service` (default the schema). */
@@ -65,7 +67,7 @@ export function serviceEventFlow(opts: {
   return {
     office,
     consumer: { maxAttempts: opts.consumerMaxAttempts ?? DEFAULT_CONSUMER_MAX_ATTEMPTS, ...shared },
-    relay: { maxAttempts: opts.outboxMaxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS, ...shared },
+    relay: { maxAttempts: opts.outboxMaxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS, ...shared, ...(opts.outboxPollMs !== undefined ? { pollIntervalMs: opts.outboxPollMs } : {}) },
     pruner: createRetentionPruner({
       db: opts.db,
       schema: opts.schema,

@@ -23,6 +23,7 @@ export { DEFAULT_STREAM_RETENTION, createNatsBus, type NatsBus, type NatsBusOpti
 export { createMemoryBus, realClock, type BusClock, type MemoryBusOptions } from './memory-bus';
 export {
   DEFAULT_OUTBOX_MAX_ATTEMPTS,
+  DEFAULT_OUTBOX_POLL_MS,
   appendToOutbox,
   createOutboxRelay,
   outboxInsert,

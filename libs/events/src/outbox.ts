@@ -156,6 +156,8 @@ export interface OutboxRelayOptions {
 
 /** Tries before a row the bus keeps refusing (while healthy) is set aside; with the default back-off about 25 s. */
 export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 8;
+/** How often a relay looks for rows no nudge announced, by default (PARLEY_OUTBOX_POLL_MS). */
+export const DEFAULT_OUTBOX_POLL_MS = 1000;
 
 export interface OutboxRelay {
   /** Starts the background loop: publishes pending rows now, then on nudge() or every pollIntervalMs. */
@@ -217,7 +219,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const s = schemaIdent(opts.schema);
   const { db, bus } = opts;
   const batchSize = opts.batchSize ?? 100;
-  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const pollIntervalMs = opts.pollIntervalMs ?? DEFAULT_OUTBOX_POLL_MS;
   const nudgeDelayMs = opts.nudgeDelayMs ?? 0;
   let nudgeTimer: ReturnType<typeof setTimeout> | undefined;
   const retryBaseMs = opts.retryBaseMs ?? 200;
@@ -463,6 +465,12 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq)).filter((seq) => !stored.has(seq));
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
+    // A pass that only marked rows published commits without waiting for its WAL flush: lost in a crash, the marks
+    // come back unset and the rows are sent again, dropped by the stream's de-duplication (msg id = event id) and
+    // by the consumers' processed marks. Nothing acknowledged depends on them, and the flush they no longer wait
+    // for is one fewer in the queue of the commits that do (an execute's own, the consumers'). Dead-letter moves
+    // keep the synchronous commit.
+    if (all.length > 0 && dead.length === 0) await tx.query('SET LOCAL synchronous_commit = off');
     return { claimed: rows.length, failed, held: cut.publish < all.length };
   });
 }

@@ -94,6 +94,45 @@ export function outboxContract(
       expect(rows.rows[0]!.n).toBe(2);
     });
 
+    it('commits a pass that only marks rows published without waiting for its WAL flush, and a pass that sets a row aside with it', async () => {
+      // Every statement the relay runs in its transactions, by pass.
+      const passes: string[][] = [];
+      const recorded = new Proxy(env.db, {
+        get(target, prop, receiver) {
+          if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+          return (fn: (tx: Queryable) => Promise<unknown>) =>
+            target.transaction((tx) => {
+              const sql: string[] = [];
+              passes.push(sql);
+              const spy = new Proxy(tx, { get: (t, k, r) => (k === 'query' ? (text: string, params?: unknown[]) => (sql.push(text), t.query(text, params)) : Reflect.get(t, k, r)) });
+              return fn(spy);
+            });
+        },
+      }) as Db;
+      const ASYNC = 'SET LOCAL synchronous_commit = off';
+      const plain = [payloadExecuted('sync'), payloadExecuted('sync')];
+      await append(plain);
+      const r = relay(createOutboxRelay({ db: recorded, schema: 'execution', bus: b.bus, logger: quiet }));
+      await r.drain();
+      const published = passes.filter((p) => p.some((q) => q.includes('SET published_at = now()')) && p.length > 1);
+      expect(published.length).toBeGreaterThan(0);
+      expect(published.every((p) => p.at(-1) === ASYNC)).toBe(true);
+      // A pass that found nothing wrote nothing, and a pass that moved a row to the dead letters commits as every other write.
+      expect(passes.filter((p) => p.length === 1).every((p) => !p.includes(ASYNC))).toBe(true);
+      const huge = payloadExecuted('sync', { data: { keys_present: ['x'.repeat(1_100_000)] } });
+      await env.db.query('INSERT INTO execution.outbox (id, subject, event, created_at) VALUES ($1, $2, $3::json, now())', [huge.id, b.subjects.event('sync', huge.type), JSON.stringify(huge)]);
+      passes.length = 0;
+      r.nudge();
+      await r.drain();
+      const withDead = passes.filter((p) => p.some((q) => q.includes('dead_letters')));
+      expect(withDead.length).toBeGreaterThan(0);
+      expect(withDead.every((p) => !p.includes(ASYNC))).toBe(true);
+      expect(await r.pending()).toBe(0);
+      // The setting is the transaction's own: the connection commits synchronously afterwards.
+      const shown = await env.db.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      expect(shown.rows[0]!.synchronous_commit).toBe('on');
+    });
+
     for (const publishWindow of [1, undefined]) {
       const mode = publishWindow === 1 ? 'one row at a time' : 'a batch pipelined';
       it(`publishes committed events exactly once, in seq order, through bus failures (${mode})`, async () => {

@@ -27,10 +27,11 @@ import { ConfigError, envInt, envOptional, type Env } from './config';
  * - PARLEY_DEAD_LETTER_RETENTION_MS (30 days; 0 keeps them; at most 100 years):
  *   dead letters an operator resolved (retried or discarded) longer ago than
  *   this are deleted; one still open (`dead`) never is;
- * - PARLEY_RETENTION_SWEEP_MS (1 h): how often the pruner runs.
+ * - PARLEY_RETENTION_SWEEP_MS (1 h): how often the pruner runs;
+ * - PARLEY_OUTBOX_POLL_MS (1 s): how often a relay looks for rows no nudge announced.
  *
  * The defaults are libs/events' own (DEFAULT_STREAM_RETENTION,
- * DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_CONSUMER_MAX_ATTEMPTS, the DEFAULT_*_RETENTION_MS; a test keeps them
+ * DEFAULT_OUTBOX_MAX_ATTEMPTS, DEFAULT_CONSUMER_MAX_ATTEMPTS, the DEFAULT_*_RETENTION_MS, DEFAULT_OUTBOX_POLL_MS; a test keeps them
  * equal): the runtime does not import the event adapters.
  */
 export interface EventFlowConfig {
@@ -41,6 +42,11 @@ export interface EventFlowConfig {
   processedRetentionMs: number;
   deadLetterRetentionMs: number;
   retentionSweepMs: number;
+  /**
+   * How often an outbox relay looks for rows no nudge announced (PARLEY_OUTBOX_POLL_MS): a writer nudges its own
+   * relay after its commit, so the poll finds only the rows of a replica that died before its relay ran.
+   */
+  outboxPollMs: number;
 }
 
 /** The least retention (libs/events MIN_RETENTION_MS): far above the relay's gap wait. */
@@ -58,6 +64,7 @@ export const DEFAULT_EVENT_FLOW: EventFlowConfig = {
   processedRetentionMs: 14 * 86_400_000,
   deadLetterRetentionMs: 30 * 86_400_000,
   retentionSweepMs: 3_600_000,
+  outboxPollMs: 1000,
 };
 
 export function eventFlowFromEnv(env: Env): EventFlowConfig {
@@ -83,6 +90,7 @@ export function eventFlowFromEnv(env: Env): EventFlowConfig {
     processedRetentionMs: processedRetentionMs(env, maxAgeMs),
     deadLetterRetentionMs: retentionMs(env, 'PARLEY_DEAD_LETTER_RETENTION_MS', d.deadLetterRetentionMs),
     retentionSweepMs: envInt(env, 'PARLEY_RETENTION_SWEEP_MS', d.retentionSweepMs, { min: 1000 }),
+    outboxPollMs: envInt(env, 'PARLEY_OUTBOX_POLL_MS', d.outboxPollMs, { min: 10, max: 3_600_000 }),
   };
 }
 

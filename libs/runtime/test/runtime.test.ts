@@ -27,7 +27,10 @@ describe('event flow config', () => {
       processedRetentionMs: 1_209_600_000,
       deadLetterRetentionMs: 2_592_000_000,
       retentionSweepMs: 3_600_000,
+      outboxPollMs: 1000,
     });
+    expect(eventFlowFromEnv({ PARLEY_OUTBOX_POLL_MS: '250' }).outboxPollMs).toBe(250);
+    expect(() => eventFlowFromEnv({ PARLEY_OUTBOX_POLL_MS: '5' })).toThrow(/PARLEY_OUTBOX_POLL_MS must be >= 10/);
     expect(
       eventFlowFromEnv({
         PARLEY_STREAM_MAX_AGE_MS: '3600000',

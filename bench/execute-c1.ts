@@ -1,0 +1,141 @@
+// Where a lone execute waits: c1 (and optionally c64) against one configuration, several short rounds,
+// the quietest kept. PROBE_MODE=separate (the design card's services on PostgreSQL + NATS), pg (`npm start`'s
+// entry on PostgreSQL + NATS) or embedded (`npm start` defaults, PGlite). PROBE_ROUNDS (3), BENCH_SECONDS (5),
+// PROBE_C64=1 adds a c64 round. Prints p50/p99 and the CPU ms per call of the system under test, and the
+// processes' idle CPU per second with no calls.
+import { readFileSync } from 'node:fs';
+import { Agent as HttpAgent, request } from 'node:http';
+import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
+import { SECONDS, load } from './load';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const MODE = process.env.PROBE_MODE ?? 'separate';
+const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 3);
+const FIGURE_8 = { origin: 'PEK', destination: 'SHA', departure_date: '2026-05-04', cabin_class: 'business', passenger_count: 1, other: 'window seat' };
+const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'execute', params: { schema_id: 'flight_booking_v1', client_id: 'bench', payload: FIGURE_8 } });
+
+// PROBE_PROFILE=DIR: a --cpu-prof profile of every process, one directory each.
+const profileArgs = (name: string): string[] => (process.env['PROBE_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROBE_PROFILE']}/${name}`] : []);
+
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const g = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(g[11]) + Number(g[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function poster(url: string, key: string): () => Promise<boolean> {
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 128 });
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(BODY)), authorization: `Bearer ${key}` };
+  return () =>
+    new Promise<boolean>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(res.statusCode === 200 && !Buffer.concat(chunks).includes('"error"')));
+      });
+      req.on('error', reject);
+      req.end(BODY);
+    });
+}
+
+/** PostgreSQL's WAL flushes so far (pg_stat_wal.wal_sync: commits that waited for one, and the WAL writer's). */
+async function walSyncs(): Promise<number> {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: DATABASE_URL });
+  await c.connect();
+  try {
+    return Number((await c.query('SELECT wal_sync FROM pg_stat_wal')).rows[0].wal_sync);
+  } finally {
+    await c.end();
+  }
+}
+
+async function until(ok: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (await ok().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('no successful execute');
+}
+
+async function startSystem(procs: ServiceProcess[]): Promise<{ url: string; key: string; drop: () => Promise<void> }> {
+  const identity = testIdentity();
+  if (MODE !== 'separate') {
+    const db = MODE === 'pg' ? await createTestDatabase(DATABASE_URL) : undefined;
+    const port = await freePort();
+    const env: Record<string, string> = { PORT: `${port}`, PARLEY_DEV_KEY: identity.operatorKey, RATE_LIMIT_PER_SECOND: '0', PARLEY_MAX_INFLIGHT_PER_PRINCIPAL: '0', LOG_LEVEL: 'warn', PARLEY_DEMO: '0' };
+    if (db) Object.assign(env, { DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: uniquePrefix() });
+    const p = startProcess(MODE, 'apps/parley/src/main.ts', env, profileArgs(MODE));
+    procs.push(p);
+    await waitReady(`http://127.0.0.1:${port}/readyz`, p, 120_000);
+    return { url: `http://127.0.0.1:${port}/rpc`, key: identity.operatorKey, drop: async () => void (await db?.drop()) };
+  }
+  const db = await createTestDatabase(DATABASE_URL);
+  const prefix = uniquePrefix();
+  const [rg, ng, eg, rh, nh, eh, gw, ah] = await Promise.all(Array.from({ length: 8 }, freePort));
+  const common = { ...identity.env, DATABASE_URL: db.url, NATS_URL, PARLEY_SUBJECT_PREFIX: prefix, LOG_LEVEL: 'warn' };
+  const start = async (name: string, entry: string, env: Record<string, string>, ready: string) => {
+    const p = startProcess(name, entry, { ...common, ...env }, profileArgs(name));
+    procs.push(p);
+    await waitReady(ready, p);
+  };
+  await start('registry', 'apps/registry/src/main.ts', { GRPC_PORT: `${rg}`, HEALTH_PORT: `${rh}` }, `http://127.0.0.1:${rh}/readyz`);
+  await start('negotiation', 'apps/negotiation/src/main.ts', { GRPC_PORT: `${ng}`, HEALTH_PORT: `${nh}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${nh}/readyz`);
+  await start('execution', 'apps/execution/src/main.ts', { GRPC_PORT: `${eg}`, HEALTH_PORT: `${eh}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, REGISTRY_ADDR: `127.0.0.1:${rg}` }, `http://127.0.0.1:${eh}/readyz`);
+  const gateway = `http://127.0.0.1:${gw}`;
+  await start('gateway', 'apps/gateway/src/main.ts', { PORT: `${gw}`, REGISTRY_ADDR: `127.0.0.1:${rg}`, NEGOTIATION_ADDR: `127.0.0.1:${ng}`, EXECUTION_ADDR: `127.0.0.1:${eg}`, RATE_LIMIT_PER_SECOND: '0', PARLEY_MAX_INFLIGHT_PER_PRINCIPAL: '0' }, `${gateway}/readyz`);
+  await start('agent', 'apps/example-agents/src/main.ts', { SCENARIO: 'flight_booking', GATEWAY_URL: gateway, HEALTH_PORT: `${ah}` }, `http://127.0.0.1:${ah}/healthz`);
+  return { url: `${gateway}/rpc`, key: identity.operatorKey, drop: () => db.drop() };
+}
+
+async function main(): Promise<void> {
+  const procs: ServiceProcess[] = [];
+  const sys = await startSystem(procs);
+  try {
+    const once = poster(sys.url, sys.key);
+    await until(once);
+    const own = () => procs.reduce((s, p) => s + cpuSeconds(p.child.pid), 0);
+    const idle: string[] = [];
+    for (let k = 0; k < 3; k++) {
+      const i0 = own();
+      await new Promise((r) => setTimeout(r, 3000));
+      idle.push((((own() - i0) * 1000) / 3).toFixed(1));
+    }
+    process.stdout.write(`${MODE}: idle ${idle.join(', ')} ms CPU/s (three 3 s spans after the first execute); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
+    const conc = process.env.PROBE_C64 ? [1, 64] : [1];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of conc) {
+        const c0 = own();
+        const w0 = await walSyncs();
+        const r = await load(c, once);
+        const calls = Math.max(1, r.rps * (SECONDS + 1));
+        const syncs = MODE === 'embedded' ? '' : ` WAL flushes ${((await walSyncs()) - w0) / calls > 0 ? (((await walSyncs()) - w0) / calls).toFixed(2) : '0'}/call (machine-wide)`;
+        process.stdout.write(`  c${c} round ${round + 1}: ${r.rps} rps p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms CPU ${(((own() - c0) * 1000) / calls).toFixed(2)} ms/call${syncs} errors ${r.errors}\n`);
+        const exec = procs.find((p) => p.name === 'execution' || p.name === MODE);
+        if (exec?.child.pid && process.env.PROBE_STAGES) {
+          process.kill(exec.child.pid, 'SIGUSR2');
+          await new Promise((r2) => setTimeout(r2, 200));
+          const line = exec.output().split('\n').filter((l) => l.startsWith('STAGES')).at(-1);
+          if (line) process.stdout.write(`    ${line}\n`);
+        }
+      }
+    }
+  } finally {
+    for (const p of [...procs].reverse()) await p.stop();
+    await sys.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
