@@ -392,8 +392,9 @@ export function outboxContract(
       for (const e of events) await b.bus.publishEvent(e);
       await expect.poll(() => calls.filter((id) => id === events[3]!.id).length, { timeout: 10_000 }).toBe(1);
       expect(calls).toEqual([events[0]!.id, poison.id, poison.id, poison.id, events[2]!.id, events[3]!.id]);
-      // The poison's writes were rolled back each time: three events counted.
-      expect(await usage(env.db)).toEqual({ consumer: 3 });
+      // The poison's writes were rolled back each time: three events counted (the last handler call is
+      // seen before its transaction commits, so wait for the commit).
+      await expect.poll(() => usage(env.db), { timeout: 5_000 }).toEqual({ consumer: 3 });
       const dead = await office.list();
       expect(dead.dead_letters.map((d) => [d.source, d.consumer, d.event_id, d.attempts, d.error])).toEqual([
         ['consumer', 'poisoned', poison.id, 3, "Cannot read properties of undefined (reading 'vector')"],
