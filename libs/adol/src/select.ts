@@ -104,7 +104,10 @@ export interface AutoCut {
   drop?: number;
   /** Fraction of the best's fused score below which a tool is left out (0 = off, the default); only when the best is above the mean. */
   ratio?: number;
-  /** Largest fall between two consecutive tools' fused scores; the tools after a larger one are left out (default off). */
+  /**
+   * Largest fall between two consecutive tools' fused scores; the tools after a larger one are left out (default
+   * off). A larger fall within the first `minK` tools ends the list at `minK`.
+   */
   gap?: number;
 }
 
