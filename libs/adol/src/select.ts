@@ -205,8 +205,8 @@ export const DEFAULT_AUTO_CUT: Readonly<Required<AutoCut>> = Object.freeze({ min
  * `invalid_params` (rule `type` or `range`, as for `selectTools`).
  */
 export function autoCutLength(ranked: readonly number[], maxK: number, rule: AutoCut = {}): number {
-  if (typeof maxK !== 'number' || !Number.isInteger(maxK)) throw invalid('maxK', 'type', 'autoCutLength: maxK must be an integer');
-  if (maxK < 0) throw invalid('maxK', 'range', 'autoCutLength: maxK must be >= 0');
+  if (typeof maxK !== 'number' || Number.isNaN(maxK)) throw invalid('maxK', 'type', 'autoCutLength: maxK must be a number');
+  if (!Number.isInteger(maxK) || maxK < 0) throw invalid('maxK', 'range', 'autoCutLength: maxK must be an integer >= 0');
   validateAutoCut(rule);
   const minK = rule.minK ?? DEFAULT_AUTO_CUT.minK;
   const drop = rule.drop ?? DEFAULT_AUTO_CUT.drop;
@@ -258,12 +258,12 @@ function validateAutoCut(rule: unknown): void {
   if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) throw invalid('opts.autoCut', 'type', 'selectTools: autoCut must be an object');
   for (const k of Object.keys(rule)) if (!AUTO_CUT_KEYS.has(k)) throw invalid(`opts.autoCut.${k}`, 'unknown_option', `selectTools: unknown autoCut member "${k}"`);
   const { minK, drop, ratio, gap } = rule as AutoCut;
-  // As the gateway names them: `type` for what is not a (whole) number, `range` for a number out of bounds.
-  if (minK !== undefined && !Number.isInteger(minK)) throw invalid('opts.autoCut.minK', 'type', 'selectTools: autoCut.minK must be an integer');
-  if (minK !== undefined && minK < 1) throw invalid('opts.autoCut.minK', 'range', 'selectTools: autoCut.minK must be >= 1');
-  for (const [name, v] of [['drop', drop], ['gap', gap], ['ratio', ratio]] as const) {
+  // As the gateway names them (tools/list `_meta` min_k, cut_*): `type` for what is not a number, `range` for a number
+  // out of bounds (a fractional minK included).
+  for (const [name, v] of [['minK', minK], ['drop', drop], ['gap', gap], ['ratio', ratio]] as const) {
     if (v !== undefined && (typeof v !== 'number' || Number.isNaN(v))) throw invalid(`opts.autoCut.${name}`, 'type', `selectTools: autoCut.${name} must be a number`);
   }
+  if (minK !== undefined && !(Number.isInteger(minK) && minK >= 1)) throw invalid('opts.autoCut.minK', 'range', 'selectTools: autoCut.minK must be an integer >= 1');
   for (const [name, v] of [['drop', drop], ['gap', gap]] as const) {
     if (v !== undefined && v < 0) throw invalid(`opts.autoCut.${name}`, 'range', `selectTools: autoCut.${name} must be >= 0`);
   }

@@ -189,7 +189,7 @@ describe('semantic selection (§3.4 approach 1)', () => {
     const cases: [number, object, string, string][] = [
       [-1, {}, 'maxK', 'range'],
       [Number.NaN, {}, 'maxK', 'type'],
-      [0.5, {}, 'maxK', 'type'],
+      [0.5, {}, 'maxK', 'range'],
       [5, { minK: 0 }, 'opts.autoCut.minK', 'range'],
       [5, { gap: -1 }, 'opts.autoCut.gap', 'range'],
     ];
@@ -363,7 +363,8 @@ describe('errors', () => {
       [{ autoCut: { min_k: 2 }, embedder: new BagOfWords() }, 'opts.autoCut.min_k', 'unknown_option'],
       // The rule names the gateway gives the same mistakes in tools/list _meta: `type`, then `range`.
       [{ autoCut: { minK: 0 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'range'],
-      [{ autoCut: { minK: 1.5 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'type'],
+      [{ autoCut: { minK: 1.5 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'range'],
+      [{ autoCut: { minK: '2' }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'type'],
       [{ autoCut: { drop: -1 }, embedder: new BagOfWords() }, 'opts.autoCut.drop', 'range'],
       [{ autoCut: { drop: '1' }, embedder: new BagOfWords() }, 'opts.autoCut.drop', 'type'],
       [{ autoCut: { gap: Number.NaN }, embedder: new BagOfWords() }, 'opts.autoCut.gap', 'type'],
