@@ -1,11 +1,12 @@
-// `npx tsx bench/selection-cut.ts [--val] [--top N]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
+// `npx tsx bench/selection-cut.ts [--val] [--top N] [--min-recall R] [--rule minK,drop,ratio,gap ...]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
 // libs/adol selectTools) swept over the dev request sets (bench/data/selection *.dev, *.own, *.para and the GitHub
 // queries; `--val` adds the validation sets *.val*.json, reported apart and never used to choose). Each request is
 // ranked once (the default rankers, offline embedder, WordNet lexicon); every rule of the grid is then applied to
 // that ranking with `autoCutLength`, so the sweep costs one ranking per request. Per rule: mean over sets of the
 // recall within the cut (the expected tool among those returned) and of the tokens per request fewer than the full
 // list (the returned tools in the short view, summed per tool), and the same for a fixed top 5. Never reads
-// bench/heldout. Prints the rules on the dev Pareto front, best tokens first.
+// bench/heldout. Prints the rules on the dev Pareto front, best tokens first (those of at least --min-recall), and
+// each --rule asked for (`--rule 2,1.4,0,0.5`; `inf` for off) whether on the front or not.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +110,13 @@ async function main(): Promise<void> {
   log(`${show(current)}   (the former default; ${rows.length - 1} rules in the grid)`);
   log('Pareto front on dev (recall within the cut, tokens saved):');
   for (const r of front.filter((x) => x.dev.recall >= minRecall).slice(0, top)) log(show(r));
+  for (const [i, x] of a.entries()) {
+    if (x !== '--rule') continue;
+    const [minK, drop, ratio, gap] = (a[i + 1] ?? '').split(',').map((v) => (v === 'inf' ? Number.POSITIVE_INFINITY : Number(v)));
+    const rule = { minK: minK ?? 1, drop: drop ?? 1.5, ratio: ratio ?? 0, gap: gap ?? Number.POSITIVE_INFINITY };
+    const f = (r: Ranked): number => autoCutLength(r.scores, 5, rule);
+    log(`asked: ${show({ rule: label(rule), cut: rule, dev: measure(dev, f), val: val.length > 0 ? measure(val, f) : undefined })}`);
+  }
   for (const [i, s] of dev.entries()) log(`  dev ${s.name.padEnd(34)} fixed 5: ${rows[0]!.dev.perSet[i]!.recall.toFixed(3)} ${rows[0]!.dev.perSet[i]!.saved.toFixed(1)}%  former: ${current.dev.perSet[i]!.recall.toFixed(3)} ${current.dev.perSet[i]!.saved.toFixed(1)}%`);
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parley } from './run-cli';
+import { parley, parleyWith } from './run-cli';
 import { countTokens, measureTools, shortView, toolsFromList } from '@parley/adol';
 import type { SelectionFigures } from '../src/commands/tokens';
 
@@ -132,6 +132,17 @@ describe('parley tokens FILE', () => {
     ['a --cut-ratio above 1', () => ['tokens', 'x.json', '--query', 'q', '--cut-ratio', '2'], /--cut-ratio needs a number from 0 to 1/],
     ['a --cut-drop that is not a number', () => ['tokens', 'x.json', '--query', 'q', '--cut-drop', 'wide'], /--cut-drop needs a number/],
     ['an unknown --cut', () => ['tokens', 'x.json', '--query', 'q', '--cut', 'some'], /--cut is auto or fixed/],
+    // The next flag is not the request text.
+    ['--query followed by --json', () => ['tokens', join(DATA, 'git.json'), '--query', '--json'], /--query needs the request text/],
+    ['--query followed by --top-k', () => ['tokens', join(DATA, 'git.json'), '--json', '--query', '--top-k', '3'], /--query needs the request text/],
+    // Numbers are written in decimal digits only: no hex, binary, exponent or padding.
+    ['a hex --top-k', () => ['tokens', 'x.json', '--query', 'q', '--top-k', '0x3'], /--top-k needs an integer from 1 to 100/],
+    ['an exponent --top-k', () => ['tokens', 'x.json', '--query', 'q', '--top-k=1e1'], /--top-k needs an integer from 1 to 100/],
+    ['a decimal --min-k', () => ['tokens', 'x.json', '--query', 'q', '--min-k', '2.0'], /--min-k needs an integer from 1 to 100/],
+    ['a binary --cut-drop with spaces', () => ['tokens', 'x.json', '--query', 'q', '--cut-drop', ' 0b1 '], /--cut-drop needs a number from 0 to 100/],
+    ['an exponent --cut-gap', () => ['tokens', 'x.json', '--query', 'q', '--cut-gap=5e-1'], /--cut-gap needs a number from 0 to 100/],
+    ['a signed --cut-ratio', () => ['tokens', 'x.json', '--query', 'q', '--cut-ratio', '+0.5'], /--cut-ratio needs a number from 0 to 1/],
+    ['a --min-k above --top-k', () => ['tokens', 'x.json', '--query', 'q', '--top-k', '3', '--min-k', '4'], /--min-k \(4\) must not exceed --top-k \(3\)/],
   ];
   it.each(bad)('%s: a clear message on stderr, exit code 2', { timeout: 60_000 }, async (_name, args, message) => {
     const r = await parley(...args());
@@ -139,6 +150,28 @@ describe('parley tokens FILE', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.startsWith('parley tokens: ')).toBe(true);
     expect(r.stdout).toBe('');
+  });
+
+  it('a PARLEY_EMBEDDER it cannot use is a usage error found before anything is printed (exit 2)', { timeout: 60_000 }, async () => {
+    const r = await parleyWith({ PARLEY_EMBEDDER: 'bogus' }, 'tokens', join(DATA, 'git.json'), '--json', '--query', 'x');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^parley tokens: PARLEY_EMBEDDER must be one of/);
+    expect(r.stdout).toBe('');
+    // Without --query no embedder is needed, so the setting is not read.
+    const plain = await parleyWith({ PARLEY_EMBEDDER: 'bogus' }, 'tokens', join(DATA, 'git.json'), '--json');
+    expect(plain.code).toBe(0);
+    expect(lastJson(plain.stdout).tools).toBe(12);
+  });
+
+  it('numbers in decimal digits and --query=TEXT starting with -- are read as written', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'git.json');
+    const r = await parley('tokens', path, '--json', '--query=--what changed', '--top-k', '04', '--cut-drop', '.5', '--cut-gap=1.');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sel = lastJson(r.stdout).selection as SelectionFigures;
+    expect(sel.query).toBe('--what changed');
+    expect(sel.top_k).toBe(4);
+    expect(sel.auto_cut).toEqual({ drop: 0.5, gap: 1 });
   });
 
   it('--help prints the usage and exits 0', { timeout: 60_000 }, async () => {

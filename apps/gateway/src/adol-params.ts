@@ -48,7 +48,10 @@ export interface ListToolsOptions {
   /**
    * chang §3.4, the adaptive cut's rule (`min_k`, `cut_drop`, `cut_ratio`, `cut_gap`; adol's `autoCut`): at least
    * min_k tools; the others while within cut_drop standard deviations of the best, at least cut_ratio of the best's
-   * score, and after no fall larger than cut_gap. Unset members keep adol's defaults.
+   * score, and after no fall larger than cut_gap (one within the first min_k ends the list at min_k). Unset members
+   * keep adol's defaults. min_k may not exceed top_k, and no member goes with cut "fixed" (both `invalid_params`).
+   * The cut applies to an embedder's fused scores only: a gateway with no embedder ranks by BM25 alone and returns
+   * exactly top_k (the rule is accepted and has no effect there).
    */
   autoCut?: { minK?: number; drop?: number; ratio?: number; gap?: number };
   tags?: string[];
@@ -89,6 +92,9 @@ function stringArray(v: unknown, path: string, max: number, each: (s: string, p:
 
 /** Largest cut_drop / cut_gap accepted (standard deviations of the fused score; beyond a few nothing is cut). */
 const MAX_CUT_SD = 100;
+
+/** The `_meta` members of the adaptive cut's rule. */
+const CUT_MEMBERS: readonly string[] = ['min_k', 'cut_drop', 'cut_ratio', 'cut_gap'];
 
 /** `min_k`, `cut_drop`, `cut_ratio`, `cut_gap` of `params._meta` (each only with a query). */
 function parseAutoCut(m: Record<string, unknown>, base: string, hasQuery: boolean): ListToolsOptions['autoCut'] {
@@ -147,7 +153,16 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     out.cut = m.cut as 'auto' | 'fixed';
   }
   const autoCut = parseAutoCut(m, base, out.query !== undefined);
-  if (autoCut) out.autoCut = autoCut;
+  if (autoCut) {
+    // A rule that cannot apply is refused rather than ignored: min_k above top_k (at most top_k come back), or any
+    // member beside cut "fixed" (exactly top_k, no rule).
+    if (autoCut.minK !== undefined && autoCut.minK > out.topK) fail(`${base}.min_k`, 'range', `${base}.min_k (${autoCut.minK}) must not exceed ${base}.top_k (${out.topK})`);
+    if (out.cut === 'fixed') {
+      const name = CUT_MEMBERS.find((n) => m[n] !== undefined && m[n] !== null) as string;
+      fail(`${base}.${name}`, 'requires_auto_cut', `${base}.${name} only applies with ${base}.cut "auto" (cut "fixed" returns exactly top_k)`);
+    }
+    out.autoCut = autoCut;
+  }
   if (m.refs !== undefined && m.refs !== null) {
     if (!(REFS_MODES as readonly unknown[]).includes(m.refs)) fail(`${base}.refs`, 'enum', `${base}.refs must be one of ${REFS_MODES.map((x) => `"${x}"`).join(', ')}`);
     out.refs = m.refs as RefsMode;

@@ -250,6 +250,13 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(violation(() => parseListToolsMeta({ query: 'x', cut_drop: '1' }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_drop', rule: 'type' });
     expect(violation(() => parseListToolsMeta({ query: 'x', cut_gap: -1 }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_gap', rule: 'range' });
     expect(violation(() => parseListToolsMeta({ query: 'x', cut_ratio: 2 }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_ratio', rule: 'range' });
+    // A rule that cannot apply is refused, not ignored: min_k above top_k (its default 5 too), any member with cut "fixed".
+    expect(violation(() => parseListToolsMeta({ query: 'x', min_k: 7, top_k: 3 }))).toEqual({ type: 'invalid_params', path: 'params._meta.min_k', rule: 'range' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', min_k: 6 }))).toEqual({ type: 'invalid_params', path: 'params._meta.min_k', rule: 'range' });
+    expect(parseListToolsMeta({ query: 'x', min_k: 3, top_k: 3 }).autoCut).toEqual({ minK: 3 });
+    expect(violation(() => parseListToolsMeta({ query: 'x', cut: 'fixed', min_k: 2 }))).toEqual({ type: 'invalid_params', path: 'params._meta.min_k', rule: 'requires_auto_cut' });
+    expect(violation(() => parseListToolsMeta({ query: 'x', cut: 'fixed', cut_gap: 1 }))).toEqual({ type: 'invalid_params', path: 'params._meta.cut_gap', rule: 'requires_auto_cut' });
+    expect(parseListToolsMeta({ query: 'x', cut: 'auto', cut_drop: 1 }).autoCut).toEqual({ drop: 1 });
     // At least min_k tools come back, however far the rest fall below the best.
     const query = 'book a flight from Beijing to Shanghai';
     // The cut applies to an embedder's fused scores: a small bag of words stands in for the offline one.
@@ -267,6 +274,8 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(tight.tools.length).toBe(1);
     expect(atLeast.tools.length).toBe(3);
     expect(atLeast.tools[0]!.name).toBe(tight.tools[0]!.name);
+    // With no embedder the gateway ranks by BM25 alone, whose scores the cut cannot use: exactly top_k, as documented.
+    expect((await listTools(selectable, { query, top_k: 3, cut_drop: 0 })).tools).toHaveLength(3);
   });
 
   it('short applies after selection and keeps the names', async () => {

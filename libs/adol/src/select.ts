@@ -104,7 +104,10 @@ export interface AutoCut {
   drop?: number;
   /** Fraction of the best's fused score below which a tool is left out (0 = off, the default); only when the best is above the mean. */
   ratio?: number;
-  /** Largest fall between two consecutive tools' fused scores; the tools after a larger one are left out (default off). */
+  /**
+   * Largest fall between two consecutive tools' fused scores; the tools after a larger one are left out (default
+   * off). A larger fall within the first `minK` tools ends the list at `minK`.
+   */
   gap?: number;
 }
 
@@ -197,10 +200,14 @@ export const AUTO_CUT_SD = 1.5;
 export const DEFAULT_AUTO_CUT: Readonly<Required<AutoCut>> = Object.freeze({ minK: 1, drop: AUTO_CUT_SD, ratio: 0, gap: Number.POSITIVE_INFINITY });
 
 /**
- * The adaptive cut over scores ranked best first (`cut: 'auto'`): how many of them to keep (at most `maxK`).
- * Pure, so a bench can try rules over one ranking.
+ * The adaptive cut over scores ranked best first (`cut: 'auto'`): how many of them to keep (at most `maxK`, an
+ * integer >= 0). Pure, so a bench can try rules over one ranking. A `maxK` or rule `selectTools` would refuse is
+ * `invalid_params` (rule `type` or `range`, as for `selectTools`).
  */
 export function autoCutLength(ranked: readonly number[], maxK: number, rule: AutoCut = {}): number {
+  if (typeof maxK !== 'number' || Number.isNaN(maxK)) throw invalid('maxK', 'type', 'autoCutLength: maxK must be a number');
+  if (!Number.isInteger(maxK) || maxK < 0) throw invalid('maxK', 'range', 'autoCutLength: maxK must be an integer >= 0');
+  validateAutoCut(rule);
   const minK = rule.minK ?? DEFAULT_AUTO_CUT.minK;
   const drop = rule.drop ?? DEFAULT_AUTO_CUT.drop;
   const ratio = rule.ratio ?? DEFAULT_AUTO_CUT.ratio;
@@ -208,10 +215,13 @@ export function autoCutLength(ranked: readonly number[], maxK: number, rule: Aut
   const n = Math.min(maxK, ranked.length);
   if (n === 0) return 0;
   const best = ranked[0] as number;
+  // A fall larger than `gap` leaves out every tool after it, even when it lies within the first minK (then minK are kept).
+  let fell = false;
   let k = 1;
   while (k < n) {
     const s = ranked[k] as number;
-    if (k >= minK && (s < best - drop || (ratio > 0 && best > 0 && s < ratio * best) || (ranked[k - 1] as number) - s > gap)) break;
+    fell ||= (ranked[k - 1] as number) - s > gap;
+    if (k >= minK && (fell || s < best - drop || (ratio > 0 && best > 0 && s < ratio * best))) break;
     k++;
   }
   return k;
@@ -248,11 +258,16 @@ function validateAutoCut(rule: unknown): void {
   if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) throw invalid('opts.autoCut', 'type', 'selectTools: autoCut must be an object');
   for (const k of Object.keys(rule)) if (!AUTO_CUT_KEYS.has(k)) throw invalid(`opts.autoCut.${k}`, 'unknown_option', `selectTools: unknown autoCut member "${k}"`);
   const { minK, drop, ratio, gap } = rule as AutoCut;
-  if (minK !== undefined && (!Number.isInteger(minK) || minK < 1)) throw invalid('opts.autoCut.minK', 'minimum', 'selectTools: autoCut.minK must be an integer >= 1');
-  for (const [name, v] of [['drop', drop], ['gap', gap]] as const) {
-    if (v !== undefined && (typeof v !== 'number' || Number.isNaN(v) || v < 0)) throw invalid(`opts.autoCut.${name}`, 'minimum', `selectTools: autoCut.${name} must be a number >= 0`);
+  // As the gateway names them (tools/list `_meta` min_k, cut_*): `type` for what is not a number, `range` for a number
+  // out of bounds (a fractional minK included).
+  for (const [name, v] of [['minK', minK], ['drop', drop], ['gap', gap], ['ratio', ratio]] as const) {
+    if (v !== undefined && (typeof v !== 'number' || Number.isNaN(v))) throw invalid(`opts.autoCut.${name}`, 'type', `selectTools: autoCut.${name} must be a number`);
   }
-  if (ratio !== undefined && (typeof ratio !== 'number' || !(ratio >= 0 && ratio <= 1))) throw invalid('opts.autoCut.ratio', 'range', 'selectTools: autoCut.ratio must be in [0, 1]');
+  if (minK !== undefined && !(Number.isInteger(minK) && minK >= 1)) throw invalid('opts.autoCut.minK', 'range', 'selectTools: autoCut.minK must be an integer >= 1');
+  for (const [name, v] of [['drop', drop], ['gap', gap]] as const) {
+    if (v !== undefined && v < 0) throw invalid(`opts.autoCut.${name}`, 'range', `selectTools: autoCut.${name} must be >= 0`);
+  }
+  if (ratio !== undefined && !(ratio >= 0 && ratio <= 1)) throw invalid('opts.autoCut.ratio', 'range', 'selectTools: autoCut.ratio must be in [0, 1]');
 }
 const RANKERS: ReadonlySet<string> = new Set<SelectRanker>(['bm25', 'dense', 'match', 'examples', 'values', 'concepts', 'action', 'gloss', 'params']);
 const CUTS: ReadonlySet<string> = new Set<SelectCut>(['auto', 'fixed']);
@@ -903,20 +918,24 @@ function glossScores(tools: readonly ToolLike[], query: string, lexicon: SelectL
  * The `params` ranker (draft-chang §3.4, the input schema as evidence of a tool's object; opt-in): the words of a
  * tool's input-schema fields (names split, descriptions, string enum values, nested ones too) read as WordNet senses and
  * derivations, BM25 over concept ids against the request's words no tool name uses, as `concepts` does for names
- * ("note" meets git_commit's `message`, "folder" a `directory` field). A field every tool has counts nothing.
+ * ("note" meets git_commit's `message`, "folder" a `directory` field). A concept every tool's fields have is dropped
+ * before indexing, so a field every tool has counts nothing.
  */
 function paramScores(tools: readonly ToolLike[], query: string, lexicon: SelectLexicon): number[] {
   const c = cacheFor(tools);
   c.params ??= new Map();
   let index = c.params.get(lexicon.id);
   if (!index) {
-    index = bm25Of(
-      tools.map((t) => {
-        const lines: string[] = [];
-        schemaLines(t.inputSchema, lines, 0);
-        return [...new Set(words(lines.join(' ').slice(0, MAX_SELECTION_TEXT_CHARS)))].filter((w) => !STOP.has(w)).flatMap((w) => lexicon.concepts(w));
-      }),
-    );
+    const lists = tools.map((t) => {
+      const lines: string[] = [];
+      schemaLines(t.inputSchema, lines, 0);
+      return [...new Set(words(lines.join(' ').slice(0, MAX_SELECTION_TEXT_CHARS)))].filter((w) => !STOP.has(w)).flatMap((w) => lexicon.concepts(w));
+    });
+    // A concept every tool has tells no tool apart; left in, its small idf and the lengths it adds would favour the
+    // shortest schema once the fusion standardises the scores. It is dropped before indexing.
+    const df = new Map<string, number>();
+    for (const l of lists) for (const t of new Set(l)) df.set(t, (df.get(t) ?? 0) + 1);
+    index = bm25Of(lists.map((l) => l.filter((t) => (df.get(t) as number) < tools.length)));
     c.params.set(lexicon.id, index);
   }
   const names = new Set(wordIndexFor(tools, c).names.flatMap((ws) => [...ws].flatMap(lexicalTerms)));

@@ -57,6 +57,19 @@ describe('the params ranker', () => {
     expect(withParams.map((s) => [s.tool.name, s.score])).toEqual(base.map((s) => [s.tool.name, s.score]));
   });
 
+  it('a sense every tool\'s fields have counts nothing: it does not favour the shortest schema', async () => {
+    // "route" shares the sense of `path`, a word of repo_path, which every tool has.
+    const routes: SelectLexicon = { id: 'fake-senses-route', concepts: (w) => (w === 'route' ? ['s:path'] : (SENSES.get(w) ?? [])) };
+    const o = { embedder: new Bag(), lexicon: routes, cut: 'fixed' as const, topK: 3 };
+    const base = await selectTools(TOOLS, 'which route', { ...o, rankers: ['dense'] });
+    const withParams = await selectTools(TOOLS, 'which route', { ...o, rankers: ['dense', 'params'] });
+    expect(withParams.map((s) => [s.tool.name, s.score])).toEqual(base.map((s) => [s.tool.name, s.score]));
+    // A sense only some tools have still counts: "note" meets vcs_commit's `message` alone.
+    const note = await selectTools(TOOLS, 'which route note', { ...o, mode: 'semantic', rankers: ['params'] });
+    expect(note[0]!.tool.name).toBe('vcs_commit');
+    expect(note[1]!.score).toBeLessThan(note[0]!.score);
+  });
+
   it('hostile field names and requests: no throw, Object.prototype untouched', async () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort();
     const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('constructor', '__proto__', 'toString', '\u0000', '\ud800', 'a'.repeat(1 << 20), '(a+)+'.repeat(500)));

@@ -5,6 +5,7 @@
  * small deterministic fake embedder written here, then with the real offline
  * embedder on the GitHub MCP server's 86 tools (target: recall@5 >= 0.9).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // Test only: the real offline embedder is the adapter this domain code is measured with.
 // select.ts itself never imports it; it takes any TextEmbedder.
@@ -153,6 +154,56 @@ describe('semantic selection (§3.4 approach 1)', () => {
     expect(autoCutLength([-0.1, -0.2, -0.3], 3, { ratio: 0.9 })).toBe(3);
     expect(autoCutLength([], 5)).toBe(0);
     expect(autoCutLength([1], 5, { minK: 3 })).toBe(1);
+  });
+
+  it('a fall larger than gap within the first minK still leaves out every tool after minK', () => {
+    const ranked = [3, 0, -0.1, -0.2, -0.3];
+    expect(autoCutLength(ranked, 5, { gap: 1, drop: 100 })).toBe(1);
+    expect(autoCutLength(ranked, 5, { minK: 2, gap: 1, drop: 100 })).toBe(2);
+    expect(autoCutLength(ranked, 5, { minK: 4, gap: 1, drop: 100 })).toBe(4);
+    // A fall after minK ends it where it happens, as before.
+    expect(autoCutLength([3, 2.9, 2.8, 0, -0.1], 5, { minK: 2, gap: 1, drop: 100 })).toBe(3);
+    expect(autoCutLength([3, 0, -0.1], 5, { minK: 2, drop: 100 })).toBe(3); // no gap rule: nothing remembered
+  });
+
+  it('with no rule the cut is the default one exactly: keep while within AUTO_CUT_SD of the best, at least 1, at most maxK', () => {
+    // The default (no cut parameter) must not move: the rule as it was before the configurable cut.
+    const reference = (xs: readonly number[], maxK: number): number => {
+      const n = Math.min(maxK, xs.length);
+      let k = n === 0 ? 0 : 1;
+      while (k < n && (xs[k] as number) >= (xs[0] as number) - AUTO_CUT_SD) k++;
+      return k;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { maxLength: 40 }), fc.integer({ min: 0, max: 50 }), (xs, maxK) => {
+        const ranked = [...xs].sort((a, b) => b - a);
+        expect(autoCutLength(ranked, maxK)).toBe(reference(ranked, maxK));
+        expect(autoCutLength(ranked, maxK, {})).toBe(reference(ranked, maxK));
+        expect(autoCutLength(ranked, maxK, DEFAULT_AUTO_CUT)).toBe(reference(ranked, maxK));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('autoCutLength refuses a maxK or rule selectTools would refuse', () => {
+    const cases: [number, object, string, string][] = [
+      [-1, {}, 'maxK', 'range'],
+      [Number.NaN, {}, 'maxK', 'type'],
+      [0.5, {}, 'maxK', 'range'],
+      [5, { minK: 0 }, 'opts.autoCut.minK', 'range'],
+      [5, { gap: -1 }, 'opts.autoCut.gap', 'range'],
+    ];
+    for (const [maxK, rule, path, ruleName] of cases) {
+      let err: unknown;
+      try {
+        autoCutLength([1, 0], maxK, rule as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ParleyError);
+      expect({ path: (err as ParleyError).path, rule: (err as ParleyError).rule }).toEqual({ path, rule: ruleName });
+    }
+    expect(autoCutLength([1, 0], 0)).toBe(0);
   });
 
   it('selectTools applies the autoCut rule it is given, and the fixed cut ignores it', async () => {
@@ -310,9 +361,14 @@ describe('errors', () => {
       [{ cut: 'some', embedder: new BagOfWords() }, 'opts.cut', 'enum'],
       [{ autoCut: 'tight', embedder: new BagOfWords() }, 'opts.autoCut', 'type'],
       [{ autoCut: { min_k: 2 }, embedder: new BagOfWords() }, 'opts.autoCut.min_k', 'unknown_option'],
-      [{ autoCut: { minK: 0 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'minimum'],
-      [{ autoCut: { drop: -1 }, embedder: new BagOfWords() }, 'opts.autoCut.drop', 'minimum'],
-      [{ autoCut: { gap: Number.NaN }, embedder: new BagOfWords() }, 'opts.autoCut.gap', 'minimum'],
+      // The rule names the gateway gives the same mistakes in tools/list _meta: `type`, then `range`.
+      [{ autoCut: { minK: 0 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'range'],
+      [{ autoCut: { minK: 1.5 }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'range'],
+      [{ autoCut: { minK: '2' }, embedder: new BagOfWords() }, 'opts.autoCut.minK', 'type'],
+      [{ autoCut: { drop: -1 }, embedder: new BagOfWords() }, 'opts.autoCut.drop', 'range'],
+      [{ autoCut: { drop: '1' }, embedder: new BagOfWords() }, 'opts.autoCut.drop', 'type'],
+      [{ autoCut: { gap: Number.NaN }, embedder: new BagOfWords() }, 'opts.autoCut.gap', 'type'],
+      [{ autoCut: { ratio: '0.5' }, embedder: new BagOfWords() }, 'opts.autoCut.ratio', 'type'],
       [{ autoCut: { ratio: 1.5 }, embedder: new BagOfWords() }, 'opts.autoCut.ratio', 'range'],
       [{ rankers: [], embedder: new BagOfWords() }, 'opts.rankers', 'type'],
       [{ rankers: ['dense', 'vibes'], embedder: new BagOfWords() }, 'opts.rankers[1]', 'enum'],

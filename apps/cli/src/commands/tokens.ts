@@ -9,7 +9,8 @@
  * JSON-RPC response carrying one (`result.tools`), or an array of tools.
  *
  * Exit codes: 0 done (even when a round trip fails: that is a finding, printed and
- * in the JSON); 2 usage or bad input (missing file, invalid JSON, not a tool list).
+ * in the JSON); 2 usage or bad input (missing file, invalid JSON, not a tool list, with --query a
+ * PARLEY_EMBEDDER setting the embedders package refuses: checked before anything is printed).
  */
 import { readFile } from 'node:fs/promises';
 import { autoCutLength, countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
@@ -26,12 +27,15 @@ const USAGE = `usage: parley tokens FILE [--json] [--base-url URL] [--query TEXT
                 as Parley's gateway lists them); its length is part of every shared reference's cost
   --query TEXT  also select tools for this request (draft-chang §3.4), as the gateway's tools/list
                 _meta.query does: the tools returned, their tokens in the short view, and a fixed top K's
+                (a request starting with -- goes as --query=TEXT); the embedder is PARLEY_EMBEDDER's
   --top-k N     at most N tools (default 5)
   --cut MODE    auto (default: up to top-k, fewer when the best stand out) or fixed (exactly top-k)
   --min-k N     the adaptive cut returns at least N tools (default 1)
   --cut-drop SD ... leaves out tools more than SD standard deviations below the best (default 1.5)
   --cut-ratio F ... and those under F times the best's fused score (default 0: off)
-  --cut-gap G   ... and every tool after a fall larger than G between two consecutive tools (default off)
+  --cut-gap G   ... and every tool after a fall larger than G between two consecutive tools (default off;
+                a fall within the first N of --min-k ends the list at N)
+  N is decimal digits; SD, F and G decimal digits with at most one point.
 `;
 
 class UsageError extends Error {}
@@ -47,11 +51,16 @@ export interface Args {
 const MAX_K = 100;
 const MAX_QUERY = 1024;
 
-/** A numeric flag's value: `--flag V` or `--flag=V`; NaN when missing. */
-function flagValue(argv: string[], i: number): [number, number] {
+/** Whole numbers: decimal digits only (no sign, exponent, hex or binary prefix, white space). */
+const INTEGER = /^[0-9]+$/;
+/** Decimal numbers: digits and at most one point. */
+const DECIMAL = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+
+/** A numeric flag's value: `--flag V` or `--flag=V`, written as `pattern` allows; NaN when missing or written otherwise. */
+function flagValue(argv: string[], i: number, pattern: RegExp): [number, number] {
   const a = argv[i]!;
   const raw = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
-  return [raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw), a.includes('=') ? i : i + 1];
+  return [raw === undefined || !pattern.test(raw) ? Number.NaN : Number(raw), a.includes('=') ? i : i + 1];
 }
 
 /** The selection flags (`--query` and the cut's); returns the index of the last argument read, or -1 when `a` is none of them. */
@@ -60,7 +69,8 @@ function selectionFlag(argv: string[], i: number, sel: { query?: string; topK?: 
   const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
   if (name === '--query') {
     const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
-    if (v === undefined || v.trim() === '') throw new UsageError('--query needs the request text');
+    // `--query --json` is a missing request, not the request "--json" (one starting with -- goes as --query=TEXT).
+    if (v === undefined || v.trim() === '' || (!a.includes('=') && v.startsWith('--'))) throw new UsageError('--query needs the request text');
     if (v.length > MAX_QUERY) throw new UsageError(`--query must be at most ${MAX_QUERY} characters`);
     sel.query = v;
     return a.includes('=') ? i : i + 1;
@@ -71,14 +81,15 @@ function selectionFlag(argv: string[], i: number, sel: { query?: string; topK?: 
     sel.cut = v;
     return a.includes('=') ? i : i + 1;
   }
-  const [v, last] = flagValue(argv, i);
   if (name === '--top-k' || name === '--min-k') {
+    const [v, last] = flagValue(argv, i, INTEGER);
     if (!Number.isInteger(v) || v < 1 || v > MAX_K) throw new UsageError(`${name} needs an integer from 1 to ${MAX_K}`);
     if (name === '--top-k') sel.topK = v;
     else sel.autoCut.minK = v;
     return last;
   }
   if (name === '--cut-drop' || name === '--cut-gap' || name === '--cut-ratio') {
+    const [v, last] = flagValue(argv, i, DECIMAL);
     const max = name === '--cut-ratio' ? 1 : MAX_K;
     if (!Number.isFinite(v) || v < 0 || v > max) throw new UsageError(`${name} needs a number from 0 to ${max}`);
     sel.autoCut[name === '--cut-drop' ? 'drop' : name === '--cut-gap' ? 'gap' : 'ratio'] = v;
@@ -107,6 +118,7 @@ function parseArgs(argv: string[]): Args | 'help' {
     else throw new UsageError(`one FILE only (got ${file} and ${a})`);
   }
   if (file === undefined) throw new UsageError('FILE is missing');
+  if (sel.autoCut.minK !== undefined && sel.autoCut.minK > (sel.topK ?? 5)) throw new UsageError(`--min-k (${sel.autoCut.minK}) must not exceed --top-k (${sel.topK ?? 5})`);
   if (sel.query === undefined && (sel.topK !== undefined || sel.cut !== undefined || Object.keys(sel.autoCut).length > 0)) {
     throw new UsageError('--top-k, --cut, --min-k, --cut-drop, --cut-ratio and --cut-gap apply with --query');
   }
@@ -157,14 +169,25 @@ export interface SelectionFigures {
   top_k_saved_pct: number;
 }
 
+/** The embedder PARLEY_EMBEDDER configures, read with the arguments: a setting the embedders package refuses is a usage error. */
+async function embedderFromEnv(): Promise<NonNullable<SelectOptions['embedder']>> {
+  const emb = await import('@parley/embeddings');
+  try {
+    return emb.createEmbedderFromEnv(process.env);
+  } catch (e) {
+    if (isParleyError(e)) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 /** Tool selection for `--query` (draft-chang §3.4) as the gateway runs it: the configured embedder, WordNet senses when readable. */
-async function selection(tools: McpTool[], full: number, sel: NonNullable<Args['select']>): Promise<SelectionFigures> {
+async function selection(tools: McpTool[], full: number, sel: NonNullable<Args['select']>, embedder: NonNullable<SelectOptions['embedder']>): Promise<SelectionFigures> {
   const emb = await import('@parley/embeddings');
   const lexicon = await emb.WordNet.load({ dictDir: emb.defaultDictDir() }).then(
     (wn) => wordNetLexicon(wn),
     () => undefined,
   );
-  return selectionFigures(tools, full, sel, emb.createEmbedderFromEnv(process.env), lexicon);
+  return selectionFigures(tools, full, sel, embedder, lexicon);
 }
 
 /** The figures of `--query`: the tools the cut returns (and their tokens in the short view) beside a fixed top K's. */
@@ -208,9 +231,12 @@ export function renderSelection(s: SelectionFigures, full: number): string {
 
 export async function run(argv: string[]): Promise<number> {
   let args: Args | 'help';
+  let embedder: NonNullable<SelectOptions['embedder']> | undefined;
   try {
     args = parseArgs(argv);
+    if (args !== 'help' && args.select) embedder = await embedderFromEnv();
   } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`parley tokens: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
   }
@@ -245,9 +271,9 @@ export async function run(argv: string[]): Promise<number> {
   const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(inlineToolRefs(tools).tools) };
   process.stdout.write(`${renderTable(args.file, m)}\n`);
   let selected: SelectionFigures | undefined;
-  if (args.select) {
+  if (args.select && embedder) {
     progress('tokens', 'selecting tools for the query…');
-    selected = await selection(tools, m.tokens_full, args.select);
+    selected = await selection(tools, m.tokens_full, args.select, embedder);
     process.stdout.write(`\n${renderSelection(selected, m.tokens_full)}\n`);
   }
   if (args.json) process.stdout.write(`${JSON.stringify({ file: args.file, ...m, ...(selected ? { selection: selected } : {}) })}\n`);
