@@ -14,6 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { autoCutLength, countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
+import { WordNet, createEmbedderFromEnv, defaultDictDir } from '@parley/embeddings';
 import { isParleyError } from '@parley/protocol';
 import { progress } from '../progress';
 
@@ -171,9 +172,8 @@ export interface SelectionFigures {
 
 /** The embedder PARLEY_EMBEDDER configures, read with the arguments: a setting the embedders package refuses is a usage error. */
 async function embedderFromEnv(): Promise<NonNullable<SelectOptions['embedder']>> {
-  const emb = await import('@parley/embeddings');
   try {
-    return emb.createEmbedderFromEnv(process.env);
+    return createEmbedderFromEnv(process.env);
   } catch (e) {
     if (isParleyError(e)) throw new UsageError(e.message);
     throw e;
@@ -182,8 +182,7 @@ async function embedderFromEnv(): Promise<NonNullable<SelectOptions['embedder']>
 
 /** Tool selection for `--query` (draft-chang §3.4) as the gateway runs it: the configured embedder, WordNet senses when readable. */
 async function selection(tools: McpTool[], full: number, sel: NonNullable<Args['select']>, embedder: NonNullable<SelectOptions['embedder']>): Promise<SelectionFigures> {
-  const emb = await import('@parley/embeddings');
-  const lexicon = await emb.WordNet.load({ dictDir: emb.defaultDictDir() }).then(
+  const lexicon = await WordNet.load({ dictDir: defaultDictDir() }).then(
     (wn) => wordNetLexicon(wn),
     () => undefined,
   );

@@ -18,7 +18,7 @@ import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
-import { renderSelection, selectionFigures } from '../../../cli/src/commands/tokens';
+import { renderSelection, selectionFigures } from '@parley/cli/tokens';
 
 export interface TextPath {
   /** Library and function, as a reader finds it. */
