@@ -60,6 +60,9 @@ export class Lexicon {
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
+  /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
+  private readonly senseCache = new Map<string, Synset[]>();
+  private readonly glossCache = new Map<string, Set<string>>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -307,6 +310,43 @@ export class Lexicon {
     return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'n').length > 0;
   }
 
+  /** A verb whose first two senses are a kind of travelling ("fly", "flying", "go", "travel"; not "meet", "speak"). */
+  isTravelVerb(word: string): boolean {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    for (const lemma of wn.baseForms(w, 'v')) {
+      let frontier = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
+      for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+        if (frontier.some((sy) => sy.words.includes('travel') && sy.words.includes('locomote'))) return true;
+        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
+      }
+    }
+    return false;
+  }
+
+  /** A verb form in the past ("went", "spoke", "travelled"): its base differs, and it is no -ing or -s form. */
+  isPastVerbForm(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w) || w.endsWith('ing')) return false;
+    return this.wn.baseForms(w, 'v').some((b) => b !== w && w !== `${b}s` && w !== `${b}es`);
+  }
+
+  /** A finite verb form: past, or the third person's -s ("stays", "joins", "went"); not a base form or an -ing. */
+  isFiniteVerbForm(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w) || w.endsWith('ing')) return false;
+    return this.wn.baseForms(w, 'v').some((b) => b !== w);
+  }
+
+  /** Whether the noun is written in the plural, as WordNet's morphology reads it ("women", "kids"; not "boss", "guide"). */
+  isPluralNoun(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w)) return false;
+    const bases = this.wn.baseForms(w, 'n');
+    return bases.length > 0 && !bases.includes(w);
+  }
+
   /** Whether WordNet has a verb sense for `word` or its base form ("picture", "pictured"). */
   hasVerb(word: string): boolean {
     const w = word.toLowerCase();
@@ -318,6 +358,8 @@ export class Lexicon {
     const wn = this.wn;
     const w = word.toLowerCase();
     if (!wn || !LOOKUP_WORD.test(w)) return [];
+    const cached = this.senseCache.get(w);
+    if (cached) return cached;
     const out: Synset[] = [];
     for (const pos of POS) {
       for (const lemma of wn.baseForms(w, pos)) {
@@ -327,6 +369,7 @@ export class Lexicon {
         }
       }
     }
+    remember(this.senseCache, w, out);
     return out;
   }
 
@@ -351,10 +394,10 @@ export class Lexicon {
     else {
       let best = PARALLEL_WORDS - 1;
       for (const sense of mine) {
-        const words = glossWords(sense.gloss);
+        const words = this.glossOf(sense);
         for (const senses of others) {
           for (const o of senses) {
-            const theirs = glossWords(o.gloss);
+            const theirs = this.glossOf(o);
             const shared = [...words].filter((w) => theirs.has(w)).length;
             if (shared > best) {
               best = shared;
@@ -374,9 +417,16 @@ export class Lexicon {
       const target = wn.synset(p.pos, p.offset);
       for (const m of target?.words ?? []) if (!m.includes('_')) out.set(m, false);
     }
-    if (rival) for (const w of glossWords(chosen.gloss)) if (!rival.has(w) && !out.has(w)) out.set(w, true);
+    if (rival) for (const w of this.glossOf(chosen)) if (!rival.has(w) && !out.has(w)) out.set(w, true);
     const own = this.lemmas(v);
     return [...out].filter(([w]) => !own.includes(w) && !this.sameLemma(w, v) && this.known(w)).map(([word, gloss]) => ({ word, gloss }));
+  }
+
+  private glossOf(sense: Synset): Set<string> {
+    const key = `${sense.pos}:${sense.offset}`;
+    let words = this.glossCache.get(key);
+    if (!words) remember(this.glossCache, key, (words = glossWords(sense.gloss)));
+    return words;
   }
 
   /**
