@@ -39,6 +39,10 @@ const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 
  * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
  */
 const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
+/** Anything WordNet files under "event", acts included ("error", "depletion", "a hit"). */
+const EVENT_OR_ACT: ReadonlySet<string> = new Set(['event']);
+/** Acts someone carries on ("a look", "a test", "a run", and also "vandalism"): what a person does, no alarm. */
+const ACTIVITY: ReadonlySet<string> = new Set(['activity']);
 
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
@@ -173,6 +177,15 @@ export class Lexicon {
   /** A noun for something that happens (a sense is a kind of happening or failure: "outage", "spike", "interruption"; not an act). */
   isEvent(word: string): boolean {
     return this.kindOf(word.toLowerCase(), EVENT);
+  }
+
+  /**
+   * A noun for something that happens or an act that is no activity someone carries on (a sense is a kind of event,
+   * none a kind of activity): "error" (a nonaccomplishment), "depletion" (a decrease), "a hit"; not "look", "test", "run".
+   */
+  isEventOrAct(word: string): boolean {
+    const w = word.toLowerCase();
+    return this.isEvent(w) || (this.kindOf(w, EVENT_OR_ACT) && !this.kindOf(w, ACTIVITY));
   }
 
   /** Whether WordNet has the word as an adjective or adverb ("high", "down"), or it is a verb's -ed form ("dropped", "rebooted"). */

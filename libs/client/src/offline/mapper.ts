@@ -919,6 +919,17 @@ function composites(c: Ctx, k: KeyPlan): void {
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
 const SNAKE_INNER = new Set(['out', 'of', 'off', 'down', 'up', 'too', 'no', 'not']);
+/** Whether the words at `at` are the object of a light verb ("take a quick look", "run a full test"): an act asked for. */
+function requestedAct(c: Ctx, at: number): boolean {
+  for (let j = at - 1; j >= 0 && at - j <= 4; j--) {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word') return false;
+    if (LIGHT_WORDS.has(t.lower)) return true;
+    if (!FUNCTION_WORDS.has(t.lower) && c.lex.adjectiveForms(t.lower).size === 0) return false;
+  }
+  return false;
+}
+
 /** Prepositions and adverbs of place or manner that end a name rather than belong to it ("a fibre cut near AGG-12"). */
 const SNAKE_BREAKS = new Set(['near', 'behind', 'above', 'below', 'across', 'along', 'inside', 'outside', 'beside', 'between', 'beyond', 'over', 'under', 'through', 'toward', 'towards', 'within', 'against', 'around', 'probably', 'maybe', 'perhaps', 'again', 'still', 'already', 'now', 'currently', 'yet']);
 const MAX_SNAKE_WORDS = 4;
@@ -965,7 +976,10 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (idx.length === 0 || idx.length > MAX_SNAKE_WORDS || idx[0] !== a || idx[idx.length - 1] !== b - 1) continue;
         const words = idx.map((x) => c.tokens[x] as Token);
         if (SNAKE_INNER.has((words[0] as Token).lower) || SNAKE_INNER.has((words[words.length - 1] as Token).lower) && (words[words.length - 1] as Token).lower !== 'down' && (words[words.length - 1] as Token).lower !== 'off') continue;
-        if (!words.some((t) => c.lex.describesState(t.lower) || c.lex.isEvent(t.lower))) continue;
+        // What happened names an alarm: an event, or an act ("configuration error", "vandalism", "an earthquake hit"),
+        // unless the act is the object of a light verb, which the user asks to do ("take a quick look", "run a test").
+        const happened = requestedAct(c, a) ? (w: string) => c.lex.isEvent(w) : (w: string) => c.lex.isEventOrAct(w);
+        if (!words.some((t) => c.lex.describesState(t.lower) || happened(t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
         c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
