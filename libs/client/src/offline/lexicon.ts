@@ -33,16 +33,18 @@ const ACT_MEET = 3;
 const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
+const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
  * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
  */
 const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
-/** Anything WordNet files under "event", acts included ("error", "depletion", "a hit"). */
-const EVENT_OR_ACT: ReadonlySet<string> = new Set(['event']);
-/** Acts someone carries on ("a look", "a test", "a run", and also "vandalism"): what a person does, no alarm. */
-const ACTIVITY: ReadonlySet<string> = new Set(['activity']);
+/**
+ * Acts that are a change or a failure to do something ("depletion", a decrease; "error", a nonaccomplishment): what
+ * goes wrong with equipment. Not acts someone carries on ("a look", "a test", "a hop", "a permit", "an uplink").
+ */
+const CHANGE_OR_MISS: ReadonlySet<string> = new Set(['change', 'nonaccomplishment']);
 
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
@@ -169,6 +171,11 @@ export class Lexicon {
     return this.kindOf(word.toLowerCase(), PERSON, 1);
   }
 
+  /** A noun for a property or quality of something ("tone", "tint", "look", "effect"; not "day", "sore", "cause"). */
+  isQuality(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), QUALITY);
+  }
+
   /** A word for a group of people ("family", "team", "group"). */
   isGroupOfPeople(word: string): boolean {
     return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
@@ -180,12 +187,12 @@ export class Lexicon {
   }
 
   /**
-   * A noun for something that happens or an act that is no activity someone carries on (a sense is a kind of event,
-   * none a kind of activity): "error" (a nonaccomplishment), "depletion" (a decrease), "a hit"; not "look", "test", "run".
+   * A noun for something that happens, or for an act of change or a failure to do (a sense is a kind of happening,
+   * failure, change or nonaccomplishment): "outage", "depletion" (a decrease), "error"; not "look", "test", "run", "hop".
    */
   isEventOrAct(word: string): boolean {
     const w = word.toLowerCase();
-    return this.isEvent(w) || (this.kindOf(w, EVENT_OR_ACT) && !this.kindOf(w, ACTIVITY));
+    return this.isEvent(w) || this.kindOf(w, CHANGE_OR_MISS);
   }
 
   /** Whether WordNet has the word as an adjective or adverb ("high", "down"), or it is a verb's -ed form ("dropped", "rebooted"). */

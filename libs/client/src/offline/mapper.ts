@@ -315,6 +315,16 @@ function senseSaid(c: Ctx, to: number, cued: boolean, definition: boolean): bool
   return !definition || cued;
 }
 
+/** A noun for a quality or property within two words after `at`, in the same phrase ("chilly bluish tint"). */
+function qualityAfter(c: Ctx, at: number): boolean {
+  for (let j = at; j < c.tokens.length && j - at < 2; j++) {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
+    if (c.lex.isQuality(t.lower)) return true;
+  }
+  return false;
+}
+
 /**
  * A value said by the degree of the quality WordNet defines it by (`KeyPlan.grades`): "the cheapest cabin" is the
  * least expensive (cheap is expensive's antonym), so economy, defined as "less expensive than first class"; "the
@@ -348,7 +358,9 @@ function enums(c: Ctx, k: KeyPlan): void {
     for (let i = 0; i < c.tokens.length; i++) {
       if (!formMatches(c, i, form.words, form.via === 'sense' ? 'sense' : form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
-      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
+      // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look") says how the
+      // thing looks, as the key's cue would; qualifying a thing ("hot chocolate", "a cold sore") it does not.
+      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && qualityAfter(c, to));
       if (form.via === 'sense' && !senseSaid(c, to, cued, form.definition === true)) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
