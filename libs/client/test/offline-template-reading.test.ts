@@ -121,6 +121,9 @@ describe('the template-reading rules, as reviewed', () => {
     expect(spoke.other.join(' ')).toContain('my two brothers and my dad');
     expect(await count('last year I went with my wife and two kids; this time alone, Paris to Rome')).toBe(1);
     expect(await count('I\'m flying with my husband and our two kids from Paris to Rome')).toBe(4);
+    const visited = await map(flightBookingTemplate, 'I visited my aunt and my two cousins last summer; now only me, Berlin to Vienna');
+    expect(visited.payload['passenger_count']).toBe(1);
+    expect(visited.other.join(' ')).toContain('my aunt and my two cousins');
   });
 
   it('does not join the subject of another clause to the party', async () => {

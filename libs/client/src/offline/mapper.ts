@@ -653,10 +653,13 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
     let speaker: number | undefined;
     // "I … with <party>": the speaker travels too, when "with" follows a verb of travelling or the request's head
     // ("I'm flying with", "a flight with"); not a party met or spoken with, or one of a past trip ("I went with").
-    const verb = c.tokens[i - 1]?.lower === 'with' ? verbBefore(c, i - 1) : undefined;
+    // A party a past verb takes as its object ("I visited my aunt and my two cousins") is no party of this trip either.
+    const before = c.tokens[i - 1];
+    const pastObject = before?.kind === 'word' && !FUNCTION_WORDS.has(before.lower) && c.lex.isPastVerbForm(before.lower) ? { travel: false, past: true } : undefined;
+    const verb = c.tokens[i - 1]?.lower === 'with' ? verbBefore(c, i - 1) : pastObject;
     if (verb && (verb.past || !verb.travel)) {
       // Its count is no count of travellers either ("my two sisters" met in Rome): its words go to `other`.
-      if (counted) c.out.push({ key: undefined, value: null, confidence: 0.92, tokens: span(i - 1, to), rule: 'party_not_travelling' });
+      if (counted) c.out.push({ key: undefined, value: null, confidence: 0.92, tokens: span(pastObject ? i : i - 1, to), rule: 'party_not_travelling' });
       i = to - 1;
       continue;
     }
