@@ -124,6 +124,12 @@ export const GLOSSES: ReadonlyMap<string, readonly string[]> = (() => {
   return m;
 })();
 
+/**
+ * The entries whose English gloss is a verb and whose forms are that verb's infinitives (or words that end unlike
+ * one): the only ones read inflected. Marked by hand with the entries, not found from their endings.
+ */
+const VERB_GLOSSES: ReadonlySet<string> = new Set(['smooth', 'whiten', 'lighten', 'blur', 'enlarge']);
+
 /** Infinitive endings of the glossary's verbs in other languages (French, Spanish, Italian, German, Portuguese). */
 const INFINITIVE_ENDINGS: readonly string[] = ['are', 'ere', 'ire', 'ar', 'er', 'ir', 're', 'en'];
 /** Letters a verb's stem keeps at least, and an inflection adds at most ("suaviz" + "a", "liss" + "ée"). */
@@ -138,6 +144,8 @@ const MAX_INFLECTION = 3;
 const STEMS: ReadonlyMap<string, readonly string[]> = (() => {
   const m = new Map<string, readonly string[] | null>();
   for (const [english, forms] of ENTRIES) {
+    // Only the entries that gloss a verb: an adjective's or a noun's ending is no infinitive ("schwer", "premier", "kunden").
+    if (!VERB_GLOSSES.has(english)) continue;
     for (const f of forms) {
       if (!/^[\p{Script=Latin}]+$/u.test(f)) continue;
       const ending = INFINITIVE_ENDINGS.find((e) => f.endsWith(e) && f.length - e.length >= MIN_STEM);

@@ -33,12 +33,18 @@ const ACT_MEET = 3;
 const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
+const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
  * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
  */
 const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
+/**
+ * Acts that are a change or a failure to do something ("depletion", a decrease; "error", a nonaccomplishment): what
+ * goes wrong with equipment. Not acts someone carries on ("a look", "a test", "a hop", "a permit", "an uplink").
+ */
+const CHANGE_OR_MISS: ReadonlySet<string> = new Set(['change', 'nonaccomplishment']);
 
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
@@ -60,6 +66,9 @@ export class Lexicon {
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
+  /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
+  private readonly senseCache = new Map<string, Synset[]>();
+  private readonly glossCache = new Map<string, Set<string>>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -162,6 +171,11 @@ export class Lexicon {
     return this.kindOf(word.toLowerCase(), PERSON, 1);
   }
 
+  /** A noun for a property or quality of something ("tone", "tint", "look", "effect"; not "day", "sore", "cause"). */
+  isQuality(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), QUALITY);
+  }
+
   /** A word for a group of people ("family", "team", "group"). */
   isGroupOfPeople(word: string): boolean {
     return this.kindOf(word.toLowerCase(), SOCIAL_GROUP);
@@ -170,6 +184,15 @@ export class Lexicon {
   /** A noun for something that happens (a sense is a kind of happening or failure: "outage", "spike", "interruption"; not an act). */
   isEvent(word: string): boolean {
     return this.kindOf(word.toLowerCase(), EVENT);
+  }
+
+  /**
+   * A noun for something that happens, or for an act of change or a failure to do (a sense is a kind of happening,
+   * failure, change or nonaccomplishment): "outage", "depletion" (a decrease), "error"; not "look", "test", "run", "hop".
+   */
+  isEventOrAct(word: string): boolean {
+    const w = word.toLowerCase();
+    return this.isEvent(w) || this.kindOf(w, CHANGE_OR_MISS);
   }
 
   /** Whether WordNet has the word as an adjective or adverb ("high", "down"), or it is a verb's -ed form ("dropped", "rebooted"). */
@@ -307,6 +330,43 @@ export class Lexicon {
     return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'n').length > 0;
   }
 
+  /** A verb whose first two senses are a kind of travelling ("fly", "flying", "go", "travel"; not "meet", "speak"). */
+  isTravelVerb(word: string): boolean {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    for (const lemma of wn.baseForms(w, 'v')) {
+      let frontier = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
+      for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+        if (frontier.some((sy) => sy.words.includes('travel') && sy.words.includes('locomote'))) return true;
+        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
+      }
+    }
+    return false;
+  }
+
+  /** A verb form in the past ("went", "spoke", "travelled"): its base differs, and it is no -ing or -s form. */
+  isPastVerbForm(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w) || w.endsWith('ing')) return false;
+    return this.wn.baseForms(w, 'v').some((b) => b !== w && w !== `${b}s` && w !== `${b}es`);
+  }
+
+  /** A finite verb form: past, or the third person's -s ("stays", "joins", "went"); not a base form or an -ing. */
+  isFiniteVerbForm(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w) || w.endsWith('ing')) return false;
+    return this.wn.baseForms(w, 'v').some((b) => b !== w);
+  }
+
+  /** Whether the noun is written in the plural, as WordNet's morphology reads it ("women", "kids"; not "boss", "guide"). */
+  isPluralNoun(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w)) return false;
+    const bases = this.wn.baseForms(w, 'n');
+    return bases.length > 0 && !bases.includes(w);
+  }
+
   /** Whether WordNet has a verb sense for `word` or its base form ("picture", "pictured"). */
   hasVerb(word: string): boolean {
     const w = word.toLowerCase();
@@ -318,6 +378,8 @@ export class Lexicon {
     const wn = this.wn;
     const w = word.toLowerCase();
     if (!wn || !LOOKUP_WORD.test(w)) return [];
+    const cached = this.senseCache.get(w);
+    if (cached) return cached;
     const out: Synset[] = [];
     for (const pos of POS) {
       for (const lemma of wn.baseForms(w, pos)) {
@@ -327,6 +389,7 @@ export class Lexicon {
         }
       }
     }
+    remember(this.senseCache, w, out);
     return out;
   }
 
@@ -351,10 +414,10 @@ export class Lexicon {
     else {
       let best = PARALLEL_WORDS - 1;
       for (const sense of mine) {
-        const words = glossWords(sense.gloss);
+        const words = this.glossOf(sense);
         for (const senses of others) {
           for (const o of senses) {
-            const theirs = glossWords(o.gloss);
+            const theirs = this.glossOf(o);
             const shared = [...words].filter((w) => theirs.has(w)).length;
             if (shared > best) {
               best = shared;
@@ -374,9 +437,16 @@ export class Lexicon {
       const target = wn.synset(p.pos, p.offset);
       for (const m of target?.words ?? []) if (!m.includes('_')) out.set(m, false);
     }
-    if (rival) for (const w of glossWords(chosen.gloss)) if (!rival.has(w) && !out.has(w)) out.set(w, true);
+    if (rival) for (const w of this.glossOf(chosen)) if (!rival.has(w) && !out.has(w)) out.set(w, true);
     const own = this.lemmas(v);
     return [...out].filter(([w]) => !own.includes(w) && !this.sameLemma(w, v) && this.known(w)).map(([word, gloss]) => ({ word, gloss }));
+  }
+
+  private glossOf(sense: Synset): Set<string> {
+    const key = `${sense.pos}:${sense.offset}`;
+    let words = this.glossCache.get(key);
+    if (!words) remember(this.glossCache, key, (words = glossWords(sense.gloss)));
+    return words;
   }
 
   /**

@@ -114,6 +114,36 @@ function negationBefore(c: Ctx, at: number): number {
   return -1;
 }
 
+/** Forms of "be" and "do" that a negation after a value's words turns on ("the cheapest cabin is not what I want"). */
+const NEGATED_AFTER: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "'s", 'be', 'do', 'does', 'did']);
+/** Words before a quality that lessen it: "less cold" is not cold's value. */
+const LESSENING: ReadonlySet<string> = new Set(['less', 'least', 'fewer']);
+
+/**
+ * The negation scope every value rule shares: the tokens, from the negating word, of a value said over [from, to)
+ * that a negation turns ("not the cheapest cabin", "no hot tones", "the cheapest cabin is not what I want", "less
+ * cold"), or undefined. Such a value is not sent; its words and the negating word go to `other` (the user said them).
+ */
+function negationScope(c: Ctx, from: number, to: number): number[] | undefined {
+  const neg = negationBefore(c, from);
+  if (neg >= 0) return span(neg, to);
+  if (LESSENING.has(c.tokens[from - 1]?.lower ?? '')) return span(from - 1, to);
+  for (let j = to; j < c.tokens.length - 1 && j - to < 3; j++) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) break;
+    if (NEGATED_AFTER.has(t.lower) && NEGATIONS.has((c.tokens[j + 1] as Token).lower)) return span(from, j + 2);
+  }
+  return undefined;
+}
+
+/** A value candidate, or, inside a negation's scope, its words and the negation for `other`. */
+function pushValue(c: Ctx, cand: Candidate): void {
+  const from = cand.tokens[0] as number;
+  const scope = negationScope(c, from, (cand.tokens[cand.tokens.length - 1] as number) + 1);
+  if (!scope) c.out.push(cand);
+  else c.out.push({ key: undefined, value: null, confidence: cand.confidence, tokens: scope, rule: 'negated_value' });
+}
+
 /** The weight of an example word: light verbs and words every key says tell little. */
 function weightOf(c: Ctx, word: string): number {
   if (LIGHT_WORDS.has(word) || REQUEST_WORDS.has(word)) return 0.3;
@@ -285,6 +315,16 @@ function senseSaid(c: Ctx, to: number, cued: boolean, definition: boolean): bool
   return !definition || cued;
 }
 
+/** A noun for a quality or property within two words after `at`, in the same phrase ("chilly bluish tint"). */
+function qualityAfter(c: Ctx, at: number): boolean {
+  for (let j = at; j < c.tokens.length && j - at < 2; j++) {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
+    if (c.lex.isQuality(t.lower)) return true;
+  }
+  return false;
+}
+
 /**
  * A value said by the degree of the quality WordNet defines it by (`KeyPlan.grades`): "the cheapest cabin" is the
  * least expensive (cheap is expensive's antonym), so economy, defined as "less expensive than first class"; "the
@@ -301,11 +341,13 @@ function grades(c: Ctx, k: KeyPlan): void {
     const adjective = degree !== 0 ? c.tokens[i + 1] : c.lex.isGraded(t.lower) ? t : undefined;
     if (!adjective || adjective.kind !== 'word') continue;
     const to = degree !== 0 ? i + 2 : i + 1;
+    // "more expensive", "cheaper": a comparative says a degree above or below another, not the highest or lowest.
+    const comparative = degree !== 0 ? t.lower === 'more' || t.lower === 'less' : !t.lower.endsWith('est');
     for (const g of k.grades) {
       const p = c.lex.polarity(adjective.lower, g.adjective);
-      if (p === 0 || (degree === 0 ? 1 : degree) * p !== g.sign) continue;
+      if (p === 0 || (degree === 0 ? 1 : degree) * p !== g.sign || (comparative && g.superlative)) continue;
       const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, to, k.cues, 2);
-      c.out.push({ key: k.name, value: g.value, confidence: cued ? 0.7 : UNCUED_RELATION, tokens: span(i, to), rule: 'enum_grade' });
+      pushValue(c, { key: k.name, value: g.value, confidence: cued ? 0.7 : UNCUED_RELATION, tokens: span(i, to), rule: 'enum_grade' });
     }
   }
 }
@@ -316,7 +358,9 @@ function enums(c: Ctx, k: KeyPlan): void {
     for (let i = 0; i < c.tokens.length; i++) {
       if (!formMatches(c, i, form.words, form.via === 'sense' ? 'sense' : form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
-      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2);
+      // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look") says how the
+      // thing looks, as the key's cue would; qualifying a thing ("hot chocolate", "a cold sore") it does not.
+      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && qualityAfter(c, to));
       if (form.via === 'sense' && !senseSaid(c, to, cued, form.definition === true)) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
@@ -325,8 +369,11 @@ function enums(c: Ctx, k: KeyPlan): void {
       // confidence thresholding). A note says what follows from a value, not its name; WordNet synonyms of the value
       // itself ("radio" for wireless) and an acronym the description gives in capitals ("RAN") keep their confidence.
       const lone = form.via === 'gloss' && form.note === true && !cued && form.words.length === 1 && !form.upper?.[0];
-      const base = own ? 0.85 : lone ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
-      c.out.push({ key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
+      // A word a value's sense evokes ("hot" for warm, "leading" for major) is as often said of something else ("a hot
+      // day", "the leading cause"): only beside a cue of the key is it the value; alone it stays under the threshold.
+      const uncuedSense = form.via === 'sense' && !cued;
+      const base = own ? 0.85 : lone || uncuedSense ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
+      pushValue(c, { key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
     }
   }
   grades(c, k);
@@ -545,15 +592,33 @@ const MAX_PARTY_GROUPS = 8;
  */
 function partyGroup(c: Ctx, i: number): { value: number; to: number; counted: boolean } | undefined {
   const t = c.tokens[i];
-  if (!t || t.kind !== 'word') return undefined;
+  if (!t || (t.kind !== 'word' && t.kind !== 'number')) return undefined;
   if (SPEAKER.has(t.lower)) return { value: 1, to: i + 1, counted: false };
-  const j = PARTY_DETERMINERS.has(t.lower) ? i + 1 : i;
+  // A number in digits or words ("3 kids", "three kids"), or a determiner then perhaps a number ("our 2 kids").
+  const j = t.kind === 'word' && PARTY_DETERMINERS.has(t.lower) ? i + 1 : i;
   const n = numberAt(c.tokens, j);
-  const noun = c.tokens[n ? n.to : j];
-  if (!noun || noun.kind !== 'word' || !c.lex.isPersonFirst(noun.lower)) return undefined;
-  if (n) return Number.isInteger(n.value) && n.value > 0 ? { value: n.value, to: n.to + 1, counted: true } : undefined;
-  const singular = c.lex.lemmas(noun.lower).length === 1 || !c.lex.lemmas(noun.lower).some((l) => l !== noun.lower && noun.lower.startsWith(l));
-  return j > i && singular ? { value: 1, to: j + 1, counted: false } : undefined;
+  const head = headNoun(c, n ? n.to : j);
+  if (head === undefined || !c.lex.isPersonFirst((c.tokens[head] as Token).lower)) return undefined;
+  if (n) return Number.isInteger(n.value) && n.value > 0 ? { value: n.value, to: head + 1, counted: true } : undefined;
+  return j > i && !c.lex.isPluralNoun((c.tokens[head] as Token).lower) ? { value: 1, to: head + 1, counted: false } : undefined;
+}
+
+/**
+ * The head of the noun phrase whose first noun is at `at`: the last of the lowercase nouns in a row ("a guide dog" →
+ * dog), a plural ending it ("two adults"), a date word ("a kid tomorrow") or a finite verb ("my husband stays") not part of it.
+ */
+function headNoun(c: Ctx, at: number): number | undefined {
+  const first = c.tokens[at];
+  if (!first || first.kind !== 'word') return undefined;
+  let head = at;
+  for (let j = at + 1; j < c.tokens.length && j - at < 3; j++) {
+    const h = c.tokens[head] as Token;
+    const t = c.tokens[j] as Token;
+    if (c.lex.isPluralNoun(h.lower) || t.kind !== 'word' || t.capital || FUNCTION_WORDS.has(t.lower) || PARTY_JOINERS.has(t.lower)) break;
+    if (DATE_WORDS.includes(t.lower) || TIME_OF_DAY.has(t.lower) || c.lex.isFiniteVerbForm(t.lower) || !c.lex.hasNoun(t.lower)) break;
+    head = j;
+  }
+  return head;
 }
 
 /**
@@ -571,17 +636,34 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
     let counted = first.counted;
     let groups = 1;
     let to = first.to;
+    let closed = false;
     while (groups < MAX_PARTY_GROUPS && PARTY_JOINERS.has(c.tokens[to]?.lower ?? '')) {
+      // A comma joins groups only inside a list, before its "and" or "plus": after them it opens another clause.
+      const comma = c.tokens[to]?.lower === ',';
+      if (comma && closed) break;
       const next = partyGroup(c, to + 1);
-      if (!next) break;
+      // A group a verb follows is the subject of another clause ("…, my husband stays home").
+      if (!next || (comma && c.lex.isFiniteVerbForm(c.tokens[next.to]?.lower ?? ''))) break;
+      closed ||= !comma;
       total += next.value;
       counted ||= next.counted;
       groups++;
       to = next.to;
     }
     let speaker: number | undefined;
-    // "I … with <party>": the speaker travels too.
-    if (c.tokens[i - 1]?.lower === 'with') {
+    // "I … with <party>": the speaker travels too, when "with" follows a verb of travelling or the request's head
+    // ("I'm flying with", "a flight with"); not a party met or spoken with, or one of a past trip ("I went with").
+    // A party a past verb takes as its object ("I visited my aunt and my two cousins") is no party of this trip either.
+    const before = c.tokens[i - 1];
+    const pastObject = before?.kind === 'word' && !FUNCTION_WORDS.has(before.lower) && c.lex.isPastVerbForm(before.lower) ? { travel: false, past: true } : undefined;
+    const verb = c.tokens[i - 1]?.lower === 'with' ? verbBefore(c, i - 1) : pastObject;
+    if (verb && (verb.past || !verb.travel)) {
+      // Its count is no count of travellers either ("my two sisters" met in Rome): its words go to `other`.
+      if (counted) c.out.push({ key: undefined, value: null, confidence: 0.92, tokens: span(pastObject ? i : i - 1, to), rule: 'party_not_travelling' });
+      i = to - 1;
+      continue;
+    }
+    if (c.tokens[i - 1]?.lower === 'with' && !saysAlone(c)) {
       for (let j = i - 2; j >= 0 && !isClausePunct(c.tokens[j] as Token); j--) {
         if ((c.tokens[j] as Token).lower === 'i' || (c.tokens[j] as Token).lower === 'we') {
           if ((c.tokens[j] as Token).lower === 'i') {
@@ -596,6 +678,23 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
     if (groups >= 2 && counted && withinRange(k, total)) c.out.push({ key: k.name, value: total, confidence: 0.92, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
     i = to - 1;
   }
+}
+
+/** The nearest word before `at` in its clause that may be a verb or is the request's head: travelling, past. */
+function verbBefore(c: Ctx, at: number): { travel: boolean; past: boolean } | undefined {
+  for (let j = at - 1; j >= 0 && at - j <= 4; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) return undefined;
+    if (t.kind !== 'word' || t.capital || FUNCTION_WORDS.has(t.lower)) continue;
+    if ((c.concepts ?? []).some((w) => c.lex.sameLemma(t.lower, w))) return { travel: true, past: false };
+    if (c.lex.hasVerb(t.lower)) return { travel: c.lex.isTravelVerb(t.lower), past: c.lex.isPastVerbForm(t.lower) };
+  }
+  return undefined;
+}
+
+/** Whether the user says they travel alone ("alone", "just me", "only myself"). */
+function saysAlone(c: Ctx): boolean {
+  return c.tokens.some((t, i) => t.lower === 'alone' || t.lower === 'solo' || (ALONE.has(t.lower) && SPEAKER.has(c.tokens[i + 1]?.lower ?? '')));
 }
 
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
@@ -614,6 +713,11 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       continue;
     }
     // "just me", "only myself": one; "my wife and I", "me and my son": two (a person word beside the speaker).
+    // "alone" or "solo" ending a clause ("this time alone,", "I travel solo"): one.
+    if (headIsPerson(c, k) && (t.lower === 'alone' || t.lower === 'solo') && (i + 1 >= c.tokens.length || isClausePunct(c.tokens[i + 1] as Token))) {
+      c.out.push({ key: k.name, value: 1, confidence: 0.7, tokens: [i], rule: 'person_count' });
+      continue;
+    }
     if (headIsPerson(c, k)) {
       const said = speakerCount(c, i);
       if (said) {
@@ -830,6 +934,17 @@ function composites(c: Ctx, k: KeyPlan): void {
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
 const SNAKE_INNER = new Set(['out', 'of', 'off', 'down', 'up', 'too', 'no', 'not']);
+/** Whether the words at `at` are the object of a light verb ("take a quick look", "run a full test"): an act asked for. */
+function requestedAct(c: Ctx, at: number): boolean {
+  for (let j = at - 1; j >= 0 && at - j <= 4; j--) {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word') return false;
+    if (LIGHT_WORDS.has(t.lower)) return true;
+    if (!FUNCTION_WORDS.has(t.lower) && c.lex.adjectiveForms(t.lower).size === 0) return false;
+  }
+  return false;
+}
+
 /** Prepositions and adverbs of place or manner that end a name rather than belong to it ("a fibre cut near AGG-12"). */
 const SNAKE_BREAKS = new Set(['near', 'behind', 'above', 'below', 'across', 'along', 'inside', 'outside', 'beside', 'between', 'beyond', 'over', 'under', 'through', 'toward', 'towards', 'within', 'against', 'around', 'probably', 'maybe', 'perhaps', 'again', 'still', 'already', 'now', 'currently', 'yet']);
 const MAX_SNAKE_WORDS = 4;
@@ -876,7 +991,10 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (idx.length === 0 || idx.length > MAX_SNAKE_WORDS || idx[0] !== a || idx[idx.length - 1] !== b - 1) continue;
         const words = idx.map((x) => c.tokens[x] as Token);
         if (SNAKE_INNER.has((words[0] as Token).lower) || SNAKE_INNER.has((words[words.length - 1] as Token).lower) && (words[words.length - 1] as Token).lower !== 'down' && (words[words.length - 1] as Token).lower !== 'off') continue;
-        if (!words.some((t) => c.lex.describesState(t.lower) || c.lex.isEvent(t.lower))) continue;
+        // What happened names an alarm: an event, or an act ("configuration error", "vandalism", "an earthquake hit"),
+        // unless the act is the object of a light verb, which the user asks to do ("take a quick look", "run a test").
+        const happened = requestedAct(c, a) ? (w: string) => c.lex.isEvent(w) : (w: string) => c.lex.isEventOrAct(w);
+        if (!words.some((t) => c.lex.describesState(t.lower) || happened(t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
         c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
@@ -1081,7 +1199,7 @@ function ofTemplate(c: Ctx, word: string, vocabulary: ReadonlySet<string> = c.pl
 }
 
 /** Splits the unclaimed words into phrases and keeps those that say something the template does not. */
-function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: ReadonlySet<number>): string[] {
+function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: ReadonlySet<number>, sent: ReadonlyArray<boolean>, valued: ReadonlyArray<boolean>): string[] {
   const out: string[] = [];
   // The nearest word on each side within the clause, function words skipped.
   const beside = (i: number, step: number): number => {
@@ -1098,10 +1216,14 @@ function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: Readonly
     if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower) || NEGATIONS.has(t.lower)) return false;
     // Words naming the template or its keys are no new content; a word of its descriptions is, unless it stands
     // beside a value it qualifies ("full check", "sites 800-805 down"): "fix the lighting" is new.
-    if (ofTemplate(c, t.lower, c.plan.nameVocabulary)) return false;
-    if (!ofTemplate(c, t.lower)) return true;
     const before = beside(i, -1);
     const after = beside(i, 1);
+    // Beside a value that is not sent (under the threshold, its words go to `other`), even a word naming a key is
+    // what the user said of it ("remove the cold sore": "cold" is no filter here, and "remove" must not vanish).
+    const unsent = (j: number) => j >= 0 && claimed[j] === true && valued[j] === true && !sent[j];
+    if (unsent(before) || unsent(after)) return true;
+    if (ofTemplate(c, t.lower, c.plan.nameVocabulary)) return false;
+    if (!ofTemplate(c, t.lower)) return true;
     return !(before >= 0 && claimed[before]) && !(after >= 0 && claimed[after]);
   };
   const flush = (piece: number[]) => {
@@ -1281,6 +1403,10 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const accounted: number[] = c.tokens.map(() => 0);
   // Tokens of a value that modifies a noun (an enum value, a count): the noun after it may be the request's head.
   const modifiers: boolean[] = c.tokens.map(() => false);
+  // Tokens of a value that will be sent (at or above the threshold).
+  const sent: boolean[] = c.tokens.map(() => false);
+  // Tokens a value took, sent or not.
+  const valued: boolean[] = c.tokens.map(() => false);
   let recognised = 0;
   for (const cand of order) {
     if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
@@ -1296,10 +1422,11 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     if (cand.key === undefined && (cand.rule === 'other_example' || cand.rule === 'named_without_value')) recognised++;
     if (cand.key === undefined) other.push({ at: cand.tokens[0] as number, text: words(cand.tokens) });
     else values.set(cand.key, { value: cand.value, confidence: Math.round(cand.confidence * 1000) / 1000, words: words(cand.tokens) });
+    if (cand.key !== undefined) for (const i of cand.tokens) [valued[i], sent[i]] = [true, sent[i] === true || cand.confidence >= threshold];
     const kind = cand.key === undefined ? undefined : c.plan.keys.find((k) => k.name === cand.key)?.kind;
     if (kind === 'enum' || kind === 'number') for (const i of cand.tokens) modifiers[i] = true;
   }
-  const rest = leftovers(c, claimed, conflicted);
+  const rest = leftovers(c, claimed, conflicted, sent, valued);
   // `other` in the order the user said it.
   const restAt = rest.map((text) => ({ at: c.tokens.findIndex((t) => c.text.startsWith(text, t.start)), text }));
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);

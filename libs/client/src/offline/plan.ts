@@ -50,6 +50,8 @@ export interface Grade {
   readonly value: string;
   readonly adjective: string;
   readonly sign: 1 | -1;
+  /** Whether the definition says the highest or lowest degree ("the most expensive"): a comparative the user says ("more expensive") is not it. */
+  readonly superlative: boolean;
 }
 
 export interface PhraseExample {
@@ -388,6 +390,12 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
 }
 
 /** "less expensive", "most expensive": a degree word then an adjective, in a definition. */
+/**
+ * The most one-word values of a closed list read through their WordNet senses and definitions: every value is read
+ * against every other, so a server-sent list of a thousand values would take minutes to plan. Larger lists are
+ * catalogues (codes, names), not scales a sense tells apart; their values are still matched as written.
+ */
+export const MAX_SENSE_VALUES = 64;
 const DEGREE = /\b(less|least|more|most) ([a-z]+)/g;
 /** Definition words two compounds' senses share to be read as parallel ("accommodations", "ship", "train", "plane"). */
 const PARALLEL_DEFINITION_WORDS = 2;
@@ -400,6 +408,8 @@ const PARALLEL_DEFINITION_WORDS = 2;
  */
 function gradesOf(def: KeyDefinition, cues: readonly string[], lex: Lexicon): Grade[] {
   const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string' && /^[a-z]+$/i.test(v));
+  // A list longer than a scale is a catalogue: its values are not read by their definitions (each is compared with every other).
+  if (values.length > MAX_SENSE_VALUES) return [];
   const words = (g: string) => new Set(g.toLowerCase().replace(/"[^"]*"/g, ' ').match(/[a-z]{4,}/g) ?? []);
   const senses = values.map((v) => ({ v, glosses: cues.filter((q) => /^[a-z]+$/.test(q)).flatMap((q) => lex.compoundGlosses(v, q)) }));
   const out: Grade[] = [];
@@ -410,7 +420,7 @@ function gradesOf(def: KeyDefinition, cues: readonly string[], lex: Lexicon): Gr
       if (!parallel) continue;
       for (const m of g.replace(/"[^"]*"/g, ' ').toLowerCase().matchAll(DEGREE)) {
         const sign = m[1] === 'more' || m[1] === 'most' ? 1 : -1;
-        if (lex.polarity(m[2] as string, m[2] as string) === 1) out.push({ value: v, adjective: m[2] as string, sign });
+        if (lex.polarity(m[2] as string, m[2] as string) === 1) out.push({ value: v, adjective: m[2] as string, sign, superlative: m[1] === 'most' || m[1] === 'least' });
       }
     }
   }
@@ -424,6 +434,8 @@ function gradesOf(def: KeyDefinition, cues: readonly string[], lex: Lexicon): Gr
  */
 function senseForms(values: readonly string[], lex: Lexicon): EnumForm[] {
   const single = values.filter((v) => /^[a-z]+$/i.test(v));
+  // Each value's sense is chosen against every sibling's, and each word it evokes is checked against every value.
+  if (single.length > MAX_SENSE_VALUES) return [];
   const byWord = new Map<string, { values: string[]; definition: boolean }>();
   for (const v of single) {
     for (const { word: w, gloss } of lex.senseWords(v, single)) {
