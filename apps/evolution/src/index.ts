@@ -76,7 +76,7 @@ export async function startEvolution(deps: EvolutionDeps): Promise<RunningEvolut
     ...(deps.induce ? { induce: deps.induce } : {}),
     ...(deps.lexicon ? { lexicon: deps.lexicon } : {}),
     judge: deps.judge ?? null,
-    onOutboxWrite: () => setImmediate(() => relay.nudge()),
+    onOutboxWrite: () => relay.nudge(),
   });
   await service.rebuild();
   relay.start();

@@ -3,6 +3,7 @@
 // with the events it caused in the outbox, in one transaction; a failed
 // transaction (commit included) folds the log again, so memory never holds what
 // the database does not.
+import { afterCommit } from '@parley/storage';
 import type { InductionResult, KeyEdit, Lexicon } from '@parley/evolution';
 import { appendToOutbox, type Subjects } from '@parley/events';
 import { createEvolver, type Evolver, type EvolverConfig, type InduceFn, type MaturedCluster, type PatchChange } from '@parley/pool';
@@ -93,7 +94,8 @@ export function createInputLog(deps: InputLogDeps): InputLog {
   async function record(tx: Queryable, a: Applied, eventId: string | null): Promise<void> {
     await tx.query('INSERT INTO evolution.inputs (event_id, kind, at_ms, body) VALUES ($1, $2, $3, $4)', [eventId, a.kind, a.at, JSON.stringify(a.body)]);
     await appendToOutbox(tx, 'evolution', deps.subjects, a.changes.map((c) => changeEvent(c, deps.clock)));
-    if (a.changes.length > 0) deps.onOutboxWrite();
+    // After the commit: a nudge before it would find the rows not yet visible, and they would wait for the poll.
+    if (a.changes.length > 0) afterCommit(tx, deps.onOutboxWrite);
   }
 
   async function rebuild(): Promise<void> {

@@ -4,7 +4,7 @@ import type { EventSubscription, EventSubscriptionApi } from '@parley/contracts'
 import { ALL_EVENT_TYPES, EventType, consumeIdempotently, type Bus, type EventEnvelope, type Stoppable, type Subjects } from '@parley/events';
 import { ParleyError, scenarioId } from '@parley/protocol';
 import type { Clock, Logger } from '@parley/runtime';
-import type { Db, Queryable } from '@parley/storage';
+import { afterCommit, type Db, type Queryable } from '@parley/storage';
 import { isoTimestamp } from '@parley/protocol';
 import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions, type WebhookFeed } from './tasks/webhooks';
 import type { WebhookUrlPolicy } from './tasks/webhook-allow';
@@ -224,7 +224,7 @@ export async function startEventWebhooks(deps: {
       filterSubjects: SUBSCRIBABLE_EVENTS.map((t) => deps.subjects.eventAllScenarios(t as EventType)),
     },
     async (event, tx) => {
-      if ((await queueEvent(tx, event, deps.clock.now())) > 0) setImmediate(() => deliverer.nudge());
+      if ((await queueEvent(tx, event, deps.clock.now())) > 0) afterCommit(tx, () => deliverer.nudge());
     },
   );
   deliverer.start();

@@ -5,7 +5,7 @@ import { EventType, appendedToOutbox, consumeIdempotently, createOutboxRelay, se
 import type { SemanticPoolConfig } from '@parley/pool';
 import { scenarioId } from '@parley/protocol';
 import { ephemeralSealer, type Clock, type EventFlowConfig, type Logger, type Metrics, type PoolScenarioFigures } from '@parley/runtime';
-import { migrate, type Db } from '@parley/storage';
+import { afterCommit, migrate, type Db } from '@parley/storage';
 import type { VectorIndex } from '@parley/vectors';
 import { DEFAULT_RAW_RETENTION_MS, createPoolService, type PoolService, type RawFragmentsPolicy } from './service';
 
@@ -136,7 +136,7 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
         if (event.type !== EventType.OtherCaptured) return;
         await service.onOtherCaptured(event, tx);
         // The relay runs after the commit the consumer makes, when it appended events (a pattern matured).
-        if (appendedToOutbox(tx)) setImmediate(() => relay.nudge());
+        if (appendedToOutbox(tx)) afterCommit(tx, () => relay.nudge());
       },
     ),
   );

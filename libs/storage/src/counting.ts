@@ -1,3 +1,4 @@
+import { shareAfterCommit } from './after-commit';
 import type { Db, Queryable } from './db';
 
 /**
@@ -68,7 +69,11 @@ export function countSql(db: Db): Db {
     exec: outer.exec,
     transaction(fn) {
       counts.transactions++;
-      return db.transaction((tx) => fn(countQueryable(tx)));
+      return db.transaction((tx) => {
+        const counted = countQueryable(tx);
+        shareAfterCommit(counted, tx);
+        return fn(counted);
+      });
     },
     close: () => db.close(),
   };

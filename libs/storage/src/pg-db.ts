@@ -1,3 +1,4 @@
+import { closeAfterCommit, openAfterCommit } from './after-commit';
 import pg from 'pg';
 import { countSqlIfAsked } from './counting';
 import type { Db, QueryResult, Queryable } from './db';
@@ -36,16 +37,20 @@ export function createPgDb(opts: PgDbOptions): Db {
         query: (sql, params) => run(client, sql, params),
         exec: async (sql) => void (await client.query(sql)),
       };
+      openAfterCommit(tx);
+      let committed = false;
       try {
         await client.query('BEGIN');
         const out = await fn(tx);
         await client.query('COMMIT');
+        committed = true;
         return out;
       } catch (e) {
         await client.query('ROLLBACK').catch(() => {});
         throw e;
       } finally {
         client.release();
+        closeAfterCommit(tx, committed);
       }
     },
     close: () => pool.end(),

@@ -1,3 +1,4 @@
+import { closeAfterCommit, openAfterCommit } from './after-commit';
 import { PGlite } from '@electric-sql/pglite';
 import { countSqlIfAsked } from './counting';
 import type { Db, Queryable } from './db';
@@ -20,7 +21,21 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
   return countSqlIfAsked({
     kind: 'pglite',
     ...wrap(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    async transaction(fn) {
+      let handle: Queryable | undefined;
+      let committed = false;
+      try {
+        const out = await db.transaction((tx) => {
+          handle = wrap(tx);
+          openAfterCommit(handle);
+          return fn(handle);
+        });
+        committed = true;
+        return out;
+      } finally {
+        if (handle) closeAfterCommit(handle, committed);
+      }
+    },
     close: () => db.close(),
   });
 }
