@@ -95,8 +95,8 @@ export interface InductionOptions {
   /** A neighbour joins the head as a compound when it stands beside it in this share of the head's weight. */
   readonly compound_share: number;
   /**
-   * An unnamed cluster whose phrasings share no word is refused (several needs) until this many clients stand behind
-   * it: so many kept together by the embedder are one need the word test cannot see (a script it cannot segment).
+   * An unnamed cluster in a script written without spaces whose phrasings share no word is refused (several needs)
+   * until this many clients stand behind it: so many kept together by the embedder are one need the word test cannot see.
    */
   readonly unshared_max_clients: number;
 }
@@ -280,7 +280,7 @@ const MONTH_DAY = /\b([A-Za-z]{3,9})\.? (\d{1,2})(st|nd|rd|th)?\b/g;
 /** How much of a text dates are read in: each pass is linear, but a date-dense MiB costs one callback a date. */
 const DATE_SCAN_CHARS = 4096;
 
-/** The identifiers of a text as the inducer reads them ("INC-20931", "IMG_2041" after sanitising), upper case. */
+/** The identifiers of a text as the inducer reads them ("RQ-4410", "SCAN_0712" after sanitising), upper case. */
 export function identifiers(text: string): string[] {
   return rawTokens(text.slice(0, 4096)).filter((t) => ID.test(t) && !DATE.test(t)).map((t) => t.toUpperCase());
 }
@@ -377,7 +377,7 @@ function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
-  // A code joined by an underscore ("IMG_2041") is one identifier, as sanitising writes it (sanitize.ts joinCodes).
+  // A code joined by an underscore ("SCAN_0712") is one identifier, as sanitising writes it (sanitize.ts joinCodes).
   const grouped = markDates(joinCodes(text))
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // A unit glued to its number ("2048px", "90min") is a number and a unit.
@@ -1238,6 +1238,14 @@ function shareUnits(w: string): string[] {
   return out;
 }
 
+/** Scripts written without spaces between words (Thai, Lao, Khmer, Myanmar, Tibetan, Han, kana): a run of four or more. */
+const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{4}/u;
+
+/** Whether most of the fragment mass is written in a script without spaces: words the word test cannot see. */
+function unsegmented(parsed: readonly Parsed[]): boolean {
+  return mass(parsed.filter((p) => UNSPACED.test(p.text.slice(0, 4096)))) * 2 >= mass(parsed);
+}
+
 /** Whether two of the fragments say one content word (any language; see shareUnits). */
 function sharedWord(parsed: readonly Parsed[]): boolean {
   const seen = new Set<string>();
@@ -1280,8 +1288,9 @@ function assembleCandidate(
   const keyName = buildKeyName(namePrefix && nameWords.some((w) => ASCII_WORD.test(w)) ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
   // An unnamed cluster whose phrasings share no word says different things (one language, several needs: "la reserva
   // PNR-…", "escala de 100 minutos", "recogida a las 06:00"): no intent to induce yet (zhou §6.2.2). It is induced
-  // again when it grows, and given its unnamed key once unshared_max_clients stand behind it.
-  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && weigh(parsed) < options.unshared_max_clients && !sharedWord(parsed)) {
+  // again when it grows; in a script written without spaces, where the word test sees no words, it gets its unnamed
+  // key once unshared_max_clients stand behind it.
+  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !(weigh(parsed) >= options.unshared_max_clients && unsegmented(parsed)) && !sharedWord(parsed)) {
     return { ok: false, reason: 'the fragments share no word: no one intent to induce yet (zhou §6.2.2)', fragments_excluded: 0 };
   }
   nameWords = keyName.split('_');

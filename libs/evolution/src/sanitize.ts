@@ -98,8 +98,8 @@ const URL = /\b(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.|(?:javascript|data|file|mail
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 const HAS_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
 /**
- * A code whose letters an underscore joins to its digits ("IMG_2041") keeps them joined, by the hyphen sanitising
- * allows ("IMG-2041"): the inducer reads one identifier, never a word before a number ("I NEED 300" stays words).
+ * A code whose letters an underscore joins to its digits ("SCAN_0712") keeps them joined, by the hyphen sanitising
+ * allows ("SCAN-0712"): the inducer reads one identifier, never a word before a number ("I NEED 300" stays words).
  */
 export function joinCodes(text: string): string {
   return text.replace(/\b([A-Za-z]{1,8})_(?=\d)/g, '$1-');
