@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordNetLexicon } from '@parley/embeddings';
-import type { Lexicon } from '@parley/evolution';
+import { induceKey, type InductionResult, type Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
-import { createEvolver, type MaturedCluster } from '../src/index';
+import { APPLY_RULES, createEvolver, type MaturedCluster } from '../src/index';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 4, 4);
@@ -62,5 +62,18 @@ describe('lists of identifiers of one shape (zhou §6.2.2)', () => {
     const { keys, siblings } = await run([BAGS, MORE_BAGS]);
     expect(keys).toHaveLength(1);
     expect(siblings[1]).toBe(keys[0]);
+  });
+
+  it('a record logged when shape alone made one list replays as it was applied: the logged sibling decides', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const a = matured('c0', BAGS, T0);
+    const first = ev.applyMatured(a, await ev.induce(a)).report.key_name as string;
+    const b = matured('c1', BOOKINGS, T0 + DAY);
+    // What the earlier rule logged: the joint induction over both clusters, with the bag list as sibling.
+    const joint = induceKey([...b.samples, ...a.samples], undefined, { lexicon });
+    const old = JSON.parse(JSON.stringify({ ...joint, sibling_key: first, apply_rules: APPLY_RULES })) as InductionResult;
+    const r = ev.applyMatured(b, old);
+    expect(r.report.outcome).not.toBe('patched');
+    expect(ev.patches().flatMap((p) => p.patch.new_keys.map((k) => k.definition.key_name))).toEqual([first]);
   });
 });
