@@ -145,7 +145,7 @@ export function editKeyDefinition(def: KeyDefinition, edit: KeyEdit): EditedKey 
   if (!changed.includes('description') && (changed.some((c) => c !== 'description') || enumRemoved)) {
     const origin = /Learned from (\d+) (client request|client)s?\b/.exec(def.semantic_description);
     if (origin) {
-      const kind: InducedKind = next.enum !== undefined ? 'enum' : next.key_type === 'boolean' ? 'boolean' : next.key_type === 'integer' || next.key_type === 'number' ? 'numeric' : next.key_type === 'array' ? 'list' : 'string';
+      const kind: InducedKind = next.enum !== undefined ? 'enum' : next.key_type === 'boolean' ? 'boolean' : next.key_type === 'integer' || next.key_type === 'number' ? 'numeric' : next.key_type === 'array' ? 'list' : next.format === 'date' ? 'date' : 'string';
       const values = (next.enum ?? []).map((value) => ({ value, count: 0 }));
       next.semantic_description = describeClosed(next, kind, values, Number(origin[1]), origin[2] === 'client').semantic_description;
     }

@@ -69,7 +69,7 @@ const CHOICE_SHARE = 0.5;
 /** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
 const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
-import { sanitizeFragment } from './sanitize';
+import { joinCodes, sanitizeFragment } from './sanitize';
 
 export interface InductionSample {
   readonly text: string;
@@ -94,6 +94,11 @@ export interface InductionOptions {
   readonly min_value_clients: number;
   /** A neighbour joins the head as a compound when it stands beside it in this share of the head's weight. */
   readonly compound_share: number;
+  /**
+   * An unnamed cluster in a script written without spaces whose phrasings share no word is refused (several needs)
+   * until this many clients stand behind it: so many kept together by the embedder are one need the word test cannot see.
+   */
+  readonly unshared_max_clients: number;
 }
 
 export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
@@ -105,6 +110,7 @@ export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
   max_description_chars: 600,
   min_value_clients: 2,
   compound_share: 0.6,
+  unshared_max_clients: 20,
 });
 
 export interface InductionContext {
@@ -113,7 +119,7 @@ export interface InductionContext {
   readonly existing?: readonly KeyDefinition[];
 }
 
-export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'scale' | 'string' | 'list' | 'window';
+export type InducedKind = 'enum' | 'boolean' | 'numeric' | 'scale' | 'string' | 'list' | 'window' | 'date';
 
 export interface MappingExample {
   /** A phrase composed of closed-vocabulary tokens (name words and values), never fragment text. */
@@ -251,8 +257,8 @@ const TIME = /^(\d{1,2}):(\d{2})$|^(\d{1,2})(am|pm)$/;
 const LONG_NUMBER = /^\d{7,}$/;
 /** A proportion W:H or WxH, each side one or two digits. */
 const RATIO = /^[1-9]\d?[x:][1-9]\d?$/;
-/** A calendar date read back by `rawTokens` ("14 November", "Nov 28", "2026-11-21", "11月20日"), as MM-DD. */
-const DATE = /^date:(\d{2})-(\d{2})$/;
+/** A calendar date read back by `rawTokens` ("14 November", "Nov 28", "2026-11-21", "11月20日"): YYYY-MM-DD when a year was written, else MM-DD. */
+const DATE = /^date:(?:(\d{4})-)?(\d{2})-(\d{2})$/;
 /** English month names and their abbreviations (a closed class; "may" only beside a day number, as every form here). */
 const MONTHS: ReadonlyMap<string, number> = new Map(
   ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].flatMap((m, k) => [
@@ -261,33 +267,53 @@ const MONTHS: ReadonlyMap<string, number> = new Map(
     ...(m === 'september' ? [['sept', 9] as const] : []),
   ]),
 );
+/**
+ * Month names that are also everyday words ("the 2 may be late", "march 3 miles", "mar the finish", "an august
+ * 10 members"): a month only when capitalised, or when the day is written as one ("2nd", "the 3 of").
+ */
+const WORD_MONTHS: ReadonlySet<string> = new Set(['may', 'march', 'mar', 'august']);
+/** Days in each month (February in a leap year: a date said without a year may be one). */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** A day number before a word, and a word before a day number: the word is a month when MONTHS has it. */
-const DAY_MONTH = /\b(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([A-Za-z]{3,9})\b\.?/g;
-const MONTH_DAY = /\b([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?\b/g;
+const DAY_MONTH = /\b(\d{1,2})(st|nd|rd|th)?( of)? ([A-Za-z]{3,9})\b\.?/g;
+const MONTH_DAY = /\b([A-Za-z]{3,9})\.? (\d{1,2})(st|nd|rd|th)?\b/g;
+/** How much of a text dates are read in: each pass is linear, but a date-dense MiB costs one callback a date. */
+const DATE_SCAN_CHARS = 4096;
 
-/** The identifiers of a text as the inducer reads them ("INC-20931", "IMG_2041" after sanitising), upper case. */
+/** The identifiers of a text as the inducer reads them ("RQ-4410", "SCAN_0712" after sanitising), upper case. */
 export function identifiers(text: string): string[] {
   return rawTokens(text.slice(0, 4096)).filter((t) => ID.test(t) && !DATE.test(t)).map((t) => t.toUpperCase());
 }
 
-/** One token for a valid month and day ("date:11-14"), or null. */
-function dateToken(month: number, day: number): string | null {
-  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
-  return ` date:${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} `;
+/** One token for a valid month and day ("date:11-14", "date:2027-11-14"), or null: no 31 April, no 30 February. */
+function dateToken(month: number, day: number, year?: string): string | null {
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= (MONTH_DAYS[month - 1] as number))) return null;
+  if (year !== undefined && month === 2 && day === 29 && Number(year) % 4 !== 0) return null;
+  return ` date:${year !== undefined ? `${year}-` : ''}${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} `;
+}
+
+/** The month a word names beside a day number, or 0: an everyday word ("may") only capitalised or beside an ordinal day. */
+function monthOf(word: string, ordinal: boolean): number {
+  const w = word.toLowerCase();
+  const m = MONTHS.get(w) ?? 0;
+  if (m === 0 || !WORD_MONTHS.has(w) || ordinal) return m;
+  return /^\p{Lu}\p{Ll}+$/u.test(word) ? m : 0;
 }
 
 /**
  * Calendar dates as one token each, before clock times and proportions are read ("19 November" is not 19 minutes,
- * "2026-11-21" not a range): ISO dates, day and month name either way round, and the CJK 月/日 form.
+ * "2026-11-21" not a range): ISO dates (a 19xx or 20xx year, not inside an identifier: "INC-2024-11-05" stays
+ * one), day and month name either way round, and the CJK 月/日 form. Only the first DATE_SCAN_CHARS are read.
  */
 export function markDates(text: string): string {
   // No digit, no date; the CJK form only where its month sign is (each pass is linear, these keep them few).
   if (!/\d/.test(text)) return text;
+  if (text.length > DATE_SCAN_CHARS) return markDates(text.slice(0, DATE_SCAN_CHARS)) + text.slice(DATE_SCAN_CHARS);
   const cjk = text.includes('月') ? text.replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m) : text;
   return cjk
-    .replace(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (m, _y: string, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m)
-    .replace(DAY_MONTH, (m, d: string, mo: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m)
-    .replace(MONTH_DAY, (m, mo: string, d: string) => dateToken(MONTHS.get(mo.toLowerCase()) ?? 0, Number(d)) ?? m);
+    .replace(/(?<![\w-])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?![\w-])/g, (m, y: string, mo: string, d: string) => dateToken(Number(mo), Number(d), y) ?? m)
+    .replace(DAY_MONTH, (m, d: string, ord: string | undefined, of: string | undefined, mo: string) => dateToken(monthOf(mo, ord !== undefined || of !== undefined), Number(d)) ?? m)
+    .replace(MONTH_DAY, (m, mo: string, d: string, ord: string | undefined) => dateToken(monthOf(mo, ord !== undefined), Number(d)) ?? m);
 }
 
 interface Tok {
@@ -351,10 +377,8 @@ function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
-  const grouped = markDates(text)
-    // Sanitising turns "IMG_2041" into "IMG 2041": a short capitalised code before three digits or more is one
-    // identifier again ("IMG-2041"), as a clock time is read back below.
-    .replace(/\b([A-Z]{2,5}) (\d{3,})\b/g, '$1-$2')
+  // A code joined by an underscore ("SCAN_0712") is one identifier, as sanitising writes it (sanitize.ts joinCodes).
+  const grouped = markDates(joinCodes(text))
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // A unit glued to its number ("2048px", "90min") is a number and a unit.
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
@@ -863,21 +887,23 @@ const ADJ_ENDINGS = ['ern', 'en', 'ish', 'ic', 'al', 'y'];
 
 /**
  * Values canonicalised (zhou §6.2.2, "values are the modifiers that vary across clients, canonicalised"), in place:
- * an adjective derived from another value's noun is that value ("northern" → north); a value that stands next to
- * another, commoner value in most of its fragments is wording of that value ("light grey", "neutral gray",
- * "government agency"), not an alternative of its own.
+ * an adjective derived from another value's noun that is an adjective too is that value ("northern" → north, never
+ * "formal" → form); a value that stands next to another, commoner value in most of its fragments and that too few
+ * clients say alone is wording of that value ("light grey", "government agency"), folded into it.
  */
 function canonicalValues(ev: Evidence, variants: Map<string, string[]>, head: string | null): void {
   const { lex, withWord } = ev;
   const clients = (v: string): number => voterCount((variants.get(v) ?? [v]).flatMap((x) => withWord(x)));
   for (const a of [...variants.keys()]) {
-    const b = [...variants.keys()].find((x) => x !== a && x.length >= 4 && ADJ_ENDINGS.some((e) => a === `${x}${e}` || a === `${x}${x.slice(-1)}${e}`) && lex.pos(a).a > 0 && lex.pos(x).n > 0);
+    // The noun is a modifier itself (north, gold: an adjective in WordNet too): "northern" is that modifier in
+    // another form. A noun that is no adjective ("form" of "formal", "person" of "personal") is another meaning.
+    const b = [...variants.keys()].find((x) => x !== a && x.length >= 4 && ADJ_ENDINGS.some((e) => a === `${x}${e}` || a === `${x}${x.slice(-1)}${e}`) && lex.pos(a).a > 0 && lex.pos(x).n > 0 && lex.pos(x).a > 0);
     if (b === undefined) continue;
     variants.set(b, [...(variants.get(b) ?? [b]), ...(variants.get(a) ?? [a])]);
     variants.delete(a);
   }
   // A value followed in most of its fragments by an adjective (never the head) grades that adjective ("light grey",
-  // "neutral gray"): the value is the adjective, one value with its synonyms.
+  // "neutral gray"): the value is the adjective, one value with its synonyms; unless enough clients say it alone.
   for (const a of [...variants.keys()]) {
     const ps = (variants.get(a) ?? [a]).flatMap((x) => withWord(x));
     const next = new Map<string, Parsed[]>();
@@ -889,6 +915,8 @@ function canonicalValues(ev: Evidence, variants: Map<string, string[]>, head: st
     }
     const best = [...next].sort((x, y) => mass(y[1]) - mass(x[1]) || (x[0] < y[0] ? -1 : 1))[0];
     if (best === undefined || mass(best[1]) * 2 <= mass(ps)) continue;
+    // A value enough clients say without that adjective ("the north region" beside "north east region") is a value.
+    if (voterCount(ps.filter((p) => !best[1].includes(p))) >= Math.max(2, ev.needClients)) continue;
     const into = [...variants.keys()].find((v) => v !== a && (v === best[0] || lex.synonyms(v, 'a').includes(best[0]))) ?? best[0];
     const moved = variants.get(a) ?? [a];
     variants.delete(a);
@@ -905,9 +933,14 @@ function canonicalValues(ev: Evidence, variants: Map<string, string[]>, head: st
         const ws = p.toks.filter((t) => t.kind === 'word');
         return ws.some((t, k) => mine.has(t.v) && [ws[k - 1], ws[k + 1]].some((o) => o !== undefined && theirs.has(o.v) && Math.abs((o.i ?? -9) - (t.i ?? 0)) === 1));
       });
-      return mass(beside) * 2 > mass(ps);
+      // A value enough clients say on its own ("the north region" beside "north east region") is a value.
+      const alone = ps.filter((p) => !beside.includes(p));
+      return mass(beside) * 2 > mass(ps) && voterCount(alone) < Math.max(2, ev.needClients);
     });
-    if (partner !== undefined) variants.delete(a);
+    if (partner === undefined) continue;
+    // Wording of the partner: its fragments are the partner's (folded, never dropped).
+    variants.set(partner, [...new Set([...forms(partner), ...mine])]);
+    variants.delete(a);
   }
 }
 
@@ -970,6 +1003,8 @@ interface Typed {
   readonly extra: Partial<KeyDefinition>;
   readonly suffix: string | null;
   readonly ratioChoice: boolean;
+  /** The values are names clients capitalised (namedAlternatives): an operator checks none is a person's (zhou §7). */
+  readonly names?: boolean;
   readonly namePrefix: string | null;
   /** Each value (JSON) and the fragments that say it. */
   readonly valueClients: ReadonlyMap<string, Parsed[]>;
@@ -1054,7 +1089,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     // A value never names its key ("ericsson_preference"): the name keeps the other head words, or the head.
     const kept = headWords.filter((w) => !named.includes(w));
     headWords.splice(0, headWords.length, ...(kept.length > 0 ? kept : head !== null ? [head] : []));
-    return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients };
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients, names: true };
   }
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
@@ -1071,9 +1106,11 @@ function namedAlternatives(ev: Evidence): string[] {
   if (!labelled) return [];
   const minClients = Math.max(2, needClients);
   const capitalised = new Set<string>();
-  for (const p of parsed) for (const m of p.text.slice(0, 4096).matchAll(/\s(\p{Lu}[\p{Ll}\p{M}]+)/gu)) capitalised.add((m[1] as string).toLowerCase());
+  // Inside a sentence only: a capital after ". " or at the start is the sentence's ("ok. Mother needs…").
+  for (const p of parsed) for (const m of p.text.slice(0, 4096).matchAll(/(?<![.!?]\s*)\s(\p{Lu}[\p{Ll}\p{M}]+)/gu)) capitalised.add((m[1] as string).toLowerCase());
+  const people = personNames(ev);
   const cands = vocab
-    .filter((w) => ASCII_WORD.test(w) && w.length >= 3 && !isVerb(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && capitalised.has(w))
+    .filter((w) => ASCII_WORD.test(w) && w.length >= 3 && !isVerb(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && capitalised.has(w) && !people.has(w))
     .map((w) => ({ w, ps: withWord(w) }))
     .filter(({ ps }) => voterCount(ps) >= minClients && mass(ps.filter(ev.english)) * 2 >= mass(ps))
     .sort((a, b) => voterCount(b.ps) - voterCount(a.ps) || (a.w < b.w ? -1 : 1));
@@ -1081,6 +1118,47 @@ function namedAlternatives(ev: Evidence): string[] {
   for (const c of cands) if (!c.ps.some((p) => picked.some((o) => p.words.includes(o)))) picked.push(c.w);
   if (picked.length < 2) return [];
   return mass(parsed.filter((p) => picked.some((o) => p.words.includes(o)))) >= CHOICE_SHARE * mass(parsed) ? picked : [];
+}
+
+/** Titles before a person's name (a closed class: "Mr Schmidt", "Dr Lee"); the titles are no values either. */
+const TITLES: ReadonlySet<string> = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'madam', 'herr', 'frau', 'mme', 'mlle', 'monsieur', 'madame', 'senor', 'senora', 'sr', 'sra']);
+
+/** Verbs whose object is a person (a closed class of addressing: "ask", "call", "send", "contact"). */
+const ADDRESS_VERBS: ReadonlySet<string> = new Set(['ask', 'call', 'send', 'tell', 'contact', 'email', 'phone', 'text', 'ring', 'notify', 'meet', 'thank']);
+
+/**
+ * Words a fragment shows to be a person's name (zhou §7: personal data never reaches a shared key): a title, a
+ * word after a title or after a verb of addressing, and a word after a noun for a person ("engineer Peter", WordNet's
+ * person hypernym) or before it with "the" ("Maria the engineer"). Such a word is never a value, whatever else it is.
+ */
+function personNames(ev: Evidence): Set<string> {
+  const out = new Set<string>();
+  const person = new Map<string, boolean>();
+  const isPerson = (w: string): boolean => {
+    if (!person.has(w)) person.set(w, ev.lex.pos(w).n > 0 && ev.lex.hypernyms(w, 'n', 8).includes('person'));
+    return person.get(w) as boolean;
+  };
+  for (const p of ev.parsed) {
+    const raw = ev.rawOf.get(p.text) ?? [];
+    for (let k = 0; k < raw.length && k < 512; k++) {
+      const w = raw[k] as string;
+      if (TITLES.has(w)) {
+        out.add(w);
+        if (raw[k + 1] !== undefined) out.add(raw[k + 1] as string);
+        continue;
+      }
+      // Whom one asks, calls or sends ("send Peter", "ask for Maria"): a person, when no article stands between.
+      if (ADDRESS_VERBS.has(w)) {
+        const o = raw[k + 1] === 'for' ? raw[k + 2] : raw[k + 1];
+        if (o !== undefined && !STOP_WORDS.has(o)) out.add(o);
+      }
+      if (!isPerson(w)) continue;
+      // After the noun ("engineer Peter"), or before it with "the" ("Maria the engineer"); a word right before it
+      // modifies it ("a Brother printer"), and is no name for that.
+      for (const o of [raw[k + 1], raw[k - 1] === 'the' ? raw[k - 2] : undefined]) if (o !== undefined) out.add(o);
+    }
+  }
+  return out;
 }
 
 /** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */
@@ -1144,18 +1222,37 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
   return { suffix: null, namePrefix: null };
 }
 
+/** Han ideographs, kana and Hangul: scripts whose words are one or two characters long, or written without spaces. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /**
- * Whether two of the fragments say one content word (any language). Words under four letters are left out: the
- * function words of most languages are that short ("con", "mit", "les"), and few of them are in any stop list.
+ * The units two fragments may share: a word of four letters or more (the function words of most languages are
+ * shorter: "con", "mit", "les", and few of them are in any stop list); in Han, kana and Hangul, where words are one
+ * to three characters and often unspaced, each pair of adjacent characters of a run ("靠窗座位" → 靠窗, 窗座, 座位).
  */
+function shareUnits(w: string): string[] {
+  const chars = [...w];
+  if (!CJK.test(w)) return chars.length >= 4 && !FOREIGN_FUNCTION_WORDS.has(w) ? [w] : [];
+  const out: string[] = [];
+  for (let k = 0; k + 1 < chars.length && k < 64; k++) if (CJK.test(chars[k] as string) && CJK.test(chars[k + 1] as string)) out.push(`${chars[k] as string}${chars[k + 1] as string}`);
+  return out;
+}
+
+/** Scripts written without spaces between words (Thai, Lao, Khmer, Myanmar, Tibetan, Han, kana): a run of four or more. */
+const UNSPACED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{4}/u;
+
+/** Whether most of the fragment mass is written in a script without spaces: words the word test cannot see. */
+function unsegmented(parsed: readonly Parsed[]): boolean {
+  return mass(parsed.filter((p) => UNSPACED.test(p.text.slice(0, 4096)))) * 2 >= mass(parsed);
+}
+
+/** Whether two of the fragments say one content word (any language; see shareUnits). */
 function sharedWord(parsed: readonly Parsed[]): boolean {
   const seen = new Set<string>();
   for (const p of parsed) {
-    for (const w of p.words) {
-      if (FOREIGN_FUNCTION_WORDS.has(w) || [...w].length < 4) continue;
-      if (seen.has(w)) return true;
-    }
-    for (const w of p.words) seen.add(w);
+    const units = new Set(p.words.flatMap(shareUnits));
+    for (const u of units) if (seen.has(u)) return true;
+    for (const u of units) seen.add(u);
   }
   return false;
 }
@@ -1191,8 +1288,9 @@ function assembleCandidate(
   const keyName = buildKeyName(namePrefix && nameWords.some((w) => ASCII_WORD.test(w)) ? [namePrefix, ...nameWords] : nameWords, suffix, parsed);
   // An unnamed cluster whose phrasings share no word says different things (one language, several needs: "la reserva
   // PNR-…", "escala de 100 minutos", "recogida a las 06:00"): no intent to induce yet (zhou §6.2.2). It is induced
-  // again when it grows.
-  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !sharedWord(parsed)) {
+  // again when it grows; in a script written without spaces, where the word test sees no words, it gets its unnamed
+  // key once unshared_max_clients stand behind it.
+  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !(weigh(parsed) >= options.unshared_max_clients && unsegmented(parsed)) && !sharedWord(parsed)) {
     return { ok: false, reason: 'the fragments share no word: no one intent to induce yet (zhou §6.2.2)', fragments_excluded: 0 };
   }
   nameWords = keyName.split('_');
@@ -1212,6 +1310,8 @@ function assembleCandidate(
   if (kind === 'enum') key.enum = enumValues;
   assertValidCandidate(key);
   const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
+  // zhou §7: a choice among capitalised names may hold a person's name that no context showed: never published unreviewed.
+  if (t.names === true && kind === 'enum') review.push(`values ${enumValues.map(String).join(', ')} are names clients capitalised: an operator checks none is a person's name`);
   const refines = matchExisting(existing, keyName, headWords, key, enumValues);
   return {
     ok: true,
@@ -1325,7 +1425,9 @@ function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Str
   if (c.share((p) => p.dates.length === 1) >= c.structureShare) {
     // A calendar date (zhou §6.2.2, types from evidence): an ISO 8601 date string, named by the noun next to it.
     const named = anchorPhrase(parsed, 'date', c.timeWord(false), c.nounModifier, c.mass);
-    return { kind: 'window', keyType: 'string', extra: { format: 'date' }, suffix: 'date', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
+    // The dates said are the values (examples): YYYY-MM-DD with a year, --MM-DD (ISO 8601 month and day) without.
+    for (const p of parsed) if (p.dates.length === 1) values.push([(p.dates[0] as string).length === 5 ? `--${p.dates[0] as string}` : (p.dates[0] as string), p]);
+    return { kind: 'date', keyType: 'string', extra: { format: 'date' }, suffix: 'date', name: named.length > 0 ? named.slice(-1) : null, values, ratio: false };
   }
   if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
     for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
@@ -1673,6 +1775,9 @@ function examplesFor(kind: InducedKind, phrase: string, ranked: readonly { value
       // Template words for the degree (never the user's): slightly / plain / much, more or less.
       for (const r of ranked) if (typeof r.value === 'number' && r.value !== 0) push(`${phrase} ${Math.abs(r.value) === 1 ? 'slightly ' : Math.abs(r.value) === 3 ? 'much ' : ''}${r.value > 0 ? 'more' : 'less'}`, r.value, r.count);
       break;
+    case 'date':
+      for (const r of ranked) if (typeof r.value === 'string') push(`${phrase} ${r.value}`, r.value, r.count);
+      break;
     case 'window':
       for (const r of ranked) if (typeof r.value === 'string') push(`${phrase} ${r.value.replace('-', ' to ')}`, r.value, r.count);
       break;
@@ -1716,6 +1821,9 @@ function describe(kind: InducedKind, keyName: string, phrase: string, keyType: s
       break;
     case 'window':
       head = extra.pattern?.includes('-') ? `${Phrase} as a time range HH:MM-HH:MM (24-hour clock).` : `${Phrase} as a time HH:MM (24-hour clock).`;
+      break;
+    case 'date':
+      head = `${Phrase} as a calendar date YYYY-MM-DD; --MM-DD in an example is one said without a year.`;
       break;
     case 'string':
       head = `${Phrase}, as the user states it.`;

@@ -97,6 +97,13 @@ const URL = /\b(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.|(?:javascript|data|file|mail
 // Cc control, Cf format (zero-width, bidi), Co private use, Cs lone surrogates.
 const CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 const HAS_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
+/**
+ * A code whose letters an underscore joins to its digits ("SCAN_0712") keeps them joined, by the hyphen sanitising
+ * allows ("SCAN-0712"): the inducer reads one identifier, never a word before a number ("I NEED 300" stays words).
+ */
+export function joinCodes(text: string): string {
+  return text.replace(/\b([A-Za-z]{1,8})_(?=\d)/g, '$1-');
+}
 const NOT_ALLOWED = /[^\p{L}\p{M}\p{N} \-.,%+&()]/gu;
 /** Splits a text into placeholders (odd indices) and the rest. */
 const PLACEHOLDER_SPLIT = new RegExp(`(${PII_PLACEHOLDER_PATTERN.source})`, 'u');
@@ -171,7 +178,7 @@ export function sanitizeFragment(raw: string, maxChars: number = DEFAULT_MAX_FRA
     for (const k of pii.found) flags.add(k);
     const cleaned = pii.text
       .split(PLACEHOLDER_SPLIT)
-      .map((part, i) => (i % 2 === 1 ? part : part.replace(NOT_ALLOWED, ' ')))
+      .map((part, i) => (i % 2 === 1 ? part : joinCodes(part).replace(NOT_ALLOWED, ' ')))
       .join('')
       .replace(/\s+/gu, ' ');
     // Leading/trailing punctuation carries nothing.

@@ -52,10 +52,10 @@ export function samePatternIntent(a: KeyDefinition, b: KeyDefinition): boolean {
 }
 
 /**
- * Whether two clusters list identifiers of one shape (zhou §6.2.2, one key per intent): the identifiers of their
- * fragments that hold two or more, together, have one pattern ("IMG_2041, IMG_2043" and "DSC_0912, DSC_0915" are
- * both three letters and four digits). Lists carry no pattern of their own, so the samples are read. False when
- * either lists none.
+ * Whether two clusters list identifiers of one kind (zhou §6.2.2, one key per intent): the identifiers of their
+ * fragments that hold two or more, together, have one pattern, and the two lists share a letter prefix ("BX-1201,
+ * BX-1207" and "BX-0033, BX-0040"). A shape alone is no kind: "BG-1201" bag tags and "PN-7781" bookings are both two
+ * letters and four digits. Lists carry no pattern of their own, so the samples are read. False when either lists none.
  */
 export function sameListShape(a: readonly InductionSample[], b: readonly InductionSample[]): boolean {
   const listed = (ss: readonly InductionSample[]): string[] =>
@@ -63,9 +63,12 @@ export function sameListShape(a: readonly InductionSample[], b: readonly Inducti
       const ids = typeof s.text === 'string' ? identifiers(s.text) : [];
       return ids.length >= 2 ? ids.slice(0, 16) : [];
     }).slice(0, 512);
+  const prefix = (id: string): string => /^[A-Z]*/.exec(id)?.[0] ?? '';
   const ia = listed(a);
   const ib = listed(b);
-  return ia.length > 0 && ib.length > 0 && idPattern([...ia, ...ib]) !== null;
+  const pa = new Set(ia.map(prefix).filter((x) => x !== ''));
+  const shared = ib.some((id) => pa.has(prefix(id)));
+  return ia.length > 0 && ib.length > 0 && shared && idPattern([...ia, ...ib]) !== null;
 }
 
 /** A yes/no key or a string choice: the keys a cluster split by value yields. */

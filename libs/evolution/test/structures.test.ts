@@ -28,11 +28,18 @@ describe('identifiers and sameListShape', () => {
   const s = (text: string) => ({ text, count: 2 });
   it('reads identifiers as the inducer does, an underscore lost to sanitising included', () => {
     expect(identifiers('boxes BX-1201 and BX-1207')).toEqual(['BX-1201', 'BX-1207']);
-    expect(identifiers('scan PG 1042, PG 1043')).toEqual(['PG-1042', 'PG-1043']);
+    expect(identifiers('scan PG_1042, PG_1043')).toEqual(['PG-1042', 'PG-1043']);
+    // Capitals before a number are words, not a code: a shouted count, a currency, a PIN said aloud.
+    expect(identifiers('I NEED 300 COPIES, budget USD 500, EUR 1200, PIN 1234 BY 2027')).toEqual([]);
+    // A date shape inside an identifier is part of it.
+    expect(identifiers('tickets INC-2024-11-05 and INC-2024-11-06')).toEqual(['INC-2024-11-05', 'INC-2024-11-06']);
     expect(identifiers('no codes here, 14 November')).toEqual([]);
   });
   it('two clusters listing identifiers of one shape are one list; other shapes, or no list, are not', () => {
-    expect(sameListShape([s('boxes BX-1201 and BX-1207')], [s('crates CR-0033, CR-0040')])).toBe(true);
+    expect(sameListShape([s('boxes BX-1201 and BX-1207')], [s('the boxes BX-0033, BX-0040')])).toBe(true);
+    // One shape, other letters: bag tags and bookings, sites and tickets are two lists.
+    expect(sameListShape([s('boxes BX-1201 and BX-1207')], [s('crates CR-0033, CR-0040')])).toBe(false);
+    expect(sameListShape([s('sites NB-0231, NB-0232')], [s('tickets TK-0001 and TK-0007')])).toBe(false);
     expect(sameListShape([s('boxes BX-1201 and BX-1207')], [s('orders ORD-77A1, ORD-77B2')])).toBe(false);
     expect(sameListShape([s('box BX-1201')], [s('crates CR-0033, CR-0040')])).toBe(false);
   });
