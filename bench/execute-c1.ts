@@ -117,13 +117,6 @@ async function main(): Promise<void> {
         const calls = Math.max(1, r.rps * (SECONDS + 1));
         const syncs = MODE === 'embedded' ? '' : ` WAL flushes ${((await walSyncs()) - w0) / calls > 0 ? (((await walSyncs()) - w0) / calls).toFixed(2) : '0'}/call (machine-wide)`;
         process.stdout.write(`  c${c} round ${round + 1}: ${r.rps} rps p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms CPU ${(((own() - c0) * 1000) / calls).toFixed(2)} ms/call${syncs} errors ${r.errors}\n`);
-        const exec = procs.find((p) => p.name === 'execution' || p.name === MODE);
-        if (exec?.child.pid && process.env.PROBE_STAGES) {
-          process.kill(exec.child.pid, 'SIGUSR2');
-          await new Promise((r2) => setTimeout(r2, 200));
-          const line = exec.output().split('\n').filter((l) => l.startsWith('STAGES')).at(-1);
-          if (line) process.stdout.write(`    ${line}\n`);
-        }
       }
     }
   } finally {

@@ -3,6 +3,8 @@ import { createLogger } from '@parley/runtime';
 import { resetSqlCounts, sqlCounts } from '@parley/storage';
 import { startParley } from '../apps/parley/src/embedded';
 
+// Databases opened from here on count their statements (read when startParley opens PGlite).
+process.env['PARLEY_COUNT_SQL'] = '1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const p = await startParley({ port: 0, rateLimit: null, log: createLogger({ level: 'error' }), metrics: null });
 await sleep(Number(process.env.SETTLE_MS ?? 8000));

@@ -171,7 +171,7 @@ export async function startParley(opts: EmbeddedOptions = {}): Promise<EmbeddedP
   const subjects = createSubjects(opts.prefix ?? 'parley');
   const db = opts.databaseUrl ? await openDb(opts.databaseUrl, { applicationName: 'parley-embedded' }) : await createPgliteDb(opts.dataDir);
   // The event flow's limits as the separate services read them (PARLEY_STREAM_MAX_*, PARLEY_*_MAX_ATTEMPTS).
-  const eventFlow = embeddedEventFlow(eventFlowFromEnv(process.env), opts.databaseUrl === undefined);
+  const eventFlow = embeddedEventFlow(eventFlowFromEnv(process.env), db.kind === 'pglite');
   const bus = opts.natsUrl ? await createNatsBus({ servers: opts.natsUrl, retention: eventFlow.retention, subjects, name: 'parley-embedded' }) : createMemoryBus({ subjects });
   const metrics = opts.metrics === null ? undefined : (opts.metrics ?? createMetrics());
   const withMetrics = metrics ? { metrics } : {};

@@ -465,12 +465,14 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     const behind = [...(failed ? rows.slice(next) : []), ...all.slice(cut.publish)].map((r) => String(r.seq)).filter((seq) => !stored.has(seq));
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
-    // A pass that only marked rows published commits without waiting for its WAL flush: lost in a crash, the marks
-    // come back unset and the rows are sent again, dropped by the stream's de-duplication (msg id = event id) and
-    // by the consumers' processed marks. Nothing acknowledged depends on them, and the flush they no longer wait
-    // for is one fewer in the queue of the commits that do (an execute's own, the consumers'). Dead-letter moves
-    // keep the synchronous commit.
-    if (all.length > 0 && dead.length === 0) await tx.query('SET LOCAL synchronous_commit = off');
+    // A pass that moved no row to the dead letters (it marked rows published, counted a failed publish or unmarked
+    // rows held behind a gap) commits without waiting for its WAL flush on a PostgreSQL server: lost in a crash,
+    // marks come back unset and the rows are sent again, dropped by the stream's de-duplication (msg id = event id)
+    // and by the consumers' processed marks; a lost attempt count only delays a dead letter. Nothing acknowledged
+    // depends on them, and the flush they no longer wait for is one fewer in the queue of the commits that do (an
+    // execute's own, the consumers'). Not on PGlite: single-user, it has no WAL writer to flush an asynchronous
+    // commit later, so the marks would stay unwritten until the next synchronous commit, however long that takes.
+    if (all.length > 0 && dead.length === 0 && db.kind === 'pg') await tx.query('SET LOCAL synchronous_commit = off');
     return { claimed: rows.length, failed, held: cut.publish < all.length };
   });
 }

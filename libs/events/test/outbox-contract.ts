@@ -94,7 +94,7 @@ export function outboxContract(
       expect(rows.rows[0]!.n).toBe(2);
     });
 
-    it('commits a pass that only marks rows published without waiting for its WAL flush, and a pass that sets a row aside with it', async () => {
+    it('commits a pass that only marks rows published without waiting for its WAL flush on PostgreSQL (synchronously on PGlite), and a pass that sets a row aside with it', async () => {
       // Every statement the relay runs in its transactions, by pass.
       const passes: string[][] = [];
       const recorded = new Proxy(env.db, {
@@ -116,7 +116,8 @@ export function outboxContract(
       await r.drain();
       const published = passes.filter((p) => p.some((q) => q.includes('SET published_at = now()')) && p.length > 1);
       expect(published.length).toBeGreaterThan(0);
-      expect(published.every((p) => p.at(-1) === ASYNC)).toBe(true);
+      // On a PostgreSQL server only: PGlite has no WAL writer that would flush an asynchronous commit later.
+      expect(published.every((p) => (p.at(-1) === ASYNC) === (env.db.kind === 'pg'))).toBe(true);
       // A pass that found nothing wrote nothing, and a pass that moved a row to the dead letters commits as every other write.
       expect(passes.filter((p) => p.length === 1).every((p) => !p.includes(ASYNC))).toBe(true);
       const huge = payloadExecuted('sync', { data: { keys_present: ['x'.repeat(1_100_000)] } });
