@@ -338,7 +338,8 @@ export class Lexicon {
     for (const lemma of wn.baseForms(w, 'v')) {
       let frontier = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
       for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
-        if (frontier.some((sy) => sy.words.includes('travel') && sy.words.includes('locomote'))) return true;
+        // A kind of travelling or going ("visit" > tour > travel, "leave" = go_away).
+        if (frontier.some((sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')))) return true;
         frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
       }
     }

@@ -103,21 +103,67 @@ function cueAfter(c: Ctx, at: number, cues: readonly string[], window = CUE_WIND
   return false;
 }
 
-/** A negation within three tokens before `at`, in the same clause: its index, or -1. */
+/** Negations that turn only the word right after them ("skip economy", "off white"; not "20% off voucher for business"). */
+const ADJACENT_NEGATIONS: ReadonlySet<string> = new Set(['off', 'skip', 'avoid', 'disable', 'disabled']);
+
+/**
+ * The negation that governs the value phrase starting at `at`: its index, or -1. It crosses only function words and
+ * words of asking or wanting ("not the cheapest", "don't want economy"), never a content word of another phrase
+ * ("no layover business class", "I do not mind economy"); "off", "skip", "avoid" only right before the value.
+ */
 function negationBefore(c: Ctx, at: number): number {
-  for (let j = at - 1; j >= 0 && at - j <= 3; j--) {
+  for (let j = at - 1; j >= 0 && at - j <= 4; j--) {
     const t = c.tokens[j] as Token;
-    if (isClausePunct(t)) return -1;
-    if (t.lower === 'and' || t.lower === 'but') return -1;
-    if (NEGATIONS.has(t.lower)) return j;
+    if (t.kind !== 'word') return -1;
+    if (NEGATIONS.has(t.lower)) {
+      if (ADJACENT_NEGATIONS.has(t.lower) && j !== at - 1) return -1;
+      return j;
+    }
+    if (t.lower === 'and' || t.lower === 'but' || t.lower === 'or') return -1;
+    if (!FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower)) return -1;
   }
   return -1;
 }
 
+/** Where a negation's span starts: at the auxiliary of a contraction ("don't" → "do"), else at the negation. */
+function negationStart(c: Ctx, neg: number): number {
+  const t = c.tokens[neg] as Token;
+  const prev = c.tokens[neg - 1];
+  return t.lower === 'not' && t.text.toLowerCase() === 't' && prev && prev.end + 2 >= t.start ? neg - 1 : neg;
+}
+
 /** Forms of "be" and "do" that a negation after a value's words turns on ("the cheapest cabin is not what I want"). */
 const NEGATED_AFTER: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', "'s", 'be', 'do', 'does', 'did']);
-/** Words before a quality that lessen it: "less cold" is not cold's value. */
+/** Words before a quality that lessen it: "less cold" is not cold's value ("at least" is no lessening). */
 const LESSENING: ReadonlySet<string> = new Set(['less', 'least', 'fewer']);
+/** Words after "is not" that judge rather than refuse: "not bad", "not too strong", "not a problem". */
+const NOT_REFUSING: ReadonlySet<string> = new Set(['bad', 'too', 'so', 'that', 'terrible', 'awful']);
+/** Nouns after "is not a" that say the value is fine: "economy is not a problem". */
+const NO_TROUBLE: ReadonlySet<string> = new Set(['problem', 'issue', 'concern', 'bother', 'worry']);
+
+/** Whether the words at `k` after "is not" judge rather than refuse the value. */
+function notRefusing(c: Ctx, k: number): boolean {
+  const w = c.tokens[k]?.lower ?? '';
+  if (NOT_REFUSING.has(w)) return true;
+  return (w === 'a' || w === 'an' || w === 'any') && NO_TROUBLE.has(c.tokens[k + 1]?.lower ?? '');
+}
+
+/** "<value> [cue] is not …" refusing the value: the index after the negation, or -1. */
+function negationAfter(c: Ctx, to: number): number {
+  let j = to;
+  const first = c.tokens[j];
+  // "economy's not …": the tokenizer drops the 's, so the negation directly follows with an apostrophe between.
+  if (first && first.lower === 'not' && /['\u2019]s\s/i.test(c.text.slice(c.tokens[to - 1]?.end ?? 0, first.start))) {
+    return notRefusing(c, j + 1) ? -1 : j + 1;
+  }
+  // One cue noun may stand between ("the vintage filter is not …"), never a clause word ("that", "if").
+  if (first && first.kind === 'word' && !FUNCTION_WORDS.has(first.lower) && !NEGATED_AFTER.has(first.lower)) j++;
+  const be = c.tokens[j];
+  const not = c.tokens[j + 1];
+  if (!be || !not || !NEGATED_AFTER.has(be.lower) || !NEGATIONS.has(not.lower)) return -1;
+  if (notRefusing(c, j + 2)) return -1;
+  return j + 2;
+}
 
 /**
  * The negation scope every value rule shares: the tokens, from the negating word, of a value said over [from, to)
@@ -126,14 +172,11 @@ const LESSENING: ReadonlySet<string> = new Set(['less', 'least', 'fewer']);
  */
 function negationScope(c: Ctx, from: number, to: number): number[] | undefined {
   const neg = negationBefore(c, from);
-  if (neg >= 0) return span(neg, to);
-  if (LESSENING.has(c.tokens[from - 1]?.lower ?? '')) return span(from - 1, to);
-  for (let j = to; j < c.tokens.length - 1 && j - to < 3; j++) {
-    const t = c.tokens[j] as Token;
-    if (isClausePunct(t)) break;
-    if (NEGATED_AFTER.has(t.lower) && NEGATIONS.has((c.tokens[j + 1] as Token).lower)) return span(from, j + 2);
-  }
-  return undefined;
+  if (neg >= 0) return span(negationStart(c, neg), to);
+  const lessening = c.tokens[from - 1]?.lower ?? '';
+  if (LESSENING.has(lessening) && !(lessening === 'least' && c.tokens[from - 2]?.lower === 'at')) return span(from - 1, to);
+  const after = negationAfter(c, to);
+  return after >= 0 ? span(from, after) : undefined;
 }
 
 /** A value candidate, or, inside a negation's scope, its words and the negation for `other`. */
@@ -639,9 +682,12 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
     let closed = false;
     while (groups < MAX_PARTY_GROUPS && PARTY_JOINERS.has(c.tokens[to]?.lower ?? '')) {
       // A comma joins groups only inside a list, before its "and" or "plus": after them it opens another clause.
-      const comma = c.tokens[to]?.lower === ',';
+      let comma = c.tokens[to]?.lower === ',';
+      // An Oxford comma: ", and" / ", plus" closes the list like the joiner alone ("2 adults, 2 kids, and 1 infant").
+      const oxford = comma && (c.tokens[to + 1]?.lower === 'and' || c.tokens[to + 1]?.lower === 'plus') ? 1 : 0;
+      if (oxford) comma = false;
       if (comma && closed) break;
-      const next = partyGroup(c, to + 1);
+      const next = partyGroup(c, to + 1 + oxford);
       // A group a verb follows is the subject of another clause ("…, my husband stays home").
       if (!next || (comma && c.lex.isFiniteVerbForm(c.tokens[next.to]?.lower ?? ''))) break;
       closed ||= !comma;
@@ -663,7 +709,7 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
       i = to - 1;
       continue;
     }
-    if (c.tokens[i - 1]?.lower === 'with' && !saysAlone(c)) {
+    if (c.tokens[i - 1]?.lower === 'with' && !saysAlone(c, i - 1)) {
       for (let j = i - 2; j >= 0 && !isClausePunct(c.tokens[j] as Token); j--) {
         if ((c.tokens[j] as Token).lower === 'i' || (c.tokens[j] as Token).lower === 'we') {
           if ((c.tokens[j] as Token).lower === 'i') {
@@ -680,21 +726,38 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** Adverb particles of phrasal verbs ("flying out with", "going back with"): the verb is before them. */
+const PARTICLES: ReadonlySet<string> = new Set(['out', 'back', 'away', 'off', 'home', 'over', 'abroad', 'together', 'along', 'up', 'down']);
+/** Determiners and prepositions: a word after them is read as a noun. */
+const NOUN_BEFORE: ReadonlySet<string> = new Set([...PARTY_DETERMINERS, 'this', 'that', 'some', 'on', 'for', 'of', 'in', 'to', 'at', 'from', 'into']);
+
 /** The nearest word before `at` in its clause that may be a verb or is the request's head: travelling, past. */
 function verbBefore(c: Ctx, at: number): { travel: boolean; past: boolean } | undefined {
   for (let j = at - 1; j >= 0 && at - j <= 4; j--) {
     const t = c.tokens[j] as Token;
     if (isClausePunct(t)) return undefined;
-    if (t.kind !== 'word' || t.capital || FUNCTION_WORDS.has(t.lower)) continue;
+    if (t.kind !== 'word' || t.capital || FUNCTION_WORDS.has(t.lower) || PARTICLES.has(t.lower)) continue;
     if ((c.concepts ?? []).some((w) => c.lex.sameLemma(t.lower, w))) return { travel: true, past: false };
+    // A noun after a determiner or preposition is no verb ("on holiday with", "a trip to Rome with").
+    if (NOUN_BEFORE.has(c.tokens[j - 1]?.lower ?? '') && c.lex.hasNoun(t.lower)) continue;
     if (c.lex.hasVerb(t.lower)) return { travel: c.lex.isTravelVerb(t.lower), past: c.lex.isPastVerbForm(t.lower) };
   }
   return undefined;
 }
 
-/** Whether the user says they travel alone ("alone", "just me", "only myself"). */
-function saysAlone(c: Ctx): boolean {
-  return c.tokens.some((t, i) => t.lower === 'alone' || t.lower === 'solo' || (ALONE.has(t.lower) && SPEAKER.has(c.tokens[i + 1]?.lower ?? '')));
+/**
+ * Whether the speaker says, in the clause of `at`, that they travel alone ("alone", "just me", "only myself"); not
+ * "alone with …" (the party follows) nor another clause's "alone" ("…, they travel alone back").
+ */
+function saysAlone(c: Ctx, at: number): boolean {
+  let from = at;
+  while (from > 0 && !isClausePunct(c.tokens[from - 1] as Token)) from--;
+  for (let i = from; i < c.tokens.length && !isClausePunct(c.tokens[i] as Token); i++) {
+    const t = c.tokens[i] as Token;
+    if ((t.lower === 'alone' || t.lower === 'solo') && c.tokens[i + 1]?.lower !== 'with') return true;
+    if (ALONE.has(t.lower) && SPEAKER.has(c.tokens[i + 1]?.lower ?? '')) return true;
+  }
+  return false;
 }
 
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
