@@ -1003,9 +1003,26 @@ function requestedAct(c: Ctx, at: number): boolean {
     const t = c.tokens[j] as Token;
     if (t.kind !== 'word') return false;
     if (LIGHT_WORDS.has(t.lower)) return true;
-    if (!FUNCTION_WORDS.has(t.lower) && c.lex.adjectiveForms(t.lower).size === 0) return false;
+    if (!FUNCTION_WORDS.has(t.lower) && c.lex.adjectiveForms(t.lower).size === 0) {
+      // Another verb asks for the act unless the phrase it governs ends in what went wrong ("fix the configuration
+      // error"): "schedule a maintenance window" asks for maintenance.
+      if (!governingVerb(c, j)) return false;
+      const head = headNoun(c, at);
+      return head === undefined || !c.lex.isEventOrAct((c.tokens[head] as Token).lower);
+    }
   }
   return false;
+}
+
+/** Words after which a verb is asked for: a subject, a modal, "to", "please" ("we must schedule", "please schedule"). */
+const BEFORE_ASKED_VERB: ReadonlySet<string> = new Set(['i', 'we', 'you', 'to', 'please', 'can', 'could', 'will', 'would', 'should', 'must', 'shall', 'let', 'us', 'need', 'want']);
+
+/** Whether the word at `j` is a verb asked for in its clause: one starting it (an imperative) or after a subject or modal. */
+function governingVerb(c: Ctx, j: number): boolean {
+  const t = c.tokens[j] as Token;
+  if (!c.lex.hasVerb(t.lower) || c.lex.isPastVerbForm(t.lower)) return false;
+  const prev = c.tokens[j - 1];
+  return !prev || isClausePunct(prev) || BEFORE_ASKED_VERB.has(prev.lower) || REQUEST_WORDS.has(prev.lower);
 }
 
 /** Prepositions and adverbs of place or manner that end a name rather than belong to it ("a fibre cut near AGG-12"). */
