@@ -54,7 +54,8 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
     const validator = validatorFor(template);
     const mapper = await mapperFor(o);
     const out = await mapper.map({ template, utterance: text, today: reference.today, timezone: reference.timezone, now: reference.now, threshold });
-    return finishMapping(template, out, { threshold, mapper: mapper.id, scenario: o.scenario ?? scenarioId(template.scenario), reference }, validator);
+    const glue = (w: string) => FUNCTION_WORDS.has(w);
+    return finishMapping(template, out, { threshold, mapper: mapper.id, scenario: o.scenario ?? scenarioId(template.scenario), reference, utterance: text, glue }, validator);
   }
 
   return { mapUtterance, isContent };

@@ -255,6 +255,49 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Where `phrase` stands in `text` (lowercase both), as whole words, from a place no earlier phrase took: its start, or -1. */
+function wordPlace(text: string, phrase: string, taken: readonly [number, number][]): number {
+  if (phrase === '') return -1;
+  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + phrase.length] ?? ' ';
+    if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
+    if (taken.some(([a, b]) => at < b && at + phrase.length > a)) continue;
+    return at;
+  }
+  return -1;
+}
+
+/**
+ * `other` in the user's order (§4.3): each phrase at its place in the utterance, neighbours with nothing but spaces
+ * and glue words between them joined into one phrase as said ("remove", "cold", "sore" → "remove the cold sore").
+ * Phrases not found as written (a mapper's rewording) keep their order after the rest.
+ */
+function inUserOrder(phrases: readonly string[], utterance: string, glue: (word: string) => boolean): string[] {
+  const text = utterance.toLowerCase();
+  if (text.length !== utterance.length) return [...phrases];
+  const taken: [number, number][] = [];
+  const placed: { at: number; end: number; phrase: string }[] = [];
+  const rest: string[] = [];
+  for (const p of phrases) {
+    const at = wordPlace(text, p.toLowerCase(), taken);
+    if (at < 0) rest.push(p);
+    else {
+      taken.push([at, at + p.length]);
+      placed.push({ at, end: at + p.length, phrase: p });
+    }
+  }
+  placed.sort((a, b) => a.at - b.at);
+  const out: { at: number; end: number }[] = [];
+  for (const p of placed) {
+    const last = out[out.length - 1];
+    const gap = last ? utterance.slice(last.end, p.at) : undefined;
+    if (last && gap !== undefined && /^[\p{L}\s]*$/u.test(gap) && gap.split(/\s+/).every((w) => w === '' || glue(w.toLowerCase()))) last.end = p.end;
+    else out.push({ at: p.at, end: p.end });
+  }
+  return [...out.map((p) => utterance.slice(p.at, p.end)), ...rest];
+}
+
 /** Case- and space-insensitive identity of a phrase, for de-duplicating `other`. */
 function phraseKey(s: string): string {
   return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -265,7 +308,12 @@ function phraseKey(s: string): string {
  * in the template's shape, missing REQUIRED keys, the validator's violations.
  * `validator` is the one compiled for `template` (the server's rules).
  */
-export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: { threshold: number; mapper: string; scenario: string; reference: Reference }, validator: PayloadValidator): UtteranceMapping {
+export function finishMapping(
+  template: SchemaTemplate,
+  out: MapperOutput,
+  ctx: { threshold: number; mapper: string; scenario: string; reference: Reference; utterance?: string; glue?: (word: string) => boolean },
+  validator: PayloadValidator,
+): UtteranceMapping {
   const keys = new Map(template.keys.map((k) => [k.key_name, k] as const));
   const notes = [...(out.notes ?? [])];
   const entries: [string, JsonValue][] = [];
@@ -300,6 +348,11 @@ export function finishMapping(template: SchemaTemplate, out: MapperOutput, ctx: 
     Object.defineProperty(sources, key, { value: mv.words, enumerable: true, writable: true, configurable: true });
   }
   for (const p of out.other) if (typeof p === 'string') addOther(p);
+  if (ctx.utterance !== undefined) {
+    const ordered = inUserOrder(other, ctx.utterance, ctx.glue ?? (() => false));
+    other.length = 0;
+    other.push(...ordered);
+  }
   // Template order, so payloads read like the template.
   const order = new Map(template.keys.map((k, i) => [k.key_name, i] as const));
   entries.sort((a, b) => (order.get(a[0]) ?? 0) - (order.get(b[0]) ?? 0));
