@@ -112,18 +112,29 @@ const ADJACENT_NEGATIONS: ReadonlySet<string> = new Set(['off', 'skip', 'avoid',
  * ("no layover business class", "I do not mind economy"); "off", "skip", "avoid" only right before the value.
  */
 function negationBefore(c: Ctx, at: number): number {
+  let verb = -1;
   for (let j = at - 1; j >= 0 && at - j <= 4; j--) {
     const t = c.tokens[j] as Token;
     if (t.kind !== 'word') return -1;
     if (NEGATIONS.has(t.lower)) {
       if (ADJACENT_NEGATIONS.has(t.lower) && j !== at - 1) return -1;
+      // "not"/"never" turn the verb after them and so its object ("I'd rather not fly economy"); "no", "without"
+      // turn a noun ("no layover business class"). "Don't mind" says the value is fine.
+      if (verb >= 0 && (!VERB_NEGATIONS.has(t.lower) || verb !== j + 1 || CONCESSIVE.has((c.tokens[verb] as Token).lower))) return -1;
       return j;
     }
     if (t.lower === 'and' || t.lower === 'but' || t.lower === 'or') return -1;
-    if (!FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower)) return -1;
+    if (FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) continue;
+    if (verb >= 0 || !c.lex.hasVerb(t.lower)) return -1;
+    verb = j;
   }
   return -1;
 }
+
+/** Negations of a verb, which reach its object. */
+const VERB_NEGATIONS: ReadonlySet<string> = new Set(['not', 'never']);
+/** Verbs whose negation accepts rather than refuses ("I don't mind economy"). */
+const CONCESSIVE: ReadonlySet<string> = new Set(['mind']);
 
 /** Where a negation's span starts: at the auxiliary of a contraction ("don't" → "do"), else at the negation. */
 function negationStart(c: Ctx, neg: number): number {
@@ -1319,7 +1330,9 @@ function leftovers(c: Ctx, claimed: ReadonlyArray<boolean>, conflicted: Readonly
     if (a >= b) return;
     const kept = piece.slice(a, b);
     if (!kept.some((i) => conflicted.has(i) || novel(c.tokens[i] as Token, i))) return;
-    out.push(c.text.slice((c.tokens[kept[0] as number] as Token).start, (c.tokens[kept[kept.length - 1] as number] as Token).end));
+    // A contraction's "not" starts at its auxiliary ("wouldn't be a problem", not "t be a problem").
+    const first = negationStart(c, kept[0] as number);
+    out.push(c.text.slice((c.tokens[first] as Token).start, (c.tokens[kept[kept.length - 1] as number] as Token).end));
   };
   // Segments: runs of unclaimed tokens inside one clause.
   let seg: number[] = [];
