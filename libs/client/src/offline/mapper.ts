@@ -740,7 +740,7 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
 /** Adverb particles of phrasal verbs ("flying out with", "going back with"): the verb is before them. */
 const PARTICLES: ReadonlySet<string> = new Set(['out', 'back', 'away', 'off', 'home', 'over', 'abroad', 'together', 'along', 'up', 'down']);
 /** Determiners and prepositions: a word after them is read as a noun. */
-const NOUN_BEFORE: ReadonlySet<string> = new Set([...PARTY_DETERMINERS, 'this', 'that', 'some', 'on', 'for', 'of', 'in', 'to', 'at', 'from', 'into']);
+const NOUN_BEFORE: ReadonlySet<string> = new Set([...PARTY_DETERMINERS, 'this', 'that', 'some', 'on', 'for', 'of', 'in', 'at', 'from', 'into']);
 
 /** The nearest word before `at` in its clause that may be a verb or is the request's head: travelling, past. */
 function verbBefore(c: Ctx, at: number): { travel: boolean; past: boolean } | undefined {
