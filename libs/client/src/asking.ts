@@ -43,6 +43,7 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
     });
     return defaultMapper;
   };
+  const COORDINATORS: ReadonlySet<string> = new Set(['and', 'or', 'but', 'nor']);
   const isContent = (w: string) => !FUNCTION_WORDS.has(w) && !REQUEST_WORDS.has(w);
 
   async function mapUtterance(template: SchemaTemplate, utterance: string, o: MapUtteranceOptions = {}): Promise<UtteranceMapping> {
@@ -54,7 +55,8 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
     const validator = validatorFor(template);
     const mapper = await mapperFor(o);
     const out = await mapper.map({ template, utterance: text, today: reference.today, timezone: reference.timezone, now: reference.now, threshold });
-    const glue = (w: string) => FUNCTION_WORDS.has(w);
+    // Function words join neighbouring pieces of `other`; a coordinator separates a list's items.
+    const glue = (w: string) => FUNCTION_WORDS.has(w) && !COORDINATORS.has(w);
     return finishMapping(template, out, { threshold, mapper: mapper.id, scenario: o.scenario ?? scenarioId(template.scenario), reference, utterance: text, glue }, validator);
   }
 

@@ -75,7 +75,7 @@ describe('the LLM mapper (draft-zhou §6.1)', () => {
     srv.setHandler(() => replay('out_of_template'));
     const client = createParleyClient('http://127.0.0.1:9', { mapper: mapperFor() });
     const m = await client.mapUtterance(flightBookingTemplate, 'twelve of us from Beijing to Shanghai next Monday, luxury class, window seat', REF);
-    expect(m.payload).toEqual({ origin: 'PEK', destination: 'SHA', other: 'next Monday; luxury class; twelve of us; window seat' });
+    expect(m.payload).toEqual({ origin: 'PEK', destination: 'SHA', other: 'twelve of us; next Monday; luxury class; window seat' });
     expect(m.notes).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/departure_date breaks the template \(format/),
