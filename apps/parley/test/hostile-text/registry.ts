@@ -188,7 +188,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
   },
   {
     name: 'client mapUtterance (offline mapper)',
-    files: ['libs/client/src/mapping.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/glossary.ts'],
+    files: ['libs/client/src/mapping.ts', 'libs/client/src/asking.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/glossary.ts'],
     run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
   },
   {
