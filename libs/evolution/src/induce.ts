@@ -70,6 +70,7 @@ const CHOICE_SHARE = 0.5;
 const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { joinCodes, sanitizeFragment } from './sanitize';
+import { personNames } from './people';
 
 export interface InductionSample {
   readonly text: string;
@@ -478,6 +479,8 @@ interface ClusterWords {
   readonly rawOf: Map<string, string[]>;
   readonly known: (w: string) => boolean;
   readonly wordTok: (raw: string) => Tok | null;
+  /** Raw words the cluster shows to be a person's name (people.ts): never read as a word (zhou §7). */
+  readonly people: ReadonlySet<string>;
 }
 
 function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
@@ -526,18 +529,20 @@ function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
     canon.set(raw, t);
     return t;
   };
-  return { rawOf, known, wordTok };
+  return { rawOf, known, wordTok, people: personNames(rawOf, lex, STOP_WORDS) };
 }
 
 /** Step 1 (zhou §6.2.2): the usable fragments as tokens (words, numbers, times, ids, ratios) and their cues. */
 function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all']): Parsed[] {
-  const { rawOf, known, wordTok } = words;
+  const { rawOf, known, wordTok, people } = words;
   const parsed: Parsed[] = [];
   for (const { text, voters } of merged.values()) {
     all.push({ voters });
     const toks: Tok[] = [];
     const raws = rawOf.get(text) ?? [];
     for (const [i, raw] of raws.entries()) {
+      // A person's name is no word of the cluster's: never a value, a name word or a description word (zhou §7).
+      if (people.has(raw)) continue;
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
       // "an hour", "a day": the article is the number one.
       else if ((raw === 'a' || raw === 'an') && TIME_UNITS.has(raws[i + 1] ?? '')) toks.push({ kind: 'number', v: raw, n: 1, i });
@@ -595,6 +600,7 @@ interface Evidence {
   /** Whether a fragment is in the lexicon's language (kinds.ts foreignFragment): only those can say its words. */
   readonly english: (p: Parsed) => boolean;
   readonly rawOf: ReadonlyMap<string, string[]>;
+  readonly people: ReadonlySet<string>;
   /** Weight of every usable fragment. */
   readonly total: number;
   readonly needClients: number;
@@ -673,7 +679,7 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
     canModify: (w) => !isVerb(w) && readable(w),
     needClients: labelled ? Math.max(2, needClients) : 1,
   });
-  return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+  return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, people: words.people, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
 }
 
 /**
@@ -1108,7 +1114,7 @@ function namedAlternatives(ev: Evidence): string[] {
   const capitalised = new Set<string>();
   // Inside a sentence only: a capital after ". " or at the start is the sentence's ("ok. Mother needs…").
   for (const p of parsed) for (const m of p.text.slice(0, 4096).matchAll(/(?<![.!?]\s*)\s(\p{Lu}[\p{Ll}\p{M}]+)/gu)) capitalised.add((m[1] as string).toLowerCase());
-  const people = personNames(ev);
+  const people = ev.people;
   const cands = vocab
     .filter((w) => ASCII_WORD.test(w) && w.length >= 3 && !isVerb(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && capitalised.has(w) && !people.has(w))
     .map((w) => ({ w, ps: withWord(w) }))
@@ -1118,47 +1124,6 @@ function namedAlternatives(ev: Evidence): string[] {
   for (const c of cands) if (!c.ps.some((p) => picked.some((o) => p.words.includes(o)))) picked.push(c.w);
   if (picked.length < 2) return [];
   return mass(parsed.filter((p) => picked.some((o) => p.words.includes(o)))) >= CHOICE_SHARE * mass(parsed) ? picked : [];
-}
-
-/** Titles before a person's name (a closed class: "Mr Schmidt", "Dr Lee"); the titles are no values either. */
-const TITLES: ReadonlySet<string> = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'madam', 'herr', 'frau', 'mme', 'mlle', 'monsieur', 'madame', 'senor', 'senora', 'sr', 'sra']);
-
-/** Verbs whose object is a person (a closed class of addressing: "ask", "call", "send", "contact"). */
-const ADDRESS_VERBS: ReadonlySet<string> = new Set(['ask', 'call', 'send', 'tell', 'contact', 'email', 'phone', 'text', 'ring', 'notify', 'meet', 'thank']);
-
-/**
- * Words a fragment shows to be a person's name (zhou §7: personal data never reaches a shared key): a title, a
- * word after a title or after a verb of addressing, and a word after a noun for a person ("engineer Peter", WordNet's
- * person hypernym) or before it with "the" ("Maria the engineer"). Such a word is never a value, whatever else it is.
- */
-function personNames(ev: Evidence): Set<string> {
-  const out = new Set<string>();
-  const person = new Map<string, boolean>();
-  const isPerson = (w: string): boolean => {
-    if (!person.has(w)) person.set(w, ev.lex.pos(w).n > 0 && ev.lex.hypernyms(w, 'n', 8).includes('person'));
-    return person.get(w) as boolean;
-  };
-  for (const p of ev.parsed) {
-    const raw = ev.rawOf.get(p.text) ?? [];
-    for (let k = 0; k < raw.length && k < 512; k++) {
-      const w = raw[k] as string;
-      if (TITLES.has(w)) {
-        out.add(w);
-        if (raw[k + 1] !== undefined) out.add(raw[k + 1] as string);
-        continue;
-      }
-      // Whom one asks, calls or sends ("send Peter", "ask for Maria"): a person, when no article stands between.
-      if (ADDRESS_VERBS.has(w)) {
-        const o = raw[k + 1] === 'for' ? raw[k + 2] : raw[k + 1];
-        if (o !== undefined && !STOP_WORDS.has(o)) out.add(o);
-      }
-      if (!isPerson(w)) continue;
-      // After the noun ("engineer Peter"), or before it with "the" ("Maria the engineer"); a word right before it
-      // modifies it ("a Brother printer"), and is no name for that.
-      for (const o of [raw[k + 1], raw[k - 1] === 'the' ? raw[k - 2] : undefined]) if (o !== undefined) out.add(o);
-    }
-  }
-  return out;
 }
 
 /** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */

@@ -64,7 +64,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'evolution scrubPersonalData', files: ['libs/evolution/src/pii.ts'], run: (t) => scrubPersonalData(t) },
   {
     name: 'evolution induceKey (WordNet lexicon)',
-    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
+    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/people.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
     run: async (t) => induceKey([{ text: t, count: 2, clients: ['#1', '#2'] }, { text: 'window seat', count: 2, clients: ['#1', '#2'] }], undefined, { lexicon: await wordnetLexicon() }),
   },
   // GloVe relatedness of two fragment words (the inducer asks it of every pair of a cluster's nouns).
