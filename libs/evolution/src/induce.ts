@@ -289,8 +289,13 @@ export function identifiers(text: string): string[] {
 /** One token for a valid month and day ("date:11-14", "date:2027-11-14"), or null: no 31 April, no 30 February. */
 function dateToken(month: number, day: number, year?: string): string | null {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= (MONTH_DAYS[month - 1] as number))) return null;
-  if (year !== undefined && month === 2 && day === 29 && Number(year) % 4 !== 0) return null;
+  if (year !== undefined && month === 2 && day === 29 && !leapYear(Number(year))) return null;
   return ` date:${year !== undefined ? `${year}-` : ''}${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} `;
+}
+
+/** The Gregorian rule: every fourth year, but not a century unless divisible by 400 (1900 had no 29 February). */
+function leapYear(y: number): boolean {
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 }
 
 /** The month a word names beside a day number, or 0: an everyday word ("may") only capitalised or beside an ordinal day. */
@@ -302,6 +307,17 @@ function monthOf(word: string, ordinal: boolean): number {
 }
 
 /**
+ * An everyday month word before a bare day number and a word that is no year ("May 12 people come", "March 3
+ * miles"): the number counts what follows, unless a preposition of time stands before the month ("on May 12 we").
+ */
+function countNotDate(month: string, all: string, end: number): boolean {
+  if (!WORD_MONTHS.has(month.toLowerCase())) return false;
+  const before = /(?:^|\s)(on|by|until|till|from|since|before|after|in)\s+$/i.test(all.slice(Math.max(0, end - 40), end).replace(/\S+\.?\s+\d{1,2}$/, ''));
+  if (before) return false;
+  return /^\s+(?:of\s+)?(?:us|them|\p{L}{2,})/u.test(all.slice(end, end + 40)) && !/^\s*,?\s*(19|20)\d{2}\b/.test(all.slice(end, end + 8));
+}
+
+/**
  * Calendar dates as one token each, before clock times and proportions are read ("19 November" is not 19 minutes,
  * "2026-11-21" not a range): ISO dates (a 19xx or 20xx year, not inside an identifier: "INC-2024-11-05" stays
  * one), day and month name either way round, and the CJK 月/日 form. Only the first DATE_SCAN_CHARS are read.
@@ -309,12 +325,17 @@ function monthOf(word: string, ordinal: boolean): number {
 export function markDates(text: string): string {
   // No digit, no date; the CJK form only where its month sign is (each pass is linear, these keep them few).
   if (!/\d/.test(text)) return text;
-  if (text.length > DATE_SCAN_CHARS) return markDates(text.slice(0, DATE_SCAN_CHARS)) + text.slice(DATE_SCAN_CHARS);
+  if (text.length > DATE_SCAN_CHARS) {
+    // Cut at the last whitespace before the limit: a date is never read from half of itself.
+    const ws = text.slice(0, DATE_SCAN_CHARS).search(/\s\S*$/);
+    const cut = ws > 0 ? ws : DATE_SCAN_CHARS;
+    return markDates(text.slice(0, cut)) + text.slice(cut);
+  }
   const cjk = text.includes('月') ? text.replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m) : text;
   return cjk
-    .replace(/(?<![\w-])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?![\w-])/g, (m, y: string, mo: string, d: string) => dateToken(Number(mo), Number(d), y) ?? m)
+    .replace(/(?<![\p{L}\p{N}\p{M}_-])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?![\p{L}\p{N}\p{M}_-])/gu, (m, y: string, mo: string, d: string) => dateToken(Number(mo), Number(d), y) ?? m)
     .replace(DAY_MONTH, (m, d: string, ord: string | undefined, of: string | undefined, mo: string) => dateToken(monthOf(mo, ord !== undefined || of !== undefined), Number(d)) ?? m)
-    .replace(MONTH_DAY, (m, mo: string, d: string, ord: string | undefined) => dateToken(monthOf(mo, ord !== undefined), Number(d)) ?? m);
+    .replace(MONTH_DAY, (m, mo: string, d: string, ord: string | undefined, at: number, all: string) => (ord === undefined && countNotDate(mo, all, at + m.length) ? m : dateToken(monthOf(mo, ord !== undefined), Number(d)) ?? m));
 }
 
 interface Tok {
@@ -1190,16 +1211,36 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
 /** Han ideographs, kana and Hangul: scripts whose words are one or two characters long, or written without spaces. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
+/** Hangul: a spaced script, compared by word. */
+const HANGUL = /\p{Script=Hangul}/u;
+/** Hiragana: in Japanese the script of endings and particles ("をください", "です"); content is in kanji and katakana. */
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
+
 /**
- * The units two fragments may share: a word of four letters or more (the function words of most languages are
- * shorter: "con", "mit", "les", and few of them are in any stop list); in Han, kana and Hangul, where words are one
- * to three characters and often unspaced, each pair of adjacent characters of a run ("靠窗座位" → 靠窗, 窗座, 座位).
+ * The units two fragments may share, each with whether it stands at the fragment's edge: a word of four letters or
+ * more (the function words of most languages are shorter: "con", "mit", "les", and few of them are in any stop
+ * list); a Hangul word; in Han and kana, where words are one to three characters and unspaced, each pair of adjacent
+ * characters of a run ("靠窗座位" → 靠窗, 窗座, 座位) that is not all hiragana.
  */
-function shareUnits(w: string): string[] {
-  const chars = [...w];
-  if (!CJK.test(w)) return chars.length >= 4 && !FOREIGN_FUNCTION_WORDS.has(w) ? [w] : [];
-  const out: string[] = [];
-  for (let k = 0; k + 1 < chars.length && k < 64; k++) if (CJK.test(chars[k] as string) && CJK.test(chars[k + 1] as string)) out.push(`${chars[k] as string}${chars[k + 1] as string}`);
+function shareUnits(words: readonly string[]): { u: string; edge: boolean }[] {
+  const out: { u: string; edge: boolean }[] = [];
+  words.forEach((w, wi) => {
+    const chars = [...w];
+    const first = wi === 0;
+    const last = wi === words.length - 1;
+    if (!CJK.test(w)) {
+      if (chars.length >= 4 && !FOREIGN_FUNCTION_WORDS.has(w)) out.push({ u: w, edge: false });
+      return;
+    }
+    if (HANGUL.test(w)) {
+      if (chars.length >= 2) out.push({ u: w, edge: last });
+      return;
+    }
+    for (let k = 0; k + 1 < chars.length && k < 64; k++) {
+      const pair = `${chars[k] as string}${chars[k + 1] as string}`;
+      if (CJK.test(chars[k] as string) && CJK.test(chars[k + 1] as string) && !HIRAGANA_ONLY.test(pair)) out.push({ u: pair, edge: (first && k === 0) || (last && k + 2 === chars.length) });
+    }
+  });
   return out;
 }
 
@@ -1211,14 +1252,22 @@ function unsegmented(parsed: readonly Parsed[]): boolean {
   return mass(parsed.filter((p) => UNSPACED.test(p.text.slice(0, 4096)))) * 2 >= mass(parsed);
 }
 
-/** Whether two of the fragments say one content word (any language; see shareUnits). */
+/**
+ * Whether two of the fragments say one content word (any language; see shareUnits). A unit that stands at the
+ * start or the end of every fragment saying it is the frame of a request ("我要…", "…谢谢", "…주세요", "…필요해요"),
+ * not its content: in scripts whose words the inducer cannot tell apart, such a unit shares nothing.
+ */
 function sharedWord(parsed: readonly Parsed[]): boolean {
-  const seen = new Set<string>();
+  const seen = new Map<string, { n: number; inner: boolean }>();
   for (const p of parsed) {
-    const units = new Set(p.words.flatMap(shareUnits));
-    for (const u of units) if (seen.has(u)) return true;
-    for (const u of units) seen.add(u);
+    const units = new Map<string, boolean>();
+    for (const { u, edge } of shareUnits(p.words)) units.set(u, (units.get(u) ?? false) || !edge);
+    for (const [u, inner] of units) {
+      const s = seen.get(u);
+      seen.set(u, { n: (s?.n ?? 0) + 1, inner: (s?.inner ?? false) || inner });
+    }
   }
+  for (const { n, inner } of seen.values()) if (n >= 2 && inner) return true;
   return false;
 }
 

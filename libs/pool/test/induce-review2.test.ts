@@ -40,3 +40,25 @@ describe('person names never reach a key (zhou §7)', () => {
     expect(r.ok && r.candidate.key.enum).toEqual(expect.arrayContaining(['window', 'aisle']));
   });
 });
+
+describe('unspaced and Hangul needs share content, not the frame of a request (zhou §6.2.2)', () => {
+  const refused = (r: InductionResult): boolean => !r.ok && /share no word/.test(r.reason);
+  it('a pair or word at the start or end of every fragment saying it ("我要…", "…谢谢", "…をください", "…주세요") shares nothing', () => {
+    expect(refused(induce([said('我要靠窗的座位', 3), said('我要一份素食餐', 3), said('我要提前登机', 3)]))).toBe(true);
+    expect(refused(induce([said('靠窗座位谢谢', 3), said('素食餐谢谢', 3), said('行李托运谢谢', 3)]))).toBe(true);
+    expect(refused(induce([said('窓側の席をください', 3), said('ベジタリアン食をください', 3), said('領収書をください', 3)]))).toBe(true);
+    expect(refused(induce([said('창가 좌석 주세요', 3), said('영수증 주세요', 3), said('휠체어 주세요', 3)]))).toBe(true);
+    expect(refused(induce([said('영수증이 필요해요', 3), said('휠체어가 필요해요', 3), said('채식 식사가 필요해요', 3)]))).toBe(true);
+  });
+  it('one need said in several ways still shares its content', () => {
+    expect(induce([said('我要靠窗的座位', 3), said('靠窗座位谢谢', 3), said('请给我靠窗座位', 3)]).ok).toBe(true);
+    expect(induce([said('창가 좌석 주세요', 3), said('창가 좌석 부탁해요', 3), said('좌석은 창가로', 3)]).ok).toBe(true);
+  });
+});
+
+describe('"May" before a count (zhou §6.2.2 types from evidence)', () => {
+  it('a cluster counting people, "May" at the sentence start, is a count, not a date', () => {
+    const r = induce([said('May 3 of us sit together', 3), said('May 12 people join the tour', 3), said('May 4 people join', 2), said('tour for 5 people', 2)]);
+    expect(r.ok && r.candidate.key.key_type).toBe('integer');
+  });
+});
