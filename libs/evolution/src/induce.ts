@@ -69,7 +69,7 @@ const CHOICE_SHARE = 0.5;
 /** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
 const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
-import { joinCodes, sanitizeFragment } from './sanitize';
+import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
 
 export interface InductionSample {
@@ -395,12 +395,17 @@ export function contentWords(text: string): { words: string[]; numbers: number[]
   return { words, numbers, negated };
 }
 
+/** Capitals that are a word, not a code's letters ("NEED", "USD", "THE"): stop words, currency codes, number words and words the basic lexicon knows. */
+function oldCodeWord(lower: string): boolean {
+  return STOP_WORDS.has(lower) || CURRENCY_WORDS.has(lower) || NUMBER_WORDS.has(lower) || knownWord(BASIC_LEXICON, lower);
+}
+
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
   // A code joined by an underscore ("SCAN_0712") is one identifier, as sanitising writes it (sanitize.ts joinCodes).
-  const grouped = markDates(joinCodes(text))
+  const grouped = markDates(joinOldCodes(joinCodes(text), oldCodeWord))
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // A unit glued to its number ("2048px", "90min") is a number and a unit.
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');

@@ -62,3 +62,10 @@ describe('"May" before a count (zhou §6.2.2 types from evidence)', () => {
     expect(r.ok && r.candidate.key.key_type).toBe('integer');
   });
 });
+
+describe('fragments stored before codes were joined (zhou §6.2.2 induction over a cluster\'s life)', () => {
+  it('a cluster mixing "PG 1042" and "PG_2201" lists identifiers, as the old cluster did', () => {
+    const r = induce([said('scan pages PG 1042 and PG 1043', 3), said('pages PG 2201, PG 2207 please', 3), said('pages PG_3301 PG_3302', 2), said('scan pages PG_4401 and PG_4402', 2)]);
+    expect(r.ok && r.candidate.key.key_type).toBe('array');
+  });
+});
