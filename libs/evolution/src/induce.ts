@@ -97,7 +97,8 @@ export interface InductionOptions {
   readonly compound_share: number;
   /**
    * An unnamed cluster in a script written without spaces whose phrasings share no word is refused (several needs)
-   * until this many clients stand behind it: so many kept together by the embedder are one need the word test cannot see.
+   * until this many distinct clients stand behind it (distinct samples, when samples carry no clients; repeats of one
+   * client's text count once): so many kept together by the embedder are one need the word test cannot see. An integer >= 2.
    */
   readonly unshared_max_clients: number;
 }
@@ -455,6 +456,7 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
  * vocabulary (zhou §7) and the existing key it refines (steps 5-6).
  */
 export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS, context: InductionContext = {}): InductionResult {
+  assertInductionOptions(options);
   const lex = context.lexicon ?? BASIC_LEXICON;
   const input = mergeSamples(samples);
   const words = clusterWords(input.merged, lex);
@@ -468,6 +470,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   // Fewer than two corroborated alternatives: a yes/no need after all.
   const induceBoolean = (): InductionResult => induceKey(samples, { ...options, max_enum_values: 0 }, context);
   return assembleCandidate(ev, input.all, concept, headWords, typed, context.existing ?? [], induceBoolean);
+}
+
+/** Options the rules cannot work with throw (a silent 0 or NaN would admit or refuse every unsegmented cluster). */
+function assertInductionOptions(options: InductionOptions): void {
+  const u: unknown = options.unshared_max_clients;
+  if (typeof u !== 'number' || !Number.isSafeInteger(u) || u < 2) {
+    throw evolutionError('config', 'options.unshared_max_clients', `unshared_max_clients must be an integer >= 2 (clients behind an unsegmented cluster whose phrasings share no word, zhou §6.2.2), got ${String(u)}`);
+  }
 }
 
 /** Step 1 (zhou §6.2.2, §7): the samples sanitised again, identical texts merged; each client is one voice. */
@@ -1309,7 +1319,7 @@ function assembleCandidate(
   // PNR-…", "escala de 100 minutos", "recogida a las 06:00"): no intent to induce yet (zhou §6.2.2). It is induced
   // again when it grows; in a script written without spaces, where the word test sees no words, it gets its unnamed
   // key once unshared_max_clients stand behind it.
-  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !(weigh(parsed) >= options.unshared_max_clients && unsegmented(parsed)) && !sharedWord(parsed)) {
+  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !(voterCount(parsed) >= options.unshared_max_clients && unsegmented(parsed)) && !sharedWord(parsed)) {
     return { ok: false, reason: 'the fragments share no word: no one intent to induce yet (zhou §6.2.2)', fragments_excluded: 0 };
   }
   nameWords = keyName.split('_');
