@@ -1274,9 +1274,11 @@ function unsegmented(parsed: readonly Parsed[]): boolean {
  */
 function sharedWord(parsed: readonly Parsed[]): boolean {
   const seen = new Map<string, { n: number; inner: boolean }>();
-  for (const p of parsed) {
+  const framed = withoutFrames(parsed.slice(0, 256).map((p) => p.words));
+  for (const { words, frames } of framed) {
     const units = new Map<string, boolean>();
-    for (const { u, edge } of shareUnits(p.words)) units.set(u, (units.get(u) ?? false) || !edge);
+    for (const { u, edge } of shareUnits(words)) units.set(u, (units.get(u) ?? false) || !edge);
+    for (const { u } of shareUnits(frames)) if (!units.has(u)) units.set(u, false);
     for (const [u, inner] of units) {
       const s = seen.get(u);
       seen.set(u, { n: (s?.n ?? 0) + 1, inner: (s?.inner ?? false) || inner });
@@ -1284,6 +1286,48 @@ function sharedWord(parsed: readonly Parsed[]): boolean {
   }
   for (const { n, inner } of seen.values()) if (n >= 2 && inner) return true;
   return false;
+}
+
+/**
+ * Unspaced runs without the frame they share with another fragment: the longest start of a fragment's first run
+ * that another fragment's first run also starts with ("我想要…", "我想要…"), and the longest end of its last run
+ * that another's last run ends with ("…をお願いします"), when something is left of the run. The frames are returned
+ * apart: a unit said only inside frames shares nothing, one a frame holds and another fragment says inside its
+ * content ("过道座位" after "请安排", and "过道的座位") is shared.
+ */
+function withoutFrames(all: readonly (readonly string[])[]): { words: string[]; frames: string[] }[] {
+  const unspaced = (w: string | undefined): w is string => w !== undefined && CJK.test(w) && !HANGUL.test(w);
+  const common = (a: string[], b: string[]): number => {
+    let k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    return k;
+  };
+  const firsts = all.map((ws) => (unspaced(ws[0]) ? [...ws[0].slice(0, 256)] : []));
+  const lasts = all.map((ws) => (unspaced(ws[ws.length - 1]) ? [...(ws[ws.length - 1] as string).slice(-256)].reverse() : []));
+  return all.map((ws, i) => {
+    const out = [...ws];
+    const frames: string[] = [];
+    let pre = 0;
+    let suf = 0;
+    all.forEach((_, j) => {
+      if (j === i) return;
+      pre = Math.max(pre, common(firsts[i] as string[], firsts[j] as string[]));
+      suf = Math.max(suf, common(lasts[i] as string[], lasts[j] as string[]));
+    });
+    const f = firsts[i] as string[];
+    if (pre > 0 && pre < f.length && ws[0] !== undefined && [...ws[0]].length === f.length) {
+      frames.push(f.slice(0, pre).join(''));
+      out[0] = f.slice(pre).join('');
+    }
+    const l = lasts[i] as string[];
+    const lastAt = out.length - 1;
+    const lastChars = [...(out[lastAt] ?? '')];
+    if (suf > 0 && suf < l.length && lastChars.length > suf) {
+      frames.push(lastChars.slice(-suf).join(''));
+      out[lastAt] = lastChars.slice(0, -suf).join('');
+    }
+    return { words: out, frames };
+  });
 }
 
 /** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */

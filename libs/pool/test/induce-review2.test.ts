@@ -50,7 +50,12 @@ describe('unspaced and Hangul needs share content, not the frame of a request (z
     expect(refused(induce([said('창가 좌석 주세요', 3), said('영수증 주세요', 3), said('휠체어 주세요', 3)]))).toBe(true);
     expect(refused(induce([said('영수증이 필요해요', 3), said('휠체어가 필요해요', 3), said('채식 식사가 필요해요', 3)]))).toBe(true);
   });
+  it('a longer frame shared at the start or end ("我想要…", "…をお願いします") shares nothing either', () => {
+    expect(refused(induce([said('我想要过道座位', 3), said('我想要发票', 3), said('我想要儿童餐', 3)]))).toBe(true);
+    expect(refused(induce([said('毛布をお願いします', 3), said('水をお願いします', 3), said('領収書をお願いします', 3)]))).toBe(true);
+  });
   it('one need said in several ways still shares its content', () => {
+    expect(induce([said('我想要过道座位', 3), said('过道的座位谢谢', 3), said('请安排过道座位', 3)]).ok).toBe(true);
     expect(induce([said('我要靠窗的座位', 3), said('靠窗座位谢谢', 3), said('请给我靠窗座位', 3)]).ok).toBe(true);
     expect(induce([said('창가 좌석 주세요', 3), said('창가 좌석 부탁해요', 3), said('좌석은 창가로', 3)]).ok).toBe(true);
   });
