@@ -19,6 +19,9 @@ const COPULAS: ReadonlySet<string> = new Set(['be', 'is', 'was', 'are', 'will', 
 /** The copulas that end a link ("should be", "is"). */
 const BE: ReadonlySet<string> = new Set(['be', 'is', 'was', 'are']);
 
+/** Articles and possessives: what a name never follows. */
+const DETERMINERS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'this', 'that', 'these', 'those', 'each', 'every', 'some', 'any']);
+
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', '&']);
 
 /**
@@ -48,17 +51,22 @@ export function personNames(rawOf: ReadonlyMap<string, readonly string[]>, lex: 
     return p.n + p.v + p.a + p.r === 0 && base.n + base.v + base.a + base.r === 0;
   };
   const nameLike = (w: string): boolean => unknown(w) || isPerson(w) || lex.hypernyms(w, 'n', 8).some((h) => h === 'location' || h === 'region');
-  const personOnly = (w: string): boolean => isPerson(w) && lex.pos(w).v === 0 && !stop.has(w);
   const texts = [...rawOf.values()].slice(0, 4096);
+  // A name takes no article or possessive: a word the cluster says after one ("the child", "my wife") is a noun.
+  const determined = new Set<string>();
+  for (const raw of texts) for (let k = 1; k < raw.length && k < 512; k++) if (DETERMINERS.has(raw[k - 1] as string)) determined.add(raw[k] as string);
+  // Names WordNet knows are people with one or two senses ("peter", "schmidt"); "child", "student" have more.
+  const personOnly = (w: string): boolean => isPerson(w) && lex.pos(w).v === 0 && lex.pos(w).n <= 2 && !stop.has(w);
   const add = (o: string | undefined): void => {
-    if (o !== undefined && /^\p{L}/u.test(o) && !stop.has(o)) out.add(o);
+    if (o !== undefined && /^\p{L}/u.test(o) && !stop.has(o) && !determined.has(o)) out.add(o);
   };
   for (const raw of texts) {
     for (let k = 0; k < raw.length && k < 512; k++) {
       const w = raw[k] as string;
       if (TITLES.has(w.replace(/\.$/, ''))) {
         out.add(w);
-        add(raw[k + 1]);
+        const o = raw[k + 1];
+        if (o !== undefined && /^\p{L}/u.test(o) && !stop.has(o)) out.add(o);
         continue;
       }
       if (ADDRESS_VERBS.has(w)) add(raw[k + 1] === 'for' ? raw[k + 2] : raw[k + 1]);

@@ -35,6 +35,10 @@ describe('person names never reach a key (zhou §7)', () => {
     const mixed = induce([said('booking for Mr. Schmidt', 3), said('Schmidt family booking', 2), said('booking for Mrs. Novak', 3), said('the Novak booking', 2)]);
     expect(published(mixed)).not.toMatch(NAMES);
   });
+  it('a noun for a person the cluster says with an article is no name ("with child" beside "the child")', () => {
+    const r = induce([said('travelling with child, need a child seat', 3), said('child seat please', 3), said('seat for the toddler', 2), said('toddler seat in car', 2)]);
+    expect(r.ok && r.candidate.key.enum).toEqual(expect.arrayContaining(['child', 'toddler']));
+  });
   it('ordinary choices are still read (the filter keeps common words)', () => {
     const r = induce([said('a window seat please', 3), said('aisle seat for me', 3), said('window seat again', 2), said('I want the aisle seat', 2)]);
     expect(r.ok && r.candidate.key.enum).toEqual(expect.arrayContaining(['window', 'aisle']));
