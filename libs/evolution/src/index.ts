@@ -24,7 +24,7 @@ export { addHeat, decayFactor, heatAt, msUntilHeatBelow, zeroHeat } from './heat
 export type { Heat } from './heat';
 
 // Sanitising `other` (§7), personal data included.
-export { DEFAULT_MAX_FRAGMENT_CHARS, cutOnWord, sanitizeFragment, sanitizeInputLimit } from './sanitize';
+export { DEFAULT_MAX_FRAGMENT_CHARS, cutOnWord, joinOldCodes, sanitizeFragment, sanitizeInputLimit } from './sanitize';
 export type { SanitizeFlag, SanitizedFragment } from './sanitize';
 // How much of `other` an event carries (§4.3 accepted whole, §6.2.1 bounded for the pool).
 export { MAX_FRAGMENTS_PER_EVENT, MAX_RAW_FRAGMENT_CHARS, boundFragments } from './fragment-bounds';

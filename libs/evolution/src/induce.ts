@@ -69,7 +69,8 @@ const CHOICE_SHARE = 0.5;
 /** Modifiers of one noun are alternatives when at most this share of each one's clients says another (kinds.ts paradigmModifiers). */
 const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
-import { joinCodes, sanitizeFragment } from './sanitize';
+import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
+import { personNames } from './people';
 
 export interface InductionSample {
   readonly text: string;
@@ -96,7 +97,8 @@ export interface InductionOptions {
   readonly compound_share: number;
   /**
    * An unnamed cluster in a script written without spaces whose phrasings share no word is refused (several needs)
-   * until this many clients stand behind it: so many kept together by the embedder are one need the word test cannot see.
+   * until this many distinct clients stand behind it (distinct samples, when samples carry no clients; repeats of one
+   * client's text count once): so many kept together by the embedder are one need the word test cannot see. An integer >= 2.
    */
   readonly unshared_max_clients: number;
 }
@@ -288,8 +290,13 @@ export function identifiers(text: string): string[] {
 /** One token for a valid month and day ("date:11-14", "date:2027-11-14"), or null: no 31 April, no 30 February. */
 function dateToken(month: number, day: number, year?: string): string | null {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= (MONTH_DAYS[month - 1] as number))) return null;
-  if (year !== undefined && month === 2 && day === 29 && Number(year) % 4 !== 0) return null;
+  if (year !== undefined && month === 2 && day === 29 && !leapYear(Number(year))) return null;
   return ` date:${year !== undefined ? `${year}-` : ''}${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')} `;
+}
+
+/** The Gregorian rule: every fourth year, but not a century unless divisible by 400 (1900 had no 29 February). */
+function leapYear(y: number): boolean {
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 }
 
 /** The month a word names beside a day number, or 0: an everyday word ("may") only capitalised or beside an ordinal day. */
@@ -301,6 +308,17 @@ function monthOf(word: string, ordinal: boolean): number {
 }
 
 /**
+ * An everyday month word before a bare day number and a word that is no year ("May 12 people come", "March 3
+ * miles"): the number counts what follows, unless a preposition of time stands before the month ("on May 12 we").
+ */
+function countNotDate(month: string, all: string, end: number): boolean {
+  if (!WORD_MONTHS.has(month.toLowerCase())) return false;
+  const before = /(?:^|\s)(on|by|until|till|from|since|before|after|in)\s+$/i.test(all.slice(Math.max(0, end - 40), end).replace(/\S+\.?\s+\d{1,2}$/, ''));
+  if (before) return false;
+  return /^\s+(?:of\s+)?(?:us|them|\p{L}{2,})/u.test(all.slice(end, end + 40)) && !/^\s*,?\s*(19|20)\d{2}\b/.test(all.slice(end, end + 8));
+}
+
+/**
  * Calendar dates as one token each, before clock times and proportions are read ("19 November" is not 19 minutes,
  * "2026-11-21" not a range): ISO dates (a 19xx or 20xx year, not inside an identifier: "INC-2024-11-05" stays
  * one), day and month name either way round, and the CJK 月/日 form. Only the first DATE_SCAN_CHARS are read.
@@ -308,12 +326,17 @@ function monthOf(word: string, ordinal: boolean): number {
 export function markDates(text: string): string {
   // No digit, no date; the CJK form only where its month sign is (each pass is linear, these keep them few).
   if (!/\d/.test(text)) return text;
-  if (text.length > DATE_SCAN_CHARS) return markDates(text.slice(0, DATE_SCAN_CHARS)) + text.slice(DATE_SCAN_CHARS);
+  if (text.length > DATE_SCAN_CHARS) {
+    // Cut at the last whitespace before the limit: a date is never read from half of itself.
+    const ws = text.slice(0, DATE_SCAN_CHARS).search(/\s\S*$/);
+    const cut = ws > 0 ? ws : DATE_SCAN_CHARS;
+    return markDates(text.slice(0, cut)) + text.slice(cut);
+  }
   const cjk = text.includes('月') ? text.replace(/(\d{1,2})月(\d{1,2})日/g, (m, mo: string, d: string) => dateToken(Number(mo), Number(d)) ?? m) : text;
   return cjk
-    .replace(/(?<![\w-])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?![\w-])/g, (m, y: string, mo: string, d: string) => dateToken(Number(mo), Number(d), y) ?? m)
+    .replace(/(?<![\p{L}\p{N}\p{M}_-])((?:19|20)\d{2})-(\d{1,2})-(\d{1,2})(?![\p{L}\p{N}\p{M}_-])/gu, (m, y: string, mo: string, d: string) => dateToken(Number(mo), Number(d), y) ?? m)
     .replace(DAY_MONTH, (m, d: string, ord: string | undefined, of: string | undefined, mo: string) => dateToken(monthOf(mo, ord !== undefined || of !== undefined), Number(d)) ?? m)
-    .replace(MONTH_DAY, (m, mo: string, d: string, ord: string | undefined) => dateToken(monthOf(mo, ord !== undefined), Number(d)) ?? m);
+    .replace(MONTH_DAY, (m, mo: string, d: string, ord: string | undefined, at: number, all: string) => (ord === undefined && countNotDate(mo, all, at + m.length) ? m : dateToken(monthOf(mo, ord !== undefined), Number(d)) ?? m));
 }
 
 interface Tok {
@@ -373,12 +396,17 @@ export function contentWords(text: string): { words: string[]; numbers: number[]
   return { words, numbers, negated };
 }
 
+/** Capitals that are a word, not a code's letters ("NEED", "USD", "THE"): stop words, currency codes, number words and words the basic lexicon knows. */
+function oldCodeWord(lower: string): boolean {
+  return STOP_WORDS.has(lower) || CURRENCY_WORDS.has(lower) || NUMBER_WORDS.has(lower) || knownWord(BASIC_LEXICON, lower);
+}
+
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
   // A personal-data placeholder (zhou §7: "[phone]", "[id-number]") stands for an identifier the user gave.
   // A code joined by an underscore ("SCAN_0712") is one identifier, as sanitising writes it (sanitize.ts joinCodes).
-  const grouped = markDates(joinCodes(text))
+  const grouped = markDates(joinOldCodes(joinCodes(text), oldCodeWord))
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // A unit glued to its number ("2048px", "90min") is a number and a unit.
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
@@ -428,6 +456,7 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
  * vocabulary (zhou §7) and the existing key it refines (steps 5-6).
  */
 export function induceKey(samples: readonly InductionSample[], options: InductionOptions = DEFAULT_INDUCTION_OPTIONS, context: InductionContext = {}): InductionResult {
+  assertInductionOptions(options);
   const lex = context.lexicon ?? BASIC_LEXICON;
   const input = mergeSamples(samples);
   const words = clusterWords(input.merged, lex);
@@ -441,6 +470,14 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   // Fewer than two corroborated alternatives: a yes/no need after all.
   const induceBoolean = (): InductionResult => induceKey(samples, { ...options, max_enum_values: 0 }, context);
   return assembleCandidate(ev, input.all, concept, headWords, typed, context.existing ?? [], induceBoolean);
+}
+
+/** Options the rules cannot work with throw (a silent 0 or NaN would admit or refuse every unsegmented cluster). */
+function assertInductionOptions(options: InductionOptions): void {
+  const u: unknown = options.unshared_max_clients;
+  if (typeof u !== 'number' || !Number.isSafeInteger(u) || u < 2) {
+    throw evolutionError('config', 'options.unshared_max_clients', `unshared_max_clients must be an integer >= 2 (clients behind an unsegmented cluster whose phrasings share no word, zhou §6.2.2), got ${String(u)}`);
+  }
 }
 
 /** Step 1 (zhou §6.2.2, §7): the samples sanitised again, identical texts merged; each client is one voice. */
@@ -478,6 +515,8 @@ interface ClusterWords {
   readonly rawOf: Map<string, string[]>;
   readonly known: (w: string) => boolean;
   readonly wordTok: (raw: string) => Tok | null;
+  /** Raw words the cluster shows to be a person's name (people.ts): never read as a word (zhou §7). */
+  readonly people: ReadonlySet<string>;
 }
 
 function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
@@ -526,18 +565,20 @@ function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
     canon.set(raw, t);
     return t;
   };
-  return { rawOf, known, wordTok };
+  return { rawOf, known, wordTok, people: personNames(rawOf, lex, STOP_WORDS) };
 }
 
 /** Step 1 (zhou §6.2.2): the usable fragments as tokens (words, numbers, times, ids, ratios) and their cues. */
 function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all']): Parsed[] {
-  const { rawOf, known, wordTok } = words;
+  const { rawOf, known, wordTok, people } = words;
   const parsed: Parsed[] = [];
   for (const { text, voters } of merged.values()) {
     all.push({ voters });
     const toks: Tok[] = [];
     const raws = rawOf.get(text) ?? [];
     for (const [i, raw] of raws.entries()) {
+      // A person's name is no word of the cluster's: never a value, a name word or a description word (zhou §7).
+      if (people.has(raw)) continue;
       if (NEGATORS.has(raw)) toks.push({ kind: 'neg', v: raw, i });
       // "an hour", "a day": the article is the number one.
       else if ((raw === 'a' || raw === 'an') && TIME_UNITS.has(raws[i + 1] ?? '')) toks.push({ kind: 'number', v: raw, n: 1, i });
@@ -595,6 +636,7 @@ interface Evidence {
   /** Whether a fragment is in the lexicon's language (kinds.ts foreignFragment): only those can say its words. */
   readonly english: (p: Parsed) => boolean;
   readonly rawOf: ReadonlyMap<string, string[]>;
+  readonly people: ReadonlySet<string>;
   /** Weight of every usable fragment. */
   readonly total: number;
   readonly needClients: number;
@@ -673,7 +715,7 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
     canModify: (w) => !isVerb(w) && readable(w),
     needClients: labelled ? Math.max(2, needClients) : 1,
   });
-  return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+  return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, people: words.people, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
 }
 
 /**
@@ -1108,7 +1150,7 @@ function namedAlternatives(ev: Evidence): string[] {
   const capitalised = new Set<string>();
   // Inside a sentence only: a capital after ". " or at the start is the sentence's ("ok. Mother needs…").
   for (const p of parsed) for (const m of p.text.slice(0, 4096).matchAll(/(?<![.!?]\s*)\s(\p{Lu}[\p{Ll}\p{M}]+)/gu)) capitalised.add((m[1] as string).toLowerCase());
-  const people = personNames(ev);
+  const people = ev.people;
   const cands = vocab
     .filter((w) => ASCII_WORD.test(w) && w.length >= 3 && !isVerb(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && capitalised.has(w) && !people.has(w))
     .map((w) => ({ w, ps: withWord(w) }))
@@ -1118,47 +1160,6 @@ function namedAlternatives(ev: Evidence): string[] {
   for (const c of cands) if (!c.ps.some((p) => picked.some((o) => p.words.includes(o)))) picked.push(c.w);
   if (picked.length < 2) return [];
   return mass(parsed.filter((p) => picked.some((o) => p.words.includes(o)))) >= CHOICE_SHARE * mass(parsed) ? picked : [];
-}
-
-/** Titles before a person's name (a closed class: "Mr Schmidt", "Dr Lee"); the titles are no values either. */
-const TITLES: ReadonlySet<string> = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'madam', 'herr', 'frau', 'mme', 'mlle', 'monsieur', 'madame', 'senor', 'senora', 'sr', 'sra']);
-
-/** Verbs whose object is a person (a closed class of addressing: "ask", "call", "send", "contact"). */
-const ADDRESS_VERBS: ReadonlySet<string> = new Set(['ask', 'call', 'send', 'tell', 'contact', 'email', 'phone', 'text', 'ring', 'notify', 'meet', 'thank']);
-
-/**
- * Words a fragment shows to be a person's name (zhou §7: personal data never reaches a shared key): a title, a
- * word after a title or after a verb of addressing, and a word after a noun for a person ("engineer Peter", WordNet's
- * person hypernym) or before it with "the" ("Maria the engineer"). Such a word is never a value, whatever else it is.
- */
-function personNames(ev: Evidence): Set<string> {
-  const out = new Set<string>();
-  const person = new Map<string, boolean>();
-  const isPerson = (w: string): boolean => {
-    if (!person.has(w)) person.set(w, ev.lex.pos(w).n > 0 && ev.lex.hypernyms(w, 'n', 8).includes('person'));
-    return person.get(w) as boolean;
-  };
-  for (const p of ev.parsed) {
-    const raw = ev.rawOf.get(p.text) ?? [];
-    for (let k = 0; k < raw.length && k < 512; k++) {
-      const w = raw[k] as string;
-      if (TITLES.has(w)) {
-        out.add(w);
-        if (raw[k + 1] !== undefined) out.add(raw[k + 1] as string);
-        continue;
-      }
-      // Whom one asks, calls or sends ("send Peter", "ask for Maria"): a person, when no article stands between.
-      if (ADDRESS_VERBS.has(w)) {
-        const o = raw[k + 1] === 'for' ? raw[k + 2] : raw[k + 1];
-        if (o !== undefined && !STOP_WORDS.has(o)) out.add(o);
-      }
-      if (!isPerson(w)) continue;
-      // After the noun ("engineer Peter"), or before it with "the" ("Maria the engineer"); a word right before it
-      // modifies it ("a Brother printer"), and is no name for that.
-      for (const o of [raw[k + 1], raw[k - 1] === 'the' ? raw[k - 2] : undefined]) if (o !== undefined) out.add(o);
-    }
-  }
-  return out;
 }
 
 /** Step 4 (zhou §6.2.2): an enum is `<head>_<class>` when most values share a class (file_format), else `<head>_preference`. */
@@ -1225,16 +1226,36 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
 /** Han ideographs, kana and Hangul: scripts whose words are one or two characters long, or written without spaces. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
+/** Hangul: a spaced script, compared by word. */
+const HANGUL = /\p{Script=Hangul}/u;
+/** Hiragana: in Japanese the script of endings and particles ("をください", "です"); content is in kanji and katakana. */
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
+
 /**
- * The units two fragments may share: a word of four letters or more (the function words of most languages are
- * shorter: "con", "mit", "les", and few of them are in any stop list); in Han, kana and Hangul, where words are one
- * to three characters and often unspaced, each pair of adjacent characters of a run ("靠窗座位" → 靠窗, 窗座, 座位).
+ * The units two fragments may share, each with whether it stands at the fragment's edge: a word of four letters or
+ * more (the function words of most languages are shorter: "con", "mit", "les", and few of them are in any stop
+ * list); a Hangul word; in Han and kana, where words are one to three characters and unspaced, each pair of adjacent
+ * characters of a run ("靠窗座位" → 靠窗, 窗座, 座位) that is not all hiragana.
  */
-function shareUnits(w: string): string[] {
-  const chars = [...w];
-  if (!CJK.test(w)) return chars.length >= 4 && !FOREIGN_FUNCTION_WORDS.has(w) ? [w] : [];
-  const out: string[] = [];
-  for (let k = 0; k + 1 < chars.length && k < 64; k++) if (CJK.test(chars[k] as string) && CJK.test(chars[k + 1] as string)) out.push(`${chars[k] as string}${chars[k + 1] as string}`);
+function shareUnits(words: readonly string[]): { u: string; edge: boolean }[] {
+  const out: { u: string; edge: boolean }[] = [];
+  words.forEach((w, wi) => {
+    const chars = [...w];
+    const first = wi === 0;
+    const last = wi === words.length - 1;
+    if (!CJK.test(w)) {
+      if (chars.length >= 4 && !FOREIGN_FUNCTION_WORDS.has(w)) out.push({ u: w, edge: false });
+      return;
+    }
+    if (HANGUL.test(w)) {
+      if (chars.length >= 2) out.push({ u: w, edge: last });
+      return;
+    }
+    for (let k = 0; k + 1 < chars.length && k < 64; k++) {
+      const pair = `${chars[k] as string}${chars[k + 1] as string}`;
+      if (CJK.test(chars[k] as string) && CJK.test(chars[k + 1] as string) && !HIRAGANA_ONLY.test(pair)) out.push({ u: pair, edge: (first && k === 0) || (last && k + 2 === chars.length) });
+    }
+  });
   return out;
 }
 
@@ -1246,15 +1267,67 @@ function unsegmented(parsed: readonly Parsed[]): boolean {
   return mass(parsed.filter((p) => UNSPACED.test(p.text.slice(0, 4096)))) * 2 >= mass(parsed);
 }
 
-/** Whether two of the fragments say one content word (any language; see shareUnits). */
+/**
+ * Whether two of the fragments say one content word (any language; see shareUnits). A unit that stands at the
+ * start or the end of every fragment saying it is the frame of a request ("我要…", "…谢谢", "…주세요", "…필요해요"),
+ * not its content: in scripts whose words the inducer cannot tell apart, such a unit shares nothing.
+ */
 function sharedWord(parsed: readonly Parsed[]): boolean {
-  const seen = new Set<string>();
-  for (const p of parsed) {
-    const units = new Set(p.words.flatMap(shareUnits));
-    for (const u of units) if (seen.has(u)) return true;
-    for (const u of units) seen.add(u);
+  const seen = new Map<string, { n: number; inner: boolean }>();
+  const framed = withoutFrames(parsed.slice(0, 256).map((p) => p.words));
+  for (const { words, frames } of framed) {
+    const units = new Map<string, boolean>();
+    for (const { u, edge } of shareUnits(words)) units.set(u, (units.get(u) ?? false) || !edge);
+    for (const { u } of shareUnits(frames)) if (!units.has(u)) units.set(u, false);
+    for (const [u, inner] of units) {
+      const s = seen.get(u);
+      seen.set(u, { n: (s?.n ?? 0) + 1, inner: (s?.inner ?? false) || inner });
+    }
   }
+  for (const { n, inner } of seen.values()) if (n >= 2 && inner) return true;
   return false;
+}
+
+/**
+ * Unspaced runs without the frame they share with another fragment: the longest start of a fragment's first run
+ * that another fragment's first run also starts with ("我想要…", "我想要…"), and the longest end of its last run
+ * that another's last run ends with ("…をお願いします"), when something is left of the run. The frames are returned
+ * apart: a unit said only inside frames shares nothing, one a frame holds and another fragment says inside its
+ * content ("过道座位" after "请安排", and "过道的座位") is shared.
+ */
+function withoutFrames(all: readonly (readonly string[])[]): { words: string[]; frames: string[] }[] {
+  const unspaced = (w: string | undefined): w is string => w !== undefined && CJK.test(w) && !HANGUL.test(w);
+  const common = (a: string[], b: string[]): number => {
+    let k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    return k;
+  };
+  const firsts = all.map((ws) => (unspaced(ws[0]) ? [...ws[0].slice(0, 256)] : []));
+  const lasts = all.map((ws) => (unspaced(ws[ws.length - 1]) ? [...(ws[ws.length - 1] as string).slice(-256)].reverse() : []));
+  return all.map((ws, i) => {
+    const out = [...ws];
+    const frames: string[] = [];
+    let pre = 0;
+    let suf = 0;
+    all.forEach((_, j) => {
+      if (j === i) return;
+      pre = Math.max(pre, common(firsts[i] as string[], firsts[j] as string[]));
+      suf = Math.max(suf, common(lasts[i] as string[], lasts[j] as string[]));
+    });
+    const f = firsts[i] as string[];
+    if (pre > 0 && pre < f.length && ws[0] !== undefined && [...ws[0]].length === f.length) {
+      frames.push(f.slice(0, pre).join(''));
+      out[0] = f.slice(pre).join('');
+    }
+    const l = lasts[i] as string[];
+    const lastAt = out.length - 1;
+    const lastChars = [...(out[lastAt] ?? '')];
+    if (suf > 0 && suf < l.length && lastChars.length > suf) {
+      frames.push(lastChars.slice(-suf).join(''));
+      out[lastAt] = lastChars.slice(0, -suf).join('');
+    }
+    return { words: out, frames };
+  });
 }
 
 /** Steps 5-6 (zhou §6.2.2, §7): the values kept, the key name, its closed-vocabulary description and what it refines. */
@@ -1290,7 +1363,7 @@ function assembleCandidate(
   // PNR-…", "escala de 100 minutos", "recogida a las 06:00"): no intent to induce yet (zhou §6.2.2). It is induced
   // again when it grows; in a script written without spaces, where the word test sees no words, it gets its unnamed
   // key once unshared_max_clients stand behind it.
-  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !(weigh(parsed) >= options.unshared_max_clients && unsegmented(parsed)) && !sharedWord(parsed)) {
+  if (keyName.startsWith('custom_intent_') && parsed.length >= 2 && !(voterCount(parsed) >= options.unshared_max_clients && unsegmented(parsed)) && !sharedWord(parsed)) {
     return { ok: false, reason: 'the fragments share no word: no one intent to induce yet (zhou §6.2.2)', fragments_excluded: 0 };
   }
   nameWords = keyName.split('_');

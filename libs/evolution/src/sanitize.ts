@@ -102,7 +102,22 @@ const HAS_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u;
  * allows ("SCAN-0712"): the inducer reads one identifier, never a word before a number ("I NEED 300" stays words).
  */
 export function joinCodes(text: string): string {
-  return text.replace(/\b([A-Za-z]{1,8})_(?=\d)/g, '$1-');
+  // Capitals only, two to eight ("IMG_2041", "ABC_123_456"): "room_12" and "need_300" are words someone typed
+  // with an underscore, not a code.
+  return text.replace(/(?<![\p{L}\p{N}_])([A-Z]{2,8})((?:_\d+)+)(?![\p{L}\p{N}])/gu, (_m, l: string, rest: string) => `${l}${rest.replace(/_/g, '-')}`);
+}
+
+/**
+ * The form sanitising wrote such codes in before they were joined: the capitals, one space, three or more digits
+ * ("PG 1042"). Read back as one identifier ("PG-1042") so fragments stored then are read as they were (zhou §6.2.2
+ * induction over a cluster's life), unless the capitals are a word (`isWord`: "I NEED 300 COPIES") or the text is
+ * shouted (most of its words in capitals).
+ */
+export function joinOldCodes(text: string, isWord: (lower: string) => boolean): string {
+  if (!/[A-Z]{2} \d{3}/.test(text)) return text;
+  const words = text.slice(0, 4096).match(/\p{L}{2,}/gu) ?? [];
+  const shouted = words.filter((w) => w === w.toUpperCase() && w !== w.toLowerCase()).length;
+  return text.replace(/(?<![\p{L}\p{N}\p{M}-])([A-Z]{2,8}) (\d{3,})(?![\p{L}\p{N}\p{M}]| \d)/gu, (m, l: string, d: string) => (shouted * 2 > words.length + 1 || isWord(l.toLowerCase()) ? m : `${l}-${d}`));
 }
 const NOT_ALLOWED = /[^\p{L}\p{M}\p{N} \-.,%+&()]/gu;
 /** Splits a text into placeholders (odd indices) and the rest. */

@@ -53,8 +53,8 @@ export function samePatternIntent(a: KeyDefinition, b: KeyDefinition): boolean {
 
 /**
  * Whether two clusters list identifiers of one kind (zhou §6.2.2, one key per intent): the identifiers of their
- * fragments that hold two or more, together, have one pattern, and the two lists share a letter prefix ("BX-1201,
- * BX-1207" and "BX-0033, BX-0040"). A shape alone is no kind: "BG-1201" bag tags and "PN-7781" bookings are both two
+ * fragments that hold two or more, together, have one pattern, and the two lists have the same letter prefixes
+ * ("BX-1201, BX-1207" and "BX-0033, BX-0040"). A shape alone is no kind: "BG-1201" bag tags and "PN-7781" bookings are both two
  * letters and four digits. Lists carry no pattern of their own, so the samples are read. False when either lists none.
  */
 export function sameListShape(a: readonly InductionSample[], b: readonly InductionSample[]): boolean {
@@ -67,7 +67,10 @@ export function sameListShape(a: readonly InductionSample[], b: readonly Inducti
   const ia = listed(a);
   const ib = listed(b);
   const pa = new Set(ia.map(prefix).filter((x) => x !== ''));
-  const shared = ib.some((id) => pa.has(prefix(id)));
+  const pb = new Set(ib.map(prefix).filter((x) => x !== ''));
+  // One kind: the same letter prefixes in both lists. A list that mixes bag tags and bookings ("BX-1201, PN-1207")
+  // is no more a list of bookings than of tags.
+  const shared = pa.size > 0 && pa.size === pb.size && [...pa].every((x) => pb.has(x));
   return ia.length > 0 && ib.length > 0 && shared && idPattern([...ia, ...ib]) !== null;
 }
 

@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, cutOnWord, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, cutOnWord, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -64,7 +64,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'evolution scrubPersonalData', files: ['libs/evolution/src/pii.ts'], run: (t) => scrubPersonalData(t) },
   {
     name: 'evolution induceKey (WordNet lexicon)',
-    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
+    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/people.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
     run: async (t) => induceKey([{ text: t, count: 2, clients: ['#1', '#2'] }, { text: 'window seat', count: 2, clients: ['#1', '#2'] }], undefined, { lexicon: await wordnetLexicon() }),
   },
   // GloVe relatedness of two fragment words (the inducer asks it of every pair of a cluster's nouns).
@@ -93,7 +93,8 @@ export const TEXT_PATHS: readonly TextPath[] = [
   // Calendar dates read back as one token before clock times ("14 November", "Nov 28", "2026-11-21", "11月20日").
   { name: 'evolution markDates', files: ['libs/evolution/src/induce.ts'], run: (t) => markDates(`${t} 14 November`) },
   // Identifiers of a fragment, and two clusters' lists compared by shape (one key per intent for lists).
-  { name: 'evolution identifiers', files: ['libs/evolution/src/induce.ts'], run: (t) => identifiers(`${t} AB-1201 ${t}`) },
+  { name: 'evolution identifiers', files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/sanitize.ts'], run: (t) => identifiers(`${t} AB-1201 ${t}`) },
+  { name: 'evolution joinOldCodes', files: ['libs/evolution/src/sanitize.ts'], run: (t) => joinOldCodes(`${t} PG 1042 ${t}`, (w) => w === 'constructor') },
   { name: 'evolution sameListShape', files: ['libs/evolution/src/sibling.ts', 'libs/evolution/src/induce.ts'], run: (t) => sameListShape([{ text: `${t} AB-1201, AB-1202`, count: 2 }], [{ text: t, count: 2 }]) },
   { name: 'evolution idPattern', files: ['libs/evolution/src/induce.ts'], run: (t) => idPattern([t, t.toUpperCase(), 'AB-12']) },
   {
