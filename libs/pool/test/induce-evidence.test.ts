@@ -6,18 +6,9 @@
  * stream.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWordNetLexicon } from '@parley/embeddings';
-import { induceKey, markDates, type Candidate, type InductionSample } from '@parley/evolution';
+import { induceKey, markDates, type Candidate } from '@parley/evolution';
+import { lexicon, said, candidate } from './induction-fixture';
 
-const lexicon = await loadWordNetLexicon();
-let n = 0;
-/** One phrasing said by `clients` distinct clients. */
-const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
-function candidate(samples: InductionSample[]): Candidate {
-  const r = induceKey(samples, undefined, { lexicon });
-  if (!r.ok) throw new Error(r.reason);
-  return r.candidate;
-}
 
 describe('markDates', () => {
   it('reads ISO dates, day and month either way round and the CJK form as one MM-DD token; leaves other numbers', () => {

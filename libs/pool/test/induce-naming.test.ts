@@ -4,20 +4,10 @@
  * general rule with made-up phrasings, none taken from an evaluation stream.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWordNetLexicon } from '@parley/embeddings';
-import { induceKey, type Candidate, type InductionSample } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
 import type { KeyDefinition } from '@parley/protocol';
+import { lexicon, said, candidate } from './induction-fixture';
 
-const lexicon = await loadWordNetLexicon();
-let n = 0;
-/** One phrasing said by `clients` distinct clients. */
-const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
-function candidate(samples: InductionSample[], existing: readonly KeyDefinition[] = []): Candidate {
-  const r = induceKey(samples, undefined, { lexicon, existing });
-  if (!r.ok) throw new Error(r.reason);
-  return r.candidate;
-}
 const baseKeys = (scenario: string): readonly KeyDefinition[] => SCENARIOS.find((s) => s.template.scenario === scenario)?.template.keys ?? [];
 
 describe('naming induced keys from the shared concept (zhou §6.2.2)', () => {

@@ -3,13 +3,9 @@
  * name or description), whatever their case or title; made-up phrasings, none from an evaluation stream.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWordNetLexicon } from '@parley/embeddings';
-import { induceKey, type InductionResult, type InductionSample } from '@parley/evolution';
+import type { InductionResult } from '@parley/evolution';
+import { said, induce } from './induction-fixture';
 
-const lexicon = await loadWordNetLexicon();
-let n = 0;
-const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
-const induce = (samples: InductionSample[]): InductionResult => induceKey(samples, undefined, { lexicon });
 /** Every published word of a key: values, name words and description. */
 function published(r: InductionResult): string {
   if (!r.ok) return '';

@@ -6,18 +6,8 @@
  * named by what is removed. None of these examples is in a bench stream.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWordNetLexicon } from '@parley/embeddings';
-import { induceKey, type Candidate, type InductionSample } from '@parley/evolution';
+import { said, candidate } from './induction-fixture';
 
-const lexicon = await loadWordNetLexicon();
-let n = 0;
-/** One phrasing said by `clients` distinct clients. */
-const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
-function candidate(samples: InductionSample[]): Candidate {
-  const r = induceKey(samples, undefined, { lexicon });
-  if (!r.ok) throw new Error(r.reason);
-  return r.candidate;
-}
 
 describe('types and names from structured evidence (zhou §6.2.2)', () => {
   it('one identifier per fragment → a string key with the identifiers\' shape as pattern, named by the noun before it', () => {

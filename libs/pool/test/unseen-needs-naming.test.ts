@@ -6,18 +6,8 @@
  * alternatives is a yes/no key (libs/evolution kinds.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { loadWordNetLexicon } from '@parley/embeddings';
-import { induceKey, type Candidate, type InductionSample } from '@parley/evolution';
+import { lexicon, said, candidate } from './induction-fixture';
 
-const lexicon = await loadWordNetLexicon();
-let n = 0;
-/** One phrasing said by `clients` distinct clients. */
-const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
-function candidate(samples: InductionSample[]): Candidate {
-  const r = induceKey(samples, undefined, { lexicon });
-  if (!r.ok) throw new Error(r.reason);
-  return r.candidate;
-}
 
 describe('rule induction on unseen needs (zhou §6.2.2, §7)', () => {
   it('one need said two ways, modifiers on both sides of the head and a misspelling → boolean, no preference, no "off"', () => {
