@@ -99,7 +99,7 @@ describe('slips and alarm names', () => {
   });
 });
 
-// The reviewer's probes of the rules above, with what they should give.
+// Ordinary requests the rules above must not misread: sense words without a cue, negations, parties that are not travelling.
 describe('the template-reading rules, as reviewed', () => {
   const count = async (text: string) => (await map(flightBookingTemplate, text)).payload['passenger_count'];
 
@@ -269,7 +269,7 @@ describe('hostile words on the new paths', () => {
   }, 120_000);
 });
 
-// A second review's inputs: each was right before the review round's fixes and must stay so.
+// Requests a too-wide negation or party rule once misread: each must keep the value it says.
 describe('one narrow negation scope', () => {
   const cabin = async (text: string) => (await map(flightBookingTemplate, `${text}, Paris to Rome Friday`)).payload['cabin_class'];
   const filter = async (text: string) => (await map(photoRetouchTemplate, text)).payload['filter_style'];
@@ -313,7 +313,7 @@ describe('one narrow negation scope', () => {
   });
 });
 
-describe('a party after the review', () => {
+describe('parties: travel verbs, clauses and lists', () => {
   const count = async (text: string) => (await map(flightBookingTemplate, `${text}, Paris to Rome Friday`)).payload['passenger_count'];
 
   it('"alone" drops the speaker only in the speaker\'s clause and not before "with"', async () => {
@@ -335,7 +335,7 @@ describe('a party after the review', () => {
   });
 });
 
-describe('alarm names and other after the review', () => {
+describe('alarm names, and other in the order said', () => {
   it('an act another verb asks for is no alarm name; what went wrong under a verb still is', async () => {
     const window = await map(faultManagementTemplate, 'schedule a maintenance window on AGG-03');
     expect(window.payload['alarm_type']).toBeUndefined();

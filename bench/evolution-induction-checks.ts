@@ -1,4 +1,4 @@
-/** A small validation set for the second review of the evolution rules (draft-zhou §6.2.2, §7): own phrasings, never tuned on. Run: npx tsx bench/evolution-review2-validation.ts */
+/** Induction checks on phrasings of our own (draft-zhou §6.2.2, §7: dates, codes, person names, scripts without spaces), written after the first review fixes, so not an independent check. Run: npx tsx bench/evolution-induction-checks.ts */
 import { loadWordNetLexicon } from '@parley/embeddings';
 import { induceKey, type InductionSample } from '@parley/evolution';
 const lexicon = await loadWordNetLexicon();
