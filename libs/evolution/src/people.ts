@@ -74,7 +74,9 @@ export function personNames(rawOf: ReadonlyMap<string, readonly string[]>, lex: 
         const o = raw[k + 1];
         if (o !== undefined && (unknown(o) || (w !== 'for' && personOnly(o)))) add(o);
       }
-      if (!isPerson(w)) continue;
+      // A person noun that is also an adjective ("extra", "senior") may be modifying what follows ("extra
+      // legroom"): no name by position after it.
+      if (!isPerson(w) || lex.pos(w).a > 0) continue;
       // After the noun ("engineer peter"), after it and a copula ("the engineer should be peter"), or before it with
       // "the" ("maria the engineer"); a word right before it modifies it ("a Brother printer"), and is no name for that.
       let j = k + 1;

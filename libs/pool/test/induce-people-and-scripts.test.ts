@@ -74,3 +74,10 @@ describe('fragments stored before codes were joined (zhou §6.2.2 induction over
     expect(r.ok && r.candidate.key.key_type).toBe('array');
   });
 });
+
+describe('a person noun that is also an adjective (zhou §7 names, §6.2.2 naming)', () => {
+  it('"extra legroom" is a need, not an extra (a film extra) named Legroom', () => {
+    const r = induce([said('extra legroom', 3), said('extra legroom please', 3), said('I need extra legroom', 2)]);
+    expect(r.ok && r.candidate.key.key_name).toMatch(/legroom/);
+  });
+});
