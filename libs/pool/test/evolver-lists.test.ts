@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordNetLexicon } from '@parley/embeddings';
 import { induceKey, type InductionResult, type Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
-import { APPLY_RULES, createEvolver, type MaturedCluster } from '../src/index';
+import { APPLY_RULES, createEvolver } from '../src/index';
+import { matured } from './induction-fixture';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 4, 4);
@@ -17,21 +18,6 @@ beforeAll(async () => {
   lexicon = await loadWordNetLexicon();
 });
 
-function matured(id: string, samples: [string, string[]][], at: number): MaturedCluster {
-  return {
-    cluster_id: id,
-    scenario_id: 'flight_booking',
-    scope: 'global',
-    size: 10,
-    heat: 60,
-    distinct_clients: new Set(samples.flatMap(([, c]) => c)).size,
-    occurrences_in_window: 10,
-    branch: 'distinct_clients',
-    reasons: ['heat 60 >= 50'],
-    matured_at: at,
-    samples: samples.map(([text, clients]) => ({ text, count: clients.length, clients })),
-  };
-}
 
 const BAGS: [string, string[]][] = [['lost bags BG-1201 and BG-1207', ['a1', 'a2', 'a3']], ['my bags BG-3301, BG-3302', ['a4', 'a5']], ['bags BG-0042 BG-0043 are missing', ['a6', 'a7']]];
 const MORE_BAGS: [string, string[]][] = [['bags BG-5501 and BG-5502 please', ['c1', 'c2', 'c3']], ['tags BG-6601, BG-6602', ['c4', 'c5']], ['luggage BG-7701 BG-7702 lost', ['c6', 'c7']]];

@@ -9,6 +9,7 @@ import type { InductionResult, Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
 import type { KeyDefinition } from '@parley/protocol';
 import { APPLY_RULES, createEvolver, type Evolver, type InduceFn, type MaturedCluster } from '../src/index';
+import { matured } from './induction-fixture';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 4, 4);
@@ -19,21 +20,6 @@ beforeAll(async () => {
   lexicon = await loadWordNetLexicon();
 });
 
-function matured(id: string, samples: [string, string[]][], at: number): MaturedCluster {
-  return {
-    cluster_id: id,
-    scenario_id: 'flight_booking',
-    scope: 'global',
-    size: samples.reduce((n, [, c]) => n + c.length, 0),
-    heat: 60,
-    distinct_clients: new Set(samples.flatMap(([, c]) => c)).size,
-    occurrences_in_window: 10,
-    branch: 'distinct_clients',
-    reasons: ['heat 60 >= 50'],
-    matured_at: at,
-    samples: samples.map(([text, clients]) => ({ text, count: clients.length, clients })),
-  };
-}
 
 type Logged = { kind: 'matured' | 'grown'; body: string };
 
