@@ -15,7 +15,7 @@
 // The last line is one JSON object with the figures.
 //
 // Options: --file PATH, repeatable (default: every dev set, bench/data/ask/utterances.dev.json, utterances.dev2.json
-// and the validation sets utterances.dev3.json to utterances.dev6.json, each reported on its own), --heldout (bench/heldout/ask/utterances.heldout.json and .heldout2.json, each on its own; run by the
+// and the validation sets utterances.dev3.json to utterances.dev6.json, each reported on its own), --heldout (bench/heldout/ask/utterances.heldout.json, .heldout2.json and .heldout3.json, each on its own; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
@@ -82,7 +82,7 @@ function files(): string[] {
 }
 
 async function main(): Promise<void> {
-  const chosen = flag('heldout') ? ['bench/heldout/ask/utterances.heldout.json', 'bench/heldout/ask/utterances.heldout2.json'] : files().length > 0 ? files() : DEV_FILES;
+  const chosen = flag('heldout') ? ['bench/heldout/ask/utterances.heldout.json', 'bench/heldout/ask/utterances.heldout2.json', 'bench/heldout/ask/utterances.heldout3.json'] : files().length > 0 ? files() : DEV_FILES;
   for (const f of chosen) if (!existsSync(join(ROOT, f))) throw new Error(`no data set at ${join(ROOT, f)}`);
   const verbose = flag('verbose');
   let mapper: Mapper | undefined;
