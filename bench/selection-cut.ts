@@ -1,4 +1,4 @@
-// `npx tsx bench/selection-cut.ts [--val] [--top N] [--min-recall R] [--rule minK,drop,ratio,gap ...]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
+// `npx tsx bench/selection-cut.ts [--val] [--top N] [--min-recall R] [--rule minK,drop,ratio,gap ...] [--lead L,...] [--budget B,...]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
 // libs/adol selectTools) swept over the dev request sets (bench/data/selection *.dev, *.own, *.para and the GitHub
 // queries; `--val` adds the validation sets *.val*.json, reported apart and never used to choose). Each request is
 // ranked once (the default rankers, offline embedder, WordNet lexicon); every rule of the grid is then applied to
@@ -6,7 +6,10 @@
 // recall within the cut (the expected tool among those returned) and of the tokens per request fewer than the full
 // list (the returned tools in the short view, summed per tool), and the same for a fixed top 5. Never reads
 // bench/heldout. Prints the rules on the dev Pareto front, best tokens first (those of at least --min-recall), and
-// each --rule asked for (`--rule 2,1.4,0,0.5`; `inf` for off) whether on the front or not.
+// each --rule asked for (`--rule 2,1.4,0,0.5`; `inf` for off) whether on the front or not. Two rules outside the
+// library, per set: `--lead L` (one tool when the best's fused score leads the second's by more than L, else the
+// default rule; how often the one kept is wrong) and `--budget B` (the longest prefix whose short-view tokens stay
+// within B of the full list's, at least one tool, with and without the default drop rule).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
