@@ -1,4 +1,4 @@
-// `npx tsx bench/selection-cut.ts [--val] [--top N] [--min-recall R] [--rule minK,drop,ratio,gap ...]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
+// `npx tsx bench/selection-cut.ts [--val] [--top N] [--min-recall R] [--rule minK,drop,ratio,gap ...] [--lead L,...] [--budget B,...]`: the adaptive cut's rule (draft-chang §3.4, `autoCut` of
 // libs/adol selectTools) swept over the dev request sets (bench/data/selection *.dev, *.own, *.para and the GitHub
 // queries; `--val` adds the validation sets *.val*.json, reported apart and never used to choose). Each request is
 // ranked once (the default rankers, offline embedder, WordNet lexicon); every rule of the grid is then applied to
@@ -6,7 +6,10 @@
 // recall within the cut (the expected tool among those returned) and of the tokens per request fewer than the full
 // list (the returned tools in the short view, summed per tool), and the same for a fixed top 5. Never reads
 // bench/heldout. Prints the rules on the dev Pareto front, best tokens first (those of at least --min-recall), and
-// each --rule asked for (`--rule 2,1.4,0,0.5`; `inf` for off) whether on the front or not.
+// each --rule asked for (`--rule 2,1.4,0,0.5`; `inf` for off) whether on the front or not. Two rules outside the
+// library, per set: `--lead L` (one tool when the best's fused score leads the second's by more than L, else the
+// default rule; how often the one kept is wrong) and `--budget B` (the longest prefix whose short-view tokens stay
+// within B of the full list's, at least one tool, with and without the default drop rule).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +119,35 @@ async function main(): Promise<void> {
     const rule = { minK: minK ?? 1, drop: drop ?? 1.5, ratio: ratio ?? 0, gap: gap ?? Number.POSITIVE_INFINITY };
     const f = (r: Ranked): number => autoCutLength(r.scores, 5, rule);
     log(`asked: ${show({ rule: label(rule), cut: rule, dev: measure(dev, f), val: val.length > 0 ? measure(val, f) : undefined })}`);
+  }
+  // `--budget 0.1,0.15`: the token-budget cap (adol `autoCut.budget`): the longest prefix of what the rule keeps
+  // whose short-view tokens stay within that share of the full list's tokens, at least one tool.
+  const budgets = a.includes('--budget') ? (a[a.indexOf('--budget') + 1] ?? '').split(',').map(Number) : [];
+  const within = (r: Ranked, k: number, cap: number): number => {
+    let sum = 0;
+    let j = 0;
+    while (j < k && sum + r.tokens[j]! <= cap) sum += r.tokens[j++]!;
+    return Math.max(1, j);
+  };
+  const fullOf = new Map([...dev, ...val].flatMap((s) => s.requests.map((r) => [r, s.full] as const)));
+  for (const b of budgets)
+    for (const [name, rule] of [['default drop 1.5', {}], ['no drop', { drop: Number.POSITIVE_INFINITY }]] as const) {
+      const f = (r: Ranked): number => within(r, autoCutLength(r.scores, 5, rule), b * fullOf.get(r)!);
+      const d = measure(dev, f);
+      const v = val.length > 0 ? measure(val, f) : undefined;
+      log(`budget ${b} + ${name}: dev recall ${d.recall.toFixed(4)} saved ${d.saved.toFixed(2)}%${v ? ` | val recall ${v.recall.toFixed(3)} saved ${v.saved.toFixed(1)}%` : ''}`);
+      for (const [i, s] of dev.entries()) log(`    dev ${s.name.padEnd(34)} ${d.perSet[i]!.recall.toFixed(3)} ${d.perSet[i]!.saved.toFixed(1)}%`);
+      if (v) for (const [i, s] of val.entries()) log(`    val ${s.name.padEnd(34)} ${v.perSet[i]!.recall.toFixed(3)} ${v.perSet[i]!.saved.toFixed(1)}%`);
+    }
+  // `--lead 0.5,1`: one tool when the best stands more than that far (fused score) above the second, else the default rule.
+  const leads = a.includes('--lead') ? (a[a.indexOf('--lead') + 1] ?? '').split(',').map(Number) : [];
+  for (const l of leads) {
+    const f = (r: Ranked): number => (r.scores.length > 1 && r.scores[0]! - r.scores[1]! > l ? 1 : autoCutLength(r.scores, 5, {}));
+    const d = measure(dev, f);
+    const v = val.length > 0 ? measure(val, f) : undefined;
+    const led = dev.flatMap((s) => s.requests).filter((r) => f(r) === 1 && autoCutLength(r.scores, 5, {}) > 1);
+    log(`lead ${l}: dev recall ${d.recall.toFixed(4)} saved ${d.saved.toFixed(2)}%${v ? ` | val recall ${v.recall.toFixed(3)} saved ${v.saved.toFixed(1)}%` : ''}; dev requests cut to one by the lead ${led.length}, first right ${led.filter((r) => r.hit[0]).length}, right one 2nd-5th ${led.filter((r) => !r.hit[0] && r.hit.slice(1, 5).some(Boolean)).length}`);
+    for (const [i, s] of dev.entries()) log(`    dev ${s.name.padEnd(34)} ${d.perSet[i]!.recall.toFixed(3)} ${d.perSet[i]!.saved.toFixed(1)}%`);
   }
   for (const [i, s] of dev.entries()) log(`  dev ${s.name.padEnd(34)} fixed 5: ${rows[0]!.dev.perSet[i]!.recall.toFixed(3)} ${rows[0]!.dev.perSet[i]!.saved.toFixed(1)}%  former: ${current.dev.perSet[i]!.recall.toFixed(3)} ${current.dev.perSet[i]!.saved.toFixed(1)}%`);
 }

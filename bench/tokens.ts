@@ -83,6 +83,19 @@ interface SplitResult {
   /** The same for a fixed top 5 (what recall@5 counts). */
   tokens_per_request_top5: number;
   tokens_per_request_top5_saved_pct: number;
+  /**
+   * What a client receives over one request through Parley's MCP face (`_meta` query + short, refs "none"): the
+   * answer (the cut's tools in the short view, references inlined), and, for a client that then fetches the full
+   * schema of the tool it calls (`_meta.names`), that tool's full view too: the expected tool when the answer holds
+   * it, else the answer's first.
+   */
+  client_answer: number;
+  client_answer_saved_pct: number;
+  client_with_fetch: number;
+  client_with_fetch_saved_pct: number;
+  /** The floor of any one-tool answer: the expected tool alone in the short view (and with its full-view fetch). */
+  floor_answer_saved_pct: number;
+  floor_with_fetch_saved_pct: number;
   misses: { id: string; text: string; expected: string; rank: number; top: string[] }[];
 }
 
@@ -189,14 +202,26 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
   );
   let tokens = 0;
   let tokens5 = 0;
+  const client = { answer: 0, fetch: 0, floor: 0, floorFetch: 0 };
+  const wire = (ts: McpTool[]): number => countTokens(inlineToolRefs(ts).tools);
   for (const r of set.requests) {
     const chosen = await selectTools(tools, r.text, opts);
     tokens += countTokens(chosen.map((s) => shortView(s.tool)));
+    client.answer += wire(chosen.map((s) => shortView(s.tool)));
+    const called = chosen.find((s) => r.expected.includes(s.tool.name))?.tool ?? chosen[0]?.tool;
+    if (called) client.fetch += wire([called]);
+    const expected = tools.find((t) => t.name === r.expected[0]);
+    if (expected) {
+      client.floor += wire([shortView(expected)]);
+      client.floorFetch += wire([shortView(expected)]) + wire([expected]);
+    }
     const top5 = await selectTools(tools, r.text, { ...opts, topK: 5, cut: 'fixed' });
     tokens5 += countTokens(top5.map((s) => shortView(s.tool)));
   }
   const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
   const perRequest5 = Math.round(tokens5 / Math.max(1, set.requests.length));
+  const n = Math.max(1, set.requests.length);
+  const saved = (x: number): number => round(((full - x / n) / full) * 100, 1);
   const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
   return {
     file: set.file,
@@ -209,6 +234,12 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
     tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
     tokens_per_request_top5: perRequest5,
     tokens_per_request_top5_saved_pct: round(((full - perRequest5) / full) * 100, 1),
+    client_answer: Math.round(client.answer / n),
+    client_answer_saved_pct: saved(client.answer),
+    client_with_fetch: Math.round((client.answer + client.fetch) / n),
+    client_with_fetch_saved_pct: saved(client.answer + client.fetch),
+    floor_answer_saved_pct: saved(client.floor),
+    floor_with_fetch_saved_pct: saved(client.floorFetch),
     misses: set.requests
       .map((r, i) => ({ id: r.id, text: r.text, expected: r.expected.join('|'), rank: ev.ranks[i]!, top: [] as string[] }))
       .filter((m) => m.rank < 1 || m.rank > 5),
@@ -275,9 +306,11 @@ async function main(): Promise<void> {
       : { embedder, ...(typeof lexicon === 'string' ? {} : { lexicon }), ...(opt.mode ? { mode: opt.mode } : {}), ...(opt.rankers ? { rankers: opt.rankers } : {}), ...(opt.cut ? { cut: opt.cut } : {}), ...(opt.autoCut ? { autoCut: opt.autoCut } : {}) };
   log(
     `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, lexicon ${typeof lexicon === 'string' ? lexicon : lexicon.id}, mode ${selectOpts.mode ?? 'default'}, rankers ${selectOpts.rankers?.join('+') ?? 'default'}, cut ${selectOpts.cut ?? 'default'} ${JSON.stringify(selectOpts.autoCut ?? {})}; ` +
-      'recall@k on the full ranking; "cut" = what the cut returns (at most 5): tools, recall within it, tokens per request (those tools in the short view); "top 5" = tokens of a fixed top 5, beside recall@5',
+      'recall@k on the full ranking; "cut" = what the cut returns (at most 5): tools, recall within it, tokens per request (those tools in the short view); "top 5" = tokens of a fixed top 5, beside recall@5; ' +
+      '"client" = fewer tokens than the full list in what the MCP face sends (the answer: short views, references inlined) / the answer plus the full schema of the tool the client calls (_meta.names); ' +
+      '"floor" = the same for a one-tool answer holding only the expected tool',
   );
-  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | cut: tools, recall, tokens/request (vs full) | top 5: recall@5, tokens/request');
+  log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | cut: tools, recall, tokens/request (vs full) | top 5: recall@5, tokens/request | client: answer / + fetch | floor: answer / + fetch');
   for (const set of sets) {
     const tools = toolsOf(set.list)!;
     const row = out[set.list]!;
@@ -285,7 +318,7 @@ async function main(): Promise<void> {
     (row.selection ??= {})[set.split] = r;
     const f = (x: Figures): string => `${String(x.n).padStart(3)}  ${x.recall_at_1.toFixed(3)} ${x.recall_at_5.toFixed(3)} ${x.mrr.toFixed(3)}`;
     log(
-      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} | ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}, ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full}) | ${r.all.recall_at_5.toFixed(3)}, ${r.tokens_per_request_top5} (${r.tokens_per_request_top5_saved_pct}% fewer)`,
+      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} | ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}, ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full}) | ${r.all.recall_at_5.toFixed(3)}, ${r.tokens_per_request_top5} (${r.tokens_per_request_top5_saved_pct}% fewer) | client: ${r.client_answer_saved_pct}% / +fetch ${r.client_with_fetch_saved_pct}% | floor ${r.floor_answer_saved_pct}% / ${r.floor_with_fetch_saved_pct}%`,
     );
     if (opt.verbose) for (const m of r.misses) log(`    miss ${m.id} rank ${m.rank}: ${m.text} → ${m.expected}`);
   }

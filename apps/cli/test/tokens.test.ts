@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parley, parleyWith } from './run-cli';
-import { countTokens, measureTools, shortView, toolsFromList } from '@parley/adol';
+import { countTokens, inlineToolRefs, measureTools, shortView, toolsFromList } from '@parley/adol';
 import type { SelectionFigures } from '../src/commands/tokens';
 
 const DATA = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta.url));
@@ -97,6 +97,11 @@ describe('parley tokens FILE', () => {
     for (const t of a.tools) expect(t.tokens).toBe(short.get(t.name));
     expect(a.tokens).toBeLessThanOrEqual(a.top_k_tokens);
     expect(auto.stdout).toContain(`returned ${a.tools.length} tools: ${a.tokens} tokens`);
+    // What a client receives: the answer as the MCP face sends it (short, references inlined), plus the fetch of the first tool's full schema.
+    const byName = (n: string) => tools.find((x) => x.name === n)!;
+    expect(a.client_tokens).toBe(countTokens(inlineToolRefs(a.tools.map((t) => shortView(byName(t.name)))).tools));
+    expect(a.client_with_fetch_tokens).toBe(a.client_tokens + countTokens(inlineToolRefs([byName(a.tools[0]!.name)]).tools));
+    expect(a.client_with_fetch_tokens).toBeGreaterThan(a.client_tokens);
     // min_k forces the count up, a zero drop cuts to it; fixed ignores the rule.
     const forced = lastJson((await parley('tokens', path, '--json', '--query=what changed between main and release-2', '--top-k', '4', '--cut-drop', '0', '--min-k', '3')).stdout).selection as SelectionFigures;
     expect(forced.tools.map((t) => t.name)).toEqual(a.tools.length >= 3 ? a.tools.slice(0, 3).map((t) => t.name) : forced.tools.map((t) => t.name));

@@ -55,7 +55,18 @@ export interface ListToolsOptions {
    */
   autoCut?: { minK?: number; drop?: number; ratio?: number; gap?: number };
   tags?: string[];
+  /**
+   * chang §3.2 with §3.4: the tools of these names only, so that a client that received a selection in the short
+   * view fetches the full schema of the one tool it calls, not the whole list. Not with query or tags (`exclusive`);
+   * a name the catalogue does not hold is refused by the MCP face (`unknown_tool`), never silently dropped.
+   */
+  names?: string[];
 }
+
+/** Most tool names one `tools/list` may ask for (`_meta.names`). */
+export const MAX_NAMES = 32;
+/** Longest tool name accepted in `_meta.names` (MCP tool names are at most 128 characters). */
+const MAX_NAME_LENGTH = 128;
 
 /** `tools/call` options: ADOL C (requireOutput), and the caller's id for zhou §6.2.1 source counts. */
 export interface CallToolOptions {
@@ -171,6 +182,15 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     out.tags = stringArray(m.tags, `${base}.tags`, MAX_TAGS, (s, p) => {
       if (!TAG_PATTERN.test(s) || s.length > 64) fail(p, 'pattern', `${p} "${s.slice(0, 60)}" must be a lowercase tag (letters, digits, "_" and "-")`);
     });
+  }
+  if (m.names !== undefined && m.names !== null) {
+    const path = `${base}.names`;
+    const clash = out.query !== undefined ? 'query' : out.tags ? 'tags' : undefined;
+    if (clash) fail(path, 'exclusive', `${path} asks for tools by name; it does not go with ${base}.${clash}`);
+    out.names = stringArray(m.names, path, MAX_NAMES, (s, p) => {
+      if (s === '' || s.length > MAX_NAME_LENGTH) fail(p, 'length', `${p} must be a tool name of 1 to ${MAX_NAME_LENGTH} characters`);
+    });
+    if (out.names.length === 0) fail(path, 'non_empty', `${path} must name at least one tool`);
   }
   return out;
 }

@@ -124,7 +124,7 @@ async function inSpan<T>(
 const INSTRUCTIONS =
   'Each tool is a scenario served by an agent registered in Parley (draft-zhou). The arguments are the payload: ' +
   'follow each key\'s description, and put anything that fits no key in "other". ' +
-  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut (with min_k, cut_drop, cut_ratio, cut_gap), tags and refs ' +
+  'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut (with min_k, cut_drop, cut_ratio, cut_gap), tags, names (the full schema of the tools named, e.g. the one a short answer led you to call) and refs ' +
   '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput.';
 
 /**
@@ -187,7 +187,7 @@ export interface SharedRefs {
  */
 export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs): Promise<ListToolsResult> {
   const opts = parseListToolsMeta(meta);
-  const picked = await selectEntries(
+  const picked = opts.names ? byName(selectable, opts.names) : await selectEntries(
     selectable,
     { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
     embedder,
@@ -202,6 +202,19 @@ export async function listTools(selectable: readonly SelectableEntry[], meta: un
   const r = dedupTools(tools as unknown as McpTool[], opts.refs === 'shared' ? { mode: 'shared' } : { mode: 'local' });
   for (const doc of r.shared) shared!.store.put(doc.url, doc.schema);
   return { tools: r.tools as unknown as Tool[] };
+}
+
+/**
+ * `_meta.names` (chang §3.2 with §3.4): the named tools in the catalogue's order; a name it does not hold is
+ * `invalid_params` naming the entry (rule `unknown_tool`), so a client never mistakes a typo for an empty answer.
+ */
+function byName(selectable: readonly SelectableEntry[], names: readonly string[]): SelectableEntry['entry'][] {
+  const held = new Map(selectable.map((s) => [s.name, s.entry] as const));
+  names.forEach((n, i) => {
+    if (!held.has(n)) throw new ParleyError('invalid_params', `params._meta.names[${i}] is not a tool of this server`, { path: `params._meta.names[${i}]`, rule: 'unknown_tool' });
+  });
+  const wanted = new Set(names);
+  return selectable.filter((s) => wanted.has(s.name)).map((s) => s.entry);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

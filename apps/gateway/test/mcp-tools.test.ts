@@ -278,6 +278,27 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect((await listTools(selectable, { query, top_k: 3, cut_drop: 0 })).tools).toHaveLength(3);
   });
 
+  it('names fetch the full schema of the tools named (the one a short answer led to), in catalogue order (chang §3.2 with §3.4)', async () => {
+    const [a, b] = [entries[0]!.tool.name, entries[1]!.tool.name];
+    const r = await listTools(selectable, { names: [b, a] });
+    expect(r.tools.map((t) => t.name)).toEqual([a, b]);
+    expect(r.tools[0]).toEqual(entries[0]!.tool);
+    const short = await listTools(selectable, { names: [a], short: true });
+    expect(tokens(short)).toBeLessThan(tokens({ tools: [r.tools[0]!] }));
+    expect(tokens({ tools: [r.tools[0]!] })).toBeLessThan(tokens(await listTools(selectable, {})));
+  });
+
+  it('refuses names it does not hold, and names beside query or tags, naming the member and rule', async () => {
+    const e = await listTools(selectable, { names: [entries[0]!.tool.name, 'constructor'] }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ type: 'invalid_params', path: 'params._meta.names[1]', rule: 'unknown_tool' });
+    expect(violation(() => parseListToolsMeta({ names: ['a'], query: 'x' }))).toEqual({ type: 'invalid_params', path: 'params._meta.names', rule: 'exclusive' });
+    expect(violation(() => parseListToolsMeta({ names: ['a'], tags: ['travel'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.names', rule: 'exclusive' });
+    expect(violation(() => parseListToolsMeta({ names: [] }))).toEqual({ type: 'invalid_params', path: 'params._meta.names', rule: 'non_empty' });
+    expect(violation(() => parseListToolsMeta({ names: ['a', 'a'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.names[1]', rule: 'unique' });
+    expect(violation(() => parseListToolsMeta({ names: [''] }))).toEqual({ type: 'invalid_params', path: 'params._meta.names[0]', rule: 'length' });
+    expect(violation(() => parseListToolsMeta({ names: 'a' }))).toEqual({ type: 'invalid_params', path: 'params._meta.names', rule: 'type' });
+  });
+
   it('short applies after selection and keeps the names', async () => {
     const full = await listTools(selectable, {});
     const short = await listTools(selectable, { short: true });

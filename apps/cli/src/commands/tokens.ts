@@ -168,6 +168,15 @@ export interface SelectionFigures {
   top_k: number;
   top_k_tokens: number;
   top_k_saved_pct: number;
+  /**
+   * What a client receives through Parley's MCP face: the answer (the returned tools in the short view, references
+   * inlined, as tools/list sends them with `short: true`), and that answer plus the full schema of the first returned
+   * tool, fetched with `_meta.names` by a client that wants it before calling.
+   */
+  client_tokens: number;
+  client_saved_pct: number;
+  client_with_fetch_tokens: number;
+  client_with_fetch_saved_pct: number;
 }
 
 /** The embedder PARLEY_EMBEDDER configures, read with the arguments: a setting the embedders package refuses is a usage error. */
@@ -203,6 +212,8 @@ export async function selectionFigures(
   const chosen = sel.cut === 'fixed' ? fixed : fixed.slice(0, autoCutLength(fixed.map((s) => s.score), sel.topK, sel.autoCut));
   const tokens = countTokens(chosen.map((s) => shortView(s.tool)));
   const topTokens = countTokens(fixed.map((s) => shortView(s.tool)));
+  const client = countTokens(inlineToolRefs(chosen.map((s) => shortView(s.tool))).tools);
+  const fetched = chosen[0] ? countTokens(inlineToolRefs([chosen[0].tool]).tools) : 0;
   const saved = (n: number): number => (full === 0 ? 0 : Math.round(((full - n) / full) * 1000) / 10);
   return {
     query: sel.query,
@@ -215,6 +226,10 @@ export async function selectionFigures(
     top_k: sel.topK,
     top_k_tokens: topTokens,
     top_k_saved_pct: saved(topTokens),
+    client_tokens: client,
+    client_saved_pct: saved(client),
+    client_with_fetch_tokens: client + fetched,
+    client_with_fetch_saved_pct: saved(client + fetched),
   };
 }
 
@@ -225,6 +240,7 @@ export function renderSelection(s: SelectionFigures, full: number): string {
     `${'tool'.padEnd(w)}  ${'score'.padStart(7)}  ${'tokens (short)'.padStart(14)}`,
     ...s.tools.map((t) => `${t.name.padEnd(w)}  ${t.score.toFixed(3).padStart(7)}  ${String(t.tokens).padStart(14)}`),
     `returned ${s.tools.length} tools: ${s.tokens} tokens, ${s.saved_pct}% fewer than the full list (${full}); a fixed top ${s.top_k}: ${s.top_k_tokens} tokens, ${s.top_k_saved_pct}% fewer`,
+    `a client receives ${s.client_tokens} tokens (${s.client_saved_pct}% fewer; the answer with references inlined), ${s.client_with_fetch_tokens} (${s.client_with_fetch_saved_pct}% fewer) if it also fetches the full schema of ${s.tools[0]?.name ?? 'no tool'} (_meta.names)`,
   ].join('\n');
 }
 

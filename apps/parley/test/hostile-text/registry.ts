@@ -19,6 +19,7 @@ import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
+import { listTools } from '@parley/gateway';
 
 export interface TextPath {
   /** Library and function, as a reader finds it. */
@@ -168,6 +169,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
         topK: 2,
         rankers: ['bm25', 'dense', 'params'],
       }),
+  },
+  {
+    // chang §3.2 with §3.4: a client fetches the full schema of the tool a short answer led it to call.
+    name: 'gateway MCP tools/list _meta.names (tool names the client sends)',
+    files: ['apps/gateway/src/mcp.ts', 'apps/gateway/src/adol-params.ts'],
+    run: (t) =>
+      listTools(
+        [{ name: t.slice(0, 128) || 'x', description: 'a tool', entry: { tool: { name: t.slice(0, 128) || 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0],
+        { names: [t] },
+      ),
   },
   {
     name: 'cli parley tokens --query (selection, the adaptive cut and its table: request)',
