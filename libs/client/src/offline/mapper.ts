@@ -737,6 +737,47 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** The speaker in the singular: one traveller when a party is added to nothing else said. */
+const SPEAKER_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself']);
+/** A count of people added to the party is surer than the party said group by group (0.92), which it includes. */
+const ADDED_CONFIDENCE = 0.94;
+
+/**
+ * A party added to the one said elsewhere: a verb of adding (`Lexicon.isAddingVerb`: "add", "include") then groups
+ * of people ("…, oh and add our three kids", "I added 2 kids") add to the count read elsewhere in the utterance
+ * ("my partner and I" → 2 + 3), or to the speaker alone when the speaker says I or me and no count is read.
+ */
+function addedParties(c: Ctx, k: KeyPlan): void {
+  if (!headIsPerson(c, k)) return;
+  for (let v = 0; v + 1 < c.tokens.length; v++) {
+    const verb = c.tokens[v] as Token;
+    if (verb.kind !== 'word' || FUNCTION_WORDS.has(verb.lower) || !c.lex.isAddingVerb(verb.lower)) continue;
+    const first = partyGroup(c, v + 1);
+    if (!first) continue;
+    let added = first.value;
+    let counted = first.counted;
+    let to = first.to;
+    for (let g = 1; g < MAX_PARTY_GROUPS && PARTY_JOINERS.has(c.tokens[to]?.lower ?? '') && c.tokens[to]?.lower !== ','; g++) {
+      const next = partyGroup(c, to + 1);
+      if (!next) break;
+      added += next.value;
+      counted ||= next.counted;
+      to = next.to;
+    }
+    if (!counted) continue;
+    const inside = (i: number) => i >= v && i < to;
+    const base = c.out
+      .filter((x) => x.key === k.name && typeof x.value === 'number' && x.tokens.every((i) => !inside(i)))
+      .sort((a, b) => b.confidence - a.confidence)[0];
+    const speaker = c.tokens.findIndex((t, i) => !inside(i) && t.kind === 'word' && SPEAKER_WORDS.has(t.lower));
+    const value = base ? (base.value as number) + added : speaker >= 0 ? 1 + added : undefined;
+    if (value === undefined || !withinRange(k, value)) continue;
+    const tokens = [...(base ? base.tokens : [speaker]), ...span(v, to)];
+    c.out.push({ key: k.name, value, confidence: ADDED_CONFIDENCE, tokens: [...new Set(tokens)].sort((a, b) => a - b), rule: 'party_added' });
+    v = to - 1;
+  }
+}
+
 /** Adverb particles of phrasal verbs ("flying out with", "going back with"): the verb is before them. */
 const PARTICLES: ReadonlySet<string> = new Set(['out', 'back', 'away', 'off', 'home', 'over', 'abroad', 'together', 'along', 'up', 'down']);
 /** Determiners and prepositions: a word after them is read as a noun. */
@@ -1193,6 +1234,8 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   if (first.kind === 'word' && first.upper && k.codeShape !== undefined && shapeOf(first.text) === k.codeShape && first.text.length === 3) {
     return { value: first.text, confidence: 0.88, to: at + 1 };
   }
+  const place = placeAt(c, at, limit);
+  if (place) return place;
   let j = at;
   for (;;) {
     if (j < limit && j - at < 5 && isNameWord(c, c.tokens[j] as Token)) j++;
@@ -1203,6 +1246,21 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   if (j === at) return undefined;
   const name = c.text.slice(first.start, (c.tokens[j - 1] as Token).end);
   return { value: name, confidence: 0.55, to: j };
+}
+
+/** How sure a town read from WordNet is: under a name the template knows, above one taken as written. */
+const PLACE_CONFIDENCE = 0.6;
+
+/**
+ * A town WordNet knows, one word at `at`: said in lowercase ("to dublin", a town first and nothing else), or a slip
+ * of its name ("Vancuver", "dehli"; `Lexicon.placeSlip`), given as WordNet names it. Not when a name goes on after it.
+ */
+function placeAt(c: Ctx, at: number, limit: number): { value: JsonValue; confidence: number; to: number } | undefined {
+  const t = c.tokens[at];
+  if (!t || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || (at + 1 < limit && isNameWord(c, c.tokens[at + 1] as Token))) return undefined;
+  const said = t.text.toLowerCase();
+  const place = (t.capital ? undefined : c.lex.placeName(said)) ?? c.lex.placeSlip(said);
+  return place === undefined ? undefined : { value: place, confidence: PLACE_CONFIDENCE, to: at + 1 };
 }
 
 const MONTH_ABBREVIATIONS = new Set(['jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
@@ -1449,6 +1507,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
             personCounts(c, k);
             partyCounts(c, k);
+            addedParties(c, k);
           }
           phrases(c, k, k.phrases);
           break;
