@@ -38,6 +38,12 @@ const PLACE_DEPTH = 3;
 const PLACE_SENSES = 3;
 /** Verb senses read for a verb of adding. */
 const ADDING_SENSES = 3;
+/** Adjective and adverb senses read for the degree a word says. */
+const DEGREE_SENSES = 4;
+/** How WordNet's definitions say a small or a great degree ("to a small degree", "not great in degree", "a considerable degree"). */
+const MEASURE = '(degree|extent|amount|quantity|intensity)';
+const LOW_DEGREE = new RegExp(`\\b((small|little|slight|low)\\b[a-z ]{0,30}\\b${MEASURE}|not great in ${MEASURE})\\b`);
+const HIGH_DEGREE = new RegExp(`\\b(great|considerable|large|high)\\b[a-z ]{0,30}\\b${MEASURE}\\b`);
 /** Lengths of a word read as a slip of a town's name (shorter ones are too near too many names). */
 const MIN_SLIP = 5;
 const MAX_SLIP = 20;
@@ -79,6 +85,8 @@ export class Lexicon {
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
+  /** `degreeOf` per word. */
+  private readonly degreeCache = new Map<string, -1 | 0 | 1>();
   /** `placeName` per word ('' for none). */
   private readonly placeCache = new Map<string, string>();
 
@@ -604,6 +612,34 @@ export class Lexicon {
       }
     }
     return false;
+  }
+
+  /**
+   * The degree a word says, read from its WordNet definitions (first `DEGREE_SENSES` adjective and adverb senses;
+   * "a_bit" for a compound): -1 when one defines it as small in degree, extent, amount or intensity ("slightly": "to
+   * a small degree or extent"; "light": "not great in degree or quantity"), +1 when one defines it as great in them
+   * ("a_lot": "to a very great degree or extent"; "heavily": "to a considerable degree"), 0 when neither or both.
+   */
+  degreeOf(word: string): -1 | 0 | 1 {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w.replace(/_/g, '-'))) return 0;
+    const hit = this.degreeCache.get(w);
+    if (hit !== undefined) return hit;
+    let low = false;
+    let high = false;
+    for (const pos of ['a', 'r'] as const) {
+      for (const lemma of [...new Set([w, ...wn.baseForms(w, pos)])]) {
+        for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, DEGREE_SENSES)) {
+          const definition = (wn.synset(pos, o)?.gloss ?? '').split(/;|"/)[0]?.toLowerCase() ?? '';
+          if (LOW_DEGREE.test(definition)) low = true;
+          else if (HIGH_DEGREE.test(definition)) high = true;
+        }
+      }
+    }
+    const out = low === high ? 0 : low ? -1 : 1;
+    remember(this.degreeCache, w, out);
+    return out;
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

@@ -19,7 +19,7 @@ import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
-import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
+import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 
@@ -299,6 +299,61 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
     }
     c.out.push({ key: k.name, value, confidence, tokens, rule: 'example' });
   }
+}
+
+/** How far (tokens, in one clause) a degree word may stand from the key's cue ("smooth the skin a bit"). */
+const DEGREE_WINDOW = 4;
+
+/**
+ * A degree said in other words than an example's: an example of a number key fixes a value for a word WordNet
+ * defines by a degree ('light skin smoothing' -> 3: "light", not great in degree), and another word (or WordNet
+ * compound: "a bit", "a little") defined by the same degree ("slight", "slightly", "a bit") takes that value beside a
+ * cue of the key in its clause. Degrees without an example ("a lot") give nothing: the template fixes no value for them.
+ */
+function exampleDegrees(c: Ctx, k: KeyPlan): void {
+  const bySign = new Map<number, JsonValue | null>();
+  for (const ex of k.phrases) {
+    if (typeof ex.value !== 'number') continue;
+    for (const w of ex.words) {
+      if (k.nameWords.some((n) => c.lex.match(w, n) > 0)) continue;
+      const d = c.lex.degreeOf(w);
+      if (d === 0) continue;
+      const seen = bySign.get(d);
+      bySign.set(d, seen === undefined || seen === ex.value ? ex.value : null);
+    }
+  }
+  if (bySign.size === 0) return;
+  const cues = [...k.nameWords, ...k.cues];
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word') continue;
+    const next = c.tokens[i + 1];
+    const compound = next?.kind === 'word' && t.end + 1 === next.start ? `${t.lower}_${next.lower}` : undefined;
+    const two = compound !== undefined && c.lex.degreeOf(compound) !== 0;
+    const d = two ? c.lex.degreeOf(compound as string) : FUNCTION_WORDS.has(t.lower) ? 0 : c.lex.degreeOf(t.lower);
+    const value = bySign.get(d);
+    if (d === 0 || value === undefined || value === null) continue;
+    const to = two ? i + 2 : i + 1;
+    const cue = degreeCue(c, i, to, cues);
+    if (cue === undefined || negationBefore(c, Math.min(i, cue)) >= 0) continue;
+    c.out.push({ key: k.name, value, confidence: 0.7, tokens: span(Math.min(i, cue), Math.max(to, cue + 1)), rule: 'example_degree' });
+    i = to - 1;
+  }
+}
+
+/** The nearest token within `DEGREE_WINDOW` of [from, to), in the same clause, that says a cue of the key. */
+function degreeCue(c: Ctx, from: number, to: number, cues: readonly string[]): number | undefined {
+  const isCue = (j: number) => {
+    const t = c.tokens[j];
+    return t?.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && cues.some((q) => c.lex.match(t.lower, q) > 0);
+  };
+  for (let d = 1; d <= DEGREE_WINDOW; d++) {
+    const before = from - d;
+    if (before >= 0 && !c.tokens.slice(before + 1, from).some(isClausePunct) && !isClausePunct(c.tokens[before] as Token) && isCue(before)) return before;
+    const after = to - 1 + d;
+    if (after < c.tokens.length && !c.tokens.slice(to, after).some(isClausePunct) && isCue(after)) return after;
+  }
+  return undefined;
 }
 
 /** Words for a time of day (a date key leaves them for `other`). */
@@ -732,7 +787,11 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
         }
       }
     }
-    if (groups >= 2 && counted && withinRange(k, total)) c.out.push({ key: k.name, value: total, confidence: 0.92, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
+    // Without a number, a party the speaker travels with counts one by one ("I'm travelling with my wife and my
+    // mother" → 3): each group is one person by its first sense, said with a determiner.
+    if (groups >= 2 && (counted || speaker !== undefined) && withinRange(k, total)) {
+      c.out.push({ key: k.name, value: total, confidence: counted ? 0.92 : 0.8, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
+    }
     i = to - 1;
   }
 }
@@ -854,7 +913,8 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
     if (foreign) {
-      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(i, foreign.to), rule: 'person_count' });
+      const from = WE_ARE.has(t.lower) && WE.has(c.tokens[i - 1]?.lower ?? '') ? i - 1 : i;
+      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
       continue;
     }
     // "one ticket", "two seats", "three pax": what a booking counts per person, when the key counts people.
@@ -885,6 +945,11 @@ function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | 
     const alone = cjkNumeral(t.text);
     if (alone !== undefined && next?.kind === 'cjk' && startsWithPersonCounter(next.text)) return { value: alone, to: i + 2 };
     return undefined;
+  }
+  // "somos cinco", "nous sommes quatre": "we are" then a number (a third word may be "adults": "somos tres adultos").
+  if (t.kind === 'word' && WE_ARE.has(t.lower) && next) {
+    const m = next.kind === 'number' ? Number(next.text) : FOREIGN_NUMBERS.get(next.lower);
+    if (m !== undefined && Number.isInteger(m) && m > 0) return { value: m, to: c.tokens[i + 2]?.kind === 'word' && PERSON_WORDS.has((c.tokens[i + 2] as Token).lower) ? i + 3 : i + 2 };
   }
   const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
   if (n === undefined || !Number.isInteger(n) || !next) return undefined;
@@ -1504,6 +1569,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
         case 'number':
           numbers(c, k);
           rangeEnds(c, k);
+          exampleDegrees(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
             personCounts(c, k);
             partyCounts(c, k);
