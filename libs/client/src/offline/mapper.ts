@@ -1063,16 +1063,22 @@ function composites(c: Ctx, k: KeyPlan): void {
   const comp = k.composite;
   if (!comp || comp.parts !== 2) return;
   // Written as the template writes it: "AGG-05<->CR-02".
+  // An end is an identifier, a word in capitals, or a capital letter hyphenated to one ("SITE-A").
+  const endLike = (t: Token | undefined, at: number, step: 1 | -1) =>
+    t !== undefined && (identifierLike(t) || (t.kind === 'word' && (t.upper || (/^[A-Z]$/.test(t.text) && writtenEnd(c, at, step) !== at))));
   for (let i = 0; i < c.tokens.length; i++) {
     const a = c.tokens[i] as Token;
-    if (!identifierLike(a) && !(a.kind === 'word' && a.upper)) continue;
+    if (!endLike(a, i, -1)) continue;
     let j = i + 1;
     let glue = '';
     while (j < c.tokens.length && c.tokens[j]?.kind === 'punct' && glue.length < comp.glue.length) glue += (c.tokens[j++] as Token).text;
     if (glue !== comp.glue) continue;
     const b = c.tokens[j];
-    if (b && (identifierLike(b) || (b.kind === 'word' && b.upper)) && b.start === (c.tokens[j - 1] as Token).end && (c.tokens[i + 1] as Token).start === a.end) {
-      c.out.push({ key: k.name, value: c.text.slice(a.start, b.end), confidence: 0.95, tokens: span(i, j + 1), rule: 'composite_literal' });
+    if (b && endLike(b, j, 1) && b.start === (c.tokens[j - 1] as Token).end && (c.tokens[i + 1] as Token).start === a.end) {
+      // Each end whole as written, over the hyphens the tokenizer splits between letters ("SITE-A<->SITE-B").
+      const first = writtenEnd(c, i, -1);
+      const last = writtenEnd(c, j, 1);
+      c.out.push({ key: k.name, value: c.text.slice((c.tokens[first] as Token).start, (c.tokens[last] as Token).end), confidence: 0.95, tokens: span(first, last + 1), rule: 'composite_literal' });
     }
   }
   const ids: number[] = [];
@@ -1110,6 +1116,26 @@ function composites(c: Ctx, k: KeyPlan): void {
       c.out.push({ key: k.name, value: `${ta.text}${comp.glue}${tb.text}`, confidence: Math.min(0.95, 0.55 + 0.4 * share + 0.1 * (shape - 0.6)), tokens: own.length > 0 ? own : [ia], shared: [ia, ib], rule: 'composite' });
     }
   }
+}
+
+/** Most tokens an end of a written composite spans ("SITE-A": SITE, A). */
+const MAX_END_TOKENS = 8;
+
+/**
+ * The last token, going `step` from `at`, of the identifier written without spaces there: words and numbers joined
+ * by a hyphen (the tokenizer splits "SITE-A" into two words and keeps no token for the hyphen).
+ */
+function writtenEnd(c: Ctx, at: number, step: 1 | -1): number {
+  let end = at;
+  for (let n = 0; n < MAX_END_TOKENS; n++) {
+    const cur = c.tokens[end] as Token;
+    const next = c.tokens[end + step];
+    if (!next || next.kind === 'punct' || next.kind === 'cjk') break;
+    const between = step === 1 ? c.text.slice(cur.end, next.start) : c.text.slice(next.end, cur.start);
+    if (between !== '-') break;
+    end += step;
+  }
+  return end;
 }
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
