@@ -30,8 +30,10 @@ const hostilePiece = fc.oneof(
     // The request's head and a name word used as a verb (mapper.ts headTokens, verbUse); a gloss that names a value.
     'book a train', 'not a flight,', 'picture this', 'photograph the', 'get me a', 'optical', 'links',
     // Enum senses, degrees, parties, inflected glosses, base-form slips, acts (lexicon.ts senseWords, polarity; mapper.ts partyCounts, grades; glossary.ts inflectedGloss).
-    'chilly blue tone', 'film grain', 'hollywood film', 'cheapest cabin', 'most expensive', 'two adults and one kid', 'with my husband and', 'me and my two', 'for 1 to', 'blanquea', 'suaviza la piel', 'lissée', 'whitn', 'a quick look'),
-  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到', '背景', '磨皮\ud800', 'filtre ', 'and two kids ', 'cheapest ', 'more ', 'suaviz'), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
+    'chilly blue tone', 'film grain', 'hollywood film', 'cheapest cabin', 'most expensive', 'two adults and one kid', 'with my husband and', 'me and my two', 'for 1 to', 'blanquea', 'suaviza la piel', 'lissée', 'whitn', 'a quick look',
+    // Towns said in lowercase or slipped, people added to a party (lexicon.ts placeName, placeSlip, isAddingVerb; mapper.ts placeAt, addedParties).
+    'from dehli to', 'Vancuver', 'to dublin', 'add our three kids', 'I added 2 kids', 'include my two'),
+  fc.tuple(fc.constantFrom('a', '-', '1-', "'", '(', 'a1', 'INC-', '1, ', 'from ', 'no ', '9:', '->', '从上海到', 'から', 'de X ', '1 to 2 ', 'high ', '\ud800到', '背景', '磨皮\ud800', 'filtre ', 'and two kids ', 'cheapest ', 'more ', 'suaviz', 'add 2 kids and ', 'londn '), fc.integer({ min: 1, max: 300 })).map(([s, n]) => s.repeat(n)),
   fc.integer({ min: -1e9, max: 1e9 }).map(String),
 );
 const hostileUtterance = fc.array(hostilePiece, { minLength: 1, maxLength: 12 }).map((xs) => xs.join(' '));

@@ -206,10 +206,11 @@ export const TEXT_PATHS: readonly TextPath[] = [
   {
     // The user's words against what the template's enum values mean in WordNet (senses, degrees, adjective
     // clusters), a party said group by group (in digits too, with "with" after a verb), values in a negation's scope,
-    // inflected verbs of the glossary (draft-zhou §6.1).
-    name: 'client mapUtterance (offline mapper, enum senses, degrees, parties, inflected glosses)',
+    // inflected verbs of the glossary, towns WordNet knows said in lowercase or slipped, people added to a party
+    // (draft-zhou §6.1).
+    name: 'client mapUtterance (offline mapper, enum senses, degrees, parties, inflected glosses, towns, added parties)',
     files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/glossary.ts', 'libs/client/src/offline/spelling.ts'],
-    run: async (t) => [await client.mapUtterance(photoRetouchTemplate, t, REF), await client.mapUtterance(flightBookingTemplate, `${t.slice(0, 1000)} two adults and 1 kid, not the cheapest cabin; I fly with my wife and 2 sons`, REF).catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e)))],
+    run: async (t) => [await client.mapUtterance(photoRetouchTemplate, t, REF), await client.mapUtterance(flightBookingTemplate, `${t.slice(0, 1000)} two adults and 1 kid, not the cheapest cabin; I fly with my wife and 2 sons from dehli to Vancuver, add our 2 kids`, REF).catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e)))],
   },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },
   { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },

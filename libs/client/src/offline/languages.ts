@@ -29,6 +29,10 @@ export const FOREIGN_NUMBERS: ReadonlyMap<string, number> = new Map([
   ['um', 1], ['uma', 1], ['dois', 2], ['duas', 2], ['três', 3], ['quatro', 4],
   ['один', 1], ['одна', 1], ['два', 2], ['две', 2], ['три', 3], ['четыре', 4], ['пять', 5], ['шесть', 6], ['семь', 7], ['восемь', 8], ['девять', 9], ['десять', 10],
 ]);
+/** "We are" in those languages (the first person plural of "be"): before a number it says how many we are ("somos cinco", "nous sommes quatre"). */
+export const WE_ARE: ReadonlySet<string> = new Set(['somos', 'sommes', 'siamo']);
+/** "We" before those forms ("nous sommes"): part of the count, not content for `other`. */
+export const WE: ReadonlySet<string> = new Set(['nous', 'noi', 'nosotros', 'nosotras', 'nós']);
 /** Words for a person or people in those languages. */
 export const PERSON_WORDS: ReadonlySet<string> = new Set([
   'personne', 'personnes', 'adulte', 'adultes', 'person', 'personen', 'erwachsene', 'erwachsener', 'persona', 'personas', 'adulto', 'adultos', 'persone', 'adulti',

@@ -31,6 +31,22 @@ const ACT_DEPTH = 2;
 const ACT_MEET = 3;
 /** Words WordNet is asked about: lowercase letters, inner hyphens or apostrophes, bounded. */
 const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
+/** What a town's name is an instance of, a few hypernym steps up (Beijing → national capital → capital → municipality). */
+const PLACE: ReadonlySet<string> = new Set(['municipality']);
+const PLACE_DEPTH = 3;
+/** Noun senses read for a name said capitalised or slipped. */
+const PLACE_SENSES = 3;
+/** Verb senses read for a verb of adding. */
+const ADDING_SENSES = 3;
+/** Adjective and adverb senses read for the degree a word says. */
+const DEGREE_SENSES = 4;
+/** How WordNet's definitions say a small or a great degree ("to a small degree", "not great in degree", "a considerable degree"). */
+const MEASURE = '(degree|extent|amount|quantity|intensity)';
+const LOW_DEGREE = new RegExp(`\\b((small|little|slight|low)\\b[a-z ]{0,30}\\b${MEASURE}|not great in ${MEASURE})\\b`);
+const HIGH_DEGREE = new RegExp(`\\b(great|considerable|large|high)\\b[a-z ]{0,30}\\b${MEASURE}\\b`);
+/** Lengths of a word read as a slip of a town's name (shorter ones are too near too many names). */
+const MIN_SLIP = 5;
+const MAX_SLIP = 20;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
@@ -69,6 +85,10 @@ export class Lexicon {
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
+  /** `degreeOf` per word. */
+  private readonly degreeCache = new Map<string, -1 | 0 | 1>();
+  /** `placeName` per word ('' for none). */
+  private readonly placeCache = new Map<string, string>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -517,6 +537,109 @@ export class Lexicon {
   isGraded(word: string): boolean {
     const w = word.toLowerCase();
     return !!this.wn && LOOKUP_WORD.test(w) && /(er|est)$/.test(w) && this.wn.baseForms(w, 'a').some((b) => b !== w);
+  }
+
+  /**
+   * The town or city WordNet knows by this name, spelled as a name ("vancouver" → "Vancouver", "delhi" → "Delhi"):
+   * a noun sense of the word is an instance of a municipality (city, town, capital: at most `PLACE_DEPTH` hypernym
+   * steps up). `strict` (a word said in lowercase, which may be a common word): that sense is the first, and WordNet
+   * has the word in no other part of speech ("nice" is an adjective too, "turkey" a bird first). Else any of its
+   * first `PLACE_SENSES` noun senses ("Vancouver" the navigator first, "Shanghai" a verb too). Undefined otherwise.
+   */
+  placeName(word: string, strict = true): string | undefined {
+    const w = word.toLowerCase();
+    const cacheKey = `${strict ? 's' : 'l'}${w}`;
+    const hit = this.placeCache.get(cacheKey);
+    if (hit !== undefined) return hit === '' ? undefined : hit;
+    const wn = this.wn;
+    let out = '';
+    if (wn && LOOKUP_WORD.test(w) && !(strict && (['v', 'a', 'r'] as const).some((p) => wn.lookup(w, p)))) {
+      const offsets = (wn.lookup(w, 'n')?.offsets ?? []).slice(0, strict ? 1 : PLACE_SENSES);
+      for (const sense of offsets.map((o) => wn.synset('n', o))) {
+        if (out !== '' || !sense?.pointers.some((p) => p.symbol === '@i')) continue;
+        let frontier = [sense];
+        for (let depth = 0; depth < PLACE_DEPTH && frontier.length > 0 && out === ''; depth++) {
+          frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
+          if (frontier.some((sy) => sy.words.some((x) => PLACE.has(x)))) out = w.replace(/(^|[_ '-])([a-z])/g, (_, sep: string, ch: string) => `${sep === '_' ? ' ' : sep}${ch.toUpperCase()}`);
+        }
+      }
+    }
+    remember(this.placeCache, cacheKey, out);
+    return out === '' ? undefined : out;
+  }
+
+  /**
+   * A slip of a town's name ("Vancuver", "dehli", "Amsterdm"): a word WordNet does not know that is one edit (a
+   * letter left out, added, changed, or two swapped) from exactly one `placeName`. Undefined otherwise.
+   */
+  placeSlip(word: string): string | undefined {
+    const w = word.toLowerCase();
+    if (!this.wn || w.length < MIN_SLIP || w.length > MAX_SLIP || !/^[a-z]+$/.test(w) || this.known(w)) return undefined;
+    const found = new Set<string>();
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const tryWord = (x: string): void => {
+      if (found.size > 1 || x === w) return;
+      const place = this.placeName(x, false);
+      if (place !== undefined) found.add(place);
+    };
+    for (let i = 0; i <= w.length && found.size <= 1; i++) {
+      if (i < w.length) tryWord(w.slice(0, i) + w.slice(i + 1));
+      if (i + 1 < w.length) tryWord(w.slice(0, i) + (w[i + 1] as string) + (w[i] as string) + w.slice(i + 2));
+      for (const ch of letters) {
+        if (i < w.length && ch !== w[i]) tryWord(w.slice(0, i) + ch + w.slice(i + 1));
+        tryWord(w.slice(0, i) + ch + w.slice(i));
+      }
+    }
+    return found.size === 1 ? [...found][0] : undefined;
+  }
+
+  /**
+   * A verb of adding to an amount ("add", "added", "include"): one of its first `ADDING_SENSES` verb senses is one or
+   * two hypernym steps under "increase" (add → increase; include → add → increase), not "increase" itself (a total
+   * said, not an addition).
+   */
+  isAddingVerb(word: string): boolean {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    for (const lemma of wn.baseForms(w, 'v')) {
+      for (const o of (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, ADDING_SENSES)) {
+        let frontier = [wn.synset('v', o)].filter((x) => x !== undefined);
+        for (let depth = 0; depth < 2 && frontier.length > 0; depth++) {
+          frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
+          if (frontier.some((sy) => sy.words.includes('increase'))) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The degree a word says, read from its WordNet definitions (first `DEGREE_SENSES` adjective and adverb senses;
+   * "a_bit" for a compound): -1 when one defines it as small in degree, extent, amount or intensity ("slightly": "to
+   * a small degree or extent"; "light": "not great in degree or quantity"), +1 when one defines it as great in them
+   * ("a_lot": "to a very great degree or extent"; "heavily": "to a considerable degree"), 0 when neither or both.
+   */
+  degreeOf(word: string): -1 | 0 | 1 {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w.replace(/_/g, '-'))) return 0;
+    const hit = this.degreeCache.get(w);
+    if (hit !== undefined) return hit;
+    let low = false;
+    let high = false;
+    for (const pos of ['a', 'r'] as const) {
+      for (const lemma of [...new Set([w, ...wn.baseForms(w, pos)])]) {
+        for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, DEGREE_SENSES)) {
+          const definition = (wn.synset(pos, o)?.gloss ?? '').split(/;|"/)[0]?.toLowerCase() ?? '';
+          if (LOW_DEGREE.test(definition)) low = true;
+          else if (HIGH_DEGREE.test(definition)) high = true;
+        }
+      }
+    }
+    const out = low === high ? 0 : low ? -1 : 1;
+    remember(this.degreeCache, w, out);
+    return out;
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

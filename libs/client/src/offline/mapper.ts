@@ -19,7 +19,7 @@ import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
-import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
+import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 
@@ -299,6 +299,61 @@ function phrases(c: Ctx, k: KeyPlan | undefined, examples: readonly PhraseExampl
     }
     c.out.push({ key: k.name, value, confidence, tokens, rule: 'example' });
   }
+}
+
+/** How far (tokens, in one clause) a degree word may stand from the key's cue ("smooth the skin a bit"). */
+const DEGREE_WINDOW = 4;
+
+/**
+ * A degree said in other words than an example's: an example of a number key fixes a value for a word WordNet
+ * defines by a degree ('light skin smoothing' -> 3: "light", not great in degree), and another word (or WordNet
+ * compound: "a bit", "a little") defined by the same degree ("slight", "slightly", "a bit") takes that value beside a
+ * cue of the key in its clause. Degrees without an example ("a lot") give nothing: the template fixes no value for them.
+ */
+function exampleDegrees(c: Ctx, k: KeyPlan): void {
+  const bySign = new Map<number, JsonValue | null>();
+  for (const ex of k.phrases) {
+    if (typeof ex.value !== 'number') continue;
+    for (const w of ex.words) {
+      if (k.nameWords.some((n) => c.lex.match(w, n) > 0)) continue;
+      const d = c.lex.degreeOf(w);
+      if (d === 0) continue;
+      const seen = bySign.get(d);
+      bySign.set(d, seen === undefined || seen === ex.value ? ex.value : null);
+    }
+  }
+  if (bySign.size === 0) return;
+  const cues = [...k.nameWords, ...k.cues];
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word') continue;
+    const next = c.tokens[i + 1];
+    const compound = next?.kind === 'word' && t.end + 1 === next.start ? `${t.lower}_${next.lower}` : undefined;
+    const two = compound !== undefined && c.lex.degreeOf(compound) !== 0;
+    const d = two ? c.lex.degreeOf(compound as string) : FUNCTION_WORDS.has(t.lower) ? 0 : c.lex.degreeOf(t.lower);
+    const value = bySign.get(d);
+    if (d === 0 || value === undefined || value === null) continue;
+    const to = two ? i + 2 : i + 1;
+    const cue = degreeCue(c, i, to, cues);
+    if (cue === undefined || negationBefore(c, Math.min(i, cue)) >= 0) continue;
+    c.out.push({ key: k.name, value, confidence: 0.7, tokens: span(Math.min(i, cue), Math.max(to, cue + 1)), rule: 'example_degree' });
+    i = to - 1;
+  }
+}
+
+/** The nearest token within `DEGREE_WINDOW` of [from, to), in the same clause, that says a cue of the key. */
+function degreeCue(c: Ctx, from: number, to: number, cues: readonly string[]): number | undefined {
+  const isCue = (j: number) => {
+    const t = c.tokens[j];
+    return t?.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && cues.some((q) => c.lex.match(t.lower, q) > 0);
+  };
+  for (let d = 1; d <= DEGREE_WINDOW; d++) {
+    const before = from - d;
+    if (before >= 0 && !c.tokens.slice(before + 1, from).some(isClausePunct) && !isClausePunct(c.tokens[before] as Token) && isCue(before)) return before;
+    const after = to - 1 + d;
+    if (after < c.tokens.length && !c.tokens.slice(to, after).some(isClausePunct) && isCue(after)) return after;
+  }
+  return undefined;
 }
 
 /** Words for a time of day (a date key leaves them for `other`). */
@@ -732,8 +787,53 @@ function partyCounts(c: Ctx, k: KeyPlan): void {
         }
       }
     }
-    if (groups >= 2 && counted && withinRange(k, total)) c.out.push({ key: k.name, value: total, confidence: 0.92, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
+    // Without a number, a party the speaker travels with counts one by one ("I'm travelling with my wife and my
+    // mother" → 3): each group is one person by its first sense, said with a determiner.
+    if (groups >= 2 && (counted || speaker !== undefined) && withinRange(k, total)) {
+      c.out.push({ key: k.name, value: total, confidence: counted ? 0.92 : 0.8, tokens: [...(speaker === undefined ? [] : [speaker]), ...span(i, to)], rule: 'party_count' });
+    }
     i = to - 1;
+  }
+}
+
+/** The speaker in the singular: one traveller when a party is added to nothing else said. */
+const SPEAKER_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself']);
+/** A count of people added to the party is surer than the party said group by group (0.92), which it includes. */
+const ADDED_CONFIDENCE = 0.94;
+
+/**
+ * A party added to the one said elsewhere: a verb of adding (`Lexicon.isAddingVerb`: "add", "include") then groups
+ * of people ("…, oh and add our three kids", "I added 2 kids") add to the count read elsewhere in the utterance
+ * ("my partner and I" → 2 + 3), or to the speaker alone when the speaker says I or me and no count is read.
+ */
+function addedParties(c: Ctx, k: KeyPlan): void {
+  if (!headIsPerson(c, k)) return;
+  for (let v = 0; v + 1 < c.tokens.length; v++) {
+    const verb = c.tokens[v] as Token;
+    if (verb.kind !== 'word' || FUNCTION_WORDS.has(verb.lower) || !c.lex.isAddingVerb(verb.lower)) continue;
+    const first = partyGroup(c, v + 1);
+    if (!first) continue;
+    let added = first.value;
+    let counted = first.counted;
+    let to = first.to;
+    for (let g = 1; g < MAX_PARTY_GROUPS && PARTY_JOINERS.has(c.tokens[to]?.lower ?? '') && c.tokens[to]?.lower !== ','; g++) {
+      const next = partyGroup(c, to + 1);
+      if (!next) break;
+      added += next.value;
+      counted ||= next.counted;
+      to = next.to;
+    }
+    if (!counted) continue;
+    const inside = (i: number) => i >= v && i < to;
+    const base = c.out
+      .filter((x) => x.key === k.name && typeof x.value === 'number' && x.tokens.every((i) => !inside(i)))
+      .sort((a, b) => b.confidence - a.confidence)[0];
+    const speaker = c.tokens.findIndex((t, i) => !inside(i) && t.kind === 'word' && SPEAKER_WORDS.has(t.lower));
+    const value = base ? (base.value as number) + added : speaker >= 0 ? 1 + added : undefined;
+    if (value === undefined || !withinRange(k, value)) continue;
+    const tokens = [...(base ? base.tokens : [speaker]), ...span(v, to)];
+    c.out.push({ key: k.name, value, confidence: ADDED_CONFIDENCE, tokens: [...new Set(tokens)].sort((a, b) => a - b), rule: 'party_added' });
+    v = to - 1;
   }
 }
 
@@ -813,7 +913,8 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
     if (foreign) {
-      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(i, foreign.to), rule: 'person_count' });
+      const from = WE_ARE.has(t.lower) && WE.has(c.tokens[i - 1]?.lower ?? '') ? i - 1 : i;
+      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
       continue;
     }
     // "one ticket", "two seats", "three pax": what a booking counts per person, when the key counts people.
@@ -844,6 +945,11 @@ function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | 
     const alone = cjkNumeral(t.text);
     if (alone !== undefined && next?.kind === 'cjk' && startsWithPersonCounter(next.text)) return { value: alone, to: i + 2 };
     return undefined;
+  }
+  // "somos cinco", "nous sommes quatre": "we are" then a number (a third word may be "adults": "somos tres adultos").
+  if (t.kind === 'word' && WE_ARE.has(t.lower) && next) {
+    const m = next.kind === 'number' ? Number(next.text) : FOREIGN_NUMBERS.get(next.lower);
+    if (m !== undefined && Number.isInteger(m) && m > 0) return { value: m, to: c.tokens[i + 2]?.kind === 'word' && PERSON_WORDS.has((c.tokens[i + 2] as Token).lower) ? i + 3 : i + 2 };
   }
   const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
   if (n === undefined || !Number.isInteger(n) || !next) return undefined;
@@ -957,16 +1063,22 @@ function composites(c: Ctx, k: KeyPlan): void {
   const comp = k.composite;
   if (!comp || comp.parts !== 2) return;
   // Written as the template writes it: "AGG-05<->CR-02".
+  // An end is an identifier, a word in capitals, or a capital letter hyphenated to one ("SITE-A").
+  const endLike = (t: Token | undefined, at: number, step: 1 | -1) =>
+    t !== undefined && (identifierLike(t) || (t.kind === 'word' && (t.upper || (/^[A-Z]$/.test(t.text) && writtenEnd(c, at, step) !== at))));
   for (let i = 0; i < c.tokens.length; i++) {
     const a = c.tokens[i] as Token;
-    if (!identifierLike(a) && !(a.kind === 'word' && a.upper)) continue;
+    if (!endLike(a, i, -1)) continue;
     let j = i + 1;
     let glue = '';
     while (j < c.tokens.length && c.tokens[j]?.kind === 'punct' && glue.length < comp.glue.length) glue += (c.tokens[j++] as Token).text;
     if (glue !== comp.glue) continue;
     const b = c.tokens[j];
-    if (b && (identifierLike(b) || (b.kind === 'word' && b.upper)) && b.start === (c.tokens[j - 1] as Token).end && (c.tokens[i + 1] as Token).start === a.end) {
-      c.out.push({ key: k.name, value: c.text.slice(a.start, b.end), confidence: 0.95, tokens: span(i, j + 1), rule: 'composite_literal' });
+    if (b && endLike(b, j, 1) && b.start === (c.tokens[j - 1] as Token).end && (c.tokens[i + 1] as Token).start === a.end) {
+      // Each end whole as written, over the hyphens the tokenizer splits between letters ("SITE-A<->SITE-B").
+      const first = writtenEnd(c, i, -1);
+      const last = writtenEnd(c, j, 1);
+      c.out.push({ key: k.name, value: c.text.slice((c.tokens[first] as Token).start, (c.tokens[last] as Token).end), confidence: 0.95, tokens: span(first, last + 1), rule: 'composite_literal' });
     }
   }
   const ids: number[] = [];
@@ -1004,6 +1116,26 @@ function composites(c: Ctx, k: KeyPlan): void {
       c.out.push({ key: k.name, value: `${ta.text}${comp.glue}${tb.text}`, confidence: Math.min(0.95, 0.55 + 0.4 * share + 0.1 * (shape - 0.6)), tokens: own.length > 0 ? own : [ia], shared: [ia, ib], rule: 'composite' });
     }
   }
+}
+
+/** Most tokens an end of a written composite spans ("SITE-A": SITE, A). */
+const MAX_END_TOKENS = 8;
+
+/**
+ * The last token, going `step` from `at`, of the identifier written without spaces there: words and numbers joined
+ * by a hyphen (the tokenizer splits "SITE-A" into two words and keeps no token for the hyphen).
+ */
+function writtenEnd(c: Ctx, at: number, step: 1 | -1): number {
+  let end = at;
+  for (let n = 0; n < MAX_END_TOKENS; n++) {
+    const cur = c.tokens[end] as Token;
+    const next = c.tokens[end + step];
+    if (!next || next.kind === 'punct' || next.kind === 'cjk') break;
+    const between = step === 1 ? c.text.slice(cur.end, next.start) : c.text.slice(next.end, cur.start);
+    if (between !== '-') break;
+    end += step;
+  }
+  return end;
 }
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
@@ -1193,6 +1325,8 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   if (first.kind === 'word' && first.upper && k.codeShape !== undefined && shapeOf(first.text) === k.codeShape && first.text.length === 3) {
     return { value: first.text, confidence: 0.88, to: at + 1 };
   }
+  const place = placeAt(c, at, limit);
+  if (place) return place;
   let j = at;
   for (;;) {
     if (j < limit && j - at < 5 && isNameWord(c, c.tokens[j] as Token)) j++;
@@ -1203,6 +1337,21 @@ function entityAt(c: Ctx, k: KeyPlan, at: number, limit = c.tokens.length): { va
   if (j === at) return undefined;
   const name = c.text.slice(first.start, (c.tokens[j - 1] as Token).end);
   return { value: name, confidence: 0.55, to: j };
+}
+
+/** How sure a town read from WordNet is: under a name the template knows, above one taken as written. */
+const PLACE_CONFIDENCE = 0.6;
+
+/**
+ * A town WordNet knows, one word at `at`: said in lowercase ("to dublin", a town first and nothing else), or a slip
+ * of its name ("Vancuver", "dehli"; `Lexicon.placeSlip`), given as WordNet names it. Not when a name goes on after it.
+ */
+function placeAt(c: Ctx, at: number, limit: number): { value: JsonValue; confidence: number; to: number } | undefined {
+  const t = c.tokens[at];
+  if (!t || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || (at + 1 < limit && isNameWord(c, c.tokens[at + 1] as Token))) return undefined;
+  const said = t.text.toLowerCase();
+  const place = (t.capital ? undefined : c.lex.placeName(said)) ?? c.lex.placeSlip(said);
+  return place === undefined ? undefined : { value: place, confidence: PLACE_CONFIDENCE, to: at + 1 };
 }
 
 const MONTH_ABBREVIATIONS = new Set(['jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
@@ -1446,9 +1595,11 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
         case 'number':
           numbers(c, k);
           rangeEnds(c, k);
+          exampleDegrees(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
             personCounts(c, k);
             partyCounts(c, k);
+            addedParties(c, k);
           }
           phrases(c, k, k.phrases);
           break;

@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { flightBookingTemplate } from '@parley/examples';
+import type { SchemaTemplate } from '@parley/protocol';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createParleyClient } from '../src/index';
+import { createOfflineMapper } from '../src/offline/index';
+import { Lexicon } from '../src/offline/lexicon';
+
+// Towns WordNet knows (said in lowercase, or slipped) and people added to a party (draft-zhou §6.1): sentences of
+// their own, not the bench's. Reference: Thursday 2026-11-26 in Paris.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const map = (template: SchemaTemplate, text: string) => client.mapUtterance(template, text, PARIS);
+let lex: Lexicon;
+
+beforeAll(async () => {
+  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+  lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+}, 120_000);
+
+describe('a town WordNet knows by name', () => {
+  it('is a noun sense that is an instance of a municipality, spelled as a name', () => {
+    expect(lex.placeName('reykjavik')).toBe('Reykjavik');
+    expect(lex.placeName('mumbai')).toBe('Mumbai');
+    // Said in lowercase, a word that is also an adjective or first something else is no town.
+    expect(lex.placeName('nice')).toBeUndefined();
+    expect(lex.placeName('turkey')).toBeUndefined();
+    expect(lex.placeName('reading')).toBeUndefined();
+    // Capitalised or slipped, a later sense counts (Vancouver is the navigator first).
+    expect(lex.placeName('vancouver')).toBeUndefined();
+    expect(lex.placeName('vancouver', false)).toBe('Vancouver');
+  });
+
+  it('reads a slip one edit from exactly one town, only for a word WordNet does not know', () => {
+    expect(lex.placeSlip('vancuver')).toBe('Vancouver');
+    expect(lex.placeSlip('dehli')).toBe('Delhi');
+    expect(lex.placeSlip('frnakfurt')).toBe('Frankfurt');
+    // Known words and short words are not slips.
+    expect(lex.placeSlip('paris')).toBeUndefined();
+    expect(lex.placeSlip('bath')).toBeUndefined();
+    expect(lex.placeSlip('rme')).toBeUndefined();
+  });
+
+  it('fills origin and destination from lowercase and slipped names, and leaves common words alone', async () => {
+    const p = (await map(flightBookingTemplate, 'from londn to dublin on friday')).payload;
+    expect([p['origin'], p['destination'], p['departure_date']]).toEqual(['London', 'Dublin', '2026-11-27']);
+    expect((await map(flightBookingTemplate, 'a flight from Vancuver to Melborne')).payload).toMatchObject({ origin: 'Vancouver', destination: 'Melbourne' });
+    // A name the template knows keeps its code; a town said as written stays as written.
+    expect((await map(flightBookingTemplate, 'from Beijng to Oslo')).payload).toMatchObject({ origin: 'PEK', destination: 'Oslo' });
+    const work = await map(flightBookingTemplate, 'I need to go to work from home');
+    expect(work.payload['origin']).toBeUndefined();
+    expect(work.payload['destination']).toBeUndefined();
+  });
+
+  it('hostile words are no town and no slip, and change nothing', () => {
+    const hostile = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'a\u0000b', '\ud800', 'x\udc00y', 'a'.repeat(1 << 20), 'ab'.repeat(5000), ''];
+    for (const w of hostile) {
+      expect(lex.placeName(w)).toBeUndefined();
+      expect(lex.placeName(w, false)).toBeUndefined();
+      expect(lex.placeSlip(w)).toBeUndefined();
+      expect(lex.isAddingVerb(w)).toBe(false);
+    }
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (w) => {
+        const slip = lex.placeSlip(w);
+        expect(slip === undefined || /^[A-Z][a-z]*( [A-Z][a-z]*)*$/.test(slip)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('people added to a party', () => {
+  it('a verb of adding is one or two steps under "increase", not "increase" itself', () => {
+    expect(lex.isAddingVerb('added')).toBe(true);
+    expect(lex.isAddingVerb('include')).toBe(true);
+    expect(lex.isAddingVerb('increase')).toBe(false);
+    expect(lex.isAddingVerb('book')).toBe(false);
+  });
+
+  it('adds the party to the count said elsewhere, or to the speaker alone', async () => {
+    expect((await map(flightBookingTemplate, 'me and my husband from Paris to Rome, and add our three kids')).payload['passenger_count']).toBe(5);
+    expect((await map(flightBookingTemplate, 'I added 2 kids, from Paris to Rome')).payload['passenger_count']).toBe(3);
+    expect((await map(flightBookingTemplate, 'two adults from Paris to Rome, I added one child')).payload['passenger_count']).toBe(3);
+  });
+
+  it('adds nothing without people counted, or without anyone to add them to', async () => {
+    expect((await map(flightBookingTemplate, 'from Paris to Rome, please add a vegetarian meal')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'from Paris to Rome, add my kids')).payload['passenger_count']).toBeUndefined();
+  });
+});
