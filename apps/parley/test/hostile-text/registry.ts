@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, cutOnWord, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, cutOnWord, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -101,6 +101,20 @@ export const TEXT_PATHS: readonly TextPath[] = [
     name: 'evolution clusterConcept (WordNet lexicon)',
     files: ['libs/evolution/src/concept.ts'],
     run: async (t) => clusterConcept([{ text: t, count: 2, clients: ['#1', t] }, { text: `${t} seat`, count: 1, clients: ['#2'] }], await wordnetLexicon()),
+  },
+  {
+    // A choice's values named by the hypernym they are co-hyponyms under (taxi / limousine → car_type), read from fragments.
+    name: 'evolution sharedKind (WordNet lexicon), and induceKey over a head-less choice',
+    files: ['libs/evolution/src/cohyponym.ts', 'libs/evolution/src/induce.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      sharedKind(lex, [t, 'taxi', t.toLowerCase()], t);
+      return induceKey([
+        { text: `a taxi from the airport ${t}`, count: 2, clients: ['#1', '#2'] },
+        { text: `a limousine from the airport`, count: 2, clients: ['#3', t] },
+        { text: t, count: 2, clients: ['#5', '#6'] },
+      ], undefined, { lexicon: lex });
+    },
   },
   { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
   { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },

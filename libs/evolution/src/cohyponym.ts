@@ -1,0 +1,52 @@
+/**
+ * Alternatives that are kinds of one thing (draft-zhou §6.2.2 step 4, "names from concepts, not frequent words"):
+ * when the values of a choice are WordNet co-hyponyms, siblings under one hypernym (taxi, limousine and minivan are
+ * cars; kosher and halal are foods), that hypernym is what the client chooses, and it names the key
+ * (`car_type`) instead of whatever word the phrasings happened to share ("waiting", "arrival"). Read through the
+ * lexicon's most frequent noun sense only, within `COHYPONYM_DEPTH` levels of every value, so a chance ancestor high
+ * in the hierarchy ("artifact", "object") never counts. Pure; words are looked up, never used as object keys.
+ */
+import type { Lexicon } from './lexicon';
+
+/** Levels above each value a shared hypernym may sit: the parent or the grandparent. */
+export const COHYPONYM_DEPTH = 2;
+/** Most values read (an enum is bounded already; this bounds hostile input here too). */
+const MAX_VALUES = 16;
+/** A value or a hypernym lemma this lexicon reads: short lowercase letters, `_` between words. */
+const LEMMA = /^[a-z]{2,24}(?:_[a-z]{2,24}){0,2}$/;
+
+/** The value's noun hypernyms, nearest first, when the lexicon reads it mainly as a noun; else null. */
+function nounHypernyms(lex: Lexicon, word: string): readonly string[] | null {
+  if (typeof word !== 'string' || !LEMMA.test(word)) return null;
+  const p = lex.pos(word);
+  if (p.n === 0 || p.n < p.v || p.n < p.a) return null;
+  return lex.hypernyms(word, 'n', COHYPONYM_DEPTH).filter((h) => typeof h === 'string' && LEMMA.test(h));
+}
+
+/**
+ * The nearest hypernym every value sits under (within COHYPONYM_DEPTH levels), or null: fewer than two values, a
+ * value the lexicon does not read as a noun, two values that are one synset (spellings of one value, not
+ * alternatives), or no shared ancestor that close. `head` (the noun the values modify, when there is one) already
+ * names the kind when it is that ancestor or above it: null then too ("north", "south" under region → `region`).
+ */
+export function sharedKind(lex: Lexicon, values: readonly string[], head: string | null = null): string | null {
+  const vs = values.slice(0, MAX_VALUES);
+  if (vs.length < 2) return null;
+  const ups: (readonly string[])[] = [];
+  for (const v of vs) {
+    const u = nounHypernyms(lex, v);
+    if (u === null || u.length === 0) return null;
+    ups.push(u);
+  }
+  for (let i = 0; i < vs.length; i++) {
+    for (let j = i + 1; j < vs.length; j++) if (lex.synonyms(vs[i] as string, 'n').includes(vs[j] as string)) return null;
+  }
+  const first = ups[0] as readonly string[];
+  const kind = first.find((h) => ups.every((u) => u.includes(h)) && !vs.includes(h)) ?? null;
+  if (kind === null) return null;
+  // A head that is the kind, above it, or itself a kind of it ("meal" is a food: halal / kosher meal stays a meal choice).
+  if (head === null) return kind;
+  const above = (w: string): readonly string[] => lex.hypernyms(w, 'n', COHYPONYM_DEPTH + 1);
+  if (head === kind || ups.every((u) => u.includes(head)) || above(kind).includes(head) || above(head).includes(kind)) return null;
+  return kind;
+}

@@ -1,0 +1,49 @@
+/**
+ * A choice's values that are co-hyponyms (siblings under one WordNet hypernym) are kinds of that hypernym, which
+ * names the choice (draft-zhou §6.2.2 "names from concepts, not frequent words"). Examples from no stream.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadWordNetLexicon } from '@parley/embeddings';
+import { createTableLexicon, sharedKind } from '../src/index';
+
+const lex = await loadWordNetLexicon();
+
+describe('sharedKind: the hypernym every value sits under, within two levels', () => {
+  it('taxi, limousine and minivan are cars; red and green are colours under one parent', () => {
+    expect(sharedKind(lex, ['taxi', 'limousine'])).toBe('car');
+    expect(sharedKind(lex, ['taxi', 'limousine', 'minivan'])).toBe('car');
+    expect(sharedKind(lex, ['red', 'green'])).toBe('chromatic_color');
+  });
+
+  it('no shared kind: unrelated values, one value, spellings of one synset, a word that is no noun', () => {
+    expect(sharedKind(lex, ['window', 'aisle'])).toBeNull();
+    expect(sharedKind(lex, ['taxi'])).toBeNull();
+    expect(sharedKind(lex, ['taxi', 'cab'])).toBeNull();
+    expect(sharedKind(lex, ['limousine', 'limo'])).toBeNull();
+    expect(sharedKind(lex, ['vivid', 'taxi'])).toBeNull();
+    expect(sharedKind(lex, [])).toBeNull();
+  });
+
+  it('a head that already names the kind, or is a kind of it, keeps naming the choice', () => {
+    expect(sharedKind(lex, ['north', 'south'], 'region')).toBeNull();
+    expect(sharedKind(lex, ['taxi', 'limousine'], 'car')).toBeNull();
+    expect(sharedKind(lex, ['taxi', 'limousine'], 'airport')).toBe('car');
+  });
+
+  it('a table lexicon (a deployment glossary) reads the same way', () => {
+    const t = createTableLexicon({ sedan: { pos: 'n', hypernyms: ['car', 'vehicle'] }, coupe: { pos: 'n', hypernyms: ['car', 'vehicle'] }, bike: { pos: 'n', hypernyms: ['cycle', 'vehicle'] } });
+    expect(sharedKind(t, ['sedan', 'coupe'])).toBe('car');
+    expect(sharedKind(t, ['sedan', 'bike'])).toBe('vehicle');
+  });
+
+  it('hostile values: property names, NUL, lone surrogates, a MiB, regex-hostile repetitions give null and throw nothing', () => {
+    const hostile = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'a\u0000b', '\ud800', '\udfff', 'x'.repeat(1 << 20), 'a_'.repeat(5000), `${'a'.repeat(30)}!`];
+    for (const h of hostile) {
+      expect(() => sharedKind(lex, [h, 'taxi'], h)).not.toThrow();
+      expect(sharedKind(lex, [h, h])).toBeNull();
+    }
+    const t = createTableLexicon({ constructor: { pos: 'n', hypernyms: ['__proto__'] }, toString: { pos: 'n', hypernyms: ['__proto__'] } });
+    expect(sharedKind(t, ['constructor', 'tostring'])).toBeNull();
+    expect(sharedKind(lex, Array.from({ length: 100_000 }, () => 'taxi'))).toBeNull();
+  });
+});
