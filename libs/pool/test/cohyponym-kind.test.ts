@@ -3,10 +3,10 @@
  * names the choice (draft-zhou §6.2.2 "names from concepts, not frequent words"). Examples from no stream.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWordNetLexicon } from '@parley/embeddings';
-import { createTableLexicon, sharedKind } from '../src/index';
+import { createTableLexicon, sharedKind } from '@parley/evolution';
+import { lexicon } from './induction-fixture';
 
-const lex = await loadWordNetLexicon();
+const lex = lexicon;
 
 describe('sharedKind: the hypernym every value sits under, within two levels', () => {
   it('taxi, limousine and minivan are cars; red and green are colours under one parent', () => {
