@@ -6,6 +6,8 @@
  * lexicon's most frequent noun sense only, within `COHYPONYM_DEPTH` levels of every value, so a chance ancestor high
  * in the hierarchy ("artifact", "object") never counts. Pure; words are looked up, never used as object keys.
  */
+import type { KeyDefinition } from '@parley/protocol';
+import { SLOT_AFFIXES } from './affixes';
 import type { Lexicon } from './lexicon';
 
 /** Levels above each value a shared hypernym may sit: the parent or the grandparent. */
@@ -49,4 +51,53 @@ export function sharedKind(lex: Lexicon, values: readonly string[], head: string
   const above = (w: string): readonly string[] => lex.hypernyms(w, 'n', COHYPONYM_DEPTH + 1);
   if (head === kind || ups.every((u) => u.includes(head)) || above(kind).includes(head) || above(head).includes(kind)) return null;
   return kind;
+}
+
+/** A choice-like key's words: its values (an enum) or its name's words less the kind affixes (a flag), and the rest. */
+function keyWords(k: KeyDefinition): { values: string[]; rest: string[] } {
+  const name = typeof k.key_name === 'string' ? k.key_name.slice(0, 256).split('_').filter((w) => w !== '' && !SLOT_AFFIXES.has(w)) : [];
+  if (k.key_type === 'string' && Array.isArray(k.enum) && k.enum.length > 0) return { values: k.enum.slice(0, MAX_VALUES).filter((v): v is string => typeof v === 'string'), rest: name };
+  return k.key_type === 'boolean' ? { values: name, rest: [] } : { values: [], rest: name };
+}
+
+/** The choice two keys split by value make together: its name, its values and the head words, or null. */
+export interface CoHyponymChoice {
+  /** `<head>_<kind>` when the names share a head ("lip_color"), else `<kind>_type` ("car_type"). */
+  readonly key_name: string;
+  readonly values: readonly string[];
+  readonly head_words: readonly string[];
+}
+
+/**
+ * Whether two keys of one scenario and audience are one choice split by value (zhou §6.2.2 one key per intent), and
+ * which: a value word of each (a flag's name word, an enum's value) is a co-hyponym of the other under one hypernym
+ * (`sharedKind`: needs_taxi beside needs_limousine, both cars; car_type [taxi, limousine] beside needs_minivan), and
+ * the words left of both names (the heads) are shared or absent. The choice is named by the shared head and the
+ * kind's last word (a chromatic_color is a color), its values are both keys' values. Null: not one choice.
+ */
+export function coHyponymChoice(a: KeyDefinition, b: KeyDefinition, lex: Lexicon): CoHyponymChoice | null {
+  const wa = keyWords(a);
+  const wb = keyWords(b);
+  for (const x of wa.values) {
+    for (const y of wb.values) {
+      const kind = x === y ? null : sharedKind(lex, [x, y]);
+      if (kind === null) continue;
+      const heads = (ws: readonly string[], other: readonly string[], v: string): string[] =>
+        ws.filter((w) => w !== v && !other.includes(w) && sharedKind(lex, [w, x]) === null && sharedKind(lex, [w, y]) === null);
+      const ha = heads([...wa.rest, ...wa.values], wb.values, x);
+      const hb = heads([...wb.rest, ...wb.values], wa.values, y);
+      const shared = ha.filter((w) => hb.includes(w));
+      if (!((ha.length === 0 && hb.length === 0) || shared.length > 0)) continue;
+      const last = kind.split('_').pop() as string;
+      const values = [...new Set([...(a.key_type === 'boolean' ? [x] : wa.values), ...(b.key_type === 'boolean' ? [y] : wb.values)])];
+      const head = shared[0];
+      return { key_name: head !== undefined && head !== last ? `${head}_${last}` : `${last}_type`, values, head_words: head !== undefined ? [head] : [] };
+    }
+  }
+  return null;
+}
+
+/** Whether two keys are one choice split by value (`coHyponymChoice` is not null). */
+export function coHyponymKeys(a: KeyDefinition, b: KeyDefinition, lex: Lexicon): boolean {
+  return coHyponymChoice(a, b, lex) !== null;
 }

@@ -3,7 +3,8 @@
  * names the choice (draft-zhou §6.2.2 "names from concepts, not frequent words"). Examples from no stream.
  */
 import { describe, expect, it } from 'vitest';
-import { createTableLexicon, sharedKind } from '@parley/evolution';
+import { coHyponymKeys, createTableLexicon, sharedKind } from '@parley/evolution';
+import type { KeyDefinition } from '@parley/protocol';
 import { lexicon } from './induction-fixture';
 
 const lex = lexicon;
@@ -42,8 +43,32 @@ describe('sharedKind: the hypernym every value sits under, within two levels', (
       expect(() => sharedKind(lex, [h, 'taxi'], h)).not.toThrow();
       expect(sharedKind(lex, [h, h])).toBeNull();
     }
-    const t = createTableLexicon({ constructor: { pos: 'n', hypernyms: ['__proto__'] }, toString: { pos: 'n', hypernyms: ['__proto__'] } });
+    const t = createTableLexicon({ constructor: { pos: 'n' as const, hypernyms: ['__proto__'] }, toString: { pos: 'n' as const, hypernyms: ['__proto__'] } });
     expect(sharedKind(t, ['constructor', 'tostring'])).toBeNull();
     expect(sharedKind(lex, Array.from({ length: 100_000 }, () => 'taxi'))).toBeNull();
+  });
+});
+
+const key = (key_name: string, key_type: KeyDefinition['key_type'], values?: string[]): KeyDefinition => ({ key_name, key_type, required: false, default_value: null, semantic_description: 'x', ...(values ? { enum: values } : {}) });
+
+describe('coHyponymKeys: two keys one choice split by value', () => {
+  it('flags or a choice and a flag whose value words are kinds of one thing, with no other head or the same one', () => {
+    expect(coHyponymKeys(key('needs_taxi', 'boolean'), key('needs_limousine', 'boolean'), lexicon)).toBe(true);
+    expect(coHyponymKeys(key('car_type', 'string', ['taxi', 'limousine']), key('needs_minivan', 'boolean'), lexicon)).toBe(true);
+    expect(coHyponymKeys(key('red_lip', 'boolean'), key('green_lip', 'boolean'), lexicon)).toBe(true);
+  });
+
+  it('not one choice: unrelated words, different heads, a key that is no choice', () => {
+    expect(coHyponymKeys(key('window_seat', 'boolean'), key('aisle_seat', 'boolean'), lexicon)).toBe(false);
+    expect(coHyponymKeys(key('needs_taxi', 'boolean'), key('needs_insurance', 'boolean'), lexicon)).toBe(false);
+    expect(coHyponymKeys(key('red_lip', 'boolean'), key('green_wall', 'boolean'), lexicon)).toBe(false);
+    expect(coHyponymKeys(key('taxi_count', 'integer'), key('limousine_count', 'integer'), lexicon)).toBe(false);
+  });
+
+  it('hostile key names and values throw nothing and join nothing', () => {
+    for (const h of ['constructor', '__proto__', 'toString', 'a\u0000b', '\ud800', 'x'.repeat(1 << 20), 'a_'.repeat(5000)]) {
+      expect(coHyponymKeys(key(h, 'boolean'), key(`needs_${h}`, 'boolean'), lexicon)).toBe(false);
+      expect(() => coHyponymKeys(key('car_type', 'string', [h, 'taxi']), key(h, 'boolean'), lexicon)).not.toThrow();
+    }
   });
 });

@@ -65,6 +65,17 @@ describe('a choice split into one cluster per value becomes one enum key (zhou Â
     expect(modified(ev)).toEqual([{ name: 'car_type', values: expect.arrayContaining(['minivan']) }]);
   });
 
+  it('found as one choice by its co-hyponym values even when other flags fired in between (no joint probe spent on it)', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    await fire(ev, matured('c-taxi', saidBy(TAXI, 'tx'), T0));
+    await fire(ev, matured('c-ins', saidBy(['travel insurance please', 'add travel insurance', 'insurance for the trip'], 'in'), T0 + DAY));
+    await fire(ev, matured('c-pet', saidBy(['my cat flies with me', 'the cat comes along', 'a cat in the cabin'], 'pt'), T0 + 2 * DAY));
+    await fire(ev, matured('c-limo', saidBy(['send a limousine', 'limousine please', 'a limousine for us'], 'lm'), T0 + 3 * DAY));
+    const live = newKeys(ev).filter((k) => k.state !== 'deprecated').map((k) => k.name);
+    expect(live.filter((k) => /taxi|limousine|car/.test(k))).toEqual(['car_type']);
+    expect(ev.triggers().at(-1)?.reasons.join(' ')).toMatch(/one key per intent/);
+  });
+
   it('values beside a head they modify keep the head\'s name (window / aisle seat stays a seat choice)', async () => {
     const ev = createEvolver({ templates, lexicon });
     await fire(ev, matured('c-seat', [...saidBy(['a window seat please', 'window seat for me', 'seat by the window'], 'w'), ...saidBy(['an aisle seat please', 'aisle seat for me', 'seat on the aisle'], 'a')], T0));

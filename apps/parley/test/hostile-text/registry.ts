@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, cutOnWord, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, coHyponymChoice, cutOnWord, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -104,11 +104,13 @@ export const TEXT_PATHS: readonly TextPath[] = [
   },
   {
     // A choice's values named by the hypernym they are co-hyponyms under (taxi / limousine → car_type), read from fragments.
-    name: 'evolution sharedKind (WordNet lexicon), and induceKey over a head-less choice',
+    name: 'evolution sharedKind and coHyponymChoice (WordNet lexicon), and induceKey over a head-less choice',
     files: ['libs/evolution/src/cohyponym.ts', 'libs/evolution/src/induce.ts'],
     run: async (t) => {
       const lex = await wordnetLexicon();
       sharedKind(lex, [t, 'taxi', t.toLowerCase()], t);
+      const flag = { key_name: `needs_${t}`, key_type: 'boolean' as const, required: false, default_value: null, semantic_description: t };
+      coHyponymChoice(flag, { ...flag, key_name: 'car_type', key_type: 'string', enum: ['taxi', t] }, lex);
       return induceKey([
         { text: `a taxi from the airport ${t}`, count: 2, clients: ['#1', '#2'] },
         { text: `a limousine from the airport`, count: 2, clients: ['#3', t] },
