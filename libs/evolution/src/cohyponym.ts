@@ -82,10 +82,12 @@ export function coHyponymChoice(a: KeyDefinition, b: KeyDefinition, lex: Lexicon
     for (const y of wb.values) {
       const kind = x === y ? null : sharedKind(lex, [x, y]);
       if (kind === null) continue;
-      const heads = (ws: readonly string[], other: readonly string[], v: string): string[] =>
-        ws.filter((w) => w !== v && !other.includes(w) && sharedKind(lex, [w, x]) === null && sharedKind(lex, [w, y]) === null);
-      const ha = heads([...wa.rest, ...wa.values], wb.values, x);
-      const hb = heads([...wb.rest, ...wb.values], wa.values, y);
+      // A head is what the values modify: never another value (a co-hyponym) nor the kind itself ("color" in
+      // eye_color [red] and background_color [gray] is the kind: eye and background are the heads, and differ).
+      const kinds = new Set([...lex.hypernyms(x, 'n', COHYPONYM_DEPTH + 1), ...lex.hypernyms(y, 'n', COHYPONYM_DEPTH + 1)].flatMap((h) => [h, h.split('_').pop() as string]));
+      const heads = (ws: readonly string[]): string[] => ws.filter((w) => w !== x && w !== y && !kinds.has(w) && sharedKind(lex, [w, x]) === null && sharedKind(lex, [w, y]) === null);
+      const ha = heads([...wa.rest, ...wa.values]);
+      const hb = heads([...wb.rest, ...wb.values]);
       const shared = ha.filter((w) => hb.includes(w));
       if (!((ha.length === 0 && hb.length === 0) || shared.length > 0)) continue;
       const last = kind.split('_').pop() as string;

@@ -62,6 +62,9 @@ describe('coHyponymKeys: two keys one choice split by value', () => {
     expect(coHyponymKeys(key('window_seat', 'boolean'), key('aisle_seat', 'boolean'), lexicon)).toBe(false);
     expect(coHyponymKeys(key('needs_taxi', 'boolean'), key('needs_insurance', 'boolean'), lexicon)).toBe(false);
     expect(coHyponymKeys(key('red_lip', 'boolean'), key('green_wall', 'boolean'), lexicon)).toBe(false);
+    // The kind is no shared head: red eyes and a grey backdrop are two needs.
+    expect(coHyponymKeys(key('eye_color', 'string', ['red']), key('background_color', 'string', ['gray', 'black']), lexicon)).toBe(false);
+    expect(coHyponymKeys(key('lip_color', 'string', ['red']), key('pink_lip', 'boolean'), lexicon)).toBe(true);
     expect(coHyponymKeys(key('taxi_count', 'integer'), key('limousine_count', 'integer'), lexicon)).toBe(false);
   });
 
