@@ -103,19 +103,15 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: async (t) => clusterConcept([{ text: t, count: 2, clients: ['#1', t] }, { text: `${t} seat`, count: 1, clients: ['#2'] }], await wordnetLexicon()),
   },
   {
-    // A choice's values named by the hypernym they are co-hyponyms under (taxi / limousine → car_type), read from fragments.
-    name: 'evolution sharedKind and coHyponymChoice (WordNet lexicon), and induceKey over a head-less choice',
-    files: ['libs/evolution/src/cohyponym.ts', 'libs/evolution/src/induce.ts'],
+    // A choice's values named by the hypernym they are co-hyponyms under (taxi / limousine → car_type), and two keys
+    // joined as one choice by their value words (key names and enum values are induced from fragments). The inducer
+    // path that calls sharedKind on fragment words is the 'evolution induceKey' entry above.
+    name: 'evolution sharedKind and coHyponymChoice (WordNet lexicon)',
+    files: ['libs/evolution/src/cohyponym.ts'],
     run: async (t) => {
       const lex = await wordnetLexicon();
-      sharedKind(lex, [t, 'taxi', t.toLowerCase()], t);
       const flag = { key_name: `needs_${t}`, key_type: 'boolean' as const, required: false, default_value: null, semantic_description: t };
-      coHyponymChoice(flag, { ...flag, key_name: 'car_type', key_type: 'string', enum: ['taxi', t] }, lex);
-      return induceKey([
-        { text: `a taxi from the airport ${t}`, count: 2, clients: ['#1', '#2'] },
-        { text: `a limousine from the airport`, count: 2, clients: ['#3', t] },
-        { text: t, count: 2, clients: ['#5', '#6'] },
-      ], undefined, { lexicon: lex });
+      return [sharedKind(lex, [t, 'taxi'], t), coHyponymChoice(flag, { ...flag, key_name: 'car_type', key_type: 'string', enum: ['taxi', t] }, lex)];
     },
   },
   { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
