@@ -76,6 +76,39 @@ describe('a choice split into one cluster per value becomes one enum key (zhou Â
     expect(ev.triggers().at(-1)?.reasons.join(' ')).toMatch(/one key per intent/);
   });
 
+  it('the built choice is part of the logged induction: a replay of the log applies it as decided live', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const log: { m: MaturedCluster; induced: unknown }[] = [];
+    const steps: [string, [string, string[]][], number][] = [
+      ['c-taxi', saidBy(TAXI, 'tx'), T0],
+      ['c-ins', saidBy(['travel insurance please', 'add travel insurance', 'insurance for the trip'], 'in'), T0 + DAY],
+      ['c-pet', saidBy(['my cat flies with me', 'the cat comes along', 'a cat in the cabin'], 'pt'), T0 + 2 * DAY],
+      ['c-limo', saidBy(['send a limousine', 'limousine please', 'a limousine for us'], 'lm'), T0 + 3 * DAY],
+    ];
+    for (const [id, samples, at] of steps) {
+      const m = matured(id, samples, at);
+      const induced = await ev.induce(m);
+      ev.applyMatured(m, induced);
+      log.push(JSON.parse(JSON.stringify({ m, induced })) as { m: MaturedCluster; induced: unknown });
+    }
+    const again = createEvolver({ templates, lexicon, induce: () => Promise.reject(new Error('a replay never induces')) });
+    for (const { m, induced } of log) again.applyMatured(m, induced as never);
+    expect(again.patches()).toEqual(ev.patches());
+    expect(again.decisions()).toEqual(ev.decisions());
+  });
+
+  it('hostile sample texts beside the co-hyponym clusters: no throw, and only values two voices said reach the choice', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    const hostile = ['constructor', '__proto__ toString', 'a\u0000b taxi', '\ud800 limousine', 'x'.repeat(1 << 20), 'limousine '.repeat(5000)];
+    await fire(ev, matured('c-taxi', [...saidBy(TAXI, 'tx'), ...hostile.map((t, i): [string, string[]] => [t, [`h-${i}`]])], T0));
+    await fire(ev, matured('c-limo', [...saidBy(['send a limousine', 'limousine please', 'a limousine for us'], 'lm'), ...hostile.map((t, i): [string, string[]] => [t, [`k-${i}`]])], T0 + DAY));
+    for (const k of newKeys(ev)) {
+      expect(k.name).toMatch(/^[a-z][a-z0-9_]*$/);
+      for (const v of k.values ?? []) expect(['taxi', 'limousine']).toContain(v);
+    }
+    expect(Object.prototype).not.toHaveProperty('taxi');
+  });
+
   it('values beside a head they modify keep the head\'s name (window / aisle seat stays a seat choice)', async () => {
     const ev = createEvolver({ templates, lexicon });
     await fire(ev, matured('c-seat', [...saidBy(['a window seat please', 'window seat for me', 'seat by the window'], 'w'), ...saidBy(['an aisle seat please', 'aisle seat for me', 'seat on the aisle'], 'a')], T0));
