@@ -50,6 +50,8 @@ export type { LexPos, Lexicon, TableEntry } from './lexicon';
 // Conflict detection (§6.2.2).
 export { keyNameSignature, namesCollide } from './names';
 export { KIND_AFFIXES, NAME_AFFIXES, SLOT_AFFIXES } from './affixes';
+export { COHYPONYM_DEPTH, coHyponymChoice, coHyponymKeys, sharedKind } from './cohyponym';
+export type { CoHyponymChoice } from './cohyponym';
 export { CONCEPT_MIN_VOICES, CONCEPT_RELATED, CONCEPT_SHARE, clusterConcept, nounConcept, sameConcept, scenarioConcepts } from './concept';
 export type { ClusterConcept, ConceptSample } from './concept';
 export { MAX_REFINED_DESCRIPTION_CHARS, detectConflict, existingKeysFor, newEnumValues, refineDescription, withValues } from './conflict';

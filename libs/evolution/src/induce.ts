@@ -71,6 +71,7 @@ const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
+import { sharedKind } from './cohyponym';
 
 export interface InductionSample {
   readonly text: string;
@@ -1050,6 +1051,8 @@ interface Typed {
   readonly namePrefix: string | null;
   /** Each value (JSON) and the fragments that say it. */
   readonly valueClients: ReadonlyMap<string, Parsed[]>;
+  /** The name's words when the lexicon names the choice (cohyponym.ts: the values' shared hypernym), not the fragments. */
+  readonly kindWords?: readonly string[];
 }
 
 /** Step 4 (zhou §6.2.2): the type from evidence: structure, scale, number, else a choice or a yes/no need. `headWords` may be renamed. */
@@ -1120,6 +1123,12 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   }
   if (usable) {
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
+    // Alternatives that are kinds of one thing name the choice by it (taxi / limousine / minivan → car_type).
+    const kind = kindOfAlternatives(ev, concept);
+    if (kind !== null) {
+      headWords.splice(0, headWords.length);
+      return { kind: 'enum', keyType: 'string', extra: {}, suffix: 'type', ratioChoice: false, namePrefix: null, valueClients, kindWords: kind };
+    }
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, concept, headWords), ratioChoice: false, namePrefix: null, valueClients };
   }
   // Names said by distinct clients, one a fragment (makers, carriers: "a Nokia box", "Ericsson baseband"): a choice
@@ -1136,6 +1145,23 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
+
+/**
+ * Step 4 (zhou §6.2.2): the words of the hypernym a choice's values are co-hyponyms under (cohyponym.ts), when no value
+ * class names it (colours, formats: enumSuffix) and the values do not modify the head in most of their fragments (a
+ * head the values stand beside names the choice itself: "aisle seat", "vegan meal"). Null otherwise.
+ */
+function kindOfAlternatives(ev: Evidence, concept: Concept): string[] | null {
+  const { head, values, says } = concept;
+  if (values.some((v) => classOf(ev.lex, v) !== null)) return null;
+  if (head !== null) {
+    const withValue = ev.parsed.filter((p) => values.some((v) => says(p, v)));
+    const beside = withValue.filter((p) => values.some((v) => touches(p, v, new Set([head]))));
+    if (mass(beside) * 2 >= mass(withValue)) return null;
+  }
+  const kind = sharedKind(ev.lex, values, head);
+  return kind === null ? null : kind.split('_');
 }
 
 /**
@@ -1354,7 +1380,7 @@ function assembleCandidate(
     return induceBoolean();
   }
 
-  let nameWords = headWords.length > 0 ? [...headWords] : firstWord(ev, kind);
+  let nameWords = t.kindWords ? [...t.kindWords] : headWords.length > 0 ? [...headWords] : firstWord(ev, kind);
   if (suffix && nameWords[nameWords.length - 1] === suffix) suffix = null;
   if (suffix === 'count' && nameWords.some((w) => ['number', 'amount', 'quantity', 'count'].includes(w))) suffix = null;
   // Without an ASCII content word there is nothing to prefix: the stable custom_intent_<hash> name.

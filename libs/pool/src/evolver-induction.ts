@@ -7,6 +7,8 @@
 import {
   admitCandidate,
   choiceLike,
+  coHyponymChoice,
+  describeClosed,
   clusterConcept,
   detectConflict,
   existingKeysFor,
@@ -23,6 +25,7 @@ import {
   withValues,
   wordProfile,
   type AcceptedKey,
+  type CoHyponymChoice,
   type Candidate,
   type InductionSample,
   type KeyCounters,
@@ -51,8 +54,34 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
   const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
   if (sib === null) return { ...alone, apply_rules: APPLY_RULES };
-  const joint = await st.induceFn({ scenario: m.scenario_id, samples: [...m.samples, ...sib.samples], existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
-  return { ...joint, sibling_key: sib.key_name, apply_rules: APPLY_RULES };
+  const samples = [...m.samples, ...sib.samples];
+  const joint = await st.induceFn({ scenario: m.scenario_id, samples, existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
+  const built = sib.choice ? choiceCandidate(sib.choice, joint, samples) : null;
+  return { ...(built ?? joint), sibling_key: sib.key_name, apply_rules: APPLY_RULES };
+}
+
+/** Voices a value needs over the joint samples to stay in a choice built from co-hyponyms (zhou §6.2.2, two clients). */
+const CHOICE_VALUE_VOICES = 2;
+
+/**
+ * The choice two keys split by value make (cohyponym.ts), as a candidate, when the inducer's joint key is not that
+ * choice already (values that are the phrases' heads, "send a limousine" beside "a taxi from the airport", share no
+ * frame for the inducer to read a slot from). Each value stays only when CHOICE_VALUE_VOICES distinct voices of the
+ * joint samples say it; fewer than two left: null, the joint induction stands.
+ */
+function choiceCandidate(choice: CoHyponymChoice, joint: EvolverInduction, samples: readonly InductionSample[]): EvolverInduction | null {
+  if (joint.ok && joint.candidate.key.key_type === 'string' && choice.values.every((v) => (joint.candidate.key.enum ?? []).includes(v))) return null;
+  const profile = wordProfile(samples);
+  const values = choice.values.map((v) => ({ value: v, count: profile.get(v) ?? 0 })).filter((v) => v.count >= CHOICE_VALUE_VOICES);
+  if (values.length < 2) return null;
+  const used = values.reduce((n, v) => n + v.count, 0);
+  const key: KeyDefinition = { key_name: choice.key_name, key_type: 'string', required: false, default_value: null, semantic_description: '', enum: values.map((v) => v.value) };
+  const d = describeClosed(key, 'enum', values, used, true);
+  const total = samples.reduce((n, s) => n + (Array.isArray(s.clients) && s.clients.length > 0 ? s.clients.length : 1), 0);
+  return {
+    ok: true,
+    candidate: { key: { ...key, semantic_description: d.semantic_description }, kind: 'enum', head_words: choice.head_words, values, examples: d.examples, fragments_used: used, fragments_excluded: Math.max(0, total - used), refines: null, review: [] },
+  };
 }
 
 /**
@@ -238,12 +267,12 @@ async function siblingOf(
   own: KeyDefinition | null,
   existing: readonly KeyDefinition[],
   seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
-): Promise<{ key_name: string; samples: readonly InductionSample[] } | null> {
+): Promise<{ key_name: string; samples: readonly InductionSample[]; choice: CoHyponymChoice | null } | null> {
   const mine = wordProfile(m.samples);
   const lex = seen.lexicon;
   const exclude = lex ? scenarioConcepts(m.scenario_id, lex) : new Set<string>();
   const myConcept = lex && own !== null ? clusterConcept(m.samples, lex, exclude) : null;
-  let best: { key_name: string; samples: readonly InductionSample[]; cos: number } | null = null;
+  let best: { key_name: string; samples: readonly InductionSample[]; cos: number; choice: CoHyponymChoice | null } | null = null;
   const done = new Set<string>();
   let probes = 0;
   for (const t of [...seen.triggers].reverse()) {
@@ -259,6 +288,10 @@ async function siblingOf(
     if (cos < 1 && own !== null && own.key_type === 'array' && key.definition.key_type === 'array' && sameListShape(m.samples, theirs.samples)) cos = 1;
     // The same concept said by most clients of each cluster, and a key of the same kind: one intent the embedder split.
     if (cos < SIBLING_COSINE && lex !== null && own !== null && sameKind(own, key.definition) && sameConcept(myConcept, clusterConcept(theirs.samples, lex, exclude), lex)) cos = SIBLING_COSINE;
+    // Values that are kinds of one thing (cohyponym.ts: needs_taxi beside needs_limousine, both cars): one choice the
+    // embedder split by value, whatever the wording around them; no joint probe is spent on it.
+    const choice = lex !== null && own !== null && choiceLike(own) && choiceLike(key.definition) ? coHyponymChoice(own, key.definition, lex) : null;
+    if (cos < SIBLING_COSINE && choice !== null) cos = SIBLING_COSINE;
     // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
     // At most MAX_JOINT_PROBES such inductions per cluster, the latest keys first: with an LLM inducer each is a call
     // made while the cluster's event is held.
@@ -267,7 +300,7 @@ async function siblingOf(
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
       if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
     }
-    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos };
+    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice };
   }
   return best;
 }

@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, cutOnWord, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, coHyponymChoice, cutOnWord, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -102,6 +102,18 @@ export const TEXT_PATHS: readonly TextPath[] = [
     name: 'evolution clusterConcept (WordNet lexicon)',
     files: ['libs/evolution/src/concept.ts'],
     run: async (t) => clusterConcept([{ text: t, count: 2, clients: ['#1', t] }, { text: `${t} seat`, count: 1, clients: ['#2'] }], await wordnetLexicon()),
+  },
+  {
+    // A choice's values named by the hypernym they are co-hyponyms under (taxi / limousine → car_type), and two keys
+    // joined as one choice by their value words (key names and enum values are induced from fragments). The inducer
+    // path that calls sharedKind on fragment words is the 'evolution induceKey' entry above.
+    name: 'evolution sharedKind and coHyponymChoice (WordNet lexicon)',
+    files: ['libs/evolution/src/cohyponym.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      const flag = { key_name: `needs_${t}`, key_type: 'boolean' as const, required: false, default_value: null, semantic_description: t };
+      return [sharedKind(lex, [t, 'taxi'], t), coHyponymChoice(flag, { ...flag, key_name: 'car_type', key_type: 'string', enum: ['taxi', t] }, lex)];
+    },
   },
   { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
   { name: 'evolution refineDescription', files: ['libs/evolution/src/conflict.ts'], run: (t) => refineDescription(seatKey, [{ fragment: t, value: 'window', count: 2 }], t) },

@@ -1,0 +1,105 @@
+/**
+ * Alternatives that are kinds of one thing (draft-zhou §6.2.2 step 4, "names from concepts, not frequent words"):
+ * when the values of a choice are WordNet co-hyponyms, siblings under one hypernym (taxi, limousine and minivan are
+ * cars; kosher and halal are foods), that hypernym is what the client chooses, and it names the key
+ * (`car_type`) instead of whatever word the phrasings happened to share ("waiting", "arrival"). Read through the
+ * lexicon's most frequent noun sense only, within `COHYPONYM_DEPTH` levels of every value, so a chance ancestor high
+ * in the hierarchy ("artifact", "object") never counts. Pure; words are looked up, never used as object keys.
+ */
+import type { KeyDefinition } from '@parley/protocol';
+import { SLOT_AFFIXES } from './affixes';
+import type { Lexicon } from './lexicon';
+
+/** Levels above each value a shared hypernym may sit: the parent or the grandparent. */
+export const COHYPONYM_DEPTH = 2;
+/** Most values read (an enum is bounded already; this bounds hostile input here too). */
+const MAX_VALUES = 16;
+/** A value or a hypernym lemma this lexicon reads: short lowercase letters, `_` between words. */
+const LEMMA = /^[a-z]{2,24}(?:_[a-z]{2,24}){0,2}$/;
+
+/** The value's noun hypernyms, nearest first, when the lexicon reads it mainly as a noun; else null. */
+function nounHypernyms(lex: Lexicon, word: string): readonly string[] | null {
+  if (typeof word !== 'string' || !LEMMA.test(word)) return null;
+  const p = lex.pos(word);
+  if (p.n === 0 || p.n < p.v || p.n < p.a) return null;
+  return lex.hypernyms(word, 'n', COHYPONYM_DEPTH).filter((h) => typeof h === 'string' && LEMMA.test(h));
+}
+
+/**
+ * The nearest hypernym every value sits under (within COHYPONYM_DEPTH levels), or null: fewer than two values, a
+ * value the lexicon does not read as a noun, two values that are one synset (spellings of one value, not
+ * alternatives), or no shared ancestor that close. `head` (the noun the values modify, when there is one) already
+ * names the kind when it is that ancestor or above it: null then too ("north", "south" under region → `region`).
+ */
+export function sharedKind(lex: Lexicon, values: readonly string[], head: string | null = null): string | null {
+  const vs = values.slice(0, MAX_VALUES);
+  if (vs.length < 2) return null;
+  const ups: (readonly string[])[] = [];
+  for (const v of vs) {
+    const u = nounHypernyms(lex, v);
+    if (u === null || u.length === 0) return null;
+    ups.push(u);
+  }
+  for (let i = 0; i < vs.length; i++) {
+    for (let j = i + 1; j < vs.length; j++) if (lex.synonyms(vs[i] as string, 'n').includes(vs[j] as string)) return null;
+  }
+  const first = ups[0] as readonly string[];
+  const kind = first.find((h) => ups.every((u) => u.includes(h)) && !vs.includes(h)) ?? null;
+  if (kind === null) return null;
+  // A head that is the kind, above it, or itself a kind of it ("meal" is a food: halal / kosher meal stays a meal choice).
+  if (head === null) return kind;
+  const above = (w: string): readonly string[] => lex.hypernyms(w, 'n', COHYPONYM_DEPTH + 1);
+  if (head === kind || ups.every((u) => u.includes(head)) || above(kind).includes(head) || above(head).includes(kind)) return null;
+  return kind;
+}
+
+/** A choice-like key's words: its values (an enum) or its name's words less the kind affixes (a flag), and the rest. */
+function keyWords(k: KeyDefinition): { values: string[]; rest: string[] } {
+  const name = typeof k.key_name === 'string' ? k.key_name.slice(0, 256).split('_').filter((w) => w !== '' && !SLOT_AFFIXES.has(w)) : [];
+  if (k.key_type === 'string' && Array.isArray(k.enum) && k.enum.length > 0) return { values: k.enum.slice(0, MAX_VALUES).filter((v): v is string => typeof v === 'string'), rest: name };
+  return k.key_type === 'boolean' ? { values: name, rest: [] } : { values: [], rest: name };
+}
+
+/** The choice two keys split by value make together: its name, its values and the head words, or null. */
+export interface CoHyponymChoice {
+  /** `<head>_<kind>` when the names share a head ("lip_color"), else `<kind>_type` ("car_type"). */
+  readonly key_name: string;
+  readonly values: readonly string[];
+  readonly head_words: readonly string[];
+}
+
+/**
+ * Whether two keys of one scenario and audience are one choice split by value (zhou §6.2.2 one key per intent), and
+ * which: a value word of each (a flag's name word, an enum's value) is a co-hyponym of the other under one hypernym
+ * (`sharedKind`: needs_taxi beside needs_limousine, both cars; car_type [taxi, limousine] beside needs_minivan), and
+ * the words left of both names (the heads) are shared or absent. The choice is named by the shared head and the
+ * kind's last word (a chromatic_color is a color), its values are both keys' values. Null: not one choice.
+ */
+export function coHyponymChoice(a: KeyDefinition, b: KeyDefinition, lex: Lexicon): CoHyponymChoice | null {
+  const wa = keyWords(a);
+  const wb = keyWords(b);
+  for (const x of wa.values) {
+    for (const y of wb.values) {
+      const kind = x === y ? null : sharedKind(lex, [x, y]);
+      if (kind === null) continue;
+      // A head is what the values modify: never another value (a co-hyponym) nor the kind itself ("color" in
+      // eye_color [red] and background_color [gray] is the kind: eye and background are the heads, and differ).
+      const kinds = new Set([...lex.hypernyms(x, 'n', COHYPONYM_DEPTH + 1), ...lex.hypernyms(y, 'n', COHYPONYM_DEPTH + 1)].flatMap((h) => [h, h.split('_').pop() as string]));
+      const heads = (ws: readonly string[]): string[] => ws.filter((w) => w !== x && w !== y && !kinds.has(w) && sharedKind(lex, [w, x]) === null && sharedKind(lex, [w, y]) === null);
+      const ha = heads([...wa.rest, ...wa.values]);
+      const hb = heads([...wb.rest, ...wb.values]);
+      const shared = ha.filter((w) => hb.includes(w));
+      if (!((ha.length === 0 && hb.length === 0) || shared.length > 0)) continue;
+      const last = kind.split('_').pop() as string;
+      const values = [...new Set([...(a.key_type === 'boolean' ? [x] : wa.values), ...(b.key_type === 'boolean' ? [y] : wb.values)])];
+      const head = shared[0];
+      return { key_name: head !== undefined && head !== last ? `${head}_${last}` : `${last}_type`, values, head_words: head !== undefined ? [head] : [] };
+    }
+  }
+  return null;
+}
+
+/** Whether two keys are one choice split by value (`coHyponymChoice` is not null). */
+export function coHyponymKeys(a: KeyDefinition, b: KeyDefinition, lex: Lexicon): boolean {
+  return coHyponymChoice(a, b, lex) !== null;
+}
