@@ -5,20 +5,18 @@
  * One Ajv-compiled function per template, from payloadJsonSchema(), so the
  * payload rules (forbidden property names included) live in one JSON Schema.
  * The success path is that function plus a builder generated per template
- * (copy, defaults, per-presence-pattern metadata), about 0.85-0.9x raw Ajv on
- * the flight schema; the all-errors validator that explains a failure is
- * compiled only on the first failure.
+ * (copy, defaults, per-presence-pattern metadata); `date` is checked by a scan
+ * (formats.ts), not ajv-formats' regular expression. The all-errors validator
+ * that explains a failure is compiled only on the first failure.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
 import { ParleyError, type Violation } from './errors';
+import { addPayloadFormats } from './formats';
 import { FORBIDDEN_PROPERTY_NAMES, cloneJson, isPlainObject, joinPath, jsonTypeName, preview } from './json';
 import { OTHER_KEY, type JsonObject, type JsonValue, type KeyDefinition, type SchemaTemplate } from './model';
 import { payloadJsonSchema } from './payload-schema';
 import { parseTemplate } from './template';
 
-// ajv-formats is CommonJS; under some ESM loaders its default export is nested.
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: Ajv2020) => unknown;
 
 /**
  * keys_present, defaults_applied and key_type_correct depend only on which keys
@@ -66,7 +64,7 @@ let fullAjv: Ajv2020 | undefined;
 
 function makeAjv(allErrors: boolean): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors, messages: allErrors });
-  addFormats(ajv);
+  addPayloadFormats(ajv);
   return ajv;
 }
 
