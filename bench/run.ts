@@ -312,7 +312,10 @@ async function main(): Promise<void> {
   log(`  raw Ajv, same schema:     ${v.ajv_per_s.toLocaleString()} /s   (median ratio of alternated 200 ms rounds ${v.validate_ratio})`);
   log(`  Ajv, Parley's formats:    ${v.ajv_same_formats_per_s.toLocaleString()} /s   (ratio ${v.validate_ratio_same_formats}: validate's cost beyond Ajv)`);
   // BENCH_ONLY=validate: (a) alone, its figures as the last line.
-  if (process.env['BENCH_ONLY'] === 'validate') return log(JSON.stringify(v));
+  if (process.env['BENCH_ONLY'] === 'validate') {
+    log(JSON.stringify(v));
+    return;
+  }
 
   const { floor, mcp } = await peers();
   const sep = await separateServices();
