@@ -1,7 +1,7 @@
 // Where a lone execute waits: c1 (and optionally c64) against one configuration, several short rounds,
 // the quietest kept. PROBE_MODE=separate (the design card's services on PostgreSQL + NATS), pg (`npm start`'s
 // entry on PostgreSQL + NATS) or embedded (`npm start` defaults, PGlite). PROBE_ROUNDS (3), BENCH_SECONDS (5),
-// PROBE_C64=1 adds a c64 round. Prints p50/p99 and the CPU ms per call of the system under test, and the
+// PROBE_C64=1 adds a c64 round, PROBE_IDLE_SPANS (3) the idle spans. Prints p50/p99 and the CPU ms per call of the system under test, and the
 // processes' idle CPU per second with no calls.
 import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, request } from 'node:http';
@@ -102,12 +102,16 @@ async function main(): Promise<void> {
     await until(once);
     const own = () => procs.reduce((s, p) => s + cpuSeconds(p.child.pid), 0);
     const idle: string[] = [];
-    for (let k = 0; k < 3; k++) {
-      const i0 = own();
+    const spans = Number(process.env.PROBE_IDLE_SPANS ?? 3);
+    let each: number[] = [];
+    for (let k = 0; k < spans; k++) {
+      const p0 = procs.map((p) => cpuSeconds(p.child.pid));
       await new Promise((r) => setTimeout(r, 3000));
-      idle.push((((own() - i0) * 1000) / 3).toFixed(1));
+      each = procs.map((p, i) => ((cpuSeconds(p.child.pid) - p0[i]!) * 1000) / 3);
+      idle.push(each.reduce((s, x) => s + x, 0).toFixed(1));
     }
-    process.stdout.write(`${MODE}: idle ${idle.join(', ')} ms CPU/s (three 3 s spans after the first execute); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
+    process.stdout.write(`${MODE}: idle ${idle.join(', ')} ms CPU/s (${spans} 3 s spans after the first execute); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
+    process.stdout.write(`  last span by process: ${procs.map((p, i) => `${p.name} ${each[i]!.toFixed(1)}`).join(', ')}\n`);
     const conc = process.env.PROBE_C64 ? [1, 64] : [1];
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of conc) {

@@ -275,6 +275,8 @@ async function main(): Promise<void> {
     await settle(s);
     const idle = await idleRate(s);
     console.log(`${s.kind}\nidle: ${idle.statements.toFixed(1)} statements/s, ${idle.transactions.toFixed(1)} transactions/s (subtracted below)`);
+    console.log(`  idle CPU ms/s by process: ${[...idle.cpu].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+    for (const [shape, n] of [...idle.shapes].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1])) console.log(`  ${n.toFixed(2).padStart(6)}/s  ${shape.slice(0, 140)}`);
     const out: Phase[] = [];
     for (const c of [1, C]) {
       const r = await phase(s, c, idle);

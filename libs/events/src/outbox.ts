@@ -264,14 +264,26 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     });
   }
 
+  // A pass the poll started (no nudge, no drain, no gap watched, the last pass ended cleanly) first asks, in one
+  // statement outside a transaction, whether any row is pending: at rest that is the whole pass, instead of a
+  // transaction around the claim (BEGIN, the claim with its advisory lock, COMMIT) once a poll interval. A row
+  // committed after the look is found by the nudge its writer sends or by the next poll, as before.
+  async function idleLook(): Promise<boolean> {
+    const r = await db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.outbox WHERE published_at IS NULL) AS any`);
+    return r.rows[0]?.any !== true;
+  }
+
   async function run(): Promise<void> {
+    let polled = false;
     while (!stopped && (started || drainers.length > 0)) {
+      const byPoll = polled && !nudged && drainers.length === 0 && batch.gap === undefined && failures === 0;
       nudged = false;
+      polled = false;
       let claimed = 0;
       let failed = false;
       let held = false;
       try {
-        ({ claimed, failed, held } = await publishBatch(batch));
+        if (!(byPoll && (await idleLook()))) ({ claimed, failed, held } = await publishBatch(batch));
       } catch (err) {
         failed = true;
         onError(err, {});
@@ -307,6 +319,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       }
       if (!started) break;
       await sleep(pollIntervalMs, true);
+      polled = true;
     }
   }
 

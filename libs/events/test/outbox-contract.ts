@@ -458,6 +458,29 @@ export function outboxContract(
       await expect.poll(() => r.pending(), { timeout: 3000, interval: 10 }).toBe(0);
     });
 
+    it('at rest a poll is one look outside a transaction, and a row committed without a nudge is still published on a poll', async () => {
+      const bus = flakyBus(b.bus);
+      const seen = { transactions: 0, looks: 0 };
+      const counted = new Proxy(env.db, {
+        get(target, key) {
+          const v = Reflect.get(target, key) as unknown;
+          if (typeof v !== 'function') return v;
+          if (key === 'transaction') return (...a: unknown[]) => (seen.transactions++, (v as (...x: unknown[]) => unknown).apply(target, a));
+          if (key === 'query') return (sql: string, ...a: unknown[]) => (sql.includes('SELECT EXISTS') && seen.looks++, (v as (...x: unknown[]) => unknown).call(target, sql, ...a));
+          return (v as (...x: unknown[]) => unknown).bind(target);
+        },
+      });
+      const r = relay(createOutboxRelay({ db: counted, schema: 'execution', bus, pollIntervalMs: 10 }));
+      r.start();
+      await expect.poll(() => seen.looks, { timeout: 3000, interval: 10 }).toBeGreaterThanOrEqual(5);
+      // The start's pass claims in a transaction (it publishes what a crash left); the polls after it only look.
+      expect(seen.transactions).toBe(1);
+      const e = payloadExecuted();
+      await append([e]);
+      await expect.poll(() => ids(bus.published), { timeout: 3000, interval: 10 }).toEqual([e.id]);
+      await expect.poll(() => r.pending(), { timeout: 3000, interval: 10 }).toBe(0);
+    });
+
     it('runs a relay and an idempotent consumer on the same database without blocking each other', async () => {
       const r = relay(createOutboxRelay({ db: env.db, schema: 'execution', bus: b.bus, pollIntervalMs: 20 }));
       r.start();

@@ -44,6 +44,7 @@ export type { KeyShape, ParsedTemplate, SupportedFormat, TemplateShape } from '.
 // Payloads (§3.2, §4.3).
 export { EXPERIMENTAL_KEY_COMMENT, JSON_SCHEMA_DIALECT, SAFE_VALUE_DEF, payloadJsonSchema } from './payload-schema';
 export { ValidatorCache, compilePayloadValidator, otherFragments } from './payload';
+export { addPayloadFormats, isFullDate } from './formats';
 export type { PayloadValidator, ValidatedPayload, ValidatorCacheStats } from './payload';
 
 // Languages (§4.2).

@@ -5,20 +5,18 @@
  * One Ajv-compiled function per template, from payloadJsonSchema(), so the
  * payload rules (forbidden property names included) live in one JSON Schema.
  * The success path is that function plus a builder generated per template
- * (copy, defaults, per-presence-pattern metadata), about 0.85-0.9x raw Ajv on
- * the flight schema; the all-errors validator that explains a failure is
- * compiled only on the first failure.
+ * (copy, defaults, per-presence-pattern metadata); `date` is checked by a scan
+ * (formats.ts), not ajv-formats' regular expression. The all-errors validator
+ * that explains a failure is compiled only on the first failure.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
 import { ParleyError, type Violation } from './errors';
+import { addPayloadFormats } from './formats';
 import { FORBIDDEN_PROPERTY_NAMES, cloneJson, isPlainObject, joinPath, jsonTypeName, preview } from './json';
 import { OTHER_KEY, type JsonObject, type JsonValue, type KeyDefinition, type SchemaTemplate } from './model';
 import { payloadJsonSchema } from './payload-schema';
 import { parseTemplate } from './template';
 
-// ajv-formats is CommonJS; under some ESM loaders its default export is nested.
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: Ajv2020) => unknown;
 
 /**
  * keys_present, defaults_applied and key_type_correct depend only on which keys
@@ -66,7 +64,7 @@ let fullAjv: Ajv2020 | undefined;
 
 function makeAjv(allErrors: boolean): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors, messages: allErrors });
-  addFormats(ajv);
+  addPayloadFormats(ajv);
   return ajv;
 }
 
@@ -78,6 +76,7 @@ function compileWith(ajv: Ajv2020, schema: JsonObject): ValidateFunction {
 
 interface KeyPlan {
   name: string;
+  required: boolean;
   /** Set when the key is optional with a non-null default (zhou §4.1 default_value). */
   dflt?: JsonValue;
 }
@@ -93,7 +92,7 @@ interface PresenceMeta {
 const MAX_PRESENCE_PATTERNS = 1024;
 
 function planFor(k: KeyDefinition): KeyPlan {
-  const plan: KeyPlan = { name: k.key_name };
+  const plan: KeyPlan = { name: k.key_name, required: k.required === true };
   if (!k.required && k.key_name !== OTHER_KEY && k.default_value !== undefined && k.default_value !== null) plan.dflt = k.default_value;
   return plan;
 }
@@ -140,34 +139,42 @@ function makeBuilder(plans: KeyPlan[]): Builder {
     return meta;
   };
 
-  if (n > 30) return genericBuilder(plans);
-
   // Key names come from a parsed template (compilePayloadValidator runs
   // parseTemplate): snake_case, never __proto__/constructor/prototype, so
-  // `out[name] = v` below is a plain data property.
+  // `out[name] = v` and `{ "name": v }` below are plain data properties (the
+  // plain loop takes any other template all the same).
+  if (n === 0 || n > 30 || plans.some((p) => (FORBIDDEN_PROPERTY_NAMES as readonly string[]).includes(p.name))) return genericBuilder(plans);
   const dflts = plans.map((p) => p.dflt);
-  const lines: string[] = ['var out = {}, mask = 0, v;'];
+  const dflt = (i: number) => (typeof dflts[i] === 'object' ? `clone(dflts[${i}])` : `dflts[${i}]`);
+  const lines: string[] = [];
+  plans.forEach((p, i) => lines.push(`var v${i} = src[${JSON.stringify(p.name)}];`));
+  lines.push(`var mask = ${plans.map((_, i) => `(v${i} !== undefined ? ${2 ** i} : 0)`).join(' | ')};`);
+  // The keys every accepted payload has (required ones, which Ajv found defined, and those with a default) up to
+  // the first that may be absent are one object literal: the object is made with its shape at once, its
+  // members in its own slots, instead of growing a property at a time. The rest are added in template order.
+  const lead = plans.findIndex((p) => !p.required && p.dflt === undefined);
+  const inLiteral = lead < 0 ? plans.length : lead;
+  const members = plans.slice(0, inLiteral).map((p, i) => `${JSON.stringify(p.name)}: ${p.required ? `v${i}` : `v${i} !== undefined ? v${i} : ${dflt(i)}`}`);
+  lines.push(`var out = { ${members.join(', ')} };`);
   plans.forEach((p, i) => {
+    if (i < inLiteral) return;
     const key = JSON.stringify(p.name);
-    lines.push(`v = src[${key}];`);
-    let orElse = '';
-    if (p.dflt !== undefined) {
-      const copy = typeof p.dflt === 'object' ? `clone(dflts[${i}])` : `dflts[${i}]`;
-      orElse = ` else { out[${key}] = ${copy}; }`;
-    }
-    lines.push(`if (v !== undefined) { out[${key}] = v; mask |= ${2 ** i}; }${orElse}`);
+    lines.push(`if (v${i} !== undefined) { out[${key}] = v${i}; }${p.dflt !== undefined ? ` else { out[${key}] = ${dflt(i)}; }` : ''}`);
   });
-  lines.push(`var m = metaFor(mask), o = src[${JSON.stringify(OTHER_KEY)}], f;`);
+  // The pattern's metadata straight from the dense table when there is one (a call less per payload).
+  lines.push(dense ? `var m = dense[mask]; if (m === undefined) m = metaFor(mask);` : `var m = metaFor(mask);`);
+  lines.push(`var o = src[${JSON.stringify(OTHER_KEY)}], f;`);
   // The common case, other as one string, inline; otherFragments() for the rest.
   lines.push(`if (typeof o === 'string') { o = o.trim(); f = o === '' ? [] : [o]; } else { f = otherFragments(o); }`);
   lines.push(`return { payload: out, keys_present: m.keys_present, defaults_applied: m.defaults_applied, key_type_correct: m.key_type_correct, other_fragments: f };`);
-  const factory = new Function('dflts', 'clone', 'metaFor', 'otherFragments', `'use strict'; return function buildValidatedPayload(src) {\n${lines.join('\n')}\n};`) as (
+  const factory = new Function('dflts', 'clone', 'metaFor', 'otherFragments', 'dense', `'use strict'; return function buildValidatedPayload(src) {\n${lines.join('\n')}\n};`) as (
     d: unknown[],
     c: typeof cloneJson,
     m: typeof metaFor,
     o: typeof otherFragments,
+    t: typeof dense,
   ) => Builder;
-  return factory(dflts, cloneJson, metaFor, otherFragments);
+  return factory(dflts, cloneJson, metaFor, otherFragments, dense);
 }
 
 /** The same as the generated builder, as a plain loop: for templates with more than 30 keys. */

@@ -242,6 +242,29 @@ describe('ValidatedPayload', () => {
     expect(r.key_type_correct).toEqual({ code: true, count: true, ratio: true, flag: true, other: true });
   });
 
+  it('the payload has its keys in template order, defaults in their place, whatever order the client sent', () => {
+    const t = parseTemplate({
+      schema_id: 'order_v1',
+      scenario: 'order',
+      keys: [
+        { key_name: 'item', key_type: 'string', required: true, semantic_description: 'The item.' },
+        { key_name: 'note', key_type: 'string', required: false, semantic_description: 'A note.' },
+        { key_name: 'size', key_type: 'string', required: false, default_value: 'M', semantic_description: 'The size.' },
+        { key_name: 'extras', key_type: 'object', required: false, default_value: { gift: false }, semantic_description: 'Extras.' },
+      ],
+    }).template;
+    const v = compilePayloadValidator(t);
+    const a = v.validate({ extras: { gift: true }, item: 'tee' });
+    expect(Object.keys(a.payload)).toEqual(['item', 'size', 'extras']);
+    expect(a.payload).toEqual({ item: 'tee', size: 'M', extras: { gift: true } });
+    const b = v.validate({ other: 'x', size: 'L', note: 'n', item: 'tee' });
+    expect(Object.keys(b.payload)).toEqual(['item', 'note', 'size', 'extras', 'other']);
+    expect(b.defaults_applied).toEqual(['extras']);
+    // An object default is a copy per payload, never the template's own.
+    (b.payload.extras as Record<string, unknown>).gift = true;
+    expect(v.validate({ item: 'tee' }).payload.extras).toEqual({ gift: false });
+  });
+
   it('shared per-pattern metadata is frozen so no caller can corrupt another result', () => {
     const r = V.validate(ok());
     expect(Object.isFrozen(r.keys_present)).toBe(true);

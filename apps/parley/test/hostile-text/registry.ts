@@ -17,7 +17,7 @@ import { clusterConcept, coHyponymChoice, cutOnWord, sharedKind, editKeyDefiniti
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
-import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
+import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@parley/protocol';
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
 import { listTools } from '@parley/gateway';
 
@@ -228,6 +228,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },
   { name: 'pool securityRelevance', files: ['libs/pool/src/approval.ts'], run: (t) => securityRelevance({ key_name: 'seat', semantic_description: t }) },
   { name: 'protocol otherFragments', files: ['libs/protocol/src/payload.ts'], run: (t) => otherFragments([t, t]) },
+  { name: 'protocol isFullDate (payload format date)', files: ['libs/protocol/src/formats.ts'], run: (t) => [isFullDate(t), isFullDate(t.slice(0, 10))] },
   { name: 'protocol negotiateLanguage', files: ['libs/protocol/src/language.ts'], run: (t) => negotiateLanguage(t, ['en', 'zh-CN'], 'en') },
 ];
 
