@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     await until(once);
     const own = () => procs.reduce((s, p) => s + cpuSeconds(p.child.pid), 0);
     const idle: string[] = [];
-    const spans = Number(process.env.PROBE_IDLE_SPANS ?? 3);
+    const spans = Math.max(1, Math.floor(Number(process.env.PROBE_IDLE_SPANS ?? 3)) || 3);
     let each: number[] = [];
     for (let k = 0; k < spans; k++) {
       const p0 = procs.map((p) => cpuSeconds(p.child.pid));

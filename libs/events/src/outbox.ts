@@ -264,26 +264,18 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     });
   }
 
-  // A pass the poll started (no nudge, no drain, no gap watched, the last pass ended cleanly) first asks, in one
-  // statement outside a transaction, whether any row is pending: at rest that is the whole pass, instead of a
-  // transaction around the claim (BEGIN, the claim with its advisory lock, COMMIT) once a poll interval. A row
-  // committed after the look is found by the nudge its writer sends or by the next poll, as before.
-  async function idleLook(): Promise<boolean> {
-    const r = await db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.outbox WHERE published_at IS NULL) AS any`);
-    return r.rows[0]?.any !== true;
-  }
-
   async function run(): Promise<void> {
     let polled = false;
     while (!stopped && (started || drainers.length > 0)) {
-      const byPoll = polled && !nudged && drainers.length === 0 && batch.gap === undefined && failures === 0;
+      // `polled` is set only after a clean pass's poll sleep (a failed pass backs off and loops with it false).
+      const byPoll = polled && !nudged && drainers.length === 0 && batch.gap === undefined;
       nudged = false;
       polled = false;
       let claimed = 0;
       let failed = false;
       let held = false;
       try {
-        if (!(byPoll && (await idleLook()))) ({ claimed, failed, held } = await publishBatch(batch));
+        if (!(byPoll && (await nothingPending(db, s)))) ({ claimed, failed, held } = await publishBatch(batch));
       } catch (err) {
         failed = true;
         onError(err, {});
@@ -371,6 +363,16 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   };
   opts.deadLetters?.registerRelay(() => relay.nudge());
   return relay;
+}
+
+/**
+ * The look a pass the poll started takes first (no nudge, no drain, no gap watched, the last pass ended cleanly):
+ * one statement, with no BEGIN/COMMIT, advisory lock or claim around it, asks whether any row is pending. At rest
+ * that is the whole pass. A row committed after the look is found by the nudge its writer sends or by the next poll.
+ */
+async function nothingPending(db: OutboxRelayOptions['db'], s: string): Promise<boolean> {
+  const r = await db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${s}.outbox WHERE published_at IS NULL) AS any`);
+  return r.rows[0]?.any !== true;
 }
 
 /** What one publishing batch of the relay needs (createOutboxRelay resolves it from the options). */

@@ -25,7 +25,7 @@ function digit(s: string, i: number): number {
 
 /** Whether `s` is an RFC 3339 full-date (YYYY-MM-DD, a day the month has), as ajv-formats' `date` decides. */
 export function isFullDate(s: string): boolean {
-  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  if (typeof s !== 'string' || s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
   const y0 = digit(s, 0), y1 = digit(s, 1), y2 = digit(s, 2), y3 = digit(s, 3);
   const m0 = digit(s, 5), m1 = digit(s, 6), d0 = digit(s, 8), d1 = digit(s, 9);
   if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return false;
