@@ -112,6 +112,23 @@ describe('parley tokens FILE', () => {
     expect(fixed.tokens).toBe(fixed.top_k_tokens);
   });
 
+  it('--query on a list with $defs: the client figures are also given against what a plain tools/list through the MCP face sends (draft-chang §3.1, §3.4)', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'openapi-petstore.json');
+    const r = await parley('tokens', path, '--json', '--query', 'find the pets that are sold');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lastJson(r.stdout) as { tokens_full: number; tokens_no_refs: number; selection: SelectionFigures };
+    const s = out.selection;
+    // The face inlines references on a plain tools/list: that, not the list with its $defs, is what a client would otherwise receive.
+    expect(s.plain_list_tokens).toBe(out.tokens_no_refs);
+    expect(out.tokens_no_refs).toBeLessThan(out.tokens_full);
+    const vs = (base: number, n: number): number => Math.round(((base - n) / base) * 1000) / 10;
+    expect(s.client_saved_vs_plain_pct).toBe(vs(out.tokens_no_refs, s.client_tokens));
+    expect(s.client_with_fetch_saved_vs_plain_pct).toBe(vs(out.tokens_no_refs, s.client_with_fetch_tokens));
+    expect(s.client_saved_vs_plain_pct).toBeLessThan(s.client_saved_pct);
+    expect(r.stdout).toContain(`against a plain tools/list as the MCP face sends it (${out.tokens_no_refs} tokens, references inlined): ${s.client_saved_vs_plain_pct}% fewer`);
+  });
+
   it('--query with hostile text ranks and renders without throwing', { timeout: 60_000 }, async () => {
     const path = join(DATA, 'memory.json');
     // (NUL cannot travel in argv; the hostile-text registry drives selectionFigures with it.)

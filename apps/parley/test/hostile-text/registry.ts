@@ -197,7 +197,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
     run: async (t) => {
       const tools = SHAPED_TOOLS.map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
-      const f = await selectionFigures(tools, 100, { query: t, topK: 3, autoCut: { minK: 1, gap: 0.5, ratio: 0.3 } }, embedder, await wordSenses());
+      const f = await selectionFigures(tools, { full: 100, plain: 100 }, { query: t, topK: 3, autoCut: { minK: 1, gap: 0.5, ratio: 0.3 } }, embedder, await wordSenses());
       return { f, table: renderSelection(f, 100) };
     },
   },
@@ -206,7 +206,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts'],
     run: async (t) => {
       const tools = [...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }].map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
-      const f = await selectionFigures(tools, 100, { query: 'book a window seat', topK: 3, autoCut: { minK: 2 } }, embedder, await wordSenses());
+      const f = await selectionFigures(tools, { full: 100, plain: 100 }, { query: 'book a window seat', topK: 3, autoCut: { minK: 2 } }, embedder, await wordSenses());
       return { f, table: renderSelection(f, 100) };
     },
   },
