@@ -27,6 +27,7 @@ import {
   evaluateSelection,
   inlineToolRefs,
   measureTools,
+  savedPct,
   selectTools,
   shortView,
   toolsFromList,
@@ -228,8 +229,9 @@ async function evaluate(tools: McpTool[], full: number, plain: number, set: Requ
   const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
   const perRequest5 = Math.round(tokens5 / Math.max(1, set.requests.length));
   const n = Math.max(1, set.requests.length);
-  const saved = (x: number): number => round(((full - x / n) / full) * 100, 1);
-  const savedPlain = (x: number): number => round(((plain - x / n) / plain) * 100, 1);
+  // One rounding for every column: percentages from the unrounded sums (savedPct), token counts rounded for display only.
+  const saved = (x: number): number => savedPct(full, x, n);
+  const savedPlain = (x: number): number => savedPct(plain, x, n);
   const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
   return {
     file: set.file,
@@ -239,9 +241,9 @@ async function evaluate(tools: McpTool[], full: number, plain: number, set: Requ
     mean_selected: round(ev.mean_selected, 2),
     recall_selected: round(ev.recall_selected),
     tokens_per_request: perRequest,
-    tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
+    tokens_per_request_saved_pct: saved(tokens),
     tokens_per_request_top5: perRequest5,
-    tokens_per_request_top5_saved_pct: round(((full - perRequest5) / full) * 100, 1),
+    tokens_per_request_top5_saved_pct: saved(tokens5),
     client_answer: Math.round(client.answer / n),
     client_answer_saved_pct: saved(client.answer),
     client_with_fetch: Math.round((client.answer + client.fetch) / n),

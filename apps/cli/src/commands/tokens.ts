@@ -13,7 +13,7 @@
  * PARLEY_EMBEDDER setting the embedders package refuses: checked before anything is printed).
  */
 import { readFile } from 'node:fs/promises';
-import { autoCutLength, countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
+import { autoCutLength, countTokens, inlineToolRefs, measureTools, savedPct, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
 import { WordNet, createEmbedderFromEnv, defaultDictDir } from '@parley/embeddings';
 import { isParleyError } from '@parley/protocol';
 import { progress } from '../progress';
@@ -228,9 +228,8 @@ export async function selectionFigures(
   const topTokens = countTokens(fixed.map((s) => shortView(s.tool)));
   const client = countTokens(inlineToolRefs(chosen.map((s) => shortView(s.tool))).tools);
   const fetched = chosen[0] ? countTokens(inlineToolRefs([chosen[0].tool]).tools) : 0;
-  const against = (full: number) => (n: number): number => (full === 0 ? 0 : Math.round(((full - n) / full) * 1000) / 10);
-  const saved = against(base.full);
-  const savedPlain = against(base.plain);
+  const saved = (n: number): number => savedPct(base.full, n);
+  const savedPlain = (n: number): number => savedPct(base.plain, n);
   return {
     query: sel.query,
     embedder: embedder.id,
