@@ -25,12 +25,12 @@ import { fileURLToPath } from 'node:url';
 import {
   countTokens,
   evaluateSelection,
-  inlineToolRefs,
   measureTools,
   savedPct,
   selectTools,
   shortView,
   toolsFromList,
+  wireTools,
   wordNetLexicon,
   type AutoCut,
   type McpTool,
@@ -211,17 +211,18 @@ async function evaluate(tools: McpTool[], full: number, plain: number, set: Requ
   let tokens = 0;
   let tokens5 = 0;
   const client = { answer: 0, fetch: 0, floor: 0, floorFetch: 0 };
-  const wire = (ts: McpTool[]): number => countTokens(inlineToolRefs(ts).tools);
+  // What the MCP face sends (adol wireTools, as listTools): the answer with short: true, a fetch (_meta.names) in full.
+  const wire = (ts: McpTool[], short: boolean): number => countTokens(wireTools(ts, { short }).tools);
   for (const r of set.requests) {
     const chosen = await selectTools(tools, r.text, opts);
     tokens += countTokens(chosen.map((s) => shortView(s.tool)));
-    client.answer += wire(chosen.map((s) => shortView(s.tool)));
+    client.answer += wire(chosen.map((s) => s.tool), true);
     const called = chosen.find((s) => r.expected.includes(s.tool.name))?.tool ?? chosen[0]?.tool;
-    if (called) client.fetch += wire([called]);
+    if (called) client.fetch += wire([called], false);
     const expected = tools.find((t) => t.name === r.expected[0]);
     if (expected) {
-      client.floor += wire([shortView(expected)]);
-      client.floorFetch += wire([shortView(expected)]) + wire([expected]);
+      client.floor += wire([expected], true);
+      client.floorFetch += wire([expected], true) + wire([expected], false);
     }
     const top5 = await selectTools(tools, r.text, { ...opts, topK: 5, cut: 'fixed' });
     tokens5 += countTokens(top5.map((s) => shortView(s.tool)));
@@ -279,7 +280,7 @@ async function main(): Promise<void> {
   for (const { file } of lists) {
     const tools = toolsOf(file)!;
     const m = measureTools(tools);
-    const noRefs = countTokens(inlineToolRefs(tools).tools);
+    const noRefs = countTokens(wireTools(tools).tools);
     out[file] = { ...m, tokens_no_refs: noRefs };
     const cell = (n: number): string => `${n} (${pct(m.tokens_full, n)})`;
     rows.push([

@@ -15,7 +15,8 @@ export { countTextTokens, countTokens } from './tokens';
 export { DEFAULT_SCHEMA_BASE_URL, measureTools } from './measure';
 export type { MeasureOptions, ToolsMeasure } from './measure';
 // What the MCP face sends, and how its figures compare.
-export { savedPct } from './wire';
+export { savedPct, wireTools } from './wire';
+export type { WireOptions, WireRefs, WireTools } from './wire';
 
 // MCP tools.
 export { toolsFromList } from './tool';

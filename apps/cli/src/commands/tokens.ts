@@ -13,7 +13,7 @@
  * PARLEY_EMBEDDER setting the embedders package refuses: checked before anything is printed).
  */
 import { readFile } from 'node:fs/promises';
-import { autoCutLength, countTokens, inlineToolRefs, measureTools, savedPct, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
+import { autoCutLength, countTokens, measureTools, savedPct, selectTools, shortView, toolsFromList, wireTools, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
 import { WordNet, createEmbedderFromEnv, defaultDictDir } from '@parley/embeddings';
 import { isParleyError } from '@parley/protocol';
 import { progress } from '../progress';
@@ -226,8 +226,9 @@ export async function selectionFigures(
   const chosen = sel.cut === 'fixed' ? fixed : fixed.slice(0, autoCutLength(fixed.map((s) => s.score), sel.topK, sel.autoCut));
   const tokens = countTokens(chosen.map((s) => shortView(s.tool)));
   const topTokens = countTokens(fixed.map((s) => shortView(s.tool)));
-  const client = countTokens(inlineToolRefs(chosen.map((s) => shortView(s.tool))).tools);
-  const fetched = chosen[0] ? countTokens(inlineToolRefs([chosen[0].tool]).tools) : 0;
+  // What the MCP face sends (adol wireTools, as the gateway's listTools): the answer with short: true, then the fetch.
+  const client = countTokens(wireTools(chosen.map((s) => s.tool), { short: true }).tools);
+  const fetched = chosen[0] ? countTokens(wireTools([chosen[0].tool]).tools) : 0;
   const saved = (n: number): number => savedPct(base.full, n);
   const savedPlain = (n: number): number => savedPct(base.plain, n);
   return {
@@ -302,7 +303,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   progress('tokens', `counting o200k tokens of ${tools.length} tools, before and after each mechanism…`);
-  const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(inlineToolRefs(tools).tools) };
+  const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(wireTools(tools).tools) };
   process.stdout.write(`${renderTable(args.file, m)}\n`);
   let selected: SelectionFigures | undefined;
   if (args.select && embedder) {
