@@ -313,7 +313,11 @@ export function createMcpFace(opts: McpFaceOptions) {
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
       inSpan(opts, { method: 'tools/list', id: extra.requestId, meta: request.params?._meta }, async () => {
         try {
-          return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
+          const meta = request.params?._meta;
+          // `_meta.names` looks tools up as tools/call does: a name the cached catalogue misses rebuilds it once.
+          const names = parseListToolsMeta(meta).names;
+          const selectable = names ? await catalog.selectableHolding(names) : await catalog.selectable();
+          return await listTools(selectable, meta, opts.embedder, { store: opts.schemas });
         } catch (e) {
           throw toMcpError(toParleyError(e).type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/list' }) : e);
         }
