@@ -21,7 +21,7 @@ function lastJson(stdout: string): Record<string, unknown> {
 }
 
 /** The gateway's MCP face over a tool list: what its real listTools sends for a tools/list with this `_meta`. */
-function faceOf(tools: McpTool[]): (meta: unknown) => Promise<unknown[]> {
+function faceOf(tools: McpTool[]): (meta: unknown) => Promise<{ name: string }[]> {
   const selectable = tools.map((t) => ({ ...t, tags: [], entry: { tool: t, tags: [] } })) as unknown as Parameters<typeof listTools>[0];
   return async (meta) => (await listTools(selectable, meta)).tools;
 }

@@ -186,11 +186,22 @@ export const TEXT_PATHS: readonly TextPath[] = [
     // chang §3.2 with §3.4: a client fetches the full schema of the tool a short answer led it to call.
     name: 'gateway MCP tools/list _meta.names (tool names the client sends)',
     files: ['apps/gateway/src/mcp.ts', 'apps/gateway/src/adol-params.ts'],
-    run: (t) =>
-      listTools(
-        [{ name: t.slice(0, 128) || 'x', description: 'a tool', entry: { tool: { name: t.slice(0, 128) || 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0],
-        { names: [t] },
-      ),
+    // A fixed catalogue holding only 'x': every other name must be refused with a typed error (a lookup through a
+    // plain object would find `constructor` or `__proto__` and answer instead, which fails the property test).
+    run: async (t) => {
+      try {
+        const r = await listTools(
+          [{ name: 'x', description: 'a tool', entry: { tool: { name: 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0],
+          { names: [t] },
+        );
+        if (t !== 'x') throw new Error(`_meta.names answered ${r.tools.length} tools for a name the catalogue does not hold`);
+        return r;
+      } catch (e) {
+        // The refusal is the ordinary answer here (the ordinary text is not 'x'); anything else still throws.
+        if (e instanceof ParleyError) return { refused: e.type, path: e.path, rule: e.rule };
+        throw e;
+      }
+    },
   },
   {
     name: 'cli parley tokens --query (selection, the adaptive cut and its table: request)',
