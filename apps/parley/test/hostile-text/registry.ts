@@ -188,19 +188,22 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['apps/gateway/src/mcp.ts', 'apps/gateway/src/adol-params.ts'],
     // A fixed catalogue holding only 'x': every other name must be refused with a typed error (a lookup through a
     // plain object would find `constructor` or `__proto__` and answer instead, which fails the property test).
+    // The text as one name, and each of its words (so `constructor` inside a sentence is asked for on its own).
     run: async (t) => {
-      try {
-        const r = await listTools(
-          [{ name: 'x', description: 'a tool', entry: { tool: { name: 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0],
-          { names: [t] },
-        );
-        if (t !== 'x') throw new Error(`_meta.names answered ${r.tools.length} tools for a name the catalogue does not hold`);
-        return r;
-      } catch (e) {
-        // The refusal is the ordinary answer here (the ordinary text is not 'x'); anything else still throws.
-        if (e instanceof ParleyError) return { refused: e.type, path: e.path, rule: e.rule };
-        throw e;
-      }
+      const catalogue = [{ name: 'x', description: 'a tool', entry: { tool: { name: 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0];
+      const ask = async (name: string): Promise<unknown> => {
+        try {
+          const r = await listTools(catalogue, { names: [name] });
+          if (name !== 'x') throw new Error(`_meta.names answered ${r.tools.length} tools for a name the catalogue does not hold`);
+          return r;
+        } catch (e) {
+          // The refusal is the ordinary answer here (the ordinary text is not 'x'); anything else still throws.
+          if (e instanceof ParleyError) return { refused: e.type, path: e.path, rule: e.rule };
+          throw e;
+        }
+      };
+      const words = [...new Set(t.split(' ').filter((w) => w !== ''))].slice(0, 16);
+      return Promise.all([t, ...words].map(ask));
     },
   },
   {
