@@ -19,6 +19,8 @@ import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, negotiateLanguage, otherFragments } from '@parley/protocol';
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
+import { forwarded } from '@parley/cli/mcp';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { listTools } from '@parley/gateway';
 
 export interface TextPath {
@@ -205,6 +207,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const words = [...new Set(t.split(' ').filter((w) => w !== ''))].slice(0, 16);
       return Promise.all([t, ...words].map(ask));
     },
+  },
+  {
+    // The stdio bridge reads the gateway's HTTP error body back into its JSON-RPC error (the body is outside text).
+    name: 'cli parley mcp: an HTTP error body forwarded as its JSON-RPC error',
+    files: ['apps/cli/src/commands/mcp.ts'],
+    run: (t) =>
+      [t, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: t, data: { [t.slice(0, 64)]: t } } }), `{${t}`].map((body) => {
+        const e = forwarded(new StreamableHTTPError(413, `Error POSTing to endpoint: ${body}`)) as Error & { code?: unknown; data?: unknown };
+        return { code: e.code, message: e.message.length, data: e.data === undefined ? 'none' : 'some' };
+      }),
   },
   {
     name: 'cli parley tokens --query (selection, the adaptive cut and its table: request)',
