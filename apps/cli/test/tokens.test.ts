@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parley, parleyWith } from './run-cli';
-import { countTokens, measureTools, shortView, toolsFromList, type McpTool } from '@parley/adol';
-import { listTools } from '@parley/gateway';
+import { countTokens, measureTools, shortView, toolsFromList, wireTools } from '@parley/adol';
 import type { SelectionFigures } from '../src/commands/tokens';
 
 const DATA = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta.url));
@@ -18,12 +17,6 @@ const DATA = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta
 function lastJson(stdout: string): Record<string, unknown> {
   const lines = stdout.trimEnd().split('\n');
   return JSON.parse(lines[lines.length - 1]!) as Record<string, unknown>;
-}
-
-/** The gateway's MCP face over a tool list: what its real listTools sends for a tools/list with this `_meta`. */
-function faceOf(tools: McpTool[]): (meta: unknown) => Promise<{ name: string }[]> {
-  const selectable = tools.map((t) => ({ ...t, tags: [], entry: { tool: t, tags: [] } })) as unknown as Parameters<typeof listTools>[0];
-  return async (meta) => (await listTools(selectable, meta)).tools;
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'parley-tokens-'));
@@ -104,12 +97,11 @@ describe('parley tokens FILE', () => {
     for (const t of a.tools) expect(t.tokens).toBe(short.get(t.name));
     expect(a.tokens).toBeLessThanOrEqual(a.top_k_tokens);
     expect(auto.stdout).toContain(`returned ${a.tools.length} tools: ${a.tokens} tokens`);
-    // What a client receives, from the gateway's own listTools: the answer (short: true; a query answer comes in
-    // the ranking's order, so the named tools are put back in it), plus the fetch of the first tool's full schema.
-    const face = faceOf(tools);
-    const answer = await face({ names: a.tools.map((t) => t.name), short: true });
-    expect(a.client_tokens).toBe(countTokens(a.tools.map((t) => answer.find((x) => x.name === t.name)!)));
-    expect(a.client_with_fetch_tokens).toBe(a.client_tokens + countTokens(await face({ names: [a.tools[0]!.name] })));
+    // What a client receives (adol wireTools, what the gateway's listTools sends; apps/parley/test/tokens-face.test.ts
+    // checks the same against the real listTools): the answer with short: true, plus the fetch of the first tool in full.
+    const byName = (n: string) => tools.find((x) => x.name === n)!;
+    expect(a.client_tokens).toBe(countTokens(wireTools(a.tools.map((t) => byName(t.name)), { short: true }).tools));
+    expect(a.client_with_fetch_tokens).toBe(a.client_tokens + countTokens(wireTools([byName(a.tools[0]!.name)]).tools));
     expect(a.client_with_fetch_tokens).toBeGreaterThan(a.client_tokens);
     // min_k forces the count up, a zero drop cuts to it; fixed ignores the rule.
     const forced = lastJson((await parley('tokens', path, '--json', '--query=what changed between main and release-2', '--top-k', '4', '--cut-drop', '0', '--min-k', '3')).stdout).selection as SelectionFigures;
@@ -130,13 +122,8 @@ describe('parley tokens FILE', () => {
     const s = out.selection;
     // The face inlines references on a plain tools/list: that, not the list with its $defs, is what a client would otherwise receive.
     const tools = toolsFromList(JSON.parse(readFileSync(path, 'utf8')));
-    const face = faceOf(tools);
-    expect(s.plain_list_tokens).toBe(countTokens(await face(undefined)));
+    expect(s.plain_list_tokens).toBe(countTokens(wireTools(tools).tools));
     expect(s.plain_list_tokens).toBe(out.tokens_no_refs);
-    // The answer and the fetch as listTools sends them (references inlined from the tools' $defs).
-    const answer = await face({ names: s.tools.map((t) => t.name), short: true });
-    expect(s.client_tokens).toBe(countTokens(s.tools.map((t) => answer.find((x) => x.name === t.name)!)));
-    expect(s.client_with_fetch_tokens).toBe(s.client_tokens + countTokens(await face({ names: [s.tools[0]!.name] })));
     expect(out.tokens_no_refs).toBeLessThan(out.tokens_full);
     const vs = (base: number, n: number): number => Math.round(((base - n) / base) * 1000) / 10;
     expect(s.client_saved_vs_plain_pct).toBe(vs(out.tokens_no_refs, s.client_tokens));
