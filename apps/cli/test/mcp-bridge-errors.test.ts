@@ -26,8 +26,8 @@ describe('parley mcp: upstream errors forwarded as the HTTP face answered them',
     expect(fields(forwarded(mcp))).toEqual({ code: ErrorCode.InvalidParams, message: 'bad names', data: { rule: 'unknown_tool' } });
   });
 
-  it('a body that is not a JSON-RPC error is left as the transport raised it', () => {
-    for (const body of ['<html>bad gateway</html>', '{"jsonrpc":"2.0","error":"x"}', '{"error":{"code":"-1","message":"m"}}', '{broken']) {
+  it('a body that is not a JSON-RPC error, or over 64 KiB, is left as the transport raised it', () => {
+    for (const body of [JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'x'.repeat(70_000) } }), '<html>bad gateway</html>', '{"jsonrpc":"2.0","error":"x"}', '{"error":{"code":"-1","message":"m"}}', '{broken']) {
       const e = httpError(502, body);
       expect(forwarded(e)).toBe(e);
     }

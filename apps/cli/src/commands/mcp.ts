@@ -49,6 +49,9 @@ class ForwardedError extends Error {
   }
 }
 
+/** Longest HTTP error body read back into a JSON-RPC error (characters). */
+const MAX_ERROR_BODY = 64 * 1024;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -58,7 +61,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 function jsonRpcErrorOf(e: StreamableHTTPError): { code: number; message: string; data?: unknown } | undefined {
   const at = e.message.indexOf('{');
-  if (at < 0) return undefined;
+  // Parley's error bodies are small: a larger one is not parsed (bounded work on whatever the upstream sent).
+  if (at < 0 || e.message.length - at > MAX_ERROR_BODY) return undefined;
   let body: unknown;
   try {
     body = JSON.parse(e.message.slice(at));

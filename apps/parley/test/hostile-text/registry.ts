@@ -204,7 +204,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
           throw e;
         }
       };
-      const words = [...new Set(t.split(' ').filter((w) => w !== ''))].slice(0, 16);
+      const words = [...new Set(t.slice(0, 4096).split(' ').filter((w) => w !== ''))].slice(0, 16);
       return Promise.all([t, ...words].map(ask));
     },
   },
@@ -213,7 +213,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
     name: 'cli parley mcp: an HTTP error body forwarded as its JSON-RPC error',
     files: ['apps/cli/src/commands/mcp.ts'],
     run: (t) =>
-      [t, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: t, data: { [t.slice(0, 64)]: t } } }), `{${t}`].map((body) => {
+      [t, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: t.slice(0, 4096), data: { [t.slice(0, 64)]: t.slice(0, 4096) } } }), `{${t}`].map((body) => {
         const e = forwarded(new StreamableHTTPError(413, `Error POSTing to endpoint: ${body}`)) as Error & { code?: unknown; data?: unknown };
         return { code: e.code, message: e.message.length, data: e.data === undefined ? 'none' : 'some' };
       }),
