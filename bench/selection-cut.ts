@@ -88,10 +88,32 @@ function grid(): AutoCut[] {
 
 const label = (c: AutoCut): string => `minK ${c.minK} drop ${c.drop} ratio ${c.ratio} gap ${c.gap}`;
 
+/** A refused argument: named on stderr, exit code 2, before any ranking. */
+class ArgError extends Error {}
+
+/**
+ * The comma-separated numbers after `flag` (none when the flag is absent), each finite and within [min, max]; a
+ * missing or non-numeric value is refused, never read as NaN or 0 (which printed empty rows).
+ */
+function numbersAfter(a: string[], flag: string, min: number, max: number): number[] {
+  const i = a.indexOf(flag);
+  if (i < 0) return [];
+  const raw = a[i + 1];
+  if (raw === undefined || raw.startsWith('--')) throw new ArgError(`${flag} needs a value (numbers from ${min} to ${max}, comma-separated)`);
+  return raw.split(',').map((v) => {
+    const n = /^\d+(\.\d+)?$|^\.\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+    if (!Number.isFinite(n) || n < min || n > max) throw new ArgError(`${flag}: ${JSON.stringify(v.slice(0, 20))} is not a number from ${min} to ${max}`);
+    return n;
+  });
+}
+
 async function main(): Promise<void> {
   const a = process.argv.slice(2);
   const top = Number(a[a.indexOf('--top') + 1]) || 25;
   const minRecall = a.includes("--min-recall") ? Number(a[a.indexOf("--min-recall") + 1]) : 0;
+  // The rules outside the library, checked before the ranking (which takes minutes).
+  const budgets = numbersAfter(a, '--budget', 0, 1);
+  const leads = numbersAfter(a, '--lead', 0, 100);
   const emb = (await import('@parley/embeddings')) as typeof import('@parley/embeddings');
   const embedder = emb.createOfflineEmbedder();
   const lexicon = wordNetLexicon(await emb.WordNet.load({ dictDir: emb.defaultDictDir() }));
@@ -120,9 +142,8 @@ async function main(): Promise<void> {
     const f = (r: Ranked): number => autoCutLength(r.scores, 5, rule);
     log(`asked: ${show({ rule: label(rule), cut: rule, dev: measure(dev, f), val: val.length > 0 ? measure(val, f) : undefined })}`);
   }
-  // `--budget 0.1,0.15`: the token-budget cap (adol `autoCut.budget`): the longest prefix of what the rule keeps
-  // whose short-view tokens stay within that share of the full list's tokens, at least one tool.
-  const budgets = a.includes('--budget') ? (a[a.indexOf('--budget') + 1] ?? '').split(',').map(Number) : [];
+  // `--budget 0.1,0.15`: a token-budget cap computed here only (libs/adol has no such option): the longest prefix of
+  // what the rule keeps whose short-view tokens stay within that share of the full list's tokens, at least one tool.
   const within = (r: Ranked, k: number, cap: number): number => {
     let sum = 0;
     let j = 0;
@@ -140,7 +161,6 @@ async function main(): Promise<void> {
       if (v) for (const [i, s] of val.entries()) log(`    val ${s.name.padEnd(34)} ${v.perSet[i]!.recall.toFixed(3)} ${v.perSet[i]!.saved.toFixed(1)}%`);
     }
   // `--lead 0.5,1`: one tool when the best stands more than that far (fused score) above the second, else the default rule.
-  const leads = a.includes('--lead') ? (a[a.indexOf('--lead') + 1] ?? '').split(',').map(Number) : [];
   for (const l of leads) {
     const f = (r: Ranked): number => (r.scores.length > 1 && r.scores[0]! - r.scores[1]! > l ? 1 : autoCutLength(r.scores, 5, {}));
     const d = measure(dev, f);
@@ -155,6 +175,10 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (e: unknown) => {
+    if (e instanceof ArgError) {
+      process.stderr.write(`selection-cut: ${e.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`selection-cut: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(1);
   },

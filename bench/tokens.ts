@@ -25,11 +25,12 @@ import { fileURLToPath } from 'node:url';
 import {
   countTokens,
   evaluateSelection,
-  inlineToolRefs,
   measureTools,
+  savedPct,
   selectTools,
   shortView,
   toolsFromList,
+  wireTools,
   wordNetLexicon,
   type AutoCut,
   type McpTool,
@@ -93,6 +94,13 @@ interface SplitResult {
   client_answer_saved_pct: number;
   client_with_fetch: number;
   client_with_fetch_saved_pct: number;
+  /**
+   * The same two against what the face sends for a plain tools/list (every tool in full, references inlined:
+   * tokens_no_refs), the list the client would otherwise receive; the *_saved_pct above are against the list as
+   * listed, which on a list with `$defs` is not what the face ever sends.
+   */
+  client_answer_saved_vs_plain_pct: number;
+  client_with_fetch_saved_vs_plain_pct: number;
   /** The floor of any one-tool answer: the expected tool alone in the short view (and with its full-view fetch). */
   floor_answer_saved_pct: number;
   floor_with_fetch_saved_pct: number;
@@ -194,7 +202,7 @@ function figures(ranks: number[]): Figures {
   };
 }
 
-async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: SelectOptions): Promise<SplitResult> {
+async function evaluate(tools: McpTool[], full: number, plain: number, set: RequestSet, opts: SelectOptions): Promise<SplitResult> {
   const ev = await evaluateSelection(
     tools,
     set.requests.map((r) => ({ query: r.text, tool: r.expected })),
@@ -203,17 +211,18 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
   let tokens = 0;
   let tokens5 = 0;
   const client = { answer: 0, fetch: 0, floor: 0, floorFetch: 0 };
-  const wire = (ts: McpTool[]): number => countTokens(inlineToolRefs(ts).tools);
+  // What the MCP face sends (adol wireTools, as listTools): the answer with short: true, a fetch (_meta.names) in full.
+  const wire = (ts: McpTool[], short: boolean): number => countTokens(wireTools(ts, { short }).tools);
   for (const r of set.requests) {
     const chosen = await selectTools(tools, r.text, opts);
     tokens += countTokens(chosen.map((s) => shortView(s.tool)));
-    client.answer += wire(chosen.map((s) => shortView(s.tool)));
+    client.answer += wire(chosen.map((s) => s.tool), true);
     const called = chosen.find((s) => r.expected.includes(s.tool.name))?.tool ?? chosen[0]?.tool;
-    if (called) client.fetch += wire([called]);
+    if (called) client.fetch += wire([called], false);
     const expected = tools.find((t) => t.name === r.expected[0]);
     if (expected) {
-      client.floor += wire([shortView(expected)]);
-      client.floorFetch += wire([shortView(expected)]) + wire([expected]);
+      client.floor += wire([expected], true);
+      client.floorFetch += wire([expected], true) + wire([expected], false);
     }
     const top5 = await selectTools(tools, r.text, { ...opts, topK: 5, cut: 'fixed' });
     tokens5 += countTokens(top5.map((s) => shortView(s.tool)));
@@ -221,7 +230,9 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
   const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
   const perRequest5 = Math.round(tokens5 / Math.max(1, set.requests.length));
   const n = Math.max(1, set.requests.length);
-  const saved = (x: number): number => round(((full - x / n) / full) * 100, 1);
+  // One rounding for every column: percentages from the unrounded sums (savedPct), token counts rounded for display only.
+  const saved = (x: number): number => savedPct(full, x, n);
+  const savedPlain = (x: number): number => savedPct(plain, x, n);
   const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
   return {
     file: set.file,
@@ -231,13 +242,15 @@ async function evaluate(tools: McpTool[], full: number, set: RequestSet, opts: S
     mean_selected: round(ev.mean_selected, 2),
     recall_selected: round(ev.recall_selected),
     tokens_per_request: perRequest,
-    tokens_per_request_saved_pct: round(((full - perRequest) / full) * 100, 1),
+    tokens_per_request_saved_pct: saved(tokens),
     tokens_per_request_top5: perRequest5,
-    tokens_per_request_top5_saved_pct: round(((full - perRequest5) / full) * 100, 1),
+    tokens_per_request_top5_saved_pct: saved(tokens5),
     client_answer: Math.round(client.answer / n),
     client_answer_saved_pct: saved(client.answer),
     client_with_fetch: Math.round((client.answer + client.fetch) / n),
     client_with_fetch_saved_pct: saved(client.answer + client.fetch),
+    client_answer_saved_vs_plain_pct: savedPlain(client.answer),
+    client_with_fetch_saved_vs_plain_pct: savedPlain(client.answer + client.fetch),
     floor_answer_saved_pct: saved(client.floor),
     floor_with_fetch_saved_pct: saved(client.floorFetch),
     misses: set.requests
@@ -267,7 +280,7 @@ async function main(): Promise<void> {
   for (const { file } of lists) {
     const tools = toolsOf(file)!;
     const m = measureTools(tools);
-    const noRefs = countTokens(inlineToolRefs(tools).tools);
+    const noRefs = countTokens(wireTools(tools).tools);
     out[file] = { ...m, tokens_no_refs: noRefs };
     const cell = (n: number): string => `${n} (${pct(m.tokens_full, n)})`;
     rows.push([
@@ -307,18 +320,18 @@ async function main(): Promise<void> {
   log(
     `Tool selection (chang §3.4): ${typeof embedder === 'string' ? `BM25 only (${embedder})` : `embedder ${embedder.id}`}, lexicon ${typeof lexicon === 'string' ? lexicon : lexicon.id}, mode ${selectOpts.mode ?? 'default'}, rankers ${selectOpts.rankers?.join('+') ?? 'default'}, cut ${selectOpts.cut ?? 'default'} ${JSON.stringify(selectOpts.autoCut ?? {})}; ` +
       'recall@k on the full ranking; "cut" = what the cut returns (at most 5): tools, recall within it, tokens per request (those tools in the short view); "top 5" = tokens of a fixed top 5, beside recall@5; ' +
-      '"client" = fewer tokens than the full list in what the MCP face sends (the answer: short views, references inlined) / the answer plus the full schema of the tool the client calls (_meta.names); ' +
+      '"client" = fewer tokens than the full list (and, "vs plain", than a plain tools/list as the face sends it: references inlined) in what the MCP face sends (the answer: short views, references inlined) / the answer plus the full schema of the tool the client calls (_meta.names); ' +
       '"floor" = the same for a one-tool answer holding only the expected tool',
   );
   log('list / split                      n   | shares a word: n  r@1   r@5   MRR   | shares none: n  r@1   r@5   MRR   | cut: tools, recall, tokens/request (vs full) | top 5: recall@5, tokens/request | client: answer / + fetch | floor: answer / + fetch');
   for (const set of sets) {
     const tools = toolsOf(set.list)!;
     const row = out[set.list]!;
-    const r = await evaluate(tools, row.tokens_full, set, selectOpts);
+    const r = await evaluate(tools, row.tokens_full, row.tokens_no_refs, set, selectOpts);
     (row.selection ??= {})[set.split] = r;
     const f = (x: Figures): string => `${String(x.n).padStart(3)}  ${x.recall_at_1.toFixed(3)} ${x.recall_at_5.toFixed(3)} ${x.mrr.toFixed(3)}`;
     log(
-      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} | ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}, ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full}) | ${r.all.recall_at_5.toFixed(3)}, ${r.tokens_per_request_top5} (${r.tokens_per_request_top5_saved_pct}% fewer) | client: ${r.client_answer_saved_pct}% / +fetch ${r.client_with_fetch_saved_pct}% | floor ${r.floor_answer_saved_pct}% / ${r.floor_with_fetch_saved_pct}%`,
+      `${`${set.list.replace(/\.json$/, '')} / ${set.split}`.padEnd(32)} ${String(r.all.n).padStart(3)}   |               ${f(r.shares_word)} |             ${f(r.no_shared_word)} | ${r.mean_selected.toFixed(1)}, ${r.recall_selected.toFixed(3)}, ${r.tokens_per_request} (${r.tokens_per_request_saved_pct}% fewer than ${row.tokens_full}) | ${r.all.recall_at_5.toFixed(3)}, ${r.tokens_per_request_top5} (${r.tokens_per_request_top5_saved_pct}% fewer) | client: ${r.client_answer_saved_pct}% / +fetch ${r.client_with_fetch_saved_pct}% (vs plain ${row.tokens_no_refs}: ${r.client_answer_saved_vs_plain_pct}% / ${r.client_with_fetch_saved_vs_plain_pct}%) | floor ${r.floor_answer_saved_pct}% / ${r.floor_with_fetch_saved_pct}%`,
     );
     if (opt.verbose) for (const m of r.misses) log(`    miss ${m.id} rank ${m.rank}: ${m.text} → ${m.expected}`);
   }

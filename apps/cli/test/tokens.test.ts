@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parley, parleyWith } from './run-cli';
-import { countTokens, inlineToolRefs, measureTools, shortView, toolsFromList } from '@parley/adol';
+import { countTokens, measureTools, shortView, toolsFromList, wireTools } from '@parley/adol';
 import type { SelectionFigures } from '../src/commands/tokens';
 
 const DATA = fileURLToPath(new URL('../../../bench/data/mcp-tools/', import.meta.url));
@@ -97,10 +97,11 @@ describe('parley tokens FILE', () => {
     for (const t of a.tools) expect(t.tokens).toBe(short.get(t.name));
     expect(a.tokens).toBeLessThanOrEqual(a.top_k_tokens);
     expect(auto.stdout).toContain(`returned ${a.tools.length} tools: ${a.tokens} tokens`);
-    // What a client receives: the answer as the MCP face sends it (short, references inlined), plus the fetch of the first tool's full schema.
+    // What a client receives (adol wireTools, what the gateway's listTools sends; apps/parley/test/tokens-face.test.ts
+    // checks the same against the real listTools): the answer with short: true, plus the fetch of the first tool in full.
     const byName = (n: string) => tools.find((x) => x.name === n)!;
-    expect(a.client_tokens).toBe(countTokens(inlineToolRefs(a.tools.map((t) => shortView(byName(t.name)))).tools));
-    expect(a.client_with_fetch_tokens).toBe(a.client_tokens + countTokens(inlineToolRefs([byName(a.tools[0]!.name)]).tools));
+    expect(a.client_tokens).toBe(countTokens(wireTools(a.tools.map((t) => byName(t.name)), { short: true }).tools));
+    expect(a.client_with_fetch_tokens).toBe(a.client_tokens + countTokens(wireTools([byName(a.tools[0]!.name)]).tools));
     expect(a.client_with_fetch_tokens).toBeGreaterThan(a.client_tokens);
     // min_k forces the count up, a zero drop cuts to it; fixed ignores the rule.
     const forced = lastJson((await parley('tokens', path, '--json', '--query=what changed between main and release-2', '--top-k', '4', '--cut-drop', '0', '--min-k', '3')).stdout).selection as SelectionFigures;
@@ -110,6 +111,25 @@ describe('parley tokens FILE', () => {
     const fixed = lastJson((await parley('tokens', path, '--json', '--query', 'what changed between main and release-2', '--top-k', '4', '--cut', 'fixed', '--cut-drop', '0')).stdout).selection as SelectionFigures;
     expect(fixed.tools).toHaveLength(4);
     expect(fixed.tokens).toBe(fixed.top_k_tokens);
+  });
+
+  it('--query on a list with $defs: the client figures are also given against what a plain tools/list through the MCP face sends (draft-chang §3.1, §3.4)', { timeout: 60_000 }, async () => {
+    const path = join(DATA, 'openapi-petstore.json');
+    const r = await parley('tokens', path, '--json', '--query', 'find the pets that are sold');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lastJson(r.stdout) as { tokens_full: number; tokens_no_refs: number; selection: SelectionFigures };
+    const s = out.selection;
+    // The face inlines references on a plain tools/list: that, not the list with its $defs, is what a client would otherwise receive.
+    const tools = toolsFromList(JSON.parse(readFileSync(path, 'utf8')));
+    expect(s.plain_list_tokens).toBe(countTokens(wireTools(tools).tools));
+    expect(s.plain_list_tokens).toBe(out.tokens_no_refs);
+    expect(out.tokens_no_refs).toBeLessThan(out.tokens_full);
+    const vs = (base: number, n: number): number => Math.round(((base - n) / base) * 1000) / 10;
+    expect(s.client_saved_vs_plain_pct).toBe(vs(out.tokens_no_refs, s.client_tokens));
+    expect(s.client_with_fetch_saved_vs_plain_pct).toBe(vs(out.tokens_no_refs, s.client_with_fetch_tokens));
+    expect(s.client_saved_vs_plain_pct).toBeLessThan(s.client_saved_pct);
+    expect(r.stdout).toContain(`against a plain tools/list as the MCP face sends it (${out.tokens_no_refs} tokens, references inlined): ${s.client_saved_vs_plain_pct}% fewer`);
   });
 
   it('--query with hostile text ranks and renders without throwing', { timeout: 60_000 }, async () => {

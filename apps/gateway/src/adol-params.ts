@@ -14,6 +14,7 @@
  * Other `_meta` members (progressToken, other extensions) are ignored.
  */
 import { CLIENT_ID_PATTERN, ParleyError, TAG_PATTERN, parseIdempotencyKey } from '@parley/protocol';
+import { MAX_TOOL_NAME_LENGTH } from './mcp-tools';
 
 export const DEFAULT_TOP_K = 5;
 export const MAX_TOP_K = 100;
@@ -65,8 +66,10 @@ export interface ListToolsOptions {
 
 /** Most tool names one `tools/list` may ask for (`_meta.names`). */
 export const MAX_NAMES = 32;
-/** Longest tool name accepted in `_meta.names` (MCP tool names are at most 128 characters). */
-const MAX_NAME_LENGTH = 128;
+/** Longest tool name accepted in `_meta.names`: the longest Parley emits (mcp-tools MAX_TOOL_NAME_LENGTH). */
+const MAX_NAME_LENGTH = MAX_TOOL_NAME_LENGTH;
+/** The characters of an MCP tool name (SEP-986), the only ones Parley's tool names use. */
+const TOOL_NAME_CHARS = /^[A-Za-z0-9_.-]+$/;
 
 /** `tools/call` options: ADOL C (requireOutput), and the caller's id for zhou §6.2.1 source counts. */
 export interface CallToolOptions {
@@ -95,7 +98,8 @@ function stringArray(v: unknown, path: string, max: number, each: (s: string, p:
     const p = `${path}[${i}]`;
     if (typeof x !== 'string') fail(p, 'type', `${p} must be a string`);
     each(x as string, p);
-    if (out.includes(x as string)) fail(p, 'unique', `${p} "${x as string}" is listed twice`);
+    // The message names the entry by its path only: outside text (control characters, bidi overrides) never reaches it.
+    if (out.includes(x as string)) fail(p, 'unique', `${p} repeats an earlier entry`);
     out.push(x as string);
   });
   return out;
@@ -180,7 +184,7 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
   }
   if (m.tags !== undefined && m.tags !== null) {
     out.tags = stringArray(m.tags, `${base}.tags`, MAX_TAGS, (s, p) => {
-      if (!TAG_PATTERN.test(s) || s.length > 64) fail(p, 'pattern', `${p} "${s.slice(0, 60)}" must be a lowercase tag (letters, digits, "_" and "-")`);
+      if (!TAG_PATTERN.test(s) || s.length > 64) fail(p, 'pattern', `${p} must be a lowercase tag (letters, digits, "_" and "-")`);
     });
   }
   if (m.names !== undefined && m.names !== null) {
@@ -189,6 +193,7 @@ export function parseListToolsMeta(meta: unknown, base = 'params._meta'): ListTo
     if (clash) fail(path, 'exclusive', `${path} asks for tools by name; it does not go with ${base}.${clash}`);
     out.names = stringArray(m.names, path, MAX_NAMES, (s, p) => {
       if (s === '' || s.length > MAX_NAME_LENGTH) fail(p, 'length', `${p} must be a tool name of 1 to ${MAX_NAME_LENGTH} characters`);
+      if (!TOOL_NAME_CHARS.test(s)) fail(p, 'pattern', `${p} must be a tool name (letters, digits, "_", "." and "-")`);
     });
     if (out.names.length === 0) fail(path, 'non_empty', `${path} must name at least one tool`);
   }

@@ -87,12 +87,24 @@ export class ToolCatalog {
 
   /** A tool by name. A miss rebuilds once (the tool may be newer than the cache), at most once a second. */
   async byName(name: string): Promise<CatalogEntry | undefined> {
-    let c = await this.current();
-    const hit = c.byName.get(name);
-    if (hit || this.now() - c.at < 1000) return hit;
+    return (await this.holding([name])).byName.get(name);
+  }
+
+  /**
+   * The selectable tools, for a tools/list that names some (`_meta.names`): a name the cached catalogue does not
+   * hold rebuilds it once, as byName does, so a tool registered on another replica within the TTL can be listed
+   * by name as soon as it can be called.
+   */
+  async selectableHolding(names: readonly string[]): Promise<SelectableEntry[]> {
+    return (await this.holding(names)).selectable;
+  }
+
+  /** The catalogue, rebuilt once (at most once a second) when it misses one of `names`: the tools may be newer than the cache. */
+  private async holding(names: readonly string[]): Promise<Built> {
+    const c = await this.current();
+    if (names.every((n) => c.byName.has(n)) || this.now() - c.at < 1000) return c;
     this.invalidate();
-    c = await this.current();
-    return c.byName.get(name);
+    return this.current();
   }
 
   private current(): Promise<Built> {

@@ -23,8 +23,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { ExecutionApi } from '@parley/contracts';
 import { ParleyError, assertNoForbiddenKeys, findEdgeViolation, toParleyError, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
-import { dedupTools, inlineToolRefs, type McpTool, type TextEmbedder } from '@parley/adol';
-import { checkRequireOutput, filterResult, selectEntries, shortTool } from './adol';
+import { wireTools, type McpTool, type TextEmbedder } from '@parley/adol';
+import { checkRequireOutput, filterResult, selectEntries } from './adol';
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
 import { describeError, errorData, internalFailure, jsonRpcCode } from './errors';
@@ -192,14 +192,13 @@ export async function listTools(selectable: readonly SelectableEntry[], meta: un
     { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
     embedder,
   );
-  const tools: Tool[] = picked.map((e) => (opts.short ? shortTool(e.tool) : e.tool));
-  // Parley's own schemas reference a recursive definition (parley_safe_value); inlined, it is
-  // unrolled once and then accepts any value: execution still validates with the full schema.
-  if (opts.refs === 'none') return { tools: inlineToolRefs(tools as unknown as McpTool[]).tools as unknown as Tool[] };
   if (opts.refs === 'shared' && !shared) {
     throw new ParleyError('invalid_params', 'params._meta.refs "shared" is not available here', { path: 'params._meta.refs', rule: 'unsupported' });
   }
-  const r = dedupTools(tools as unknown as McpTool[], opts.refs === 'shared' ? { mode: 'shared' } : { mode: 'local' });
+  // adol wireTools: the one definition of what this face sends (short view, then references), which parley tokens
+  // and bench:tokens measure. Parley's own schemas reference a recursive definition (parley_safe_value); inlined
+  // (refs "none"), it is unrolled once and then accepts any value: execution still validates with the full schema.
+  const r = wireTools(picked.map((e) => e.tool as unknown as McpTool), { short: opts.short, refs: opts.refs });
   for (const doc of r.shared) shared!.store.put(doc.url, doc.schema);
   return { tools: r.tools as unknown as Tool[] };
 }
@@ -314,7 +313,11 @@ export function createMcpFace(opts: McpFaceOptions) {
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
       inSpan(opts, { method: 'tools/list', id: extra.requestId, meta: request.params?._meta }, async () => {
         try {
-          return await listTools(await catalog.selectable(), request.params?._meta, opts.embedder, { store: opts.schemas });
+          const meta = request.params?._meta;
+          // `_meta.names` looks tools up as tools/call does: a name the cached catalogue misses rebuilds it once.
+          const names = parseListToolsMeta(meta).names;
+          const selectable = names ? await catalog.selectableHolding(names) : await catalog.selectable();
+          return await listTools(selectable, meta, opts.embedder, { store: opts.schemas });
         } catch (e) {
           throw toMcpError(toParleyError(e).type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/list' }) : e);
         }

@@ -299,6 +299,31 @@ describe('tools/list with ADOL options in params._meta', () => {
     expect(violation(() => parseListToolsMeta({ names: 'a' }))).toEqual({ type: 'invalid_params', path: 'params._meta.names', rule: 'type' });
   });
 
+  it('a refused name or tag is never echoed: control characters and bidi overrides stay out of the message', () => {
+    const message = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    // Names hold MCP tool-name characters only, at most as long as the names Parley emits (64).
+    for (const hostile of ['x\u001b[2J', 'evil\u202egnp.exe', 'a\nb', 'constructor\u0000']) {
+      expect(violation(() => parseListToolsMeta({ names: [hostile, hostile] }))).toEqual({ type: 'invalid_params', path: 'params._meta.names[0]', rule: 'pattern' });
+      const m = message(() => parseListToolsMeta({ names: [hostile, hostile] }));
+      expect(m).not.toContain(hostile);
+      expect(m).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
+      const t = message(() => parseListToolsMeta({ tags: [hostile] }));
+      expect(t).not.toContain(hostile);
+      expect(t).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
+    }
+    expect(violation(() => parseListToolsMeta({ names: ['a'.repeat(65)] }))).toEqual({ type: 'invalid_params', path: 'params._meta.names[0]', rule: 'length' });
+    const twice = 'a'.repeat(64);
+    expect(message(() => parseListToolsMeta({ names: [twice, twice] }))).toBe('params._meta.names[1] repeats an earlier entry');
+    expect(violation(() => parseListToolsMeta({ tags: ['travel', 'travel'] }))).toEqual({ type: 'invalid_params', path: 'params._meta.tags[1]', rule: 'unique' });
+  });
+
   it('short applies after selection and keeps the names', async () => {
     const full = await listTools(selectable, {});
     const short = await listTools(selectable, { short: true });

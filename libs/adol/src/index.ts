@@ -14,6 +14,9 @@
 export { countTextTokens, countTokens } from './tokens';
 export { DEFAULT_SCHEMA_BASE_URL, measureTools } from './measure';
 export type { MeasureOptions, ToolsMeasure } from './measure';
+// What the MCP face sends, and how its figures compare.
+export { savedPct, wireTools } from './wire';
+export type { WireOptions, WireRefs, WireTools } from './wire';
 
 // MCP tools.
 export { toolsFromList } from './tool';

@@ -18,7 +18,7 @@
  * cannot be reached at start, 2 on a usage error.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, CallToolResultSchema, ListToolsRequestSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -49,9 +49,41 @@ class ForwardedError extends Error {
   }
 }
 
-/** Re-raises an upstream failure with its own code and message (McpError prefixes "MCP error <code>: "). */
-function forwarded(e: unknown): Error {
+/** Longest HTTP error body read back into a JSON-RPC error (characters). */
+const MAX_ERROR_BODY = 64 * 1024;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The JSON-RPC error the gateway answered with an HTTP error status (413 body_too_large, 401, 429, ...): the SDK's
+ * transport raises it as a StreamableHTTPError whose `code` is the HTTP status and whose message ends with the
+ * response body. That body is Parley's JSON-RPC error response; undefined when it is not one.
+ */
+function jsonRpcErrorOf(e: StreamableHTTPError): { code: number; message: string; data?: unknown } | undefined {
+  const at = e.message.indexOf('{');
+  // Parley's error bodies are small: a larger one is not parsed (bounded work on whatever the upstream sent).
+  if (at < 0 || e.message.length - at > MAX_ERROR_BODY) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(e.message.slice(at));
+  } catch {
+    return undefined;
+  }
+  const error = isRecord(body) ? body.error : undefined;
+  if (!isRecord(error) || !Number.isSafeInteger(error.code) || typeof error.message !== 'string') return undefined;
+  return { code: error.code as number, message: error.message, ...('data' in error ? { data: error.data } : {}) };
+}
+
+/**
+ * Re-raises an upstream failure with its own code, message and data, as the HTTP face answered it: an McpError
+ * (which prefixes "MCP error <code>: "), or an HTTP error status whose body is a JSON-RPC error.
+ */
+export function forwarded(e: unknown): Error {
   if (e instanceof McpError) return new ForwardedError(e.code, e.message.replace(/^MCP error -?\d+: /, ''), e.data);
+  if (e instanceof StreamableHTTPError) {
+    const rpc = jsonRpcErrorOf(e);
+    if (rpc) return new ForwardedError(rpc.code, rpc.message, rpc.data);
+  }
   return e instanceof Error ? e : new Error(String(e));
 }
 

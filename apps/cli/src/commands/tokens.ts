@@ -13,7 +13,7 @@
  * PARLEY_EMBEDDER setting the embedders package refuses: checked before anything is printed).
  */
 import { readFile } from 'node:fs/promises';
-import { autoCutLength, countTokens, inlineToolRefs, measureTools, selectTools, shortView, toolsFromList, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
+import { autoCutLength, countTokens, measureTools, savedPct, selectTools, shortView, toolsFromList, wireTools, wordNetLexicon, type AutoCut, type McpTool, type SelectOptions, type ToolsMeasure } from '@parley/adol';
 import { WordNet, createEmbedderFromEnv, defaultDictDir } from '@parley/embeddings';
 import { isParleyError } from '@parley/protocol';
 import { progress } from '../progress';
@@ -177,6 +177,20 @@ export interface SelectionFigures {
   client_saved_pct: number;
   client_with_fetch_tokens: number;
   client_with_fetch_saved_pct: number;
+  /**
+   * The same two against what the MCP face sends for a plain tools/list (every tool in full, references inlined:
+   * `tokens_no_refs`), the list a client would otherwise receive. On a list with `$defs` the figures against the
+   * list as listed overstate what selection saves (the face's inlining alone drops unused definitions).
+   */
+  plain_list_tokens: number;
+  client_saved_vs_plain_pct: number;
+  client_with_fetch_saved_vs_plain_pct: number;
+}
+
+/** The two lists selection's figures are measured against: as listed (`tokens_full`), and as a plain tools/list through the MCP face sends it (`tokens_no_refs`). */
+export interface SelectionBaselines {
+  full: number;
+  plain: number;
 }
 
 /** The embedder PARLEY_EMBEDDER configures, read with the arguments: a setting the embedders package refuses is a usage error. */
@@ -190,18 +204,18 @@ async function embedderFromEnv(): Promise<NonNullable<SelectOptions['embedder']>
 }
 
 /** Tool selection for `--query` (draft-chang §3.4) as the gateway runs it: the configured embedder, WordNet senses when readable. */
-async function selection(tools: McpTool[], full: number, sel: NonNullable<Args['select']>, embedder: NonNullable<SelectOptions['embedder']>): Promise<SelectionFigures> {
+async function selection(tools: McpTool[], base: SelectionBaselines, sel: NonNullable<Args['select']>, embedder: NonNullable<SelectOptions['embedder']>): Promise<SelectionFigures> {
   const lexicon = await WordNet.load({ dictDir: defaultDictDir() }).then(
     (wn) => wordNetLexicon(wn),
     () => undefined,
   );
-  return selectionFigures(tools, full, sel, embedder, lexicon);
+  return selectionFigures(tools, base, sel, embedder, lexicon);
 }
 
 /** The figures of `--query`: the tools the cut returns (and their tokens in the short view) beside a fixed top K's. */
 export async function selectionFigures(
   tools: McpTool[],
-  full: number,
+  base: SelectionBaselines,
   sel: NonNullable<Args['select']>,
   embedder: NonNullable<SelectOptions['embedder']>,
   lexicon?: SelectOptions['lexicon'],
@@ -212,9 +226,11 @@ export async function selectionFigures(
   const chosen = sel.cut === 'fixed' ? fixed : fixed.slice(0, autoCutLength(fixed.map((s) => s.score), sel.topK, sel.autoCut));
   const tokens = countTokens(chosen.map((s) => shortView(s.tool)));
   const topTokens = countTokens(fixed.map((s) => shortView(s.tool)));
-  const client = countTokens(inlineToolRefs(chosen.map((s) => shortView(s.tool))).tools);
-  const fetched = chosen[0] ? countTokens(inlineToolRefs([chosen[0].tool]).tools) : 0;
-  const saved = (n: number): number => (full === 0 ? 0 : Math.round(((full - n) / full) * 1000) / 10);
+  // What the MCP face sends (adol wireTools, as the gateway's listTools): the answer with short: true, then the fetch.
+  const client = countTokens(wireTools(chosen.map((s) => s.tool), { short: true }).tools);
+  const fetched = chosen[0] ? countTokens(wireTools([chosen[0].tool]).tools) : 0;
+  const saved = (n: number): number => savedPct(base.full, n);
+  const savedPlain = (n: number): number => savedPct(base.plain, n);
   return {
     query: sel.query,
     embedder: embedder.id,
@@ -230,6 +246,9 @@ export async function selectionFigures(
     client_saved_pct: saved(client),
     client_with_fetch_tokens: client + fetched,
     client_with_fetch_saved_pct: saved(client + fetched),
+    plain_list_tokens: base.plain,
+    client_saved_vs_plain_pct: savedPlain(client),
+    client_with_fetch_saved_vs_plain_pct: savedPlain(client + fetched),
   };
 }
 
@@ -241,6 +260,7 @@ export function renderSelection(s: SelectionFigures, full: number): string {
     ...s.tools.map((t) => `${t.name.padEnd(w)}  ${t.score.toFixed(3).padStart(7)}  ${String(t.tokens).padStart(14)}`),
     `returned ${s.tools.length} tools: ${s.tokens} tokens, ${s.saved_pct}% fewer than the full list (${full}); a fixed top ${s.top_k}: ${s.top_k_tokens} tokens, ${s.top_k_saved_pct}% fewer`,
     `a client receives ${s.client_tokens} tokens (${s.client_saved_pct}% fewer; the answer with references inlined), ${s.client_with_fetch_tokens} (${s.client_with_fetch_saved_pct}% fewer) if it also fetches the full schema of ${s.tools[0]?.name ?? 'no tool'} (_meta.names)`,
+    `against a plain tools/list as the MCP face sends it (${s.plain_list_tokens} tokens, references inlined): ${s.client_saved_vs_plain_pct}% fewer, ${s.client_with_fetch_saved_vs_plain_pct}% with the fetch`,
   ].join('\n');
 }
 
@@ -283,12 +303,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   progress('tokens', `counting o200k tokens of ${tools.length} tools, before and after each mechanism…`);
-  const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(inlineToolRefs(tools).tools) };
+  const m = { ...measureTools(tools, args.baseUrl ? { baseUrl: args.baseUrl } : {}), tokens_no_refs: countTokens(wireTools(tools).tools) };
   process.stdout.write(`${renderTable(args.file, m)}\n`);
   let selected: SelectionFigures | undefined;
   if (args.select && embedder) {
     progress('tokens', 'selecting tools for the query…');
-    selected = await selection(tools, m.tokens_full, args.select, embedder);
+    selected = await selection(tools, { full: m.tokens_full, plain: m.tokens_no_refs }, args.select, embedder);
     process.stdout.write(`\n${renderSelection(selected, m.tokens_full)}\n`);
   }
   if (args.json) process.stdout.write(`${JSON.stringify({ file: args.file, ...m, ...(selected ? { selection: selected } : {}) })}\n`);

@@ -19,6 +19,8 @@ import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@parley/protocol';
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
+import { forwarded } from '@parley/cli/mcp';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { listTools } from '@parley/gateway';
 
 export interface TextPath {
@@ -186,18 +188,42 @@ export const TEXT_PATHS: readonly TextPath[] = [
     // chang §3.2 with §3.4: a client fetches the full schema of the tool a short answer led it to call.
     name: 'gateway MCP tools/list _meta.names (tool names the client sends)',
     files: ['apps/gateway/src/mcp.ts', 'apps/gateway/src/adol-params.ts'],
+    // A fixed catalogue holding only 'x': every other name must be refused with a typed error (a lookup through a
+    // plain object would find `constructor` or `__proto__` and answer instead, which fails the property test).
+    // The text as one name, and each of its words (so `constructor` inside a sentence is asked for on its own).
+    run: async (t) => {
+      const catalogue = [{ name: 'x', description: 'a tool', entry: { tool: { name: 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0];
+      const ask = async (name: string): Promise<unknown> => {
+        try {
+          const r = await listTools(catalogue, { names: [name] });
+          if (name !== 'x') throw new Error(`_meta.names answered ${r.tools.length} tools for a name the catalogue does not hold`);
+          return r;
+        } catch (e) {
+          // The refusal is the ordinary answer here (the ordinary text is not 'x'); anything else still throws.
+          if (e instanceof ParleyError) return { refused: e.type, path: e.path, rule: e.rule };
+          throw e;
+        }
+      };
+      const words = [...new Set(t.slice(0, 4096).split(' ').filter((w) => w !== ''))].slice(0, 16);
+      return Promise.all([t, ...words].map(ask));
+    },
+  },
+  {
+    // The stdio bridge reads the gateway's HTTP error body back into its JSON-RPC error (the body is outside text).
+    name: 'cli parley mcp: an HTTP error body forwarded as its JSON-RPC error',
+    files: ['apps/cli/src/commands/mcp.ts'],
     run: (t) =>
-      listTools(
-        [{ name: t.slice(0, 128) || 'x', description: 'a tool', entry: { tool: { name: t.slice(0, 128) || 'x', inputSchema: { type: 'object' } } } }] as unknown as Parameters<typeof listTools>[0],
-        { names: [t] },
-      ),
+      [t, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: t.slice(0, 4096), data: { [t.slice(0, 64)]: t.slice(0, 4096) } } }), `{${t}`].map((body) => {
+        const e = forwarded(new StreamableHTTPError(413, `Error POSTing to endpoint: ${body}`)) as Error & { code?: unknown; data?: unknown };
+        return { code: e.code, message: e.message.length, data: e.data === undefined ? 'none' : 'some' };
+      }),
   },
   {
     name: 'cli parley tokens --query (selection, the adaptive cut and its table: request)',
     files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts', 'libs/adol/src/values.ts', 'libs/adol/src/concepts.ts'],
     run: async (t) => {
       const tools = SHAPED_TOOLS.map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
-      const f = await selectionFigures(tools, 100, { query: t, topK: 3, autoCut: { minK: 1, gap: 0.5, ratio: 0.3 } }, embedder, await wordSenses());
+      const f = await selectionFigures(tools, { full: 100, plain: 100 }, { query: t, topK: 3, autoCut: { minK: 1, gap: 0.5, ratio: 0.3 } }, embedder, await wordSenses());
       return { f, table: renderSelection(f, 100) };
     },
   },
@@ -206,7 +232,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts'],
     run: async (t) => {
       const tools = [...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }].map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
-      const f = await selectionFigures(tools, 100, { query: 'book a window seat', topK: 3, autoCut: { minK: 2 } }, embedder, await wordSenses());
+      const f = await selectionFigures(tools, { full: 100, plain: 100 }, { query: 'book a window seat', topK: 3, autoCut: { minK: 2 } }, embedder, await wordSenses());
       return { f, table: renderSelection(f, 100) };
     },
   },
