@@ -50,6 +50,8 @@ const MAX_SLIP = 20;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
+/** Hypernym steps from a quality noun up to property or quality (oldness → age → property). */
+const QUALITY_DEPTH = 2;
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
@@ -449,7 +451,7 @@ export class Lexicon {
         }
       }
     }
-    if (!chosen) return [];
+    if (!chosen) return this.qualityWords(v, mine);
     const out = new Map<string, boolean>();
     for (const p of chosen.pointers) {
       const pertains = p.symbol === '\\' && (p.source === 0 || chosen.words[p.source - 1] === v);
@@ -493,6 +495,43 @@ export class Lexicon {
     }
     remember(this.adjectiveCache, w, out);
     return out;
+  }
+
+  /**
+   * A value with no parallel sense that names a degree of a quality: exactly one of its noun senses is a kind of a
+   * quality noun (within `QUALITY_DEPTH` steps up it reaches property or quality) that WordNet derives from adjectives
+   * ("vintage": the oldness of wines; oldness is an age, a property, and derives from "old"). Those adjectives evoke the
+   * value ("an old look" → vintage), never its other senses' words (wine): the caller still asks for a cue of the key
+   * or a noun for a quality after them.
+   */
+  private qualityWords(v: string, mine: readonly Synset[]): SenseWord[] {
+    const wn = this.wn;
+    if (!wn) return [];
+    const found: string[][] = [];
+    for (const sense of mine) {
+      if (sense.pos !== 'n') continue;
+      for (const h of sense.pointers) {
+        if (h.symbol !== '@' || h.pos !== 'n') continue;
+        const quality = wn.synset('n', h.offset);
+        if (!quality || !this.reachesQuality(quality, QUALITY_DEPTH)) continue;
+        const adjectives = quality.pointers.filter((p) => p.symbol === '+' && p.pos === 'a').flatMap((p) => wn.synset('a', p.offset)?.words ?? []);
+        if (adjectives.length > 0) found.push(adjectives);
+      }
+    }
+    if (found.length !== 1) return [];
+    const own = this.lemmas(v);
+    const words = [...new Set((found[0] as string[]).filter((w) => !w.includes('_')))];
+    return words.filter((w) => !own.includes(w) && !this.sameLemma(w, v) && this.known(w)).map((word) => ({ word, gloss: false }));
+  }
+
+  private reachesQuality(sense: Synset, depth: number): boolean {
+    const wn = this.wn;
+    if (!wn || depth <= 0) return false;
+    return sense.pointers.some((p) => {
+      if (p.symbol !== '@' || p.pos !== 'n') return false;
+      const up = wn.synset('n', p.offset);
+      return up !== undefined && (up.words.some((w) => QUALITY.has(w)) || this.reachesQuality(up, depth - 1));
+    });
   }
 
   /** Whether a word the user said is `evoked` (a word of `senseWords`): its lemma, or through `adjectiveForms`. */
