@@ -1700,8 +1700,8 @@ function conceptWords(scenario: string): string[] {
 const MAX_HEAD_SKIP = 4;
 
 /**
- * The tokens at the head of the request (draft-zhou §6.1, identification): the object of a request verb ("book a
- * train"), the noun a value modifies ("two bus tickets", "a first class train"), or, with neither, the words the
+ * The tokens at the head of the request (draft-zhou §6.1, identification): the object of a request verb not said
+ * negated ("book a train"; not "I won't take photos"), the noun a value modifies ("two bus tickets", "a first class train"), or, with neither, the words the
  * utterance opens with ("pics of my kids"). At most two content words each, within the clause.
  */
 function headTokens(c: Ctx, modifiers: readonly boolean[]): Set<number> {
@@ -1718,7 +1718,9 @@ function headTokens(c: Ctx, modifiers: readonly boolean[]): Set<number> {
     for (let n = 0; n < 2 && content(j); n++) heads.add(j++);
   };
   ts.forEach((t, i) => {
-    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower)) take(i + 1, true);
+    // A request verb said negated asks for nothing ("I won't take many photos", "don't book a train"): its object is no head.
+    const negated = i > 0 && NEGATIONS.has((ts[i - 1] as Token).lower);
+    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower) && !negated) take(i + 1, true);
     if (modifiers[i] && !modifiers[i + 1]) take(i + 1, false);
   });
   if (heads.size === 0) take(0, true);
@@ -1750,7 +1752,9 @@ function verbUse(c: Ctx, i: number): boolean {
 function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySet<string>, heads: ReadonlySet<number>, modifiers: readonly boolean[]): string[] {
   const all = c.concepts ?? [];
   if (all.length === 0) return [];
-  const beside = all.filter((w) => !saidAtHead.has(w));
+  // A concept word at the head names the scenario: whatever is said beside the head is context, for every concept word
+  // ("I won't take photos on this trip, book a flight": photos meet booking at "record", but the flight is the request).
+  const beside = saidAtHead.size > 0 ? [] : all;
   const out: string[] = [];
   let probes = 0;
   // The head of a request comes before its details: only words said before the first value a key took are asked
