@@ -71,11 +71,30 @@ describe('a town WordNet knows by name', () => {
 });
 
 describe('people added to a party', () => {
-  it('a verb of adding is one or two steps under "increase", not "increase" itself', () => {
+  it('a verb of adding: its first sense is under "increase" and defined by joining; not increase, include or raise', () => {
     expect(lex.isAddingVerb('added')).toBe(true);
-    expect(lex.isAddingVerb('include')).toBe(true);
+    expect(lex.isAddingVerb('adding')).toBe(true);
+    // "include" is first "have as a part"; "raise" first the level of something.
+    expect(lex.isAddingVerb('include')).toBe(false);
+    expect(lex.isAddingVerb('including')).toBe(false);
+    expect(lex.isAddingVerb('raised')).toBe(false);
     expect(lex.isAddingVerb('increase')).toBe(false);
     expect(lex.isAddingVerb('book')).toBe(false);
+  });
+
+  it('people a count of the whole party already holds, or said in a part of it, are not added again', async () => {
+    expect((await map(flightBookingTemplate, '4 passengers including 2 kids, from Paris to Rome')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, '4 passengers from Paris to Rome, I already added the 2 kids')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, 'five people from Lyon to Nice, I added my 2 kids')).payload['passenger_count']).toBe(5);
+  });
+
+  it('a negated adding verb, another verb and another subject add nobody', async () => {
+    // The group read as said (as before the adding rule), never added to the speaker.
+    expect((await map(flightBookingTemplate, "I didn't add 2 kids, from Paris to Rome")).payload['passenger_count']).toBe(2);
+    expect((await map(flightBookingTemplate, 'I raised 2 kids, fly me from Paris to Rome')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'my mother added 2 kids, from Paris to Rome')).payload['passenger_count']).toBeUndefined();
+    // The speaker's own imperative still adds to the speaker.
+    expect((await map(flightBookingTemplate, 'fly me from Paris to Rome and add my 2 kids')).payload['passenger_count']).toBe(3);
   });
 
   it('adds the party to the count said elsewhere, or to the speaker alone', async () => {

@@ -36,8 +36,8 @@ const PLACE: ReadonlySet<string> = new Set(['municipality']);
 const PLACE_DEPTH = 3;
 /** Noun senses read for a name said capitalised or slipped. */
 const PLACE_SENSES = 3;
-/** Verb senses read for a verb of adding. */
-const ADDING_SENSES = 3;
+/** How WordNet defines an act of adding something to others ("make an addition (to); join or combine or unite with others"). */
+const JOINING = /\b(addition|join|unite|combine)\b/;
 /** Adjective and adverb senses read for the degree a word says. */
 const DEGREE_SENSES = 4;
 /** How WordNet's definitions say a small or a great degree ("to a small degree", "not great in degree", "a considerable degree"). */
@@ -82,6 +82,7 @@ export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
+  private readonly addingCache = new Map<string, boolean>();
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
@@ -633,24 +634,26 @@ export class Lexicon {
   }
 
   /**
-   * A verb of adding to an amount ("add", "added", "include"): one of its first `ADDING_SENSES` verb senses is one or
-   * two hypernym steps under "increase" (add → increase; include → add → increase), not "increase" itself (a total
-   * said, not an addition).
+   * A verb of adding people to a party ("add", "added"): its first verb sense (WordNet orders senses by use) is one step
+   * under "increase", and that sense's definition says joining ("make an addition (to); join or combine or unite with
+   * others"). Not "increase" itself (a total said), not "include" (first: have as a part, so "4 passengers including 2
+   * kids" is four), not "raise" (first: raise the level of something; "I raised 2 kids" adds nobody). Cached.
    */
   isAddingVerb(word: string): boolean {
     const wn = this.wn;
     const w = word.toLowerCase();
     if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const hit = this.addingCache.get(w);
+    if (hit !== undefined) return hit;
+    let out = false;
     for (const lemma of wn.baseForms(w, 'v')) {
-      for (const o of (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, ADDING_SENSES)) {
-        let frontier = [wn.synset('v', o)].filter((x) => x !== undefined);
-        for (let depth = 0; depth < 2 && frontier.length > 0; depth++) {
-          frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
-          if (frontier.some((sy) => sy.words.includes('increase'))) return true;
-        }
-      }
+      const first = wn.lookup(lemma, 'v')?.offsets[0];
+      const sense = first === undefined ? undefined : wn.synset('v', first);
+      if (!sense || !JOINING.test(sense.gloss.replace(/"[^"]*"/g, ' '))) continue;
+      if (sense.pointers.some((p) => p.symbol === '@' && p.pos === 'v' && wn.synset('v', p.offset)?.words.includes('increase'))) out = true;
     }
-    return false;
+    remember(this.addingCache, w, out);
+    return out;
   }
 
   /**

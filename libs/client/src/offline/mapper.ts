@@ -802,7 +802,7 @@ const SPEAKER_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself']);
 const ADDED_CONFIDENCE = 0.94;
 
 /**
- * A party added to the one said elsewhere: a verb of adding (`Lexicon.isAddingVerb`: "add", "include") then groups
+ * A party added to the one said elsewhere: a verb of adding (`Lexicon.isAddingVerb`: "add", not negated) then groups
  * of people ("…, oh and add our three kids", "I added 2 kids") add to the count read elsewhere in the utterance
  * ("my partner and I" → 2 + 3), or to the speaker alone when the speaker says I or me and no count is read.
  */
@@ -811,6 +811,8 @@ function addedParties(c: Ctx, k: KeyPlan): void {
   for (let v = 0; v + 1 < c.tokens.length; v++) {
     const verb = c.tokens[v] as Token;
     if (verb.kind !== 'word' || FUNCTION_WORDS.has(verb.lower) || !c.lex.isAddingVerb(verb.lower)) continue;
+    // "I didn't add 2 kids" adds nobody.
+    if (negationBefore(c, v) >= 0) continue;
     const first = partyGroup(c, v + 1);
     if (!first) continue;
     let added = first.value;
@@ -828,13 +830,39 @@ function addedParties(c: Ctx, k: KeyPlan): void {
     const base = c.out
       .filter((x) => x.key === k.name && typeof x.value === 'number' && x.tokens.every((i) => !inside(i)))
       .sort((a, b) => b.confidence - a.confidence)[0];
-    const speaker = c.tokens.findIndex((t, i) => !inside(i) && t.kind === 'word' && SPEAKER_WORDS.has(t.lower));
+    // A count of the whole party ("4 passengers", "five people") already holds the people added to it.
+    if (base && base.tokens.some((i) => wholeParty(c, k, i))) continue;
+    const subject = subjectOf(c, v);
+    // The speaker alone: "I added 2 kids", or an imperative beside the speaker's own words ("fly me…, add my 2 kids");
+    // never another's subject ("my mother added 2 kids").
+    const speaker = subject === 'i' || subject === undefined ? c.tokens.findIndex((t, i) => !inside(i) && t.kind === 'word' && SPEAKER_WORDS.has(t.lower)) : -1;
     const value = base ? (base.value as number) + added : speaker >= 0 ? 1 + added : undefined;
     if (value === undefined || !withinRange(k, value)) continue;
     const tokens = [...(base ? base.tokens : [speaker]), ...span(v, to)];
     c.out.push({ key: k.name, value, confidence: ADDED_CONFIDENCE, tokens: [...new Set(tokens)].sort((a, b) => a - b), rule: 'party_added' });
     v = to - 1;
   }
+}
+
+/** Whether the token at `i` names the whole party a key counts: the key's own head noun ("passengers") or people. */
+function wholeParty(c: Ctx, k: KeyPlan, i: number): boolean {
+  const t = c.tokens[i] as Token;
+  if (t.kind !== 'word') return false;
+  return k.nameWords.some((n) => n !== 'count' && c.lex.sameLemma(t.lower, n)) || c.lex.sameLemma(t.lower, 'person');
+}
+
+/**
+ * The subject before the verb at `v` in its clause, lowercase ("i", "mother"), skipping adverbs ("I already added");
+ * undefined when the verb opens its clause (an imperative: "…, and add our kids").
+ */
+function subjectOf(c: Ctx, v: number): string | undefined {
+  for (let j = v - 1; j >= 0 && v - j <= 3; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t) || t.lower === 'and' || t.lower === 'please' || t.lower === 'also' || t.lower === 'oh') return undefined;
+    if (t.kind === 'word' && c.lex.noNoun(t.lower) && !SPEAKER_WORDS.has(t.lower)) continue;
+    return t.lower;
+  }
+  return undefined;
 }
 
 /** Adverb particles of phrasal verbs ("flying out with", "going back with"): the verb is before them. */
