@@ -33,12 +33,38 @@ describe('a town WordNet knows by name', () => {
 
   it('reads a slip one edit from exactly one town, only for a word WordNet does not know', () => {
     expect(lex.placeSlip('vancuver')).toBe('Vancouver');
-    expect(lex.placeSlip('dehli')).toBe('Delhi');
     expect(lex.placeSlip('frnakfurt')).toBe('Frankfurt');
+    // One edit from an ordinary word too ("deli"): a slip of which, nobody knows, so no town.
+    expect(lex.placeSlip('dehli')).toBeUndefined();
     // Known words and short words are not slips.
     expect(lex.placeSlip('paris')).toBeUndefined();
     expect(lex.placeSlip('bath')).toBeUndefined();
     expect(lex.placeSlip('rme')).toBeUndefined();
+  });
+
+  it('a slip of an ordinary word is no town, and a slip never beats a town said as written', async () => {
+    for (const w of ['recive', 'snice', 'neice', 'fligt', 'tarin', 'shoul', 'litle', 'enver', 'paril']) expect(lex.placeSlip(w), w).toBeUndefined();
+    const p = (await map(flightBookingTemplate, "I'd like to recive my tickets by email, flying from Paris to Rome")).payload;
+    expect([p['origin'], p['destination']]).toEqual(['Paris', 'Rome']);
+    expect((await map(flightBookingTemplate, 'I want to recive a refund')).payload['destination']).toBeUndefined();
+  });
+
+  it('a slip asks WordNet a bounded number of index look-ups and reads few senses', async () => {
+    const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+    const wn = await WordNet.load({ dictDir: defaultDictDir() });
+    const counts = { lookup: 0, synset: 0 };
+    const counted = new Proxy(wn, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'lookup' || prop === 'synset') return (...a: unknown[]) => (counts[prop]++, (v as (...x: unknown[]) => unknown).apply(target, a));
+        return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const fresh = new Lexicon(counted);
+    // 19 letters: 19 deletions, 18 swaps, 19 × 25 substitutions, 20 × 26 insertions, each asked of 4 parts of speech.
+    expect(fresh.placeSlip('qzxvbnmlkjhgfdsapoi')).toBeUndefined();
+    expect(counts.lookup).toBeLessThanOrEqual(4 * (19 + 18 + 19 * 25 + 20 * 26) + 50);
+    expect(counts.synset).toBeLessThan(100);
   });
 
   it('fills origin and destination from lowercase and slipped names, and leaves common words alone', async () => {

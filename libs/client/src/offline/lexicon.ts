@@ -614,15 +614,21 @@ export class Lexicon {
    */
   placeSlip(word: string): string | undefined {
     const w = word.toLowerCase();
-    if (!this.wn || w.length < MIN_SLIP || w.length > MAX_SLIP || !/^[a-z]+$/.test(w) || this.known(w)) return undefined;
+    const wn = this.wn;
+    if (!wn || w.length < MIN_SLIP || w.length > MAX_SLIP || !/^[a-z]+$/.test(w) || this.known(w)) return undefined;
     const found = new Set<string>();
+    let ordinary = false;
     const letters = 'abcdefghijklmnopqrstuvwxyz';
+    // Each edit is asked of WordNet's index only (a binary search per part of speech, nothing cached); only an edit
+    // WordNet lists is read further. One edit from an ordinary word ("recive" → receive) is a slip of that word, not
+    // of a town: no town then.
     const tryWord = (x: string): void => {
-      if (found.size > 1 || x === w) return;
+      if (ordinary || found.size > 1 || x === w || !POS.some((p) => wn.lookup(x, p) !== undefined)) return;
       const place = this.placeName(x, false);
       if (place !== undefined) found.add(place);
+      else ordinary = true;
     };
-    for (let i = 0; i <= w.length && found.size <= 1; i++) {
+    for (let i = 0; i <= w.length && found.size <= 1 && !ordinary; i++) {
       if (i < w.length) tryWord(w.slice(0, i) + w.slice(i + 1));
       if (i + 1 < w.length) tryWord(w.slice(0, i) + (w[i + 1] as string) + (w[i] as string) + w.slice(i + 2));
       for (const ch of letters) {
@@ -630,7 +636,7 @@ export class Lexicon {
         tryWord(w.slice(0, i) + ch + w.slice(i));
       }
     }
-    return found.size === 1 ? [...found][0] : undefined;
+    return found.size === 1 && !ordinary ? [...found][0] : undefined;
   }
 
   /**

@@ -46,6 +46,8 @@ interface Ctx {
   foreign?: { any: boolean; ambiguous: boolean };
   /** The words of the template's scenario name ("flight", "booking"): the concept it serves. */
   concepts?: readonly string[];
+  /** Tokens read as slips of a town, and the town (see `slipAt`). */
+  slips?: Map<number, string | undefined>;
 }
 
 /** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
@@ -323,7 +325,11 @@ function exampleDegrees(c: Ctx, k: KeyPlan): void {
     }
   }
   if (bySign.size === 0) return;
-  const cues = [...k.nameWords, ...k.cues];
+  // The degree is the act's: the head of the key's name ("smoothing" of skin_smoothing) or a cue that is no other
+  // word of the name. "The skin looks a bit dull" says a degree of dullness, not of smoothing.
+  const head = k.nameWords[k.nameWords.length - 1];
+  const modifiers = k.nameWords.slice(0, -1);
+  const cues = [...(head === undefined ? [] : [head]), ...k.cues.filter((q) => !modifiers.includes(q))];
   for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
     if (t.kind !== 'word') continue;
@@ -1378,8 +1384,25 @@ function placeAt(c: Ctx, at: number, limit: number): { value: JsonValue; confide
   const t = c.tokens[at];
   if (!t || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || (at + 1 < limit && isNameWord(c, c.tokens[at + 1] as Token))) return undefined;
   const said = t.text.toLowerCase();
-  const place = (t.capital ? undefined : c.lex.placeName(said)) ?? c.lex.placeSlip(said);
-  return place === undefined ? undefined : { value: place, confidence: PLACE_CONFIDENCE, to: at + 1 };
+  const named = t.capital ? undefined : c.lex.placeName(said);
+  if (named !== undefined) return { value: named, confidence: PLACE_CONFIDENCE, to: at + 1 };
+  const slip = slipAt(c, at, said);
+  return slip === undefined ? undefined : { value: slip, confidence: SLIP_CONFIDENCE, to: at + 1 };
+}
+
+/** Words of one utterance read as slips of a town (each costs about a thousand index look-ups). */
+const MAX_SLIP_WORDS = 6;
+/** A slipped town is less sure than a name as written (0.55) or a town WordNet knows (0.6). */
+const SLIP_CONFIDENCE = 0.53;
+
+/** The town `said` at `at` slips from, read once per token and for at most `MAX_SLIP_WORDS` tokens an utterance. */
+function slipAt(c: Ctx, at: number, said: string): string | undefined {
+  const slips = (c.slips ??= new Map());
+  if (slips.has(at)) return slips.get(at);
+  if (slips.size >= MAX_SLIP_WORDS) return undefined;
+  const slip = c.lex.placeSlip(said);
+  slips.set(at, slip);
+  return slip;
 }
 
 const MONTH_ABBREVIATIONS = new Set(['jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
