@@ -1099,7 +1099,7 @@ function composites(c: Ctx, k: KeyPlan): void {
   // Written as the template writes it: "AGG-05<->CR-02".
   // An end is an identifier, a word in capitals, or a capital letter hyphenated to one ("SITE-A").
   const endLike = (t: Token | undefined, at: number, step: 1 | -1) =>
-    t !== undefined && (identifierLike(t) || (t.kind === 'word' && (t.upper || (/^[A-Z]$/.test(t.text) && writtenEnd(c, at, step) !== at))));
+    t !== undefined && (identifierLike(t) || (t.kind === 'word' && (t.upper || (/^[A-Z]$/.test(t.text) && (writtenEnd(c, at, step) ?? at) !== at))));
   for (let i = 0; i < c.tokens.length; i++) {
     const a = c.tokens[i] as Token;
     if (!endLike(a, i, -1)) continue;
@@ -1112,6 +1112,7 @@ function composites(c: Ctx, k: KeyPlan): void {
       // Each end whole as written, over the hyphens the tokenizer splits between letters ("SITE-A<->SITE-B").
       const first = writtenEnd(c, i, -1);
       const last = writtenEnd(c, j, 1);
+      if (first === undefined || last === undefined) continue;
       c.out.push({ key: k.name, value: c.text.slice((c.tokens[first] as Token).start, (c.tokens[last] as Token).end), confidence: 0.95, tokens: span(first, last + 1), rule: 'composite_literal' });
     }
   }
@@ -1159,17 +1160,20 @@ const MAX_END_TOKENS = 8;
  * The last token, going `step` from `at`, of the identifier written without spaces there: words and numbers joined
  * by a hyphen (the tokenizer splits "SITE-A" into two words and keeps no token for the hyphen).
  */
-function writtenEnd(c: Ctx, at: number, step: 1 | -1): number {
+function writtenEnd(c: Ctx, at: number, step: 1 | -1): number | undefined {
   let end = at;
-  for (let n = 0; n < MAX_END_TOKENS; n++) {
+  for (let n = 0; ; n++) {
     const cur = c.tokens[end] as Token;
     const next = c.tokens[end + step];
-    if (!next || next.kind === 'punct' || next.kind === 'cjk') break;
+    if (!next || next.kind === 'punct' || next.kind === 'cjk') return end;
     const between = step === 1 ? c.text.slice(cur.end, next.start) : c.text.slice(next.end, cur.start);
-    if (between !== '-') break;
+    if (between !== '-') return end;
+    // Only capitals, digits and identifiers belong to an identifier written so: "SITE-B-is-down" ends at B.
+    if (!(identifierLike(next) || /^[\p{Lu}\p{N}]+$/u.test(next.text))) return end;
+    // Longer than any end the tokenizer splits: refused rather than cut.
+    if (n + 1 >= MAX_END_TOKENS) return undefined;
     end += step;
   }
-  return end;
 }
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
