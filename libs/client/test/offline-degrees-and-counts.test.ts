@@ -51,6 +51,13 @@ describe('the degree a word says, from its WordNet definitions', () => {
 });
 
 describe('counts of people in other words', () => {
+  it('"we are" negated, out of range, or before another noun counts nobody', async () => {
+    expect((await map(flightBookingTemplate, 'no somos seis, somos tres, de Quito a Lima')).payload['passenger_count']).toBe(3);
+    expect((await map(flightBookingTemplate, 'somos 4 hermanos pero viajo solo, de Quito a Lima')).payload['passenger_count']).toBe(1);
+    expect((await map(flightBookingTemplate, 'somos 500, de Quito a Lima')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'nous ne sommes pas cinq, de Lyon à Nice')).payload['passenger_count']).toBeUndefined();
+  });
+
   it('"we are" then a number in Spanish, French and Italian', async () => {
     expect((await map(flightBookingTemplate, 'de Madrid a Lima el 20 de diciembre, somos cinco')).payload['passenger_count']).toBe(5);
     const fr = await map(flightBookingTemplate, 'de Paris à Rome, nous sommes trois adultes');

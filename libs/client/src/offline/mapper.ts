@@ -946,7 +946,7 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     }
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
-    if (foreign) {
+    if (foreign && withinRange(k, foreign.value)) {
       const from = WE_ARE.has(t.lower) && WE.has(c.tokens[i - 1]?.lower ?? '') ? i - 1 : i;
       c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
       continue;
@@ -981,9 +981,18 @@ function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | 
     return undefined;
   }
   // "somos cinco", "nous sommes quatre": "we are" then a number (a third word may be "adults": "somos tres adultos").
+  // Not negated ("no somos cinco", "nous ne sommes pas"), and the number ends the phrase or counts persons: "somos 3
+  // hermanos" says a family, not who travels.
   if (t.kind === 'word' && WE_ARE.has(t.lower) && next) {
     const m = next.kind === 'number' ? Number(next.text) : FOREIGN_NUMBERS.get(next.lower);
-    if (m !== undefined && Number.isInteger(m) && m > 0) return { value: m, to: c.tokens[i + 2]?.kind === 'word' && PERSON_WORDS.has((c.tokens[i + 2] as Token).lower) ? i + 3 : i + 2 };
+    const prev = c.tokens[i - 1]?.lower ?? '';
+    const before = WE.has(prev) ? (c.tokens[i - 2]?.lower ?? '') : prev;
+    const negated = NEGATIONS.has(prev) || NEGATIONS.has(before) || prev === 'ne' || prev === 'non';
+    const after = c.tokens[i + 2];
+    const persons = after?.kind === 'word' && PERSON_WORDS.has(after.lower);
+    const ends = after === undefined || isClausePunct(after) || (after.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)));
+    if (m !== undefined && Number.isInteger(m) && m > 0 && !negated && (persons || ends)) return { value: m, to: persons ? i + 3 : i + 2 };
+    if (m !== undefined) return undefined;
   }
   const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
   if (n === undefined || !Number.isInteger(n) || !next) return undefined;
