@@ -49,6 +49,12 @@ describe('a town WordNet knows by name', () => {
     expect((await map(flightBookingTemplate, 'I want to recive a refund')).payload['destination']).toBeUndefined();
   });
 
+  it('a lowercase town only right after a route word, and never an inflection of another word', async () => {
+    expect((await map(flightBookingTemplate, "I'm leaving regina tomorrow, going to Calgary")).payload['origin']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'from home to tours on friday')).payload['destination']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'from oslo to bergen on friday')).payload).toMatchObject({ origin: 'Oslo', destination: 'Bergen' });
+  });
+
   it('a slip asks WordNet a bounded number of index look-ups and reads few senses', async () => {
     const { WordNet, defaultDictDir } = await import('@parley/embeddings');
     const wn = await WordNet.load({ dictDir: defaultDictDir() });

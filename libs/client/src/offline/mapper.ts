@@ -1397,7 +1397,12 @@ function placeAt(c: Ctx, at: number, limit: number): { value: JsonValue; confide
   const t = c.tokens[at];
   if (!t || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || (at + 1 < limit && isNameWord(c, c.tokens[at + 1] as Token))) return undefined;
   const said = t.text.toLowerCase();
-  const named = t.capital ? undefined : c.lex.placeName(said);
+  // A lowercase town only right after a route word ("to dublin"; not "I'm leaving regina"), and not when the word is
+  // an inflection of another word ("from home to tours": tour).
+  const prev = c.tokens[at - 1];
+  const routed = prev?.kind === 'word' && (FROM_WORDS.has(prev.lower) || TO_WORDS.has(prev.lower));
+  const inflected = c.lex.lemmas(said).some((l) => l !== said);
+  const named = t.capital || !routed || inflected ? undefined : c.lex.placeName(said);
   if (named !== undefined) return { value: named, confidence: PLACE_CONFIDENCE, to: at + 1 };
   const slip = slipAt(c, at, said);
   return slip === undefined ? undefined : { value: slip, confidence: SLIP_CONFIDENCE, to: at + 1 };
