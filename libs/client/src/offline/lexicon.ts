@@ -175,11 +175,8 @@ export class Lexicon {
     for (const lemma of wn.baseForms(word, 'n')) {
       if (targets.has(lemma)) return true;
       const entry = wn.lookup(lemma, 'n');
-      let frontier = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
-      for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
-        if (frontier.some((sy) => sy.words.some((w) => targets.has(w)))) return true;
-        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
-      }
+      const start = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      if (this.reachesUp(start, 'n', 7, (sy) => sy.words.some((w) => targets.has(w)), true)) return true;
     }
     return false;
   }
@@ -359,12 +356,9 @@ export class Lexicon {
     const w = word.toLowerCase();
     if (!wn || !LOOKUP_WORD.test(w)) return false;
     for (const lemma of wn.baseForms(w, 'v')) {
-      let frontier = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
-      for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
-        // A kind of travelling or going ("visit" > tour > travel, "leave" = go_away).
-        if (frontier.some((sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')))) return true;
-        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
-      }
+      const start = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
+      // A kind of travelling or going ("visit" > tour > travel, "leave" = go_away).
+      if (this.reachesUp(start, 'v', 2, (sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')), true)) return true;
     }
     return false;
   }
@@ -514,7 +508,7 @@ export class Lexicon {
       for (const h of sense.pointers) {
         if (h.symbol !== '@' || h.pos !== 'n') continue;
         const quality = wn.synset('n', h.offset);
-        if (!quality || !this.reachesQuality(quality, QUALITY_DEPTH)) continue;
+        if (!quality || !this.reachesUp([quality], 'n', QUALITY_DEPTH, (sy) => sy.words.some((w) => QUALITY.has(w)), false)) continue;
         const adjectives = quality.pointers.filter((p) => p.symbol === '+' && p.pos === 'a').flatMap((p) => wn.synset('a', p.offset)?.words ?? []);
         if (adjectives.length > 0) found.push(adjectives);
       }
@@ -525,14 +519,20 @@ export class Lexicon {
     return words.filter((w) => !own.includes(w) && !this.sameLemma(w, v) && this.known(w)).map((word) => ({ word, gloss: false }));
   }
 
-  private reachesQuality(sense: Synset, depth: number): boolean {
+  /**
+   * Whether a synset `steps` hypernym steps (or instance-of) above `start`, or `start` itself when `withStart`, passes
+   * `test`: the one hypernym walk of the lexicon (kinds of a noun, travel verbs, towns, qualities).
+   */
+  private reachesUp(start: readonly Synset[], pos: Pos, steps: number, test: (s: Synset) => boolean, withStart: boolean): boolean {
     const wn = this.wn;
-    if (!wn || depth <= 0) return false;
-    return sense.pointers.some((p) => {
-      if (p.symbol !== '@' || p.pos !== 'n') return false;
-      const up = wn.synset('n', p.offset);
-      return up !== undefined && (up.words.some((w) => QUALITY.has(w)) || this.reachesQuality(up, depth - 1));
-    });
+    if (!wn) return false;
+    let frontier = [...start];
+    if (withStart && frontier.some(test)) return true;
+    for (let depth = 0; depth < steps && frontier.length > 0; depth++) {
+      frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => (p.symbol === '@' || p.symbol === '@i') && p.pos === pos).map((p) => wn.synset(pos, p.offset))).filter((x) => x !== undefined);
+      if (frontier.some(test)) return true;
+    }
+    return false;
   }
 
   /** Whether a word the user said is `evoked` (a word of `senseWords`): its lemma, or through `adjectiveForms`. */
@@ -597,10 +597,8 @@ export class Lexicon {
       const offsets = (wn.lookup(w, 'n')?.offsets ?? []).slice(0, strict ? 1 : PLACE_SENSES);
       for (const sense of offsets.map((o) => wn.synset('n', o))) {
         if (out !== '' || !sense?.pointers.some((p) => p.symbol === '@i')) continue;
-        let frontier = [sense];
-        for (let depth = 0; depth < PLACE_DEPTH && frontier.length > 0 && out === ''; depth++) {
-          frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
-          if (frontier.some((sy) => sy.words.some((x) => PLACE.has(x)))) out = w.replace(/(^|[_ '-])([a-z])/g, (_, sep: string, ch: string) => `${sep === '_' ? ' ' : sep}${ch.toUpperCase()}`);
+        if (this.reachesUp([sense], 'n', PLACE_DEPTH, (sy) => sy.words.some((x) => PLACE.has(x)), false)) {
+          out = w.replace(/(^|[_ '-])([a-z])/g, (_, sep: string, ch: string) => `${sep === '_' ? ' ' : sep}${ch.toUpperCase()}`);
         }
       }
     }
