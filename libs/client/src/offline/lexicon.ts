@@ -55,9 +55,11 @@ const QUALITY_DEPTH = 2;
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
- * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
+ * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike"), or after a change
+ * of magnitude in it, a decrease or an increase ("packet loss": loss is a decline, a decrease). Not any physical
+ * process: "power" and "microwave" are processes too, and named nothing that happened.
  */
-const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
+const EVENT: ReadonlySet<string> = new Set(['happening', 'failure', 'decrease', 'increase']);
 /**
  * Acts that are a change or a failure to do something ("depletion", a decrease; "error", a nonaccomplishment): what
  * goes wrong with equipment. Not acts someone carries on ("a look", "a test", "a hop", "a permit", "an uplink").
