@@ -200,4 +200,16 @@ describe('the noun a modifier qualifies is the request\'s head too', () => {
     expect((await client.identifyScenario('a business class flight from Paris to Rome', { ...REF, catalog })).scenario).toBe('flight_booking');
     expect((await client.mapUtterance(flightBookingTemplate, 'flying out of Beijing heading to Guangzhou', REF)).rivals).toBeUndefined();
   });
+
+  it('a request verb said negated opens no head, and the concept at the head makes every other word context', async () => {
+    // "take" negated asks for nothing; photos meet the booking act at "record", but the flight is the request.
+    const words = 'my phone died so I will not take photos on this holiday, anyway book a flight from Boston to Denver on Friday';
+    const m = await client.mapUtterance(flightBookingTemplate, words, REF);
+    expect(m.rivals).toBeUndefined();
+    expect((await client.identifyScenario(words, { ...REF, catalog })).scenario).toBe('flight_booking');
+    // The sister of a negated request is still no head; the request's own head still counts against the scenario.
+    const negated = "don't book a flight, I'd rather take a train from Boston to Denver on Friday";
+    expect((await client.mapUtterance(flightBookingTemplate, negated, REF)).rivals).toEqual(['train']);
+    expect((await client.identifyScenario(negated, { ...REF, catalog })).scenario).toBeNull();
+  });
 });

@@ -35,15 +35,29 @@ describe('the degree a word says, from its WordNet definitions', () => {
     expect((await map(photoRetouchTemplate, 'smooth my skin slightly')).payload['skin_smoothing']).toBe(3);
   });
 
+  it('the degree of something else said beside the bare object of the key is no degree of its act', async () => {
+    for (const words of ['the skin looks a bit dull, brighten it', 'keep the skin slightly natural, add grain', 'the skin is slightly red, smooth it']) {
+      expect((await map(photoRetouchTemplate, words)).payload['skin_smoothing'], words).toBeUndefined();
+    }
+    expect((await map(photoRetouchTemplate, 'just a little smoothing on my cheeks')).payload['skin_smoothing']).toBe(3);
+  });
+
   it('not without a cue, not negated, not a degree the template fixes no value for, not over a number said', async () => {
     expect((await map(photoRetouchTemplate, 'make it slightly warmer')).payload['skin_smoothing']).toBeUndefined();
-    expect((await map(photoRetouchTemplate, "don't smooth the skin a bit")).payload['skin_smoothing']).not.toBe(3);
+    expect((await map(photoRetouchTemplate, "don't smooth the skin a bit")).payload['skin_smoothing']).toBeUndefined();
     expect((await map(photoRetouchTemplate, 'smooth the skin a lot')).payload['skin_smoothing']).toBeUndefined();
     expect((await map(photoRetouchTemplate, 'skin smoothing 2, just slightly')).payload['skin_smoothing']).toBe(2);
   });
 });
 
 describe('counts of people in other words', () => {
+  it('"we are" negated, out of range, or before another noun counts nobody', async () => {
+    expect((await map(flightBookingTemplate, 'no somos seis, somos tres, de Quito a Lima')).payload['passenger_count']).toBe(3);
+    expect((await map(flightBookingTemplate, 'somos 4 hermanos pero viajo solo, de Quito a Lima')).payload['passenger_count']).toBe(1);
+    expect((await map(flightBookingTemplate, 'somos 500, de Quito a Lima')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'nous ne sommes pas cinq, de Lyon à Nice')).payload['passenger_count']).toBeUndefined();
+  });
+
   it('"we are" then a number in Spanish, French and Italian', async () => {
     expect((await map(flightBookingTemplate, 'de Madrid a Lima el 20 de diciembre, somos cinco')).payload['passenger_count']).toBe(5);
     const fr = await map(flightBookingTemplate, 'de Paris à Rome, nous sommes trois adultes');

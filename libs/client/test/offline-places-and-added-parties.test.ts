@@ -33,12 +33,44 @@ describe('a town WordNet knows by name', () => {
 
   it('reads a slip one edit from exactly one town, only for a word WordNet does not know', () => {
     expect(lex.placeSlip('vancuver')).toBe('Vancouver');
-    expect(lex.placeSlip('dehli')).toBe('Delhi');
     expect(lex.placeSlip('frnakfurt')).toBe('Frankfurt');
+    // One edit from an ordinary word too ("deli"): a slip of which, nobody knows, so no town.
+    expect(lex.placeSlip('dehli')).toBeUndefined();
     // Known words and short words are not slips.
     expect(lex.placeSlip('paris')).toBeUndefined();
     expect(lex.placeSlip('bath')).toBeUndefined();
     expect(lex.placeSlip('rme')).toBeUndefined();
+  });
+
+  it('a slip of an ordinary word is no town, and a slip never beats a town said as written', async () => {
+    for (const w of ['recive', 'snice', 'neice', 'fligt', 'tarin', 'shoul', 'litle', 'enver', 'paril']) expect(lex.placeSlip(w), w).toBeUndefined();
+    const p = (await map(flightBookingTemplate, "I'd like to recive my tickets by email, flying from Paris to Rome")).payload;
+    expect([p['origin'], p['destination']]).toEqual(['Paris', 'Rome']);
+    expect((await map(flightBookingTemplate, 'I want to recive a refund')).payload['destination']).toBeUndefined();
+  });
+
+  it('a lowercase town only right after a route word, and never an inflection of another word', async () => {
+    expect((await map(flightBookingTemplate, "I'm leaving regina tomorrow, going to Calgary")).payload['origin']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'from home to tours on friday')).payload['destination']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'from oslo to bergen on friday')).payload).toMatchObject({ origin: 'Oslo', destination: 'Bergen' });
+  });
+
+  it('a slip asks WordNet a bounded number of index look-ups and reads few senses', async () => {
+    const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+    const wn = await WordNet.load({ dictDir: defaultDictDir() });
+    const counts = { lookup: 0, synset: 0 };
+    const counted = new Proxy(wn, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'lookup' || prop === 'synset') return (...a: unknown[]) => (counts[prop]++, (v as (...x: unknown[]) => unknown).apply(target, a));
+        return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const fresh = new Lexicon(counted);
+    // 19 letters: 19 deletions, 18 swaps, 19 × 25 substitutions, 20 × 26 insertions, each asked of 4 parts of speech.
+    expect(fresh.placeSlip('qzxvbnmlkjhgfdsapoi')).toBeUndefined();
+    expect(counts.lookup).toBeLessThanOrEqual(4 * (19 + 18 + 19 * 25 + 20 * 26) + 50);
+    expect(counts.synset).toBeLessThan(100);
   });
 
   it('fills origin and destination from lowercase and slipped names, and leaves common words alone', async () => {
@@ -71,11 +103,30 @@ describe('a town WordNet knows by name', () => {
 });
 
 describe('people added to a party', () => {
-  it('a verb of adding is one or two steps under "increase", not "increase" itself', () => {
+  it('a verb of adding: its first sense is under "increase" and defined by joining; not increase, include or raise', () => {
     expect(lex.isAddingVerb('added')).toBe(true);
-    expect(lex.isAddingVerb('include')).toBe(true);
+    expect(lex.isAddingVerb('adding')).toBe(true);
+    // "include" is first "have as a part"; "raise" first the level of something.
+    expect(lex.isAddingVerb('include')).toBe(false);
+    expect(lex.isAddingVerb('including')).toBe(false);
+    expect(lex.isAddingVerb('raised')).toBe(false);
     expect(lex.isAddingVerb('increase')).toBe(false);
     expect(lex.isAddingVerb('book')).toBe(false);
+  });
+
+  it('people a count of the whole party already holds, or said in a part of it, are not added again', async () => {
+    expect((await map(flightBookingTemplate, '4 passengers including 2 kids, from Paris to Rome')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, '4 passengers from Paris to Rome, I already added the 2 kids')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, 'five people from Lyon to Nice, I added my 2 kids')).payload['passenger_count']).toBe(5);
+  });
+
+  it('a negated adding verb, another verb and another subject add nobody', async () => {
+    // The group read as said (as before the adding rule), never added to the speaker.
+    expect((await map(flightBookingTemplate, "I didn't add 2 kids, from Paris to Rome")).payload['passenger_count']).toBe(2);
+    expect((await map(flightBookingTemplate, 'I raised 2 kids, fly me from Paris to Rome')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'my mother added 2 kids, from Paris to Rome')).payload['passenger_count']).toBeUndefined();
+    // The speaker's own imperative still adds to the speaker.
+    expect((await map(flightBookingTemplate, 'fly me from Paris to Rome and add my 2 kids')).payload['passenger_count']).toBe(3);
   });
 
   it('adds the party to the count said elsewhere, or to the speaker alone', async () => {

@@ -349,3 +349,15 @@ describe('alarm names, and other in the order said', () => {
     expect((await map(flightBookingTemplate, "business wouldn't be a problem, Paris to Rome Friday")).other).toEqual(["wouldn't be a problem"]);
   });
 });
+
+describe('an alarm named by a change of magnitude', () => {
+  it('a decrease or an increase is something that happened ("loss", a decline); a plant, a power or a hop is not', () => {
+    expect(lex.isEvent('loss')).toBe(true);
+    for (const w of ['hop', 'power', 'microwave', 'router']) expect(lex.isEvent(w), w).toBe(false);
+  });
+
+  it('names the alarm after it, in snake_case', async () => {
+    const m = await map(faultManagementTemplate, 'INC-20261126-0031: frame loss on router PE-9 since 10:00, major');
+    expect(m.payload['alarm_type']).toBe('frame_loss');
+  });
+});

@@ -250,6 +250,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/glossary.ts', 'libs/client/src/offline/spelling.ts'],
     run: async (t) => [await client.mapUtterance(photoRetouchTemplate, t, REF), await client.mapUtterance(flightBookingTemplate, `${t.slice(0, 1000)} two adults and 1 kid, not the cheapest cabin; I fly with my wife and 2 sons from dehli to Vancuver, add our 2 kids`, REF).catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e)))],
   },
+  {
+    // A template's own enum value read for the quality it names (`Lexicon.senseWords`, the quality route: "vintage" is
+    // the oldness of wines, so "an old look"): the value is the outside string (draft-zhou §6.1).
+    name: 'client mapUtterance (offline mapper, an enum value naming a degree of a quality)',
+    files: ['libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/plan.ts'],
+    run: (t) =>
+      client
+        .mapUtterance({ ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', 'vintage', t] } : k)) }, 'give it an old look', REF)
+        .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
+  },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },
   { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },
   { name: 'pool securityRelevance', files: ['libs/pool/src/approval.ts'], run: (t) => securityRelevance({ key_name: 'seat', semantic_description: t }) },

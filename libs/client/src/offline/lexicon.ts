@@ -36,8 +36,8 @@ const PLACE: ReadonlySet<string> = new Set(['municipality']);
 const PLACE_DEPTH = 3;
 /** Noun senses read for a name said capitalised or slipped. */
 const PLACE_SENSES = 3;
-/** Verb senses read for a verb of adding. */
-const ADDING_SENSES = 3;
+/** How WordNet defines an act of adding something to others ("make an addition (to); join or combine or unite with others"). */
+const JOINING = /\b(addition|join|unite|combine)\b/;
 /** Adjective and adverb senses read for the degree a word says. */
 const DEGREE_SENSES = 4;
 /** How WordNet's definitions say a small or a great degree ("to a small degree", "not great in degree", "a considerable degree"). */
@@ -50,12 +50,16 @@ const MAX_SLIP = 20;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
+/** Hypernym steps from a quality noun up to property or quality (oldness → age → property). */
+const QUALITY_DEPTH = 2;
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
- * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike").
+ * and an alarm is named after what happened to the equipment ("outage", "interruption", "spike"), or after a change
+ * of magnitude in it, a decrease or an increase ("packet loss": loss is a decline, a decrease). Not any physical
+ * process: "power" and "microwave" are processes too, and named nothing that happened.
  */
-const EVENT: ReadonlySet<string> = new Set(['happening', 'failure']);
+const EVENT: ReadonlySet<string> = new Set(['happening', 'failure', 'decrease', 'increase']);
 /**
  * Acts that are a change or a failure to do something ("depletion", a decrease; "error", a nonaccomplishment): what
  * goes wrong with equipment. Not acts someone carries on ("a look", "a test", "a hop", "a permit", "an uplink").
@@ -80,6 +84,7 @@ export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
+  private readonly addingCache = new Map<string, boolean>();
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
@@ -172,11 +177,8 @@ export class Lexicon {
     for (const lemma of wn.baseForms(word, 'n')) {
       if (targets.has(lemma)) return true;
       const entry = wn.lookup(lemma, 'n');
-      let frontier = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
-      for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
-        if (frontier.some((sy) => sy.words.some((w) => targets.has(w)))) return true;
-        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
-      }
+      const start = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      if (this.reachesUp(start, 'n', 7, (sy) => sy.words.some((w) => targets.has(w)), true)) return true;
     }
     return false;
   }
@@ -356,12 +358,9 @@ export class Lexicon {
     const w = word.toLowerCase();
     if (!wn || !LOOKUP_WORD.test(w)) return false;
     for (const lemma of wn.baseForms(w, 'v')) {
-      let frontier = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
-      for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
-        // A kind of travelling or going ("visit" > tour > travel, "leave" = go_away).
-        if (frontier.some((sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')))) return true;
-        frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
-      }
+      const start = (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, 2).map((o) => wn.synset('v', o)).filter((x) => x !== undefined);
+      // A kind of travelling or going ("visit" > tour > travel, "leave" = go_away).
+      if (this.reachesUp(start, 'v', 2, (sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')), true)) return true;
     }
     return false;
   }
@@ -449,7 +448,7 @@ export class Lexicon {
         }
       }
     }
-    if (!chosen) return [];
+    if (!chosen) return this.qualityWords(v, mine);
     const out = new Map<string, boolean>();
     for (const p of chosen.pointers) {
       const pertains = p.symbol === '\\' && (p.source === 0 || chosen.words[p.source - 1] === v);
@@ -493,6 +492,49 @@ export class Lexicon {
     }
     remember(this.adjectiveCache, w, out);
     return out;
+  }
+
+  /**
+   * A value with no parallel sense that names a degree of a quality: exactly one of its noun senses is a kind of a
+   * quality noun (within `QUALITY_DEPTH` steps up it reaches property or quality) that WordNet derives from adjectives
+   * ("vintage": the oldness of wines; oldness is an age, a property, and derives from "old"). Those adjectives evoke the
+   * value ("an old look" → vintage), never its other senses' words (wine): the caller still asks for a cue of the key
+   * or a noun for a quality after them.
+   */
+  private qualityWords(v: string, mine: readonly Synset[]): SenseWord[] {
+    const wn = this.wn;
+    if (!wn) return [];
+    const found: string[][] = [];
+    for (const sense of mine) {
+      if (sense.pos !== 'n') continue;
+      for (const h of sense.pointers) {
+        if (h.symbol !== '@' || h.pos !== 'n') continue;
+        const quality = wn.synset('n', h.offset);
+        if (!quality || !this.reachesUp([quality], 'n', QUALITY_DEPTH, (sy) => sy.words.some((w) => QUALITY.has(w)), false)) continue;
+        const adjectives = quality.pointers.filter((p) => p.symbol === '+' && p.pos === 'a').flatMap((p) => wn.synset('a', p.offset)?.words ?? []);
+        if (adjectives.length > 0) found.push(adjectives);
+      }
+    }
+    if (found.length !== 1) return [];
+    const own = this.lemmas(v);
+    const words = [...new Set((found[0] as string[]).filter((w) => !w.includes('_')))];
+    return words.filter((w) => !own.includes(w) && !this.sameLemma(w, v) && this.known(w)).map((word) => ({ word, gloss: false }));
+  }
+
+  /**
+   * Whether a synset `steps` hypernym steps (or instance-of) above `start`, or `start` itself when `withStart`, passes
+   * `test`: the one hypernym walk of the lexicon (kinds of a noun, travel verbs, towns, qualities).
+   */
+  private reachesUp(start: readonly Synset[], pos: Pos, steps: number, test: (s: Synset) => boolean, withStart: boolean): boolean {
+    const wn = this.wn;
+    if (!wn) return false;
+    let frontier = [...start];
+    if (withStart && frontier.some(test)) return true;
+    for (let depth = 0; depth < steps && frontier.length > 0; depth++) {
+      frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => (p.symbol === '@' || p.symbol === '@i') && p.pos === pos).map((p) => wn.synset(pos, p.offset))).filter((x) => x !== undefined);
+      if (frontier.some(test)) return true;
+    }
+    return false;
   }
 
   /** Whether a word the user said is `evoked` (a word of `senseWords`): its lemma, or through `adjectiveForms`. */
@@ -557,10 +599,8 @@ export class Lexicon {
       const offsets = (wn.lookup(w, 'n')?.offsets ?? []).slice(0, strict ? 1 : PLACE_SENSES);
       for (const sense of offsets.map((o) => wn.synset('n', o))) {
         if (out !== '' || !sense?.pointers.some((p) => p.symbol === '@i')) continue;
-        let frontier = [sense];
-        for (let depth = 0; depth < PLACE_DEPTH && frontier.length > 0 && out === ''; depth++) {
-          frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => wn.synset('n', p.offset))).filter((x) => x !== undefined);
-          if (frontier.some((sy) => sy.words.some((x) => PLACE.has(x)))) out = w.replace(/(^|[_ '-])([a-z])/g, (_, sep: string, ch: string) => `${sep === '_' ? ' ' : sep}${ch.toUpperCase()}`);
+        if (this.reachesUp([sense], 'n', PLACE_DEPTH, (sy) => sy.words.some((x) => PLACE.has(x)), false)) {
+          out = w.replace(/(^|[_ '-])([a-z])/g, (_, sep: string, ch: string) => `${sep === '_' ? ' ' : sep}${ch.toUpperCase()}`);
         }
       }
     }
@@ -574,15 +614,21 @@ export class Lexicon {
    */
   placeSlip(word: string): string | undefined {
     const w = word.toLowerCase();
-    if (!this.wn || w.length < MIN_SLIP || w.length > MAX_SLIP || !/^[a-z]+$/.test(w) || this.known(w)) return undefined;
+    const wn = this.wn;
+    if (!wn || w.length < MIN_SLIP || w.length > MAX_SLIP || !/^[a-z]+$/.test(w) || this.known(w)) return undefined;
     const found = new Set<string>();
+    let ordinary = false;
     const letters = 'abcdefghijklmnopqrstuvwxyz';
+    // Each edit is asked of WordNet's index only (a binary search per part of speech, nothing cached); only an edit
+    // WordNet lists is read further. One edit from an ordinary word ("recive" → receive) is a slip of that word, not
+    // of a town: no town then.
     const tryWord = (x: string): void => {
-      if (found.size > 1 || x === w) return;
+      if (ordinary || found.size > 1 || x === w || !POS.some((p) => wn.lookup(x, p) !== undefined)) return;
       const place = this.placeName(x, false);
       if (place !== undefined) found.add(place);
+      else ordinary = true;
     };
-    for (let i = 0; i <= w.length && found.size <= 1; i++) {
+    for (let i = 0; i <= w.length && found.size <= 1 && !ordinary; i++) {
       if (i < w.length) tryWord(w.slice(0, i) + w.slice(i + 1));
       if (i + 1 < w.length) tryWord(w.slice(0, i) + (w[i + 1] as string) + (w[i] as string) + w.slice(i + 2));
       for (const ch of letters) {
@@ -590,28 +636,30 @@ export class Lexicon {
         tryWord(w.slice(0, i) + ch + w.slice(i));
       }
     }
-    return found.size === 1 ? [...found][0] : undefined;
+    return found.size === 1 && !ordinary ? [...found][0] : undefined;
   }
 
   /**
-   * A verb of adding to an amount ("add", "added", "include"): one of its first `ADDING_SENSES` verb senses is one or
-   * two hypernym steps under "increase" (add → increase; include → add → increase), not "increase" itself (a total
-   * said, not an addition).
+   * A verb of adding people to a party ("add", "added"): its first verb sense (WordNet orders senses by use) is one step
+   * under "increase", and that sense's definition says joining ("make an addition (to); join or combine or unite with
+   * others"). Not "increase" itself (a total said), not "include" (first: have as a part, so "4 passengers including 2
+   * kids" is four), not "raise" (first: raise the level of something; "I raised 2 kids" adds nobody). Cached.
    */
   isAddingVerb(word: string): boolean {
     const wn = this.wn;
     const w = word.toLowerCase();
     if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const hit = this.addingCache.get(w);
+    if (hit !== undefined) return hit;
+    let out = false;
     for (const lemma of wn.baseForms(w, 'v')) {
-      for (const o of (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, ADDING_SENSES)) {
-        let frontier = [wn.synset('v', o)].filter((x) => x !== undefined);
-        for (let depth = 0; depth < 2 && frontier.length > 0; depth++) {
-          frontier = frontier.flatMap((sy) => sy.pointers.filter((p) => p.symbol === '@').map((p) => wn.synset('v', p.offset))).filter((x) => x !== undefined);
-          if (frontier.some((sy) => sy.words.includes('increase'))) return true;
-        }
-      }
+      const first = wn.lookup(lemma, 'v')?.offsets[0];
+      const sense = first === undefined ? undefined : wn.synset('v', first);
+      if (!sense || !JOINING.test(sense.gloss.replace(/"[^"]*"/g, ' '))) continue;
+      if (sense.pointers.some((p) => p.symbol === '@' && p.pos === 'v' && wn.synset('v', p.offset)?.words.includes('increase'))) out = true;
     }
-    return false;
+    remember(this.addingCache, w, out);
+    return out;
   }
 
   /**

@@ -46,6 +46,8 @@ interface Ctx {
   foreign?: { any: boolean; ambiguous: boolean };
   /** The words of the template's scenario name ("flight", "booking"): the concept it serves. */
   concepts?: readonly string[];
+  /** Tokens read as slips of a town, and the town (see `slipAt`). */
+  slips?: Map<number, string | undefined>;
 }
 
 /** What joins the items of a list, in English and the languages chrono reads ("7001 und 7002", "6201 と 6202"). */
@@ -323,7 +325,11 @@ function exampleDegrees(c: Ctx, k: KeyPlan): void {
     }
   }
   if (bySign.size === 0) return;
-  const cues = [...k.nameWords, ...k.cues];
+  // The degree is the act's: the head of the key's name ("smoothing" of skin_smoothing) or a cue that is no other
+  // word of the name. "The skin looks a bit dull" says a degree of dullness, not of smoothing.
+  const head = k.nameWords[k.nameWords.length - 1];
+  const modifiers = k.nameWords.slice(0, -1);
+  const cues = [...(head === undefined ? [] : [head]), ...k.cues.filter((q) => !modifiers.includes(q))];
   for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
     if (t.kind !== 'word') continue;
@@ -802,7 +808,7 @@ const SPEAKER_WORDS: ReadonlySet<string> = new Set(['i', 'me', 'my', 'myself']);
 const ADDED_CONFIDENCE = 0.94;
 
 /**
- * A party added to the one said elsewhere: a verb of adding (`Lexicon.isAddingVerb`: "add", "include") then groups
+ * A party added to the one said elsewhere: a verb of adding (`Lexicon.isAddingVerb`: "add", not negated) then groups
  * of people ("…, oh and add our three kids", "I added 2 kids") add to the count read elsewhere in the utterance
  * ("my partner and I" → 2 + 3), or to the speaker alone when the speaker says I or me and no count is read.
  */
@@ -811,6 +817,8 @@ function addedParties(c: Ctx, k: KeyPlan): void {
   for (let v = 0; v + 1 < c.tokens.length; v++) {
     const verb = c.tokens[v] as Token;
     if (verb.kind !== 'word' || FUNCTION_WORDS.has(verb.lower) || !c.lex.isAddingVerb(verb.lower)) continue;
+    // "I didn't add 2 kids" adds nobody.
+    if (negationBefore(c, v) >= 0) continue;
     const first = partyGroup(c, v + 1);
     if (!first) continue;
     let added = first.value;
@@ -828,13 +836,39 @@ function addedParties(c: Ctx, k: KeyPlan): void {
     const base = c.out
       .filter((x) => x.key === k.name && typeof x.value === 'number' && x.tokens.every((i) => !inside(i)))
       .sort((a, b) => b.confidence - a.confidence)[0];
-    const speaker = c.tokens.findIndex((t, i) => !inside(i) && t.kind === 'word' && SPEAKER_WORDS.has(t.lower));
+    // A count of the whole party ("4 passengers", "five people") already holds the people added to it.
+    if (base && base.tokens.some((i) => wholeParty(c, k, i))) continue;
+    const subject = subjectOf(c, v);
+    // The speaker alone: "I added 2 kids", or an imperative beside the speaker's own words ("fly me…, add my 2 kids");
+    // never another's subject ("my mother added 2 kids").
+    const speaker = subject === 'i' || subject === undefined ? c.tokens.findIndex((t, i) => !inside(i) && t.kind === 'word' && SPEAKER_WORDS.has(t.lower)) : -1;
     const value = base ? (base.value as number) + added : speaker >= 0 ? 1 + added : undefined;
     if (value === undefined || !withinRange(k, value)) continue;
     const tokens = [...(base ? base.tokens : [speaker]), ...span(v, to)];
     c.out.push({ key: k.name, value, confidence: ADDED_CONFIDENCE, tokens: [...new Set(tokens)].sort((a, b) => a - b), rule: 'party_added' });
     v = to - 1;
   }
+}
+
+/** Whether the token at `i` names the whole party a key counts: the key's own head noun ("passengers") or people. */
+function wholeParty(c: Ctx, k: KeyPlan, i: number): boolean {
+  const t = c.tokens[i] as Token;
+  if (t.kind !== 'word') return false;
+  return k.nameWords.some((n) => n !== 'count' && c.lex.sameLemma(t.lower, n)) || c.lex.sameLemma(t.lower, 'person');
+}
+
+/**
+ * The subject before the verb at `v` in its clause, lowercase ("i", "mother"), skipping adverbs ("I already added");
+ * undefined when the verb opens its clause (an imperative: "…, and add our kids").
+ */
+function subjectOf(c: Ctx, v: number): string | undefined {
+  for (let j = v - 1; j >= 0 && v - j <= 3; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t) || t.lower === 'and' || t.lower === 'please' || t.lower === 'also' || t.lower === 'oh') return undefined;
+    if (t.kind === 'word' && c.lex.noNoun(t.lower) && !SPEAKER_WORDS.has(t.lower)) continue;
+    return t.lower;
+  }
+  return undefined;
 }
 
 /** Adverb particles of phrasal verbs ("flying out with", "going back with"): the verb is before them. */
@@ -912,7 +946,7 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     }
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
-    if (foreign) {
+    if (foreign && withinRange(k, foreign.value)) {
       const from = WE_ARE.has(t.lower) && WE.has(c.tokens[i - 1]?.lower ?? '') ? i - 1 : i;
       c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
       continue;
@@ -947,9 +981,18 @@ function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | 
     return undefined;
   }
   // "somos cinco", "nous sommes quatre": "we are" then a number (a third word may be "adults": "somos tres adultos").
+  // Not negated ("no somos cinco", "nous ne sommes pas"), and the number ends the phrase or counts persons: "somos 3
+  // hermanos" says a family, not who travels.
   if (t.kind === 'word' && WE_ARE.has(t.lower) && next) {
     const m = next.kind === 'number' ? Number(next.text) : FOREIGN_NUMBERS.get(next.lower);
-    if (m !== undefined && Number.isInteger(m) && m > 0) return { value: m, to: c.tokens[i + 2]?.kind === 'word' && PERSON_WORDS.has((c.tokens[i + 2] as Token).lower) ? i + 3 : i + 2 };
+    const prev = c.tokens[i - 1]?.lower ?? '';
+    const before = WE.has(prev) ? (c.tokens[i - 2]?.lower ?? '') : prev;
+    const negated = NEGATIONS.has(prev) || NEGATIONS.has(before) || prev === 'ne' || prev === 'non';
+    const after = c.tokens[i + 2];
+    const persons = after?.kind === 'word' && PERSON_WORDS.has(after.lower);
+    const ends = after === undefined || isClausePunct(after) || (after.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)));
+    if (m !== undefined && Number.isInteger(m) && m > 0 && !negated && (persons || ends)) return { value: m, to: persons ? i + 3 : i + 2 };
+    if (m !== undefined) return undefined;
   }
   const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
   if (n === undefined || !Number.isInteger(n) || !next) return undefined;
@@ -1065,7 +1108,7 @@ function composites(c: Ctx, k: KeyPlan): void {
   // Written as the template writes it: "AGG-05<->CR-02".
   // An end is an identifier, a word in capitals, or a capital letter hyphenated to one ("SITE-A").
   const endLike = (t: Token | undefined, at: number, step: 1 | -1) =>
-    t !== undefined && (identifierLike(t) || (t.kind === 'word' && (t.upper || (/^[A-Z]$/.test(t.text) && writtenEnd(c, at, step) !== at))));
+    t !== undefined && (identifierLike(t) || (t.kind === 'word' && (t.upper || (/^[A-Z]$/.test(t.text) && (writtenEnd(c, at, step) ?? at) !== at))));
   for (let i = 0; i < c.tokens.length; i++) {
     const a = c.tokens[i] as Token;
     if (!endLike(a, i, -1)) continue;
@@ -1078,6 +1121,7 @@ function composites(c: Ctx, k: KeyPlan): void {
       // Each end whole as written, over the hyphens the tokenizer splits between letters ("SITE-A<->SITE-B").
       const first = writtenEnd(c, i, -1);
       const last = writtenEnd(c, j, 1);
+      if (first === undefined || last === undefined) continue;
       c.out.push({ key: k.name, value: c.text.slice((c.tokens[first] as Token).start, (c.tokens[last] as Token).end), confidence: 0.95, tokens: span(first, last + 1), rule: 'composite_literal' });
     }
   }
@@ -1125,17 +1169,20 @@ const MAX_END_TOKENS = 8;
  * The last token, going `step` from `at`, of the identifier written without spaces there: words and numbers joined
  * by a hyphen (the tokenizer splits "SITE-A" into two words and keeps no token for the hyphen).
  */
-function writtenEnd(c: Ctx, at: number, step: 1 | -1): number {
+function writtenEnd(c: Ctx, at: number, step: 1 | -1): number | undefined {
   let end = at;
-  for (let n = 0; n < MAX_END_TOKENS; n++) {
+  for (let n = 0; ; n++) {
     const cur = c.tokens[end] as Token;
     const next = c.tokens[end + step];
-    if (!next || next.kind === 'punct' || next.kind === 'cjk') break;
+    if (!next || next.kind === 'punct' || next.kind === 'cjk') return end;
     const between = step === 1 ? c.text.slice(cur.end, next.start) : c.text.slice(next.end, cur.start);
-    if (between !== '-') break;
+    if (between !== '-') return end;
+    // Only capitals, digits and identifiers belong to an identifier written so: "SITE-B-is-down" ends at B.
+    if (!(identifierLike(next) || /^[\p{Lu}\p{N}]+$/u.test(next.text))) return end;
+    // Longer than any end the tokenizer splits: refused rather than cut.
+    if (n + 1 >= MAX_END_TOKENS) return undefined;
     end += step;
   }
-  return end;
 }
 
 /** Words inside a name in snake_case besides content words ("out of service"). */
@@ -1350,8 +1397,30 @@ function placeAt(c: Ctx, at: number, limit: number): { value: JsonValue; confide
   const t = c.tokens[at];
   if (!t || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || (at + 1 < limit && isNameWord(c, c.tokens[at + 1] as Token))) return undefined;
   const said = t.text.toLowerCase();
-  const place = (t.capital ? undefined : c.lex.placeName(said)) ?? c.lex.placeSlip(said);
-  return place === undefined ? undefined : { value: place, confidence: PLACE_CONFIDENCE, to: at + 1 };
+  // A lowercase town only right after a route word ("to dublin"; not "I'm leaving regina"), and not when the word is
+  // an inflection of another word ("from home to tours": tour).
+  const prev = c.tokens[at - 1];
+  const routed = prev?.kind === 'word' && (FROM_WORDS.has(prev.lower) || TO_WORDS.has(prev.lower));
+  const inflected = c.lex.lemmas(said).some((l) => l !== said);
+  const named = t.capital || !routed || inflected ? undefined : c.lex.placeName(said);
+  if (named !== undefined) return { value: named, confidence: PLACE_CONFIDENCE, to: at + 1 };
+  const slip = slipAt(c, at, said);
+  return slip === undefined ? undefined : { value: slip, confidence: SLIP_CONFIDENCE, to: at + 1 };
+}
+
+/** Words of one utterance read as slips of a town (each costs about a thousand index look-ups). */
+const MAX_SLIP_WORDS = 6;
+/** A slipped town is less sure than a name as written (0.55) or a town WordNet knows (0.6). */
+const SLIP_CONFIDENCE = 0.53;
+
+/** The town `said` at `at` slips from, read once per token and for at most `MAX_SLIP_WORDS` tokens an utterance. */
+function slipAt(c: Ctx, at: number, said: string): string | undefined {
+  const slips = (c.slips ??= new Map());
+  if (slips.has(at)) return slips.get(at);
+  if (slips.size >= MAX_SLIP_WORDS) return undefined;
+  const slip = c.lex.placeSlip(said);
+  slips.set(at, slip);
+  return slip;
 }
 
 const MONTH_ABBREVIATIONS = new Set(['jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
@@ -1700,8 +1769,8 @@ function conceptWords(scenario: string): string[] {
 const MAX_HEAD_SKIP = 4;
 
 /**
- * The tokens at the head of the request (draft-zhou §6.1, identification): the object of a request verb ("book a
- * train"), the noun a value modifies ("two bus tickets", "a first class train"), or, with neither, the words the
+ * The tokens at the head of the request (draft-zhou §6.1, identification): the object of a request verb not said
+ * negated ("book a train"; not "I won't take photos"), the noun a value modifies ("two bus tickets", "a first class train"), or, with neither, the words the
  * utterance opens with ("pics of my kids"). At most two content words each, within the clause.
  */
 function headTokens(c: Ctx, modifiers: readonly boolean[]): Set<number> {
@@ -1718,7 +1787,9 @@ function headTokens(c: Ctx, modifiers: readonly boolean[]): Set<number> {
     for (let n = 0; n < 2 && content(j); n++) heads.add(j++);
   };
   ts.forEach((t, i) => {
-    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower)) take(i + 1, true);
+    // A request verb said negated asks for nothing ("I won't take many photos", "don't book a train"): its object is no head.
+    const negated = i > 0 && NEGATIONS.has((ts[i - 1] as Token).lower);
+    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower) && !negated) take(i + 1, true);
     if (modifiers[i] && !modifiers[i + 1]) take(i + 1, false);
   });
   if (heads.size === 0) take(0, true);
@@ -1750,7 +1821,9 @@ function verbUse(c: Ctx, i: number): boolean {
 function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySet<string>, heads: ReadonlySet<number>, modifiers: readonly boolean[]): string[] {
   const all = c.concepts ?? [];
   if (all.length === 0) return [];
-  const beside = all.filter((w) => !saidAtHead.has(w));
+  // A concept word at the head names the scenario: whatever is said beside the head is context, for every concept word
+  // ("I won't take photos on this trip, book a flight": photos meet booking at "record", but the flight is the request).
+  const beside = saidAtHead.size > 0 ? [] : all;
   const out: string[] = [];
   let probes = 0;
   // The head of a request comes before its details: only words said before the first value a key took are asked
