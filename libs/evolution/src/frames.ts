@@ -17,7 +17,15 @@
 export interface FrameToken {
   readonly v: string;
   readonly i: number;
+  /** The raw token just before this one (a function word the tokens leave out), lower case; '' when none. */
+  readonly before?: string;
 }
+
+/**
+ * English prepositions, a closed class: a filler after its anchor follows one ("trip for work", "pay by card");
+ * an article or a possessive there makes a direct object ("settle the bill"), which is no choice's slot.
+ */
+export const PREPOSITIONS: ReadonlySet<string> = new Set(['by', 'with', 'on', 'in', 'for', 'via', 'through', 'at', 'to', 'from', 'of', 'as', 'into', 'onto', 'per']);
 
 export interface FramePhrase<P> {
   readonly p: P;
@@ -31,8 +39,8 @@ export interface FrameWords {
   readonly isVerb: (w: string) => boolean;
   /** Whether a word may govern a slot (a readable content word, no number or stop word). */
   readonly canAnchor: (w: string) => boolean;
-  /** Whether a word may fill a slot (a readable content word that is no verb, number or unit). */
-  readonly canFill: (w: string) => boolean;
+  /** Whether a word may fill a slot on that side (`<` the modifier before a noun, `>` the phrase after the anchor). */
+  readonly canFill: (w: string, side: '<' | '>') => boolean;
   /** Whether two words are one concept (the anchor's family: synonyms, hyponyms). */
   readonly sameConcept: (a: string, b: string) => boolean;
 }
@@ -60,12 +68,12 @@ function fillersOf(seq: readonly FrameToken[], k: number, w: FrameWords): [strin
   // After a noun, a filler follows a function word ("trip for work"); a noun right after it is the head the
   // anchor modifies ("card payment"), no filler. After a verb, its object, a function word between or not.
   const gap = first === undefined ? 0 : first.i - a.i;
-  if (first !== undefined && w.isNoun(first.v) && (gap === MAX_GAP || (gap === 1 && w.isVerb(a.v)))) {
+  if (first !== undefined && w.isNoun(first.v) && ((gap === MAX_GAP && PREPOSITIONS.has(first.before ?? '')) || (gap === 1 && w.isVerb(a.v)))) {
     // The noun phrase after the anchor: its last noun heads it ("credit card").
     while (seq[j + 1] !== undefined && (seq[j + 1] as FrameToken).i - (seq[j] as FrameToken).i === 1 && w.isNoun((seq[j + 1] as FrameToken).v)) j++;
     out.push([(seq[j] as FrameToken).v, '>']);
   }
-  return out.filter(([f]) => f !== a.v && w.canFill(f) && !w.sameConcept(a.v, f));
+  return out.filter(([f, side]) => f !== a.v && w.canFill(f, side) && !w.sameConcept(a.v, f));
 }
 
 function voices(ps: readonly { voters: ReadonlyMap<string, number> }[]): number {

@@ -1173,7 +1173,8 @@ function framedChoice(ev: Evidence): { anchor: string; values: ReadonlyMap<strin
   // A clause break ("work trip, company pays") ends a frame: a word after it fills no slot of a word before it.
   const phrases = parsed.filter(ev.english).map((p) => {
     const clause = clauses(p.text, ev.rawOf.get(p.text)?.length ?? 0);
-    return { p, voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: (t.i ?? -9) + 2 * MAX_TOKENS_FRAME * (clause[t.i ?? 0] ?? 0) })) };
+    const raws = ev.rawOf.get(p.text) ?? [];
+    return { p, voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: (t.i ?? -9) + 2 * MAX_TOKENS_FRAME * (clause[t.i ?? 0] ?? 0), before: raws[(t.i ?? 0) - 1] ?? '' })) };
   });
   const found = frameChoices(
     phrases,
@@ -1182,7 +1183,9 @@ function framedChoice(ev: Evidence): { anchor: string; values: ReadonlyMap<strin
       isVerb: (w) => posOf.get(w) === 'v',
       // A removal verb's objects are what is removed, each its own need ("remove the acne", "remove the scar").
       canAnchor: (w) => content(w) && !REMOVAL_VERBS.has(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'v'),
-      canFill: (w) => content(w) && !isVerb(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'a'),
+      // Before a noun its modifier: a noun, an adjective, or a word with an adjective reading ("express delivery"),
+      // never a verb's participle ("printed receipt"); after it a noun.
+      canFill: (w, side) => content(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
       sameConcept: (a, b) => (family.get(a)?.has(b) ?? false) || (family.get(b)?.has(a) ?? false) || lex.synonyms(a, 'n').includes(b),
     },
     Math.max(2, needClients),
