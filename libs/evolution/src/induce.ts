@@ -1145,7 +1145,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   }
   // Alternatives distinct clients put in one slot of one word ("business trip" / "leisure trip", "pay by card" /
   // "pay on invoice"), though no WordNet sibling nor a shared head shows them (frames.ts): a choice, not a flag.
-  const framed = options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev) : null;
+  const framed = options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
   if (framed !== null) {
     for (const [v, ps] of framed.values) for (const p of ps) addValue(v, p);
     headWords.splice(0, headWords.length, framed.anchor);
@@ -1167,7 +1167,7 @@ const FRAME_SHARE = 0.1;
  * Step 4 (zhou §6.2.2): the choice a governing word's slot shows (frames.ts), over the fragments in the lexicon's
  * language; values are readable nouns or adjectives that are no verb, number, unit or removal object.
  */
-function framedChoice(ev: Evidence): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
+function framedChoice(ev: Evidence, head: string | null): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
   const { parsed, posOf, readable, isVerb, family, needClients, lex } = ev;
   const content = (w: string): boolean => readable(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w) && !NEGATORS.has(w);
   // A clause break ("work trip, company pays") ends a frame: a word after it fills no slot of a word before it.
@@ -1182,7 +1182,8 @@ function framedChoice(ev: Evidence): { anchor: string; values: ReadonlyMap<strin
       isNoun: (w) => posOf.get(w) === 'n',
       isVerb: (w) => posOf.get(w) === 'v',
       // A removal verb's objects are what is removed, each its own need ("remove the acne", "remove the scar").
-      canAnchor: (w) => content(w) && !REMOVAL_VERBS.has(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'v'),
+      // A word with an adjective reading ("red" in "eyes red", "pupils glow red") is a value, never a slot's anchor.
+      canAnchor: (w) => content(w) && !REMOVAL_VERBS.has(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'v') && lex.pos(w).a === 0,
       // Before a noun its modifier: a noun, an adjective, or a word with an adjective reading ("express delivery"),
       // never a verb's participle ("printed receipt"); after it a noun.
       canFill: (w, side) => content(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
@@ -1191,8 +1192,11 @@ function framedChoice(ev: Evidence): { anchor: string; values: ReadonlyMap<strin
     Math.max(2, needClients),
     FRAME_SHARE,
   );
+  // The slot is the need's own: its anchor is the cluster's head (or of its family), or the head is one of its
+  // fillers ("credit card" beside "pay by card"); a frame of a co-clustered phrasing ("portrait shape") is not.
+  const own = (f: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): boolean => head === null || f.anchor === head || (family.get(head)?.has(f.anchor) ?? false) || f.values.has(head);
   // The best-heard slot of a noun, or of a verb the fragments also say as a noun ("pay" / "payment").
-  for (const f of found) {
+  for (const f of found.filter(own)) {
     const named = posOf.get(f.anchor) === 'n' ? f : nominal(ev, f);
     if (named !== null) return named;
   }
@@ -1233,7 +1237,8 @@ function kindOfAlternatives(ev: Evidence, concept: Concept): string[] | null {
     if (mass(beside) * 2 >= mass(withValue)) return null;
   }
   const kind = sharedKind(ev.lex, values, head);
-  return kind === null ? null : kind.split('_');
+  // Named by the kind's last word, as the evolver names a choice joined from two keys (cohyponym.ts kindChoiceName).
+  return kind === null ? null : [kind.split('_').pop() as string];
 }
 
 /**
