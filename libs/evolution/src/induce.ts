@@ -1194,7 +1194,7 @@ function framedChoice(ev: Evidence, head: string | null): { anchor: string; valu
   );
   // The slot is the need's own: its anchor is the cluster's head (or of its family), or the head is one of its
   // fillers ("credit card" beside "pay by card"); a frame of a co-clustered phrasing ("portrait shape") is not.
-  const own = (f: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): boolean => head === null || f.anchor === head || (family.get(head)?.has(f.anchor) ?? false) || f.values.has(head);
+  const own = (f: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): boolean => head !== null && (f.anchor === head || (family.get(head)?.has(f.anchor) ?? false) || f.values.has(head));
   // The best-heard slot of a noun, or of a verb the fragments also say as a noun ("pay" / "payment").
   for (const f of found.filter(own)) {
     const named = posOf.get(f.anchor) === 'n' ? f : nominal(ev, f);
