@@ -42,7 +42,7 @@ export type { TriggerEvaluation } from './trigger';
 
 // Intent induction (§6.2.2).
 export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, describeClosed, hyphenParts, idPattern, identifiers, induceKey, markDates, properNouns, singular } from './induce';
-export { SIBLING_COSINE, choiceLike, oneSlot, splitByValue, profileCosine, sameListShape, samePatternIntent, wordProfile } from './sibling';
+export { SIBLING_COSINE, choiceLike, oneSlot, profileCosine, sameListShape, samePatternIntent, wordProfile } from './sibling';
 export type { Candidate, InducedKind, InductionContext, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
 export { BASIC_LEXICON, createTableLexicon, editDistance, knownWord } from './lexicon';
 export type { LexPos, Lexicon, TableEntry } from './lexicon';

@@ -99,26 +99,3 @@ export function oneSlot(joint: KeyDefinition, a: KeyDefinition, b: KeyDefinition
   const hb = values.filter((v) => wb.has(v));
   return ha.length > 0 && hb.length > 0 && new Set([...ha, ...hb]).size >= 2;
 }
-
-/** Voices a cluster's leading value needs in `splitByValue` (zhou §7, two clients). */
-const SPLIT_VALUE_VOICES = 2;
-
-/**
- * Whether two clusters are one choice the embedder split by value (zhou §6.2.2 one key per intent): the key
- * induced over both (`joint`) is a choice, and the value each cluster says most (by voices, at least
- * SPLIT_VALUE_VOICES) is a different one of its values ("a business trip" in one, "a leisure trip" in the other;
- * trip_type [business, leisure]). Unlike `oneSlot`, reads the clusters' samples, not their keys' names.
- */
-export function splitByValue(joint: KeyDefinition, a: readonly InductionSample[], b: readonly InductionSample[]): boolean {
-  if (joint.key_type !== 'string' || !Array.isArray(joint.enum) || joint.enum.length < 2) return false;
-  const values = joint.enum.filter((v): v is string => typeof v === 'string');
-  const lead = (samples: readonly InductionSample[]): string | null => {
-    const profile = wordProfile(samples);
-    let best: string | null = null;
-    for (const v of values) if ((profile.get(v) ?? 0) >= SPLIT_VALUE_VOICES && (best === null || (profile.get(v) ?? 0) > (profile.get(best) ?? 0))) best = v;
-    return best;
-  };
-  const la = lead(a);
-  const lb = lead(b);
-  return la !== null && lb !== null && la !== lb;
-}

@@ -21,7 +21,6 @@ import {
   samePatternIntent,
   scenarioConcepts,
   SIBLING_COSINE,
-  splitByValue,
   supersedeKey,
   withValues,
   wordProfile,
@@ -323,8 +322,7 @@ async function siblingOf(
     if (cos < SIBLING_COSINE && probes < MAX_JOINT_PROBES && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
       probes++;
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
-      // Or each cluster leads with a different value of that choice (the embedder split it by value).
-      if (joint.ok && (oneSlot(joint.candidate.key, own, key.definition) || splitByValue(joint.candidate.key, m.samples, theirs.samples))) cos = SIBLING_COSINE;
+      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
     }
     if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice };
   }
