@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '@parley/examples';
-import { coHyponymChoice, kindChoiceName, MIN_KIND_DEPTH, sharedKind } from '@parley/evolution';
+import { coHyponymChoice, induceKey, kindChoiceName, MIN_KIND_DEPTH, sharedKind } from '@parley/evolution';
 import type { KeyDefinition } from '@parley/protocol';
 import { createEvolver, type EvolverInduction } from '../src/index';
 import { candidate, lexicon as lex, matured, said } from './induction-fixture';
@@ -55,7 +55,6 @@ describe('a built choice never overrides the joint induction (review finding 2)'
       lexicon: lex,
       induce: async (input) => {
         calls++;
-        const { induceKey } = await import('@parley/evolution');
         const r = induceKey(input.samples, undefined, { lexicon: lex, existing: input.existing_keys });
         // The third call is the joint induction over both clusters (alone, then alone again for the sibling).
         return calls >= 3 ? joint(r) : r;
