@@ -3,15 +3,25 @@
  * when the values of a choice are WordNet co-hyponyms, siblings under one hypernym (taxi, limousine and minivan are
  * cars; kosher and halal are foods), that hypernym is what the client chooses, and it names the key
  * (`car_type`) instead of whatever word the phrasings happened to share ("waiting", "arrival"). Read through the
- * lexicon's most frequent noun sense only, within `COHYPONYM_DEPTH` levels of every value, so a chance ancestor high
- * in the hierarchy ("artifact", "object") never counts. Pure; words are looked up, never used as object keys.
+ * lexicon's most frequent noun sense only, within `COHYPONYM_DEPTH` levels of every value; a kind with fewer than
+ * `MIN_KIND_DEPTH` ancestors above it on the value's own chain is too general to name a choice ("artifact",
+ * "instrumentality", "abstraction", "substance": a screen and a tower are both artifacts, not one choice).
+ * Pure; words are looked up, never used as object keys.
  */
 import type { KeyDefinition } from '@parley/protocol';
-import { SLOT_AFFIXES } from './affixes';
+import { NAME_AFFIXES, SLOT_AFFIXES } from './affixes';
 import type { Lexicon } from './lexicon';
 
 /** Levels above each value a shared hypernym may sit: the parent or the grandparent. */
 export const COHYPONYM_DEPTH = 2;
+/**
+ * Ancestors a kind needs above it, on the first value's hypernym chain, to name a choice: "car" (twelve above
+ * taxi's "car"), "device" and "chromatic_color" (six) do; "artifact" (four), "instrumentality" (five), "food"
+ * (four) do not. Depth in the hierarchy, not a list of general words.
+ */
+export const MIN_KIND_DEPTH = 6;
+/** How far up a value's chain is read to measure a kind's depth (WordNet noun chains are at most ~20 deep). */
+const CHAIN_DEPTH = 24;
 /** Most values read (an enum is bounded already; this bounds hostile input here too). */
 const MAX_VALUES = 16;
 /** A value or a hypernym lemma this lexicon reads: short lowercase letters, `_` between words. */
@@ -23,6 +33,20 @@ function nounHypernyms(lex: Lexicon, word: string): readonly string[] | null {
   const p = lex.pos(word);
   if (p.n === 0 || p.n < p.v || p.n < p.a) return null;
   return lex.hypernyms(word, 'n', COHYPONYM_DEPTH).filter((h) => typeof h === 'string' && LEMMA.test(h));
+}
+
+/**
+ * Ancestors above `kind` on `value`'s hypernym chain, up to the root ("entity"; the chain's end when a lexicon has no
+ * such root: then MIN_KIND_DEPTH). The chain is read breadth first over every parent: a root met before the kind puts the kind at a
+ * root's level (0). Every value is measured and the least counts: "group" sits right under "abstraction".
+ */
+function kindDepth(lex: Lexicon, value: string, kind: string): number {
+  const chain = lex.hypernyms(value, 'n', CHAIN_DEPTH);
+  const at = chain.indexOf(kind);
+  const root = chain.indexOf('entity');
+  if (at < 0 || (root >= 0 && root < at)) return 0;
+  // A lexicon without WordNet's root (a deployment glossary: sedan → car → vehicle) has no depth to measure.
+  return root >= 0 ? root - at : MIN_KIND_DEPTH;
 }
 
 /**
@@ -46,6 +70,7 @@ export function sharedKind(lex: Lexicon, values: readonly string[], head: string
   const first = ups[0] as readonly string[];
   const kind = first.find((h) => ups.every((u) => u.includes(h)) && !vs.includes(h)) ?? null;
   if (kind === null) return null;
+  if (vs.some((v) => kindDepth(lex, v, kind) < MIN_KIND_DEPTH)) return null;
   // A head that is the kind, above it, or itself a kind of it ("meal" is a food: halal / kosher meal stays a meal choice).
   if (head === null) return kind;
   const above = (w: string): readonly string[] => lex.hypernyms(w, 'n', COHYPONYM_DEPTH + 1);
@@ -53,12 +78,24 @@ export function sharedKind(lex: Lexicon, values: readonly string[], head: string
   return kind;
 }
 
-/** A choice-like key's words: its values (an enum) or its name's words less the kind affixes (a flag), and the rest. */
-function keyWords(k: KeyDefinition): { values: string[]; rest: string[] } {
-  const name = typeof k.key_name === 'string' ? k.key_name.slice(0, 256).split('_').filter((w) => w !== '' && !SLOT_AFFIXES.has(w)) : [];
-  if (k.key_type === 'string' && Array.isArray(k.enum) && k.enum.length > 0) return { values: k.enum.slice(0, MAX_VALUES).filter((v): v is string => typeof v === 'string'), rest: name };
-  return k.key_type === 'boolean' ? { values: name, rest: [] } : { values: [], rest: name };
+/**
+ * A choice-like key's words: its values (an enum) or its name's words less the kind affixes (a flag), the rest, and
+ * the action or bound words its name carries (`removal`, `only`: SLOT_AFFIXES beyond the name affixes).
+ */
+function keyWords(k: KeyDefinition): { values: string[]; rest: string[]; action: string[] } {
+  const all = typeof k.key_name === 'string' ? k.key_name.slice(0, 256).split('_').filter((w) => w !== '') : [];
+  const name = all.filter((w) => !SLOT_AFFIXES.has(w));
+  const action = all.filter((w) => SLOT_AFFIXES.has(w) && !NAME_AFFIXES.has(w));
+  if (k.key_type === 'string' && Array.isArray(k.enum) && k.enum.length > 0) return { values: k.enum.slice(0, MAX_VALUES).filter((v): v is string => typeof v === 'string'), rest: name, action };
+  return k.key_type === 'boolean' ? { values: name, rest: [], action } : { values: [], rest: name, action };
 }
+
+/** The name a choice of `kind` takes: `<head>_<kind's last word>`, or `<kind's last word>_type` (one rule for the inducer and the evolver). */
+export function kindChoiceName(kind: string, head: string | null): string[] {
+  const last = kind.split('_').pop() as string;
+  return head !== null && head !== last ? [head, last] : [last, 'type'];
+}
+
 
 /** The choice two keys split by value make together: its name, its values and the head words, or null. */
 export interface CoHyponymChoice {
@@ -78,6 +115,8 @@ export interface CoHyponymChoice {
 export function coHyponymChoice(a: KeyDefinition, b: KeyDefinition, lex: Lexicon): CoHyponymChoice | null {
   const wa = keyWords(a);
   const wb = keyWords(b);
+  // What is done with the thing is part of the need: red_eye_removal is no value of eye_color [blue, green].
+  if (wa.action.some((w) => !wb.action.includes(w)) || wb.action.some((w) => !wa.action.includes(w))) return null;
   for (const x of wa.values) {
     for (const y of wb.values) {
       const kind = x === y ? null : sharedKind(lex, [x, y]);
@@ -90,10 +129,9 @@ export function coHyponymChoice(a: KeyDefinition, b: KeyDefinition, lex: Lexicon
       const hb = heads([...wb.rest, ...wb.values]);
       const shared = ha.filter((w) => hb.includes(w));
       if (!((ha.length === 0 && hb.length === 0) || shared.length > 0)) continue;
-      const last = kind.split('_').pop() as string;
       const values = [...new Set([...(a.key_type === 'boolean' ? [x] : wa.values), ...(b.key_type === 'boolean' ? [y] : wb.values)])];
       const head = shared[0];
-      return { key_name: head !== undefined && head !== last ? `${head}_${last}` : `${last}_type`, values, head_words: head !== undefined ? [head] : [] };
+      return { key_name: kindChoiceName(kind, head ?? null).join('_'), values, head_words: head !== undefined ? [head] : [] };
     }
   }
   return null;

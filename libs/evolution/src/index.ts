@@ -50,7 +50,8 @@ export type { LexPos, Lexicon, TableEntry } from './lexicon';
 // Conflict detection (§6.2.2).
 export { keyNameSignature, namesCollide } from './names';
 export { KIND_AFFIXES, NAME_AFFIXES, SLOT_AFFIXES } from './affixes';
-export { COHYPONYM_DEPTH, coHyponymChoice, coHyponymKeys, sharedKind } from './cohyponym';
+export { COHYPONYM_DEPTH, MIN_KIND_DEPTH, kindChoiceName, coHyponymChoice, coHyponymKeys, sharedKind } from './cohyponym';
+export { frameChoices, type FrameChoice, type FramePhrase, type FrameToken, type FrameWords } from './frames';
 export type { CoHyponymChoice } from './cohyponym';
 export { CONCEPT_MIN_VOICES, CONCEPT_RELATED, CONCEPT_SHARE, clusterConcept, nounConcept, sameConcept, scenarioConcepts } from './concept';
 export type { ClusterConcept, ConceptSample } from './concept';

@@ -72,6 +72,7 @@ import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } fro
 import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
 import { sharedKind } from './cohyponym';
+import { frameChoices } from './frames';
 
 export interface InductionSample {
   readonly text: string;
@@ -1142,9 +1143,84 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     headWords.splice(0, headWords.length, ...(kept.length > 0 ? kept : head !== null ? [head] : []));
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients, names: true };
   }
+  // Alternatives distinct clients put in one slot of one word ("business trip" / "leisure trip", "pay by card" /
+  // "pay on invoice"), though no WordNet sibling nor a shared head shows them (frames.ts): a choice, not a flag.
+  const framed = options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
+  if (framed !== null) {
+    for (const [v, ps] of framed.values) for (const p of ps) addValue(v, p);
+    headWords.splice(0, headWords.length, framed.anchor);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: choiceSuffix(lex, framed.anchor) ?? 'type', ratioChoice: false, namePrefix: null, valueClients };
+  }
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
+
+function labelled(ev: Evidence): boolean {
+  return ev.labelled;
+}
+
+/** Share of the cluster's weight the fragments filling a frame's slot must carry to make it the need's choice. */
+const FRAME_SHARE = 0.1;
+
+/**
+ * Step 4 (zhou §6.2.2): the choice a governing word's slot shows (frames.ts), over the fragments in the lexicon's
+ * language; values are readable nouns or adjectives that are no verb, number, unit or removal object.
+ */
+function framedChoice(ev: Evidence, head: string | null): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
+  const { parsed, posOf, readable, isVerb, family, needClients, lex } = ev;
+  const content = (w: string): boolean => readable(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w) && !NEGATORS.has(w);
+  // A clause break ("work trip, company pays") ends a frame: a word after it fills no slot of a word before it.
+  const phrases = parsed.filter(ev.english).map((p) => {
+    const clause = clauses(p.text, ev.rawOf.get(p.text)?.length ?? 0);
+    const raws = ev.rawOf.get(p.text) ?? [];
+    return { p, voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: (t.i ?? -9) + 2 * MAX_TOKENS_FRAME * (clause[t.i ?? 0] ?? 0), before: raws[(t.i ?? 0) - 1] ?? '' })) };
+  });
+  const found = frameChoices(
+    phrases,
+    {
+      isNoun: (w) => posOf.get(w) === 'n',
+      isVerb: (w) => posOf.get(w) === 'v',
+      // A removal verb's objects are what is removed, each its own need ("remove the acne", "remove the scar").
+      // A word with an adjective reading ("red" in "eyes red", "pupils glow red") is a value, never a slot's anchor.
+      canAnchor: (w) => content(w) && !REMOVAL_VERBS.has(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'v') && lex.pos(w).a === 0,
+      // Before a noun its modifier: a noun, an adjective, or a word with an adjective reading ("express delivery"),
+      // never a verb's participle ("printed receipt"); after it a noun.
+      canFill: (w, side) => content(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
+      sameConcept: (a, b) => (family.get(a)?.has(b) ?? false) || (family.get(b)?.has(a) ?? false) || lex.synonyms(a, 'n').includes(b),
+    },
+    Math.max(2, needClients),
+    FRAME_SHARE,
+  );
+  // The slot is the need's own: its anchor is the cluster's head (or of its family), or the head is one of its
+  // fillers ("credit card" beside "pay by card"); a frame of a co-clustered phrasing ("portrait shape") is not.
+  const own = (f: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): boolean => head !== null && (f.anchor === head || (family.get(head)?.has(f.anchor) ?? false) || f.values.has(head));
+  // The best-heard slot of a noun, or of a verb the fragments also say as a noun ("pay" / "payment").
+  for (const f of found.filter(own)) {
+    const named = posOf.get(f.anchor) === 'n' ? f : nominal(ev, f);
+    if (named !== null) return named;
+  }
+  return null;
+}
+
+/** Raw-token index spacing between clauses, larger than any frame gap. */
+const MAX_TOKENS_FRAME = 8;
+/** Punctuation that ends a clause (a comma or stop followed by a space, a dash or slash between spaces, brackets). */
+const CLAUSE_BREAK = /[,;:!?.()]\s|\s[-–—/]\s|[()]/u;
+
+/** The clause index of each of a text's `n` raw tokens (rawTokens), or all zero when the pieces do not add up. */
+function clauses(text: string, n: number): number[] {
+  const out: number[] = [];
+  text.slice(0, 4096).split(CLAUSE_BREAK).forEach((piece, c) => {
+    for (let k = rawTokens(piece).length; k > 0; k--) out.push(c);
+  });
+  return out.length === n ? out : new Array<number>(n).fill(0);
+}
+
+/** A verb's slot names its key by the noun the verb is said as ("pay" → "payment"), when the fragments say it; else none. */
+function nominal(ev: Evidence, found: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
+  const noun = ev.vocab.find((w) => ev.posOf.get(w) === 'n' && w !== found.anchor && w.startsWith(found.anchor) && w.length <= found.anchor.length + 5 && ev.readable(w));
+  return noun === undefined ? null : { anchor: noun, values: found.values };
 }
 
 /**
@@ -1161,7 +1237,8 @@ function kindOfAlternatives(ev: Evidence, concept: Concept): string[] | null {
     if (mass(beside) * 2 >= mass(withValue)) return null;
   }
   const kind = sharedKind(ev.lex, values, head);
-  return kind === null ? null : kind.split('_');
+  // Named by the kind's last word, as the evolver names a choice joined from two keys (cohyponym.ts kindChoiceName).
+  return kind === null ? null : [kind.split('_').pop() as string];
 }
 
 /**

@@ -56,7 +56,7 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   if (sib === null) return { ...alone, apply_rules: APPLY_RULES };
   const samples = [...m.samples, ...sib.samples];
   const joint = await st.induceFn({ scenario: m.scenario_id, samples, existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
-  const built = sib.choice ? choiceCandidate(sib.choice, joint, samples) : null;
+  const built = sib.choice ? choiceCandidate(sib.choice, joint, [m.samples, sib.samples]) : null;
   return { ...(built ?? joint), sibling_key: sib.key_name, apply_rules: APPLY_RULES };
 }
 
@@ -69,19 +69,43 @@ const CHOICE_VALUE_VOICES = 2;
  * frame for the inducer to read a slot from). Each value stays only when CHOICE_VALUE_VOICES distinct voices of the
  * joint samples say it; fewer than two left: null, the joint induction stands.
  */
-function choiceCandidate(choice: CoHyponymChoice, joint: EvolverInduction, samples: readonly InductionSample[]): EvolverInduction | null {
-  if (joint.ok && joint.candidate.key.key_type === 'string' && choice.values.every((v) => (joint.candidate.key.enum ?? []).includes(v))) return null;
-  const profile = wordProfile(samples);
-  const values = choice.values.map((v) => ({ value: v, count: profile.get(v) ?? 0 })).filter((v) => v.count >= CHOICE_VALUE_VOICES);
+function choiceCandidate(choice: CoHyponymChoice, joint: EvolverInduction, clusters: readonly (readonly InductionSample[])[]): EvolverInduction | null {
+  // A refusal (a personal need, no one intent) or a candidate an operator must review stands: the built choice
+  // never overrides what the joint induction said about these samples.
+  if (!joint.ok || (joint.candidate.review ?? []).length > 0) return null;
+  if (joint.candidate.key.key_type === 'string' && choice.values.every((v) => (joint.candidate.key.enum ?? []).includes(v))) return null;
+  const voices = distinctVoices(clusters);
+  const values = choice.values.map((v) => ({ value: v, count: voices.get(v)?.size ?? 0 })).filter((v) => v.count >= CHOICE_VALUE_VOICES);
   if (values.length < 2) return null;
   const used = values.reduce((n, v) => n + v.count, 0);
   const key: KeyDefinition = { key_name: choice.key_name, key_type: 'string', required: false, default_value: null, semantic_description: '', enum: values.map((v) => v.value) };
   const d = describeClosed(key, 'enum', values, used, true);
-  const total = samples.reduce((n, s) => n + (Array.isArray(s.clients) && s.clients.length > 0 ? s.clients.length : 1), 0);
+  const total = new Set(clusters.flatMap((ss, c) => ss.flatMap((s, i) => (Array.isArray(s.clients) && s.clients.length > 0 ? s.clients.map(String) : [`#sample${i}`]).map((x) => `${c}/${x}`)))).size;
   return {
     ok: true,
     candidate: { key: { ...key, semantic_description: d.semantic_description }, kind: 'enum', head_words: choice.head_words, values, examples: d.examples, fragments_used: used, fragments_excluded: Math.max(0, total - used), refines: null, review: [] },
   };
+}
+
+/**
+ * Each content word of the clusters' samples and the distinct voices that say it: client pseudonyms of each cluster
+ * (a client counted once however many samples or repeats carry it), or, for a sample without client labels, the
+ * sample itself. A `Map` keyed by
+ * outside words; client ids are compared as strings.
+ */
+function distinctVoices(clusters: readonly (readonly InductionSample[])[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  // Pseudonyms are per cluster (semantic-pool.ts): "#1" of one cluster is not "#1" of another.
+  clusters.forEach((samples, c) => samples.forEach((s, i) => {
+    if (typeof s.text !== 'string') return;
+    const who = (Array.isArray(s.clients) && s.clients.length > 0 ? s.clients.map(String) : [`#sample${i}`]).map((x) => `${c}/${x}`);
+    for (const w of wordProfile([{ text: s.text, count: 1 }]).keys()) {
+      const set = out.get(w) ?? new Set<string>();
+      for (const c of who) set.add(c);
+      out.set(w, set);
+    }
+  }));
+  return out;
 }
 
 /**

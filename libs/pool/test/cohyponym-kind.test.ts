@@ -43,8 +43,10 @@ describe('sharedKind: the hypernym every value sits under, within two levels', (
       expect(() => sharedKind(lex, [h, 'taxi'], h)).not.toThrow();
       expect(sharedKind(lex, [h, h])).toBeNull();
     }
-    const t = createTableLexicon({ constructor: { pos: 'n' as const, hypernyms: ['__proto__'] }, toString: { pos: 'n' as const, hypernyms: ['__proto__'] } });
-    expect(sharedKind(t, ['constructor', 'tostring'])).toBeNull();
+    // Property names as real table words (lower case, as the lexicon reads them): looked up, never object keys.
+    const t = createTableLexicon({ constructor: { pos: 'n' as const, hypernyms: ['valueof'] }, tostring: { pos: 'n' as const, hypernyms: ['valueof'] }, hasownproperty: { pos: 'n' as const, hypernyms: ['isprototypeof'] } });
+    expect(sharedKind(t, ['constructor', 'tostring'])).toBe('valueof');
+    expect(sharedKind(t, ['constructor', 'hasownproperty'])).toBeNull();
     expect(sharedKind(lex, Array.from({ length: 100_000 }, () => 'taxi'))).toBeNull();
   });
 });

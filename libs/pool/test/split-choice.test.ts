@@ -102,11 +102,13 @@ describe('a choice split into one cluster per value becomes one enum key (zhou Â
     const hostile = ['constructor', '__proto__ toString', 'a\u0000b taxi', '\ud800 limousine', 'x'.repeat(1 << 20), 'limousine '.repeat(5000)];
     await fire(ev, matured('c-taxi', [...saidBy(TAXI, 'tx'), ...hostile.map((t, i): [string, string[]] => [t, [`h-${i}`]])], T0));
     await fire(ev, matured('c-limo', [...saidBy(['send a limousine', 'limousine please', 'a limousine for us'], 'lm'), ...hostile.map((t, i): [string, string[]] => [t, [`k-${i}`]])], T0 + DAY));
-    for (const k of newKeys(ev)) {
+    const keys = newKeys(ev);
+    for (const k of keys) {
       expect(k.name).toMatch(/^[a-z][a-z0-9_]*$/);
       for (const v of k.values ?? []) expect(['taxi', 'limousine']).toContain(v);
     }
-    expect(Object.prototype).not.toHaveProperty('taxi');
+    // The choice is there: the test fails when no key (or no choice) comes out.
+    expect(keys.find((k) => k.type === 'string')).toEqual(expect.objectContaining({ name: 'car_type', values: expect.arrayContaining(['taxi', 'limousine']) }));
   });
 
   it('values beside a head they modify keep the head\'s name (window / aisle seat stays a seat choice)', async () => {
@@ -114,4 +116,13 @@ describe('a choice split into one cluster per value becomes one enum key (zhou Â
     await fire(ev, matured('c-seat', [...saidBy(['a window seat please', 'window seat for me', 'seat by the window'], 'w'), ...saidBy(['an aisle seat please', 'aisle seat for me', 'seat on the aisle'], 'a')], T0));
     expect(newKeys(ev).map((k) => k.name)).toEqual(['seat_preference']);
   });
+
+  it('a value one client says in several samples is no value: voices are distinct clients (review finding 3)', async () => {
+    const ev = createEvolver({ templates, lexicon });
+    await fire(ev, matured('c-taxi', saidBy(TAXI, 'tx'), T0));
+    // The limousine cluster: three phrasings of one client ("solo"), and a minivan said by two clients.
+    await fire(ev, matured('c-limo', [['a limousine from the airport', ['solo']], ['send a limousine on arrival', ['solo']], ['limousine waiting when I land', ['solo', 'solo']], ['a minivan from the airport', ['v1', 'v2']]], T0 + DAY));
+    for (const k of newKeys(ev)) expect(k.values ?? []).not.toContain('limousine');
+  });
 });
+

@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, coHyponymChoice, cutOnWord, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, coHyponymChoice, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -115,6 +115,24 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const lex = await wordnetLexicon();
       const flag = { key_name: `needs_${t}`, key_type: 'boolean' as const, required: false, default_value: null, semantic_description: t };
       return [sharedKind(lex, [t, 'taxi'], t), coHyponymChoice(flag, { ...flag, key_name: 'car_type', key_type: 'string', enum: ['taxi', t] }, lex)];
+    },
+  },
+  {
+    // A choice read from the slot its values fill (frames.ts): outside words as anchors and fillers, compared and
+    // used as Map keys only.
+    name: 'evolution frameChoices',
+    files: ['libs/evolution/src/frames.ts'],
+    run: (t) => frameChoices([{ p: t, seq: [{ v: t, i: 0 }, { v: 'trip', i: 1 }, { v: t, i: 3, before: 'for' }], voters: new Map([[t, 1], ['b', 1]]) }], { isNoun: () => true, isVerb: (w) => w === t, canAnchor: () => true, canFill: () => true, sameConcept: (a, b) => a === b }, 2, 0.1),
+  },
+  {
+    // The inducer path that names a choice by its values' kind (kindOfAlternatives → sharedKind) and reads slot
+    // frames (framedChoice → frameChoices): short samples that form such a choice, the hostile text beside them.
+    name: 'evolution induceKey kind and frame choices (WordNet lexicon)',
+    files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/cohyponym.ts', 'libs/evolution/src/frames.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      const short = t.slice(0, 2048);
+      return induceKey([{ text: 'a taxi from the airport', count: 2, clients: ['a', 'b'] }, { text: 'a limousine from the airport', count: 2, clients: ['c', 'd'] }, { text: `a ${short} trip`, count: 2, clients: ['e', short] }, { text: 'a business trip', count: 2, clients: ['g', 'h'] }], undefined, { lexicon: lex });
     },
   },
   { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },

@@ -1,0 +1,67 @@
+/**
+ * A choice read from the slot its values fill (draft-zhou §6.2.2 step 4, "boolean only when no alternatives
+ * appear"; libs/evolution/src/frames.ts): distinct clients filling one side of one governing word with different
+ * words state alternatives, though the words are no WordNet siblings. Phrasings from no stream.
+ */
+import { describe, expect, it } from 'vitest';
+import { frameChoices, type FramePhrase, type FrameWords } from '@parley/evolution';
+import { candidate, said } from './induction-fixture';
+
+/** Words of a made-up phrase, each after the raw token before it; nouns, verbs and prepositions by the given sets. */
+const NOUNS = new Set(['trip', 'business', 'leisure', 'card', 'invoice', 'company', 'delivery', 'express', 'standard', 'work']);
+const VERBS = new Set(['pay', 'book']);
+const words: FrameWords = {
+  isNoun: (w) => NOUNS.has(w),
+  isVerb: (w) => VERBS.has(w),
+  canAnchor: (w) => NOUNS.has(w) || VERBS.has(w),
+  canFill: (w) => NOUNS.has(w),
+  sameConcept: (a, b) => a === b,
+};
+function phrase(text: string, clients: string[]): FramePhrase<string> {
+  const raws = text.split(' ');
+  const seq = raws.map((v, i) => ({ v, i, before: raws[i - 1] ?? '' })).filter((t) => NOUNS.has(t.v) || VERBS.has(t.v));
+  return { p: text, seq, voters: new Map(clients.map((c) => [c, 1])) };
+}
+
+describe('frameChoices: one slot of one word, filled differently by distinct clients', () => {
+  it('a business trip / a leisure trip by two clients each: the trip slot holds business and leisure', () => {
+    const got = frameChoices([phrase('a business trip', ['a', 'b']), phrase('a leisure trip', ['c', 'd'])], words, 2, 0.1);
+    expect(got[0]?.anchor).toBe('trip');
+    expect([...(got[0]?.values.keys() ?? [])].sort()).toEqual(['business', 'leisure']);
+  });
+  it('a verb\'s slot is its object after a preposition; the word before a verb (its subject) fills none', () => {
+    const got = frameChoices([phrase('pay by card', ['a', 'b']), phrase('we pay on invoice', ['c', 'd']), phrase('company pay', ['e', 'f'])], words, 2, 0.1);
+    const pay = got.find((f) => f.anchor === 'pay');
+    expect([...(pay?.values.keys() ?? [])].sort()).toEqual(['card', 'invoice']);
+  });
+  it('no choice: one client saying both, a value one client says, or fragments that list both', () => {
+    expect(frameChoices([phrase('a business trip', ['a']), phrase('a leisure trip', ['a'])], words, 2, 0.1)).toEqual([]);
+    expect(frameChoices([phrase('a business trip', ['a', 'b']), phrase('a leisure trip', ['c'])], words, 2, 0.1)).toEqual([]);
+    expect(frameChoices([phrase('pay by card or by invoice', ['a', 'b']), phrase('pay by card or by invoice', ['c', 'd'])], words, 2, 0.1).find((f) => f.anchor === 'pay')).toBeUndefined();
+  });
+  it('hostile words (property names, NUL, lone surrogates, a MiB, repetitions) are only compared: no throw, no prototype write', () => {
+    const hostile = ['constructor', '__proto__', 'toString', 'a\u0000b', '\ud800', 'x'.repeat(1 << 20), 'trip '.repeat(5000)];
+    const any: FrameWords = { isNoun: () => true, isVerb: () => false, canAnchor: () => true, canFill: () => true, sameConcept: () => false };
+    const ps = hostile.map((h, k) => ({ p: h, seq: [{ v: h, i: 0 }, { v: 'trip', i: 1 }, { v: '__proto__', i: 3, before: 'for' }], voters: new Map([[`c${k}`, 1], [`d${k}`, 1]]) }));
+    const got = frameChoices(ps, any, 2, 0.1);
+    expect(got.find((f) => f.anchor === 'trip')?.values.size).toBeGreaterThanOrEqual(2);
+    expect(({} as Record<string, unknown>).trip).toBeUndefined();
+  });
+});
+
+describe('the rule inducer: a choice where a flag stood (zhou §6.2.2)', () => {
+  it('express / standard delivery from distinct clients: delivery_type [express, standard]', () => {
+    const c = candidate([said('an express delivery please', 3), said('we want express delivery', 2), said('standard delivery is fine', 3), said('a standard delivery for us', 2)]);
+    expect(c.key).toEqual(expect.objectContaining({ key_name: 'delivery_type', key_type: 'string' }));
+    expect([...(c.key.enum ?? [])].sort()).toEqual(['express', 'standard']);
+  });
+  it('settle in cash / settle by cheque: the verb\'s slot after a preposition, never its direct object ("the bill")', () => {
+    const c = candidate([said('settle the bill by cheque', 3), said('we settle by cheque', 2), said('settle in cash', 3), said('settlement in cash', 2)]);
+    expect(c.key.key_type).toBe('string');
+    expect([...(c.key.enum ?? [])].sort()).toEqual(['cash', 'cheque']);
+  });
+  it('no alternatives: a receipt asked for in several words stays a yes/no need', () => {
+    const c = candidate([said('please include a paper receipt', 4), said('a printed receipt in the box', 3), said('receipt with the order', 3)]);
+    expect(c.key.key_type).toBe('boolean');
+  });
+});
