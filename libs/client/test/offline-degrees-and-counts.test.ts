@@ -1,20 +1,14 @@
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
-import type { SchemaTemplate } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createParleyClient } from '../src/index';
-import { createOfflineMapper } from '../src/offline/index';
-import { Lexicon } from '../src/offline/lexicon';
+import type { Lexicon } from '../src/offline/lexicon';
+import { loadLexicon, map } from './offline-fixture';
 
 // A degree said in other words than the template's example, "we are N" in other languages, and a party the speaker
 // travels with counted one by one (draft-zhou §6.1). Sentences of their own, not the bench's.
-const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
-const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
-const map = (template: SchemaTemplate, text: string) => client.mapUtterance(template, text, PARIS);
 let lex: Lexicon;
 
 beforeAll(async () => {
-  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
-  lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+  lex = await loadLexicon();
 }, 120_000);
 
 describe('the degree a word says, from its WordNet definitions', () => {

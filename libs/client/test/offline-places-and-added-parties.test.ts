@@ -1,21 +1,15 @@
 import fc from 'fast-check';
 import { flightBookingTemplate } from '@parley/examples';
-import type { SchemaTemplate } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createParleyClient } from '../src/index';
-import { createOfflineMapper } from '../src/offline/index';
 import { Lexicon } from '../src/offline/lexicon';
+import { loadLexicon, map } from './offline-fixture';
 
 // Towns WordNet knows (said in lowercase, or slipped) and people added to a party (draft-zhou §6.1): sentences of
 // their own, not the bench's. Reference: Thursday 2026-11-26 in Paris.
-const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
-const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
-const map = (template: SchemaTemplate, text: string) => client.mapUtterance(template, text, PARIS);
 let lex: Lexicon;
 
 beforeAll(async () => {
-  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
-  lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+  lex = await loadLexicon();
 }, 120_000);
 
 describe('a town WordNet knows by name', () => {

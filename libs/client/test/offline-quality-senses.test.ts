@@ -2,22 +2,17 @@ import fc from 'fast-check';
 import { photoRetouchTemplate } from '@parley/examples';
 import type { SchemaTemplate } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createParleyClient } from '../src/index';
-import { createOfflineMapper } from '../src/offline/index';
-import { Lexicon } from '../src/offline/lexicon';
+import type { Lexicon } from '../src/offline/lexicon';
+import { loadLexicon, map } from './offline-fixture';
 
 // An enum value with no parallel sense that names a degree of a quality (draft-zhou §6.1: the template's enum values
 // read with their meaning): "vintage" is the oldness of wines, oldness an age, a property derived from "old". Sentences
 // of our own, not the bench's. Reference: Thursday 2026-11-26 in Paris.
-const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
-const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
-const map = (template: SchemaTemplate, text: string) => client.mapUtterance(template, text, PARIS);
 const FILTERS = ['none', 'vintage', 'cinematic', 'warm', 'cool'];
 let lex: Lexicon;
 
 beforeAll(async () => {
-  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
-  lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+  lex = await loadLexicon();
 }, 120_000);
 
 describe('a value that names a degree of a quality', () => {

@@ -2,24 +2,19 @@ import fc from 'fast-check';
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import type { SchemaTemplate } from '@parley/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createParleyClient } from '../src/index';
-import { createOfflineMapper } from '../src/offline/index';
 import { glossTokens, inflectedGloss } from '../src/offline/glossary';
-import { Lexicon } from '../src/offline/lexicon';
+import type { Lexicon } from '../src/offline/lexicon';
+import { loadLexicon, map } from './offline-fixture';
 import { correct, spellingIndex } from '../src/offline/spelling';
 import { tokenize } from '../src/offline/text';
 
 // The rules that read more of the template (draft-zhou §6.1): an enum value's WordNet sense, a value WordNet defines
 // by a degree, a party said group by group, inflected verbs of the glossary, slips of base forms, alarm names that
 // say what happened. Sentences of their own, not the bench's. Reference: Thursday 2026-11-26 in Paris.
-const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
-const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
-const map = (template: SchemaTemplate, text: string) => client.mapUtterance(template, text, PARIS);
 let lex: Lexicon;
 
 beforeAll(async () => {
-  const { WordNet, defaultDictDir } = await import('@parley/embeddings');
-  lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+  lex = await loadLexicon();
 }, 120_000);
 
 describe('an enum value read through its WordNet sense', () => {
