@@ -28,8 +28,10 @@ describe('a town WordNet knows by name', () => {
   it('reads a slip one edit from exactly one town, only for a word WordNet does not know', () => {
     expect(lex.placeSlip('vancuver')).toBe('Vancouver');
     expect(lex.placeSlip('frnakfurt')).toBe('Frankfurt');
-    // One edit from an ordinary word too ("deli"): a slip of which, nobody knows, so no town.
-    expect(lex.placeSlip('dehli')).toBeUndefined();
+    // One edit from a rare noun or a name ("deli", "bosun", "loon", "Rommel", "Chico") is still the town's slip.
+    expect(lex.placeSlip('dehli')).toBe('Delhi');
+    expect(lex.placeSlip('bostn')).toBe('Boston');
+    expect(lex.placeSlip('chicgo')).toBe('Chicago');
     // Known words and short words are not slips.
     expect(lex.placeSlip('paris')).toBeUndefined();
     expect(lex.placeSlip('bath')).toBeUndefined();
@@ -41,6 +43,13 @@ describe('a town WordNet knows by name', () => {
     const p = (await map(flightBookingTemplate, "I'd like to recive my tickets by email, flying from Paris to Rome")).payload;
     expect([p['origin'], p['destination']]).toEqual(['Paris', 'Rome']);
     expect((await map(flightBookingTemplate, 'I want to recive a refund')).payload['destination']).toBeUndefined();
+  });
+
+  it('misspelled towns in sentences: one edit from a rare noun or a name does not veto the town', async () => {
+    expect((await map(flightBookingTemplate, 'fly me from Paris to chicgo on friday')).payload['destination']).toBe('Chicago');
+    expect((await map(flightBookingTemplate, 'a flight from bostn to seatle tomorrow')).payload['origin']).toBe('Boston');
+    expect((await map(flightBookingTemplate, 'from lodon to romme')).payload).toMatchObject({ origin: 'London', destination: 'Rome' });
+    expect((await map(flightBookingTemplate, 'two tickets to dehli')).payload['destination']).toBe('Delhi');
   });
 
   it('a lowercase town only right after a route word, and never an inflection of another word', async () => {

@@ -12,6 +12,8 @@
 import type { Pos, Synset, WordNet } from '@parley/embeddings';
 
 const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
+/** Parts of speech that mark a common word: one edit from such a word is a slip of it, not of a town (`placeSlip`). */
+const COMMON_POS: readonly Pos[] = ['v', 'a', 'r'];
 /** Senses per lemma and part of speech whose synonyms count (most frequent first). */
 const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
@@ -621,12 +623,13 @@ export class Lexicon {
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     // Each edit is asked of WordNet's index only (a binary search per part of speech, nothing cached); only an edit
     // WordNet lists is read further. One edit from an ordinary word ("recive" → receive) is a slip of that word, not
-    // of a town: no town then.
+    // of a town: no town then. Only a common word counts, one with a verb, adjective or adverb sense; a rare noun or a name
+    // one edit away ("bosun", "loon", "Rommel", "deli") does not veto the town.
     const tryWord = (x: string): void => {
       if (ordinary || found.size > 1 || x === w || !POS.some((p) => wn.lookup(x, p) !== undefined)) return;
       const place = this.placeName(x, false);
       if (place !== undefined) found.add(place);
-      else ordinary = true;
+      else if (COMMON_POS.some((p) => wn.lookup(x, p) !== undefined)) ordinary = true;
     };
     for (let i = 0; i <= w.length && found.size <= 1 && !ordinary; i++) {
       if (i < w.length) tryWord(w.slice(0, i) + w.slice(i + 1));
