@@ -35,6 +35,20 @@ describe('a value that names a degree of a quality', () => {
     expect(m.payload['teeth_whitening']).toBe(true);
     expect(m.other.join(' ')).toContain('old');
   });
+
+  it('"old" meaning previous does not evoke vintage: under a removal verb or a negation, or pointed at as the one there', async () => {
+    for (const text of ['remove that old filter I put on', 'undo the old filter', 'get rid of the old filter', "don't use an old look", 'keep the old look of the room, just whiten the teeth']) {
+      expect((await map(photoRetouchTemplate, text)).payload['filter_style'], text).toBeUndefined();
+    }
+    expect((await map(photoRetouchTemplate, 'keep the old look of the room, just whiten the teeth')).payload['teeth_whitening']).toBe(true);
+  });
+
+  it('an old look asked for is still vintage, and a hyphenated word read whole leaves no half of it in other', async () => {
+    expect((await map(photoRetouchTemplate, 'an old look please')).payload['filter_style']).toBe('vintage');
+    const timey = await map(photoRetouchTemplate, 'give it an old-timey filter');
+    expect(timey.payload['filter_style']).toBe('vintage');
+    expect(JSON.stringify(timey.other ?? [])).not.toContain('timey');
+  });
 });
 
 describe('hostile enum values on the quality path', () => {

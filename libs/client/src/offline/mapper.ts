@@ -430,6 +430,39 @@ function senseSaid(c: Ctx, to: number, cued: boolean, definition: boolean): bool
   return !definition || cued;
 }
 
+/** Verbs that take a thing away ("remove that old filter", "get rid of", "undo"): what they govern is not asked for. */
+const REMOVAL_VERBS: ReadonlySet<string> = new Set(['remove', 'removed', 'undo', 'drop', 'delete', 'erase', 'rid', 'revert', 'strip']);
+/** Determiners that point at a thing already there ("the old filter", "that old look"), not one asked for. */
+const DEFINITE: ReadonlySet<string> = new Set(['the', 'that', 'this', 'those', 'these']);
+
+/**
+ * Whether a word a value's sense evokes at `[at, to)` speaks of something already there rather than asked for: a
+ * negation or a removal verb governs its phrase ("undo the old filter", "remove that old filter I put on"), or a
+ * definite determiner points at it as it qualifies the key's own noun or a noun for a quality ("keep the old look").
+ * "Old" then means previous, not vintage; "make it look old", "an old-timey filter" still evoke it.
+ */
+function senseUndone(c: Ctx, at: number, to: number, cues: readonly string[]): boolean {
+  if (negationBefore(c, at) >= 0) return true;
+  for (let j = at - 1; j >= 0 && at - j <= 5; j--) {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word') break;
+    if (REMOVAL_VERBS.has(t.lower)) return true;
+  }
+  const before = c.tokens[at - 1];
+  return before?.kind === 'word' && DEFINITE.has(before.lower) && (cueAfter(c, to, cues, 1) || qualityAfter(c, to));
+}
+
+/** The end of a hyphenated word whose first part was read at `[…, to)` ("old-timey"): no half of it is left for `other`. */
+function hyphenatedEnd(c: Ctx, to: number): number {
+  let end = to;
+  for (let prev = c.tokens[end - 1]; prev; prev = c.tokens[end - 1]) {
+    const next = c.tokens[end];
+    if (next?.kind !== 'word' || c.text[prev.end] !== '-' || next.start !== prev.end + 1) break;
+    end++;
+  }
+  return end;
+}
+
 /** A noun for a quality or property within two words after `at`, in the same phrase ("chilly bluish tint"). */
 function qualityAfter(c: Ctx, at: number): boolean {
   for (let j = at; j < c.tokens.length && j - at < 2; j++) {
@@ -476,7 +509,7 @@ function enums(c: Ctx, k: KeyPlan): void {
       // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look") says how the
       // thing looks, as the key's cue would; qualifying a thing ("hot chocolate", "a cold sore") it does not.
       const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && qualityAfter(c, to));
-      if (form.via === 'sense' && !senseSaid(c, to, cued, form.definition === true)) continue;
+      if (form.via === 'sense' && (!senseSaid(c, to, cued, form.definition === true) || senseUndone(c, i, to, cues))) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
       // One word of the description's side note on a value (`EnumForm.note`), with no cue of the key beside it ("slow" for the `full` of
@@ -488,7 +521,8 @@ function enums(c: Ctx, k: KeyPlan): void {
       // day", "the leading cause"): only beside a cue of the key is it the value; alone it stays under the threshold.
       const uncuedSense = form.via === 'sense' && !cued;
       const base = own ? 0.85 : lone || uncuedSense ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
-      pushValue(c, { key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, to), rule: `enum_${form.via}` });
+      const end = form.via === 'sense' ? hyphenatedEnd(c, to) : to;
+      pushValue(c, { key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, end), rule: `enum_${form.via}` });
     }
   }
   grades(c, k);
