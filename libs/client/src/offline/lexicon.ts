@@ -62,6 +62,10 @@ const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 
  * process: "power" and "microwave" are processes too, and named nothing that happened.
  */
 const EVENT: ReadonlySet<string> = new Set(['happening', 'failure', 'decrease', 'increase']);
+/** What happens to a thing only as a change of its magnitude ("loss", "drop", "reduction", "surge"). */
+const MAGNITUDE_CHANGE: ReadonlySet<string> = new Set(['decrease', 'increase']);
+/** What goes wrong with a thing in itself ("outage", "failure"), not only a change of its magnitude. */
+const FAILURE: ReadonlySet<string> = new Set(['failure']);
 /**
  * Acts that are a change or a failure to do something ("depletion", a decrease; "error", a nonaccomplishment): what
  * goes wrong with equipment. Not acts someone carries on ("a look", "a test", "a hop", "a permit", "an uplink").
@@ -208,6 +212,17 @@ export class Lexicon {
   /** A noun for something that happens (a sense is a kind of happening or failure: "outage", "spike", "interruption"; not an act). */
   isEvent(word: string): boolean {
     return this.kindOf(word.toLowerCase(), EVENT);
+  }
+
+  /**
+   * A change of magnitude and nothing else: a noun that is a kind of decrease or increase and not of failure ("loss",
+   * "reduction"), or a verb form of one ("decreased", "increased"). Says what
+   * happened only with the thing that changed ("packet loss"; not "weight loss").
+   */
+  isMagnitudeChange(word: string): boolean {
+    const w = word.toLowerCase();
+    const nouns = [w, ...this.lemmas(w)];
+    return nouns.some((n) => this.kindOf(n, MAGNITUDE_CHANGE)) && !nouns.some((n) => this.kindOf(n, FAILURE));
   }
 
   /**

@@ -1298,7 +1298,11 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         // What happened names an alarm: an event, or an act ("configuration error", "vandalism", "an earthquake hit"),
         // unless the act is the object of a light verb, which the user asks to do ("take a quick look", "run a test").
         const happened = requestedAct(c, a) ? (w: string) => c.lex.isEvent(w) : (w: string) => c.lex.isEventOrAct(w);
-        if (!words.some((t) => c.lex.describesState(t.lower) || happened(t.lower))) continue;
+        const evidence = words.filter((t) => c.lex.describesState(t.lower) || happened(t.lower));
+        if (evidence.length === 0) continue;
+        // A change of magnitude names an alarm only with a thing the template talks about ("optical power drop"): "weight
+        // loss", "the price decreased", "staff reduction" say nothing of it.
+        if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && templateWord(c, t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
         c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
@@ -1306,6 +1310,12 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
     }
     i = j;
   }
+}
+
+/** Whether the template's own words (names, descriptions, examples) say `word` or a form of it. */
+function templateWord(c: Ctx, word: string): boolean {
+  if (FUNCTION_WORDS.has(word) || REQUEST_WORDS.has(word)) return false;
+  return c.plan.vocabulary.has(word) || c.lex.lemmas(word).some((l) => c.plan.vocabulary.has(l));
 }
 
 /** A plural noun's singular ("stations" → station), as the template's own names write modifiers. */
