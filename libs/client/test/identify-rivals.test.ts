@@ -212,4 +212,16 @@ describe('the noun a modifier qualifies is the request\'s head too', () => {
     expect((await client.mapUtterance(flightBookingTemplate, negated, REF)).rivals).toEqual(['train']);
     expect((await client.identifyScenario(negated, { ...REF, catalog })).scenario).toBeNull();
   });
+
+  it('when every request verb is negated nothing is asked for: no head falls back to the opening words', async () => {
+    for (const words of ['never book flights for me', 'I never take photos']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+    // Negation read over "want to": the refused flight counts less against the photo request than before (0.27).
+    const mixed = await client.identifyScenario("I don't want to book a flight, whiten the teeth on my photo", { ...REF, catalog });
+    expect(mixed.scenario).toBe('photo_retouch');
+    expect(mixed.ranking.find((r) => r.scenario === 'flight_booking')?.score ?? 0).toBeLessThan(0.15);
+    // A request said plainly keeps its head.
+    expect((await client.identifyScenario('book a flight from Paris to Rome on friday', { ...REF, catalog })).scenario).toBe('flight_booking');
+  });
 });

@@ -1825,19 +1825,69 @@ function headTokens(c: Ctx, modifiers: readonly boolean[]): Set<number> {
     return !!t && t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower) && !modifiers[j];
   };
   // From `from`, skipping a few function or request words when `skip` ("get me a"), up to two content words.
+  // A negation skipped over turns what follows ("please don't retouch my photo"): no head after it.
+  let refused = false;
   const take = (from: number, skip: boolean) => {
     let j = from;
-    for (let s = 0; skip && s < MAX_HEAD_SKIP && j < ts.length && !content(j) && ts[j]?.kind === 'word' && !modifiers[j]; s++) j++;
+    for (let s = 0; skip && s < MAX_HEAD_SKIP && j < ts.length && !content(j) && ts[j]?.kind === 'word' && !modifiers[j]; s++) {
+      if (NEGATIONS.has((ts[j] as Token).lower)) {
+        refused = true;
+        return;
+      }
+      j++;
+    }
     for (let n = 0; n < 2 && content(j); n++) heads.add(j++);
   };
   ts.forEach((t, i) => {
-    // A request verb said negated asks for nothing ("I won't take many photos", "don't book a train"): its object is no head.
-    const negated = i > 0 && NEGATIONS.has((ts[i - 1] as Token).lower);
-    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower) && !negated) take(i + 1, true);
+    if (t.kind === 'word' && REQUEST_WORDS.has(t.lower) && !FUNCTION_WORDS.has(t.lower)) {
+      // A request verb said negated asks for nothing ("I won't take many photos", "I don't want to book a flight"):
+      // its object is no head.
+      if (refusedVerb(c, i)) refused = true;
+      else take(i + 1, true);
+    }
     if (modifiers[i] && !modifiers[i + 1]) take(i + 1, false);
   });
-  if (heads.size === 0) take(0, true);
+  // With no head, the opening words stand for the request, unless every request said was refused ("never book
+  // flights for me"): then nothing is asked for.
+  if (heads.size === 0 && !refused) take(0, true);
   return heads;
+}
+
+/** Whether the request verb at `i` is said negated ("never book", "I don't want to book"). */
+function refusedVerb(c: Ctx, i: number): boolean {
+  if (i > 0 && NEGATIONS.has((c.tokens[i - 1] as Token).lower)) return true;
+  // Across words of wanting only ("don't want to book"); a negation of another verb is not this one's ("the buses
+  // are not running so book a flight").
+  const neg = negationBefore(c, i);
+  if (neg < 0) return false;
+  for (let j = neg + 1; j < i; j++) {
+    const w = (c.tokens[j] as Token).lower;
+    if (!FUNCTION_WORDS.has(w) && !REQUEST_WORDS.has(w)) return false;
+  }
+  return true;
+}
+
+/** The tokens a negated request verb governs, to the end of its clause ("never book [flights for me]"). */
+function refusedTokens(c: Ctx): Set<number> {
+  const out = new Set<number>();
+  c.tokens.forEach((t, i) => {
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || !(REQUEST_WORDS.has(t.lower) ? refusedVerb(c, i) : refusedByAsker(c, i))) return;
+    for (let j = i + 1; j < c.tokens.length && !isClausePunct(c.tokens[j] as Token); j++) out.add(j);
+  });
+  return out;
+}
+
+/** Who asks, before a negated verb: "please don't retouch", "I never take", "we won't fly"; not "the router does not respond". */
+const ASKERS: ReadonlySet<string> = new Set(['i', 'we', 'please']);
+
+/** Whether the verb at `i` is refused by the one asking: right after "never" or a "do/will not" they say. */
+function refusedByAsker(c: Ctx, i: number): boolean {
+  const neg = c.tokens[i - 1];
+  if (!neg || !VERB_NEGATIONS.has(neg.lower) || !c.lex.hasVerb((c.tokens[i] as Token).lower) || CONCESSIVE.has((c.tokens[i] as Token).lower)) return false;
+  let j = i - 2;
+  if (neg.lower === 'not' && FUNCTION_WORDS.has(c.tokens[j]?.lower ?? '')) j--;
+  const who = c.tokens[j];
+  return !who || isClausePunct(who) || ASKERS.has(who.lower);
 }
 
 /** Words after a verb that open its object ("picture this", "photograph the kids"): closed-class, as FUNCTION_WORDS. */
@@ -1911,9 +1961,11 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
   const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set() };
   const concepts = c.concepts ?? [];
   let probes = 0;
+  // A concept said only as the object of a refused request ("never book flights") is not asked for.
+  const refused = refusedTokens(c);
   for (const [i, t] of c.tokens.entries()) {
     if (probes >= MAX_RIVAL_PROBES) break;
-    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) continue;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || refused.has(i)) continue;
     probes++;
     for (const w of concepts) {
       const how = c.lex.namesConcept(t.lower, w);
@@ -1935,10 +1987,13 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
 function explainedShare(c: Ctx, accounted: readonly number[]): number {
   let content = 0;
   let explained = 0;
+  // What a refused request governs ("never book [flights for me]") is said, but not asked of the template.
+  const refused = refusedTokens(c);
   c.tokens.forEach((t, i) => {
     const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
     if (!counts) return;
     content++;
+    if (refused.has(i)) return;
     explained += t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
   });
   return content === 0 ? 0 : explained / content;
