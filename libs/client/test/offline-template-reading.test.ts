@@ -186,7 +186,9 @@ describe('the template-reading rules, as reviewed', () => {
   it('names an alarm after a change or a failure to do, unless a light verb asks for it', async () => {
     const alarm = async (text: string) => (await map(faultManagementTemplate, text)).payload['alarm_type'];
     expect(await alarm('configuration error')).toBe('configuration_error');
-    expect(await alarm('battery depletion')).toBe('battery_depletion');
+    // A depletion is a change of magnitude: it names an alarm only with a thing the template talks about (power).
+    expect(await alarm('power depletion')).toBe('power_depletion');
+    expect(await alarm('battery depletion')).toBeUndefined();
     expect(await alarm('a quick look at site 4410')).toBeUndefined();
     expect(await alarm('site 4410: run a full diagnosis')).toBeUndefined();
     expect(lex.isEventOrAct('error')).toBe(true);
@@ -351,8 +353,12 @@ describe('an alarm named by a change of magnitude', () => {
     for (const w of ['hop', 'power', 'microwave', 'router']) expect(lex.isEvent(w), w).toBe(false);
   });
 
-  it('names the alarm after it, in snake_case', async () => {
-    const m = await map(faultManagementTemplate, 'INC-20261126-0031: frame loss on router PE-9 since 10:00, major');
-    expect(m.payload['alarm_type']).toBe('frame_loss');
+  it('names the alarm after it, in snake_case, when the thing that changed is one the template talks about', async () => {
+    const m = await map(faultManagementTemplate, 'INC-20261126-0031: power loss on router PE-9 since 10:00, major');
+    expect(m.payload['alarm_type']).toBe('power_loss');
+    // The template never speaks of frames: the change reaches other rather than naming an alarm.
+    const frame = await map(faultManagementTemplate, 'INC-20261126-0031: frame loss on router PE-9 since 10:00, major');
+    expect(frame.payload['alarm_type']).toBeUndefined();
+    expect(frame.other).toEqual(['frame loss']);
   });
 });
