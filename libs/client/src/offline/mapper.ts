@@ -712,6 +712,8 @@ const SPEAKER = new Set(['me', 'myself', 'i']);
 function speakerCount(c: Ctx, i: number): { value: number; to: number } | undefined {
   const w = (j: number) => c.tokens[j]?.lower ?? '';
   if (ALONE.has(w(i)) && SPEAKER.has(w(i + 1)) && (i + 2 >= c.tokens.length || isClausePunct(c.tokens[i + 2] as Token))) return { value: 1, to: i + 2 };
+  // "me alone", "myself only": the speaker then a word of being alone.
+  if (SPEAKER.has(w(i)) && (w(i + 1) === 'alone' || w(i + 1) === 'only')) return { value: 1, to: i + 2 };
   if (w(i) === 'my' && c.lex.isPerson(w(i + 1)) && w(i + 2) === 'and' && (w(i + 3) === 'i' || w(i + 3) === 'me')) return { value: 2, to: i + 4 };
   if (w(i) === 'me' && w(i + 1) === 'and' && w(i + 2) === 'my' && c.lex.isPerson(w(i + 3))) return { value: 2, to: i + 4 };
   return undefined;
@@ -851,10 +853,13 @@ function addedParties(c: Ctx, k: KeyPlan): void {
   for (let v = 0; v + 1 < c.tokens.length; v++) {
     const verb = c.tokens[v] as Token;
     if (verb.kind !== 'word' || FUNCTION_WORDS.has(verb.lower) || !c.lex.isAddingVerb(verb.lower)) continue;
-    // "I didn't add 2 kids" adds nobody.
-    if (negationBefore(c, v) >= 0) continue;
     const first = partyGroup(c, v + 1);
     if (!first) continue;
+    // "I didn't add 2 kids" adds nobody, and the kids not added are no count of the party either.
+    if (negationBefore(c, v) >= 0) {
+      c.out = c.out.filter((x) => x.key !== k.name || !x.tokens.some((i) => i > v && i < first.to));
+      continue;
+    }
     let added = first.value;
     let counted = first.counted;
     let to = first.to;
