@@ -103,6 +103,12 @@ export interface InductionOptions {
    * client's text count once): so many kept together by the embedder are one need the word test cannot see. An integer >= 2.
    */
   readonly unshared_max_clients: number;
+  /**
+   * Read a choice from the slot of a governing word distinct clients fill differently (frames.ts: "business trip" /
+   * "leisure trip"). Off by default: on dev it gained nothing and cost two figures, and its values took person names,
+   * health and religion words, places and weekdays without review (the slot-frame review). A boolean.
+   */
+  readonly frame_choices?: boolean;
 }
 
 export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
@@ -115,6 +121,7 @@ export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
   min_value_clients: 2,
   compound_share: 0.6,
   unshared_max_clients: 20,
+  frame_choices: false,
 });
 
 export interface InductionContext {
@@ -479,6 +486,10 @@ function assertInductionOptions(options: InductionOptions): void {
   const u: unknown = options.unshared_max_clients;
   if (typeof u !== 'number' || !Number.isSafeInteger(u) || u < 2) {
     throw evolutionError('config', 'options.unshared_max_clients', `unshared_max_clients must be an integer >= 2 (clients behind an unsegmented cluster whose phrasings share no word, zhou §6.2.2), got ${String(u)}`);
+  }
+  const f: unknown = options.frame_choices;
+  if (f !== undefined && typeof f !== 'boolean') {
+    throw evolutionError('config', 'options.frame_choices', `frame_choices must be a boolean (read a choice from a word's slot, frames.ts), got ${typeof f}`);
   }
 }
 
@@ -1145,7 +1156,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   }
   // Alternatives distinct clients put in one slot of one word ("business trip" / "leisure trip", "pay by card" /
   // "pay on invoice"), though no WordNet sibling nor a shared head shows them (frames.ts): a choice, not a flag.
-  const framed = options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
+  const framed = options.frame_choices === true && options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
   if (framed !== null) {
     for (const [v, ps] of framed.values) for (const p of ps) addValue(v, p);
     headWords.splice(0, headWords.length, framed.anchor);

@@ -49,19 +49,27 @@ describe('frameChoices: one slot of one word, filled differently by distinct cli
   });
 });
 
-describe('the rule inducer: a choice where a flag stood (zhou §6.2.2)', () => {
+/** The frame choice is opt-in (InductionOptions.frame_choices): these cases turn it on. */
+const FRAMES = { frame_choices: true };
+
+describe('the rule inducer: a choice where a flag stood, with frame_choices on (zhou §6.2.2)', () => {
   it('express / standard delivery from distinct clients: delivery_type [express, standard]', () => {
-    const c = candidate([said('an express delivery please', 3), said('we want express delivery', 2), said('standard delivery is fine', 3), said('a standard delivery for us', 2)]);
+    const c = candidate([said('an express delivery please', 3), said('we want express delivery', 2), said('standard delivery is fine', 3), said('a standard delivery for us', 2)], undefined, FRAMES);
     expect(c.key).toEqual(expect.objectContaining({ key_name: 'delivery_type', key_type: 'string' }));
     expect([...(c.key.enum ?? [])].sort()).toEqual(['express', 'standard']);
   });
-  it('settle in cash / settle by cheque: the verb\'s slot after a preposition, never its direct object ("the bill")', () => {
+  it('without frame_choices (the default) the same slot stays a yes/no need', () => {
     const c = candidate([said('settle the bill by cheque', 3), said('we settle by cheque', 2), said('settle in cash', 3), said('settlement in cash', 2)]);
+    expect(c.key.key_type).toBe('boolean');
+    expect(c.key.enum).toBeUndefined();
+  });
+  it('settle in cash / settle by cheque: the verb\'s slot after a preposition, never its direct object ("the bill")', () => {
+    const c = candidate([said('settle the bill by cheque', 3), said('we settle by cheque', 2), said('settle in cash', 3), said('settlement in cash', 2)], undefined, FRAMES);
     expect(c.key.key_type).toBe('string');
     expect([...(c.key.enum ?? [])].sort()).toEqual(['cash', 'cheque']);
   });
   it('no alternatives: a receipt asked for in several words stays a yes/no need', () => {
-    const c = candidate([said('please include a paper receipt', 4), said('a printed receipt in the box', 3), said('receipt with the order', 3)]);
+    const c = candidate([said('please include a paper receipt', 4), said('a printed receipt in the box', 3), said('receipt with the order', 3)], undefined, FRAMES);
     expect(c.key.key_type).toBe('boolean');
   });
 });
