@@ -1160,11 +1160,20 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   if (framed !== null) {
     for (const [v, ps] of framed.values) for (const p of ps) addValue(v, p);
     headWords.splice(0, headWords.length, framed.anchor);
-    return { kind: 'enum', keyType: 'string', extra: {}, suffix: choiceSuffix(lex, framed.anchor) ?? 'type', ratioChoice: false, namePrefix: null, valueClients };
+    // zhou §7: a value a fragment capitalises anywhere ("Jack trip please") may be a person's name: reviewed, as named alternatives are.
+    const names = capitalisedAnywhere(ev, [...framed.values.keys()]);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: choiceSuffix(lex, framed.anchor) ?? 'type', ratioChoice: false, namePrefix: null, valueClients, ...(names ? { names } : {}) };
   }
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+}
+
+/** Whether a fragment writes one of `values` capitalised, sentence start included (a frame value is never read from case). */
+function capitalisedAnywhere(ev: Evidence, values: readonly string[]): boolean {
+  const want = new Set(values);
+  for (const p of ev.parsed) for (const m of p.text.slice(0, 4096).matchAll(/\p{Lu}[\p{Ll}\p{M}]+/gu)) if (want.has(m[0].toLowerCase())) return true;
+  return false;
 }
 
 function labelled(ev: Evidence): boolean {
