@@ -1180,8 +1180,12 @@ function labelled(ev: Evidence): boolean {
   return ev.labelled;
 }
 
-/** Share of the cluster's weight the fragments filling a frame's slot must carry to make it the need's choice. */
-const FRAME_SHARE = 0.1;
+/**
+ * Share of the cluster's weight the fragments filling a frame's slot must carry to make it the need's choice: the
+ * enum path's CHOICE_SHARE, so a minority filling a slot ("wheelchair for knee / hip" beside 26 voices asking for a
+ * wheelchair) never turns the majority's flag into a choice.
+ */
+const FRAME_SHARE = CHOICE_SHARE;
 
 /**
  * Step 4 (zhou §6.2.2): the choice a governing word's slot shows (frames.ts), over the fragments in the lexicon's

@@ -75,6 +75,11 @@ describe('the rule inducer: a choice where a flag stood, with frame_choices on (
     expect(lower.key.enum ?? []).toEqual(expect.arrayContaining(['jack', 'rose']));
     expect(lower.review ?? []).toEqual([]);
   });
+  it('a minority filling a slot keeps the majority\'s flag: 26 voices ask for a wheelchair, 4 say what for', () => {
+    const c = candidate([said('wheelchair assistance', 9), said('need a wheelchair', 9), said('wheelchair at the gate', 8), said('wheelchair for knee', 2), said('wheelchair for hip', 2)], undefined, FRAMES);
+    expect(c.key.key_type).toBe('boolean');
+    expect(c.key.enum).toBeUndefined();
+  });
   it('without frame_choices (the default) the same slot stays a yes/no need', () => {
     const c = candidate([said('settle the bill by cheque', 3), said('we settle by cheque', 2), said('settle in cash', 3), said('settlement in cash', 2)]);
     expect(c.key.key_type).toBe('boolean');
