@@ -1186,6 +1186,12 @@ function labelled(ev: Evidence): boolean {
  * wheelchair) never turns the majority's flag into a choice.
  */
 const FRAME_SHARE = CHOICE_SHARE;
+/**
+ * WordNet kinds whose words fill no frame slot (zhou §7: an enum value is shown to every client): health (a physical
+ * condition, a body part), places (location) and dates (a calendar day or month: weekdays, feasts, religious months).
+ * "seat for diabetes", "a trip to paris", "a trip on monday" state a personal detail or a slot's value, no choice.
+ */
+const FRAME_REFUSED_KINDS: ReadonlySet<string> = new Set(['physical_condition', 'body_part', 'location', 'calendar_day', 'calendar_month']);
 
 /**
  * Step 4 (zhou §6.2.2): the choice a governing word's slot shows (frames.ts), over the fragments in the lexicon's
@@ -1194,6 +1200,7 @@ const FRAME_SHARE = CHOICE_SHARE;
 function framedChoice(ev: Evidence, head: string | null): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
   const { parsed, posOf, readable, isVerb, family, needClients, lex } = ev;
   const content = (w: string): boolean => readable(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w) && !NEGATORS.has(w);
+  const refused = (w: string): boolean => lex.hypernyms(w, 'n', 16).some((h) => FRAME_REFUSED_KINDS.has(h));
   // A clause break ("work trip, company pays") ends a frame: a word after it fills no slot of a word before it.
   const phrases = parsed.filter(ev.english).map((p) => {
     const clause = clauses(p.text, ev.rawOf.get(p.text)?.length ?? 0);
@@ -1210,7 +1217,7 @@ function framedChoice(ev: Evidence, head: string | null): { anchor: string; valu
       canAnchor: (w) => content(w) && !REMOVAL_VERBS.has(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'v') && lex.pos(w).a === 0,
       // Before a noun its modifier: a noun, an adjective, or a word with an adjective reading ("express delivery"),
       // never a verb's participle ("printed receipt"); after it a noun.
-      canFill: (w, side) => content(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
+      canFill: (w, side) => content(w) && !refused(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
       sameConcept: (a, b) => (family.get(a)?.has(b) ?? false) || (family.get(b)?.has(a) ?? false) || lex.synonyms(a, 'n').includes(b),
     },
     Math.max(2, needClients),

@@ -80,6 +80,14 @@ describe('the rule inducer: a choice where a flag stood, with frame_choices on (
     expect(c.key.key_type).toBe('boolean');
     expect(c.key.enum).toBeUndefined();
   });
+  it('health words, places and dates fill no slot (zhou §7): a seat for pregnancy / diabetes, a trip to paris / on monday stay flags', () => {
+    for (const [a, b, rest] of [['seat for pregnancy', 'seat for diabetes', 'seat please'], ['meal for ramadan', 'meal for passover', 'special meal'], ['a trip to paris', 'a trip to london', 'trip booking please'], ['a trip on monday', 'a trip on friday', 'trip planning']]) {
+      const c = candidate([said(a as string, 3), said(b as string, 3), said(rest as string, 2)], undefined, FRAMES);
+      expect(c.key.key_type).toBe('boolean');
+    }
+    // The control: the same frame with other values is a choice.
+    expect(candidate([said('a business trip', 3), said('a leisure trip', 3), said('trip planning', 2)], undefined, FRAMES).key.enum).toEqual(expect.arrayContaining(['business', 'leisure']));
+  });
   it('without frame_choices (the default) the same slot stays a yes/no need', () => {
     const c = candidate([said('settle the bill by cheque', 3), said('we settle by cheque', 2), said('settle in cash', 3), said('settlement in cash', 2)]);
     expect(c.key.key_type).toBe('boolean');
