@@ -1248,9 +1248,18 @@ function clauses(text: string, n: number): number[] {
   return out.length === n ? out : new Array<number>(n).fill(0);
 }
 
-/** A verb's slot names its key by the noun the verb is said as ("pay" → "payment"), when the fragments say it; else none. */
+/** English suffixes that make a noun of the act a verb names (a closed class: "payment", "settlement", "booking"). */
+const NOMINALISERS: readonly string[] = ['ment', 'ation', 'tion', 'ion', 'ing', 'al', 'ance', 'ence'];
+
+/**
+ * A verb's slot names its key by the noun of its act the fragments say ("pay" → "payment", "settle" → "settlement"),
+ * the verb and a nominalising suffix; a noun that only starts like it ("payee") names no act. Else none.
+ */
 function nominal(ev: Evidence, found: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
-  const noun = ev.vocab.find((w) => ev.posOf.get(w) === 'n' && w !== found.anchor && w.startsWith(found.anchor) && w.length <= found.anchor.length + 5 && ev.readable(w));
+  const a = found.anchor;
+  const stems = a.endsWith('e') ? [a, a.slice(0, -1)] : [a];
+  const isAct = (w: string): boolean => stems.some((st) => NOMINALISERS.some((x) => w === st + x));
+  const noun = ev.vocab.find((w) => ev.posOf.get(w) === 'n' && w !== a && isAct(w) && ev.readable(w));
   return noun === undefined ? null : { anchor: noun, values: found.values };
 }
 

@@ -88,6 +88,11 @@ describe('the rule inducer: a choice where a flag stood, with frame_choices on (
     // The control: the same frame with other values is a choice.
     expect(candidate([said('a business trip', 3), said('a leisure trip', 3), said('trip planning', 2)], undefined, FRAMES).key.enum).toEqual(expect.arrayContaining(['business', 'leisure']));
   });
+  it('a verb\'s slot is named by the noun of its act ("payment"), never a noun that only starts like the verb ("payee")', () => {
+    expect(candidate([said('pay by card', 3), said('pay on invoice', 3), said('the payee details', 2)], undefined, FRAMES).key.key_name).not.toBe('payee_type');
+    // The control: with "payment" said, the slot is payment_type.
+    expect(candidate([said('pay by card', 3), said('pay on invoice', 3), said('payment please', 2)], undefined, FRAMES).key.key_name).toBe('payment_type');
+  });
   it('without frame_choices (the default) the same slot stays a yes/no need', () => {
     const c = candidate([said('settle the bill by cheque', 3), said('we settle by cheque', 2), said('settle in cash', 3), said('settlement in cash', 2)]);
     expect(c.key.key_type).toBe('boolean');
