@@ -36,17 +36,23 @@ function nounHypernyms(lex: Lexicon, word: string): readonly string[] | null {
 }
 
 /**
- * Ancestors above `kind` on `value`'s hypernym chain, up to the root ("entity"; the chain's end when a lexicon has no
- * such root: then MIN_KIND_DEPTH). The chain is read breadth first over every parent: a root met before the kind puts the kind at a
- * root's level (0). Every value is measured and the least counts: "group" sits right under "abstraction".
+ * Ancestors above `kind`, read level by level from `value` (hypernyms within 1, 2, … levels): the value's shortest
+ * path to the root ("entity") less its shortest path to the kind. A kind with several parents counts its nearest way
+ * up ("person" is a causal agent three levels under the root, though its organism chain is longer), never a position
+ * in a flattened list of every parent. A lexicon without WordNet's root on `value`'s chain (a deployment glossary:
+ * sedan → car → vehicle) has no depth to measure: then MIN_KIND_DEPTH. Every value is measured and the least counts.
  */
 function kindDepth(lex: Lexicon, value: string, kind: string): number {
   const chain = lex.hypernyms(value, 'n', CHAIN_DEPTH);
-  const at = chain.indexOf(kind);
-  const root = chain.indexOf('entity');
-  if (at < 0 || (root >= 0 && root < at)) return 0;
-  // A lexicon without WordNet's root (a deployment glossary: sedan → car → vehicle) has no depth to measure.
-  return root >= 0 ? root - at : MIN_KIND_DEPTH;
+  if (!chain.includes(kind)) return 0;
+  if (!chain.includes('entity')) return MIN_KIND_DEPTH;
+  let atKind = -1;
+  for (let d = 1; d <= CHAIN_DEPTH; d++) {
+    const up = lex.hypernyms(value, 'n', d);
+    if (atKind < 0 && up.includes(kind)) atKind = d;
+    if (up.includes('entity')) return atKind < 0 ? 0 : d - atKind;
+  }
+  return 0;
 }
 
 /**

@@ -7,7 +7,7 @@
  * verb, whose slot is only after it (its object: "pay by card"; the word before a verb is its subject, "our
  * company pays"). In a noun phrase after the anchor the filler is its last noun ("credit card" → card).
  *
- * A filler is kept when `minClients` distinct clients say it in that frame; an anchor is a choice when two fillers
+ * A filler is kept when `minClients` distinct clients say it in that frame and no other kept filler; an anchor is a choice when two fillers
  * are kept, most fragments that say one say no other (alternatives, not a list), and the fragments saying a kept
  * filler carry `minShare` of the cluster's weight. Pure: phrases come in as token sequences; outside words are
  * only compared and used as `Map` keys.
@@ -76,16 +76,43 @@ function fillersOf(seq: readonly FrameToken[], k: number, w: FrameWords): [strin
   return out.filter(([f, side]) => f !== a.v && w.canFill(f, side) && !w.sameConcept(a.v, f));
 }
 
-function voices(ps: readonly { voters: ReadonlyMap<string, number> }[]): number {
-  const s = new Set<string>();
-  for (const p of ps) for (const v of p.voters.keys()) s.add(v);
-  return s.size;
-}
-
 function weightOf(ps: readonly { voters: ReadonlyMap<string, number> }[]): number {
   let n = 0;
   for (const p of ps) for (const c of p.voters.values()) n += c;
   return n;
+}
+
+/** A slot's filler, the phrases saying it and their clients. */
+interface Filled<P> {
+  readonly f: string;
+  readonly ps: FramePhrase<P>[];
+  readonly vs: ReadonlySet<string>;
+}
+
+function votersOf(ps: readonly { voters: ReadonlyMap<string, number> }[]): Set<string> {
+  const s = new Set<string>();
+  for (const p of ps) for (const v of p.voters.keys()) s.add(v);
+  return s;
+}
+
+/**
+ * The fillers `minClients` clients say and no other filler of the slot: the same clients saying both values state
+ * no alternative ("a business trip" and "a leisure trip" from one pair of clients). Repeated until it holds.
+ */
+function distinctlySaid<P>(fillers: Filled<P>[], minClients: number): Filled<P>[] {
+  let kept = fillers;
+  for (;;) {
+    const by = new Map<string, number>();
+    for (const x of kept) for (const v of x.vs) by.set(v, (by.get(v) ?? 0) + 1);
+    const own = (x: Filled<P>): number => {
+      let n = 0;
+      for (const v of x.vs) if (by.get(v) === 1) n++;
+      return n;
+    };
+    const next = kept.filter((x) => own(x) >= minClients);
+    if (next.length === kept.length) return kept;
+    kept = next;
+  }
 }
 
 /**
@@ -104,7 +131,8 @@ export function frameChoices<P>(phrases: readonly FramePhrase<P>[], w: FrameWord
         let slot = frames.get(`${side}${a}`);
         if (slot === undefined) frames.set(`${side}${a}`, (slot = new Map()));
         const ps = slot.get(f) ?? [];
-        if (!ps.includes(ph)) ps.push(ph);
+        // Phrases arrive in order: a repeat of this filler in this phrase is the list's last entry (no scan).
+        if (ps[ps.length - 1] !== ph) ps.push(ph);
         slot.set(f, ps);
       }
     }
@@ -113,15 +141,19 @@ export function frameChoices<P>(phrases: readonly FramePhrase<P>[], w: FrameWord
   const found: { anchor: string; values: Map<string, P[]>; score: number }[] = [];
   for (const [framed, slot] of frames) {
     const anchor = framed.slice(1);
-    const kept = [...slot].filter(([, ps]) => voices(ps) >= minClients).sort((x, y) => voices(y[1]) - voices(x[1]) || (x[0] < y[0] ? -1 : 1));
+    const heard: Filled<P>[] = [];
+    for (const [f, ps] of slot) heard.push({ f, ps, vs: votersOf(ps) });
+    const kept = distinctlySaid(heard.filter((x) => x.vs.size >= minClients), minClients).sort((x, y) => y.vs.size - x.vs.size || (x.f < y.f ? -1 : 1));
     if (kept.length < 2) continue;
-    const saying = [...new Set(kept.flatMap(([, ps]) => ps))];
     // Alternatives: a fragment that fills the slot twice ("card or invoice") lists, it does not choose.
-    const twice = saying.filter((ph) => kept.filter(([, ps]) => ps.includes(ph)).length > 1);
+    const fills = new Map<FramePhrase<P>, number>();
+    for (const { ps } of kept) for (const ph of ps) fills.set(ph, (fills.get(ph) ?? 0) + 1);
+    const saying = [...fills.keys()];
+    const twice = saying.filter((ph) => (fills.get(ph) ?? 0) > 1);
     if (weightOf(twice) * 2 > weightOf(saying)) continue;
     if (weightOf(saying) < minShare * total) continue;
     if (found.some((f) => f.anchor === anchor)) continue;
-    found.push({ anchor, values: new Map(kept.map(([f, ps]) => [f, ps.map((ph) => ph.p)])), score: voices(saying) });
+    found.push({ anchor, values: new Map(kept.map(({ f, ps }) => [f, ps.map((ph) => ph.p)])), score: votersOf(saying).size });
   }
   return found.sort((x, y) => y.score - x.score || (x.anchor < y.anchor ? -1 : 1)).map(({ anchor, values }) => ({ anchor, values }));
 }

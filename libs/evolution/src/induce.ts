@@ -103,6 +103,12 @@ export interface InductionOptions {
    * client's text count once): so many kept together by the embedder are one need the word test cannot see. An integer >= 2.
    */
   readonly unshared_max_clients: number;
+  /**
+   * Read a choice from the slot of a governing word distinct clients fill differently (frames.ts: "business trip" /
+   * "leisure trip"). Off by default: on dev it gained nothing and cost two figures, and its values took person names,
+   * health and religion words, places and weekdays without review (the slot-frame review). A boolean.
+   */
+  readonly frame_choices?: boolean;
 }
 
 export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
@@ -115,6 +121,7 @@ export const DEFAULT_INDUCTION_OPTIONS: InductionOptions = Object.freeze({
   min_value_clients: 2,
   compound_share: 0.6,
   unshared_max_clients: 20,
+  frame_choices: false,
 });
 
 export interface InductionContext {
@@ -479,6 +486,10 @@ function assertInductionOptions(options: InductionOptions): void {
   const u: unknown = options.unshared_max_clients;
   if (typeof u !== 'number' || !Number.isSafeInteger(u) || u < 2) {
     throw evolutionError('config', 'options.unshared_max_clients', `unshared_max_clients must be an integer >= 2 (clients behind an unsegmented cluster whose phrasings share no word, zhou §6.2.2), got ${String(u)}`);
+  }
+  const f: unknown = options.frame_choices;
+  if (f !== undefined && typeof f !== 'boolean') {
+    throw evolutionError('config', 'options.frame_choices', `frame_choices must be a boolean (read a choice from a word's slot, frames.ts), got ${typeof f}`);
   }
 }
 
@@ -1145,23 +1156,42 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   }
   // Alternatives distinct clients put in one slot of one word ("business trip" / "leisure trip", "pay by card" /
   // "pay on invoice"), though no WordNet sibling nor a shared head shows them (frames.ts): a choice, not a flag.
-  const framed = options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
+  const framed = options.frame_choices === true && options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
   if (framed !== null) {
     for (const [v, ps] of framed.values) for (const p of ps) addValue(v, p);
     headWords.splice(0, headWords.length, framed.anchor);
-    return { kind: 'enum', keyType: 'string', extra: {}, suffix: choiceSuffix(lex, framed.anchor) ?? 'type', ratioChoice: false, namePrefix: null, valueClients };
+    // zhou §7: a value a fragment capitalises anywhere ("Jack trip please") may be a person's name: reviewed, as named alternatives are.
+    const names = capitalisedAnywhere(ev, [...framed.values.keys()]);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: choiceSuffix(lex, framed.anchor) ?? 'type', ratioChoice: false, namePrefix: null, valueClients, ...(names ? { names } : {}) };
   }
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
 }
 
+/** Whether a fragment writes one of `values` capitalised, sentence start included (a frame value is never read from case). */
+function capitalisedAnywhere(ev: Evidence, values: readonly string[]): boolean {
+  const want = new Set(values);
+  for (const p of ev.parsed) for (const m of p.text.slice(0, 4096).matchAll(/\p{Lu}[\p{Ll}\p{M}]+/gu)) if (want.has(m[0].toLowerCase())) return true;
+  return false;
+}
+
 function labelled(ev: Evidence): boolean {
   return ev.labelled;
 }
 
-/** Share of the cluster's weight the fragments filling a frame's slot must carry to make it the need's choice. */
-const FRAME_SHARE = 0.1;
+/**
+ * Share of the cluster's weight the fragments filling a frame's slot must carry to make it the need's choice: the
+ * enum path's CHOICE_SHARE, so a minority filling a slot ("wheelchair for knee / hip" beside 26 voices asking for a
+ * wheelchair) never turns the majority's flag into a choice.
+ */
+const FRAME_SHARE = CHOICE_SHARE;
+/**
+ * WordNet kinds whose words fill no frame slot (zhou §7: an enum value is shown to every client): health (a physical
+ * condition, a body part), places (location) and dates (a calendar day or month: weekdays, feasts, religious months).
+ * "seat for diabetes", "a trip to paris", "a trip on monday" state a personal detail or a slot's value, no choice.
+ */
+const FRAME_REFUSED_KINDS: ReadonlySet<string> = new Set(['physical_condition', 'body_part', 'location', 'calendar_day', 'calendar_month']);
 
 /**
  * Step 4 (zhou §6.2.2): the choice a governing word's slot shows (frames.ts), over the fragments in the lexicon's
@@ -1170,6 +1200,7 @@ const FRAME_SHARE = 0.1;
 function framedChoice(ev: Evidence, head: string | null): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
   const { parsed, posOf, readable, isVerb, family, needClients, lex } = ev;
   const content = (w: string): boolean => readable(w) && !STOP_WORDS.has(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w) && !NEGATORS.has(w);
+  const refused = (w: string): boolean => lex.hypernyms(w, 'n', 16).some((h) => FRAME_REFUSED_KINDS.has(h));
   // A clause break ("work trip, company pays") ends a frame: a word after it fills no slot of a word before it.
   const phrases = parsed.filter(ev.english).map((p) => {
     const clause = clauses(p.text, ev.rawOf.get(p.text)?.length ?? 0);
@@ -1186,7 +1217,7 @@ function framedChoice(ev: Evidence, head: string | null): { anchor: string; valu
       canAnchor: (w) => content(w) && !REMOVAL_VERBS.has(w) && (posOf.get(w) === 'n' || posOf.get(w) === 'v') && lex.pos(w).a === 0,
       // Before a noun its modifier: a noun, an adjective, or a word with an adjective reading ("express delivery"),
       // never a verb's participle ("printed receipt"); after it a noun.
-      canFill: (w, side) => content(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
+      canFill: (w, side) => content(w) && !refused(w) && (side === '<' ? posOf.get(w) === 'n' || posOf.get(w) === 'a' || posOf.get(w) === null || lex.pos(w).a > 0 : !isVerb(w) && posOf.get(w) === 'n'),
       sameConcept: (a, b) => (family.get(a)?.has(b) ?? false) || (family.get(b)?.has(a) ?? false) || lex.synonyms(a, 'n').includes(b),
     },
     Math.max(2, needClients),
@@ -1217,9 +1248,18 @@ function clauses(text: string, n: number): number[] {
   return out.length === n ? out : new Array<number>(n).fill(0);
 }
 
-/** A verb's slot names its key by the noun the verb is said as ("pay" → "payment"), when the fragments say it; else none. */
+/** English suffixes that make a noun of the act a verb names (a closed class: "payment", "settlement", "booking"). */
+const NOMINALISERS: readonly string[] = ['ment', 'ation', 'tion', 'ion', 'ing', 'al', 'ance', 'ence'];
+
+/**
+ * A verb's slot names its key by the noun of its act the fragments say ("pay" → "payment", "settle" → "settlement"),
+ * the verb and a nominalising suffix; a noun that only starts like it ("payee") names no act. Else none.
+ */
 function nominal(ev: Evidence, found: { anchor: string; values: ReadonlyMap<string, Parsed[]> }): { anchor: string; values: ReadonlyMap<string, Parsed[]> } | null {
-  const noun = ev.vocab.find((w) => ev.posOf.get(w) === 'n' && w !== found.anchor && w.startsWith(found.anchor) && w.length <= found.anchor.length + 5 && ev.readable(w));
+  const a = found.anchor;
+  const stems = a.endsWith('e') ? [a, a.slice(0, -1)] : [a];
+  const isAct = (w: string): boolean => stems.some((st) => NOMINALISERS.some((x) => w === st + x));
+  const noun = ev.vocab.find((w) => ev.posOf.get(w) === 'n' && w !== a && isAct(w) && ev.readable(w));
   return noun === undefined ? null : { anchor: noun, values: found.values };
 }
 

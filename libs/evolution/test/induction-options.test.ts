@@ -31,3 +31,21 @@ describe('unshared_max_clients', () => {
     expect(induceKey(unlabelled, options).ok).toBe(false);
   });
 });
+
+describe('frame_choices', () => {
+  it('a value that is no boolean is a typed config error naming the key path', () => {
+    for (const v of [1, 'true', null, {}]) {
+      const options = { ...DEFAULT_INDUCTION_OPTIONS, frame_choices: v } as unknown as InductionOptions;
+      let err: unknown;
+      try {
+        induceKey([{ text: 'a business trip', count: 2 }], options);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ path: 'options.frame_choices', rule: 'config' });
+    }
+  });
+  it('is off by default', () => {
+    expect(DEFAULT_INDUCTION_OPTIONS.frame_choices).toBe(false);
+  });
+});

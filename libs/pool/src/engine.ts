@@ -148,14 +148,14 @@ const TRANSITIONS = new Set(['promote', 'deprecate', 'withdraw']);
 
 export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<EvolutionEngine> {
   const { clock } = opts;
-  const { derive_executions, lifecycle, patch_ttl_ms, approval, concept_merge, ...poolOver } = opts.config ?? {};
+  const { derive_executions, lifecycle, patch_ttl_ms, approval, concept_merge, frame_choices, ...poolOver } = opts.config ?? {};
   if (concept_merge !== undefined && typeof concept_merge !== 'boolean') throw poolError('config', 'concept_merge', `concept_merge must be a boolean, got ${typeof concept_merge}`);
   const bases = new Map<string, SchemaTemplate>();
   for (const t of opts.templates) bases.set(scenarioId(t.scenario), t);
   const pool = await createSemanticPool({ embedder: opts.embedder, index: opts.index, scenarios: [...bases.keys()], config: poolOver, ...(opts.lexicon && concept_merge === true ? { lexicon: opts.lexicon } : {}) });
   const evolver = createEvolver({
     templates: opts.templates,
-    config: { ...(lifecycle ? { lifecycle } : {}), ...(patch_ttl_ms !== undefined ? { patch_ttl_ms } : {}), ...(approval ? { approval } : {}) },
+    config: { ...(lifecycle ? { lifecycle } : {}), ...(patch_ttl_ms !== undefined ? { patch_ttl_ms } : {}), ...(approval ? { approval } : {}), ...(frame_choices !== undefined ? { frame_choices } : {}) },
     ...(opts.induce ? { induce: opts.induce } : {}),
     ...(opts.lexicon ? { lexicon: opts.lexicon } : {}),
   });

@@ -60,7 +60,10 @@ export function createStore(opts: CreateEvolverOptions): EvolverStore {
   if (!(ttl > 0)) throw poolError('config', 'patch_ttl_ms', `patch_ttl_ms must be positive, got ${ttl}`);
   const approval = cfg.approval ?? 'auto';
   if (approval !== 'auto' && approval !== 'manual') throw poolError('config', 'approval', `approval must be "auto" or "manual", got ${JSON.stringify(approval)}`);
-  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples, DEFAULT_INDUCTION_OPTIONS, { existing: input.existing_keys, ...(opts.lexicon ? { lexicon: opts.lexicon } : {}) }));
+  const frames = cfg.frame_choices ?? false;
+  if (typeof frames !== 'boolean') throw poolError('config', 'frame_choices', `frame_choices must be a boolean, got ${typeof frames}`);
+  const induction = frames ? { ...DEFAULT_INDUCTION_OPTIONS, frame_choices: true } : DEFAULT_INDUCTION_OPTIONS;
+  const induceFn: InduceFn = opts.induce ?? (async (input) => induceKey(input.samples, induction, { existing: input.existing_keys, ...(opts.lexicon ? { lexicon: opts.lexicon } : {}) }));
   const bases = new Map<string, SchemaTemplate>();
   for (const t of opts.templates) bases.set(scenarioId(t.scenario), t);
   return {

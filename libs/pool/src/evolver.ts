@@ -141,6 +141,11 @@ export interface EvolverConfig {
   readonly patch_ttl_ms?: number;
   /** `auto` (default): publish at once unless a key is security-relevant; `manual`: every patch waits for an operator. */
   readonly approval?: 'auto' | 'manual';
+  /**
+   * The rule inducer reads a choice from a word's slot (`InductionOptions.frame_choices`, libs/evolution frames.ts).
+   * Off by default: it gained nothing on the dev streams and put names, health words and places into values.
+   */
+  readonly frame_choices?: boolean;
 }
 
 /** The intent inducer port (libs/llm implements it; the default is libs/evolution's rule-based `induceKey`). */

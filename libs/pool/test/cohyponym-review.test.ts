@@ -24,6 +24,12 @@ describe('sharedKind: a kind near the root names no choice (review finding 1)', 
     expect(sharedKind(lex, ['red', 'green'])).toBe('chromatic_color');
     expect(MIN_KIND_DEPTH).toBeGreaterThanOrEqual(6);
   });
+  it('a kind\'s depth is its shortest way to the root: person (a causal agent, three levels under entity) names no choice', () => {
+    for (const pair of [['child', 'adult'], ['patient', 'visitor'], ['man', 'child']]) expect(sharedKind(lex, pair)).toBeNull();
+    expect(coHyponymChoice(flag('needs_child'), flag('needs_adult'), lex)).toBeNull();
+    // A kind deep on every way up still names the choice (guitar / piano: stringed instruments).
+    expect(sharedKind(lex, ['guitar', 'piano'])).toBe('stringed_instrument');
+  });
   it('two flags under a general kind are two needs, not artifact_type', () => {
     expect(coHyponymChoice(flag('needs_screen'), flag('needs_tower'), lex)).toBeNull();
   });

@@ -3,7 +3,7 @@
  * candidate the rule inducer makes of the samples, and a global flight-booking cluster that matured (draft-zhou §6.2.2).
  */
 import { loadWordNetLexicon } from '@parley/embeddings';
-import { induceKey, type Candidate, type InductionResult, type InductionSample } from '@parley/evolution';
+import { DEFAULT_INDUCTION_OPTIONS, induceKey, type Candidate, type InductionOptions, type InductionResult, type InductionSample } from '@parley/evolution';
 import type { KeyDefinition } from '@parley/protocol';
 import type { MaturedCluster } from '../src/index';
 
@@ -11,12 +11,12 @@ export const lexicon = await loadWordNetLexicon();
 let n = 0;
 /** One phrasing said by `clients` distinct clients (client ids never repeat across calls). */
 export const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
-/** The rule inducer on the samples, with the scenario's existing keys when given. */
-export const induce = (samples: InductionSample[], existing?: readonly KeyDefinition[]): InductionResult =>
-  induceKey(samples, undefined, existing ? { lexicon, existing } : { lexicon });
+/** The rule inducer on the samples, with the scenario's existing keys when given (and options over the defaults). */
+export const induce = (samples: InductionSample[], existing?: readonly KeyDefinition[], options: Partial<InductionOptions> = {}): InductionResult =>
+  induceKey(samples, { ...DEFAULT_INDUCTION_OPTIONS, ...options }, existing ? { lexicon, existing } : { lexicon });
 /** The candidate key of the samples; a refusal fails the test with its reason. */
-export function candidate(samples: InductionSample[], existing?: readonly KeyDefinition[]): Candidate {
-  const r = induce(samples, existing);
+export function candidate(samples: InductionSample[], existing?: readonly KeyDefinition[], options: Partial<InductionOptions> = {}): Candidate {
+  const r = induce(samples, existing, options);
   if (!r.ok) throw new Error(r.reason);
   return r.candidate;
 }

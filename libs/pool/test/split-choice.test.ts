@@ -122,7 +122,12 @@ describe('a choice split into one cluster per value becomes one enum key (zhou Â
     await fire(ev, matured('c-taxi', saidBy(TAXI, 'tx'), T0));
     // The limousine cluster: three phrasings of one client ("solo"), and a minivan said by two clients.
     await fire(ev, matured('c-limo', [['a limousine from the airport', ['solo']], ['send a limousine on arrival', ['solo']], ['limousine waiting when I land', ['solo', 'solo']], ['a minivan from the airport', ['v1', 'v2']]], T0 + DAY));
-    for (const k of newKeys(ev)) expect(k.values ?? []).not.toContain('limousine');
+    expect(newKeys(ev).flatMap((k) => k.values ?? [])).not.toContain('limousine');
+    // The control: the same phrasings from distinct clients do make limousine a value, so the check above can fail.
+    const control = createEvolver({ templates, lexicon });
+    await fire(control, matured('c-taxi', saidBy(TAXI, 'tx'), T0));
+    await fire(control, matured('c-limo', [['a limousine from the airport', ['l1']], ['send a limousine on arrival', ['l2']], ['limousine waiting when I land', ['l3', 'l4']], ['a minivan from the airport', ['v1', 'v2']]], T0 + DAY));
+    expect(newKeys(control).flatMap((k) => k.values ?? [])).toContain('limousine');
   });
 });
 
