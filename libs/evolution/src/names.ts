@@ -7,7 +7,10 @@
 import { singular } from './induce';
 
 export function keyNameSignature(name: string): string {
+  // Key names are at most 64 characters (protocol MAX_KEY_NAME_LENGTH); past a few times that nothing is a key name,
+  // so an outside string is read no further (a MiB of words would otherwise be split and sorted whole).
   return name
+    .slice(0, 256)
     .toLowerCase()
     .split(/_+/)
     .filter((w) => w !== '')

@@ -275,7 +275,9 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/plan.ts'],
     run: (t) =>
       client
-        .mapUtterance({ ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', 'vintage', t] } : k)) }, 'give it an old look', REF)
+        // The route reads enum values up to the longest utterance (plan.ts sayableValues); compiling a template with a
+        // MiB-long enum value is the template validator's cost, not this route's, so the value is cut there.
+        .mapUtterance({ ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', 'vintage', t.slice(0, 2000)] } : k)) }, 'give it an old look', REF)
         .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
   },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },

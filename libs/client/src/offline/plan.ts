@@ -364,10 +364,18 @@ function readExample(ex: ExamplePair, acc: KeyLearning, shared: TemplateLearning
     }
 }
 
+/** The longest utterance the mapper reads (MAX_UTTERANCE_CHARS in mapping.ts): a longer enum value can never be said. */
+const MAX_SAYABLE_CHARS = 2000;
+
+/** A key's string enum values a user could say, the ones the mapper reads (a template is outside text: zhou §6.1). */
+function sayableValues(def: KeyDefinition): string[] {
+  return (def.enum ?? []).filter((v): v is string => typeof v === 'string' && v.length <= MAX_SAYABLE_CHARS);
+}
+
 /** The ways to say each enum value: the value's words, the glosses the description gives it, WordNet synonyms. */
 function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
   const enumForms: EnumForm[] = [];
-  const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string');
+  const values = sayableValues(def);
   const glosses = enumGlossSegments(def.semantic_description, values, (w) => lex.noNoun(w));
   for (const v of values) {
     const words = v.toLowerCase().split(/[_\s-]+/).filter((w) => w !== '');
@@ -407,7 +415,7 @@ const PARALLEL_DEFINITION_WORDS = 2;
  * read as the accommodations, not the mail.
  */
 function gradesOf(def: KeyDefinition, cues: readonly string[], lex: Lexicon): Grade[] {
-  const values = (def.enum ?? []).filter((v): v is string => typeof v === 'string' && /^[a-z]+$/i.test(v));
+  const values = sayableValues(def).filter((v) => /^[a-z]+$/i.test(v));
   // A list longer than a scale is a catalogue: its values are not read by their definitions (each is compared with every other).
   if (values.length > MAX_SENSE_VALUES) return [];
   const words = (g: string) => new Set(g.toLowerCase().replace(/"[^"]*"/g, ' ').match(/[a-z]{4,}/g) ?? []);
