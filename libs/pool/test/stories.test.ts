@@ -16,6 +16,7 @@ import { effectiveTemplate, type Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
 import { createEmbeddedIndex } from '@parley/vectors';
 import { createEvolutionEngine, createEvolver, type MaturedCluster } from '../src/index';
+import { matured } from './induction-fixture';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -100,21 +101,6 @@ describe('the one-client burst (zhou §6.2.1 "unique client agents"; Parley caps
 });
 
 describe('the split intent (zhou §6.2.2 conflict detection: one key per intent)', () => {
-  function matured(id: string, samples: [string, string[]][], at: number): MaturedCluster {
-    return {
-      cluster_id: id,
-      scenario_id: 'flight_booking',
-      scope: 'global',
-      size: samples.reduce((n, [, c]) => n + c.length, 0),
-      heat: 60,
-      distinct_clients: new Set(samples.flatMap(([, c]) => c)).size,
-      occurrences_in_window: 10,
-      branch: 'distinct_clients',
-      reasons: ['heat 60 >= 50'],
-      matured_at: at,
-      samples: samples.map(([text, clients]) => ({ text, count: clients.length, clients })),
-    };
-  }
 
   it('one need that matured as two clusters yields one key: the second cluster refines the first one\'s key', async () => {
     const ev = createEvolver({ templates, lexicon });
