@@ -15,7 +15,7 @@ import { createOfflineEmbedder, loadWordNetLexicon } from '@parley/embeddings';
 import { effectiveTemplate, type Lexicon } from '@parley/evolution';
 import { SCENARIOS } from '@parley/examples';
 import { createEmbeddedIndex } from '@parley/vectors';
-import { createEvolutionEngine, createEvolver, type MaturedCluster } from '../src/index';
+import { createEvolutionEngine, createEvolver } from '../src/index';
 import { matured } from './induction-fixture';
 
 const HOUR = 3_600_000;
@@ -130,21 +130,6 @@ describe('the split intent (zhou §6.2.2 conflict detection: one key per intent)
 });
 
 describe('the split intent by concept (zhou §6.2.2 one key per intent: paraphrases sharing no word)', () => {
-  function matured(id: string, samples: [string, string[]][], at: number): MaturedCluster {
-    return {
-      cluster_id: id,
-      scenario_id: 'flight_booking',
-      scope: 'global',
-      size: samples.reduce((n, [, c]) => n + c.length, 0),
-      heat: 60,
-      distinct_clients: new Set(samples.flatMap(([, c]) => c)).size,
-      occurrences_in_window: 10,
-      branch: 'distinct_clients',
-      reasons: ['heat 60 >= 50'],
-      matured_at: at,
-      samples: samples.map(([text, clients]) => ({ text, count: clients.length, clients })),
-    };
-  }
   // Two clusters of one need whose words differ but whose nouns are one WordNet synset (baby / infant).
   const A: [string, string[]][] = [
     ['travelling with a baby', ['#1', '#2', '#3']],
