@@ -1116,6 +1116,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
           nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
           (w) => posOf.get(w) === 'n' && readable(w),
           (w) => isAdj(w) || posOf.get(w) === null,
+          (w) => lex.pos(w).n > 0 && readable(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w),
         ),
       enoughClients: (ps) => voterCount(ps) >= needClients,
       nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),

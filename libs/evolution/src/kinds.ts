@@ -156,6 +156,7 @@ export function countedNoun<P>(
   fragments: readonly { readonly p: P; readonly seq: readonly { readonly kind: string; readonly v: string }[] }[],
   isNoun: (w: string) => boolean,
   isModifier: (w: string) => boolean,
+  hasNounSense: (w: string) => boolean = isNoun,
 ): string | null {
   const votes = new Map<string, number>();
   for (const { seq } of fragments) {
@@ -163,7 +164,9 @@ export function countedNoun<P>(
     if (at < 0) continue;
     for (let k = at + 1; k < seq.length; k++) {
       const t = seq[k] as { kind: string; v: string };
-      if (t.kind === 'word' && isNoun(t.v)) {
+      // Right after a cardinal a word is read as a noun whenever it has a noun sense ("two stops", "3 hops",
+      // "four rests"): a numeral quantifies nouns, so a word mostly a verb elsewhere is the counted noun here.
+      if (t.kind === 'word' && (isNoun(t.v) || (k === at + 1 && hasNounSense(t.v)))) {
         votes.set(t.v, (votes.get(t.v) ?? 0) + 1);
         break;
       }
