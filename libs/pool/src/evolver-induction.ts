@@ -8,6 +8,7 @@ import {
   admitCandidate,
   choiceLike,
   coHyponymChoice,
+  countCoversFlag,
   describeClosed,
   clusterConcept,
   detectConflict,
@@ -54,6 +55,9 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
   const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
   if (sib === null) return { ...alone, apply_rules: APPLY_RULES };
+  // A count beside the flag of its noun: the count alone is the key (the joint samples mix numbered and unnumbered
+  // fragments, which is no count); it supersedes the flag.
+  if (sib.count && alone.ok) return { ...alone, sibling_key: sib.key_name, apply_rules: APPLY_RULES };
   const samples = [...m.samples, ...sib.samples];
   const joint = await st.induceFn({ scenario: m.scenario_id, samples, existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
   const built = sib.choice ? choiceCandidate(sib.choice, joint, [m.samples, sib.samples]) : null;
@@ -260,7 +264,7 @@ function refineSibling(st: EvolverStore, m: MaturedCluster, name: string, c: Can
   const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
   if (!target) return null;
   const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
-  const plan = siblingPlan(target, c, existing.filter((k) => k !== target));
+  const plan = siblingPlan(target, c, existing.filter((k) => k !== target), st.lexicon);
   if (plan.kind === 'covered') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
   if (plan.kind === 'supersede') {
     const changes = supersede(st, m, base, scope, target.origin, target.definition, plan.key);
@@ -291,12 +295,12 @@ async function siblingOf(
   own: KeyDefinition | null,
   existing: readonly KeyDefinition[],
   seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
-): Promise<{ key_name: string; samples: readonly InductionSample[]; choice: CoHyponymChoice | null } | null> {
+): Promise<{ key_name: string; samples: readonly InductionSample[]; choice: CoHyponymChoice | null; count: boolean } | null> {
   const mine = wordProfile(m.samples);
   const lex = seen.lexicon;
   const exclude = lex ? scenarioConcepts(m.scenario_id, lex) : new Set<string>();
   const myConcept = lex && own !== null ? clusterConcept(m.samples, lex, exclude) : null;
-  let best: { key_name: string; samples: readonly InductionSample[]; cos: number; choice: CoHyponymChoice | null } | null = null;
+  let best: { key_name: string; samples: readonly InductionSample[]; cos: number; choice: CoHyponymChoice | null; count: boolean } | null = null;
   const done = new Set<string>();
   let probes = 0;
   for (const t of [...seen.triggers].reverse()) {
@@ -316,6 +320,11 @@ async function siblingOf(
     // embedder split by value, whatever the wording around them; no joint probe is spent on it.
     const choice = lex !== null && own !== null && choiceLike(own) && choiceLike(key.definition) ? coHyponymChoice(own, key.definition, lex) : null;
     if (cos < SIBLING_COSINE && choice !== null) cos = SIBLING_COSINE;
+    // A count of what a yes/no key is about (infant_count beside needs_baby, count-covers.ts): one need the embedder
+    // split into the fragments with a number and those without; the count is the better key.
+    const count = lex !== null && own !== null && countCoversFlag(own, key.definition, lex);
+    // The flag after its count (needs_puppy after puppy_count) is covered by the count.
+    if ((count || (lex !== null && own !== null && countCoversFlag(key.definition, own, lex))) && cos < SIBLING_COSINE) cos = SIBLING_COSINE;
     // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
     // At most MAX_JOINT_PROBES such inductions per cluster, the latest keys first: with an LLM inducer each is a call
     // made while the cluster's event is held.
@@ -324,7 +333,7 @@ async function siblingOf(
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
       if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
     }
-    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice };
+    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice, count };
   }
   return best;
 }
@@ -341,9 +350,11 @@ function sameKind(a: KeyDefinition, b: KeyDefinition): boolean {
  * its way out for lack of use (zhou §6.2.3), so they cover it; an experimental yes/no key the joint samples show
  * to be a choice is superseded by it (under another name only: the flag's name never changes type); new values widen an experimental choice; otherwise the intent is covered.
  */
-function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[]): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
+function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[], lex: Lexicon | null): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
   if (target.status !== 'experimental') return { kind: 'covered' };
   const key = c.key;
+  // A count of the thing the flag is about supersedes the flag (a count of at least one says what the flag said).
+  if (lex !== null && countCoversFlag(key, target.definition, lex) && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') return { kind: 'supersede', key };
   // A choice under the flag's own name would retype a published key in place: a better key is a new name (zhou §6.2.2).
   if (target.definition.key_type === 'boolean' && key.key_type === 'string' && key.key_name !== target.definition.key_name && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
     return { kind: 'supersede', key };
