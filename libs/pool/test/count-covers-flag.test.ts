@@ -20,7 +20,7 @@ async function fire(ev: Evolver, m: MaturedCluster): Promise<void> {
   ev.applyMatured(m, await ev.induce(m));
 }
 const newKeys = (ev: Evolver) => ev.patches().flatMap((r) => r.patch.new_keys.map((k) => ({ name: k.definition.key_name, type: k.definition.key_type, state: k.lifecycle.state })));
-const key = (key_name: string, key_type: KeyDefinition['key_type']): KeyDefinition => ({ key_name, key_type, description: 'x', required: false }) as KeyDefinition;
+const key = (key_name: string, key_type: KeyDefinition['key_type']): KeyDefinition => ({ key_name, key_type, required: false, default_value: null, semantic_description: 'x' });
 
 describe('countCoversFlag', () => {
   it('a count of a noun covers the flag of that noun or of a WordNet synonym (baby / infant), not of another thing', () => {
