@@ -118,14 +118,14 @@ export const TEXT_PATHS: readonly TextPath[] = [
     },
   },
   {
-    // A count covers the flag of its noun (count-covers.ts): key names induced from fragments, split and looked up
-    // through the lexicon, never used as object keys.
+    // A count covers the flag of its noun (count-covers.ts): key names induced from fragments and the scenario id,
+    // split and looked up through the lexicon, never used as object keys.
     name: 'evolution countCoversFlag (WordNet lexicon)',
     files: ['libs/evolution/src/count-covers.ts'],
     run: async (t) => {
       const lex = await wordnetLexicon();
       const key = (key_name: string, key_type: 'integer' | 'boolean') => ({ key_name, key_type, required: false, default_value: null, semantic_description: t });
-      return [countCoversFlag(key(`${t}_count`, 'integer'), key(`needs_${t}`, 'boolean'), lex), countCoversFlag(key('bag_count', 'integer'), key(t, 'boolean'), lex)];
+      return [countCoversFlag(key(`${t}_count`, 'integer'), key(`needs_${t}`, 'boolean'), lex), countCoversFlag(key('bag_count', 'integer'), key(t, 'boolean'), lex, t)];
     },
   },
   {
