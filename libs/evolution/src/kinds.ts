@@ -153,20 +153,22 @@ export function phraseCompound<P>(
  * storm 540") is not counted.
  */
 export function countedNoun<P>(
-  fragments: readonly { readonly p: P; readonly seq: readonly { readonly kind: string; readonly v: string }[] }[],
+  fragments: readonly { readonly p: P; readonly seq: readonly { readonly kind: string; readonly v: string; readonly raw?: string }[] }[],
   isNoun: (w: string) => boolean,
   isModifier: (w: string) => boolean,
-  hasNounSense: (w: string) => boolean = isNoun,
+  pluralNoun: (w: string, raw: string | undefined) => boolean = () => false,
 ): string | null {
   const votes = new Map<string, number>();
   for (const { seq } of fragments) {
     const at = seq.findIndex((t) => t.kind === 'number');
     if (at < 0) continue;
     for (let k = at + 1; k < seq.length; k++) {
-      const t = seq[k] as { kind: string; v: string };
-      // Right after a cardinal a word is read as a noun whenever it has a noun sense ("two stops", "3 hops",
-      // "four rests"): a numeral quantifies nouns, so a word mostly a verb elsewhere is the counted noun here.
-      if (t.kind === 'word' && (isNoun(t.v) || (k === at + 1 && hasNounSense(t.v)))) {
+      const t = seq[k] as { kind: string; v: string; raw?: string };
+      // Right after a cardinal a word written as a plural noun is the counted noun even when it is mostly a verb
+      // ("two stops", "3 hops", "four rests"): a numeral quantifies nouns, and the plural is the noun's inflection.
+      // A word the same as its lemma or inflected as a verb ("spare", "double", "stolen", "printed", "travel") is
+      // no such noun: it modifies the noun that follows, or is no count at all.
+      if (t.kind === 'word' && (isNoun(t.v) || (k === at + 1 && pluralNoun(t.v, t.raw)))) {
         votes.set(t.v, (votes.get(t.v) ?? 0) + 1);
         break;
       }

@@ -4,7 +4,7 @@
  * none taken from an evaluation stream.
  */
 import { describe, expect, it } from 'vitest';
-import { said, candidate } from './induction-fixture';
+import { said, candidate, induce } from './induction-fixture';
 
 describe('a count is named by the word its numeral quantifies', () => {
   it('a word mostly a verb, said right after the number, is the counted noun: hop_count, not max_count', () => {
@@ -28,7 +28,27 @@ describe('a count is named by the word its numeral quantifies', () => {
     expect(c.key).toMatchObject({ key_name: 'rest_count', key_type: 'integer' });
   });
 
-  it('a noun before the number still counts for nothing, a time unit still names a duration', () => {
+  // A word the same as its lemma or inflected as a verb right after the number modifies the noun after it.
+  const modified = (x: string, ns: string) => candidate([said(`two ${x} ${ns} please`, 3), said(`3 ${x} ${ns} for this`, 3), said(`we have four ${x} ${ns}`, 2), said(`2 ${x} ${ns} at most`, 2)]);
+  it.each([
+    ['spare', 'batteries', 'battery_count'],
+    ['lost', 'bags', 'bag_count'],
+    ['stolen', 'phones', 'phone_count'],
+    ['printed', 'copies', 'copy_count'],
+    ['double', 'rooms', 'room_count'],
+    ['separate', 'rooms', 'room_count'],
+    ['cut', 'versions', 'version_count'],
+    ['down', 'sites', 'site_count'],
+  ])('"%s %s" after a number counts the noun, not its modifier: %s', (x, ns, name) => {
+    expect(modified(x, ns).key).toMatchObject({ key_name: name, key_type: 'integer' });
+  });
+
+  it('a verb right after the number ("we 2 travel together") is no counted noun: no travel_count', () => {
+    const r = induce([said('we 2 travel together with a guide', 3), said('3 of us travel with a guide', 3), said('we are four, travelling with a guide', 2), said('2 people travel together', 2)]);
+    expect(r.ok && r.candidate.key.key_name).not.toBe('travel_count');
+  });
+
+  it('a noun before the number ("the wait ... 40 minutes") names no count; the time unit after it names a duration', () => {
     const c = candidate([
       said('the wait must be under 40 minutes', 3),
       said('waiting at most 30 minutes', 3),
@@ -37,5 +57,7 @@ describe('a count is named by the word its numeral quantifies', () => {
     ]);
     expect(c.key.key_type).toBe('integer');
     expect(c.key.key_name.endsWith('_minutes')).toBe(true);
+    expect(c.key.key_name).not.toMatch(/_count$/);
+    expect(c.key.key_name).not.toContain('wait_count');
   });
 });
