@@ -43,6 +43,13 @@ describe('a count is named by the word its numeral quantifies', () => {
     expect(modified(x, ns).key).toMatchObject({ key_name: name, key_type: 'integer' });
   });
 
+  it('after "one" the singular agrees: "one hop" counts hops, "one spare battery" still counts batteries', () => {
+    const hops = candidate([said('only one hop on this trip', 3), said('one hop is fine for me', 3), said('at most one hop please', 2), said('one hop only, thanks', 2)]);
+    expect(hops.key).toMatchObject({ key_name: 'hop_count', key_type: 'integer' });
+    const spare = candidate([said('one spare battery please', 3), said('just one spare battery for this', 3), said('we have one spare battery', 2), said('2 spare batteries at most', 2)]);
+    expect(spare.key).toMatchObject({ key_name: 'battery_count', key_type: 'integer' });
+  });
+
   it('a verb right after the number ("we 2 travel together") is no counted noun: no travel_count', () => {
     const r = induce([said('we 2 travel together with a guide', 3), said('3 of us travel with a guide', 3), said('we are four, travelling with a guide', 2), said('2 people travel together', 2)]);
     expect(r.ok && r.candidate.key.key_name).not.toBe('travel_count');
