@@ -53,6 +53,7 @@ export { KIND_AFFIXES, NAME_AFFIXES, SLOT_AFFIXES } from './affixes';
 export { COHYPONYM_DEPTH, MIN_KIND_DEPTH, kindChoiceName, coHyponymChoice, coHyponymKeys, sharedKind } from './cohyponym';
 export { frameChoices, type FrameChoice, type FramePhrase, type FrameToken, type FrameWords } from './frames';
 export type { CoHyponymChoice } from './cohyponym';
+export { countCoversFlag } from './count-covers';
 export { CONCEPT_MIN_VOICES, CONCEPT_RELATED, CONCEPT_SHARE, clusterConcept, nounConcept, sameConcept, scenarioConcepts } from './concept';
 export type { ClusterConcept, ConceptSample } from './concept';
 export { MAX_REFINED_DESCRIPTION_CHARS, detectConflict, existingKeysFor, newEnumValues, refineDescription, withValues } from './conflict';

@@ -1113,9 +1113,10 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
       unitWord: (inUnit) => vocab.filter((w) => inUnit.has(w) && posOf.get(w) !== 'v' && posOf.get(w) !== 'r' && readable(w)).map((w) => [w, weigh(withWord(w))] as const),
       counted: (nums) =>
         countedNoun(
-          nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v })) })),
+          nums.map((p) => ({ p, seq: p.toks.filter((t) => t.kind === 'word' || t.kind === 'number').map((t) => ({ kind: t.kind, v: t.v, n: t.n, i: t.i, raw: t.i === undefined ? undefined : rawOf.get(p.text)?.[t.i] })) })),
           (w) => posOf.get(w) === 'n' && readable(w),
           (w) => isAdj(w) || posOf.get(w) === null,
+          (w, raw, one) => raw !== undefined && lex.pos(w).n > 0 && readable(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && (one ? raw === w && lex.pos(w).a === 0 : raw !== w && lex.lemma(raw, 'n') === w),
         ),
       enoughClients: (ps) => voterCount(ps) >= needClients,
       nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),

@@ -153,16 +153,28 @@ export function phraseCompound<P>(
  * storm 540") is not counted.
  */
 export function countedNoun<P>(
-  fragments: readonly { readonly p: P; readonly seq: readonly { readonly kind: string; readonly v: string }[] }[],
+  fragments: readonly { readonly p: P; readonly seq: readonly { readonly kind: string; readonly v: string; readonly raw?: string; readonly n?: number; readonly i?: number }[] }[],
   isNoun: (w: string) => boolean,
   isModifier: (w: string) => boolean,
+  agreesWithNumeral: (w: string, raw: string | undefined, one: boolean) => boolean = () => false,
 ): string | null {
   const votes = new Map<string, number>();
   for (const { seq } of fragments) {
     const at = seq.findIndex((t) => t.kind === 'number');
     if (at < 0) continue;
     for (let k = at + 1; k < seq.length; k++) {
-      const t = seq[k] as { kind: string; v: string };
+      const t = seq[k] as { kind: string; v: string; raw?: string; i?: number };
+      // Right after a cardinal a noun that agrees with it is the counted noun even when it is mostly a verb ("two
+      // stops", "3 hops", "one stop"): after "one" the noun's own form, after any other number its plural. A word
+      // inflected as a verb ("stolen", "printed"), an adjective ("spare", "double") or an uninflected word after
+      // another number ("we 2 travel") does not agree: it modifies the noun that follows, or is no count at all.
+      // After "one" a noun right behind the word is the head ("one stop flight" counts flights).
+      if (t.kind === 'word' && k === at + 1 && !isNoun(t.v) && agreesWithNumeral(t.v, t.raw, (seq[at] as { n?: number }).n === 1)) {
+        const next = seq[k + 1];
+        const head = (seq[at] as { n?: number }).n === 1 && next !== undefined && next.kind === 'word' && t.i !== undefined && next.i === t.i + 1 && isNoun(next.v) ? next.v : t.v;
+        votes.set(head, (votes.get(head) ?? 0) + 1);
+        break;
+      }
       if (t.kind === 'word' && isNoun(t.v)) {
         votes.set(t.v, (votes.get(t.v) ?? 0) + 1);
         break;

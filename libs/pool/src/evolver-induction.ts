@@ -8,6 +8,7 @@ import {
   admitCandidate,
   choiceLike,
   coHyponymChoice,
+  countCoversFlag,
   describeClosed,
   clusterConcept,
   detectConflict,
@@ -54,6 +55,10 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
   const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
   if (sib === null) return { ...alone, apply_rules: APPLY_RULES };
+  // A count beside the flag of its noun: the count alone is the key (the joint samples mix numbered and unnumbered
+  // fragments, which is no count); it supersedes the flag.
+  // The decision is logged with the induction (`sibling_relation`), so applying it never reads the lexicon again.
+  if (sib.count && alone.ok) return { ...alone, sibling_key: sib.key_name, sibling_relation: 'count_covers_flag', apply_rules: APPLY_RULES };
   const samples = [...m.samples, ...sib.samples];
   const joint = await st.induceFn({ scenario: m.scenario_id, samples, existing_keys: existing.filter((k) => k.key_name !== sib.key_name) });
   const built = sib.choice ? choiceCandidate(sib.choice, joint, [m.samples, sib.samples]) : null;
@@ -110,10 +115,11 @@ function distinctVoices(clusters: readonly (readonly InductionSample[])[]): Map<
 
 /**
  * The rules `applyMatured` and `applyGrown` follow, by version: 1, what records without the field were applied
- * with; 2, a grown cluster widens its key only with that key's intent. An induction made now carries the current
- * version, so a replay of any record applies the rules it was applied with live.
+ * with; 2, a grown cluster widens its key only with that key's intent; 3, a count logged as covering its sibling
+ * flag (`sibling_relation: 'count_covers_flag'`) supersedes an experimental flag. An induction made now carries the
+ * current version, so a replay of any record applies the rules it was applied with live.
  */
-export const APPLY_RULES = 2;
+export const APPLY_RULES = 3;
 
 function applyRulesOf(induced: EvolverInduction): number {
   const v = (induced as { apply_rules?: unknown }).apply_rules;
@@ -130,6 +136,14 @@ function siblingKeyOf(induced: EvolverInduction): string | null {
   return k;
 }
 
+/** The relation to its sibling a logged induction names: only a count covering its flag, from rules 3 on. */
+function siblingRelationOf(induced: EvolverInduction, rules: number): 'count_covers_flag' | null {
+  const r = (induced as { sibling_relation?: unknown }).sibling_relation;
+  if (r === undefined || r === null) return null;
+  if (r !== 'count_covers_flag') throw poolError('fragment_invalid', 'induction.sibling_relation', `induction.sibling_relation must be 'count_covers_flag' when present, got ${typeof r === 'string' ? `${r.length} characters` : typeof r}`);
+  return rules >= 3 ? r : null;
+}
+
 /** The samples a later cluster's induction reads for sibling detection: recorded when an induction is applied. */
 function remember(st: EvolverStore, m: MaturedCluster): void {
   st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
@@ -138,7 +152,7 @@ function remember(st: EvolverStore, m: MaturedCluster): void {
 /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induceMatured` gave. */
 export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { report: TriggerReport; changes: PatchChange[] } {
   const siblingKey = siblingKeyOf(induced);
-  applyRulesOf(induced);
+  const relation = siblingRelationOf(induced, applyRulesOf(induced));
   remember(st, m);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
@@ -166,7 +180,7 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Evolv
     return { report: r, changes };
   };
   if (!induced.ok) return report('rejected', null, null, [induced.reason]);
-  const sibling = siblingKey === null ? null : refineSibling(st, m, siblingKey, induced.candidate, base, scope);
+  const sibling = siblingKey === null ? null : refineSibling(st, m, siblingKey, induced.candidate, base, scope, relation);
   if (sibling !== null) {
     changes.push(...sibling.changes);
     return report(sibling.outcome, sibling.patch_id, sibling.key_name, sibling.reasons);
@@ -231,12 +245,15 @@ export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: Evolver
  * to be a choice: window_seat → seat_preference with window and aisle). Never a silent rename or retype (zhou
  * §6.2.2): the new key is published and the old one deprecated, each recorded as a decision.
  */
-function supersede(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, scope: Scope, oldPatchId: string, old: KeyDefinition, key: KeyDefinition): PatchChange[] {
+function supersede(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, scope: Scope, oldPatchId: string, old: KeyDefinition, key: KeyDefinition, sibling: string | null = null): PatchChange[] {
   const now = m.matured_at;
   const { record, change } = newPatch(st, base, scope, now, m.cluster_id, { new_keys: [key] });
-  const why = `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients: "${key.key_name}" (${key.key_type}${key.enum ? `: ${key.enum.map(String).join(', ')}` : ''}) covers "${old.key_name}" (${old.key_type}) (zhou §6.2.2)`;
-  decide(st, { at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: key.key_name, action: 'supersede', reasons: [why], figures: { cluster: m.cluster_id, replaces: old.key_name }, actor: 'inducer' });
-  st.triggers.push({ at: now, cluster_id: m.cluster_id, scenario: m.scenario_id, scope: scopeLabel(scope), outcome: 'patched', patch_id: record.patch.patch_id, key_name: key.key_name, reasons: [why], heat: m.heat, distinct_clients: m.distinct_clients, branch: m.branch });
+  const covers = `"${key.key_name}" (${key.key_type}${key.enum ? `: ${key.enum.map(String).join(', ')}` : ''}) covers "${old.key_name}" (${old.key_type}) (zhou §6.2.2)`;
+  // A sibling cluster matured for the first time (it did not grow): its reason says what it shares with the old key.
+  const why = sibling ?? `cluster ${m.cluster_id} grew to ${m.distinct_clients} clients: ${covers}`;
+  decide(st, { at: now, scenario: m.scenario_id, patch_id: record.patch.patch_id, key_name: key.key_name, action: 'supersede', reasons: [sibling === null ? why : `${why}: ${covers}`], figures: { cluster: m.cluster_id, replaces: old.key_name }, actor: 'inducer' });
+  // A sibling's one trigger report is made by applyMatured; a grown cluster has none of its own.
+  if (sibling === null) st.triggers.push({ at: now, cluster_id: m.cluster_id, scenario: m.scenario_id, scope: scopeLabel(scope), outcome: 'patched', patch_id: record.patch.patch_id, key_name: key.key_name, reasons: [why], heat: m.heat, distinct_clients: m.distinct_clients, branch: m.branch });
   // The old key leaves once clients can see its successor (a successor waiting for an operator leaves it in place).
   if (record.status !== 'active') return [change];
   const r = find(st, oldPatchId);
@@ -255,15 +272,18 @@ function supersede(st: EvolverStore, m: MaturedCluster, base: SchemaTemplate, sc
  * show to be a choice is superseded by the enum; new values widen its enum; otherwise the intent is covered.
  * Null when the cluster has no sibling (or its key left meanwhile).
  */
-function refineSibling(st: EvolverStore, m: MaturedCluster, name: string, c: Candidate, base: SchemaTemplate, scope: Scope): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
+function refineSibling(st: EvolverStore, m: MaturedCluster, name: string, c: Candidate, base: SchemaTemplate, scope: Scope, relation: 'count_covers_flag' | null): { outcome: 'patched' | 'merged' | 'redundant'; patch_id: string | null; key_name: string; reasons: string[]; changes: PatchChange[] } | null {
   const existing = existingKeysFor(base, live(st), scope, m.matured_at, st.lifecycle.compatibility_window_ms);
   const target = existing.find((k) => k.key_name === name && k.status !== 'withdrawn');
   if (!target) return null;
   const why = `cluster ${m.cluster_id} says what the cluster behind "${name}" says (zhou §6.2.2 one key per intent)`;
-  const plan = siblingPlan(target, c, existing.filter((k) => k !== target));
+  const plan = siblingPlan(target, c, existing.filter((k) => k !== target), relation);
+  // A count that cannot supersede its flag (review needed, or another live key is its intent) is a candidate of
+  // its own: conflict detection, the guard and review, like any other (null: no sibling applies).
+  if (plan.kind === 'own') return null;
   if (plan.kind === 'covered') return { outcome: 'redundant', patch_id: null, key_name: name, reasons: [why], changes: [] };
   if (plan.kind === 'supersede') {
-    const changes = supersede(st, m, base, scope, target.origin, target.definition, plan.key);
+    const changes = supersede(st, m, base, scope, target.origin, target.definition, plan.key, why);
     return { outcome: 'patched', patch_id: changes[0]?.record.patch.patch_id ?? null, key_name: plan.key.key_name, reasons: [why], changes };
   }
   const change = widenKey(st, m, base, scope, target.definition, plan.values, why);
@@ -291,12 +311,12 @@ async function siblingOf(
   own: KeyDefinition | null,
   existing: readonly KeyDefinition[],
   seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
-): Promise<{ key_name: string; samples: readonly InductionSample[]; choice: CoHyponymChoice | null } | null> {
+): Promise<{ key_name: string; samples: readonly InductionSample[]; choice: CoHyponymChoice | null; count: boolean } | null> {
   const mine = wordProfile(m.samples);
   const lex = seen.lexicon;
   const exclude = lex ? scenarioConcepts(m.scenario_id, lex) : new Set<string>();
   const myConcept = lex && own !== null ? clusterConcept(m.samples, lex, exclude) : null;
-  let best: { key_name: string; samples: readonly InductionSample[]; cos: number; choice: CoHyponymChoice | null } | null = null;
+  let best: { key_name: string; samples: readonly InductionSample[]; cos: number; choice: CoHyponymChoice | null; count: boolean } | null = null;
   const done = new Set<string>();
   let probes = 0;
   for (const t of [...seen.triggers].reverse()) {
@@ -316,6 +336,11 @@ async function siblingOf(
     // embedder split by value, whatever the wording around them; no joint probe is spent on it.
     const choice = lex !== null && own !== null && choiceLike(own) && choiceLike(key.definition) ? coHyponymChoice(own, key.definition, lex) : null;
     if (cos < SIBLING_COSINE && choice !== null) cos = SIBLING_COSINE;
+    // A count of what a yes/no key is about (infant_count beside needs_baby, count-covers.ts): one need the embedder
+    // split into the fragments with a number and those without; the count is the better key.
+    const count = lex !== null && own !== null && countCoversFlag(own, key.definition, lex, m.scenario_id);
+    // The flag after its count (needs_puppy after puppy_count) is covered by the count.
+    if ((count || (lex !== null && own !== null && countCoversFlag(key.definition, own, lex, m.scenario_id))) && cos < SIBLING_COSINE) cos = SIBLING_COSINE;
     // A yes/no key beside a choice (a cluster that heard one value): one intent when the key induced over both is one choice holding both.
     // At most MAX_JOINT_PROBES such inductions per cluster, the latest keys first: with an LLM inducer each is a call
     // made while the cluster's event is held.
@@ -324,7 +349,7 @@ async function siblingOf(
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
       if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
     }
-    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice };
+    if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice, count };
   }
   return best;
 }
@@ -341,9 +366,12 @@ function sameKind(a: KeyDefinition, b: KeyDefinition): boolean {
  * its way out for lack of use (zhou §6.2.3), so they cover it; an experimental yes/no key the joint samples show
  * to be a choice is superseded by it (under another name only: the flag's name never changes type); new values widen an experimental choice; otherwise the intent is covered.
  */
-function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[]): { kind: 'covered' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
+function siblingPlan(target: AcceptedKey, c: Candidate, others: readonly AcceptedKey[], relation: 'count_covers_flag' | null): { kind: 'covered' } | { kind: 'own' } | { kind: 'supersede'; key: KeyDefinition } | { kind: 'widen'; values: JsonValue[] } {
   if (target.status !== 'experimental') return { kind: 'covered' };
   const key = c.key;
+  // A count logged as covering the flag (decided at induction, never re-read from the lexicon here) supersedes it: a
+  // count of at least one says what the flag said. One needing review or colliding with another key is its own.
+  if (relation === 'count_covers_flag') return (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none' ? { kind: 'supersede', key } : { kind: 'own' };
   // A choice under the flag's own name would retype a published key in place: a better key is a new name (zhou §6.2.2).
   if (target.definition.key_type === 'boolean' && key.key_type === 'string' && key.key_name !== target.definition.key_name && Array.isArray(key.enum) && key.enum.length >= 2 && (c.review ?? []).length === 0 && detectConflict(c, others).kind === 'none') {
     return { kind: 'supersede', key };

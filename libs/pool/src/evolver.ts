@@ -162,6 +162,12 @@ export type EvolverInduction = InductionResult & {
    * record decides what applying it live decided then; absent in records older than the field (version 1).
    */
   readonly apply_rules?: number;
+  /**
+   * How the induction relates to its sibling key, decided when it was induced (the lexicon is read then, never when
+   * it is applied): 'count_covers_flag', an integer `<noun>_count` beside the yes/no key of that noun (count-covers.ts),
+   * which it supersedes while that key is experimental (apply rules 3 on). Absent otherwise.
+   */
+  readonly sibling_relation?: 'count_covers_flag';
 };
 
 export type InduceFn = (input: { readonly scenario: string; readonly samples: readonly InductionSample[]; readonly existing_keys: readonly KeyDefinition[] }) => Promise<InductionResult>;

@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, coHyponymChoice, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { clusterConcept, coHyponymChoice, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -115,6 +115,17 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const lex = await wordnetLexicon();
       const flag = { key_name: `needs_${t}`, key_type: 'boolean' as const, required: false, default_value: null, semantic_description: t };
       return [sharedKind(lex, [t, 'taxi'], t), coHyponymChoice(flag, { ...flag, key_name: 'car_type', key_type: 'string', enum: ['taxi', t] }, lex)];
+    },
+  },
+  {
+    // A count covers the flag of its noun (count-covers.ts): key names induced from fragments and the scenario id,
+    // split and looked up through the lexicon, never used as object keys.
+    name: 'evolution countCoversFlag (WordNet lexicon)',
+    files: ['libs/evolution/src/count-covers.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      const key = (key_name: string, key_type: 'integer' | 'boolean') => ({ key_name, key_type, required: false, default_value: null, semantic_description: t });
+      return [countCoversFlag(key(`${t}_count`, 'integer'), key(`needs_${t}`, 'boolean'), lex), countCoversFlag(key('bag_count', 'integer'), key(t, 'boolean'), lex, t)];
     },
   },
   {
