@@ -61,6 +61,7 @@ export function createWordNetLexicon(wn: WordNet, wv?: WordVectors): Lexicon {
   const lemmaCache = new Map<string, string | null>();
   const synCache = new Map<string, readonly string[]>();
   const hypCache = new Map<string, readonly string[]>();
+  const instCache = new Map<string, boolean>();
   // Morphy's first base form, except that a word which is a lemma of its own ("eyes", as in "in the eyes of")
   // gives way to a detached form WordNet knows better ("eye"). Later detachments are never preferred
   // otherwise: "sites" is "site", not "sit".
@@ -130,6 +131,20 @@ export function createWordNetLexicon(wn: WordNet, wv?: WordVectors): Lexicon {
       }
       const v = Object.freeze(out);
       hypCache.set(k, v);
+      return v;
+    },
+    // The most frequent sense is an instance when WordNet links it up by an instance hypernym (`@i`): paris, london
+    // (national_capital), einstein (physicist); the five synsets with both links (alabama, orion) are named too.
+    // Kinds (taxi, monday, dog) have plain hypernyms (`@`) only.
+    instance(word, pos) {
+      if (word.length > 40) return false;
+      const k = `${pos}:${word}`;
+      const hit = instCache.get(k);
+      if (hit !== undefined) return hit;
+      const e = entry(word, pos);
+      const s = e && e.offsets.length > 0 ? wn.synset(pos, e.offsets[0] as number) : undefined;
+      const v = (s?.pointers ?? []).some((p) => p.symbol === '@i');
+      if (instCache.size < 100_000) instCache.set(k, v);
       return v;
     },
   };

@@ -27,11 +27,16 @@ const MAX_VALUES = 16;
 /** A value or a hypernym lemma this lexicon reads: short lowercase letters, `_` between words. */
 const LEMMA = /^[a-z]{2,24}(?:_[a-z]{2,24}){0,2}$/;
 
-/** The value's noun hypernyms, nearest first, when the lexicon reads it mainly as a noun; else null. */
+/**
+ * The value's noun hypernyms, nearest first, when the lexicon reads it mainly as a noun and as a kind; else null. A
+ * named thing (the lexicon's `instance`: paris and london are instances of national_capital, einstein of physicist)
+ * is an open value, a destination or a name, never one alternative of a choice an operator would accept.
+ */
 function nounHypernyms(lex: Lexicon, word: string): readonly string[] | null {
   if (typeof word !== 'string' || !LEMMA.test(word)) return null;
   const p = lex.pos(word);
   if (p.n === 0 || p.n < p.v || p.n < p.a) return null;
+  if (lex.instance?.(word, 'n') === true) return null;
   return lex.hypernyms(word, 'n', COHYPONYM_DEPTH).filter((h) => typeof h === 'string' && LEMMA.test(h));
 }
 

@@ -22,8 +22,17 @@ export interface Lexicon {
   lemma(word: string, pos: LexPos): string | null;
   /** The members of the word's most frequent synset in `pos` (lemmas, `_` for spaces); [] when unknown. */
   synonyms(word: string, pos: LexPos): readonly string[];
-  /** The first lemma of each hypernym of the word's most frequent sense, nearest first, up to `depth` levels. */
+  /**
+   * The first lemma of each hypernym of the word's most frequent sense, nearest first, up to `depth` levels. WordNet's
+   * instance links (`@i`: paris is an instance of national_capital) are read as hypernyms too; `instance` tells them apart.
+   */
   hypernyms(word: string, pos: LexPos, depth: number): readonly string[];
+  /**
+   * Optional: whether the word's most frequent sense in `pos` is an instance (a named place, person, company: WordNet
+   * links it to its kind by an instance hypernym, `@i`) rather than a kind (taxi, monday, dog). False when unknown.
+   * Lexicons without instance links leave it out.
+   */
+  instance?(word: string, pos: LexPos): boolean;
   /**
    * Optional distributional relatedness of two words in [-1, 1] (the cosine of their GloVe vectors in
    * libs/embeddings), or null when either word has no vector. Lexicons without word vectors leave it out.
@@ -80,6 +89,8 @@ export interface TableEntry {
   readonly pos: LexPos;
   readonly synonyms?: readonly string[];
   readonly hypernyms?: readonly string[];
+  /** The word is an instance of its hypernyms (a named place or person), not a kind of them. */
+  readonly instance?: boolean;
 }
 
 /**
@@ -113,6 +124,10 @@ export function createTableLexicon(table: Readonly<Record<string, TableEntry>>):
     hypernyms(word, pos, depth) {
       const e = find(word);
       return e && e[1].pos === pos && depth > 0 ? [...(e[1].hypernyms ?? [])] : [];
+    },
+    instance(word, pos) {
+      const e = find(word);
+      return e !== undefined && e[1].pos === pos && e[1].instance === true;
     },
   };
 }
