@@ -79,6 +79,15 @@ export const TEXT_PATHS: readonly TextPath[] = [
       return [lex.related?.(t, 'seat') ?? null, lex.related?.('seat', t) ?? null, lex.related?.(t, t) ?? null];
     },
   },
+  // Whether a fragment word's first noun sense is a named thing (WordNet instance link): sharedKind asks it of values.
+  {
+    name: 'embeddings WordNet lexicon instance',
+    files: ['libs/embeddings/src/lexicon.ts', 'libs/evolution/src/lexicon.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      return [lex.instance?.(t, 'n') ?? null, lex.instance?.(t, 'v') ?? null, lex.instance?.(t.toLowerCase(), 'n') ?? null];
+    },
+  },
   // An operator's edit_patch: name, values and description are outside text too (typed in a console or a CLI).
   {
     name: 'evolution editKeyDefinition (operator edit)',
