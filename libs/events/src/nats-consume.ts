@@ -196,6 +196,13 @@ async function handleBatch(x: NatsCtx, durable: string, c: BatchContext, batch: 
       clearInterval(beat);
     }
   }
+  // A batch the handler did not see (every event outside the filters, or undecodable) is acked without waiting for the
+  // server's confirmation: an ack lost here only has those events delivered again and skipped again. On a server
+  // without filter_subjects this is every execute's events reaching a durable whose cover is the whole stream.
+  if (live.length === 0) {
+    for (const m of skipped) m.ack();
+    return;
+  }
   await ackAll(x, durable, [...skipped, ...live.map((d) => d.m)]);
 }
 

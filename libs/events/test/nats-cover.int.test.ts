@@ -106,6 +106,24 @@ describe.skipIf(!infra)('a multi-filter durable on the local NATS server', () =>
     await r.bus.close();
   }, 120_000);
 
+  it('acks a batch of events outside its filters without asking the server to confirm, and confirms the ack of a batch its handler took', async () => {
+    const r = await stream();
+    // Acks go to `$JS.ACK.<stream>.<durable>.…`; a confirmed ack (ackAck) carries a reply subject, a plain ack none.
+    const acks: { reply: boolean }[] = [];
+    const watch = admin.subscribe(`$JS.ACK.${r.subjects.stream}.patches.>`, { callback: (_e, m) => acks.push({ reply: Boolean(m.reply) }) });
+    await admin.flush();
+    await r.put(patchEvent('flight_booking', EventType.PatchPublished));
+    const a = await drain(r, async () => {
+      for (let i = 0; i < 20; i++) await r.put(payloadExecuted('flight_booking'));
+    });
+    expect(a.handled).toHaveLength(1);
+    await expect.poll(() => acks.length, { timeout: 10_000 }).toBe(a.ci.delivered.consumer_seq);
+    // The patch event's batch was confirmed; on 2.9 the executions after it reached the durable and were acked plainly.
+    expect(acks.filter((k) => k.reply).length).toBe(a.multiFilter ? 1 : acks.length - 20);
+    watch.unsubscribe();
+    await r.bus.close();
+  }, 120_000);
+
   it('starts a fresh durable after the executions stored before its first event, and one with no event yet after the last message, missing none published later', async () => {
     const r = await stream();
     for (let i = 0; i < 1500; i++) await r.put(payloadExecuted('flight_booking'));
