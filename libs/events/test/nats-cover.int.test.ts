@@ -110,7 +110,7 @@ describe.skipIf(!infra)('a multi-filter durable on the local NATS server', () =>
     const r = await stream();
     // Acks go to `$JS.ACK.<stream>.<durable>.…`; a confirmed ack (ackAck) carries a reply subject, a plain ack none.
     const acks: { reply: boolean }[] = [];
-    const watch = admin.subscribe(`$JS.ACK.${r.subjects.stream}.patches.>`, { callback: (_e, m) => acks.push({ reply: Boolean(m.reply) }) });
+    const watch = admin.subscribe(`$JS.ACK.${r.subjects.stream}.patches.>`, { callback: (_e, m) => void acks.push({ reply: Boolean(m.reply) }) });
     await admin.flush();
     await r.put(patchEvent('flight_booking', EventType.PatchPublished));
     const a = await drain(r, async () => {
