@@ -491,8 +491,9 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     // depends on them, and the flush they no longer wait for is one fewer in the queue of the commits that do (an
     // execute's own, the consumers'). Not on PGlite: single-user, it has no WAL writer to flush an asynchronous
     // commit later, so the marks would stay unwritten until the next synchronous commit, however long that takes.
-    // A pass that set rows aside commits them synchronously, as every other write.
-    if (dead.length > 0 && db.kind === 'pg') await tx.query('SET LOCAL synchronous_commit = on');
+    // A pass that set rows aside commits them at the configured level (database, role, server), as every other
+    // write: `TO DEFAULT` restores it (`remote_apply`, `local`, …), where a literal `on` would override it.
+    if (dead.length > 0 && db.kind === 'pg') await tx.query('SET LOCAL synchronous_commit TO DEFAULT');
     return { claimed: rows.length, failed, held: cut.publish < all.length };
   });
 }
