@@ -3,13 +3,13 @@
 // entry on PostgreSQL + NATS) or embedded (`npm start` defaults, PGlite). PROBE_ROUNDS (3), BENCH_SECONDS (5),
 // PROBE_C64=1 adds a c64 round, PROBE_IDLE_SPANS (3) the idle spans. Prints p50/p99 and the CPU ms per call of the system under test, and the
 // processes' idle CPU per second with no calls.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent as HttpAgent, request } from 'node:http';
 import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { SECONDS, load } from './load';
+import { parseStraceSummary, startTracer } from './strace-probe';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -104,15 +104,24 @@ async function startSystem(procs: ServiceProcess[]): Promise<{ url: string; key:
  */
 async function straceCounts(procs: ServiceProcess[], run: () => Promise<void>, label: string, per: number, unit: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'probe-strace-'));
-  const tracers = procs.map((p) => spawn('strace', ['-c', '-f', '-o', join(dir, p.name), '-p', String(p.child.pid)], { stdio: 'ignore' }));
+  const started = await Promise.allSettled(procs.map((p) => startTracer(p.child.pid!, join(dir, p.name))));
+  const tracers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const refused = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (refused) {
+    await Promise.all(tracers.map((t) => t.stop()));
+    throw refused.reason;
+  }
   await new Promise((r) => setTimeout(r, 1000));
   await run();
-  await Promise.all(tracers.map((t) => new Promise((r) => (t.once('exit', r), t.kill('SIGINT')))));
-  const rows = procs.map((p) => {
-    const text = readFileSync(join(dir, p.name), 'utf8');
-    const calls = (name: string) => Number(text.split('\n').find((l) => l.trim().endsWith(` ${name}`))?.trim().split(/\s+/)[3] ?? 0);
-    const total = Number(text.split('\n').find((l) => l.trim().endsWith(' total'))?.trim().split(/\s+/)[3] ?? 0);
-    return `${p.name} ${(total / per).toFixed(1)} (epoll ${(calls('epoll_pwait') / per).toFixed(1)}, writes ${((calls('write') + calls('writev') + calls('sendmsg') + calls('sendto')) / per).toFixed(1)}, reads ${((calls('read') + calls('recvmsg') + calls('recvfrom')) / per).toFixed(1)})`;
+  const stopped = await Promise.all(tracers.map((t) => t.stop()));
+  const rows = procs.map((p, i) => {
+    const s = stopped[i]!;
+    const text = existsSync(join(dir, p.name)) ? readFileSync(join(dir, p.name), 'utf8') : '';
+    const sum = s.early ? undefined : parseStraceSummary(text);
+    if (!sum) return `${p.name} not measured (${s.early ? `strace exited early, code ${s.code ?? s.signal}: ptrace permission?` : 'strace wrote no summary'})`;
+    const rate = (n: number) => (n / per).toFixed(1);
+    const { calls } = sum;
+    return `${p.name} ${rate(sum.total)} (epoll ${rate(calls('epoll_pwait'))}, writes ${rate(calls('write') + calls('writev') + calls('sendmsg') + calls('sendto'))}, reads ${rate(calls('read') + calls('recvmsg') + calls('recvfrom'))})`;
   });
   process.stdout.write(`  syscalls per ${unit}, ${label}: ${rows.join('; ')}\n`);
 }
