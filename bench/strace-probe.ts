@@ -28,7 +28,7 @@ export async function startTracer(pid: number, out: string, cmd: readonly string
 async function stopTracer(t: ChildProcess, exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>, graceMs: number) {
   const early = t.exitCode !== null || t.signalCode !== null;
   if (!early) t.kill('SIGINT');
-  const timeout = (ms: number) => new Promise<undefined>((resolve) => setTimeout(resolve, ms).unref());
+  const timeout = (ms: number) => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
   let done = await Promise.race([exited, timeout(graceMs)]);
   if (!done) {
     t.kill('SIGKILL');
