@@ -3,10 +3,13 @@
 // entry on PostgreSQL + NATS) or embedded (`npm start` defaults, PGlite). PROBE_ROUNDS (3), BENCH_SECONDS (5),
 // PROBE_C64=1 adds a c64 round, PROBE_IDLE_SPANS (3) the idle spans. Prints p50/p99 and the CPU ms per call of the system under test, and the
 // processes' idle CPU per second with no calls.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent as HttpAgent, request } from 'node:http';
 import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { SECONDS, load } from './load';
+import { parseStraceSummary, startTracer } from './strace-probe';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -94,6 +97,35 @@ async function startSystem(procs: ServiceProcess[]): Promise<{ url: string; key:
   return { url: `${gateway}/rpc`, key: identity.operatorKey, drop: () => db.drop() };
 }
 
+/**
+ * PROBE_STRACE=N: `strace -c -f` on every process while N executes run one after another, then while the
+ * system rests for 3 s; prints syscalls (and the event loop's wake-ups, epoll_pwait) per execute and per
+ * second at rest, by process. Counts, not times: they do not move with the machine's load.
+ */
+async function straceCounts(procs: ServiceProcess[], run: () => Promise<void>, label: string, per: number, unit: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'probe-strace-'));
+  const started = await Promise.allSettled(procs.map((p) => startTracer(p.child.pid!, join(dir, p.name))));
+  const tracers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const refused = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (refused) {
+    await Promise.all(tracers.map((t) => t.stop()));
+    throw refused.reason;
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  await run();
+  const stopped = await Promise.all(tracers.map((t) => t.stop()));
+  const rows = procs.map((p, i) => {
+    const s = stopped[i]!;
+    const text = existsSync(join(dir, p.name)) ? readFileSync(join(dir, p.name), 'utf8') : '';
+    const sum = s.early ? undefined : parseStraceSummary(text);
+    if (!sum) return `${p.name} not measured (${s.early ? `strace exited early, code ${s.code ?? s.signal}: ptrace permission?` : 'strace wrote no summary'})`;
+    const rate = (n: number) => (n / per).toFixed(1);
+    const { calls } = sum;
+    return `${p.name} ${rate(sum.total)} (epoll ${rate(calls('epoll_pwait'))}, writes ${rate(calls('write') + calls('writev') + calls('sendmsg') + calls('sendto'))}, reads ${rate(calls('read') + calls('recvmsg') + calls('recvfrom'))})`;
+  });
+  process.stdout.write(`  syscalls per ${unit}, ${label}: ${rows.join('; ')}\n`);
+}
+
 async function main(): Promise<void> {
   const procs: ServiceProcess[] = [];
   const sys = await startSystem(procs);
@@ -112,15 +144,25 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`${MODE}: idle ${idle.join(', ')} ms CPU/s (${spans} 3 s spans after the first execute); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
     process.stdout.write(`  last span by process: ${procs.map((p, i) => `${p.name} ${each[i]!.toFixed(1)}`).join(', ')}\n`);
+    const straceN = Number(process.env.PROBE_STRACE ?? 0);
+    if (straceN > 0) {
+      await straceCounts(procs, () => new Promise((r) => setTimeout(r, 3000)), 'at rest (3 s)', 3, 's');
+      await straceCounts(procs, async () => {
+        for (let i = 0; i < straceN; i++) await once();
+        await new Promise((r) => setTimeout(r, 1000));
+      }, `${straceN} executes at c1 and 1 s after`, straceN, 'execute');
+    }
     const conc = process.env.PROBE_C64 ? [1, 64] : [1];
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of conc) {
         const c0 = own();
+        const per0 = procs.map((p) => cpuSeconds(p.child.pid));
         const w0 = await walSyncs();
         const r = await load(c, once);
         const calls = Math.max(1, r.rps * (SECONDS + 1));
         const syncs = MODE === 'embedded' ? '' : ` WAL flushes ${((await walSyncs()) - w0) / calls > 0 ? (((await walSyncs()) - w0) / calls).toFixed(2) : '0'}/call (machine-wide)`;
         process.stdout.write(`  c${c} round ${round + 1}: ${r.rps} rps p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms CPU ${(((own() - c0) * 1000) / calls).toFixed(2)} ms/call${syncs} errors ${r.errors}\n`);
+        process.stdout.write(`    by process: ${procs.map((p, i) => `${p.name} ${(((cpuSeconds(p.child.pid) - per0[i]!) * 1000) / calls).toFixed(2)}`).join(', ')}\n`);
       }
     }
   } finally {

@@ -418,8 +418,12 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     // the mark is seen by no one unless the transaction commits, after the rows are published. A row that is
     // not published is unmarked before the commit.
     // `seen` reads the statement's snapshot, before its own marks (outboxMarkSql).
+    // On a PostgreSQL server the claim also sets the transaction's commit asynchronous (see the end of the pass):
+    // `seen` calls set_config once, when the first claimed row is returned, so a pass that claims nothing commits as
+    // before (it wrote nothing), and the setting costs no round trip of its own.
+    const asyncCommit = db.kind === 'pg' ? `, set_config('synchronous_commit', 'off', true) AS async_commit` : '';
     const claimed = await tx.query<Row>(
-      `WITH seen AS (SELECT ${outboxMarkSql(s)} AS mark)
+      `WITH seen AS (SELECT ${outboxMarkSql(s)} AS mark${asyncCommit})
        UPDATE ${s}.outbox SET published_at = now() WHERE seq IN (
          SELECT seq FROM ${s}.outbox WHERE published_at IS NULL AND (SELECT pg_try_advisory_xact_lock($2))
           ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -481,13 +485,15 @@ async function publishBatch(b: Batch): Promise<{ claimed: number; failed: boolea
     if (behind.length > 0) await tx.query(`UPDATE ${s}.outbox SET published_at = NULL WHERE seq = ANY($1::bigint[])`, [behind]);
     for (const d of dead) await reportDeadLetter(tx, s, log, { source: 'outbox', event: d.event, error: d.error, attempts: d.attempts, id: d.id });
     // A pass that moved no row to the dead letters (it marked rows published, counted a failed publish or unmarked
-    // rows held behind a gap) commits without waiting for its WAL flush on a PostgreSQL server: lost in a crash,
+    // rows held behind a gap) commits without waiting for its WAL flush on a PostgreSQL server (set by the claim): lost in a crash,
     // marks come back unset and the rows are sent again, dropped by the stream's de-duplication (msg id = event id)
     // and by the consumers' processed marks; a lost attempt count only delays a dead letter. Nothing acknowledged
     // depends on them, and the flush they no longer wait for is one fewer in the queue of the commits that do (an
     // execute's own, the consumers'). Not on PGlite: single-user, it has no WAL writer to flush an asynchronous
     // commit later, so the marks would stay unwritten until the next synchronous commit, however long that takes.
-    if (all.length > 0 && dead.length === 0 && db.kind === 'pg') await tx.query('SET LOCAL synchronous_commit = off');
+    // A pass that set rows aside commits them at the configured level (database, role, server), as every other
+    // write: `TO DEFAULT` restores it (`remote_apply`, `local`, …), where a literal `on` would override it.
+    if (dead.length > 0 && db.kind === 'pg') await tx.query('SET LOCAL synchronous_commit TO DEFAULT');
     return { claimed: rows.length, failed, held: cut.publish < all.length };
   });
 }

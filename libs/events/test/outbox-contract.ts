@@ -94,44 +94,48 @@ export function outboxContract(
       expect(rows.rows[0]!.n).toBe(2);
     });
 
-    it('commits a pass that only marks rows published without waiting for its WAL flush on PostgreSQL (synchronously on PGlite), and a pass that sets a row aside with it', async () => {
-      // Every statement the relay runs in its transactions, by pass.
-      const passes: string[][] = [];
-      const recorded = new Proxy(env.db, {
-        get(target, prop, receiver) {
-          if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
-          return (fn: (tx: Queryable) => Promise<unknown>) =>
-            target.transaction((tx) => {
-              const sql: string[] = [];
-              passes.push(sql);
-              const spy = new Proxy(tx, { get: (t, k, r) => (k === 'query' ? (text: string, params?: unknown[]) => (sql.push(text), t.query(text, params)) : Reflect.get(t, k, r)) });
-              return fn(spy);
-            });
-        },
-      }) as Db;
-      const ASYNC = 'SET LOCAL synchronous_commit = off';
-      const plain = [payloadExecuted('sync'), payloadExecuted('sync')];
-      await append(plain);
-      const r = relay(createOutboxRelay({ db: recorded, schema: 'execution', bus: b.bus, logger: quiet }));
-      await r.drain();
-      const published = passes.filter((p) => p.some((q) => q.includes('SET published_at = now()')) && p.length > 1);
-      expect(published.length).toBeGreaterThan(0);
-      // On a PostgreSQL server only: PGlite has no WAL writer that would flush an asynchronous commit later.
-      expect(published.every((p) => (p.at(-1) === ASYNC) === (env.db.kind === 'pg'))).toBe(true);
-      // A pass that found nothing wrote nothing, and a pass that moved a row to the dead letters commits as every other write.
-      expect(passes.filter((p) => p.length === 1).every((p) => !p.includes(ASYNC))).toBe(true);
-      const huge = payloadExecuted('sync', { data: { keys_present: ['x'.repeat(1_100_000)] } });
-      await env.db.query('INSERT INTO execution.outbox (id, subject, event, created_at) VALUES ($1, $2, $3::json, now())', [huge.id, b.subjects.event('sync', huge.type), JSON.stringify(huge)]);
-      passes.length = 0;
-      r.nudge();
-      await r.drain();
-      const withDead = passes.filter((p) => p.some((q) => q.includes('dead_letters')));
-      expect(withDead.length).toBeGreaterThan(0);
-      expect(withDead.every((p) => !p.includes(ASYNC))).toBe(true);
-      expect(await r.pending()).toBe(0);
-      // The setting is the transaction's own: the connection commits synchronously afterwards.
-      const shown = await env.db.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
-      expect(shown.rows[0]!.synchronous_commit).toBe('on');
+    it('commits a pass that only marks rows published without waiting for its WAL flush on PostgreSQL (synchronously on PGlite), and a pass that sets a row aside at the configured level', async () => {
+      // On PostgreSQL the database's level is not `on` (`local`, as an operator may choose with a synchronous standby),
+      // so a pass forcing `on` rather than restoring the configured level would show here. New connections read it.
+      const pg = env.db.kind === 'pg';
+      const dbName = pg ? (await env.db.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d : '';
+      if (pg) await env.db.exec(`ALTER DATABASE "${dbName}" SET synchronous_commit = local`);
+      const base = pg ? await env.openReplicaDb!() : env.db;
+      try {
+        const configured = (await base.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+        expect(configured).toBe(pg ? 'local' : 'on');
+        const { recorded, passes, settings, claimed } = recordPasses(base);
+        const ASYNC = 'off';
+        await append([payloadExecuted('sync'), payloadExecuted('sync')]);
+        const r = relay(createOutboxRelay({ db: recorded, schema: 'execution', bus: b.bus, logger: quiet }));
+        await r.drain();
+        const published = passes.filter((p) => claimed.has(p));
+        expect(published.length).toBeGreaterThan(0);
+        // On a PostgreSQL server only: PGlite has no WAL writer that would flush an asynchronous commit later.
+        expect(published.every((p) => (settings.get(p) === ASYNC) === pg)).toBe(true);
+        // The claim sets it (no statement of its own): a pass that published rows runs the claim and nothing else.
+        expect(published.every((p) => !p.some((q) => q.startsWith('SET ')))).toBe(true);
+        // A pass that found nothing wrote nothing and kept the configured level.
+        expect(passes.filter((p) => !claimed.has(p)).every((p) => settings.get(p) === configured)).toBe(true);
+        const huge = payloadExecuted('sync', { data: { keys_present: ['x'.repeat(1_100_000)] } });
+        await env.db.query('INSERT INTO execution.outbox (id, subject, event, created_at) VALUES ($1, $2, $3::json, now())', [huge.id, b.subjects.event('sync', huge.type), JSON.stringify(huge)]);
+        passes.length = 0;
+        r.nudge();
+        await r.drain();
+        const withDead = passes.filter((p) => p.some((q) => q.includes('dead_letters')));
+        expect(withDead.length).toBeGreaterThan(0);
+        // A pass that moved a row to the dead letters commits at the configured level, as every other write.
+        expect(withDead.map((p) => settings.get(p))).toEqual(withDead.map(() => configured));
+        expect(await r.pending()).toBe(0);
+        // The setting is the transaction's own: the connection commits at the configured level afterwards.
+        const shown = await base.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+        expect(shown.rows[0]!.synchronous_commit).toBe(configured);
+      } finally {
+        if (pg) {
+          await base.close();
+          await env.db.exec(`ALTER DATABASE "${dbName}" RESET synchronous_commit`);
+        }
+      }
     });
 
     for (const publishWindow of [1, undefined]) {
@@ -849,4 +853,41 @@ function replayingBus(): Bus & { deliver(e: EventEnvelope): Promise<void> } {
     healthy: async () => true,
     close: async () => {},
   };
+}
+
+/**
+ * The database with every relay transaction recorded: its statements by pass, the pass's `synchronous_commit` as it
+ * commits (read just before COMMIT), and which passes claimed rows.
+ */
+function recordPasses(db: Db): { recorded: Db; passes: string[][]; settings: Map<string[], string>; claimed: Set<string[]> } {
+  const passes: string[][] = [];
+  const settings = new Map<string[], string>();
+  const claimed = new Set<string[]>();
+  const recorded = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+      return (fn: (tx: Queryable) => Promise<unknown>) =>
+        target.transaction((tx) => {
+          const sql: string[] = [];
+          passes.push(sql);
+          const spy = new Proxy(tx, {
+            get: (t, k, r) =>
+              k === 'query'
+                ? async (text: string, params?: unknown[]) => {
+                    sql.push(text);
+                    const out = await t.query(text, params);
+                    if (text.includes('SET published_at = now()') && out.rowCount > 0) claimed.add(sql);
+                    return out;
+                  }
+                : Reflect.get(t, k, r),
+          });
+          return fn(spy).then(async (out) => {
+            const shown = await tx.query<{ s: string }>(`SELECT current_setting('synchronous_commit') AS s`);
+            settings.set(sql, shown.rows[0]!.s);
+            return out;
+          });
+        });
+    },
+  }) as Db;
+  return { recorded, passes, settings, claimed };
 }

@@ -1,6 +1,6 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { isErrorType } from '@parley/protocol';
-import { envInt, envOptional } from './config';
+import { ConfigError, envInt, envOptional } from './config';
 import { eventInstruments, stateInstruments } from './metrics-instruments';
 import {
   auditSource,
@@ -48,6 +48,20 @@ export interface MetricsOptions {
   maxAgents?: number;
   /** Node.js process metrics (`process_*`, `nodejs_*`; default true). */
   processMetrics?: boolean;
+  /**
+   * The sampling period, in ms, of the event-loop delay histogram behind the seven gauges
+   * `nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,p99}_seconds` (default 100, an integer from 1 to
+   * {@link MAX_EVENT_LOOP_RESOLUTION_MS}; anything else is a `ConfigError`). Each sample is a timer that wakes
+   * the process: prom-client's own default of 10 ms woke every service 100 times a second at rest.
+   *
+   * What the seven gauges then read: Node records the time between two timer callbacks, so each reading is
+   * the period plus the delay (at rest about this value, 0.100 s by default; subtract
+   * `nodejs_eventloop_resolution_seconds` or set thresholds relative to it). A stall longer than the period is
+   * seen, as period + excess; a shorter one is seen only if it spans a timer's due time (probability about
+   * stall / period) and is otherwise missed. `nodejs_eventloop_lag_seconds` (setImmediate at scrape time) is
+   * not affected.
+   */
+  eventLoopResolutionMs?: number;
   /** Constant labels on every series (e.g. `{ service: 'execution' }` is not needed: series say which part they are about). */
   defaultLabels?: Record<string, string>;
 }
@@ -149,10 +163,42 @@ export interface Metrics {
 
 const SCHEMA = /^[a-z_][a-z0-9_]*$/;
 
+/** The event-loop delay histogram's sampling period (ms) unless `PARLEY_EVENT_LOOP_RESOLUTION_MS` says otherwise. */
+export const DEFAULT_EVENT_LOOP_RESOLUTION_MS = 100;
+
+/**
+ * The largest sampling period (ms). prom-client resets the histogram at every scrape, so a period near the
+ * scrape interval (15-60 s) leaves scrapes with no sample (min 9.2e9 s, mean NaN); 1 s is well under any.
+ */
+export const MAX_EVENT_LOOP_RESOLUTION_MS = 1000;
+
+const RESOLUTION_VAR = 'PARLEY_EVENT_LOOP_RESOLUTION_MS';
+
+/** The programmatic option checked as the environment variable is: an integer in 1..MAX_EVENT_LOOP_RESOLUTION_MS. */
+function eventLoopResolution(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_EVENT_LOOP_RESOLUTION_MS;
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_EVENT_LOOP_RESOLUTION_MS) {
+    throw new ConfigError(`eventLoopResolutionMs (${RESOLUTION_VAR}) must be an integer from 1 to ${MAX_EVENT_LOOP_RESOLUTION_MS} (got ${String(ms)})`);
+  }
+  return ms;
+}
+
+/** The process metrics, with the histogram's sampling period exported so its readings can be corrected. */
+function processMetrics(registry: Registry, resolutionMs: number): void {
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: resolutionMs });
+  const g = new Gauge({
+    name: 'nodejs_eventloop_resolution_seconds',
+    help: 'Sampling period of the event-loop delay histogram; nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,p99}_seconds include it',
+    registers: [registry],
+  });
+  g.set(resolutionMs / 1000);
+}
+
 export function createMetrics(opts: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (opts.defaultLabels) registry.setDefaultLabels(opts.defaultLabels);
-  if (opts.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const resolutionMs = eventLoopResolution(opts.eventLoopResolutionMs);
+  if (opts.processMetrics ?? true) processMetrics(registry, resolutionMs);
   const ev = eventInstruments(registry);
   const st = stateInstruments(registry);
 
@@ -261,7 +307,7 @@ export function createMetrics(opts: MetricsOptions = {}): Metrics {
 /**
  * The process's metrics from the environment: PARLEY_METRICS (`on` default, `off`
  * for none: no /metrics and no collection), PARLEY_METRICS_MAX_SCENARIOS (50),
- * PARLEY_METRICS_MAX_AGENTS (200).
+ * PARLEY_METRICS_MAX_AGENTS (200), PARLEY_EVENT_LOOP_RESOLUTION_MS (100, 1 to 1000).
  */
 export function metricsFromEnv(env: Env): Metrics | undefined {
   const on = (envOptional(env, 'PARLEY_METRICS') ?? 'on').toLowerCase();
@@ -269,5 +315,6 @@ export function metricsFromEnv(env: Env): Metrics | undefined {
   return createMetrics({
     maxScenarios: envInt(env, 'PARLEY_METRICS_MAX_SCENARIOS', 50, { min: 1, max: 10_000 }),
     maxAgents: envInt(env, 'PARLEY_METRICS_MAX_AGENTS', 200, { min: 1, max: 100_000 }),
+    eventLoopResolutionMs: envInt(env, RESOLUTION_VAR, DEFAULT_EVENT_LOOP_RESOLUTION_MS, { min: 1, max: MAX_EVENT_LOOP_RESOLUTION_MS }),
   });
 }
