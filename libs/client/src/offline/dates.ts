@@ -137,6 +137,44 @@ const CLOCK_HOURS: ReadonlyMap<string, number> = new Map([['one', 1], ['two', 2]
 const CLOCK_PHRASE = /\b(half|quarter) (past|to) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b( ?(?:am|pm|a\.m\.|p\.m\.))?/i;
 const AFTERNOON_AFTER = /^[^,;.]{0,24}\b(afternoon|evening|tonight|night|pm|p\.m\.)/i;
 
+/** Minutes said in words, one to twenty-nine ("twenty past nine", "twenty-five past six"). */
+const MINUTE_WORDS: ReadonlyMap<string, number> = (() => {
+  const units = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+  const teens = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+  const m = new Map<string, number>();
+  units.forEach((u, i) => m.set(u, i + 1));
+  teens.forEach((u, i) => m.set(u, i + 10));
+  m.set('twenty', 20);
+  units.forEach((u, i) => (m.set(`twenty-${u}`, 21 + i), m.set(`twenty ${u}`, 21 + i)));
+  return m;
+})();
+const HOUR_ALTERNATION = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\\d{1,2}';
+/**
+ * "twenty past nine", "ten past ten", "5 minutes past 8", "twenty minutes to six": minutes in words, or in digits
+ * with "minutes" (a bare "5 to 9" is a range of sites or people, not 8:55).
+ */
+const MINUTES_PHRASE = new RegExp(
+  `\\b(?:(twenty[- ](?:one|two|three|four|five|six|seven|eight|nine)|${[...'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(' ')].join('|')})(?: minutes?)?|(\\d{1,2}) minutes?) (past|after|to) (${HOUR_ALTERNATION})\\b( ?(?:am|pm|a\\.m\\.|p\\.m\\.))?`,
+  'i',
+);
+/**
+ * "6 this morning", "9 tomorrow evening", "11 last night", "7:30 this evening": an hour then the part of a named
+ * day, which chrono reads only as the day ("this morning") and loses the hour.
+ */
+const HOUR_OF_PART = new RegExp(`\\b(${HOUR_ALTERNATION})(?:[:.](\\d{2}))?(?: o'?clock)? (this|tomorrow|yesterday|last) (morning|afternoon|evening|night)\\b`, 'i');
+/** Words after which "ten to six" is a time of day. */
+const CLOCK_LEAD = /\b(?:at|around|about|since|by|until|till|from)\s*$/i;
+const PART_DAY: ReadonlyMap<string, number> = new Map([['this', 0], ['tomorrow', 1], ['yesterday', -1], ['last', -1]]);
+
+/** The hour of a clock time said with a part of the day: afternoon and evening hours are after noon. */
+function hourOfPart(hour: number, part: string): number | undefined {
+  if (!(hour >= 0 && hour <= 23)) return undefined;
+  if (hour >= 12 || part === 'morning') return part === 'morning' && hour === 12 ? 0 : hour;
+  // "11 last night" is 23:00; "2 last night" is 02:00 (after midnight).
+  if (part === 'night') return hour >= 6 ? hour + 12 : hour;
+  return hour + 12;
+}
+
 /** chrono's English with the holidays, "<span> from today" and "half past three" it lacks. */
 const ENGLISH = (() => {
   const en = chrono.en.casual.clone();
@@ -170,6 +208,38 @@ const ENGLISH = (() => {
       const after = ctx.text.slice((m.index ?? 0) + m[0].length - (m[4]?.length ?? 0));
       if (hour < 12 && ((m[4] ?? '').toLowerCase().includes('p') || AFTERNOON_AFTER.test(after))) hour += 12;
       const c = ctx.createParsingComponents({ hour, minute });
+      return c;
+    },
+  });
+  en.parsers.push({
+    pattern: () => MINUTES_PHRASE,
+    extract: (ctx, m) => {
+      const minutes = m[2] !== undefined ? Number(m[2]) : MINUTE_WORDS.get((m[1] ?? '').toLowerCase().replace(/ minutes?$/, ''));
+      const base = CLOCK_HOURS.get((m[4] ?? '').toLowerCase()) ?? Number(m[4]);
+      if (minutes === undefined || !(minutes >= 1 && minutes <= 59) || !(base >= 0 && base <= 23)) return null;
+      const past = (m[3] ?? '').toLowerCase() !== 'to';
+      // "two to three people" is a range: "to" reads as a clock only with "minutes" or after a word of time.
+      if (!past && !/minute/i.test(m[0]) && !CLOCK_LEAD.test(ctx.text.slice(Math.max(0, (m.index ?? 0) - 12), m.index ?? 0))) return null;
+      let hour = past ? base : (base + 23) % 24;
+      const minute = past ? minutes : 60 - minutes;
+      const after = ctx.text.slice((m.index ?? 0) + m[0].length - (m[5]?.length ?? 0));
+      if (hour < 12 && ((m[5] ?? '').toLowerCase().includes('p') || AFTERNOON_AFTER.test(after))) hour += 12;
+      return ctx.createParsingComponents({ hour, minute });
+    },
+  });
+  en.parsers.push({
+    pattern: () => HOUR_OF_PART,
+    extract: (ctx, m) => {
+      // "ten past ten this morning": the hour of a clock phrase (MINUTES_PHRASE, CLOCK_PHRASE), not an hour of its own.
+      if (/\b(?:past|to|after)\s*$/i.test(ctx.text.slice(Math.max(0, (m.index ?? 0) - 8), m.index ?? 0))) return null;
+      const said = CLOCK_HOURS.get((m[1] ?? '').toLowerCase()) ?? Number(m[1]);
+      const hour = hourOfPart(said, (m[4] ?? '').toLowerCase());
+      const minute = m[2] !== undefined ? Number(m[2]) : 0;
+      if (hour === undefined || minute > 59) return null;
+      const c = chrono.ParsingComponents.createRelativeFromReference(ctx.reference, { day: PART_DAY.get((m[3] ?? '').toLowerCase()) ?? 0 });
+      for (const unit of ['day', 'month', 'year'] as const) c.assign(unit, c.get(unit) ?? 1);
+      c.assign('hour', hour);
+      c.assign('minute', minute);
       return c;
     },
   });
