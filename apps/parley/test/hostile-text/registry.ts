@@ -14,7 +14,7 @@ import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { clusterConcept, coHyponymChoice, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
-import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@parley/protocol';
@@ -258,6 +258,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
     name: 'client mapUtterance (offline mapper)',
     files: ['libs/client/src/mapping.ts', 'libs/client/src/asking.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/glossary.ts'],
     run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
+  },
+  {
+    // Self-corrections ("no wait, make it", "make that", "rather than") and clock times in words ("twenty past nine",
+    // "6 this morning") around the outside text (draft-zhou §6.1).
+    name: 'client mapUtterance (offline mapper, self-corrections and clock times in words)',
+    files: ['libs/client/src/offline/corrections.ts', 'libs/client/src/offline/dates.ts'],
+    run: async (t) => [
+      await client.mapUtterance(faultManagementTemplate, `INC-1 site 4 down since twenty past nine, ${t.slice(0, 1000)} severity minor, no wait, critical, rather than major since 6 this morning`, REF),
+      await client.mapUtterance(flightBookingTemplate, `${t} two seats, actually make that three, economy, sorry, I meant business`, REF).catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
+    ],
   },
   {
     // The user's words against what the template's enum values mean in WordNet (senses, degrees, adjective

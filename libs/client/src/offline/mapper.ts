@@ -15,6 +15,7 @@
  */
 import { ParleyError, type JsonValue } from '@parley/protocol';
 import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mapping';
+import { applyCorrections, type CorrectableKey } from './corrections';
 import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
 import { Lexicon, SAME_LEMMA } from './lexicon';
@@ -1737,6 +1738,8 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
     routes(c);
     postpositions(c);
     phrases(c, undefined, plan.otherPhrases);
+    // "economy, no wait, business", "make that three": a repaired value gives way to its repair.
+    applyCorrections(c.tokens, c.out, correctableKeys(plan));
     return resolve(c, ctx.threshold);
   }
 
@@ -1747,6 +1750,13 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       await load();
     },
   };
+}
+
+/** The keys a self-correction may concern: every single-valued key; numbers carry a bare number to the key. */
+function correctableKeys(plan: Plan): CorrectableKey[] {
+  return plan.keys
+    .filter((k) => k.kind !== 'list')
+    .map((k) => ({ name: k.name, numeric: k.kind === 'number', accepts: (n: number) => withinRange(k, n) && (!k.integer || Number.isInteger(n)) }));
 }
 
 /** Best candidates first; one value per key, one use per token; the rest is `other`. */
