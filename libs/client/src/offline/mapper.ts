@@ -656,6 +656,9 @@ const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'o
 /** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
 const ARTICLES: ReadonlySet<string> = new Set(['un', 'une', 'ein', 'eine', 'einer', 'uno', 'una', 'um', 'uma']);
 
+/** Hedges before a number ("like 9", "maybe 6", "say 4"): a closed class of approximators. */
+const APPROXIMATORS: ReadonlySet<string> = new Set(['like', 'say', 'maybe', 'perhaps', 'about', 'around', 'roughly', 'approximately']);
+
 function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
   if (cues.length === 0) return;
@@ -675,10 +678,15 @@ function numbers(c: Ctx, k: KeyPlan): void {
       }
     }
     let from = n.from;
+    // "soften my skin a lot, like 9": a number a hedge introduces after a comma rates what the clause before it named
+    // (a level, not a count: not for a key that counts people).
+    const hedged = !k.countsPeople && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '') ? 1 : 0;
+    let commas = 0;
     // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
     if (confidence === 0) {
-      for (let j = n.from - 1; j >= 0 && n.from - j <= 4; j--) {
+      for (let j = n.from - 1; j >= 0 && n.from - j <= 4 + 2 * hedged; j--) {
         const t = c.tokens[j] as Token;
+        if (hedged && t.text === ',' && commas++ === 0) continue;
         if (isClausePunct(t) && t.text !== ':' && t.text !== '=') break;
         if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
           confidence = n.from - j <= 2 ? 0.85 : 0.75;
