@@ -29,3 +29,11 @@ describe('a word of a multi-word value before the key\'s cue', () => {
     expect((await map(flightBookingTemplate, 'Paris to Rome, premium coffee please')).payload['cabin_class']).toBeUndefined();
   });
 });
+
+// The ends of a key's range said in the other languages the mapper glosses ("al máximo", "al minimo").
+describe('range ends in other languages', () => {
+  it('read the key\'s maximum and minimum after its name', async () => {
+    expect((await map(photoRetouchTemplate, 'suaviza la piel al máximo')).payload['skin_smoothing']).toBe(10);
+    expect((await map(photoRetouchTemplate, 'lisse la peau au minimum')).payload['skin_smoothing']).toBe(0);
+  });
+});

@@ -624,8 +624,8 @@ function booleans(c: Ctx, k: KeyPlan): void {
 }
 
 /** Words for the ends of a key's range ("skin smoothing at maximum", "lowest"). */
-const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full']);
-const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least']);
+const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo', 'máxima', 'maximo', 'maximal', 'maximale', 'massimo', 'massima']);
+const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo', 'mínima', 'minimo', 'minimal', 'minimale', 'minima']);
 
 /** "skin smoothing at maximum": the end of the key's range, right after its name. */
 function rangeEnds(c: Ctx, k: KeyPlan): void {
