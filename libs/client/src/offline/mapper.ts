@@ -532,8 +532,6 @@ function enums(c: Ctx, k: KeyPlan): void {
     if (form.via !== 'value' || form.words.length < 2) continue;
     c.tokens.forEach((t, i) => {
       if (t.kind === 'word' && t.upper && t.text.length <= 4 && form.words.includes(t.lower)) c.out.push({ key: k.name, value: form.value, confidence: 0.6, tokens: [i], rule: 'enum_acronym' });
-      // "ip domain", "premium cabin": a word of the value right before a cue of the key, in any case.
-      else if (t.kind === 'word' && !t.upper && form.words.includes(t.lower) && cueAfter(c, i + 1, k.cues, 1)) pushValue(c, { key: k.name, value: form.value, confidence: 0.7, tokens: [i, i + 1], rule: 'enum_word_cued' });
     });
   }
   // "no filter" → none: a negated key name, when the enum has a value for nothing.

@@ -16,20 +16,6 @@ describe('hedged numbers after a comma', () => {
   });
 });
 
-// A word of a multi-word enum value said in lowercase right before a cue of the key ("ip domain" → ip_network); the
-// acronym rule read it only in capitals.
-describe('a word of a multi-word value before the key\'s cue', () => {
-  it('names the value in lowercase too', async () => {
-    const { faultManagementTemplate } = await import('@parley/examples');
-    expect((await map(faultManagementTemplate, 'INC-7 at site 12, ip domain, quick check')).payload['fault_domain']).toBe('ip_network');
-    expect((await map(flightBookingTemplate, 'Paris to Rome, premium cabin please')).payload['cabin_class']).toBe('premium_economy');
-  });
-
-  it('names nothing without the cue', async () => {
-    expect((await map(flightBookingTemplate, 'Paris to Rome, premium coffee please')).payload['cabin_class']).toBeUndefined();
-  });
-});
-
 // The ends of a key's range said in the other languages the mapper glosses ("al máximo", "al minimo").
 describe('range ends in other languages', () => {
   it('read the key\'s maximum and minimum after its name', async () => {
