@@ -3,7 +3,11 @@
  * "two seats, actually make that three", "severity major, no, critical". When a key that takes one value is given
  * two, and a word of repair stands between them, the later value is the one the user means; the earlier one is not
  * sent (it stays a second value of a filled key, so its words reach `other`: nothing the user said is dropped).
- * A bare number right after a repair word ("make that three") takes the key of the number it corrects.
+ * A bare number right after a repair word ("make that three") takes the key of the number it corrects, only when it
+ * ends its clause ("actually 2 bags" counts bags, not the passengers). A repair value must close its phrase (end,
+ * punctuation, "please", "instead", "then", "class" or a word of the key's name next): "sorry, first time doing this"
+ * repairs nothing; nor does a repair before a question ("wait, is first cheaper?"). A candidate below the mapping
+ * threshold is never promoted. "business instead" (the usual English order) repairs towards the value right before it.
  *
  * The repair words are a small closed class of discourse markers (English and the languages the mapper glosses),
  * read the same for every template.
@@ -25,11 +29,13 @@ export interface CorrectableKey {
   /** An integer or number key: "make that three" carries a number to it. */
   readonly numeric: boolean;
   readonly accepts: (n: number) => boolean;
+  /** Lowercase words of the key's name and units ("class", "people"): a value followed by one closes its phrase. */
+  readonly cueWords: ReadonlySet<string>;
 }
 
 /**
  * Repair markers, as lowercase token sequences; ',' is the comma token ("no, critical" repairs, "no filter" does not).
- * "instead of" and "rather than" compare, they do not repair: `notRepair` refuses them.
+ * "instead of" and "rather than" compare, they do not repair: `markerSpans` refuses them (COMPARING).
  */
 const REPAIRS: readonly (readonly string[])[] = [
   ['no', 'wait'],
@@ -74,6 +80,27 @@ const REFUSING: readonly (readonly string[])[] = [
 const REPAIR_REACH = 4;
 /** At most this many repair markers are read in one utterance (bounded work on long text). */
 const MAX_REPAIRS = 32;
+/** Words after a value that close its phrase, beside punctuation, the end and the key's own name words. */
+const CLOSING: ReadonlySet<string> = new Set(['please', 'instead', 'then', 'class', 'and']);
+
+/** Whether the phrase of a value ending before token `to` closes there (so the value is a repair, not a modifier). */
+function closesAt(tokens: readonly Token[], to: number, k: CorrectableKey): boolean {
+  const t = tokens[to];
+  if (!t) return true;
+  if (t.kind === 'punct') return t.text !== '-' && t.text !== '/';
+  if (t.kind !== 'word') return false;
+  return CLOSING.has(t.lower) || k.cueWords.has(t.lower) || (t.lower.endsWith('s') && k.cueWords.has(t.lower.slice(0, -1)));
+}
+
+/** Whether a question mark ends the clause after token `from` ("wait, is first cheaper?"): at most 64 tokens looked at. */
+function asksAfter(tokens: readonly Token[], from: number): boolean {
+  for (let i = from; i < tokens.length && i - from < 64; i++) {
+    const t = tokens[i] as Token;
+    if (t.text === '?') return true;
+    if (t.kind === 'punct' && t.text !== ',' && t.text !== '-' && t.text !== "'") return false;
+  }
+  return false;
+}
 
 /** Where repair markers stand: [from, to) token spans, in order. */
 export function repairSpans(tokens: readonly Token[]): [number, number][] {
@@ -118,11 +145,12 @@ function closeAfter(tokens: readonly Token[], from: number, to: number, repairin
  * after it, the later one outranks the earlier; a bare number right after a repair joins the numeric key a number
  * before it filled.
  */
-export function applyCorrections(tokens: readonly Token[], out: CorrectableCandidate[], keys: readonly CorrectableKey[]): void {
+export function applyCorrections(tokens: readonly Token[], out: CorrectableCandidate[], keys: readonly CorrectableKey[], threshold = 0.5): void {
   const byName = new Map(keys.map((k) => [k.name, k] as const));
   refuseCompared(tokens, out, byName);
   const repairs = repairSpans(tokens);
   if (repairs.length === 0) return;
+  insteadAfter(tokens, out, byName, repairs, threshold);
   const repairing = new Set(repairs.flatMap(([a, b]) => range(a, b)));
   const first = (c: CorrectableCandidate) => c.tokens[0] as number;
   const last = (c: CorrectableCandidate) => c.tokens[c.tokens.length - 1] as number;
@@ -134,15 +162,18 @@ export function applyCorrections(tokens: readonly Token[], out: CorrectableCandi
       const prev = before.get(c.key);
       if (!prev || last(c) > last(prev) || (last(c) === last(prev) && c.confidence > prev.confidence)) before.set(c.key, c);
     }
+    if (asksAfter(tokens, rTo)) continue;
     for (const [key, old] of before) {
       const k = byName.get(key) as CorrectableKey;
-      let fresh = out.filter((c) => c.key === key && c.tokens.length > 0 && first(c) >= rTo && closeAfter(tokens, rTo, first(c), repairing));
+      let fresh = out.filter(
+        (c) => c.key === key && c.tokens.length > 0 && c.confidence >= threshold && first(c) >= rTo && closeAfter(tokens, rTo, first(c), repairing) && closesAt(tokens, last(c) + 1, k),
+      );
       if (fresh.length === 0 && k.numeric) {
         // "make that three": the first number after the repair, across function words.
         let at = rTo;
         while (at < tokens.length && at - rTo <= REPAIR_REACH && closeAfter(tokens, rTo, at, repairing) && !numberAt(tokens, at)) at++;
         const n = at < tokens.length ? numberAt(tokens, at) : undefined;
-        if (n && closeAfter(tokens, rTo, n.from, repairing) && k.accepts(n.value)) {
+        if (n && closeAfter(tokens, rTo, n.from, repairing) && k.accepts(n.value) && closesAt(tokens, n.to, k)) {
           const added: CorrectableCandidate = { key, value: n.value, confidence: old.confidence, tokens: range(rFrom, n.to), rule: 'correction' };
           out.push(added);
           fresh = [added];
@@ -154,6 +185,28 @@ export function applyCorrections(tokens: readonly Token[], out: CorrectableCandi
       // The repair's words are the new value's ("no wait, make it business"), not content for `other`.
       if (first(best) > rFrom) best.tokens = [...range(rFrom, first(best)), ...best.tokens];
       for (const c of out) if (c.key === key && c !== best && last(c) < rFrom) c.confidence = Math.min(c.confidence, best.confidence - 0.01);
+    }
+  }
+}
+
+/**
+ * "economy …, let's do business instead": a lone "instead" closing a clause repairs towards the value right before
+ * it, when its key was given another value earlier.
+ */
+function insteadAfter(tokens: readonly Token[], out: CorrectableCandidate[], byName: ReadonlyMap<string, CorrectableKey>, repairs: readonly [number, number][], threshold: number): void {
+  for (const [rFrom, rTo] of repairs) {
+    if (tokens[rFrom]?.lower !== 'instead' || rTo !== rFrom + 1) continue;
+    const after = tokens[rTo];
+    if (after && after.kind !== 'punct') continue;
+    for (const fresh of out) {
+      if (fresh.key === undefined || fresh.tokens[fresh.tokens.length - 1] !== rFrom - 1 || fresh.confidence < threshold || !byName.has(fresh.key)) continue;
+      const said = JSON.stringify(fresh.value);
+      const at = fresh.tokens[0] as number;
+      const olds = out.filter((c) => c.key === fresh.key && c.tokens.length > 0 && (c.tokens[c.tokens.length - 1] as number) < at && JSON.stringify(c.value) !== said);
+      if (olds.length === 0) continue;
+      fresh.confidence = Math.max(fresh.confidence, ...olds.map((c) => c.confidence));
+      fresh.tokens = [...fresh.tokens, rFrom];
+      for (const c of olds) c.confidence = Math.min(c.confidence, fresh.confidence - 0.01);
     }
   }
 }

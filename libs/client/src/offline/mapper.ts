@@ -622,8 +622,8 @@ function booleans(c: Ctx, k: KeyPlan): void {
 }
 
 /** Words for the ends of a key's range ("skin smoothing at maximum", "lowest"). */
-const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo', 'máxima', 'maximo', 'maximal', 'maximale', 'massimo', 'massima']);
-const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo', 'mínima', 'minimo', 'minimal', 'minimale', 'minima']);
+const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo', 'máxima', 'maximo', 'maximale', 'massimo', 'massima']);
+const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo', 'mínima', 'minimo', 'minimale', 'minima']);
 
 /** "skin smoothing at maximum": the end of the key's range, right after its name. */
 function rangeEnds(c: Ctx, k: KeyPlan): void {
@@ -680,7 +680,10 @@ function numbers(c: Ctx, k: KeyPlan): void {
     let from = n.from;
     // "soften my skin a lot, like 9": a number a hedge introduces after a comma rates what the clause before it named
     // (a level, not a count: not for a key that counts people).
-    const hedged = !k.countsPeople && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '') ? 1 : 0;
+    // The hedged number must end its clause ("like 9," / "like 9 and"): "about 3 faces" counts something else.
+    const next = c.tokens[n.to];
+    const endsClause = !next || isClausePunct(next) || next.lower === 'and' || next.text === '/' || (next.lower === 'out' && c.tokens[n.to + 1]?.lower === 'of');
+    const hedged = !k.countsPeople && endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '') ? 1 : 0;
     let commas = 0;
     // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
     if (confidence === 0) {
@@ -1747,7 +1750,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
     postpositions(c);
     phrases(c, undefined, plan.otherPhrases);
     // "economy, no wait, business", "make that three": a repaired value gives way to its repair.
-    applyCorrections(c.tokens, c.out, correctableKeys(plan));
+    applyCorrections(c.tokens, c.out, correctableKeys(plan), ctx.threshold);
     return resolve(c, ctx.threshold);
   }
 
@@ -1764,7 +1767,12 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
 function correctableKeys(plan: Plan): CorrectableKey[] {
   return plan.keys
     .filter((k) => k.kind !== 'list')
-    .map((k) => ({ name: k.name, numeric: k.kind === 'number', accepts: (n: number) => withinRange(k, n) && (!k.integer || Number.isInteger(n)) }));
+    .map((k) => ({
+      name: k.name,
+      numeric: k.kind === 'number',
+      accepts: (n: number) => withinRange(k, n) && (!k.integer || Number.isInteger(n)),
+      cueWords: new Set([...k.nameWords, ...k.units].map((w) => w.toLowerCase())),
+    }));
 }
 
 /** Best candidates first; one value per key, one use per token; the rest is `other`. */
