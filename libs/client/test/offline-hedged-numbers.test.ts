@@ -2,12 +2,19 @@ import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { describe, expect, it } from 'vitest';
 import { map } from './offline-fixture';
 
-// A number a hedge introduces after a comma ("like 9", "maybe 6") rates what the clause before it named (draft-zhou
-// §6.1: a key's range read from the user's words). Sentences of our own, not the bench's.
+// A number a hedge introduces after a comma ("say 7", "maybe 4") rates what the clause before it named (draft-zhou
+// §6.1: a key's range read from the user's words), when the number ends its clause. Sentences written for these
+// tests (none taken from a dev or validation set).
 describe('hedged numbers after a comma', () => {
   it('rate the key the clause before named', async () => {
-    expect((await map(photoRetouchTemplate, 'soften my skin quite a bit, like 8, and add a cool tone')).payload['skin_smoothing']).toBe(8);
-    expect((await map(photoRetouchTemplate, 'smooth the skin, maybe 6')).payload['skin_smoothing']).toBe(6);
+    expect((await map(photoRetouchTemplate, 'blur the background a little and smooth the skin, say 7')).payload['skin_smoothing']).toBe(7);
+    expect((await map(photoRetouchTemplate, 'smooth the skin a touch, maybe 4')).payload['skin_smoothing']).toBe(4);
+  });
+
+  it('do not take a number that counts something else', async () => {
+    expect((await map(photoRetouchTemplate, 'smooth the skin, about 3 faces')).payload['skin_smoothing']).toBeUndefined();
+    expect((await map(photoRetouchTemplate, 'smooth the skin a little, like 2 or 3 photos')).payload['skin_smoothing']).toBe(3);
+    expect((await map(photoRetouchTemplate, 'warm filter, smooth the skin a bit, like 2 people in the shot')).payload['skin_smoothing']).toBe(3);
   });
 
   it('do not count people, nor rate a key no clause named', async () => {
@@ -16,10 +23,15 @@ describe('hedged numbers after a comma', () => {
   });
 });
 
-// The ends of a key's range said in the other languages the mapper glosses ("al máximo", "al minimo").
-describe('range ends in other languages', () => {
-  it('read the key\'s maximum and minimum after its name', async () => {
-    expect((await map(photoRetouchTemplate, 'suaviza la piel al máximo')).payload['skin_smoothing']).toBe(10);
-    expect((await map(photoRetouchTemplate, 'lisse la peau au minimum')).payload['skin_smoothing']).toBe(0);
+// The ends of a key's range said in Spanish ("al máximo", "al mínimo"); English "minimal" is a light touch, not the end.
+describe('range ends', () => {
+  it('read the Spanish maximum and minimum after the key\'s name', async () => {
+    expect((await map(photoRetouchTemplate, 'quiero la piel suavizada al máximo, por favor')).payload['skin_smoothing']).toBe(10);
+    expect((await map(photoRetouchTemplate, 'suavizar la piel al mínimo')).payload['skin_smoothing']).toBe(0);
+  });
+
+  it('do not read English "minimal" or "maximal" as the range\'s ends', async () => {
+    expect((await map(photoRetouchTemplate, 'skin smoothing minimal, warm filter')).payload['skin_smoothing']).toBeUndefined();
+    expect((await map(photoRetouchTemplate, 'skin smoothing maximal')).payload['skin_smoothing']).toBeUndefined();
   });
 });

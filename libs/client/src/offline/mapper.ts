@@ -622,8 +622,8 @@ function booleans(c: Ctx, k: KeyPlan): void {
 }
 
 /** Words for the ends of a key's range ("skin smoothing at maximum", "lowest"). */
-const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo', 'máxima', 'maximo', 'maximale', 'massimo', 'massima']);
-const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo', 'mínima', 'minimo', 'minimale', 'minima']);
+const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo']);
+const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo']);
 
 /** "skin smoothing at maximum": the end of the key's range, right after its name. */
 function rangeEnds(c: Ctx, k: KeyPlan): void {
