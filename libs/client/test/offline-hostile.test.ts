@@ -83,7 +83,7 @@ describe('hostile utterances', () => {
       }),
       { numRuns: 150, seed: 1414 },
     );
-  });
+  }, 120_000);
 
   it('a 1 MiB utterance is refused at once, before any pattern runs', async () => {
     const big = `from Beijing ${'a-'.repeat(512 * 1024)}`;

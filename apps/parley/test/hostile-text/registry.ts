@@ -266,10 +266,12 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/client/src/offline/corrections.ts', 'libs/client/src/offline/dates.ts'],
     // One mapping (the repairs read no template): a MiB is refused at once (MAX_UTTERANCE_CHARS); a shorter text is cut
     // to 300 characters, since the longest accepted utterance made of repairs and clock phrases is timed, with its own
-    // bound, in libs/client/test/offline-hostile.test.ts.
+    // bound, in libs/client/test/offline-hostile.test.ts. `repairSpans` and `applyCorrections` themselves are timed on
+    // a MiB of hostile tokens (scanned over at most MAX_SCANNED_TOKENS) in libs/client/test/offline-corrections-hostile.test.ts:
+    // tokenizing a MiB alone takes longer than the budget, and the mapper never tokenizes more than MAX_UTTERANCE_CHARS.
     run: (t) =>
       client
-        .mapUtterance(faultManagementTemplate, `INC-1 site 4 down since twenty past nine, ${t.length > 4000 ? t : t.slice(0, 300)} severity minor, no wait, critical, rather than major, 40 complaints, actually make that 50, since 6 this morning`, REF)
+        .mapUtterance(faultManagementTemplate, `INC-1 site 4 down at ten to eight, ${t.length > 4000 ? t : t.slice(0, 300)} severity major, hmm, no, minor, rather than critical, 12 complaints, hmm, make it 15, from 5 this morning`, REF)
         .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
   },
   {

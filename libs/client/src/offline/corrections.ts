@@ -80,6 +80,11 @@ const REFUSING: readonly (readonly string[])[] = [
 const REPAIR_REACH = 4;
 /** At most this many repair markers are read in one utterance (bounded work on long text). */
 const MAX_REPAIRS = 32;
+/**
+ * At most this many tokens are scanned for markers: more than the longest utterance the mapper accepts
+ * (MAX_UTTERANCE_CHARS in mapping.ts), so the work on a MiB of tokens stays bounded whoever calls.
+ */
+export const MAX_SCANNED_TOKENS = 8192;
 /** Words after a value that close its phrase, beside punctuation, the end and the key's own name words. */
 const CLOSING: ReadonlySet<string> = new Set(['please', 'instead', 'then', 'class', 'and']);
 
@@ -116,7 +121,8 @@ function markerSpans(tokens: readonly Token[], markers: readonly (readonly strin
     else byFirst.set(seq[0] as string, [seq]);
   }
   const out: [number, number][] = [];
-  for (let i = 0; i < tokens.length && out.length < MAX_REPAIRS; i++) {
+  const end = Math.min(tokens.length, MAX_SCANNED_TOKENS);
+  for (let i = 0; i < end && out.length < MAX_REPAIRS; i++) {
     for (const seq of byFirst.get((tokens[i] as Token).lower) ?? []) {
       if (!seq.every((w, k) => tokens[i + k]?.lower === w || (w === ',' && tokens[i + k]?.text === ','))) continue;
       if (refuseAfter.has(tokens[i + seq.length]?.lower ?? '')) continue;
