@@ -14,7 +14,7 @@ import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { clusterConcept, coHyponymChoice, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
-import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
 import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@parley/protocol';
@@ -278,6 +278,21 @@ export const TEXT_PATHS: readonly TextPath[] = [
     name: 'client mapUtterance (offline mapper)',
     files: ['libs/client/src/mapping.ts', 'libs/client/src/asking.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/offline/text.ts', 'libs/client/src/offline/dates.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/spelling.ts', 'libs/client/src/offline/examples.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/glossary.ts'],
     run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
+  },
+  {
+    // Self-corrections ("no wait, make it", "make that", "rather than") and clock times in words ("twenty past nine",
+    // "6 this morning") around the outside text (draft-zhou §6.1).
+    name: 'client mapUtterance (offline mapper, self-corrections and clock times in words)',
+    files: ['libs/client/src/offline/corrections.ts', 'libs/client/src/offline/dates.ts'],
+    // One mapping (the repairs read no template): a MiB is refused at once (MAX_UTTERANCE_CHARS); a shorter text is cut
+    // to 300 characters, since the longest accepted utterance made of repairs and clock phrases is timed, with its own
+    // bound, in libs/client/test/offline-hostile.test.ts. `repairSpans` and `applyCorrections` themselves are timed on
+    // a MiB of hostile tokens (scanned over at most MAX_SCANNED_TOKENS) in libs/client/test/offline-corrections-hostile.test.ts:
+    // tokenizing a MiB alone takes longer than the budget, and the mapper never tokenizes more than MAX_UTTERANCE_CHARS.
+    run: (t) =>
+      client
+        .mapUtterance(faultManagementTemplate, `INC-1 site 4 down at ten to eight, ${t.length > 4000 ? t : t.slice(0, 300)} severity major, hmm, no, minor, rather than critical, 12 complaints, hmm, make it 15, from 5 this morning`, REF)
+        .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
   },
   {
     // The user's words against what the template's enum values mean in WordNet (senses, degrees, adjective

@@ -137,6 +137,57 @@ const CLOCK_HOURS: ReadonlyMap<string, number> = new Map([['one', 1], ['two', 2]
 const CLOCK_PHRASE = /\b(half|quarter) (past|to) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})\b( ?(?:am|pm|a\.m\.|p\.m\.))?/i;
 const AFTERNOON_AFTER = /^[^,;.]{0,24}\b(afternoon|evening|tonight|night|pm|p\.m\.)/i;
 
+/** Minutes said in words, one to twenty-nine ("twenty past nine", "twenty-five past six"). */
+const MINUTE_WORDS: ReadonlyMap<string, number> = (() => {
+  const units = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+  const teens = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+  const m = new Map<string, number>();
+  units.forEach((u, i) => m.set(u, i + 1));
+  teens.forEach((u, i) => m.set(u, i + 10));
+  m.set('twenty', 20);
+  units.forEach((u, i) => (m.set(`twenty-${u}`, 21 + i), m.set(`twenty ${u}`, 21 + i)));
+  return m;
+})();
+const HOUR_ALTERNATION = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\\d{1,2}';
+/**
+ * "twenty past nine", "ten past ten", "5 minutes past 8", "twenty minutes to six": minutes in words, or in digits
+ * with "minutes" (a bare "5 to 9" is a range of sites or people, not 8:55).
+ */
+const MINUTES_PHRASE = new RegExp(
+  `\\b(?:(twenty[- ](?:one|two|three|four|five|six|seven|eight|nine)|${[...'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(' ')].join('|')})(?: minutes?)?|(\\d{1,2}) minutes?) (past|after|to) (${HOUR_ALTERNATION})\\b( ?(?:am|pm|a\\.m\\.|p\\.m\\.))?`,
+  'i',
+);
+/**
+ * "6 this morning", "9 tomorrow evening", "11 last night", "7:30 this evening": an hour then the part of a named
+ * day, which chrono reads only as the day ("this morning") and loses the hour.
+ */
+const HOUR_OF_PART = new RegExp(`\\b(${HOUR_ALTERNATION})(?:[:.](\\d{2}))?(?: o'?clock)? (this|tomorrow|yesterday|last) (morning|afternoon|evening|night)\\b`, 'i');
+/** Words after which "ten to six" is a time of day ("from nine to eleven" is a span, so not "from"). */
+const CLOCK_LEAD = /\b(?:at|around|about|since|by|until|till)\s*$/i;
+/** Minutes a bare "N to H" (no "minutes") may say: the clock's usual steps ("five to ten"), not "nine to eleven". */
+const TO_MINUTES: ReadonlySet<number> = new Set([5, 10, 15, 20, 25]);
+/** A content word right after a clock phrase makes it a count ("around five to ten customers"). */
+const WORD_AFTER = /^\s+([a-z]+)/i;
+/** Words that may follow a time of day (a part of the day, a preposition, a conjunction). */
+const TIME_FOLLOW: ReadonlySet<string> = new Set(['this', 'tomorrow', 'yesterday', 'last', 'tonight', 'today', 'in', 'at', 'on', 'and', 'or', 'am', 'pm', 'sharp', 'local', 'utc', 'when', 'the', 'o', 'oclock']);
+/** "for twenty minutes after nine" is a duration, "the one after nine" a rank: no clock after these words. */
+const NOT_CLOCK_BEFORE = /\b(?:for|the)\s*$/i;
+/** "at night", "tonight" after a clock time: 12 is midnight and an hour before 6 is in the small hours. */
+const NIGHT_AFTER = /^[^,;.]{0,24}\b(?:tonight|night)\b/i;
+const PART_DAY: ReadonlyMap<string, number> = new Map([['this', 0], ['tomorrow', 1], ['yesterday', -1], ['last', -1]]);
+
+/**
+ * The hour of a clock time said with a part of the day, and the days after the named day it falls on: afternoon and
+ * evening hours are after noon; "11 last night" is 23:00 the day before, "2 last night" and "12 last night" are in
+ * the small hours after that night's midnight (02:00 and 00:00 of the next day).
+ */
+function hourOfPart(hour: number, part: string): { hour: number; days: number } | undefined {
+  if (!(hour >= 0 && hour <= 23)) return undefined;
+  if (part === 'night' && (hour === 12 || hour < 6)) return { hour: hour % 12, days: 1 };
+  if (hour >= 12 || part === 'morning') return { hour: part === 'morning' && hour === 12 ? 0 : hour, days: 0 };
+  return { hour: hour + 12, days: 0 };
+}
+
 /** chrono's English with the holidays, "<span> from today" and "half past three" it lacks. */
 const ENGLISH = (() => {
   const en = chrono.en.casual.clone();
@@ -170,6 +221,57 @@ const ENGLISH = (() => {
       const after = ctx.text.slice((m.index ?? 0) + m[0].length - (m[4]?.length ?? 0));
       if (hour < 12 && ((m[4] ?? '').toLowerCase().includes('p') || AFTERNOON_AFTER.test(after))) hour += 12;
       const c = ctx.createParsingComponents({ hour, minute });
+      return c;
+    },
+  });
+  en.parsers.push({
+    pattern: () => MINUTES_PHRASE,
+    extract: (ctx, m) => {
+      const minutes = m[2] !== undefined ? Number(m[2]) : MINUTE_WORDS.get((m[1] ?? '').toLowerCase().replace(/ minutes?$/, ''));
+      const base = CLOCK_HOURS.get((m[4] ?? '').toLowerCase()) ?? Number(m[4]);
+      if (minutes === undefined || !(minutes >= 1 && minutes <= 59) || !(base >= 0 && base <= 23)) return null;
+      const said = /minute/i.test(m[0]);
+      const before = ctx.text.slice(Math.max(0, (m.index ?? 0) - 12), m.index ?? 0);
+      // "for twenty minutes after nine" is a duration, "the one after nine" a rank; "one after nine" is no minute.
+      if (NOT_CLOCK_BEFORE.test(before) || (!said && minutes === 1)) return null;
+      const past = (m[3] ?? '').toLowerCase() !== 'to';
+      const rest = ctx.text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 24);
+      const next = WORD_AFTER.exec(rest)?.[1]?.toLowerCase();
+      // "two to three people", "from nine to eleven", "around five to ten customers": a range or a count; "to" reads
+      // as a clock only with "minutes", or after a word of time with the clock's usual minutes and no noun after.
+      if (!past && !said && (!CLOCK_LEAD.test(before) || !TO_MINUTES.has(minutes) || (next !== undefined && !TIME_FOLLOW.has(next)))) return null;
+      let hour = past ? base : (base + 23) % 24;
+      const minute = past ? minutes : 60 - minutes;
+      const after = ctx.text.slice((m.index ?? 0) + m[0].length - (m[5]?.length ?? 0));
+      // "ten past twelve at night": midnight and the small hours are the next day's.
+      if (!m[5] && (hour === 12 || hour < 6) && NIGHT_AFTER.test(after)) {
+        const c = chrono.ParsingComponents.createRelativeFromReference(ctx.reference, { day: 1 });
+        for (const unit of ['day', 'month', 'year'] as const) c.assign(unit, c.get(unit) ?? 1);
+        c.assign('hour', hour % 12);
+        c.assign('minute', minute);
+        return c;
+      }
+      if (hour < 12 && ((m[5] ?? '').toLowerCase().includes('p') || AFTERNOON_AFTER.test(after))) hour += 12;
+      return ctx.createParsingComponents({ hour, minute });
+    },
+  });
+  en.parsers.push({
+    pattern: () => HOUR_OF_PART,
+    extract: (ctx, m) => {
+      // "ten past ten this morning": the hour of a clock phrase (MINUTES_PHRASE, CLOCK_PHRASE), not an hour of its own.
+      const before = ctx.text.slice(Math.max(0, (m.index ?? 0) - 12), m.index ?? 0);
+      if (/\b(?:past|to|after)\s*$/i.test(before)) return null;
+      // "site 9 this morning", "router 7 this morning": a bare hour (no ":mm", no "o'clock") needs a word of time
+      // before it ("at 9", "since 6").
+      if (m[2] === undefined && !/o'?clock/i.test(m[0]) && !CLOCK_LEAD.test(before)) return null;
+      const said = CLOCK_HOURS.get((m[1] ?? '').toLowerCase()) ?? Number(m[1]);
+      const at = hourOfPart(said, (m[4] ?? '').toLowerCase());
+      const minute = m[2] !== undefined ? Number(m[2]) : 0;
+      if (at === undefined || minute > 59) return null;
+      const c = chrono.ParsingComponents.createRelativeFromReference(ctx.reference, { day: (PART_DAY.get((m[3] ?? '').toLowerCase()) ?? 0) + at.days });
+      for (const unit of ['day', 'month', 'year'] as const) c.assign(unit, c.get(unit) ?? 1);
+      c.assign('hour', at.hour);
+      c.assign('minute', minute);
       return c;
     },
   });

@@ -15,6 +15,7 @@
  */
 import { ParleyError, type JsonValue } from '@parley/protocol';
 import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mapping';
+import { applyCorrections, type CorrectableKey } from './corrections';
 import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
 import { Lexicon, SAME_LEMMA } from './lexicon';
@@ -621,8 +622,8 @@ function booleans(c: Ctx, k: KeyPlan): void {
 }
 
 /** Words for the ends of a key's range ("skin smoothing at maximum", "lowest"). */
-const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full']);
-const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least']);
+const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo']);
+const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo']);
 
 /** "skin smoothing at maximum": the end of the key's range, right after its name. */
 function rangeEnds(c: Ctx, k: KeyPlan): void {
@@ -655,6 +656,9 @@ const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'o
 /** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
 const ARTICLES: ReadonlySet<string> = new Set(['un', 'une', 'ein', 'eine', 'einer', 'uno', 'una', 'um', 'uma']);
 
+/** Hedges before a number ("like 9", "maybe 6", "say 4"): a closed class of approximators. */
+const APPROXIMATORS: ReadonlySet<string> = new Set(['like', 'say', 'maybe', 'perhaps', 'about', 'around', 'roughly', 'approximately']);
+
 function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
   if (cues.length === 0) return;
@@ -674,10 +678,18 @@ function numbers(c: Ctx, k: KeyPlan): void {
       }
     }
     let from = n.from;
+    // "soften my skin a lot, like 9": a number a hedge introduces after a comma rates what the clause before it named
+    // (a level, not a count: not for a key that counts people).
+    // The hedged number must end its clause ("like 9," / "like 9 and"): "about 3 faces" counts something else.
+    const next = c.tokens[n.to];
+    const endsClause = !next || isClausePunct(next) || next.lower === 'and' || next.text === '/' || (next.lower === 'out' && c.tokens[n.to + 1]?.lower === 'of');
+    const hedged = !k.countsPeople && endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '') ? 1 : 0;
+    let commas = 0;
     // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
     if (confidence === 0) {
-      for (let j = n.from - 1; j >= 0 && n.from - j <= 4; j--) {
+      for (let j = n.from - 1; j >= 0 && n.from - j <= 4 + 2 * hedged; j--) {
         const t = c.tokens[j] as Token;
+        if (hedged && t.text === ',' && commas++ === 0) continue;
         if (isClausePunct(t) && t.text !== ':' && t.text !== '=') break;
         if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
           confidence = n.from - j <= 2 ? 0.85 : 0.75;
@@ -1737,6 +1749,8 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
     routes(c);
     postpositions(c);
     phrases(c, undefined, plan.otherPhrases);
+    // "economy, no wait, business", "make that three": a repaired value gives way to its repair.
+    applyCorrections(c.tokens, c.out, correctableKeys(plan), ctx.threshold);
     return resolve(c, ctx.threshold);
   }
 
@@ -1747,6 +1761,18 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       await load();
     },
   };
+}
+
+/** The keys a self-correction may concern: every single-valued key; numbers carry a bare number to the key. */
+function correctableKeys(plan: Plan): CorrectableKey[] {
+  return plan.keys
+    .filter((k) => k.kind !== 'list')
+    .map((k) => ({
+      name: k.name,
+      numeric: k.kind === 'number',
+      accepts: (n: number) => withinRange(k, n) && (!k.integer || Number.isInteger(n)),
+      cueWords: new Set([...k.nameWords, ...k.units].map((w) => w.toLowerCase())),
+    }));
 }
 
 /** Best candidates first; one value per key, one use per token; the rest is `other`. */
