@@ -268,8 +268,11 @@ export const TEXT_PATHS: readonly TextPath[] = [
   {
     name: 'cli parley tokens --query (selection, the adaptive cut and its table: tool name and description)',
     files: ['apps/cli/src/commands/tokens.ts', 'libs/adol/src/select.ts'],
+    // The description is cut to 64 KiB here: selection's patterns read at most 16,384 units of it (timed on a MiB in
+    // the selectTools entries above), and what is left is the token count of the tools returned, which is linear but
+    // costs about 90 ms a MiB on a slow core (gpt-tokenizer), and is counted for the chosen, the top-K and the wire sets.
     run: async (t) => {
-      const tools = [...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t }].map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
+      const tools = [...SHAPED_TOOLS, { name: t.slice(0, 4096), description: t.slice(0, 65_536) }].map((x) => ({ inputSchema: { type: 'object' }, ...x })) as Parameters<typeof selectionFigures>[0];
       const f = await selectionFigures(tools, { full: 100, plain: 100 }, { query: 'book a window seat', topK: 3, autoCut: { minK: 2 } }, embedder, await wordSenses());
       return { f, table: renderSelection(f, 100) };
     },
