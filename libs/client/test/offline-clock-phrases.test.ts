@@ -26,6 +26,12 @@ describe('clock times in words', () => {
     expect(await at('INC-5 site 7 down at ten past twelve at night')).toBe('2026-11-27T00:10:00+01:00');
   });
 
+  it('reads an hour said with "tonight" as this night: evening hours after noon, 12 the midnight that ends today', async () => {
+    expect(await at('INC-21 planned cut on feeder F-9 at 12 tonight')).toBe('2026-11-27T00:00:00+01:00');
+    expect(await at('INC-22 planned cut on feeder F-9 at 9 tonight')).toBe('2026-11-26T21:00:00+01:00');
+    expect(await at('INC-23 planned cut on feeder F-9 at 10:30 tonight')).toBe('2026-11-26T22:30:00+01:00');
+  });
+
   it('takes the clock phrase whole, not its hour with the part of the day after it', async () => {
     expect(await at('sites 2 to 6 down since twenty past eight this morning')).toBe('2026-11-26T08:20:00+01:00');
   });

@@ -158,10 +158,10 @@ const MINUTES_PHRASE = new RegExp(
   'i',
 );
 /**
- * "6 this morning", "9 tomorrow evening", "11 last night", "7:30 this evening": an hour then the part of a named
- * day, which chrono reads only as the day ("this morning") and loses the hour.
+ * "6 this morning", "9 tomorrow evening", "11 last night", "7:30 this evening", "12 tonight": an hour then the part
+ * of a named day, which chrono reads only as the day ("this morning") and loses the hour, or reads "12 tonight" as noon.
  */
-const HOUR_OF_PART = new RegExp(`\\b(${HOUR_ALTERNATION})(?:[:.](\\d{2}))?(?: o'?clock)? (this|tomorrow|yesterday|last) (morning|afternoon|evening|night)\\b`, 'i');
+const HOUR_OF_PART = new RegExp(`\\b(${HOUR_ALTERNATION})(?:[:.](\\d{2}))?(?: o'?clock)? (?:(this|tomorrow|yesterday|last) (morning|afternoon|evening|night)|tonight)\\b`, 'i');
 /** Words after which "ten to six" is a time of day ("from nine to eleven" is a span, so not "from"). */
 const CLOCK_LEAD = /\b(?:at|around|about|since|by|until|till)\s*$/i;
 /** Minutes a bare "N to H" (no "minutes") may say: the clock's usual steps ("five to ten"), not "nine to eleven". */
@@ -265,7 +265,8 @@ const ENGLISH = (() => {
       // before it ("at 9", "since 6").
       if (m[2] === undefined && !/o'?clock/i.test(m[0]) && !CLOCK_LEAD.test(before)) return null;
       const said = CLOCK_HOURS.get((m[1] ?? '').toLowerCase()) ?? Number(m[1]);
-      const at = hourOfPart(said, (m[4] ?? '').toLowerCase());
+      // "tonight" is this night: "at 9 tonight" 21:00, "at 12 tonight" the midnight that ends today.
+      const at = hourOfPart(said, (m[4] ?? 'night').toLowerCase());
       const minute = m[2] !== undefined ? Number(m[2]) : 0;
       if (at === undefined || minute > 59) return null;
       const c = chrono.ParsingComponents.createRelativeFromReference(ctx.reference, { day: (PART_DAY.get((m[3] ?? '').toLowerCase()) ?? 0) + at.days });
