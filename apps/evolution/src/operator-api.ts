@@ -3,7 +3,7 @@
 // patch key (rename, values, type, description; libs/evolution edit.ts), every
 // decision with its figures, and the audit samples to judge. Every change is one
 // logged input of the evolver's fold (input-log.ts), stored with who and why.
-import type { EvolutionApi, Patch } from '@parley/contracts';
+import type { EvolutionApi, ListPatchesResponse, Patch } from '@parley/contracts';
 import type { KeyEdit } from '@parley/evolution';
 import type { PatchRecord } from '@parley/pool';
 import { ParleyError, scenarioId } from '@parley/protocol';
@@ -39,6 +39,23 @@ export function createOperatorApi(inputs: InputLog, samples: AuditSamples, clock
     return r;
   };
   const patchOut = (r: PatchRecord): Patch => toPatch(r, inputs.current(), now());
+  // Memory runs ahead of the database inside a unit of work (an input is applied,
+  // then its transaction commits): a read waits for the work in hand, so it
+  // never shows what a failed commit would take back or what PostgreSQL does not hold yet.
+  const committed = <T>(read: () => T): Promise<T> => (inputs.idle() ? Promise.resolve().then(read) : inputs.serialize(async () => read()));
+
+  const listed = (sc: string, status: string | undefined, scope: string | undefined): ListPatchesResponse => {
+    const evolver = inputs.current();
+    const patches = evolver
+      .patches()
+      .filter((r) => r.patch.scenario === sc && (status === undefined || r.status === status) && (scope === undefined || scopeLabel(r.patch.scope) === scope))
+      .map(patchOut);
+    const queued = evolver
+      .queued()
+      .filter((q) => q.scenario === sc)
+      .map((q) => ({ cluster_id: q.cluster_id, scenario_id: q.scenario, scope: scopeLabel(q.scope), key_name: q.key.key_name, queued_at: new Date(q.queued_at).toISOString() }));
+    return { patches, queued };
+  };
 
   async function operatorStep(kind: 'approve' | 'reject' | 'pin', body: Record<string, unknown>): Promise<{ patch: Patch }> {
     findPatch(String(body['patch_id']));
@@ -52,19 +69,10 @@ export function createOperatorApi(inputs: InputLog, samples: AuditSamples, clock
       if (req.status !== undefined && !['proposed', 'active', 'rejected'].includes(req.status)) {
         throw new ParleyError('invalid_params', 'status must be proposed, active or rejected', { path: 'params.status', rule: 'enum' });
       }
-      const evolver = inputs.current();
-      const patches = evolver
-        .patches()
-        .filter((r) => r.patch.scenario === sc && (req.status === undefined || r.status === req.status) && (req.scope === undefined || scopeLabel(r.patch.scope) === req.scope))
-        .map(patchOut);
-      const queued = evolver
-        .queued()
-        .filter((q) => q.scenario === sc)
-        .map((q) => ({ cluster_id: q.cluster_id, scenario_id: q.scenario, scope: scopeLabel(q.scope), key_name: q.key.key_name, queued_at: new Date(q.queued_at).toISOString() }));
-      return { patches, queued };
+      return committed(() => listed(sc, req.status, req.scope));
     },
     async getPatch(req) {
-      return { patch: patchOut(findPatch(req.patch_id)) };
+      return committed(() => ({ patch: patchOut(findPatch(req.patch_id)) }));
     },
     async approvePatch(req, ctx?: unknown) {
       return operatorStep('approve', { patch_id: req.patch_id, reason: requireReason(req.reason), actor: actorOf(ctx) });
@@ -100,13 +108,14 @@ export function createOperatorApi(inputs: InputLog, samples: AuditSamples, clock
       const sc = scenarioId(req.scenario, { path: 'params.scenario' });
       const limit = checkLimit(req.limit ?? 200);
       const after = req.after_seq ?? 0;
-      const decisions = inputs
-        .current()
-        .decisions()
-        .filter((d) => d.scenario === sc && d.seq > after && (req.patch_id === undefined || d.patch_id === req.patch_id))
-        .slice(0, limit)
-        .map(toDecision);
-      return { decisions };
+      return committed(() => ({
+        decisions: inputs
+          .current()
+          .decisions()
+          .filter((d) => d.scenario === sc && d.seq > after && (req.patch_id === undefined || d.patch_id === req.patch_id))
+          .slice(0, limit)
+          .map(toDecision),
+      }));
     },
     async listAuditSamples(req) {
       const sc = scenarioId(req.scenario, { path: 'params.scenario' });

@@ -263,4 +263,33 @@ describe('evolution service (zhou §6.2.2-§6.2.3)', () => {
     const key = (await running!.api.getPatch({ patch_id: id })).patch?.new_keys[0];
     expect(key?.metrics?.audits).toBe(1);
   });
+
+  it('operator reads wait for the unit of work in hand: what memory holds before a commit that fails is never shown', async () => {
+    await bus.publishEvent(maturedEvent(SEAT, T0));
+    await waitFor('a patch', async () => ((await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0] ?? undefined));
+    const id = (await running!.api.listPatches({ scenario: 'flight_booking' })).patches[0]?.patch_id as string;
+    let fail!: () => void;
+    let applied!: () => void;
+    const commit = new Promise<void>((resolve) => (fail = resolve));
+    const inMemory = new Promise<void>((resolve) => (applied = resolve));
+    // As a consumer's unit of work does: memory changes first, then the transaction fails and the log is folded again.
+    const unit = running!.service.serialize(async () => {
+      running!.service.evolver().reject({ at: T0, patch_id: id, actor: 'nobody', reason: 'a rejection whose commit fails' });
+      applied();
+      await commit;
+      await running!.service.rebuild();
+    });
+    await inMemory;
+    const reads = Promise.all([
+      running!.api.listPatches({ scenario: 'flight_booking' }),
+      running!.api.getPatch({ patch_id: id }),
+      running!.api.listDecisions({ scenario: 'flight_booking' }),
+    ]);
+    fail();
+    await unit;
+    const [listed, one, decisions] = await reads;
+    expect(listed.patches[0]?.status).toBe('active');
+    expect(one.patch?.status).toBe('active');
+    expect(decisions.decisions.map((d) => d.actor)).not.toContain('nobody');
+  });
 });
