@@ -396,7 +396,13 @@ export function outboxContract(
       );
       for (const e of events) await b.bus.publishEvent(e);
       await expect.poll(() => calls.filter((id) => id === events[3]!.id).length, { timeout: 10_000 }).toBe(1);
-      expect(calls).toEqual([events[0]!.id, poison.id, poison.id, poison.id, events[2]!.id, events[3]!.id]);
+      // The poison's three attempts, then the events after it, once each. When the bus hands over the first
+      // event and the poison in one batch, that batch is rolled back and the first event applied again on
+      // its own: its handler then runs twice, its effect still once (the usage counted below).
+      expect(calls[0]).toBe(events[0]!.id);
+      expect(calls.filter((id) => id === poison.id)).toHaveLength(3);
+      expect(calls.filter((id) => id === events[0]!.id).length).toBeLessThanOrEqual(2);
+      expect(calls.slice(calls.lastIndexOf(poison.id) + 1)).toEqual([events[2]!.id, events[3]!.id]);
       // The poison's writes were rolled back each time: three events counted (the last handler call is
       // seen before its transaction commits, so wait for the commit).
       await expect.poll(() => usage(env.db), { timeout: 5_000 }).toEqual({ consumer: 3 });
