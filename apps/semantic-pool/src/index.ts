@@ -142,8 +142,23 @@ export async function startSemanticPool(deps: SemanticPoolDeps): Promise<Running
   );
   consumers.push(
     await consumeIdempotently(
-      { bus: deps.bus, db: deps.db, schema: 'pool', ...flow.consumer, durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`, filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)] },
-      (event, tx) => service.serialize(() => service.onPatchEvent(event, tx)),
+      {
+        bus: deps.bus,
+        db: deps.db,
+        schema: 'pool',
+        ...flow.consumer,
+        durable: `${deps.subjects.prefix}-semantic-pool-outcomes${owner}`,
+        filterSubjects: [deps.subjects.eventAllScenarios(EventType.PatchPublished)],
+        // The mutex before the transaction, as the captured consumer takes them: the other order deadlocks on a
+        // one-connection database (PGlite), where this transaction would wait for the mutex a captured unit
+        // holds while that unit waits for the connection.
+        serialize: (w) => service.serialize(w),
+        onRollback: async (e) => {
+          deps.log.warn('pool outcome transaction failed; rebuilding from the log', { error: String(e) });
+          await service.rebuild();
+        },
+      },
+      (event, tx) => service.onPatchEvent(event, tx),
     ),
   );
   const every = deps.heatSampleMs ?? 3_600_000;
