@@ -50,6 +50,8 @@ export interface InputLog {
   serialize<T>(work: () => Promise<T>): Promise<T>;
   /** Whether no unit of work runs or waits: the state in memory is then the committed one. */
   idle(): boolean;
+  /** Reads the evolver as committed: after the unit of work in hand, if any (Mutex.read). */
+  read<T>(fn: () => T): Promise<T>;
 }
 
 /** Applies one input to `ev`; the same code runs live and in a replay. */
@@ -140,5 +142,6 @@ export function createInputLog(deps: InputLogDeps): InputLog {
       }),
     serialize: (work) => mutex.run(work),
     idle: () => mutex.idle(),
+    read: (fn) => mutex.read(fn),
   };
 }

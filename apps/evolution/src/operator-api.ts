@@ -42,7 +42,7 @@ export function createOperatorApi(inputs: InputLog, samples: AuditSamples, clock
   // Memory runs ahead of the database inside a unit of work (an input is applied,
   // then its transaction commits): a read waits for the work in hand, so it
   // never shows what a failed commit would take back or what PostgreSQL does not hold yet.
-  const committed = <T>(read: () => T): Promise<T> => (inputs.idle() ? Promise.resolve().then(read) : inputs.serialize(async () => read()));
+  const committed = <T>(read: () => T): Promise<T> => inputs.read(read);
 
   const listed = (sc: string, status: string | undefined, scope: string | undefined): ListPatchesResponse => {
     const evolver = inputs.current();
@@ -60,7 +60,7 @@ export function createOperatorApi(inputs: InputLog, samples: AuditSamples, clock
   async function operatorStep(kind: 'approve' | 'reject' | 'pin', body: Record<string, unknown>): Promise<{ patch: Patch }> {
     findPatch(String(body['patch_id']));
     await inputs.transact((tx) => inputs.step(tx, kind, now(), body));
-    return { patch: patchOut(findPatch(String(body['patch_id']))) };
+    return committed(() => ({ patch: patchOut(findPatch(String(body['patch_id']))) }));
   }
 
   return {
@@ -102,7 +102,7 @@ export function createOperatorApi(inputs: InputLog, samples: AuditSamples, clock
         inputs.logChanges(r.changes);
         return { kind: r.kind, patch_id: r.patch_id };
       });
-      return { patch: patchOut(findPatch(outcome.patch_id)), outcome: outcome.kind, ...(outcome.kind === 'replace' ? { replaced: patchOut(findPatch(before.patch.patch_id)) } : {}) };
+      return committed(() => ({ patch: patchOut(findPatch(outcome.patch_id)), outcome: outcome.kind, ...(outcome.kind === 'replace' ? { replaced: patchOut(findPatch(before.patch.patch_id)) } : {}) }));
     },
     async listDecisions(req) {
       const sc = scenarioId(req.scenario, { path: 'params.scenario' });

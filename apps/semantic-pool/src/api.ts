@@ -9,7 +9,8 @@ import { clusterInputs, heatHistory } from './store';
 // The pool's gRPC API (ListClusters, GetCluster): memory's clusters with their heat history; raw text only for
 // operators (the gateway checks the bearer token).
 
-export function createPoolApi(deps: { db: Db; pool(): SemanticPool; raw: RawFragments; clock: Clock; log: Logger }): SemanticPoolApi {
+// Memory is folded before a unit's transaction commits: reads take it through `read` (Mutex.read), after the unit in hand.
+export function createPoolApi(deps: { db: Db; pool(): SemanticPool; read<T>(fn: () => T): Promise<T>; raw: RawFragments; clock: Clock; log: Logger }): SemanticPoolApi {
   const { db } = deps;
   return {
     async listClusters(req): Promise<ListClustersResponse> {
@@ -20,11 +21,14 @@ export function createPoolApi(deps: { db: Db; pool(): SemanticPool; raw: RawFrag
       if (!Number.isFinite(minHeat) || minHeat < 0) throw new ParleyError('invalid_params', 'min_heat must be a number >= 0', { path: 'params.min_heat', rule: 'minimum' });
       const now = deps.clock.now().getTime();
       const pool = deps.pool();
-      const views = pool
-        .clusters(now)
-        .filter((c) => c.scenario === sc && (req.scope === undefined || c.scope === req.scope) && c.heat >= minHeat)
-        .sort((a, b) => b.heat - a.heat || b.size - a.size || (a.id < b.id ? -1 : 1))
-        .slice(0, limit);
+      const views = await deps.read(() =>
+        deps
+          .pool()
+          .clusters(now)
+          .filter((c) => c.scenario === sc && (req.scope === undefined || c.scope === req.scope) && c.heat >= minHeat)
+          .sort((a, b) => b.heat - a.heat || b.size - a.size || (a.id < b.id ? -1 : 1))
+          .slice(0, limit),
+      );
       const hist = await heatHistory(db, sc, views.map((v) => v.id));
       return {
         clusters: views.map((v) => toCluster(v, hist.get(v.id) ?? [])),
@@ -36,7 +40,7 @@ export function createPoolApi(deps: { db: Db; pool(): SemanticPool; raw: RawFrag
 
     async getCluster(req): Promise<GetClusterResponse> {
       const sc = scenarioId(req.scenario, { path: 'params.scenario' });
-      const v = deps.pool().cluster(req.id, deps.clock.now().getTime());
+      const v = await deps.read(() => deps.pool().cluster(req.id, deps.clock.now().getTime()));
       if (!v || v.scenario !== sc) throw new ParleyError('cluster_not_found', `No cluster "${req.id}" in scenario "${sc}"`, { path: 'params.id', rule: 'exists' });
       const hist = await heatHistory(db, sc, [v.id]);
       const failures = new Map<string, number>();

@@ -134,8 +134,8 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
 
   async function sampleHeat(): Promise<number> {
     const now = deps.clock.now().getTime();
-    const views = new Map(pool.clusters(now).map((c) => [c.id, c]));
-    const samples = pool.sampleHeat(now);
+    // Heat as committed (Mutex.read), written after the read.
+    const { views, samples } = await mutex.read(() => ({ views: new Map(pool.clusters(now).map((c) => [c.id, c])), samples: pool.sampleHeat(now) }));
     for (const s of samples) {
       const c = views.get(s.cluster_id);
       if (c) await insertHeatSample(db, { scenario_id: c.scenario, cluster_id: c.id, at_ms: now, heat: s.heat });
@@ -144,7 +144,7 @@ export async function createPoolService(deps: PoolServiceDeps): Promise<PoolServ
   }
 
   return {
-    api: createPoolApi({ db, pool: current, raw, clock: deps.clock, log }),
+    api: createPoolApi({ db, pool: current, read: (fn) => mutex.read(fn), raw, clock: deps.clock, log }),
     rebuild,
     onOtherCaptured: (event, tx) => captureOthers(capture, [event], tx),
     onOtherCapturedMarked: (events, ids, db, marks) => captureOthersMarked(capture, events, ids, db, marks),

@@ -8,6 +8,13 @@ export interface Mutex {
   run<T>(fn: () => Promise<T>): Promise<T>;
   /** Whether no unit of work runs or waits: what is in memory then is what the last unit left. */
   idle(): boolean;
+  /**
+   * Reads the state the units keep, as the last unit left it: at once when no
+   * unit runs or waits, else in turn after them. A unit changes memory before
+   * its transaction commits, so a read that did not wait could show what the
+   * database does not hold yet, or what a failed commit takes back.
+   */
+  read<T>(fn: () => T): Promise<T>;
 }
 
 export function createMutex(): Mutex {
@@ -21,5 +28,13 @@ export function createMutex(): Mutex {
       return next;
     },
     idle: () => open === 0,
+    read<T>(fn: () => T): Promise<T> {
+      if (open > 0) return this.run(async () => fn());
+      try {
+        return Promise.resolve(fn());
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
   };
 }

@@ -22,4 +22,29 @@ describe('mutex', () => {
     expect(seen).toEqual(['first', 'second']);
     expect(m.idle()).toBe(true);
   });
+
+  it('read: at once when idle, after the units in hand otherwise; a throwing read rejects', async () => {
+    const m = createMutex();
+    let state = 'committed';
+    const seen: string[] = [];
+    void m.read(() => seen.push(`idle read sees ${state}`));
+    expect(seen).toEqual(['idle read sees committed']);
+    let commit = () => {};
+    const unit = m.run(async () => {
+      state = 'in memory, not yet committed';
+      await new Promise<void>((r) => (commit = r));
+      state = 'committed again';
+    });
+    await Promise.resolve();
+    const reading = m.read(() => state);
+    commit();
+    await unit;
+    expect(await reading).toBe('committed again');
+    await expect(
+      m.read(() => {
+        throw new Error('bad read');
+      }),
+    ).rejects.toThrow('bad read');
+    expect(m.idle()).toBe(true);
+  });
 });
