@@ -10,6 +10,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // expect.poll waits 1 s by default: too short for work that crosses NATS and PostgreSQL on a loaded 2-core machine.
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       {
         extends: true,

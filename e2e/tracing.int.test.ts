@@ -126,7 +126,10 @@ describe.skipIf(!infra)('OpenTelemetry traces and Prometheus metrics across sepa
         const done =
           consumers.has(`parley-registry process ${prefix}.v1.flight_booking.payload.executed`) &&
           consumers.has(`parley-semantic-pool process ${prefix}.v1.flight_booking.other.captured`) &&
-          s.some((x) => x.service === 'parley-agent-flight_booking' && x.name === 'execute flight_booking');
+          s.some((x) => x.service === 'parley-agent-flight_booking' && x.name === 'execute flight_booking') &&
+          // Each process exports on its own timer: wait for all six and for every parent to have arrived.
+          new Set(s.map((x) => x.service)).size === 6 &&
+          orphans(s, caller).length === 0;
         return done ? s : undefined;
       },
       30_000,

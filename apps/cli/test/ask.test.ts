@@ -52,6 +52,8 @@ describe('parley ask against a running Parley', () => {
       result: { status: 'confirmed' },
     });
     for (const c of Object.values(last['confidence'] as Record<string, number>)) expect(c > 0 && c <= 1).toBe(true);
+    // The registry counts executions from events, later: the next test reads the count this one leaves.
+    await expect.poll(executions, { timeout: 10_000 }).toBe(1);
   });
 
   it('asks before executing: "y" on stdin executes, "n" or no answer does not', TIMEOUT, async () => {

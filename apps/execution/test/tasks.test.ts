@@ -633,6 +633,8 @@ describe('webhook subscriptions (5.2 task-subscription)', () => {
     await listen(server, port);
     stops.push(() => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }));
     await expect.poll(() => received.length, { timeout: 5000 }).toBe(5);
+    // The cursor moves after the receiver answers: wait for that commit (and see nothing more arrives meanwhile).
+    await expect.poll(async () => (await db.query<{ cursor: number }>('SELECT cursor FROM execution.subscriptions WHERE id = $1', [sub.subscription_id])).rows[0]?.cursor, { timeout: 5000 }).toBe(5);
     await delay(300);
     expect(received.map((r) => [r.seq, r.status])).toEqual([
       [1, 'created'],

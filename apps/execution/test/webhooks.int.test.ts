@@ -88,7 +88,8 @@ describe.skipIf(!infra)('webhook trust on PostgreSQL and NATS', () => {
       expect(results.map((v) => (v.ok ? v.id : v.reason))).toEqual([1, 2, 3, 4, 5].map((s) => `${id}:${s}`));
       const tampered = Buffer.from(receiver.received[4]!.raw.toString().replace('"finished"', '"failed"'));
       expect(verifyWebhookSignature(webhook_secret!, receiver.received[4]!.headers, tampered, { now: Date.now() })).toMatchObject({ ok: false, reason: 'no_matching_signature' });
-      expect(await subscriptionRow(db, subscription_id!)).toMatchObject({ state: 'active', cursor: 5, attempts: 0 });
+      // The receiver records a request before it answers, and the cursor moves after the answer: wait for that commit.
+      await expect.poll(() => subscriptionRow(db, subscription_id!), { timeout: 10_000 }).toMatchObject({ state: 'active', cursor: 5, attempts: 0 });
     } finally {
       await receiver.close();
     }

@@ -195,10 +195,12 @@ describe('memory and slow clients', () => {
   it("bounds one principal's requests in flight before their bodies are read (429 rule concurrency)", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const registry = { listAgents: async () => gate.then(() => ({ agents: [] })) } as unknown as RegistryApi;
+    let inHandler = 0;
+    const registry = { listAgents: async () => (inHandler++, gate.then(() => ({ agents: [] }))) } as unknown as RegistryApi;
     const g = await gateway({ registry }, { maxInFlightPerPrincipal: 2 });
     const held = [1, 2].map((id) => postBody(g, '/rpc', { jsonrpc: '2.0', id, method: 'list_agents', params: {} }));
-    await new Promise((r) => setTimeout(r, 200));
+    // Both held requests have their slots (they reached the handler).
+    await expect.poll(() => inHandler, { timeout: 5000 }).toBe(2);
     // Headers only: a body of 1 MB is announced and never sent, yet the answer comes.
     const third = await rawExchange(g, [`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n`], 3000);
     expect(third.text).toMatch(/^HTTP\/1\.1 429/);

@@ -159,14 +159,18 @@ describe.skipIf(!infra)('NATS bus', () => {
     for (const e of events) await bus.publishEvent(e);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const c1 = await collectEvents(bus, { durable: 'handback', filterSubjects: [], onEvent: () => gate });
-    await delay(200);
+    let reached!: () => void;
+    const inHandler = new Promise<void>((r) => (reached = r));
+    const c1 = await collectEvents(bus, { durable: 'handback', filterSubjects: [], onEvent: () => (reached(), gate) });
+    // The first event is in the handler (not a fixed sleep: a loaded machine may deliver it later).
+    await inHandler;
     const stopping = c1.stop();
     release();
     await stopping;
     expect(c1.events.map((e) => e.id)).toEqual([events[0]!.id]);
     const c2 = await collectEvents(bus, { durable: 'handback', filterSubjects: [] });
-    await c2.waitFor(4, 3000);
+    // Well inside the 30 s ack wait that a restart must not sit out.
+    await c2.waitFor(4, 10_000);
     expect(c2.events.map((e) => e.id)).toEqual(events.slice(1).map((e) => e.id));
     await c2.stop();
     await bus.close();

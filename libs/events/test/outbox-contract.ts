@@ -555,6 +555,8 @@ export function outboxContract(
       );
       await b.bus.publishEvent(payloadExecuted('roll'));
       await expect.poll(() => attempt, { timeout: 5000 }).toBe(2);
+      // The counter moves as the second call starts: wait for its commit, then see it is not applied twice.
+      await expect.poll(() => usage(env.db), { timeout: 5_000 }).toEqual({ roll: 1 });
       await delay(100);
       expect(await usage(env.db)).toEqual({ roll: 1 });
     });
@@ -745,7 +747,7 @@ export function outboxContract(
         const first = [payloadExecuted('first')];
         await append(first);
         r1.nudge();
-        await expect.poll(() => ids(bus.published), { timeout: 1000 }).toEqual(ids(first));
+        await expect.poll(() => ids(bus.published), { timeout: 5000 }).toEqual(ids(first));
         // The rolled-back seq settled when its writer ended: no gap was given up for the unrelated transaction.
         expect(warnings).toEqual([]);
 
@@ -762,7 +764,7 @@ export function outboxContract(
         await append(late);
         const nudging = setInterval(() => (r1.nudge(), r2.nudge()), 2);
         try {
-          await expect.poll(() => ids(bus.published), { timeout: 3000 }).toEqual(ids([...first, ...late]));
+          await expect.poll(() => ids(bus.published), { timeout: 10_000 }).toEqual(ids([...first, ...late]));
           expect(warnings.some((w) => w.includes('gave up waiting'))).toBe(true);
         } finally {
           clearInterval(nudging);

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fastestMs } from '@parley/testkit';
 import { KIND_AFFIXES, NAME_AFFIXES, SLOT_AFFIXES, clusterConcept, createTableLexicon, nounConcept, sameConcept, scenarioConcepts, type ConceptSample } from '../src/index';
 
 const lex = createTableLexicon({
@@ -68,11 +69,10 @@ describe('clusterConcept', () => {
 });
 
 describe('clusterConcept on hostile samples (outside data: counts, clients and text of a matured cluster)', () => {
-  it('a huge or odd count is that many anonymous voices, counted, never one entry each: no throw, no stall', () => {
+  it('a huge or odd count is that many anonymous voices, counted, never one entry each: no throw, no stall', async () => {
     for (const count of [1e7, 1e12, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e300]) {
-      const t = performance.now();
       const c = clusterConcept([{ text: 'a baby seat', count }, { text: 'our infant', count: 1 }], lex);
-      expect(performance.now() - t, `count ${count}`).toBeLessThan(200);
+      expect(await fastestMs(() => clusterConcept([{ text: 'a baby seat', count }, { text: 'our infant', count: 1 }], lex), 200), `count ${count}`).toBeLessThan(200);
       expect(c).toMatchObject({ id: 'babe', word: 'baby' });
       expect(c?.voices).toBe(c?.total);
       expect(Number.isFinite(c?.voices)).toBe(true);

@@ -5,6 +5,7 @@
  * `capital_type`. Kinds (monday / friday, dog / cat) still join. Examples from no stream.
  */
 import { describe, expect, it } from 'vitest';
+import { fastestMs } from '@parley/testkit';
 import { SCENARIOS } from '@parley/examples';
 import { coHyponymChoice, createTableLexicon, induceKey, sharedKind, type Lexicon } from '@parley/evolution';
 import type { KeyDefinition } from '@parley/protocol';
@@ -25,11 +26,10 @@ describe('lexicon.instance: whether a word\'s most frequent noun sense is a name
   it('hypernyms still read instance links for callers that do not ask (paris under national_capital)', () => {
     expect(lex.hypernyms('paris', 'n', 2)).toEqual(['national_capital', 'capital', 'city']);
   });
-  it('hostile words are no instances, and a MiB word is answered fast', () => {
+  it('hostile words are no instances, and a MiB word is answered fast', async () => {
     for (const h of ['constructor', '__proto__', 'toString', 'a\u0000b', '\ud800', 'a_'.repeat(5000)]) expect(lex.instance?.(h, 'n')).toBe(false);
-    const t0 = performance.now();
     expect(lex.instance?.('x'.repeat(1 << 20), 'n')).toBe(false);
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(await fastestMs(() => lex.instance?.('x'.repeat(1 << 20), 'n'), 50)).toBeLessThan(50);
   });
 });
 

@@ -7,3 +7,4 @@ export { findExecutable, findNatsServer, toolGate, type ToolGate } from './tools
 export { keyedAuthenticator, serviceOnlyAuthenticator, testIdentity, type TestIdentity, type TestPrincipal } from './identity';
 export { ancestry, fromOtlpJson, fromReadableSpans, orphans, startOtlpReceiver, type OtlpReceiver, type TestSpan } from './traces';
 export { answer, completion, startChatServer, type ChatBody, type ChatServer, type Handler, type Received, type Reply } from './chat-server';
+export { fastestMs } from './timing';
