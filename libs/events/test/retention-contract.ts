@@ -224,7 +224,7 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       const p = pruner({ batchSize: 2, maxBatches: 1, intervalMs: DAY, checkEveryMs: 5, onSwept: (i) => void swept.push(i) });
       p.start();
       // The clock does not move: only being behind makes the later sweeps run.
-      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await expect.poll(seqs, { timeout: 5000 }).toEqual([]);
       await p.stop();
       expect(swept.slice(0, 4).map((x) => x.behind)).toEqual([true, true, true, false]);
     });
@@ -241,7 +241,7 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       } });
       self.p = p;
       p.start();
-      await expect.poll(() => stopping !== undefined, { timeout: 2000 }).toBe(true);
+      await expect.poll(() => stopping !== undefined, { timeout: 5000 }).toBe(true);
       await stopping;
       expect(counted).toEqual([2, 2]);
       expect((await seqs()).length).toBe(36);
@@ -272,13 +272,13 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       const p = pruner({ intervalMs: DAY, checkEveryMs: 5 });
       await put(1, old(8));
       p.start();
-      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await expect.poll(seqs, { timeout: 5000 }).toEqual([]);
       await put(2, old(8));
       await delay(100);
       // Real time passed, the clock did not: no sweep yet.
       expect(await seqs()).toEqual([2]);
       t += DAY;
-      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await expect.poll(seqs, { timeout: 5000 }).toEqual([]);
       await p.stop();
     });
 
@@ -378,7 +378,7 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       await put(1, old(9));
       const p = pruner({ intervalMs: DAY, checkEveryMs: 5 });
       p.start();
-      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await expect.poll(seqs, { timeout: 5000 }).toEqual([]);
       await p.stop();
       await put(2, old(9));
       await put(3, old(9));
@@ -392,7 +392,7 @@ export function retentionContract(name: string, openEnv: () => Promise<OutboxEnv
       // And the pruner can be started again.
       await put(4, old(9));
       p.start();
-      await expect.poll(seqs, { timeout: 2000 }).toEqual([]);
+      await expect.poll(seqs, { timeout: 5000 }).toEqual([]);
       await p.stop();
     });
 
