@@ -625,7 +625,7 @@ function booleans(c: Ctx, k: KeyPlan): void {
 const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo']);
 const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo']);
 
-/** "skin smoothing at maximum": the end of the key's range, right after its name. */
+/** "skin smoothing at maximum": the end of the key's range, right after its name (not a bound on a number: "at least 4"). */
 function rangeEnds(c: Ctx, k: KeyPlan): void {
   const { minimum, maximum } = k.def;
   for (const m of nameMentions(c, k)) {
@@ -635,6 +635,8 @@ function rangeEnds(c: Ctx, k: KeyPlan): void {
       if (isClausePunct(t) || t.kind !== 'word') break;
       const value = MAXIMUM_WORDS.has(t.lower) ? maximum : MINIMUM_WORDS.has(t.lower) ? minimum : undefined;
       if (value === undefined) continue;
+      // "at least 4", "max 6": the word bounds the number after it, which is the value (numbers() reads it).
+      if (numberOrScore(c.tokens, j + 1)) break;
       c.out.push({ key: k.name, value, confidence: 0.85, tokens: span(m.tokens[0] as number, j + 1), rule: 'range_end' });
       break;
     }
@@ -956,6 +958,13 @@ function saysAlone(c: Ctx, at: number): boolean {
   return false;
 }
 
+/**
+ * Prepositions that may follow "for N" with nothing counted between ("for 2 in economy", "for four on Tuesday", "for
+ * three via Dubai"). Not "of" or "to" ("for 2 of the seats", "for 2 to 3 hours"), nor "at" or "with", which follow
+ * other things booked for a number of people ("a table for four at an Italian place", "for 4 with a view").
+ */
+const COUNT_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'on', 'via']);
+
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
 function personCounts(c: Ctx, k: KeyPlan): void {
   for (let i = 0; i < c.tokens.length; i++) {
@@ -990,7 +999,9 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       const after = m ? c.tokens[m.to] : undefined;
       // Or before the route ("a ticket for 1 to Rome", "seats for two from Paris"): the route's word opens another part.
       const route = after?.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)) && c.tokens[m ? m.to + 1 : 0]?.capital === true;
-      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route) && withinRange(k, m.value)) {
+      // Or before a preposition ("for 2 in economy", "for three on Monday"): no noun follows that it could count.
+      const preposition = after?.kind === 'word' && COUNT_PREPOSITIONS.has(after.lower);
+      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route || preposition) && withinRange(k, m.value)) {
         c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
         continue;
       }
@@ -1102,8 +1113,13 @@ function spelledRange(c: Ctx, at: number): { items: string[]; to: number } | und
 
 function lists(c: Ctx, k: KeyPlan): void {
   if (!k.shapes.some((s) => s.includes('9'))) return;
-  const item = (t: Token | undefined) => t !== undefined && identifierLike(t);
+  // A number of one or two digits is an item only in a list the key's cue opens right before it ("sites 4 to 9",
+  // "sites 12, 13 and 14"); elsewhere it is any number (a count, an hour).
+  const short = (t: Token | undefined) => t !== undefined && t.kind === 'number' && /^\d{1,2}$/.test(t.text);
+  let shortOk = false;
+  const item = (t: Token | undefined) => t !== undefined && (identifierLike(t) || (shortOk && short(t)));
   for (let i = 0; i < c.tokens.length; i++) {
+    shortOk = short(c.tokens[i]) && cueBefore(c, i, k.cues, 1);
     if (!item(c.tokens[i]) || item(c.tokens[i - 1])) continue;
     const items: number[] = [i];
     let j = i + 1;
