@@ -67,3 +67,18 @@ describe('two bare numbers and a range word number things, not hours', () => {
     expect((await map(faultManagementTemplate, 'incident PW-8, 12 complaints since 06:10, site 4410 down')).payload['affected_site_ids']).toEqual(['4410']);
   });
 });
+
+// Chinese (draft-zhou §6.1, a request in the user's language): the attributive particle 的 closes the name a route
+// particle opened, and Simplified characters are read for dates as Traditional ones are.
+describe('Chinese names and dates', () => {
+  it('ends the destination at 的 and reads 后天 / 大后天', async () => {
+    const m = await map(flightBookingTemplate, '请帮我订后天从广州到成都的经济舱机票');
+    expect(m.payload['destination']).toBe('成都');
+    expect(m.payload['departure_date']).toBe('2026-11-28');
+    expect((await map(flightBookingTemplate, '大后天从上海飞往西安的航班')).payload['departure_date']).toBe('2026-11-29');
+  });
+
+  it('still reads a Traditional 後天', async () => {
+    expect((await map(flightBookingTemplate, '後天從台北到東京的機票')).payload['departure_date']).toBe('2026-11-28');
+  });
+});

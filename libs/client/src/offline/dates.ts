@@ -285,8 +285,10 @@ const BARE_RANGE = /^\d{1,2} ?(?:to|through|thru|till|until|-|\u2013) ?\d{1,2}(?
 const RANGE_LEAD = /\b(?:from|between|at|around|about|since|by|until|till)\s*$/i;
 
 /** The locales chrono reads, English first: a request written in another language still has dates. */
-const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh'] as const;
-type Locale = (typeof LOCALES)[number];
+const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh', 'zh-hans'] as const;
+type Locale = Exclude<(typeof LOCALES)[number], 'zh-hans'>;
+/** chrono's `zh` reads Traditional characters ("後天"); Simplified ones ("后天", "下周一") need its `zh.hans`. */
+const parserOf = (locale: (typeof LOCALES)[number]) => (locale === 'en' ? ENGLISH : locale === 'zh-hans' ? chrono.zh.hans : chrono[locale]);
 
 /** "the 3rd", "on the 21st": a day of the month chrono leaves alone. */
 const ORDINAL_DAY = /^(\d{1,2})(st|nd|rd|th)$/;
@@ -347,7 +349,7 @@ export function findDates(
   const parsed: Parsed[] = [];
   const taken: boolean[] = tokens.map(() => false);
   for (const locale of LOCALES) {
-    const parser = locale === 'en' ? ENGLISH : chrono[locale as Locale];
+    const parser = parserOf(locale);
     const view = locale === 'en' ? views.en : views.other;
     const input = view.input.slice(0, MAX_CHRONO_CHARS);
     const behind = parser.parse(input, reference, { forwardDate: false });
