@@ -259,7 +259,14 @@ function matchPhrase(c: Ctx, words: readonly string[]): PhraseHit | undefined {
     if (!best || score > best.score || (score === best.score && taken.length > best.tokens.length)) {
       const from = taken[0] as number;
       const to = (taken[taken.length - 1] as number) + 1;
-      best = { score, tokens: span(from, to), matched };
+      // Numbers and identifiers between the example's words are other keys' values ("base stations 3301 to 3304
+      // are out of service"): the phrase does not take them, nor what joins them.
+      const value = (j: number) => {
+        const t = c.tokens[j] as Token;
+        return t.kind === 'number' || t.kind === 'ident' || identifierLike(t);
+      };
+      const joins = (j: number) => !taken.includes(j) && (value(j - 1) || value(j + 1)) && (RANGE_WORDS.has((c.tokens[j] as Token).lower) || LIST_SEPARATORS.has((c.tokens[j] as Token).lower));
+      best = { score, tokens: span(from, to).filter((j) => taken.includes(j) || (!value(j) && !joins(j))), matched };
     }
   }
   return best;
@@ -521,7 +528,7 @@ function enums(c: Ctx, k: KeyPlan): void {
       // A word a value's sense evokes ("hot" for warm, "leading" for major) is as often said of something else ("a hot
       // day", "the leading cause"): only beside a cue of the key is it the value; alone it stays under the threshold.
       const uncuedSense = form.via === 'sense' && !cued;
-      const base = own ? 0.85 : lone || uncuedSense ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
+      const base = own ? 0.85 : lone || uncuedSense ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' || form.spread === true ? 0.55 : 0.6;
       const end = form.via === 'sense' ? hyphenatedEnd(c, to) : to;
       pushValue(c, { key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, end), rule: `enum_${form.via}` });
     }
@@ -1164,7 +1171,8 @@ function lists(c: Ctx, k: KeyPlan): void {
     const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0) + (texts.length > 1 ? 0.05 : 0) - (lone ? 0.15 : 0));
     let from = i;
     if (cued) while (from > 0 && isContent(c.tokens[from - 1]) && k.cues.some((cue) => c.lex.match((c.tokens[from - 1] as Token).lower, cue) > 0)) from--;
-    c.out.push({ key: k.name, value: texts, confidence, tokens: span(from, j), rule: 'list' });
+    // The cue words ("base stations") may say something to another key too (an alarm, a domain): shared.
+    c.out.push({ key: k.name, value: texts, confidence, tokens: span(i, j), ...(from < i ? { shared: span(from, i) } : {}), rule: 'list' });
     i = j - 1;
   }
 }
@@ -1812,14 +1820,22 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // Tokens a value took, sent or not.
   const valued: boolean[] = c.tokens.map(() => false);
   let recognised = 0;
+  // Per token, the rule of the value candidate that took it.
+  const takenBy: (string | undefined)[] = c.tokens.map(() => undefined);
   for (const cand of order) {
-    if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
+    // A key's value said by words an example of another key took ("base stations … out of service" is an alarm, and
+    // base stations are the wireless domain's gloss): the words say both, as the template's own descriptions do. Only
+    // a gloss of several words said whole: one word of an example ("optical" of "optical power too low") says the
+    // example's value, not a second one.
+    const alsoSaid = cand.key !== undefined && cand.rule.startsWith('enum_') && cand.tokens.length >= 2 && cand.tokens.every((i) => takenBy[i] === 'example');
+    if (cand.tokens.length === 0 || (cand.tokens.some((i) => claimed[i]) && !alsoSaid)) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
       // A second value for a filled key: not sent, not lost.
       if (cand.confidence >= threshold) for (const i of cand.tokens) conflicted.add(i);
       continue;
     }
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
+    if (cand.key !== undefined && !alsoSaid) for (const i of cand.tokens) takenBy[i] = cand.rule;
     // A snake_case name made of the user's own words explains nothing about which template they meant.
     const weight = cand.key === undefined ? (cand.rule !== 'leftover' ? 1 : 0) : cand.confidence >= threshold && cand.rule !== 'snake_name' ? 1 : 0;
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = Math.max(accounted[i] as number, weight);
