@@ -30,3 +30,10 @@ describe('an example phrase with other keys\' values inside', () => {
     expect(m.payload['fault_domain']).toBe('wireless');
   });
 });
+
+describe('the ends of a link said "between A and B"', () => {
+  it('are the identifiers nearest the connector, not one of another clause', async () => {
+    expect((await map(faultManagementTemplate, 'incident K-30, the link between PE-5 and PE-6 failed at 04:10')).payload['suspected_link']).toBe('PE-5<->PE-6');
+    expect((await map(faultManagementTemplate, 'the hop between HUB-8 and SITE-4 keeps flapping, incident K-31')).payload['suspected_link']).toBe('HUB-8<->SITE-4');
+  });
+});

@@ -1226,6 +1226,11 @@ function composites(c: Ctx, k: KeyPlan): void {
       if (comp.connector) {
         const between = c.tokens.slice(ia + 1, ib).some((t) => sameConnector(t.lower, comp.connector as string));
         if (!between) continue;
+        // The ends are the nearest identifiers on each side of the connector ("between HUB-3 and SITE-19, incident
+        // X-1" joins HUB-3 and SITE-19, not X-1): none stands between an end and the connector.
+        let joint = ib - 1;
+        while (joint > ia && !sameConnector((c.tokens[joint] as Token).lower, comp.connector as string)) joint--;
+        if (ids.some((x) => (x > ia && x < joint) || (x > joint && x < ib))) continue;
         share = Math.min(1, share + 0.2);
       }
       let first = ia;
