@@ -55,6 +55,7 @@ describe('clock times in words', () => {
     expect(await at('Site 9 this morning lost power, INC-3')).toBeUndefined();
     const m = await map(faultManagementTemplate, 'INC-4 router 7 this morning rebooted');
     expect(m.payload['occurred_at']).toBeUndefined();
-    expect(JSON.stringify(m.payload['other'])).toContain('router 7');
+    // The number right after the key's cue ("router", a network element of affected_site_ids) is that element.
+    expect(m.payload['affected_site_ids']).toEqual(['7']);
   });
 });

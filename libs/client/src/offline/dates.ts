@@ -279,9 +279,16 @@ const ENGLISH = (() => {
   return en;
 })();
 
+/** A reading that opens with two bare numbers and a range word between ("4 to 9", "12 through 15"): no ':mm', no am/pm. */
+const BARE_RANGE = /^\d{1,2} ?(?:to|through|thru|till|until|-|\u2013) ?\d{1,2}(?![\d:.]| ?(?:am|pm|a\.m|p\.m|h\b|o'?clock))/i;
+/** Words of time that make such a reading a span of hours ("from 9 to 11", "between 4 and 6", "since 4 to 5"). */
+const RANGE_LEAD = /\b(?:from|between|at|around|about|since|by|until|till)\s*$/i;
+
 /** The locales chrono reads, English first: a request written in another language still has dates. */
-const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh'] as const;
-type Locale = (typeof LOCALES)[number];
+const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh', 'zh-hans'] as const;
+type Locale = Exclude<(typeof LOCALES)[number], 'zh-hans'>;
+/** chrono's `zh` reads Traditional characters ("後天"); Simplified ones ("后天", "下周一") need its `zh.hans`. */
+const parserOf = (locale: (typeof LOCALES)[number]) => (locale === 'en' ? ENGLISH : locale === 'zh-hans' ? chrono.zh.hans : chrono[locale]);
 
 /** "the 3rd", "on the 21st": a day of the month chrono leaves alone. */
 const ORDINAL_DAY = /^(\d{1,2})(st|nd|rd|th)$/;
@@ -342,7 +349,7 @@ export function findDates(
   const parsed: Parsed[] = [];
   const taken: boolean[] = tokens.map(() => false);
   for (const locale of LOCALES) {
-    const parser = locale === 'en' ? ENGLISH : chrono[locale as Locale];
+    const parser = parserOf(locale);
     const view = locale === 'en' ? views.en : views.other;
     const input = view.input.slice(0, MAX_CHRONO_CHARS);
     const behind = parser.parse(input, reference, { forwardDate: false });
@@ -350,6 +357,9 @@ export function findDates(
     for (const r of behind) {
       // "sites 2031 and 2040": a bare number is not a date.
       if (/^\d{1,4}$/.test(r.text.trim())) continue;
+      // "sites 4 to 9 this morning": two bare numbers joined by a range word, with no word of time before them
+      // ("from", "between", "at", "since"), number things; chrono would read hours 4 to 9.
+      if (BARE_RANGE.test(r.text) && !RANGE_LEAD.test(input.slice(Math.max(0, r.index - 12), r.index))) continue;
       const c = r.start;
       if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
       // Only whole tokens: "CR-04 a" is no time. CJK runs have no word boundaries inside: a date may start or

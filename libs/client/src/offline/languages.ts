@@ -100,6 +100,13 @@ export function splitCjk(tokens: readonly Token[]): Token[] {
       continue;
     }
     if (from < text.length) parts.push([from, text.length, undefined]);
+    for (let n = 1; n < parts.length; n++) {
+      // "到北京的机票": the attributive particle 的 closes the name a route particle opened (Chinese grammar).
+      const [a, b, reading] = parts[n] as [number, number, string | undefined];
+      const cut = reading === undefined && (parts[n - 1] as [number, number, string | undefined])[2] !== undefined ? text.indexOf('\u7684', a) : -1;
+      // It reads as "of", a function word, so no name or `other` phrase runs through it.
+      if (cut > a && cut < b) parts.splice(n, 1, [a, cut, undefined], [cut, cut + 1, 'of'], ...(cut + 1 < b ? [[cut + 1, b, undefined] as [number, number, undefined]] : []));
+    }
     for (const [a, b, reading] of parts) {
       const piece = text.slice(a, b);
       out.push({ ...t, text: piece, lower: reading ?? piece, start: t.start + a, end: t.start + b, kind: reading ? 'word' : 'cjk', glued: a > 0 || t.glued });

@@ -177,26 +177,34 @@ export class Lexicon {
   }
 
   /** Whether a sense of the noun (first two) is a kind of `target` (a WordNet hypernym, within eight levels). */
-  private kindOf(word: string, targets: ReadonlySet<string>, senses = 2): boolean {
+  private kindOf(word: string, targets: ReadonlySet<string>, senses = 2, kindsOnly = false): boolean {
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(word)) return false;
     for (const lemma of wn.baseForms(word, 'n')) {
       if (targets.has(lemma)) return true;
       const entry = wn.lookup(lemma, 'n');
-      const start = (entry?.offsets ?? []).slice(0, senses).map((o) => wn.synset('n', o)).filter((x) => x !== undefined);
+      const start = (entry?.offsets ?? [])
+        .slice(0, senses)
+        .map((o) => wn.synset('n', o))
+        .filter((x) => x !== undefined)
+        // A named individual (WordNet instance-of, "More" the statesman) is no kind of thing the word names.
+        .filter((sy) => !kindsOnly || !sy.pointers.some((p) => p.symbol === '@i'));
       if (this.reachesUp(start, 'n', 7, (sy) => sy.words.some((w) => targets.has(w)), true)) return true;
     }
     return false;
   }
 
-  /** A word for a person ("passenger", "people", "customer"). */
+  /**
+   * A word for a kind of person ("passenger", "people", "customer"). A sense that names one individual (an instance in
+   * WordNet: "more" is also Thomas More) does not count: "1 more bag" counts bags.
+   */
   isPerson(word: string): boolean {
-    return this.kindOf(word.toLowerCase(), PERSON);
+    return this.kindOf(word.toLowerCase(), PERSON, 2, true);
   }
 
-  /** A word whose first noun sense is a person ("husband", "kid"; not "dog", a person only in its second sense). */
+  /** A word whose first noun sense is a kind of person ("husband", "kid"; not "dog", a person only in its second sense). */
   isPersonFirst(word: string): boolean {
-    return this.kindOf(word.toLowerCase(), PERSON, 1);
+    return this.kindOf(word.toLowerCase(), PERSON, 1, true);
   }
 
   /** A noun for a property or quality of something ("tone", "tint", "look", "effect"; not "day", "sore", "cause"). */

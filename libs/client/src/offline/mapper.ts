@@ -259,7 +259,14 @@ function matchPhrase(c: Ctx, words: readonly string[]): PhraseHit | undefined {
     if (!best || score > best.score || (score === best.score && taken.length > best.tokens.length)) {
       const from = taken[0] as number;
       const to = (taken[taken.length - 1] as number) + 1;
-      best = { score, tokens: span(from, to), matched };
+      // Numbers and identifiers between the example's words are other keys' values ("base stations 3301 to 3304
+      // are out of service"): the phrase does not take them, nor what joins them.
+      const value = (j: number) => {
+        const t = c.tokens[j] as Token;
+        return t.kind === 'number' || t.kind === 'ident' || identifierLike(t);
+      };
+      const joins = (j: number) => !taken.includes(j) && (value(j - 1) || value(j + 1)) && (RANGE_WORDS.has((c.tokens[j] as Token).lower) || LIST_SEPARATORS.has((c.tokens[j] as Token).lower));
+      best = { score, tokens: span(from, to).filter((j) => taken.includes(j) || (!value(j) && !joins(j))), matched };
     }
   }
   return best;
@@ -521,7 +528,7 @@ function enums(c: Ctx, k: KeyPlan): void {
       // A word a value's sense evokes ("hot" for warm, "leading" for major) is as often said of something else ("a hot
       // day", "the leading cause"): only beside a cue of the key is it the value; alone it stays under the threshold.
       const uncuedSense = form.via === 'sense' && !cued;
-      const base = own ? 0.85 : lone || uncuedSense ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' ? 0.55 : 0.6;
+      const base = own ? 0.85 : lone || uncuedSense ? UNCUED_RELATION : form.via === 'synonym' || form.via === 'sense' || form.spread === true ? 0.55 : 0.6;
       const end = form.via === 'sense' ? hyphenatedEnd(c, to) : to;
       pushValue(c, { key: k.name, value: form.value, confidence: Math.min(0.97, base + (cued ? 0.1 : 0)), tokens: span(i, end), rule: `enum_${form.via}` });
     }
@@ -625,7 +632,7 @@ function booleans(c: Ctx, k: KeyPlan): void {
 const MAXIMUM_WORDS = new Set(['max', 'maximum', 'highest', 'strongest', 'most', 'full', 'máximo']);
 const MINIMUM_WORDS = new Set(['min', 'minimum', 'lowest', 'weakest', 'least', 'mínimo']);
 
-/** "skin smoothing at maximum": the end of the key's range, right after its name. */
+/** "skin smoothing at maximum": the end of the key's range, right after its name (not a bound on a number: "at least 4"). */
 function rangeEnds(c: Ctx, k: KeyPlan): void {
   const { minimum, maximum } = k.def;
   for (const m of nameMentions(c, k)) {
@@ -635,6 +642,8 @@ function rangeEnds(c: Ctx, k: KeyPlan): void {
       if (isClausePunct(t) || t.kind !== 'word') break;
       const value = MAXIMUM_WORDS.has(t.lower) ? maximum : MINIMUM_WORDS.has(t.lower) ? minimum : undefined;
       if (value === undefined) continue;
+      // "at least 4", "max 6": the word bounds the number after it, which is the value (numbers() reads it).
+      if (numberOrScore(c.tokens, j + 1)) break;
       c.out.push({ key: k.name, value, confidence: 0.85, tokens: span(m.tokens[0] as number, j + 1), rule: 'range_end' });
       break;
     }
@@ -956,6 +965,13 @@ function saysAlone(c: Ctx, at: number): boolean {
   return false;
 }
 
+/**
+ * Prepositions that may follow "for N" with nothing counted between ("for 2 in economy", "for four on Tuesday", "for
+ * three via Dubai"). Not "of" or "to" ("for 2 of the seats", "for 2 to 3 hours"), nor "at" or "with", which follow
+ * other things booked for a number of people ("a table for four at an Italian place", "for 4 with a view").
+ */
+const COUNT_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'on', 'via']);
+
 /** "three of us", "a team of seven", "x2": how many people, for the one key that counts people. */
 function personCounts(c: Ctx, k: KeyPlan): void {
   for (let i = 0; i < c.tokens.length; i++) {
@@ -990,7 +1006,9 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       const after = m ? c.tokens[m.to] : undefined;
       // Or before the route ("a ticket for 1 to Rome", "seats for two from Paris"): the route's word opens another part.
       const route = after?.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)) && c.tokens[m ? m.to + 1 : 0]?.capital === true;
-      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route) && withinRange(k, m.value)) {
+      // Or before a preposition ("for 2 in economy", "for three on Monday"): no noun follows that it could count.
+      const preposition = after?.kind === 'word' && COUNT_PREPOSITIONS.has(after.lower);
+      if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route || preposition) && withinRange(k, m.value)) {
         c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
         continue;
       }
@@ -1102,8 +1120,13 @@ function spelledRange(c: Ctx, at: number): { items: string[]; to: number } | und
 
 function lists(c: Ctx, k: KeyPlan): void {
   if (!k.shapes.some((s) => s.includes('9'))) return;
-  const item = (t: Token | undefined) => t !== undefined && identifierLike(t);
+  // A number of one or two digits is an item only in a list the key's cue opens right before it ("sites 4 to 9",
+  // "sites 12, 13 and 14"); elsewhere it is any number (a count, an hour).
+  const short = (t: Token | undefined) => t !== undefined && t.kind === 'number' && /^\d{1,2}$/.test(t.text);
+  let shortOk = false;
+  const item = (t: Token | undefined) => t !== undefined && (identifierLike(t) || (shortOk && short(t)));
   for (let i = 0; i < c.tokens.length; i++) {
+    shortOk = short(c.tokens[i]) && cueBefore(c, i, k.cues, 1);
     if (!item(c.tokens[i]) || item(c.tokens[i - 1])) continue;
     const items: number[] = [i];
     let j = i + 1;
@@ -1148,7 +1171,8 @@ function lists(c: Ctx, k: KeyPlan): void {
     const confidence = Math.min(0.95, 0.4 + 0.3 * shape + (cued ? 0.25 : 0) + (texts.length > 1 ? 0.05 : 0) - (lone ? 0.15 : 0));
     let from = i;
     if (cued) while (from > 0 && isContent(c.tokens[from - 1]) && k.cues.some((cue) => c.lex.match((c.tokens[from - 1] as Token).lower, cue) > 0)) from--;
-    c.out.push({ key: k.name, value: texts, confidence, tokens: span(from, j), rule: 'list' });
+    // The cue words ("base stations") may say something to another key too (an alarm, a domain): shared.
+    c.out.push({ key: k.name, value: texts, confidence, tokens: span(i, j), ...(from < i ? { shared: span(from, i) } : {}), rule: 'list' });
     i = j - 1;
   }
 }
@@ -1202,6 +1226,11 @@ function composites(c: Ctx, k: KeyPlan): void {
       if (comp.connector) {
         const between = c.tokens.slice(ia + 1, ib).some((t) => sameConnector(t.lower, comp.connector as string));
         if (!between) continue;
+        // The ends are the nearest identifiers on each side of the connector ("between HUB-3 and SITE-19, incident
+        // X-1" joins HUB-3 and SITE-19, not X-1): none stands between an end and the connector.
+        let joint = ib - 1;
+        while (joint > ia && !sameConnector((c.tokens[joint] as Token).lower, comp.connector as string)) joint--;
+        if (ids.some((x) => (x > ia && x < joint) || (x > joint && x < ib))) continue;
         share = Math.min(1, share + 0.2);
       }
       let first = ia;
@@ -1796,14 +1825,22 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   // Tokens a value took, sent or not.
   const valued: boolean[] = c.tokens.map(() => false);
   let recognised = 0;
+  // Per token, the rule of the value candidate that took it.
+  const takenBy: (string | undefined)[] = c.tokens.map(() => undefined);
   for (const cand of order) {
-    if (cand.tokens.length === 0 || cand.tokens.some((i) => claimed[i])) continue;
+    // A key's value said by words an example of another key took ("base stations … out of service" is an alarm, and
+    // base stations are the wireless domain's gloss): the words say both, as the template's own descriptions do. Only
+    // a gloss of several words said whole: one word of an example ("optical" of "optical power too low") says the
+    // example's value, not a second one.
+    const alsoSaid = cand.key !== undefined && cand.rule.startsWith('enum_') && cand.tokens.length >= 2 && cand.tokens.every((i) => takenBy[i] === 'example');
+    if (cand.tokens.length === 0 || (cand.tokens.some((i) => claimed[i]) && !alsoSaid)) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
       // A second value for a filled key: not sent, not lost.
       if (cand.confidence >= threshold) for (const i of cand.tokens) conflicted.add(i);
       continue;
     }
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) claimed[i] = true;
+    if (cand.key !== undefined && !alsoSaid) for (const i of cand.tokens) takenBy[i] = cand.rule;
     // A snake_case name made of the user's own words explains nothing about which template they meant.
     const weight = cand.key === undefined ? (cand.rule !== 'leftover' ? 1 : 0) : cand.confidence >= threshold && cand.rule !== 'snake_name' ? 1 : 0;
     for (const i of [...cand.tokens, ...(cand.shared ?? [])]) accounted[i] = Math.max(accounted[i] as number, weight);

@@ -43,6 +43,8 @@ export interface EnumForm {
   readonly note?: boolean;
   /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
   readonly upper?: readonly boolean[];
+  /** A one-word gloss that other keys' descriptions say too ("links" of ip_network beside suspected_link's link): less sure. */
+  readonly spread?: boolean;
 }
 
 /** An enum value defined by a degree of an adjective: `sign` 1 for more or most, -1 for less or least. */
@@ -486,6 +488,32 @@ function parentheticalWords(description: string): string[] {
   return out;
 }
 
+/**
+ * The words of a value's gloss said alone (draft-zhou §6.1, the description's own words): a word of a gloss of
+ * several words ("microwave" of "transport (optical or microwave transmission)", "MPLS" of "IP/MPLS routers") names
+ * its value when it is a noun (or an acronym in capitals), no other value's forms hold it and no other key's
+ * description says it ("routers", "stations" and "domains" are said of sites and incidents too). And a one-word gloss
+ * other keys' descriptions say too is marked `spread` ("links": a microwave link is still transport).
+ */
+function glossParts(forms: readonly EnumForm[], keyFrequency: ReadonlyMap<string, number>, lex: Lexicon): EnumForm[] {
+  const out = forms.map((f) => (f.via === 'gloss' && f.words.length === 1 && lex.lemmas(f.words[0] as string).some((l) => (keyFrequency.get(l) ?? 0) > 1) ? { ...f, spread: true } : f));
+  const owners = new Map<string, Set<JsonValue>>();
+  for (const f of forms) for (const w of f.words) owners.set(w, (owners.get(w) ?? new Set()).add(f.value));
+  const single = new Set(out.filter((o) => o.words.length === 1).map((o) => o.words[0] as string));
+  for (const f of forms) {
+    if (f.via !== 'gloss' || f.note === true || f.words.length < 2) continue;
+    f.words.forEach((w, n) => {
+      const acronym = f.upper?.[n] === true;
+      if (owners.get(w)?.size !== 1 || (!acronym && (!lex.hasNoun(w) || w.length < 4))) return;
+      if (lex.lemmas(w).some((l) => (keyFrequency.get(l) ?? 0) > 1)) return;
+      if (single.has(w)) return;
+      single.add(w);
+      out.push({ value: f.value, words: [w], via: 'gloss', ...(acronym ? { upper: [true] } : {}) });
+    });
+  }
+  return out;
+}
+
 /** Analyses `template` for the offline mapper. */
 export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
   const keys: KeyPlan[] = [];
@@ -579,6 +607,12 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
       const f = forms[i] as EnumForm;
       if (f.via === 'sense' && f.words.some((w) => lex.lemmas(w).some((l) => keyFrequency.has(l)))) forms.splice(i, 1);
     }
+  }
+  for (const k of keys) {
+    const forms = k.enumForms as EnumForm[];
+    const next = glossParts(forms, keyFrequency, lex);
+    forms.length = 0;
+    for (const f of next) forms.push(f);
   }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));

@@ -1,0 +1,84 @@
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Lexicon } from '../src/offline/lexicon';
+import { loadLexicon, map } from './offline-fixture';
+
+// Numbers that count or bound something (draft-zhou §6.1: a key's value read from the user's words by grammar, not
+// by a list of phrasings). Sentences written for these tests, none taken from a dev or validation set.
+
+describe('a word for one named individual is no kind of person', () => {
+  let lex: Lexicon;
+  beforeAll(async () => {
+    lex = await loadLexicon();
+  }, 60_000);
+
+  it('reads "more" (WordNet also has Thomas More) as no person word, kinds of people still', () => {
+    expect(lex.isPerson('more')).toBe(false);
+    expect(lex.isPerson('passengers')).toBe(true);
+    expect(lex.isPersonFirst('kid')).toBe(true);
+  });
+
+  it('does not count people with "1 more suitcase"', async () => {
+    const m = await map(flightBookingTemplate, 'Oslo to Lisbon on Friday for 3, and 1 more suitcase');
+    expect(m.payload['passenger_count']).toBe(3);
+    expect(m.other.join(' ')).toContain('suitcase');
+  });
+});
+
+describe('"for N" before a preposition counts people', () => {
+  it('reads "for 2 in business" and "for four on Tuesday"', async () => {
+    expect((await map(flightBookingTemplate, 'Vienna to Athens for 2 in business')).payload['passenger_count']).toBe(2);
+    expect((await map(flightBookingTemplate, 'seats from Lyon to Porto for four on Tuesday')).payload['passenger_count']).toBe(4);
+  });
+
+  it('leaves a number that counts a noun, or "for N of", alone', async () => {
+    expect((await map(flightBookingTemplate, 'Vienna to Athens, room for 2 bags in the hold')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'Vienna to Athens, pay for 2 of the seats with miles')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'Vienna to Athens on Monday, and a table for 4 at the seafood place')).payload['passenger_count']).toBeUndefined();
+  });
+});
+
+describe('a bound on a number is not the end of the range', () => {
+  it('"at least 6", "at most three": the number is the value', async () => {
+    expect((await map(photoRetouchTemplate, 'cool filter and skin smoothing at least 6')).payload['skin_smoothing']).toBe(6);
+    expect((await map(photoRetouchTemplate, 'skin smoothing at most three please')).payload['skin_smoothing']).toBe(3);
+  });
+
+  it('"at maximum" with no number is still the range\'s end', async () => {
+    expect((await map(photoRetouchTemplate, 'skin smoothing at maximum, warm filter')).payload['skin_smoothing']).toBe(10);
+  });
+});
+
+describe('two bare numbers and a range word number things, not hours', () => {
+  it('"towers 3 to 6 this morning" is no 03:00, and the towers are the sites', async () => {
+    const m = await map(faultManagementTemplate, 'towers 3 to 6 this morning lost power, incident PW-8');
+    expect(m.payload['occurred_at']).toBeUndefined();
+    const p = await map(faultManagementTemplate, 'sites 3 to 6 lost power at 5:40 this morning, incident PW-8');
+    expect(p.payload['affected_site_ids']).toEqual(['3', '4', '5', '6']);
+    expect(p.payload['occurred_at']).toBe('2026-11-26T05:40:00+01:00');
+  });
+
+  it('"from 8 to 10 this morning" is still a span of hours', async () => {
+    expect((await map(faultManagementTemplate, 'the link flapped from 8 to 10 this morning, incident PW-8')).payload['occurred_at']).toBe('2026-11-26T08:00:00+01:00');
+  });
+
+  it('a short number is a site only right after the key\'s cue', async () => {
+    expect((await map(faultManagementTemplate, 'sites 7, 8 and 11 down since 06:10, incident PW-8')).payload['affected_site_ids']).toEqual(['7', '8', '11']);
+    expect((await map(faultManagementTemplate, 'incident PW-8, 12 complaints since 06:10, site 4410 down')).payload['affected_site_ids']).toEqual(['4410']);
+  });
+});
+
+// Chinese (draft-zhou §6.1, a request in the user's language): the attributive particle 的 closes the name a route
+// particle opened, and Simplified characters are read for dates as Traditional ones are.
+describe('Chinese names and dates', () => {
+  it('ends the destination at 的 and reads 后天 / 大后天', async () => {
+    const m = await map(flightBookingTemplate, '请帮我订后天从广州到成都的经济舱机票');
+    expect(m.payload['destination']).toBe('成都');
+    expect(m.payload['departure_date']).toBe('2026-11-28');
+    expect((await map(flightBookingTemplate, '大后天从上海飞往西安的航班')).payload['departure_date']).toBe('2026-11-29');
+  });
+
+  it('still reads a Traditional 後天', async () => {
+    expect((await map(flightBookingTemplate, '後天從台北到東京的機票')).payload['departure_date']).toBe('2026-11-28');
+  });
+});
