@@ -82,3 +82,44 @@ describe('Chinese names and dates', () => {
     expect((await map(flightBookingTemplate, '後天從台北到東京的機票')).payload['departure_date']).toBe('2026-11-28');
   });
 });
+
+describe('a range of days or hours no list cue opens is still chrono\'s date', () => {
+  it('reads "12 to 14 December" and "3 to 5 March" as the first day', async () => {
+    expect((await map(flightBookingTemplate, 'Madrid to Oslo, 12 to 14 December')).payload['departure_date']).toBe('2026-12-12');
+    expect((await map(flightBookingTemplate, 'Madrid to Oslo 12-14 December')).payload['departure_date']).toBe('2026-12-12');
+    const m = await map(flightBookingTemplate, 'Madrid to Oslo, 3 to 5 March, 2 people');
+    expect(m.payload['departure_date']).toBe('2027-03-03');
+    expect(m.payload['passenger_count']).toBe(2);
+  });
+
+  it('reads "went down 2 to 4 yesterday" as a time, and numbers a site cue opens as sites', async () => {
+    expect((await map(faultManagementTemplate, 'incident Q-3, the trunk went down 2 to 4 yesterday')).payload['occurred_at']).toBe('2026-11-25T02:00:00+01:00');
+    const m = await map(faultManagementTemplate, 'incident Q-4, sites 3 to 6 dropped this morning');
+    expect(m.payload['affected_site_ids']).toEqual(['3', '4', '5', '6']);
+    expect(m.payload['occurred_at']).toBeUndefined();
+  });
+});
+
+describe('a short number a noun follows counts that noun, not a list item', () => {
+  it('keeps "30 complaints" and "12 users" out of the site list', async () => {
+    const a = await map(faultManagementTemplate, 'incident Q-5, sites 6 and 8, 40 complaints');
+    expect(a.payload['affected_site_ids']).toEqual(['6', '8']);
+    expect(a.payload['user_complaint_count']).toBe(40);
+    const b = await map(faultManagementTemplate, 'incident Q-6, site 9, 15 users complained');
+    expect(b.payload['affected_site_ids']).toEqual(['9']);
+    expect(b.payload['user_complaint_count']).toBe(15);
+  });
+
+  it('takes no site from a verb cue or a measured noun', async () => {
+    const a = await map(faultManagementTemplate, 'incident Q-7, the storm affected 14 customers');
+    expect(a.payload['affected_site_ids']).toBeUndefined();
+    expect(a.payload['user_complaint_count']).toBe(14);
+    const b = await map(faultManagementTemplate, 'incident Q-8, sites 3 hours ago lost power');
+    expect(b.payload['affected_site_ids']).toBeUndefined();
+    expect(b.payload['occurred_at']).toBe('2026-11-26T09:00:00+01:00');
+  });
+
+  it('still reads "sites 12, 13 and 14 are down"', async () => {
+    expect((await map(faultManagementTemplate, 'incident Q-9, sites 21, 22 and 23 are down')).payload['affected_site_ids']).toEqual(['21', '22', '23']);
+  });
+});

@@ -97,6 +97,11 @@ function cueBefore(c: Ctx, at: number, cues: readonly string[], window = CUE_WIN
   }
   return false;
 }
+/** A noun of the key's cues right before `at` names the item a short number is ("sites 4", "router 7"; not "affected 12"). */
+function itemCue(c: Ctx, at: number, cues: readonly string[]): boolean {
+  const t = c.tokens[at - 1];
+  return t !== undefined && t.kind === 'word' && c.lex.hasNoun(t.lower) && cues.some((cue) => c.lex.match(t.lower, cue) > 0);
+}
 function cueAfter(c: Ctx, at: number, cues: readonly string[], window = CUE_WINDOW): boolean {
   for (let j = at; j < c.tokens.length && j - at < window; j++) {
     const t = c.tokens[j] as Token;
@@ -393,7 +398,12 @@ function withoutTimeOfDay(c: Ctx, tokens: number[]): number[] {
 }
 
 function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<string, string>): void {
-  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w));
+  // A list key's cue, or a plural noun, right before a number ("sites 4 to 9 this morning", "towers 3 to 6"): when
+  // the template lists numbered items, the numbers are items, not hours.
+  const listKeys = c.plan.keys.filter((x) => x.kind === 'list' && x.shapes.some((s) => s.includes('9')));
+  const plural = (t: Token | undefined) => t !== undefined && t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && c.lex.isPluralNoun(t.lower);
+  const listCue = (at: number) => c.tokens[at]?.kind === 'number' && listKeys.length > 0 && (plural(c.tokens[at - 1]) || listKeys.some((x) => itemCue(c, at, x.cues)));
+  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w), listCue);
   found.forEach((d, n) => {
     const rank = n === 0 ? 0 : 0.05;
     if (k.kind === 'date') {
@@ -1122,23 +1132,32 @@ function lists(c: Ctx, k: KeyPlan): void {
   if (!k.shapes.some((s) => s.includes('9'))) return;
   // A number of one or two digits is an item only in a list the key's cue opens right before it ("sites 4 to 9",
   // "sites 12, 13 and 14"); elsewhere it is any number (a count, an hour).
+  // The cue is a noun naming the item ("sites", "router"), and each short item is followed by no noun it counts
+  // ("sites 4 and 5, 30 complaints", "sites 2 hours ago", "the base 3 km away").
   const short = (t: Token | undefined) => t !== undefined && t.kind === 'number' && /^\d{1,2}$/.test(t.text);
   let shortOk = false;
-  const item = (t: Token | undefined) => t !== undefined && (identifierLike(t) || (shortOk && short(t)));
+  const shortItem = (at: number) => {
+    const next = c.tokens[at + 1];
+    return short(c.tokens[at]) && !(next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !RANGE_WORDS.has(next.lower) && !LIST_SEPARATORS.has(next.lower) && c.lex.countedNoun(next.lower));
+  };
+  const item = (at: number) => {
+    const t = c.tokens[at];
+    return t !== undefined && (identifierLike(t) || (shortOk && shortItem(at)));
+  };
   for (let i = 0; i < c.tokens.length; i++) {
-    shortOk = short(c.tokens[i]) && cueBefore(c, i, k.cues, 1);
-    if (!item(c.tokens[i]) || item(c.tokens[i - 1])) continue;
+    shortOk = short(c.tokens[i]) && itemCue(c, i, k.cues);
+    if (!item(i) || (i > 0 && item(i - 1))) continue;
     const items: number[] = [i];
     let j = i + 1;
     for (;;) {
       let s = j;
       while (s < c.tokens.length && LIST_SEPARATORS.has((c.tokens[s] as Token).lower) && s - j < 2) s++;
-      if (s > j && item(c.tokens[s])) {
+      if (s > j && item(s)) {
         items.push(s);
         j = s + 1;
         continue;
       }
-      if (s === j && item(c.tokens[s])) {
+      if (s === j && item(s)) {
         items.push(s);
         j = s + 1;
         continue;
