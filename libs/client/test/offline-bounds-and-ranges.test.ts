@@ -38,10 +38,28 @@ describe('"for N" before a preposition counts people', () => {
   });
 });
 
+describe('"for N" after an adverb or a verb, or before a time of day, counts no one', () => {
+  it('reads no passengers in "home for 7 on Friday", "leaving for 5 on Monday" or "for 10 in the morning"', async () => {
+    expect((await map(flightBookingTemplate, 'Madrid to Oslo, I must be home for 7 on Friday')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'Madrid to Oslo, leaving for 5 on Monday')).payload['passenger_count']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'Madrid to Oslo for 10 in the morning')).payload['passenger_count']).toBeUndefined();
+  });
+
+  it('still counts after a booking noun or a place', async () => {
+    expect((await map(flightBookingTemplate, 'Madrid to Oslo, a booking for 4 on Friday')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, 'a flight from Madrid to Oslo for 3 on Friday')).payload['passenger_count']).toBe(3);
+  });
+});
+
 describe('a bound on a number is not the end of the range', () => {
   it('"at least 6", "at most three": the number is the value', async () => {
     expect((await map(photoRetouchTemplate, 'cool filter and skin smoothing at least 6')).payload['skin_smoothing']).toBe(6);
     expect((await map(photoRetouchTemplate, 'skin smoothing at most three please')).payload['skin_smoothing']).toBe(3);
+  });
+
+  it('a number the key cannot take, or one that counts a noun, is no bound: the range\'s end', async () => {
+    expect((await map(photoRetouchTemplate, 'warm filter, skin smoothing at most 40')).payload['skin_smoothing']).toBe(10);
+    expect((await map(photoRetouchTemplate, 'skin smoothing at maximum 4 pictures')).payload['skin_smoothing']).toBe(10);
   });
 
   it('"at maximum" with no number is still the range\'s end', async () => {

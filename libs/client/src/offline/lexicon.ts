@@ -382,6 +382,12 @@ export class Lexicon {
     return this.isPluralNoun(w) || (wn.baseForms(w, 'v').length === 0 && wn.baseForms(w, 'a').length === 0 && wn.baseForms(w, 'r').length === 0);
   }
 
+  /** Whether WordNet has an adverb sense for `word` ("there", "back", "home"). */
+  isAdverb(word: string): boolean {
+    const w = word.toLowerCase();
+    return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'r').length > 0;
+  }
+
   /** Whether WordNet has a noun sense for `word` or its base form. */
   hasNoun(word: string): boolean {
     const w = word.toLowerCase();

@@ -652,8 +652,11 @@ function rangeEnds(c: Ctx, k: KeyPlan): void {
       if (isClausePunct(t) || t.kind !== 'word') break;
       const value = MAXIMUM_WORDS.has(t.lower) ? maximum : MINIMUM_WORDS.has(t.lower) ? minimum : undefined;
       if (value === undefined) continue;
-      // "at least 4", "max 6": the word bounds the number after it, which is the value (numbers() reads it).
-      if (numberOrScore(c.tokens, j + 1)) break;
+      // "at least 4", "max 6": the word bounds the number after it, which is the value (numbers() reads it); not a
+      // number the key cannot take ("at most 20" of 0-10) nor one that counts a noun ("at maximum 3 photos").
+      const n = numberOrScore(c.tokens, j + 1);
+      const counted = c.tokens[n?.to ?? -1];
+      if (n && withinRange(k, n.value) && !(counted?.kind === 'word' && c.lex.countedNoun(counted.lower))) break;
       c.out.push({ key: k.name, value, confidence: 0.85, tokens: span(m.tokens[0] as number, j + 1), rule: 'range_end' });
       break;
     }
@@ -1017,7 +1020,16 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       // Or before the route ("a ticket for 1 to Rome", "seats for two from Paris"): the route's word opens another part.
       const route = after?.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)) && c.tokens[m ? m.to + 1 : 0]?.capital === true;
       // Or before a preposition ("for 2 in economy", "for three on Monday"): no noun follows that it could count.
-      const preposition = after?.kind === 'word' && COUNT_PREPOSITIONS.has(after.lower);
+      // The head of the "for" phrase is a booking noun or a place ("seats ... for 2 on Monday", "Athens for 2 in
+      // business"), not an adverb or a verb ("there for 9 on Monday", "arriving for 8"), and "in"/"on" opens no time
+      // of day ("for 8 in the evening").
+      const head = c.tokens[i - 1];
+      // An -ing form is a noun only after a determiner ("a booking for 5 on Monday"; not "leaving for 5 on Monday").
+      const gerund = head?.kind === 'word' && head.lower.endsWith('ing') && c.lex.hasVerb(head.lower) && !PARTY_DETERMINERS.has(c.tokens[i - 2]?.lower ?? '');
+      const headNoun = head?.kind === 'word' && (head.capital || (!FUNCTION_WORDS.has(head.lower) && !gerund && c.lex.hasNoun(head.lower) && !c.lex.isAdverb(head.lower) && !c.lex.isActionVerbForm(head.lower)));
+      const next = m ? c.tokens[m.to + 1] : undefined;
+      const timeOfDay = (next?.lower === 'the' ? c.tokens[m ? m.to + 2 : 0] : next)?.lower;
+      const preposition = after?.kind === 'word' && COUNT_PREPOSITIONS.has(after.lower) && headNoun && !TIME_OF_DAY.has(timeOfDay ?? '');
       if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route || preposition) && withinRange(k, m.value)) {
         c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
         continue;
