@@ -25,6 +25,13 @@ describe('a word for one named individual is no kind of person', () => {
   });
 });
 
+describe('"me and N more" counts the speaker and N people', () => {
+  it('reads "me and 3 more" as 4, and "me and 1 more suitcase" as no count', async () => {
+    expect((await map(flightBookingTemplate, 'Oslo to Lisbon on Friday, me and 3 more')).payload['passenger_count']).toBe(4);
+    expect((await map(flightBookingTemplate, 'Oslo to Lisbon on Friday, me and 1 more suitcase')).payload['passenger_count']).toBeUndefined();
+  });
+});
+
 describe('"for N" before a preposition counts people', () => {
   it('reads "for 2 in business" and "for four on Tuesday"', async () => {
     expect((await map(flightBookingTemplate, 'Vienna to Athens for 2 in business')).payload['passenger_count']).toBe(2);

@@ -750,6 +750,10 @@ function speakerCount(c: Ctx, i: number): { value: number; to: number } | undefi
   if (SPEAKER.has(w(i)) && (w(i + 1) === 'alone' || w(i + 1) === 'only')) return { value: 1, to: i + 2 };
   if (w(i) === 'my' && c.lex.isPerson(w(i + 1)) && w(i + 2) === 'and' && (w(i + 3) === 'i' || w(i + 3) === 'me')) return { value: 2, to: i + 4 };
   if (w(i) === 'me' && w(i + 1) === 'and' && w(i + 2) === 'my' && c.lex.isPerson(w(i + 3))) return { value: 2, to: i + 4 };
+  // "me and 2 more", "myself and three others" ending the clause: the elliptic "N more" are people beside the speaker.
+  const more = SPEAKER.has(w(i)) && w(i + 1) === 'and' ? numberAt(c.tokens, i + 2) : undefined;
+  const end = more ? c.tokens[more.to + 1] : undefined;
+  if (more && Number.isInteger(more.value) && (w(more.to) === 'more' || w(more.to) === 'others') && (end === undefined || isClausePunct(end))) return { value: more.value + 1, to: more.to + 1 };
   return undefined;
 }
 
@@ -1008,7 +1012,7 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     }
     if (headIsPerson(c, k)) {
       const said = speakerCount(c, i);
-      if (said) {
+      if (said && withinRange(k, said.value)) {
         c.out.push({ key: k.name, value: said.value, confidence: 0.7, tokens: span(i, said.to), rule: 'person_count' });
         continue;
       }
