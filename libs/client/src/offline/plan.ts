@@ -43,7 +43,7 @@ export interface EnumForm {
   readonly note?: boolean;
   /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
   readonly upper?: readonly boolean[];
-  /** Per word: a head noun of the gloss (its last word, or one a prepositional phrase follows), so no name alone. */
+  /** Per word: a prepositional phrase follows it in the gloss ("symptoms in several domains"), so it is no name alone. */
   readonly qualified?: readonly boolean[];
   /** A one-word gloss that other keys' descriptions say too ("links" of ip_network beside suspected_link's link): less sure. */
   readonly spread?: boolean;
@@ -393,10 +393,9 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
       // An acronym of the description ("RAN") is said in capitals: "ran" is another word.
       const all = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk');
       const caps = all.filter((t) => !FUNCTION_WORDS.has(t.lower)).map((t) => t.upper);
-      // A head noun of the gloss: its last word ("transmission" of "optical or microwave transmission") or one a
-      // prepositional phrase qualifies ("symptoms" of "symptoms in several domains"). The words that modify it say
-      // the value; the head alone is a common noun ("transmission errors on the radio" is no transport).
-      const qualified = all.flatMap((t, n) => (FUNCTION_WORDS.has(t.lower) ? [] : [n === all.length - 1 || GLOSS_PREPOSITIONS.has(all[n + 1]?.lower ?? '')]));
+      // A head noun a prepositional phrase qualifies ("symptoms" of "symptoms in several domains"): the phrase says
+      // the value; the head alone is a common noun.
+      const qualified = all.flatMap((t, n) => (FUNCTION_WORDS.has(t.lower) ? [] : [GLOSS_PREPOSITIONS.has(all[n + 1]?.lower ?? '')]));
       if (gw.length > 0 && gw.length <= 4) {
         enumForms.push({ value: v, words: gw, via: 'gloss', ...(note ? { note } : {}), ...(caps.some(Boolean) ? { upper: caps } : {}), ...(qualified.some(Boolean) ? { qualified } : {}) });
       }
