@@ -1867,7 +1867,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     // base stations are the wireless domain's gloss): the words say both, as the template's own descriptions do. Only
     // a gloss of several words said whole: one word of an example ("optical" of "optical power too low") says the
     // example's value, not a second one.
-    const alsoSaid = cand.key !== undefined && cand.rule.startsWith('enum_') && cand.tokens.length >= 2 && cand.tokens.every((i) => takenBy[i] === 'example');
+    const alsoSaid = cand.key !== undefined && cand.rule === 'enum_gloss' && cand.tokens.length >= 2 && cand.tokens.every((i) => takenBy[i] === 'example');
     if (cand.tokens.length === 0 || (cand.tokens.some((i) => claimed[i]) && !alsoSaid)) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
       // A second value for a filled key: not sent, not lost.
