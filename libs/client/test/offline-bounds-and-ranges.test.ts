@@ -135,6 +135,10 @@ describe('a short number a noun follows counts that noun, not a list item', () =
     expect(b.payload['user_complaint_count']).toBe(15);
   });
 
+  it('keeps a number of people ("22 people") out of the site list', async () => {
+    expect((await map(faultManagementTemplate, 'incident Q-10, site 6, 22 people called the helpdesk')).payload['affected_site_ids']).toEqual(['6']);
+  });
+
   it('takes no site from a verb cue or a measured noun', async () => {
     const a = await map(faultManagementTemplate, 'incident Q-7, the storm affected 14 customers');
     expect(a.payload['affected_site_ids']).toBeUndefined();

@@ -1154,7 +1154,7 @@ function lists(c: Ctx, k: KeyPlan): void {
   let shortOk = false;
   const shortItem = (at: number) => {
     const next = c.tokens[at + 1];
-    return short(c.tokens[at]) && !(next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !RANGE_WORDS.has(next.lower) && !LIST_SEPARATORS.has(next.lower) && c.lex.countedNoun(next.lower));
+    return short(c.tokens[at]) && !(next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !RANGE_WORDS.has(next.lower) && !LIST_SEPARATORS.has(next.lower) && (c.lex.countedNoun(next.lower) || c.lex.isPerson(next.lower)));
   };
   const item = (at: number) => {
     const t = c.tokens[at];
