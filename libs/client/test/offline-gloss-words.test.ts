@@ -17,6 +17,11 @@ describe('a word of a gloss of several words', () => {
     expect((await map(faultManagementTemplate, 'incident K-15: packet loss on the link to site 7070 since 04:10')).payload['fault_domain']).toBe('ip_network');
   });
 
+  it('does not read a noun a prepositional phrase qualifies in the gloss alone as the value ("symptoms in several domains")', async () => {
+    const m = await map(faultManagementTemplate, 'incident K-40, users describe symptoms such as slow browsing near site 3030');
+    expect(m.payload['fault_domain']).toBeUndefined();
+  });
+
   it('does not read a word other keys say ("routers", "stations") as the value', async () => {
     expect((await map(faultManagementTemplate, 'incident K-16, routers R-1 and R-2 need a look')).payload['fault_domain']).toBeUndefined();
   });

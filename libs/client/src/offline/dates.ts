@@ -287,7 +287,7 @@ const RANGE_LEAD = /\b(?:from|between|at|around|about|since|by|until|till)\s*$/i
 /** The locales chrono reads, English first: a request written in another language still has dates. */
 const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh', 'zh-hans'] as const;
 type Locale = Exclude<(typeof LOCALES)[number], 'zh-hans'>;
-/** chrono's `zh` reads Traditional characters ("後天"); Simplified ones ("后天", "下周一") need its `zh.hans`. */
+/** chrono's `zh` reads Traditional characters ("後天"); Simplified ones ("后天", "大后天") need its `zh.hans` (`zh` already reads 下周一). */
 const parserOf = (locale: (typeof LOCALES)[number]) => (locale === 'en' ? ENGLISH : locale === 'zh-hans' ? chrono.zh.hans : chrono[locale]);
 
 /** "the 3rd", "on the 21st": a day of the month chrono leaves alone. */
@@ -330,6 +330,33 @@ function firstAtOrAfter(list: readonly number[], at: number): number {
   return lo;
 }
 
+type View = ReturnType<typeof dateView>;
+
+/**
+ * "sites 4 to 9 this morning": two bare numbers joined by a range word, right after a list key's cue (`listCue`:
+ * whether one stands right before token `at`) and with no word of time before them ("from", "between", "at"),
+ * number things where chrono reads hours 4 to 9. Such a range is blanked in both views (same length: offsets hold),
+ * so chrono still reads what follows ("this morning", "yesterday"). A range chrono reads as days of a month
+ * ("12 to 14 December") or with no cue before it ("the link went down 2 to 4 yesterday") is left to chrono.
+ */
+function listRanges(views: { en: View; other: View }, reference: chrono.ParsingReference, listCue: (at: number) => boolean): { en: View; other: View } {
+  let en = views.en.input;
+  let other = views.other.input;
+  if (!views.en.starts.some((_, i) => listCue(i))) return views;
+  for (const r of ENGLISH.parse(en, reference, { forwardDate: false })) {
+    const m = BARE_RANGE.exec(r.text);
+    if (!m || !r.start.isCertain('hour') || RANGE_LEAD.test(en.slice(Math.max(0, r.index - 12), r.index))) continue;
+    const from = views.en.starts.indexOf(r.index);
+    if (from === -1 || !listCue(from)) continue;
+    const to = firstAtOrAfter(views.en.starts, r.index + m[0].length);
+    if (to <= from) continue;
+    const blank = (input: string, v: View) => input.slice(0, v.starts[from]) + ' '.repeat((v.ends[to - 1] as number) - (v.starts[from] as number)) + input.slice(v.ends[to - 1]);
+    en = blank(en, views.en);
+    other = blank(other, views.other);
+  }
+  return { en: { ...views.en, input: en }, other: { ...views.other, input: other } };
+}
+
 /**
  * Every date in the utterance, in order, for a key of `orientation`. `aliases`:
  * "<name> time" → offset minutes, from the template's examples.
@@ -342,10 +369,11 @@ export function findDates(
   aliases: ReadonlyMap<string, number>,
   cities: ReadonlyMap<string, string>,
   english: (word: string) => boolean,
+  listCue: (at: number) => boolean = () => false,
 ): FoundDate[] {
   // English reads the slips corrected ("tomorow"); other languages their own words ("Dezember" is no slip of "december").
-  const views = { en: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens), other: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens, false) };
   const reference = { instant: ref.now, timezone: offsetMinutes(ref.timezone, ref.now) };
+  const views = listRanges({ en: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens), other: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens, false) }, reference, listCue);
   const parsed: Parsed[] = [];
   const taken: boolean[] = tokens.map(() => false);
   for (const locale of LOCALES) {
@@ -357,9 +385,6 @@ export function findDates(
     for (const r of behind) {
       // "sites 2031 and 2040": a bare number is not a date.
       if (/^\d{1,4}$/.test(r.text.trim())) continue;
-      // "sites 4 to 9 this morning": two bare numbers joined by a range word, with no word of time before them
-      // ("from", "between", "at", "since"), number things; chrono would read hours 4 to 9.
-      if (BARE_RANGE.test(r.text) && !RANGE_LEAD.test(input.slice(Math.max(0, r.index - 12), r.index))) continue;
       const c = r.start;
       if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
       // Only whole tokens: "CR-04 a" is no time. CJK runs have no word boundaries inside: a date may start or

@@ -371,6 +371,23 @@ export class Lexicon {
     return wn.baseForms(w, 'r').length > 0 || wn.baseForms(w, 'v').length > 0;
   }
 
+  /**
+   * Whether a number right before `word` counts or measures it: a noun written in the plural ("30 complaints",
+   * "2 hours") or a word WordNet knows only as a noun ("3 km", "1 hour"); not "down", "offline", "lost".
+   */
+  countedNoun(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w) || wn.baseForms(w, 'n').length === 0) return false;
+    return this.isPluralNoun(w) || (wn.baseForms(w, 'v').length === 0 && wn.baseForms(w, 'a').length === 0 && wn.baseForms(w, 'r').length === 0);
+  }
+
+  /** Whether WordNet has an adverb sense for `word` ("there", "back", "home"). */
+  isAdverb(word: string): boolean {
+    const w = word.toLowerCase();
+    return !!this.wn && LOOKUP_WORD.test(w) && this.wn.baseForms(w, 'r').length > 0;
+  }
+
   /** Whether WordNet has a noun sense for `word` or its base form. */
   hasNoun(word: string): boolean {
     const w = word.toLowerCase();

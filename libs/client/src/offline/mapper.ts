@@ -97,6 +97,11 @@ function cueBefore(c: Ctx, at: number, cues: readonly string[], window = CUE_WIN
   }
   return false;
 }
+/** A noun of the key's cues right before `at` names the item a short number is ("sites 4", "router 7"; not "affected 12"). */
+function itemCue(c: Ctx, at: number, cues: readonly string[]): boolean {
+  const t = c.tokens[at - 1];
+  return t !== undefined && t.kind === 'word' && c.lex.hasNoun(t.lower) && cues.some((cue) => c.lex.match(t.lower, cue) > 0);
+}
 function cueAfter(c: Ctx, at: number, cues: readonly string[], window = CUE_WINDOW): boolean {
   for (let j = at; j < c.tokens.length && j - at < window; j++) {
     const t = c.tokens[j] as Token;
@@ -393,7 +398,12 @@ function withoutTimeOfDay(c: Ctx, tokens: number[]): number[] {
 }
 
 function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<string, string>): void {
-  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w));
+  // A list key's cue, or a plural noun, right before a number ("sites 4 to 9 this morning", "towers 3 to 6"): when
+  // the template lists numbered items, the numbers are items, not hours.
+  const listKeys = c.plan.keys.filter((x) => x.kind === 'list' && x.shapes.some((s) => s.includes('9')));
+  const plural = (t: Token | undefined) => t !== undefined && t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && c.lex.isPluralNoun(t.lower);
+  const listCue = (at: number) => c.tokens[at]?.kind === 'number' && listKeys.length > 0 && (plural(c.tokens[at - 1]) || listKeys.some((x) => itemCue(c, at, x.cues)));
+  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w), listCue);
   found.forEach((d, n) => {
     const rank = n === 0 ? 0 : 0.05;
     if (k.kind === 'date') {
@@ -642,8 +652,11 @@ function rangeEnds(c: Ctx, k: KeyPlan): void {
       if (isClausePunct(t) || t.kind !== 'word') break;
       const value = MAXIMUM_WORDS.has(t.lower) ? maximum : MINIMUM_WORDS.has(t.lower) ? minimum : undefined;
       if (value === undefined) continue;
-      // "at least 4", "max 6": the word bounds the number after it, which is the value (numbers() reads it).
-      if (numberOrScore(c.tokens, j + 1)) break;
+      // "at least 4", "max 6": the word bounds the number after it, which is the value (numbers() reads it); not a
+      // number the key cannot take ("at most 20" of 0-10) nor one that counts a noun ("at maximum 3 photos").
+      const n = numberOrScore(c.tokens, j + 1);
+      const counted = c.tokens[n?.to ?? -1];
+      if (n && withinRange(k, n.value) && !(counted?.kind === 'word' && c.lex.countedNoun(counted.lower))) break;
       c.out.push({ key: k.name, value, confidence: 0.85, tokens: span(m.tokens[0] as number, j + 1), rule: 'range_end' });
       break;
     }
@@ -737,6 +750,10 @@ function speakerCount(c: Ctx, i: number): { value: number; to: number } | undefi
   if (SPEAKER.has(w(i)) && (w(i + 1) === 'alone' || w(i + 1) === 'only')) return { value: 1, to: i + 2 };
   if (w(i) === 'my' && c.lex.isPerson(w(i + 1)) && w(i + 2) === 'and' && (w(i + 3) === 'i' || w(i + 3) === 'me')) return { value: 2, to: i + 4 };
   if (w(i) === 'me' && w(i + 1) === 'and' && w(i + 2) === 'my' && c.lex.isPerson(w(i + 3))) return { value: 2, to: i + 4 };
+  // "me and 2 more", "myself and three others" ending the clause: the elliptic "N more" are people beside the speaker.
+  const more = SPEAKER.has(w(i)) && w(i + 1) === 'and' ? numberAt(c.tokens, i + 2) : undefined;
+  const end = more ? c.tokens[more.to + 1] : undefined;
+  if (more && Number.isInteger(more.value) && (w(more.to) === 'more' || w(more.to) === 'others') && (end === undefined || isClausePunct(end))) return { value: more.value + 1, to: more.to + 1 };
   return undefined;
 }
 
@@ -995,7 +1012,7 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     }
     if (headIsPerson(c, k)) {
       const said = speakerCount(c, i);
-      if (said) {
+      if (said && withinRange(k, said.value)) {
         c.out.push({ key: k.name, value: said.value, confidence: 0.7, tokens: span(i, said.to), rule: 'person_count' });
         continue;
       }
@@ -1007,7 +1024,16 @@ function personCounts(c: Ctx, k: KeyPlan): void {
       // Or before the route ("a ticket for 1 to Rome", "seats for two from Paris"): the route's word opens another part.
       const route = after?.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)) && c.tokens[m ? m.to + 1 : 0]?.capital === true;
       // Or before a preposition ("for 2 in economy", "for three on Monday"): no noun follows that it could count.
-      const preposition = after?.kind === 'word' && COUNT_PREPOSITIONS.has(after.lower);
+      // The head of the "for" phrase is a booking noun or a place ("seats ... for 2 on Monday", "Athens for 2 in
+      // business"), not an adverb or a verb ("there for 9 on Monday", "arriving for 8"), and "in"/"on" opens no time
+      // of day ("for 8 in the evening").
+      const head = c.tokens[i - 1];
+      // An -ing form is a noun only after a determiner ("a booking for 5 on Monday"; not "leaving for 5 on Monday").
+      const gerund = head?.kind === 'word' && head.lower.endsWith('ing') && c.lex.hasVerb(head.lower) && !PARTY_DETERMINERS.has(c.tokens[i - 2]?.lower ?? '');
+      const headNoun = head?.kind === 'word' && (head.capital || (!FUNCTION_WORDS.has(head.lower) && !gerund && c.lex.hasNoun(head.lower) && !c.lex.isAdverb(head.lower) && !c.lex.isActionVerbForm(head.lower)));
+      const next = m ? c.tokens[m.to + 1] : undefined;
+      const timeOfDay = (next?.lower === 'the' ? c.tokens[m ? m.to + 2 : 0] : next)?.lower;
+      const preposition = after?.kind === 'word' && COUNT_PREPOSITIONS.has(after.lower) && headNoun && !TIME_OF_DAY.has(timeOfDay ?? '');
       if (m && Number.isInteger(m.value) && (after === undefined || isClausePunct(after) || route || preposition) && withinRange(k, m.value)) {
         c.out.push({ key: k.name, value: m.value, confidence: 0.7, tokens: span(i, m.to), rule: 'person_count' });
         continue;
@@ -1122,23 +1148,32 @@ function lists(c: Ctx, k: KeyPlan): void {
   if (!k.shapes.some((s) => s.includes('9'))) return;
   // A number of one or two digits is an item only in a list the key's cue opens right before it ("sites 4 to 9",
   // "sites 12, 13 and 14"); elsewhere it is any number (a count, an hour).
+  // The cue is a noun naming the item ("sites", "router"), and each short item is followed by no noun it counts
+  // ("sites 4 and 5, 30 complaints", "sites 2 hours ago", "the base 3 km away").
   const short = (t: Token | undefined) => t !== undefined && t.kind === 'number' && /^\d{1,2}$/.test(t.text);
   let shortOk = false;
-  const item = (t: Token | undefined) => t !== undefined && (identifierLike(t) || (shortOk && short(t)));
+  const shortItem = (at: number) => {
+    const next = c.tokens[at + 1];
+    return short(c.tokens[at]) && !(next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !RANGE_WORDS.has(next.lower) && !LIST_SEPARATORS.has(next.lower) && (c.lex.countedNoun(next.lower) || c.lex.isPerson(next.lower)));
+  };
+  const item = (at: number) => {
+    const t = c.tokens[at];
+    return t !== undefined && (identifierLike(t) || (shortOk && shortItem(at)));
+  };
   for (let i = 0; i < c.tokens.length; i++) {
-    shortOk = short(c.tokens[i]) && cueBefore(c, i, k.cues, 1);
-    if (!item(c.tokens[i]) || item(c.tokens[i - 1])) continue;
+    shortOk = short(c.tokens[i]) && itemCue(c, i, k.cues);
+    if (!item(i) || (i > 0 && item(i - 1))) continue;
     const items: number[] = [i];
     let j = i + 1;
     for (;;) {
       let s = j;
       while (s < c.tokens.length && LIST_SEPARATORS.has((c.tokens[s] as Token).lower) && s - j < 2) s++;
-      if (s > j && item(c.tokens[s])) {
+      if (s > j && item(s)) {
         items.push(s);
         j = s + 1;
         continue;
       }
-      if (s === j && item(c.tokens[s])) {
+      if (s === j && item(s)) {
         items.push(s);
         j = s + 1;
         continue;
@@ -1832,7 +1867,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     // base stations are the wireless domain's gloss): the words say both, as the template's own descriptions do. Only
     // a gloss of several words said whole: one word of an example ("optical" of "optical power too low") says the
     // example's value, not a second one.
-    const alsoSaid = cand.key !== undefined && cand.rule.startsWith('enum_') && cand.tokens.length >= 2 && cand.tokens.every((i) => takenBy[i] === 'example');
+    const alsoSaid = cand.key !== undefined && cand.rule === 'enum_gloss' && cand.tokens.length >= 2 && cand.tokens.every((i) => takenBy[i] === 'example');
     if (cand.tokens.length === 0 || (cand.tokens.some((i) => claimed[i]) && !alsoSaid)) continue;
     if (cand.key !== undefined && values.has(cand.key)) {
       // A second value for a filled key: not sent, not lost.

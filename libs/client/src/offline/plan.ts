@@ -43,6 +43,8 @@ export interface EnumForm {
   readonly note?: boolean;
   /** Per word: written in capitals in the template (an acronym), so only a word in capitals says it. */
   readonly upper?: readonly boolean[];
+  /** Per word: a prepositional phrase follows it in the gloss ("symptoms in several domains"), so it is no name alone. */
+  readonly qualified?: readonly boolean[];
   /** A one-word gloss that other keys' descriptions say too ("links" of ip_network beside suspected_link's link): less sure. */
   readonly spread?: boolean;
 }
@@ -374,6 +376,9 @@ function sayableValues(def: KeyDefinition): string[] {
   return (def.enum ?? []).filter((v): v is string => typeof v === 'string' && v.length <= MAX_SAYABLE_CHARS);
 }
 
+/** Prepositions that open a phrase qualifying the noun before them in a value's gloss ("symptoms in several domains"). */
+const GLOSS_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'of', 'on', 'at', 'across', 'between', 'among', 'from', 'with', 'within', 'over', 'for']);
+
 /** The ways to say each enum value: the value's words, the glosses the description gives it, WordNet synonyms. */
 function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
   const enumForms: EnumForm[] = [];
@@ -386,8 +391,14 @@ function enumFormsOf(def: KeyDefinition, lex: Lexicon): EnumForm[] {
     for (const { text: g, note } of glosses.get(v) ?? []) {
       const gw = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').map((t) => t.lower).filter((w) => !FUNCTION_WORDS.has(w));
       // An acronym of the description ("RAN") is said in capitals: "ran" is another word.
-      const caps = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk').filter((t) => !FUNCTION_WORDS.has(t.lower)).map((t) => t.upper);
-      if (gw.length > 0 && gw.length <= 4) enumForms.push({ value: v, words: gw, via: 'gloss', ...(note ? { note } : {}), ...(caps.some(Boolean) ? { upper: caps } : {}) });
+      const all = tokenize(g).filter((t) => t.kind === 'word' || t.kind === 'cjk');
+      const caps = all.filter((t) => !FUNCTION_WORDS.has(t.lower)).map((t) => t.upper);
+      // A head noun a prepositional phrase qualifies ("symptoms" of "symptoms in several domains"): the phrase says
+      // the value; the head alone is a common noun.
+      const qualified = all.flatMap((t, n) => (FUNCTION_WORDS.has(t.lower) ? [] : [GLOSS_PREPOSITIONS.has(all[n + 1]?.lower ?? '')]));
+      if (gw.length > 0 && gw.length <= 4) {
+        enumForms.push({ value: v, words: gw, via: 'gloss', ...(note ? { note } : {}), ...(caps.some(Boolean) ? { upper: caps } : {}), ...(qualified.some(Boolean) ? { qualified } : {}) });
+      }
     }
     if (words.length === 1) {
       for (const s of lex.related(words[0] as string)) {
@@ -504,7 +515,7 @@ function glossParts(forms: readonly EnumForm[], keyFrequency: ReadonlyMap<string
     if (f.via !== 'gloss' || f.note === true || f.words.length < 2) continue;
     f.words.forEach((w, n) => {
       const acronym = f.upper?.[n] === true;
-      if (owners.get(w)?.size !== 1 || (!acronym && (!lex.hasNoun(w) || w.length < 4))) return;
+      if (owners.get(w)?.size !== 1 || (!acronym && (f.qualified?.[n] === true || !lex.hasNoun(w) || w.length < 4))) return;
       if (lex.lemmas(w).some((l) => (keyFrequency.get(l) ?? 0) > 1)) return;
       if (single.has(w)) return;
       single.add(w);
