@@ -19,6 +19,14 @@ const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
 const DERIVATION_SENSES = 4;
 const MAX_CACHED = 20_000;
+/** Senses per name word and part of speech that make a template's field of meaning (`fieldOf`). */
+const FIELD_SENSES = 3;
+/** Hyponym levels below a name word's senses that are still its field ("photograph" → snapshot → mug shot). */
+const FIELD_DEPTH = 3;
+/** Synsets a field holds at most (a name word with a deep tree of kinds stops there). */
+const FIELD_MAX = 4000;
+/** Senses per utterance word and part of speech asked whether they lie in a field. */
+const FIELD_WORD_SENSES = 2;
 /** Senses per lemma and part of speech read for an enum value's meaning (`senseWords`). */
 const SENSE_LIMIT = 4;
 /** Gloss content words two values' senses share to be read as parallel senses ("inducing", "impression", "color"). */
@@ -706,6 +714,57 @@ export class Lexicon {
     const out = low === high ? 0 : low ? -1 : 1;
     remember(this.degreeCache, w, out);
     return out;
+  }
+
+  /**
+   * The field of meaning of a template's names (draft-zhou §6.1, scenario identification), as synset keys ("n:123"),
+   * at most `FIELD_MAX`. `kinds`: the kinds of the words' first `FIELD_SENSES` noun senses (a name is a noun: "booking", not the verb "book"), one to
+   * `FIELD_DEPTH` hyponym levels below ("photo" → snapshot, headshot, mug shot), not the senses themselves: their
+   * members reach far ("exposure", "picture" for photo; "error" for fault), and the name said is other evidence.
+   * `senses`: the words' first `FIELD_SENSES` senses in every part of speech and the senses they derive from or into
+   * ("cinematic" → cinema, which "film" names too), not their kinds (an alarm is a kind of warning, no severity).
+   */
+  fieldOf(words: Iterable<string>, how: 'kinds' | 'senses', into: Set<string> = new Set()): Set<string> {
+    const out = into;
+    const wn = this.wn;
+    if (!wn) return out;
+    const seen = new Set<string>();
+    const enter = (pos: Pos, offset: number, level: number): void => {
+      const key = `${pos}:${offset}`;
+      if (out.size >= FIELD_MAX || seen.has(key)) return;
+      seen.add(key);
+      if (how === 'senses' || level > 0) out.add(key);
+      for (const p of wn.synset(pos, offset)?.pointers ?? []) {
+        if (how === 'senses' && p.symbol === '+') out.add(`${p.pos}:${p.offset}`);
+        if (how === 'kinds' && p.symbol === '~' && p.pos === pos && level < FIELD_DEPTH) enter(pos, p.offset, level + 1);
+      }
+    };
+    for (const word of words) {
+      const w = word.toLowerCase();
+      if (!LOOKUP_WORD.test(w) || w.length < 3) continue;
+      for (const pos of how === 'kinds' ? (['n'] as const) : POS) {
+        for (const lemma of wn.baseForms(w, pos)) for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, FIELD_SENSES)) enter(pos, o, 0);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether `word` lies in a template's field (`fieldOf`): one of its first `FIELD_WORD_SENSES` senses per part of
+   * speech is in the field ("pic", "snapshot" for photo; "fuzzy" for blur; "film" for cinematic).
+   */
+  inField(word: string, field: ReadonlySet<string>): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || field.size === 0 || !LOOKUP_WORD.test(w) || w.length < 3) return false;
+    for (const pos of POS) {
+      for (const lemma of wn.baseForms(w, pos)) {
+        for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, FIELD_WORD_SENSES)) {
+          if (field.has(`${pos}:${o}`)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

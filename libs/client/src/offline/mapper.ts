@@ -1821,15 +1821,39 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const heads = headTokens(c, modifiers);
   const said = conceptsSaid(c, heads);
   const rivals = rivalWords(c, accounted, said.atHead, heads, modifiers);
+  const associated = associatedWords(c, accounted, said.spelled);
   return {
     values,
     other: all,
     explained: explainedShare(c, accounted),
     ...(recognised > 0 ? { recognised } : {}),
+    ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
     ...(said.spelled.size > 0 ? { named: [...said.spelled] } : {}),
     ...(said.bySynonym.size > 0 ? { namedBySynonym: [...said.bySynonym] } : {}),
   };
+}
+
+/** At most this many words of an utterance are asked whether they lie in the template's field of meaning. */
+const MAX_FIELD_PROBES = 64;
+
+/**
+ * The distinct words of the request no value took that lie in the template's field of meaning (`Plan.field`): said
+ * by association with what the template is about ("snapshot", "fuzzy" for photo_retouch). Not the scenario's name
+ * spelled (that is `named`), nor what a refused request governs.
+ */
+function associatedWords(c: Ctx, accounted: readonly number[], spelled: ReadonlySet<string>): number {
+  const seen = new Set<string>();
+  const refused = refusedTokens(c);
+  let probes = 0;
+  for (const [i, t] of c.tokens.entries()) {
+    if (probes >= MAX_FIELD_PROBES) break;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower) || (accounted[i] as number) > 0 || refused.has(i) || seen.has(t.lower)) continue;
+    probes++;
+    if ([...spelled].some((w) => c.lex.sameLemma(t.lower, w))) continue;
+    if (c.lex.inField(t.lower, c.plan.field)) seen.add(t.lower);
+  }
+  return seen.size;
 }
 
 /** At most this many words of an utterance are asked whether they are sisters of the scenario's concept. */

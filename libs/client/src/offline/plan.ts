@@ -126,6 +126,11 @@ export interface Plan {
    * description is ("fix the lighting": "light" is only an example's word).
    */
   readonly nameVocabulary: ReadonlySet<string>;
+  /**
+   * The field of meaning of the scenario's and the keys' names and the enum values (`Lexicon.fieldOf`): a word in it
+   * is about what the template is about, said by association ("snapshot" for photo_retouch). Identification only.
+   */
+  readonly field: ReadonlySet<string>;
   /** Lemma → number of keys whose name or description says it: a word every key says tells little. */
   readonly keyFrequency: ReadonlyMap<string, number>;
   /** The words a slip is corrected to: the template's own and the words of dates (spelling.ts). */
@@ -581,6 +586,11 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     }
   }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
+  const enumValues = template.keys.flatMap((k) => (k.key_name === OTHER_KEY ? [] : (k.enum ?? []).filter((v): v is string => typeof v === 'string')));
+  // The scenario's own words with their kinds ("photo" → snapshot, headshot); an enum value with its senses and
+  // derivations only (the kinds of "warning" or "business" are no longer the template's).
+  const field = lex.fieldOf(template.scenario.toLowerCase().split(/[_\s-]+/), 'kinds');
+  lex.fieldOf(enumValues.flatMap((v) => v.toLowerCase().split(/[_\s-]+/)).filter((w) => !GENERIC_NAME_WORDS.has(w)), 'senses', field);
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
-  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, keyFrequency, spelling: spellingIndex(written) };
+  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, field, keyFrequency, spelling: spellingIndex(written) };
 }

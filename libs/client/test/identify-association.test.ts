@@ -1,0 +1,54 @@
+import { WordNet, defaultDictDir } from '@parley/embeddings';
+import { SCENARIOS } from '@parley/examples';
+import { scenarioId } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient, type ScenarioCatalog } from '../src/index';
+import { Lexicon } from '../src/offline/lexicon';
+import { createOfflineMapper } from '../src/offline/index';
+import { planTemplate } from '../src/offline/plan';
+
+// Scenario identification (draft-zhou §6.1, Figure 1 step 2) of a wish said by association: words in the field of
+// meaning WordNet gives the template's names (the scenario's words with their kinds, the enum values with their
+// senses and derivations). Sentences of our own, not from the dev or validation sets.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const catalog: ScenarioCatalog = {
+  entries: SCENARIOS.map((s) => ({ scenario: scenarioId(s.template.scenario), agent: 'a', template: s.template, description: s.description, tags: s.tags, domain: s.domain })),
+};
+const REF = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const template = (id: string) => SCENARIOS.find((s) => s.template.scenario === id)!.template;
+
+describe('field of meaning of a template', () => {
+  it('holds the kinds of the scenario words and the senses of enum values, not the kinds of enum values', async () => {
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const photo = planTemplate(template('photo_retouch'), lex).field;
+    expect(lex.inField('snapshot', photo)).toBe(true);
+    expect(lex.inField('mugshot', photo)).toBe(true);
+    expect(lex.inField('kitchen', photo)).toBe(false);
+    // "warning" is a severity value; an alarm is a kind of warning, not the value itself.
+    const fault = planTemplate(template('fault_management'), lex).field;
+    expect(lex.inField('warning', fault)).toBe(true);
+    expect(lex.inField('alarm', fault)).toBe(false);
+    expect(lex.inField('snapshot', fault)).toBe(false);
+    // Hostile and out-of-dictionary words are simply outside.
+    for (const w of ['constructor', '__proto__', 'a'.repeat(5000), '\u0000', '\ud800']) expect(lex.inField(w, photo)).toBe(false);
+    expect(new Lexicon(undefined).fieldOf(['photo'], 'kinds').size).toBe(0);
+  });
+
+  it('counts the words said by association the mapping left without a value', async () => {
+    const photo = await client.mapUtterance(template('photo_retouch'), 'my snapshot looks too fuzzy', REF);
+    expect(photo.associated).toBeGreaterThanOrEqual(1);
+    const flight = await client.mapUtterance(template('flight_booking'), 'my snapshot looks too fuzzy', REF);
+    expect(flight.associated).toBeUndefined();
+  });
+});
+
+describe('identification by association', () => {
+  it('a wish said by a kind of photo is a photo retouch; a kind of an enum value is no association', async () => {
+    const id = await client.identifyScenario('turn this snapshot into a scene out of an old hollywood film', { ...REF, catalog });
+    expect(id.scenario).toBe('photo_retouch');
+    // An alarm is a kind of warning (a severity value), not a fault: nothing matches, the closest are listed.
+    const alarm = await client.identifyScenario('ring the alarm bell at five tomorrow', { ...REF, catalog });
+    expect(alarm.scenario).toBeNull();
+    expect(alarm.ranking.length).toBe(3);
+  });
+});
