@@ -52,3 +52,15 @@ describe('identification by association', () => {
     expect(alarm.ranking.length).toBe(3);
   });
 });
+
+describe('no sister in a verb\'s complement', () => {
+  it('a word after the concept\'s own act, or an -ing verb before a preposition of direction, names no sister', async () => {
+    const flight = template('flight_booking');
+    for (const words of ['flying home from Lisbon to Oslo on Friday, two of us', 'a seat out of Lima heading to Quito tomorrow']) {
+      expect((await client.mapUtterance(flight, words, REF)).rivals, words).toBeUndefined();
+    }
+    expect((await client.identifyScenario('flying home from Lisbon to Oslo on Friday, two of us', { ...REF, catalog })).scenario).toBe('flight_booking');
+    // A sister said as the request's own noun still counts.
+    expect((await client.mapUtterance(flight, 'book a train from Lisbon to Porto on Friday', REF)).rivals).toBeDefined();
+  });
+});

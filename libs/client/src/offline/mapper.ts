@@ -1987,13 +1987,29 @@ function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySe
   c.tokens.forEach((t, i) => {
     if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified)) return;
     if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
-    if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower)) return;
+    if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower) || verbComplement(c, i, all)) return;
     const concepts = heads.has(i) ? all : beside;
     if (concepts.length === 0) return;
     probes++;
     if (concepts.some((w) => c.lex.sisterOf(t.lower, w)) && !out.includes(t.lower)) out.push(t.lower);
   });
   return out;
+}
+
+/** Prepositions of direction after which an -ing form is a verb of going ("heading for", "bound to"). */
+const DIRECTIONS: ReadonlySet<string> = new Set(['to', 'for', 'towards', 'toward', 'into']);
+
+/**
+ * Whether the word at `i` is no noun of its own but a verb's: right after a verb form of the concept's own act ("flying
+ * home": where the flying goes), or an -ing form WordNet reads as a verb before a preposition of direction ("heading
+ * for Vancouver"). Such a word names no sister of the concept.
+ */
+function verbComplement(c: Ctx, i: number, concepts: readonly string[]): boolean {
+  const t = c.tokens[i] as Token;
+  const prev = c.tokens[i - 1];
+  if (prev?.kind === 'word' && c.lex.hasVerb(prev.lower) && concepts.some((w) => c.lex.match(prev.lower, w) > 0)) return true;
+  const next = c.tokens[i + 1];
+  return t.lower.endsWith('ing') && next?.kind === 'word' && DIRECTIONS.has(next.lower) && c.lex.hasVerb(t.lower);
 }
 
 /** The concept words a request says (see `conceptsSaid`). */
