@@ -64,3 +64,15 @@ describe('no sister in a verb\'s complement', () => {
     expect((await client.mapUtterance(flight, 'book a train from Lisbon to Porto on Friday', REF)).rivals).toBeDefined();
   });
 });
+
+describe('explained share with words said by association', () => {
+  it('a word in the field counts as explained when the name is not said, and adds nothing beside the name', async () => {
+    const photo = template('photo_retouch');
+    expect((await client.mapUtterance(photo, 'this snapshot needs work', REF)).explained).toBeCloseTo(0.5, 5);
+    expect((await client.mapUtterance(template('flight_booking'), 'this snapshot needs work', REF)).explained ?? 0).toBe(0);
+    // "print" is a kind of photograph; with "photo" said it explains no more than a word no template knows.
+    const named = await client.mapUtterance(photo, 'print copies of my photo', REF);
+    const unknown = await client.mapUtterance(photo, 'gizmo copies of my photo', REF);
+    expect(named.explained).toBe(unknown.explained);
+  });
+});

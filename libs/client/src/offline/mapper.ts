@@ -1825,7 +1825,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   return {
     values,
     other: all,
-    explained: explainedShare(c, accounted),
+    explained: explainedShare(c, accounted, said.spelled.size === 0),
     ...(recognised > 0 ? { recognised } : {}),
     ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
@@ -2055,7 +2055,7 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
  * a value, by an `other` example or a key named without a value, or words of
  * the template itself ("flight", "photo"). Scenario identification reads it.
  */
-function explainedShare(c: Ctx, accounted: readonly number[]): number {
+function explainedShare(c: Ctx, accounted: readonly number[], byField = false): number {
   let content = 0;
   let explained = 0;
   // What a refused request governs ("never book [flights for me]") is said, but not asked of the template.
@@ -2065,7 +2065,8 @@ function explainedShare(c: Ctx, accounted: readonly number[]): number {
     if (!counts) return;
     content++;
     if (refused.has(i)) return;
-    explained += t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
+    const own = t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
+    explained += own > 0 || !byField || t.kind !== 'word' || !c.lex.inField(t.lower, c.plan.field) ? own : 1;
   });
   return content === 0 ? 0 : explained / content;
 }
