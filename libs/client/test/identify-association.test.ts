@@ -76,3 +76,15 @@ describe('explained share with words said by association', () => {
     expect(named.explained).toBe(unknown.explained);
   });
 });
+
+describe('a verb that is itself another way to go keeps its sister', () => {
+  it('driving, cycling, a car after "by", and "book <sister> tickets" are no flight', async () => {
+    const flight = template('flight_booking');
+    for (const words of ['driving to Porto on Friday, two of us', 'cycling to Oslo tomorrow', 'heading to Oslo by car on Friday, two of us', 'book train tickets from Lisbon to Porto on Friday', 'book bus tickets to Oslo on Friday']) {
+      expect((await client.mapUtterance(flight, words, REF)).rivals, words).toBeDefined();
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).not.toBe('flight_booking');
+    }
+    // A verb of direction only is still no sister.
+    expect((await client.identifyScenario('a seat out of Lima heading to Quito tomorrow', { ...REF, catalog })).scenario).toBe('flight_booking');
+  });
+});

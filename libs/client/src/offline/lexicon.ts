@@ -316,6 +316,48 @@ export class Lexicon {
   }
 
   /**
+   * Whether the verb form `word` (an -ing form: "driving", "cycling") itself names another way of the act `concept`
+   * names: the act its first noun sense derives from meets the concept's within `ACT_MEET` ("cycling" → bicycle → ride
+   * → travel, "flight" → fly → travel), or one of its first `ACT_SENSES` verb senses is a sister of the concept's act
+   * one level closer ("drive": travel in a vehicle → travel). A verb of direction only ("heading": proceed → travel)
+   * meets it no closer: it names no other way to go.
+   */
+  actSisterOf(word: string, concept: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w) || this.match(w, concept) > 0) return false;
+    const b = this.acts(concept);
+    if (b.size === 0) return false;
+    const climb = (start: readonly number[]): Map<number, number> => {
+      const out = new Map<number, number>();
+      let frontier = [...start];
+      for (let depth = 0; depth <= ACT_DEPTH && frontier.length > 0; depth++) {
+        const next: number[] = [];
+        for (const o of frontier) {
+          if ((out.get(o) ?? Infinity) <= depth) continue;
+          out.set(o, depth);
+          for (const p of wn.synset('v', o)?.pointers ?? []) if (p.symbol === '@' && p.pos === 'v') next.push(p.offset);
+        }
+        frontier = next;
+      }
+      return out;
+    };
+    const meets = (a: ReadonlyMap<number, number>, within: number): boolean => {
+      for (const [o, d] of a) if (d === 0 && b.get(o) === 0) return false;
+      for (const [o, d] of a) {
+        const e = b.get(o) ?? 0;
+        if (d > 0 && e > 0 && d + e <= within) return true;
+      }
+      return false;
+    };
+    const first = wn.baseForms(w, 'n').map((l) => wn.lookup(l, 'n')?.offsets[0]).filter((o): o is number => o !== undefined);
+    const derived = first.flatMap((o) => (wn.synset('n', o)?.pointers ?? []).filter((p) => p.symbol === '+' && p.pos === 'v').map((p) => p.offset));
+    if (derived.length > 0 && meets(climb(derived), ACT_MEET)) return true;
+    const verbs = wn.baseForms(w, 'v').flatMap((l) => (wn.lookup(l, 'v')?.offsets ?? []).slice(0, ACT_SENSES));
+    return verbs.length > 0 && meets(climb(verbs), ACT_MEET - 1);
+  }
+
+  /**
    * The members of the first sense of the noun `word` (one-word members only, lowercase): the words that name the
    * same thing ("photo" → photograph, exposure, picture, pic; "flight" → flying). Not derivations, not verb senses:
    * "book" (the verb) is not a "booking".

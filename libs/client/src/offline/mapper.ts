@@ -1985,7 +1985,9 @@ function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySe
   let modified = valueEnd === -1 ? -1 : valueEnd + 1;
   while (modified !== -1 && modified < c.tokens.length && modified - valueEnd <= 2 && (c.tokens[modified] as Token).kind === 'word' && !FUNCTION_WORDS.has((c.tokens[modified] as Token).lower)) modified++;
   c.tokens.forEach((t, i) => {
-    if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified)) return;
+    // …and the means said after "by" anywhere ("to Oslo by car"): a way to go, not a detail of the request.
+    const means = c.tokens[i - 1]?.lower === 'by';
+    if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified) && !means) return;
     if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
     if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower) || verbComplement(c, i, all)) return;
     const concepts = heads.has(i) ? all : beside;
@@ -1996,7 +1998,7 @@ function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySe
   return out;
 }
 
-/** Prepositions of direction after which an -ing form is a verb of going ("heading for", "bound to"). */
+/** Prepositions of direction after which an -ing form is a verb of going ("heading for", "making for"). */
 const DIRECTIONS: ReadonlySet<string> = new Set(['to', 'for', 'towards', 'toward', 'into']);
 
 /**
@@ -2007,9 +2009,14 @@ const DIRECTIONS: ReadonlySet<string> = new Set(['to', 'for', 'towards', 'toward
 function verbComplement(c: Ctx, i: number, concepts: readonly string[]): boolean {
   const t = c.tokens[i] as Token;
   const prev = c.tokens[i - 1];
-  if (prev?.kind === 'word' && c.lex.hasVerb(prev.lower) && concepts.some((w) => c.lex.match(prev.lower, w) > 0)) return true;
+  // The concept's own act, not the request's verb a name word derives from ("book train tickets": "book" is the
+  // request, "booking" a name word; the train is still a sister).
+  const acts = concepts.filter((w) => !REQUEST_WORDS.has(w));
+  if (prev?.kind === 'word' && !REQUEST_WORDS.has(prev.lower) && c.lex.hasVerb(prev.lower) && acts.some((w) => c.lex.match(prev.lower, w) > 0)) return true;
   const next = c.tokens[i + 1];
-  return t.lower.endsWith('ing') && next?.kind === 'word' && DIRECTIONS.has(next.lower) && c.lex.hasVerb(t.lower);
+  if (!(t.lower.endsWith('ing') && next?.kind === 'word' && DIRECTIONS.has(next.lower) && c.lex.hasVerb(t.lower))) return false;
+  // An -ing verb that is itself another way to go ("driving to Porto", "cycling to Oslo") is the sister, not its complement.
+  return !concepts.some((w) => c.lex.actSisterOf(t.lower, w));
 }
 
 /** The concept words a request says (see `conceptsSaid`). */
