@@ -74,7 +74,7 @@ export interface MapperOutput {
   /**
    * How many of the user's words, taken by no value, lie in the field of meaning of the template's names (WordNet
    * kinds and derivations of the scenario's and keys' names and enum values: "snapshot", "fuzzy" for photo_retouch).
-   * Evidence of the scenario for identification, weaker than a phrase recognised.
+   * Evidence of the scenario for identification, weaker than a phrase recognised, and only beside other evidence.
    */
   readonly associated?: number;
   /**

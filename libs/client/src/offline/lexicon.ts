@@ -25,6 +25,8 @@ const FIELD_SENSES = 3;
 const FIELD_DEPTH = 3;
 /** Synsets a field holds at most (a name word with a deep tree of kinds stops there). */
 const FIELD_MAX = 4000;
+/** Entries the enum values add to a field at most, apart from the kinds (`fieldOf` 'senses'). */
+const FIELD_VALUE_MAX = 400;
 /** Senses per utterance word and part of speech asked whether they lie in a field. */
 const FIELD_WORD_SENSES = 2;
 /** Senses per lemma and part of speech read for an enum value's meaning (`senseWords`). */
@@ -759,36 +761,69 @@ export class Lexicon {
   }
 
   /**
-   * The field of meaning of a template's names (draft-zhou §6.1, scenario identification), as synset keys ("n:123"),
-   * at most `FIELD_MAX`. `kinds`: the kinds of the words' first `FIELD_SENSES` noun senses (a name is a noun: "booking", not the verb "book"), one to
-   * `FIELD_DEPTH` hyponym levels below ("photo" → snapshot, headshot, mug shot), not the senses themselves: their
-   * members reach far ("exposure", "picture" for photo; "error" for fault), and the name said is other evidence.
-   * `senses`: the words' first `FIELD_SENSES` senses in every part of speech and the senses they derive from or into
-   * ("cinematic" → cinema, which "film" names too), not their kinds (an alarm is a kind of warning, no severity).
+   * The field of meaning of a template's names (draft-zhou §6.1, scenario identification), as synset keys ("n:123")
+   * and derived lemmas ("w:cinema"). `kinds`: the kinds of the words' first `FIELD_SENSES` noun senses (a name is a
+   * noun: "booking", not the verb "book"), one to `FIELD_DEPTH` hyponym levels below ("photo" → snapshot, headshot,
+   * mug shot), not the senses themselves: their members reach far ("exposure", "picture" for photo; "error" for
+   * fault), and the name said is other evidence; at most `FIELD_MAX` synsets. `senses` (enum values): the first
+   * sense only, in the part of speech `pos` the values share (`sharedPos`; a value without it, its own first part of
+   * speech), and the lemmas that sense derives from or into, not their synsets ("cinematic" → "cinema", not every
+   * member of cinema's synset); at most `FIELD_VALUE_MAX` entries, counted apart from the kinds.
    */
-  fieldOf(words: Iterable<string>, how: 'kinds' | 'senses', into: Set<string> = new Set()): Set<string> {
+  fieldOf(words: Iterable<string>, how: 'kinds' | 'senses', into: Set<string> = new Set(), pos?: Pos): Set<string> {
     const out = into;
     const wn = this.wn;
     if (!wn) return out;
     const seen = new Set<string>();
-    const enter = (pos: Pos, offset: number, level: number): void => {
-      const key = `${pos}:${offset}`;
-      if (out.size >= FIELD_MAX || seen.has(key)) return;
+    let added = 0;
+    const add = (key: string): void => {
+      if (added >= (how === 'kinds' ? FIELD_MAX : FIELD_VALUE_MAX) || out.has(key)) return;
+      out.add(key);
+      added++;
+    };
+    const enter = (p: Pos, offset: number, level: number): void => {
+      const key = `${p}:${offset}`;
+      if (added >= FIELD_MAX || seen.has(key)) return;
       seen.add(key);
-      if (how === 'senses' || level > 0) out.add(key);
-      for (const p of wn.synset(pos, offset)?.pointers ?? []) {
-        if (how === 'senses' && p.symbol === '+') out.add(`${p.pos}:${p.offset}`);
-        if (how === 'kinds' && p.symbol === '~' && p.pos === pos && level < FIELD_DEPTH) enter(pos, p.offset, level + 1);
-      }
+      if (level > 0) add(key);
+      for (const q of wn.synset(p, offset)?.pointers ?? []) if (q.symbol === '~' && q.pos === p && level < FIELD_DEPTH) enter(p, q.offset, level + 1);
     };
     for (const word of words) {
       const w = word.toLowerCase();
       if (!LOOKUP_WORD.test(w) || w.length < 3) continue;
-      for (const pos of how === 'kinds' ? (['n'] as const) : POS) {
-        for (const lemma of wn.baseForms(w, pos)) for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, FIELD_SENSES)) enter(pos, o, 0);
+      if (how === 'kinds') {
+        for (const lemma of wn.baseForms(w, 'n')) for (const o of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, FIELD_SENSES)) enter('n', o, 0);
+        continue;
+      }
+      const own = pos !== undefined && wn.baseForms(w, pos).length > 0 ? pos : POS.find((q) => wn.baseForms(w, q).some((l) => wn.lookup(l, q) !== undefined));
+      if (own === undefined) continue;
+      for (const lemma of wn.baseForms(w, own)) {
+        const first = wn.lookup(lemma, own)?.offsets[0];
+        if (first === undefined) continue;
+        add(`${own}:${first}`);
+        const syn = wn.synset(own, first);
+        const index = (syn?.words ?? []).findIndex((m) => m.toLowerCase() === lemma);
+        for (const q of syn?.pointers ?? []) {
+          if (q.symbol !== '+' || (q.source !== 0 && q.source !== index + 1)) continue;
+          const target = wn.synset(q.pos, q.offset)?.words[q.target - 1];
+          if (target !== undefined && !target.includes('_')) add(`w:${target.toLowerCase()}`);
+        }
       }
     }
     return out;
+  }
+
+  /** The part of speech most of `words` have in WordNet (an enum's values: adjectives for styles, nouns for classes). */
+  sharedPos(words: readonly string[]): Pos | undefined {
+    const wn = this.wn;
+    if (!wn) return undefined;
+    let best: Pos | undefined;
+    let most = 0;
+    for (const p of POS) {
+      const n = words.filter((w) => LOOKUP_WORD.test(w.toLowerCase()) && wn.baseForms(w.toLowerCase(), p).length > 0).length;
+      if (n > most) [best, most] = [p, n];
+    }
+    return best;
   }
 
   /**
@@ -801,6 +836,7 @@ export class Lexicon {
     if (!wn || field.size === 0 || !LOOKUP_WORD.test(w) || w.length < 3) return false;
     for (const pos of POS) {
       for (const lemma of wn.baseForms(w, pos)) {
+        if (field.has(`w:${lemma}`)) return true;
         for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, FIELD_WORD_SENSES)) {
           if (field.has(`${pos}:${o}`)) return true;
         }

@@ -1825,7 +1825,9 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   return {
     values,
     other: all,
-    explained: explainedShare(c, accounted, said.spelled.size === 0),
+    // Words said by association explain the request only with the name unsaid and beside other evidence (a value
+    // taken, a phrase recognised, a second such word), as identification counts them.
+    explained: explainedShare(c, accounted, said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0))),
     ...(recognised > 0 ? { recognised } : {}),
     ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),

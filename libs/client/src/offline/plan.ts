@@ -586,11 +586,15 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     }
   }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
-  const enumValues = template.keys.flatMap((k) => (k.key_name === OTHER_KEY ? [] : (k.enum ?? []).filter((v): v is string => typeof v === 'string')));
   // The scenario's own words with their kinds ("photo" → snapshot, headshot); an enum value with its senses and
   // derivations only (the kinds of "warning" or "business" are no longer the template's).
   const field = lex.fieldOf(template.scenario.toLowerCase().split(/[_\s-]+/), 'kinds');
-  lex.fieldOf(enumValues.flatMap((v) => v.toLowerCase().split(/[_\s-]+/)).filter((w) => !GENERIC_NAME_WORDS.has(w)), 'senses', field);
+  // Each key's values read in the part of speech they share ("vintage", "cinematic": adjectives).
+  for (const k of template.keys) {
+    if (k.key_name === OTHER_KEY) continue;
+    const words = (k.enum ?? []).filter((v): v is string => typeof v === 'string').flatMap((v) => v.toLowerCase().split(/[_\s-]+/)).filter((w) => !GENERIC_NAME_WORDS.has(w));
+    if (words.length > 0) lex.fieldOf(words, 'senses', field, lex.sharedPos(words));
+  }
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
   return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, field, keyFrequency, spelling: spellingIndex(written) };
 }
