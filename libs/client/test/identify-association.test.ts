@@ -107,3 +107,16 @@ describe('an enum value in its own part of speech and first sense, one word by a
     }
   });
 });
+
+describe('a general name word brings no kinds', () => {
+  it('a template named by a broad noun keeps everyday things out of its field, and its enum values in', async () => {
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const fault = template('fault_management');
+    for (const name of ['device_repair', 'food_order', 'act_log']) {
+      const field = planTemplate({ ...fault, scenario: name }, lex).field;
+      for (const w of ['computer', 'lamp', 'key', 'bread', 'apple', 'walk', 'tool']) expect(lex.inField(w, field), `${name}: ${w}`).toBe(false);
+      expect(lex.inField('warning', field), name).toBe(true);
+    }
+    expect(lex.inField('snapshot', planTemplate(template('photo_retouch'), lex).field)).toBe(true);
+  });
+});

@@ -25,6 +25,8 @@ const FIELD_SENSES = 3;
 const FIELD_DEPTH = 3;
 /** Synsets a field holds at most (a name word with a deep tree of kinds stops there). */
 const FIELD_MAX = 4000;
+/** Kinds one name word may bring at most; a word with more is too general to be the template's ("device", "food"). */
+const FIELD_KINDS_MAX = 200;
 /** Entries the enum values add to a field at most, apart from the kinds (`fieldOf` 'senses'). */
 const FIELD_VALUE_MAX = 400;
 /** Senses per utterance word and part of speech asked whether they lie in a field. */
@@ -765,7 +767,8 @@ export class Lexicon {
    * and derived lemmas ("w:cinema"). `kinds`: the kinds of the words' first `FIELD_SENSES` noun senses (a name is a
    * noun: "booking", not the verb "book"), one to `FIELD_DEPTH` hyponym levels below ("photo" → snapshot, headshot,
    * mug shot), not the senses themselves: their members reach far ("exposure", "picture" for photo; "error" for
-   * fault), and the name said is other evidence; at most `FIELD_MAX` synsets. `senses` (enum values): the first
+   * fault), and the name said is other evidence; none from a word with more than `FIELD_KINDS_MAX` kinds (too
+   * general: "device", "food"), and at most `FIELD_MAX` synsets. `senses` (enum values): the first
    * sense only, in the part of speech `pos` the values share (`sharedPos`; a value without it, its own first part of
    * speech), and the lemmas that sense derives from or into, not their synsets ("cinematic" → "cinema", not every
    * member of cinema's synset); at most `FIELD_VALUE_MAX` entries, counted apart from the kinds.
@@ -792,7 +795,14 @@ export class Lexicon {
       const w = word.toLowerCase();
       if (!LOOKUP_WORD.test(w) || w.length < 3) continue;
       if (how === 'kinds') {
+        // A name word with many kinds is too general to be evidence ("device", "food", "act"): its kinds are left out.
+        const before = new Set(out);
+        const count = added;
         for (const lemma of wn.baseForms(w, 'n')) for (const o of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, FIELD_SENSES)) enter('n', o, 0);
+        if (added - count > FIELD_KINDS_MAX) {
+          for (const k of [...out]) if (!before.has(k)) out.delete(k);
+          added = count;
+        }
         continue;
       }
       const own = pos !== undefined && wn.baseForms(w, pos).length > 0 ? pos : POS.find((q) => wn.baseForms(w, q).some((l) => wn.lookup(l, q) !== undefined));

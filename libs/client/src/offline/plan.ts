@@ -586,9 +586,9 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     }
   }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
-  // The scenario's own words with their kinds ("photo" → snapshot, headshot); an enum value with its senses and
-  // derivations only (the kinds of "warning" or "business" are no longer the template's).
-  const field = lex.fieldOf(template.scenario.toLowerCase().split(/[_\s-]+/), 'kinds');
+  // The scenario's own words with their kinds ("photo" → snapshot, headshot; not a generic name word's); an enum
+  // value with its first sense and derived lemmas only (the kinds of "warning" or "business" are not the template's).
+  const field = lex.fieldOf(template.scenario.toLowerCase().split(/[_\s-]+/).filter((w) => !GENERIC_NAME_WORDS.has(w)), 'kinds');
   // Each key's values read in the part of speech they share ("vintage", "cinematic": adjectives).
   for (const k of template.keys) {
     if (k.key_name === OTHER_KEY) continue;
