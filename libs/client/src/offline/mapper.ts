@@ -1821,13 +1821,14 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const heads = headTokens(c, modifiers);
   const said = conceptsSaid(c, heads);
   const rivals = rivalWords(c, accounted, said.atHead, heads, modifiers);
-  const associated = associatedWords(c, accounted, said.spelled);
+  const fieldWords = associatedWords(c, accounted, said.spelled);
+  const associated = fieldWords.size;
   return {
     values,
     other: all,
     // Words said by association explain the request only with the name unsaid and beside other evidence (a value
     // taken, a phrase recognised, a second such word), as identification counts them.
-    explained: explainedShare(c, accounted, said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0))),
+    explained: explainedShare(c, accounted, said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0)) ? fieldWords : undefined),
     ...(recognised > 0 ? { recognised } : {}),
     ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
@@ -1844,7 +1845,7 @@ const MAX_FIELD_PROBES = 64;
  * by association with what the template is about ("snapshot", "fuzzy" for photo_retouch). Not the scenario's name
  * spelled (that is `named`), nor what a refused request governs.
  */
-function associatedWords(c: Ctx, accounted: readonly number[], spelled: ReadonlySet<string>): number {
+function associatedWords(c: Ctx, accounted: readonly number[], spelled: ReadonlySet<string>): Set<string> {
   const seen = new Set<string>();
   const refused = refusedTokens(c);
   let probes = 0;
@@ -1855,7 +1856,7 @@ function associatedWords(c: Ctx, accounted: readonly number[], spelled: Readonly
     if ([...spelled].some((w) => c.lex.sameLemma(t.lower, w))) continue;
     if (c.lex.inField(t.lower, c.plan.field)) seen.add(t.lower);
   }
-  return seen.size;
+  return seen;
 }
 
 /** At most this many words of an utterance are asked whether they are sisters of the scenario's concept. */
@@ -2062,9 +2063,10 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
 /**
  * Share of the content words (and numbers) the template accounts for: taken by
  * a value, by an `other` example or a key named without a value, or words of
- * the template itself ("flight", "photo"). Scenario identification reads it.
+ * the template itself ("flight", "photo"), and `byField`: the words said by association `associatedWords` found,
+ * given only with the name unsaid and other evidence beside them. Scenario identification reads it.
  */
-function explainedShare(c: Ctx, accounted: readonly number[], byField = false): number {
+function explainedShare(c: Ctx, accounted: readonly number[], byField?: ReadonlySet<string>): number {
   let content = 0;
   let explained = 0;
   // What a refused request governs ("never book [flights for me]") is said, but not asked of the template.
@@ -2075,7 +2077,8 @@ function explainedShare(c: Ctx, accounted: readonly number[], byField = false): 
     content++;
     if (refused.has(i)) return;
     const own = t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
-    explained += own > 0 || !byField || t.kind !== 'word' || !c.lex.inField(t.lower, c.plan.field) ? own : 1;
+    // The words `associatedWords` found in the field (at most `MAX_FIELD_PROBES` asked), not every word asked again.
+    explained += own > 0 || t.kind !== 'word' || !byField?.has(t.lower) ? own : 1;
   });
   return content === 0 ? 0 : explained / content;
 }
