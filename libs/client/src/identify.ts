@@ -94,6 +94,15 @@ export const SYNONYM_NAME_WEIGHT = 0.2;
 /** What a phrase the template recognises without a value counts among filled keys (at most two count). */
 export const RECOGNISED_WEIGHT = 0.5;
 /**
+ * What a word said by association with the template counts among filled keys (`UtteranceMapping.associated`: in the
+ * field of meaning WordNet gives the template's names, "snapshot" or "fuzzy" for photo_retouch; at most
+ * `MAX_ASSOCIATED` count). Half a phrase the template recognises: a field reaches further than the words. It counts,
+ * and lets the selection score count, only beside other evidence (a key filled, a phrase recognised, or a second word
+ * in the field): one word by association alone ("frame this", "a snapshot") is no request of the scenario.
+ */
+export const ASSOCIATED_WEIGHT = 0.25;
+export const MAX_ASSOCIATED = 2;
+/**
  * What is left of the score of a scenario when the request names a sister of its concept instead of the concept ("reserve
  * a train": riding is another way to travel than flying; WordNet sister terms through the nouns' acts, see
  * `MapperOutput.rivals`). The slots such requests fill (cities, a date, a count) are the neighbour's too, so they are
@@ -217,10 +226,13 @@ export async function identifyIn(
     const bySynonym = !named && (mapping.namedBySynonym?.length ?? 0) > 0 && (keys > 0 || (mapping.recognised ?? 0) > 0);
     const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
-    const filled = keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0);
+    // Said by association only: with the name said, the association adds nothing ("print twenty copies of this photo").
+    const said = named ? 0 : Math.min(MAX_ASSOCIATED, mapping.associated ?? 0);
+    const associated = said >= 2 || keys > 0 || (mapping.recognised ?? 0) > 0 ? said : 0;
+    const filled = keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0) + ASSOCIATED_WEIGHT * associated;
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
-    const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 ? sel : 0;
+    const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 || associated > 0 ? sel : 0;
     // A sister said beside values only this template's own kinds of key take (an enum value, an identifier of its
     // pattern) is context, not the request: a breakdown with an incident id and a severity is still a fault.
     const rival = (mapping.rivals?.length ?? 0) > 0 && strongKeys(e.template, mapping) < STRONG_KEYS ? RIVAL_FACTOR : 1;

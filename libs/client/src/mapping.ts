@@ -72,6 +72,12 @@ export interface MapperOutput {
    */
   readonly recognised?: number;
   /**
+   * How many of the user's words, taken by no value, lie in the field of meaning of the template's names (WordNet
+   * kinds and derivations of the scenario's and keys' names and enum values: "snapshot", "fuzzy" for photo_retouch).
+   * Evidence of the scenario for identification, weaker than a phrase recognised, and only beside other evidence.
+   */
+  readonly associated?: number;
+  /**
    * Words of the request that name a sister of the scenario's own concept, not the concept ("a train" for a flight
    * template: another way to travel). Evidence against the scenario for identification (draft-zhou §6.1).
    */
@@ -145,6 +151,8 @@ export interface UtteranceMapping {
   explained?: number;
   /** Phrases the template recognised without a value (see MapperOutput.recognised). */
   recognised?: number;
+  /** The user's words in the template's field of meaning (see MapperOutput.associated). */
+  associated?: number;
   /** Words naming a sister of the scenario's concept (see MapperOutput.rivals). */
   rivals?: string[];
   /** Words of the scenario's name the request says (see MapperOutput.named). */
@@ -380,6 +388,7 @@ export function finishMapping(
     notes,
     ...(typeof out.explained === 'number' && out.explained >= 0 && out.explained <= 1 ? { explained: out.explained } : {}),
     ...(typeof out.recognised === 'number' && Number.isInteger(out.recognised) && out.recognised > 0 ? { recognised: out.recognised } : {}),
+    ...(typeof out.associated === 'number' && Number.isInteger(out.associated) && out.associated > 0 ? { associated: out.associated } : {}),
     ...rivalsFrom(out.rivals),
     ...namedFrom(out.named, ctx.scenario, 'named'),
     ...namedFrom(out.namedBySynonym, ctx.scenario, 'namedBySynonym'),

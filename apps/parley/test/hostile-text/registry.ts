@@ -307,6 +307,30 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: async (t) => [await client.mapUtterance(photoRetouchTemplate, t, REF), await client.mapUtterance(flightBookingTemplate, `${t.slice(0, 1000)} two adults and 1 kid, not the cheapest cabin; I fly with my wife and 2 sons from dehli to Vancuver, add our 2 kids`, REF).catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e)))],
   },
   {
+    // Words said by association (draft-zhou §6.1, identification): the user's words asked against the field of meaning
+    // WordNet gives the template's names and enum values (`Lexicon.fieldOf`, `Lexicon.inField`, `Plan.field`); the
+    // outside string is both the utterance and an enum value (cut as above: compiling a MiB-long value is the
+    // validator's cost).
+    name: 'client mapUtterance (offline mapper, words in the field of meaning of the template)',
+    files: ['libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/plan.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/identify.ts'],
+    run: (t) =>
+      client
+        .mapUtterance({ ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', t.slice(0, 2000)] } : k)) }, `this snapshot ${t}`, REF)
+        .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
+  },
+  {
+    // A verb's complement or a sister (draft-zhou §6.1, identification): an -ing verb before a preposition of
+    // direction asked whether it is itself another way to go (`Lexicon.actSisterOf`), the means after "by", the word
+    // after "book" (the outside string in each place; refused over 2000 characters, as the entries above: a few hundred
+    // pathological characters cost the whole mapping 70-110 ms, before these rules as after, on a shared machine).
+    name: 'client mapUtterance (offline mapper, -ing verb of going, means after by, book <noun>)',
+    files: ['libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/mapper.ts'],
+    run: (t) =>
+      client
+        .mapUtterance(flightBookingTemplate, `${t}ing to Oslo by ${t}, book ${t} tickets`, REF)
+        .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
+  },
+  {
     // A template's own enum value read for the quality it names (`Lexicon.senseWords`, the quality route: "vintage" is
     // the oldness of wines, so "an old look"): the value is the outside string (draft-zhou §6.1).
     name: 'client mapUtterance (offline mapper, an enum value naming a degree of a quality)',

@@ -19,6 +19,18 @@ const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
 const DERIVATION_SENSES = 4;
 const MAX_CACHED = 20_000;
+/** Senses per name word and part of speech that make a template's field of meaning (`fieldOf`). */
+const FIELD_SENSES = 3;
+/** Hyponym levels below a name word's senses that are still its field ("photograph" → snapshot → mug shot). */
+const FIELD_DEPTH = 3;
+/** Synsets a field holds at most (a name word with a deep tree of kinds stops there). */
+const FIELD_MAX = 4000;
+/** Kinds one name word may bring at most; a word with more is too general to be the template's ("device", "food"). */
+const FIELD_KINDS_MAX = 200;
+/** Entries the enum values add to a field at most, apart from the kinds (`fieldOf` 'senses'). */
+const FIELD_VALUE_MAX = 400;
+/** Senses per utterance word and part of speech asked whether they lie in a field. */
+const FIELD_WORD_SENSES = 2;
 /** Senses per lemma and part of speech read for an enum value's meaning (`senseWords`). */
 const SENSE_LIMIT = 4;
 /** Gloss content words two values' senses share to be read as parallel senses ("inducing", "impression", "color"). */
@@ -313,6 +325,48 @@ export class Lexicon {
       if (d > 0 && e > 0 && d + e <= ACT_MEET) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether the verb form `word` (an -ing form: "driving", "cycling") itself names another way of the act `concept`
+   * names: the act its first noun sense derives from meets the concept's within `ACT_MEET` ("cycling" → bicycle → ride
+   * → travel, "flight" → fly → travel), or one of its first `ACT_SENSES` verb senses is a sister of the concept's act
+   * one level closer ("drive": travel in a vehicle → travel). A verb of direction only ("heading": proceed → travel)
+   * meets it no closer: it names no other way to go.
+   */
+  actSisterOf(word: string, concept: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w) || this.match(w, concept) > 0) return false;
+    const b = this.acts(concept);
+    if (b.size === 0) return false;
+    const climb = (start: readonly number[]): Map<number, number> => {
+      const out = new Map<number, number>();
+      let frontier = [...start];
+      for (let depth = 0; depth <= ACT_DEPTH && frontier.length > 0; depth++) {
+        const next: number[] = [];
+        for (const o of frontier) {
+          if ((out.get(o) ?? Infinity) <= depth) continue;
+          out.set(o, depth);
+          for (const p of wn.synset('v', o)?.pointers ?? []) if (p.symbol === '@' && p.pos === 'v') next.push(p.offset);
+        }
+        frontier = next;
+      }
+      return out;
+    };
+    const meets = (a: ReadonlyMap<number, number>, within: number): boolean => {
+      for (const [o, d] of a) if (d === 0 && b.get(o) === 0) return false;
+      for (const [o, d] of a) {
+        const e = b.get(o) ?? 0;
+        if (d > 0 && e > 0 && d + e <= within) return true;
+      }
+      return false;
+    };
+    const first = wn.baseForms(w, 'n').map((l) => wn.lookup(l, 'n')?.offsets[0]).filter((o): o is number => o !== undefined);
+    const derived = first.flatMap((o) => (wn.synset('n', o)?.pointers ?? []).filter((p) => p.symbol === '+' && p.pos === 'v').map((p) => p.offset));
+    if (derived.length > 0 && meets(climb(derived), ACT_MEET)) return true;
+    const verbs = wn.baseForms(w, 'v').flatMap((l) => (wn.lookup(l, 'v')?.offsets ?? []).slice(0, ACT_SENSES));
+    return verbs.length > 0 && meets(climb(verbs), ACT_MEET - 1);
   }
 
   /**
@@ -731,6 +785,99 @@ export class Lexicon {
     const out = low === high ? 0 : low ? -1 : 1;
     remember(this.degreeCache, w, out);
     return out;
+  }
+
+  /**
+   * The field of meaning of a template's names (draft-zhou §6.1, scenario identification), as synset keys ("n:123")
+   * and derived lemmas ("w:cinema"). `kinds`: the kinds of the words' first `FIELD_SENSES` noun senses (a name is a
+   * noun: "booking", not the verb "book"), one to `FIELD_DEPTH` hyponym levels below ("photo" → snapshot, headshot,
+   * mug shot), not the senses themselves: their members reach far ("exposure", "picture" for photo; "error" for
+   * fault), and the name said is other evidence; none from a word with more than `FIELD_KINDS_MAX` kinds (too
+   * general: "device", "food"), and at most `FIELD_MAX` synsets. `senses` (enum values): the first
+   * sense only, in the part of speech `pos` the values share (`sharedPos`; a value without it, its own first part of
+   * speech), and the lemmas that sense derives from or into, not their synsets ("cinematic" → "cinema", not every
+   * member of cinema's synset); at most `FIELD_VALUE_MAX` entries, counted apart from the kinds.
+   */
+  fieldOf(words: Iterable<string>, how: 'kinds' | 'senses', into: Set<string> = new Set(), pos?: Pos): Set<string> {
+    const out = into;
+    const wn = this.wn;
+    if (!wn) return out;
+    const seen = new Set<string>();
+    let added = 0;
+    const add = (key: string): void => {
+      if (added >= (how === 'kinds' ? FIELD_MAX : FIELD_VALUE_MAX) || out.has(key)) return;
+      out.add(key);
+      added++;
+    };
+    const enter = (p: Pos, offset: number, level: number): void => {
+      const key = `${p}:${offset}`;
+      if (added >= FIELD_MAX || seen.has(key)) return;
+      seen.add(key);
+      if (level > 0) add(key);
+      for (const q of wn.synset(p, offset)?.pointers ?? []) if (q.symbol === '~' && q.pos === p && level < FIELD_DEPTH) enter(p, q.offset, level + 1);
+    };
+    for (const word of words) {
+      const w = word.toLowerCase();
+      if (!LOOKUP_WORD.test(w) || w.length < 3) continue;
+      if (how === 'kinds') {
+        // A name word with many kinds is too general to be evidence ("device", "food", "act"): its kinds are left out.
+        const before = new Set(out);
+        const count = added;
+        for (const lemma of wn.baseForms(w, 'n')) for (const o of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, FIELD_SENSES)) enter('n', o, 0);
+        if (added - count > FIELD_KINDS_MAX) {
+          for (const k of [...out]) if (!before.has(k)) out.delete(k);
+          added = count;
+        }
+        continue;
+      }
+      const own = pos !== undefined && wn.baseForms(w, pos).length > 0 ? pos : POS.find((q) => wn.baseForms(w, q).some((l) => wn.lookup(l, q) !== undefined));
+      if (own === undefined) continue;
+      for (const lemma of wn.baseForms(w, own)) {
+        const first = wn.lookup(lemma, own)?.offsets[0];
+        if (first === undefined) continue;
+        add(`${own}:${first}`);
+        const syn = wn.synset(own, first);
+        const index = (syn?.words ?? []).findIndex((m) => m.toLowerCase() === lemma);
+        for (const q of syn?.pointers ?? []) {
+          if (q.symbol !== '+' || (q.source !== 0 && q.source !== index + 1)) continue;
+          const target = wn.synset(q.pos, q.offset)?.words[q.target - 1];
+          if (target !== undefined && !target.includes('_')) add(`w:${target.toLowerCase()}`);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The part of speech most of `words` have in WordNet (an enum's values: adjectives for styles, nouns for classes). */
+  sharedPos(words: readonly string[]): Pos | undefined {
+    const wn = this.wn;
+    if (!wn) return undefined;
+    let best: Pos | undefined;
+    let most = 0;
+    for (const p of POS) {
+      const n = words.filter((w) => LOOKUP_WORD.test(w.toLowerCase()) && wn.baseForms(w.toLowerCase(), p).length > 0).length;
+      if (n > most) [best, most] = [p, n];
+    }
+    return best;
+  }
+
+  /**
+   * Whether `word` lies in a template's field (`fieldOf`): one of its first `FIELD_WORD_SENSES` senses per part of
+   * speech is in the field ("pic", "snapshot" for photo; "fuzzy" for blur; "film" for cinematic).
+   */
+  inField(word: string, field: ReadonlySet<string>): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || field.size === 0 || !LOOKUP_WORD.test(w) || w.length < 3) return false;
+    for (const pos of POS) {
+      for (const lemma of wn.baseForms(w, pos)) {
+        if (field.has(`w:${lemma}`)) return true;
+        for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, FIELD_WORD_SENSES)) {
+          if (field.has(`${pos}:${o}`)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Only shared lemmas (no synonyms): for words whose synonyms would over-reach. */

@@ -1893,15 +1893,42 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const heads = headTokens(c, modifiers);
   const said = conceptsSaid(c, heads);
   const rivals = rivalWords(c, accounted, said.atHead, heads, modifiers);
+  const fieldWords = associatedWords(c, accounted, said.spelled);
+  const associated = fieldWords.size;
   return {
     values,
     other: all,
-    explained: explainedShare(c, accounted),
+    // Words said by association explain the request only with the name unsaid and beside other evidence (a value
+    // taken, a phrase recognised, a second such word), as identification counts them.
+    explained: explainedShare(c, accounted, said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0)) ? fieldWords : undefined),
     ...(recognised > 0 ? { recognised } : {}),
+    ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
     ...(said.spelled.size > 0 ? { named: [...said.spelled] } : {}),
     ...(said.bySynonym.size > 0 ? { namedBySynonym: [...said.bySynonym] } : {}),
   };
+}
+
+/** At most this many words of an utterance are asked whether they lie in the template's field of meaning. */
+const MAX_FIELD_PROBES = 64;
+
+/**
+ * The distinct words of the request no value took that lie in the template's field of meaning (`Plan.field`): said
+ * by association with what the template is about ("snapshot", "fuzzy" for photo_retouch). Not the scenario's name
+ * spelled (that is `named`), nor what a refused request governs.
+ */
+function associatedWords(c: Ctx, accounted: readonly number[], spelled: ReadonlySet<string>): Set<string> {
+  const seen = new Set<string>();
+  const refused = refusedTokens(c);
+  let probes = 0;
+  for (const [i, t] of c.tokens.entries()) {
+    if (probes >= MAX_FIELD_PROBES) break;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower) || (accounted[i] as number) > 0 || refused.has(i) || seen.has(t.lower)) continue;
+    probes++;
+    if ([...spelled].some((w) => c.lex.sameLemma(t.lower, w))) continue;
+    if (c.lex.inField(t.lower, c.plan.field)) seen.add(t.lower);
+  }
+  return seen;
 }
 
 /** At most this many words of an utterance are asked whether they are sisters of the scenario's concept. */
@@ -2033,15 +2060,38 @@ function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySe
   let modified = valueEnd === -1 ? -1 : valueEnd + 1;
   while (modified !== -1 && modified < c.tokens.length && modified - valueEnd <= 2 && (c.tokens[modified] as Token).kind === 'word' && !FUNCTION_WORDS.has((c.tokens[modified] as Token).lower)) modified++;
   c.tokens.forEach((t, i) => {
-    if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified)) return;
+    // …and the means said after "by" anywhere ("to Oslo by car"): a way to go, not a detail of the request.
+    const means = c.tokens[i - 1]?.lower === 'by';
+    if (firstValue !== -1 && i > firstValue && !(i > valueEnd && i < modified) && !means) return;
     if (probes >= MAX_RIVAL_PROBES || t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || REQUEST_WORDS.has(t.lower)) return;
-    if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower)) return;
+    if ((accounted[i] as number) > 0 || ofTemplate(c, t.lower) || verbComplement(c, i, all)) return;
     const concepts = heads.has(i) ? all : beside;
     if (concepts.length === 0) return;
     probes++;
     if (concepts.some((w) => c.lex.sisterOf(t.lower, w)) && !out.includes(t.lower)) out.push(t.lower);
   });
   return out;
+}
+
+/** Prepositions of direction after which an -ing form is a verb of going ("heading for", "making for"). */
+const DIRECTIONS: ReadonlySet<string> = new Set(['to', 'for', 'towards', 'toward', 'into']);
+
+/**
+ * Whether the word at `i` is no noun of its own but a verb's: right after a verb form of the concept's own act ("flying
+ * home": where the flying goes), or an -ing form WordNet reads as a verb before a preposition of direction ("heading
+ * for Vancouver"). Such a word names no sister of the concept.
+ */
+function verbComplement(c: Ctx, i: number, concepts: readonly string[]): boolean {
+  const t = c.tokens[i] as Token;
+  const prev = c.tokens[i - 1];
+  // The concept's own act, not the request's verb a name word derives from ("book train tickets": "book" is the
+  // request, "booking" a name word; the train is still a sister).
+  const acts = concepts.filter((w) => !REQUEST_WORDS.has(w));
+  if (prev?.kind === 'word' && !REQUEST_WORDS.has(prev.lower) && c.lex.hasVerb(prev.lower) && acts.some((w) => c.lex.match(prev.lower, w) > 0)) return true;
+  const next = c.tokens[i + 1];
+  if (!(t.lower.endsWith('ing') && next?.kind === 'word' && DIRECTIONS.has(next.lower) && c.lex.hasVerb(t.lower))) return false;
+  // An -ing verb that is itself another way to go ("driving to Porto", "cycling to Oslo") is the sister, not its complement.
+  return !concepts.some((w) => c.lex.actSisterOf(t.lower, w));
 }
 
 /** The concept words a request says (see `conceptsSaid`). */
@@ -2085,9 +2135,10 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
 /**
  * Share of the content words (and numbers) the template accounts for: taken by
  * a value, by an `other` example or a key named without a value, or words of
- * the template itself ("flight", "photo"). Scenario identification reads it.
+ * the template itself ("flight", "photo"), and `byField`: the words said by association `associatedWords` found,
+ * given only with the name unsaid and other evidence beside them. Scenario identification reads it.
  */
-function explainedShare(c: Ctx, accounted: readonly number[]): number {
+function explainedShare(c: Ctx, accounted: readonly number[], byField?: ReadonlySet<string>): number {
   let content = 0;
   let explained = 0;
   // What a refused request governs ("never book [flights for me]") is said, but not asked of the template.
@@ -2097,7 +2148,9 @@ function explainedShare(c: Ctx, accounted: readonly number[]): number {
     if (!counts) return;
     content++;
     if (refused.has(i)) return;
-    explained += t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
+    const own = t.kind === 'word' && ofTemplate(c, t.lower) ? 1 : (accounted[i] as number);
+    // The words `associatedWords` found in the field (at most `MAX_FIELD_PROBES` asked), not every word asked again.
+    explained += own > 0 || t.kind !== 'word' || !byField?.has(t.lower) ? own : 1;
   });
   return content === 0 ? 0 : explained / content;
 }

@@ -130,6 +130,11 @@ export interface Plan {
    * description is ("fix the lighting": "light" is only an example's word).
    */
   readonly nameVocabulary: ReadonlySet<string>;
+  /**
+   * The field of meaning of the scenario's and the keys' names and the enum values (`Lexicon.fieldOf`): a word in it
+   * is about what the template is about, said by association ("snapshot" for photo_retouch). Identification only.
+   */
+  readonly field: ReadonlySet<string>;
   /** Lemma → number of keys whose name or description says it: a word every key says tells little. */
   readonly keyFrequency: ReadonlyMap<string, number>;
   /** The words a slip is corrected to: the template's own and the words of dates (spelling.ts). */
@@ -626,6 +631,15 @@ export function planTemplate(template: SchemaTemplate, lex: Lexicon): Plan {
     for (const f of next) forms.push(f);
   }
   for (const w of REQUEST_WORDS) vocabulary.add(w);
+  // The scenario's own words with their kinds ("photo" → snapshot, headshot; not a generic name word's); an enum
+  // value with its first sense and derived lemmas only (the kinds of "warning" or "business" are not the template's).
+  const field = lex.fieldOf(template.scenario.toLowerCase().split(/[_\s-]+/).filter((w) => !GENERIC_NAME_WORDS.has(w)), 'kinds');
+  // Each key's values read in the part of speech they share ("vintage", "cinematic": adjectives).
+  for (const k of template.keys) {
+    if (k.key_name === OTHER_KEY) continue;
+    const words = (k.enum ?? []).filter((v): v is string => typeof v === 'string').flatMap((v) => v.toLowerCase().split(/[_\s-]+/)).filter((w) => !GENERIC_NAME_WORDS.has(w));
+    if (words.length > 0) lex.fieldOf(words, 'senses', field, lex.sharedPos(words));
+  }
   const entityWords = new Set([...entities.keys()].flatMap((e) => e.split(' ')));
-  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, keyFrequency, spelling: spellingIndex(written) };
+  return { keys, otherPhrases, entities, entityWords, zoneAliases, vocabulary, nameVocabulary, field, keyFrequency, spelling: spellingIndex(written) };
 }

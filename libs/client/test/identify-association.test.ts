@@ -1,0 +1,122 @@
+import { WordNet, defaultDictDir } from '@parley/embeddings';
+import { SCENARIOS } from '@parley/examples';
+import { scenarioId } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient, type ScenarioCatalog } from '../src/index';
+import { Lexicon } from '../src/offline/lexicon';
+import { createOfflineMapper } from '../src/offline/index';
+import { planTemplate } from '../src/offline/plan';
+
+// Scenario identification (draft-zhou §6.1, Figure 1 step 2) of a wish said by association: words in the field of
+// meaning WordNet gives the template's names (the scenario's words with their kinds, the enum values with their
+// senses and derivations). Sentences of our own, not from the dev or validation sets.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const catalog: ScenarioCatalog = {
+  entries: SCENARIOS.map((s) => ({ scenario: scenarioId(s.template.scenario), agent: 'a', template: s.template, description: s.description, tags: s.tags, domain: s.domain })),
+};
+const REF = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const template = (id: string) => SCENARIOS.find((s) => s.template.scenario === id)!.template;
+
+describe('field of meaning of a template', () => {
+  it('holds the kinds of the scenario words and the senses of enum values, not the kinds of enum values', async () => {
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const photo = planTemplate(template('photo_retouch'), lex).field;
+    expect(lex.inField('snapshot', photo)).toBe(true);
+    expect(lex.inField('mugshot', photo)).toBe(true);
+    expect(lex.inField('kitchen', photo)).toBe(false);
+    // "warning" is a severity value; an alarm is a kind of warning, not the value itself.
+    const fault = planTemplate(template('fault_management'), lex).field;
+    expect(lex.inField('warning', fault)).toBe(true);
+    expect(lex.inField('alarm', fault)).toBe(false);
+    expect(lex.inField('snapshot', fault)).toBe(false);
+    // Hostile and out-of-dictionary words are simply outside.
+    for (const w of ['constructor', '__proto__', 'a'.repeat(5000), '\u0000', '\ud800']) expect(lex.inField(w, photo)).toBe(false);
+    expect(new Lexicon(undefined).fieldOf(['photo'], 'kinds').size).toBe(0);
+  });
+
+  it('counts the words said by association the mapping left without a value', async () => {
+    const photo = await client.mapUtterance(template('photo_retouch'), 'my snapshot looks too fuzzy', REF);
+    expect(photo.associated).toBeGreaterThanOrEqual(1);
+    const flight = await client.mapUtterance(template('flight_booking'), 'my snapshot looks too fuzzy', REF);
+    expect(flight.associated).toBeUndefined();
+  });
+});
+
+describe('identification by association', () => {
+  it('a wish said by a kind of photo is a photo retouch; a kind of an enum value is no association', async () => {
+    const id = await client.identifyScenario('my headshot looks like an old snapshot', { ...REF, catalog });
+    expect(id.scenario).toBe('photo_retouch');
+    // An alarm is a kind of warning (a severity value), not a fault: nothing matches, the closest are listed.
+    const alarm = await client.identifyScenario('ring the alarm bell at five tomorrow', { ...REF, catalog });
+    expect(alarm.scenario).toBeNull();
+    expect(alarm.ranking.length).toBe(3);
+  });
+});
+
+describe('no sister in a verb\'s complement', () => {
+  it('a word after the concept\'s own act, or an -ing verb before a preposition of direction, names no sister', async () => {
+    const flight = template('flight_booking');
+    for (const words of ['flying home from Lisbon to Oslo on Friday, two of us', 'a seat out of Lima heading to Quito tomorrow']) {
+      expect((await client.mapUtterance(flight, words, REF)).rivals, words).toBeUndefined();
+    }
+    expect((await client.identifyScenario('flying home from Lisbon to Oslo on Friday, two of us', { ...REF, catalog })).scenario).toBe('flight_booking');
+    // A sister said as the request's own noun still counts.
+    expect((await client.mapUtterance(flight, 'book a train from Lisbon to Porto on Friday', REF)).rivals).toBeDefined();
+  });
+});
+
+describe('explained share with words said by association', () => {
+  it('a word in the field counts as explained when the name is not said, and adds nothing beside the name', async () => {
+    const photo = template('photo_retouch');
+    // One word by association alone explains nothing; two do ("snapshot", "headshot": 2 of 3 content words, "need" is the request).
+    expect((await client.mapUtterance(photo, 'this snapshot needs work', REF)).explained ?? 0).toBe(0);
+    expect((await client.mapUtterance(photo, 'this snapshot and headshot need work', REF)).explained).toBeCloseTo(2 / 3, 5);
+    expect((await client.mapUtterance(template('flight_booking'), 'this snapshot needs work', REF)).explained ?? 0).toBe(0);
+    // "print" is a kind of photograph; with "photo" said it explains no more than a word no template knows.
+    const named = await client.mapUtterance(photo, 'print copies of my photo', REF);
+    const unknown = await client.mapUtterance(photo, 'gizmo copies of my photo', REF);
+    expect(named.explained).toBe(unknown.explained);
+  });
+});
+
+describe('a verb that is itself another way to go keeps its sister', () => {
+  it('driving, cycling, a car after "by", and "book <sister> tickets" are no flight', async () => {
+    const flight = template('flight_booking');
+    for (const words of ['driving to Porto on Friday, two of us', 'cycling to Oslo tomorrow', 'heading to Oslo by car on Friday, two of us', 'book train tickets from Lisbon to Porto on Friday', 'book bus tickets to Oslo on Friday']) {
+      expect((await client.mapUtterance(flight, words, REF)).rivals, words).toBeDefined();
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).not.toBe('flight_booking');
+    }
+    // A verb of direction only is still no sister.
+    expect((await client.identifyScenario('a seat out of Lima heading to Quito tomorrow', { ...REF, catalog })).scenario).toBe('flight_booking');
+  });
+});
+
+describe('an enum value in its own part of speech and first sense, one word by association alone', () => {
+  it('everyday words are outside the field, and one field word alone identifies nothing', async () => {
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const flight = planTemplate(template('flight_booking'), lex).field;
+    for (const w of ['husband', 'job', 'begin', 'save']) expect(lex.inField(w, flight), w).toBe(false);
+    const fault = planTemplate(template('fault_management'), lex).field;
+    for (const w of ['kid', 'monitor', 'lesson', 'spell', 'critique']) expect(lex.inField(w, fault), w).toBe(false);
+    // A derivation adds its lemma, not its synset: "cinematic" → cinema, not film.
+    const photo = planTemplate(template('photo_retouch'), lex).field;
+    expect(lex.inField('cinema', photo)).toBe(true);
+    expect(lex.inField('film', photo)).toBe(false);
+    for (const words of ['begin the project tomorrow', 'my husband has a new job', 'husband your resources', 'monitor the kid', 'teach me a lesson', 'cast a spell', 'write a critique of this essay', 'frame this', 'a snapshot', 'delete my snapshot', 'a glossy magazine', 'a still life painting', 'frame the painting for the hallway']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+  });
+});
+
+describe('a general name word brings no kinds', () => {
+  it('a template named by a broad noun keeps everyday things out of its field, and its enum values in', async () => {
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const fault = template('fault_management');
+    for (const name of ['device_repair', 'food_order', 'act_log']) {
+      const field = planTemplate({ ...fault, scenario: name }, lex).field;
+      for (const w of ['computer', 'lamp', 'key', 'bread', 'apple', 'walk', 'tool']) expect(lex.inField(w, field), `${name}: ${w}`).toBe(false);
+      expect(lex.inField('warning', field), name).toBe(true);
+    }
+    expect(lex.inField('snapshot', planTemplate(template('photo_retouch'), lex).field)).toBe(true);
+  });
+});
