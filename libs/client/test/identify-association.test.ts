@@ -1,4 +1,3 @@
-import { WordNet, defaultDictDir } from '@parley/embeddings';
 import { SCENARIOS } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { createParleyClient, type ScenarioCatalog } from '../src/index';
 import { Lexicon } from '../src/offline/lexicon';
 import { createOfflineMapper } from '../src/offline/index';
 import { planTemplate } from '../src/offline/plan';
+import { loadLexicon } from './offline-fixture';
 
 // Scenario identification (draft-zhou §6.1, Figure 1 step 2) of a wish said by association: words in the field of
 // meaning WordNet gives the template's names (the scenario's words with their kinds, the enum values with their
@@ -19,7 +19,7 @@ const template = (id: string) => SCENARIOS.find((s) => s.template.scenario === i
 
 describe('field of meaning of a template', () => {
   it('holds the kinds of the scenario words and the senses of enum values, not the kinds of enum values', async () => {
-    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const lex = await loadLexicon();
     const photo = planTemplate(template('photo_retouch'), lex).field;
     expect(lex.inField('snapshot', photo)).toBe(true);
     expect(lex.inField('mugshot', photo)).toBe(true);
@@ -93,7 +93,7 @@ describe('a verb that is itself another way to go keeps its sister', () => {
 
 describe('an enum value in its own part of speech and first sense, one word by association alone', () => {
   it('everyday words are outside the field, and one field word alone identifies nothing', async () => {
-    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const lex = await loadLexicon();
     const flight = planTemplate(template('flight_booking'), lex).field;
     for (const w of ['husband', 'job', 'begin', 'save']) expect(lex.inField(w, flight), w).toBe(false);
     const fault = planTemplate(template('fault_management'), lex).field;
@@ -110,7 +110,7 @@ describe('an enum value in its own part of speech and first sense, one word by a
 
 describe('a general name word brings no kinds', () => {
   it('a template named by a broad noun keeps everyday things out of its field, and its enum values in', async () => {
-    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const lex = await loadLexicon();
     const fault = template('fault_management');
     for (const name of ['device_repair', 'food_order', 'act_log']) {
       const field = planTemplate({ ...fault, scenario: name }, lex).field;

@@ -286,7 +286,6 @@ const RANGE_LEAD = /\b(?:from|between|at|around|about|since|by|until|till)\s*$/i
 
 /** The locales chrono reads, English first: a request written in another language still has dates. */
 const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ru', 'uk', 'ja', 'zh', 'zh-hans'] as const;
-type Locale = Exclude<(typeof LOCALES)[number], 'zh-hans'>;
 /** chrono's `zh` reads Traditional characters ("後天"); Simplified ones ("后天", "大后天") need its `zh.hans` (`zh` already reads 下周一). */
 const parserOf = (locale: (typeof LOCALES)[number]) => (locale === 'en' ? ENGLISH : locale === 'zh-hans' ? chrono.zh.hans : chrono[locale]);
 
