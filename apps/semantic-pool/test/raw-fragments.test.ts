@@ -118,11 +118,14 @@ async function outboxEvents(): Promise<EventEnvelope[]> {
   return (await db.query<{ event: EventEnvelope | string }>('SELECT event FROM pool.outbox ORDER BY seq')).rows.map((r) => (typeof r.event === 'string' ? (JSON.parse(r.event) as EventEnvelope) : r.event));
 }
 
-/** Everything the pool schema holds, as one text. */
+/**
+ * Everything the pool schema holds, as one text, with its random ids (UUIDs) blanked: a random event id may hold
+ * "4567" in its hex digits and is no leak of the phone number.
+ */
 async function wholePoolSchema(): Promise<string> {
   const parts: string[] = [];
   for (const t of ['inputs', 'outcomes', 'heat_samples', 'outbox']) parts.push(JSON.stringify((await db.query(`SELECT * FROM pool.${t}`)).rows));
-  return parts.join('\n');
+  return parts.join('\n').replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>');
 }
 
 /** Six clients send RAW at the same instant: the global cluster matures (heat 60 >= 50, 6 clients >= 5). */
