@@ -43,6 +43,24 @@ const ACT_SENSES = 2;
 const ACT_DEPTH = 2;
 /** Most steps from the two acts to where they meet, both sides together ("seat" and "flight" meet only at "move"). */
 const ACT_MEET = 3;
+/**
+ * The verb synsets `start` holds and their hypernyms up to `ACT_DEPTH` levels, each with the fewest levels it was
+ * reached in, added to `out` (the acts a noun derives from, `Lexicon.acts`, and a verb's own, `actSisterOf`).
+ */
+function climbActs(wn: WordNet, start: readonly number[], out: Map<number, number>): Map<number, number> {
+  let frontier = [...start];
+  for (let depth = 0; depth <= ACT_DEPTH && frontier.length > 0; depth++) {
+    const next: number[] = [];
+    for (const o of frontier) {
+      if ((out.get(o) ?? Infinity) <= depth) continue;
+      out.set(o, depth);
+      for (const p of wn.synset('v', o)?.pointers ?? []) if (p.symbol === '@' && p.pos === 'v') next.push(p.offset);
+    }
+    frontier = next;
+  }
+  return out;
+}
+
 /** Words WordNet is asked about: lowercase letters, inner hyphens or apostrophes, bounded. */
 const LOOKUP_WORD = /^[a-z][a-z'-]{0,39}$/;
 /** What a town's name is an instance of, a few hypernym steps up (Beijing → national capital → capital → municipality). */
@@ -289,16 +307,7 @@ export class Lexicon {
           const syn = wn.synset('n', offset);
           if (!syn) continue;
           // Any member's derivations: the synset is one sense ("flight, flying" → fly).
-          let frontier = syn.pointers.filter((p) => p.symbol === '+' && p.pos === 'v').map((p) => p.offset);
-          for (let depth = 0; depth <= ACT_DEPTH && frontier.length > 0; depth++) {
-            const next: number[] = [];
-            for (const o of frontier) {
-              if ((out.get(o) ?? Infinity) <= depth) continue;
-              out.set(o, depth);
-              for (const p of wn.synset('v', o)?.pointers ?? []) if (p.symbol === '@' && p.pos === 'v') next.push(p.offset);
-            }
-            frontier = next;
-          }
+          climbActs(wn, syn.pointers.filter((p) => p.symbol === '+' && p.pos === 'v').map((p) => p.offset), out);
         }
       }
     }
@@ -340,20 +349,7 @@ export class Lexicon {
     if (!wn || !LOOKUP_WORD.test(w) || this.match(w, concept) > 0) return false;
     const b = this.acts(concept);
     if (b.size === 0) return false;
-    const climb = (start: readonly number[]): Map<number, number> => {
-      const out = new Map<number, number>();
-      let frontier = [...start];
-      for (let depth = 0; depth <= ACT_DEPTH && frontier.length > 0; depth++) {
-        const next: number[] = [];
-        for (const o of frontier) {
-          if ((out.get(o) ?? Infinity) <= depth) continue;
-          out.set(o, depth);
-          for (const p of wn.synset('v', o)?.pointers ?? []) if (p.symbol === '@' && p.pos === 'v') next.push(p.offset);
-        }
-        frontier = next;
-      }
-      return out;
-    };
+    const climb = (start: readonly number[]): Map<number, number> => climbActs(wn, start, new Map());
     const meets = (a: ReadonlyMap<number, number>, within: number): boolean => {
       for (const [o, d] of a) if (d === 0 && b.get(o) === 0) return false;
       for (const [o, d] of a) {
