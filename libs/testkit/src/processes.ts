@@ -6,8 +6,11 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (libs/testkit/src/.. /../..). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** A port the OS reports free right now. */
-export async function freePort(): Promise<number> {
+/** Ports this process has handed out: the OS may give a just-closed port to the next bind(0), so two calls in one
+ * `Promise.all` could otherwise return the same port to two services of one test. */
+const handedOut = new Set<number>();
+
+function osFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -17,6 +20,18 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** A port the OS reports free right now, never one this process handed out before. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await osFreePort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error('freePort: the OS kept offering ports this process already handed out');
 }
 
 export interface ServiceProcess {
