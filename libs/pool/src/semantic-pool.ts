@@ -405,19 +405,27 @@ async function needGroupStep(ps: PoolState, st: ClusterState, ev: TriggerEvaluat
   const { config } = ps;
   if (st.group_leader !== null) return groupGrown(ps, st.group_leader, at);
   if (config.need_group_share === null || scopeClient(st.pool.scope) !== null || st.cluster.triggered !== null || ev.fires || st.merged_into !== null) return null;
+  // A wording said by one client is no evidence of a shared need: one-client clusters (one-offs, bursts) join no group.
+  if (st.clients.size < GROUP_MEMBER_CLIENTS) return null;
   const members = await nearUntriggered(ps, st, config.need_group_share * config.similarity_threshold);
   if (members.length === 0) return null;
-  const g = evaluateNeedGroup([st.cluster, ...members.map((m) => m.cluster)], at, config);
-  if (!g.evaluation.fires) return null;
   const all = [st, ...members];
+  const g = evaluateNeedGroup(all.map((m) => m.cluster), at, config);
+  if (!g.evaluation.fires) return null;
+  // The group reports under its member with the most clients (ties: the older): the need's main wording names it.
+  const leader = [...all].sort((a, b) => b.clients.size - a.clients.size || a.cluster.created_at - b.cluster.created_at || (a.cluster.id < b.cluster.id ? -1 : 1))[0] as ClusterState;
   for (const m of all) {
     m.cluster = markTriggered(m.cluster, { at, outcome: 'matured', patch_id: null });
-    m.group_leader = st.cluster.id;
+    m.group_leader = leader.cluster.id;
   }
-  st.group_members = all.map((m) => m.cluster.id);
-  st.reported_clients = groupClients(all);
-  return { ...maturedOf(st, g.evaluation, at), size: g.group.size, samples: samplesOf(g.group) };
+  leader.group_members = [leader, ...all.filter((m) => m !== leader)].map((m) => m.cluster.id);
+  leader.reported_clients = groupClients(all);
+  const led = evaluateNeedGroup(leader.group_members.map((id) => (ps.states.get(id) as ClusterState).cluster), at, config);
+  return { ...maturedOf(leader, { ...g.evaluation, reasons: led.evaluation.reasons.slice(0, 1).concat(g.evaluation.reasons.slice(1)) }, at), size: led.group.size, samples: samplesOf(led.group) };
 }
+
+/** The distinct clients a cluster needs before it joins a need group. */
+const GROUP_MEMBER_CLIENTS = 2;
 
 /** The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s, nearest first. */
 async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): Promise<ClusterState[]> {
@@ -429,7 +437,7 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
   for (const h of [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
     const id = ps.byPoint.get(h.id);
     const o = id === undefined ? undefined : ps.states.get(id);
-    if (!o || o === st || h.score < floor || o.merged_into !== null || o.cluster.triggered !== null || o.group_leader !== null || !samePool(o, st)) continue;
+    if (!o || o === st || h.score < floor || o.merged_into !== null || o.cluster.triggered !== null || o.group_leader !== null || o.clients.size < GROUP_MEMBER_CLIENTS || !samePool(o, st)) continue;
     out.push(o);
     if (out.length + 1 >= ps.config.need_group_max) break;
   }
@@ -545,8 +553,8 @@ async function ingestPreparedFragment(ps: PoolState, p: PreparedFragment): Promi
     // Need groups: a cluster below the gate is gated with its pool's near clusters; a grouped cluster reports as its group.
     const g = await needGroupStep(ps, st, ev, at);
     if (g !== null) {
-      if (g.kind === 'matured') out.push(g);
-      else grown.push(g);
+      if (g.kind === 'grown') grown.push(g);
+      else out.push(g);
       continue;
     }
     if (st.group_leader !== null) continue;
