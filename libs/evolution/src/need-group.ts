@@ -18,6 +18,7 @@ import { mergeClusters, type Cluster } from './cluster';
 import { evolutionError } from './errors';
 import { decayFactor, heatAt } from './heat';
 import { isGlobal, sameScope } from './scope';
+import { profileCosine } from './sibling';
 import { evaluateTrigger, type TriggerEvaluation } from './trigger';
 
 /** The group as one cluster (for its samples and views) and its gate. */
@@ -83,4 +84,28 @@ export function evaluateNeedGroup(members: readonly Cluster[], now: number, conf
   const ids = members.map((m) => m.id);
   const reasons = members.length > 1 ? [`need group of ${members.length} clusters (${ids.join(', ')}) evaluated as one`, ...evaluation.reasons] : evaluation.reasons;
   return { group, evaluation: { ...evaluation, reasons }, member_ids: ids };
+}
+
+/**
+ * The context two clusters share once the varying value word is set aside: each word profile (`wordProfile`, counted
+ * in clients) loses its most-said word when the other profile lacks it (the value one cluster is about: "matte"
+ * against "satin"), and the rest is compared by cosine ("finish", "prints" in both). Keys are outside words: Maps.
+ */
+export function contextCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  return profileCosine(withoutValue(a, b), withoutValue(b, a));
+}
+
+function withoutValue(p: ReadonlyMap<string, number>, other: ReadonlyMap<string, number>): ReadonlyMap<string, number> {
+  let top: string | null = null;
+  let most = 0;
+  for (const [w, n] of p) {
+    if (n > most || (n === most && top !== null && w < top)) {
+      top = w;
+      most = n;
+    }
+  }
+  if (top === null || other.has(top)) return p;
+  const out = new Map(p);
+  out.delete(top);
+  return out;
 }

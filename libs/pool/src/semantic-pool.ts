@@ -32,6 +32,7 @@ import type { Embedder } from '@parley/embeddings';
 import {
   assignFragment,
   centroidWeight,
+  contextCosine,
   evaluateNeedGroup,
   evaluateTrigger,
   heatAt,
@@ -45,6 +46,7 @@ import {
   poolConfig,
   poolsForFragment,
   sanitizeFragment,
+  wordProfile,
   scopeClient,
   scopeKey,
   type Cluster,
@@ -434,10 +436,16 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
   if (!point) return [];
   const hits = await ps.index.search(coll, Array.from(point.vector), { limit: ps.config.need_group_max, filter: { must: [{ key: 'scope', match: scopeKey(st.pool.scope) }] } });
   const out: ClusterState[] = [];
+  let mine: Map<string, number> | null = null;
   for (const h of [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
     const id = ps.byPoint.get(h.id);
     const o = id === undefined ? undefined : ps.states.get(id);
     if (!o || o === st || h.score < floor || o.merged_into !== null || o.cluster.triggered !== null || o.group_leader !== null || o.clients.size < GROUP_MEMBER_CLIENTS || !samePool(o, st)) continue;
+    // The shared context: the clusters' sanitised samples say the same content words once the value word is set aside.
+    if (ps.config.need_group_context > 0) {
+      mine ??= wordProfile(st.cluster.samples);
+      if (contextCosine(mine, wordProfile(o.cluster.samples)) < ps.config.need_group_context) continue;
+    }
     out.push(o);
     if (out.length + 1 >= ps.config.need_group_max) break;
   }
