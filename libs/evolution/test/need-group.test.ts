@@ -4,7 +4,7 @@
  * still in force. Time is an input everywhere (a fixed origin, never the wall clock). Made-up phrasings.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POOL_CONFIG, addToCluster, clientHeatCeiling, emptyCluster, evaluateNeedGroup, evaluateTrigger, markTriggered, needGroupHeat, type Cluster, type PoolKey } from '../src/index';
+import { DEFAULT_POOL_CONFIG, addToCluster, clientHeatCeiling, contextCosine, emptyCluster, evaluateNeedGroup, evaluateTrigger, markTriggered, needGroupHeat, profileCosine, wordProfile, type Cluster, type PoolKey } from '../src/index';
 import { DAY, HOUR, T0 } from './helpers';
 
 const GLOBAL: PoolKey = { scenario: 'photo_retouch', scope: 'global' };
@@ -85,5 +85,29 @@ describe('need groups: the gate over a group of clusters (zhou §6.2.1)', () => 
     expect(g.evaluation.distinct_clients).toBe(5);
     expect(g.evaluation.heat).toBeGreaterThan(0);
     expect(Number.isFinite(g.evaluation.heat)).toBe(true);
+  });
+});
+
+describe('the context two clusters share once the value word is set aside', () => {
+  const profile = (c: Cluster) => wordProfile(c.samples);
+  it('values of one frame share it; the value word alone would have kept them apart', () => {
+    const plain = profileCosine(profile(matte), profile(satin));
+    const ctx = contextCosine(profile(matte), profile(satin));
+    expect(ctx).toBeGreaterThan(plain);
+    expect(ctx).toBeGreaterThanOrEqual(DEFAULT_POOL_CONFIG.need_group_context);
+    expect(plain).toBeLessThan(DEFAULT_POOL_CONFIG.need_group_context);
+  });
+
+  it('two needs that share no frame stay apart, and a word both say is never set aside', () => {
+    const hair = cluster('h', ['h1', 'h2'], ['dye her hair darker', 'hair colour a shade lighter'], start);
+    expect(contextCosine(profile(matte), profile(hair))).toBeLessThan(DEFAULT_POOL_CONFIG.need_group_context);
+    expect(contextCosine(profile(matte), profile(matte))).toBeCloseTo(1, 10);
+    expect(contextCosine(new Map(), profile(matte))).toBe(0);
+  });
+
+  it('reads outside words as Map keys: Object member names are words like any other', () => {
+    const a = new Map([['constructor', 3], ['__proto__', 2], ['finish', 2]]);
+    const b = new Map([['toString', 3], ['__proto__', 2], ['finish', 2]]);
+    expect(contextCosine(a, b)).toBeCloseTo(1, 10);
   });
 });

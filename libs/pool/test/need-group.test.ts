@@ -3,7 +3,8 @@
  * into one cluster per value, each said by too few clients to pass the gate, passes it as a group of clusters whose
  * centroids are close at a looser threshold; one `matured` report speaks for the group, with every value among its
  * samples, and the clusters stay as they are. A stub embedder fixes the geometry: the matte, gloss and satin texts
- * are 0.64 from each other (under the similarity threshold 0.85, over 0.6 × 0.85), the date-stamp texts orthogonal. Phrasings from no stream; time is an input (a fixed clock origin).
+ * are 0.64 from each other (under the similarity threshold 0.85, over 0.6 × 0.85), and so are the hair-colour texts,
+ * which share no context with them; the date-stamp texts are orthogonal. Phrasings from no stream; time is an input (a fixed clock origin).
  */
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedIndex } from '@parley/vectors';
@@ -11,10 +12,12 @@ import { createSemanticPool, type MaturedCluster, type SemanticPoolConfig } from
 
 const embedder = {
   id: 'stub-need-group',
-  dimensions: 5,
+  dimensions: 6,
   embed: async (texts: string[]) =>
     texts.map((t) =>
-      Float32Array.from(t.includes('matte') ? [0.8, 0.6, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0] : [0, 0, 0, 0, 1]),
+      Float32Array.from(
+        t.includes('matte') ? [0.8, 0.6, 0, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0, 0] : t.includes('hair') ? [0.8, 0, 0, 0, 0.6, 0] : [0, 0, 0, 0, 0, 1],
+      ),
     ),
 };
 const T0 = Date.UTC(2026, 3, 6);
@@ -22,6 +25,8 @@ const HOUR = 3_600_000;
 const VALUES: Record<string, readonly string[]> = {
   matte: ['a matte finish please', 'matte prints for us'],
   gloss: ['glossy finish on the prints', 'gloss paper please'],
+  // Another need whose centroid the stub puts as near as the values' (0.64): it shares no context with them.
+  hair: ['dye her hair darker', 'hair colour a shade lighter'],
   satin: ['satin finish would be nice', 'prints on satin paper'],
   stamp: ['remove the date stamp', 'no date stamp in the corner'],
 };
@@ -48,7 +53,7 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
   it('off (the default): three values of one choice, two clients each, never pass the gate', async () => {
     const r = await run({});
     expect(r.matured).toEqual([]);
-    expect(r.clusters).toBe(4);
+    expect(r.clusters).toBe(5);
   });
 
   it('on: the three values pass the gate as one group, one report with every value; the unrelated need stays out', async () => {
@@ -60,8 +65,15 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
     const texts = m.samples.map((x) => x.text).join(' | ');
     for (const v of ['matte', 'gloss', 'satin']) expect(texts).toContain(v);
     expect(texts).not.toContain('stamp');
+    expect(texts).not.toContain('hair');
     // The clusters stay as they are: purity is measured on them.
-    expect(r.clusters).toBe(4);
+    expect(r.clusters).toBe(5);
+  });
+
+  it('centroids alone (need_group_context 0) would let a near cluster of another need into the group', async () => {
+    const r = await run({ need_group_share: 0.6, need_group_context: 0 });
+    expect(r.matured).toHaveLength(1);
+    expect((r.matured[0] as MaturedCluster).samples.map((x) => x.text).join(' | ')).toContain('hair');
   });
 
   it('a fired group that gains regrow_clients clients reports its growth once, under the same cluster, with the group\'s samples', async () => {
