@@ -15,7 +15,7 @@
 //    its successor: superseded, not duplicated).
 // Each intent's row shows the induced key(s) and, on a miss, the gold names and type beside them.
 // `--concept-merge` turns on the pool's online agglomeration by concept (off by default, see BENCHMARKS.md).
-// `--need-groups[=SHARE]` turns on the pool's need groups (need_group_share, default share 0.6; off by default, see BENCHMARKS.md).
+// `--need-groups[=SHARE]` turns on the pool's need groups (need_group_share, default share 0.8; off by default, see BENCHMARKS.md).
 // `--frame-choices` turns on the rule inducer's choice read from a word's slot (off by default, see BENCHMARKS.md).
 // `--verbose` also lists every trigger: scope, outcome, key, final type and values, the cluster's majority label.
 // Default: every bench/data/evolution/*.jsonl with the .gold.json beside it. `--heldout` scores
@@ -77,7 +77,7 @@ function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
     else if (a === '--verbose') verbose = true;
     else if (a === '--concept-merge') conceptMerge = true;
     else if (a === '--frame-choices') frameChoices = true;
-    else if (a === '--need-groups') needGroupShare = 0.6;
+    else if (a === '--need-groups') needGroupShare = 0.8;
     else if (a !== undefined && a.startsWith('--need-groups=')) needGroupShare = Number(a.slice('--need-groups='.length));
     else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json] [--verbose] [--concept-merge] [--frame-choices] [--need-groups[=SHARE]]`);
   }
