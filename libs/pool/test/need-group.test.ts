@@ -12,11 +12,11 @@ import { createSemanticPool, type MaturedCluster, type SemanticPoolConfig } from
 
 const embedder = {
   id: 'stub-need-group',
-  dimensions: 6,
+  dimensions: 7,
   embed: async (texts: string[]) =>
     texts.map((t) =>
       Float32Array.from(
-        t.includes('matte') ? [0.8, 0.6, 0, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0, 0] : t.includes('hair') ? [0.8, 0, 0, 0, 0.6, 0] : [0, 0, 0, 0, 0, 1],
+        t.includes('matte') ? [0.8, 0.6, 0, 0, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0, 0, 0] : t.includes('hair') ? [0.8, 0, 0, 0, 0.6, 0, 0] : t.includes('velvet') ? [0.8, 0, 0, 0, 0, 0, 0.6] : [0, 0, 0, 0, 0, 1, 0],
       ),
     ),
 };
@@ -31,7 +31,7 @@ const VALUES: Record<string, readonly string[]> = {
   stamp: ['remove the date stamp', 'no date stamp in the corner'],
 };
 
-async function run(config: SemanticPoolConfig, extra: readonly string[] = []): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number }> {
+async function run(config: SemanticPoolConfig, extra: readonly string[] = [], solo = false): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number }> {
   const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85, ...config } });
   const matured: MaturedCluster[] = [];
   const grown: MaturedCluster[] = [];
@@ -41,6 +41,8 @@ async function run(config: SemanticPoolConfig, extra: readonly string[] = []): P
     matured.push(...r.matured.filter((m) => m.scope === 'global'));
     grown.push(...r.grown.filter((m) => m.scope === 'global'));
   };
+  // One client alone, many times, in a wording of its own (a cluster of one client joins no group).
+  if (solo) for (let i = 0; i < 6; i++) await send('velvet-solo', i % 2 === 0 ? 'velvet finish on the prints' : 'a velvet finish please');
   for (const [value, texts] of Object.entries(VALUES)) {
     for (const client of [`${value}-1`, `${value}-2`]) for (const text of texts) await send(client, text);
   }
@@ -85,6 +87,12 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
     expect(g.kind).toBe('grown');
     expect(g.distinct_clients).toBe(9);
     expect(g.samples.map((x) => x.text).join(' | ')).toContain('matte');
+  });
+
+  it('a cluster of one client (one-offs, a burst) joins no group, however near and however often it asks', async () => {
+    const r = await run({ need_group_share: 0.6 }, [], true);
+    expect(r.matured).toHaveLength(1);
+    expect((r.matured[0] as MaturedCluster).samples.map((x) => x.text).join(' | ')).not.toContain('velvet');
   });
 
   it('a looser share than the geometry allows groups nothing: the gate is the cluster\'s own', async () => {
