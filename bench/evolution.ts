@@ -1,4 +1,4 @@
-// `npm run bench:evolution -- [--stream FILE.jsonl --gold FILE.gold.json] [--heldout] [--json] [--verbose] [--concept-merge] [--frame-choices]`: how well schema
+// `npm run bench:evolution -- [--stream FILE.jsonl --gold FILE.gold.json] [--heldout] [--json] [--verbose] [--concept-merge] [--frame-choices] [--need-groups[=SHARE]]`: how well schema
 // self-evolution (draft-zhou §6.2) does on labelled month-long streams, scored against a gold table.
 //
 // For each stream it runs the offline engine of `parley simulate` (createEvolutionEngine: the WordNet embedder, the
@@ -15,6 +15,7 @@
 //    its successor: superseded, not duplicated).
 // Each intent's row shows the induced key(s) and, on a miss, the gold names and type beside them.
 // `--concept-merge` turns on the pool's online agglomeration by concept (off by default, see BENCHMARKS.md).
+// `--need-groups[=SHARE]` turns on the pool's need groups (need_group_share, default share 0.8; off by default, see BENCHMARKS.md).
 // `--frame-choices` turns on the rule inducer's choice read from a word's slot (off by default, see BENCHMARKS.md).
 // `--verbose` also lists every trigger: scope, outcome, key, final type and values, the cluster's majority label.
 // Default: every bench/data/evolution/*.jsonl with the .gold.json beside it. `--heldout` scores
@@ -61,6 +62,7 @@ interface Gold {
 let verbose = false;
 let conceptMerge = false;
 let frameChoices = false;
+let needGroupShare: number | null = null;
 function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
   let stream: string | null = null;
   let gold: string | null = null;
@@ -75,7 +77,9 @@ function args(argv: string[]): { pairs: [string, string][]; json: boolean } {
     else if (a === '--verbose') verbose = true;
     else if (a === '--concept-merge') conceptMerge = true;
     else if (a === '--frame-choices') frameChoices = true;
-    else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json] [--verbose] [--concept-merge] [--frame-choices]`);
+    else if (a === '--need-groups') needGroupShare = 0.8;
+    else if (a !== undefined && a.startsWith('--need-groups=')) needGroupShare = Number(a.slice('--need-groups='.length));
+    else throw new Error(`unknown argument ${a}; usage: npm run bench:evolution -- [--stream FILE --gold FILE] [--heldout] [--json] [--verbose] [--concept-merge] [--frame-choices] [--need-groups[=SHARE]]`);
   }
   if (stream !== null) return { pairs: [[stream, gold ?? stream.replace(/\.jsonl$/, '.gold.json')]], json };
   const dir = join(ROOT, 'bench', heldout ? 'heldout' : 'data', 'evolution');
@@ -135,7 +139,7 @@ async function score(streamFile: string, goldFile: string): Promise<Record<strin
     index: createEmbeddedIndex(),
     templates: SCENARIOS.map((s) => s.template),
     clock: { now: () => now },
-    config: { derive_executions: true, ...(conceptMerge ? { concept_merge: true } : {}), ...(frameChoices ? { frame_choices: true } : {}) },
+    config: { derive_executions: true, ...(conceptMerge ? { concept_merge: true } : {}), ...(frameChoices ? { frame_choices: true } : {}), ...(needGroupShare !== null ? { need_group_share: needGroupShare } : {}) },
     lexicon: await loadWordNetLexicon(),
   });
   const members = new Map<string, Map<string, number>>();

@@ -90,6 +90,20 @@ export interface PoolConfig {
   readonly merge_threshold: number | null;
   /** A matured cluster reports its growth (re-induction) each time this many more distinct clients joined. */
   readonly regrow_clients: number;
+  /**
+   * Need groups (need-group.ts, zhou §6.2.1 dual gate): a global cluster below the gate is evaluated together with
+   * the untriggered clusters of its pool whose centroids reach this share of `similarity_threshold`, so a need split
+   * by value or wording is seen as one. Null (the default): off, each cluster is gated alone.
+   */
+  readonly need_group_share: number | null;
+  /** The most clusters one need group holds (the nearest first). */
+  readonly need_group_max: number;
+  /**
+   * A need group's members also share their context with the cluster the group is formed around: the cosine of the
+   * two clusters' content-word profiles (`wordProfile`, counted in clients), each without its most-said word when the
+   * other lacks it (`contextCosine`: the value set aside), is at least this. 0: centroids only.
+   */
+  readonly need_group_context: number;
 }
 
 export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
@@ -115,6 +129,9 @@ export const DEFAULT_POOL_CONFIG: PoolConfig = Object.freeze({
   min_client_phrasings: 1,
   merge_threshold: null,
   regrow_clients: 3,
+  need_group_share: null,
+  need_group_max: 8,
+  need_group_context: 0.3,
 });
 
 /** The default config with some members replaced; checked. */
@@ -134,7 +151,9 @@ export function validatePoolConfig(c: PoolConfig): void {
   }
   if (!(c.client_heat_interval_ms >= 0) || !Number.isFinite(c.client_heat_interval_ms)) throw evolutionError('config', 'client_heat_interval_ms', `client_heat_interval_ms must be a finite number >= 0, got ${c.client_heat_interval_ms}`);
   if (c.merge_threshold !== null && !(c.merge_threshold > -1 && c.merge_threshold <= 1)) throw evolutionError('config', 'merge_threshold', `merge_threshold must be null or a cosine score in (-1, 1], got ${c.merge_threshold}`);
-  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples', 'max_samples_per_client', 'min_phrasings', 'min_client_phrasings', 'regrow_clients', 'client_heat_per_interval'] as const) {
+  if (!(c.need_group_context >= 0 && c.need_group_context <= 1)) throw evolutionError('config', 'need_group_context', `need_group_context must be a cosine in [0, 1], got ${c.need_group_context}`);
+  if (c.need_group_share !== null && !(c.need_group_share > 0 && c.need_group_share <= 1)) throw evolutionError('config', 'need_group_share', `need_group_share must be null or a share in (0, 1], got ${c.need_group_share}`);
+  for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples', 'max_samples_per_client', 'min_phrasings', 'min_client_phrasings', 'regrow_clients', 'client_heat_per_interval', 'need_group_max'] as const) {
     if (!Number.isInteger(c[m]) || c[m] < 1) throw evolutionError('config', m, `${m} must be a positive integer, got ${c[m]}`);
   }
   if (c.global_max_client_share > 1) throw evolutionError('config', 'global_max_client_share', 'global_max_client_share is a share, at most 1');

@@ -32,6 +32,8 @@ import type { Embedder } from '@parley/embeddings';
 import {
   assignFragment,
   centroidWeight,
+  contextCosine,
+  evaluateNeedGroup,
   evaluateTrigger,
   heatAt,
   markTriggered,
@@ -44,6 +46,7 @@ import {
   poolConfig,
   poolsForFragment,
   sanitizeFragment,
+  wordProfile,
   scopeClient,
   scopeKey,
   type Cluster,
@@ -218,6 +221,10 @@ interface ClusterState {
   /** Distinct clients when the cluster last reported (matured or grown); null before it matured. */
   reported_clients: number | null;
   merged_into: string | null;
+  /** Need groups (libs/evolution need-group.ts): the cluster whose report speaks for this one's group, else null. */
+  group_leader: string | null;
+  /** On a group's leader: the group's member ids (itself first), else null. */
+  group_members: string[] | null;
 }
 
 /**
@@ -294,7 +301,7 @@ async function assignIn(ps: PoolState, pool: PoolKey, vector: readonly number[],
   const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
   if (created) {
     ps.clusterSeq = seq;
-    st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null };
+    st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null, group_leader: null, group_members: null };
     states.set(res.cluster.id, st);
     byPoint.set(st.point_id, res.cluster.id);
     centroid = Array.from(vector);
@@ -387,6 +394,87 @@ function conceptPartner(ps: PoolState, st: ClusterState, near: readonly { id: st
   });
 }
 
+/**
+ * Need groups (libs/evolution need-group.ts; zhou §6.2.1 dual gate, Parley): with `need_group_share` set, a global
+ * cluster that is below the gate on its own is evaluated with the untriggered clusters of its pool whose centroids
+ * reach `need_group_share × similarity_threshold` (at most `need_group_max`, the nearest first). When the group
+ * passes the gate every member is marked fired and one `matured` report speaks for it, under the cluster the
+ * fragment joined, with the group's samples (so a choice is induced over all its values); later, a member's growth
+ * reports the group (`grown`, under the leader) once the group gained `regrow_clients` clients. Returns null when the
+ * ordinary per-cluster path applies. Reads centroids only (the samples it passes on are sanitised texts).
+ */
+async function needGroupStep(ps: PoolState, st: ClusterState, ev: TriggerEvaluation, at: number): Promise<MaturedCluster | null> {
+  const { config } = ps;
+  if (st.group_leader !== null) return groupGrown(ps, st.group_leader, at);
+  if (config.need_group_share === null || scopeClient(st.pool.scope) !== null || st.cluster.triggered !== null || ev.fires || st.merged_into !== null) return null;
+  // A wording said by one client is no evidence of a shared need: one-client clusters (one-offs, bursts) join no group.
+  if (st.clients.size < GROUP_MEMBER_CLIENTS) return null;
+  const members = await nearUntriggered(ps, st, config.need_group_share * config.similarity_threshold);
+  if (members.length === 0) return null;
+  const all = [st, ...members];
+  const g = evaluateNeedGroup(all.map((m) => m.cluster), at, config);
+  if (!g.evaluation.fires) return null;
+  // The group reports under its member with the most clients (ties: the older): the need's main wording names it.
+  const leader = [...all].sort((a, b) => b.clients.size - a.clients.size || a.cluster.created_at - b.cluster.created_at || (a.cluster.id < b.cluster.id ? -1 : 1))[0] as ClusterState;
+  for (const m of all) {
+    m.cluster = markTriggered(m.cluster, { at, outcome: 'matured', patch_id: null });
+    m.group_leader = leader.cluster.id;
+  }
+  leader.group_members = [leader, ...all.filter((m) => m !== leader)].map((m) => m.cluster.id);
+  leader.reported_clients = groupClients(all);
+  const led = evaluateNeedGroup(leader.group_members.map((id) => (ps.states.get(id) as ClusterState).cluster), at, config);
+  return { ...maturedOf(leader, { ...g.evaluation, reasons: led.evaluation.reasons.slice(0, 1).concat(g.evaluation.reasons.slice(1)) }, at), size: led.group.size, samples: samplesOf(led.group) };
+}
+
+/** The distinct clients a cluster needs before it joins a need group. */
+const GROUP_MEMBER_CLIENTS = 2;
+
+/** The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s, nearest first. */
+async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): Promise<ClusterState[]> {
+  const coll = collectionOf(st.pool.scenario);
+  const [point] = await ps.index.get(coll, [st.point_id]);
+  if (!point) return [];
+  const hits = await ps.index.search(coll, Array.from(point.vector), { limit: ps.config.need_group_max, filter: { must: [{ key: 'scope', match: scopeKey(st.pool.scope) }] } });
+  const out: ClusterState[] = [];
+  let mine: Map<string, number> | null = null;
+  for (const h of [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
+    const id = ps.byPoint.get(h.id);
+    const o = id === undefined ? undefined : ps.states.get(id);
+    if (!o || o === st || h.score < floor || o.merged_into !== null || o.cluster.triggered !== null || o.group_leader !== null || o.clients.size < GROUP_MEMBER_CLIENTS || !samePool(o, st)) continue;
+    // The shared context: the clusters' sanitised samples say the same content words once the value word is set aside.
+    if (ps.config.need_group_context > 0) {
+      mine ??= wordProfile(st.cluster.samples);
+      if (contextCosine(mine, wordProfile(o.cluster.samples)) < ps.config.need_group_context) continue;
+    }
+    out.push(o);
+    if (out.length + 1 >= ps.config.need_group_max) break;
+  }
+  return out;
+}
+
+/** A fired group that gained `regrow_clients` distinct clients since it last reported: a `grown` report under its leader. */
+function groupGrown(ps: PoolState, leaderId: string, at: number): MaturedCluster | null {
+  const leader = ps.states.get(leaderId);
+  if (!leader || leader.group_members === null) return null;
+  const all = leader.group_members.map((id) => ps.states.get(id)).filter((m): m is ClusterState => m !== undefined && m.merged_into === null);
+  const n = groupClients(all);
+  if (n < (leader.reported_clients ?? 0) + ps.config.regrow_clients) return null;
+  leader.reported_clients = n;
+  const g = evaluateNeedGroup(all.map((m) => m.cluster), at, ps.config);
+  return { ...maturedOf(leader, g.evaluation, at), size: g.group.size, samples: samplesOf(g.group), kind: 'grown' };
+}
+
+/** Distinct clients ever seen across a group's clusters. */
+function groupClients(all: readonly ClusterState[]): number {
+  const ids = new Set<string>();
+  for (const m of all) for (const c of m.clients.keys()) ids.add(c);
+  return ids.size;
+}
+
+function samplesOf(c: Cluster): MaturedCluster['samples'] {
+  return c.samples.map((s) => ({ text: s.text, count: s.count, ...(s.clients ? { clients: [...s.clients] } : {}) }));
+}
+
 function maturedOf(st: ClusterState, ev: TriggerEvaluation, at: number): MaturedCluster {
   return {
     cluster_id: st.cluster.id,
@@ -399,7 +487,7 @@ function maturedOf(st: ClusterState, ev: TriggerEvaluation, at: number): Matured
     branch: String(ev.branch),
     reasons: [...ev.reasons],
     matured_at: at,
-    samples: st.cluster.samples.map((s) => ({ text: s.text, count: s.count, ...(s.clients ? { clients: [...s.clients] } : {}) })),
+    samples: samplesOf(st.cluster),
   };
 }
 
@@ -470,6 +558,14 @@ async function ingestPreparedFragment(ps: PoolState, p: PreparedFragment): Promi
       st.peak_heat = ev.heat;
       st.peak_at = at;
     }
+    // Need groups: a cluster below the gate is gated with its pool's near clusters; a grouped cluster reports as its group.
+    const g = await needGroupStep(ps, st, ev, at);
+    if (g !== null) {
+      if (g.kind === 'grown') grown.push(g);
+      else out.push(g);
+      continue;
+    }
+    if (st.group_leader !== null) continue;
     // zhou §6.2.1 Threshold-Based Triggering: the dual gate; a cluster fires once.
     if (ev.fires) {
       st.cluster = markTriggered(st.cluster, { at, outcome: 'matured', patch_id: null });

@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { createParleyClient } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { clusterConcept, coHyponymChoice, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { addToCluster, clusterConcept, coHyponymChoice, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { securityRelevance } from '@parley/pool';
@@ -109,6 +109,18 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'evolution joinOldCodes', files: ['libs/evolution/src/sanitize.ts'], run: (t) => joinOldCodes(`${t} PG 1042 ${t}`, (w) => w === 'constructor') },
   { name: 'evolution sameListShape', files: ['libs/evolution/src/sibling.ts', 'libs/evolution/src/induce.ts'], run: (t) => sameListShape([{ text: `${t} AB-1201, AB-1202`, count: 2 }], [{ text: t, count: 2 }]) },
   { name: 'evolution idPattern', files: ['libs/evolution/src/induce.ts'], run: (t) => idPattern([t, t.toUpperCase(), 'AB-12']) },
+  {
+    // Need groups (zhou §6.2.1 dual gate): the group is gated as one cluster, its samples chosen again from every
+    // member's clients (fragment texts; client ids are outside strings too, kept in Maps).
+    name: 'evolution evaluateNeedGroup (group samples and heat)',
+    files: ['libs/evolution/src/need-group.ts', 'libs/evolution/src/cluster.ts', 'libs/evolution/src/sanitize.ts'],
+    run: (t) => {
+      const pool = { scenario: 'photo_retouch', scope: 'global' as const };
+      const at = Date.UTC(2026, 10, 27);
+      const fill = (id: string, clients: readonly string[]) => clients.reduce((c, client, i) => addToCluster(c, { text: t, client_id: client, at: at + i }, sanitizeFragment(t).text, 0.9), emptyCluster(id, pool, at));
+      return evaluateNeedGroup([fill('g1', [t || 'x', 'constructor', '__proto__']), fill('g2', ['toString', t || 'y'])], at + 10, poolConfig()).evaluation;
+    },
+  },
   {
     name: 'evolution clusterConcept (WordNet lexicon)',
     files: ['libs/evolution/src/concept.ts'],

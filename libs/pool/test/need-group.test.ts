@@ -1,0 +1,102 @@
+/**
+ * Need groups in the pool (libs/evolution need-group.ts; draft-zhou §6.2.1 dual gate): a choice the clustering split
+ * into one cluster per value, each said by too few clients to pass the gate, passes it as a group of clusters whose
+ * centroids are close at a looser threshold; one `matured` report speaks for the group, with every value among its
+ * samples, and the clusters stay as they are. A stub embedder fixes the geometry: the matte, gloss and satin texts
+ * are 0.64 from each other (under the similarity threshold 0.85, over 0.6 × 0.85), and so are the hair-colour texts,
+ * which share no context with them; the date-stamp texts are orthogonal. Phrasings from no stream; time is an input (a fixed clock origin).
+ */
+import { describe, expect, it } from 'vitest';
+import { createEmbeddedIndex } from '@parley/vectors';
+import { createSemanticPool, type MaturedCluster, type SemanticPoolConfig } from '../src/index';
+
+const embedder = {
+  id: 'stub-need-group',
+  dimensions: 7,
+  embed: async (texts: string[]) =>
+    texts.map((t) =>
+      Float32Array.from(
+        t.includes('matte') ? [0.8, 0.6, 0, 0, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0, 0, 0] : t.includes('hair') ? [0.8, 0, 0, 0, 0.6, 0, 0] : t.includes('velvet') ? [0.8, 0, 0, 0, 0, 0, 0.6] : [0, 0, 0, 0, 0, 1, 0],
+      ),
+    ),
+};
+const T0 = Date.UTC(2026, 3, 6);
+const HOUR = 3_600_000;
+const VALUES: Record<string, readonly string[]> = {
+  matte: ['a matte finish please', 'matte prints for us'],
+  gloss: ['glossy finish on the prints', 'gloss paper please'],
+  // Another need whose centroid the stub puts as near as the values' (0.64): it shares no context with them.
+  hair: ['dye her hair darker', 'hair colour a shade lighter'],
+  satin: ['satin finish would be nice', 'prints on satin paper'],
+  stamp: ['remove the date stamp', 'no date stamp in the corner'],
+};
+
+async function run(config: SemanticPoolConfig, extra: readonly string[] = [], solo = false): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number }> {
+  const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85, ...config } });
+  const matured: MaturedCluster[] = [];
+  const grown: MaturedCluster[] = [];
+  let t = T0;
+  const send = async (client: string, text: string): Promise<void> => {
+    const r = await pool.ingest({ ts: (t += HOUR / 4), scenario: 'photo_retouch', client_id: client, text });
+    matured.push(...r.matured.filter((m) => m.scope === 'global'));
+    grown.push(...r.grown.filter((m) => m.scope === 'global'));
+  };
+  // One client alone, many times, in a wording of its own (a cluster of one client joins no group).
+  if (solo) for (let i = 0; i < 6; i++) await send('velvet-solo', i % 2 === 0 ? 'velvet finish on the prints' : 'a velvet finish please');
+  for (const [value, texts] of Object.entries(VALUES)) {
+    for (const client of [`${value}-1`, `${value}-2`]) for (const text of texts) await send(client, text);
+  }
+  // Later clients of one value: the fired group grows.
+  for (const client of extra) for (const text of VALUES['satin'] as readonly string[]) await send(client, text);
+  return { matured, grown, clusters: pool.clusters(t).filter((c) => c.scope === 'global').length };
+}
+
+describe('need groups in the semantic pool (zhou §6.2.1)', () => {
+  it('off (the default): three values of one choice, two clients each, never pass the gate', async () => {
+    const r = await run({});
+    expect(r.matured).toEqual([]);
+    expect(r.clusters).toBe(5);
+  });
+
+  it('on: the three values pass the gate as one group, one report with every value; the unrelated need stays out', async () => {
+    const r = await run({ need_group_share: 0.6 });
+    expect(r.matured).toHaveLength(1);
+    const m = r.matured[0] as MaturedCluster;
+    expect(m.distinct_clients).toBe(6);
+    expect(m.reasons[0]).toMatch(/need group of 3 clusters/);
+    const texts = m.samples.map((x) => x.text).join(' | ');
+    for (const v of ['matte', 'gloss', 'satin']) expect(texts).toContain(v);
+    expect(texts).not.toContain('stamp');
+    expect(texts).not.toContain('hair');
+    // The clusters stay as they are: purity is measured on them.
+    expect(r.clusters).toBe(5);
+  });
+
+  it('centroids alone (need_group_context 0) would let a near cluster of another need into the group', async () => {
+    const r = await run({ need_group_share: 0.6, need_group_context: 0 });
+    expect(r.matured).toHaveLength(1);
+    expect((r.matured[0] as MaturedCluster).samples.map((x) => x.text).join(' | ')).toContain('hair');
+  });
+
+  it('a fired group that gains regrow_clients clients reports its growth once, under the same cluster, with the group\'s samples', async () => {
+    const r = await run({ need_group_share: 0.6 }, ['satin-3', 'satin-4', 'satin-5']);
+    expect(r.matured).toHaveLength(1);
+    expect(r.grown).toHaveLength(1);
+    const g = r.grown[0] as MaturedCluster;
+    expect(g.cluster_id).toBe((r.matured[0] as MaturedCluster).cluster_id);
+    expect(g.kind).toBe('grown');
+    expect(g.distinct_clients).toBe(9);
+    expect(g.samples.map((x) => x.text).join(' | ')).toContain('matte');
+  });
+
+  it('a cluster of one client (one-offs, a burst) joins no group, however near and however often it asks', async () => {
+    const r = await run({ need_group_share: 0.6 }, [], true);
+    expect(r.matured).toHaveLength(1);
+    expect((r.matured[0] as MaturedCluster).samples.map((x) => x.text).join(' | ')).not.toContain('velvet');
+  });
+
+  it('a looser share than the geometry allows groups nothing: the gate is the cluster\'s own', async () => {
+    const r = await run({ need_group_share: 0.9 });
+    expect(r.matured).toEqual([]);
+  });
+});
