@@ -383,7 +383,6 @@ export function findDates(
     const input = view.input.slice(0, MAX_CHRONO_CHARS);
     // A request names a few dates: past MAX_READINGS readings the text is no request, and reading them all is quadratic.
     const behind = parser.parse(input, reference, { forwardDate: false }).slice(0, MAX_READINGS);
-    const ahead = orientation === 'future' ? parser.parse(input, reference, { forwardDate: true }).slice(0, MAX_READINGS) : [];
     for (const r of behind) {
       // "sites 2031 and 2040": a bare number is not a date.
       if (/^\d{1,4}$/.test(r.text.trim())) continue;
@@ -404,7 +403,9 @@ export function findDates(
       // Another language's reading of English words ("to" is Thursday in Swedish) is no date: it must hold a
       // digit, a word of another script, or a word English does not have.
       if (locale !== 'en' && !tokens.slice(from, to).some((t) => t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && (/[^\x00-\x7f]/.test(t.text) || !english(t.lower))))) continue;
-      const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
+      // The forward reading of the same words ("Monday" ahead of today): chrono reads them again alone, rather than
+      // the whole text a second time (half of the date step's work on a long utterance).
+      const fwd = orientation === 'future' ? parser.parse(r.text, reference, { forwardDate: true }).find((x) => x.index === 0 && x.text === r.text) : undefined;
       const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
       const parts = partsOf(useAhead ? fwd.start : c, r.text);
       if (taken.slice(from, to).some(Boolean)) {
