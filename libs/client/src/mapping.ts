@@ -209,9 +209,22 @@ export function localDate(instant: Date, tz: string): string {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
+/** Time zones whose offset formatter was built (building one costs far more than formatting with it). */
+const MAX_ZONE_FORMATS = 64;
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+function offsetFormat(tz: string): Intl.DateTimeFormat {
+  let f = zoneFormats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' });
+    if (zoneFormats.size >= MAX_ZONE_FORMATS) zoneFormats.delete(zoneFormats.keys().next().value as string);
+    zoneFormats.set(tz, f);
+  }
+  return f;
+}
+
 /** Offset of `tz` from UTC at `instant`, in minutes (Europe/Paris in winter: 60). */
 export function offsetMinutes(tz: string, instant: Date): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' }).formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name = offsetFormat(tz).formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
   if (!m) return 0;
   const v = Number(m[2]) * 60 + Number(m[3]);

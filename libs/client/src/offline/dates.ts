@@ -39,6 +39,8 @@ export interface DateReference {
 const PAST_WORDS = /\b(last|ago|yesterday|previous|past|earlier|since)\b/i;
 /** Characters of utterance chrono is given (it is already bounded; this bounds chrono's own patterns again). */
 const MAX_CHRONO_CHARS = 2000;
+/** chrono readings kept per locale, and ordinal days read ("on the 3rd"). */
+const MAX_READINGS = 16;
 
 function pad(n: number, w = 2): string {
   return String(Math.trunc(Math.abs(n))).padStart(w, '0');
@@ -379,8 +381,8 @@ export function findDates(
     const parser = parserOf(locale);
     const view = locale === 'en' ? views.en : views.other;
     const input = view.input.slice(0, MAX_CHRONO_CHARS);
-    const behind = parser.parse(input, reference, { forwardDate: false });
-    const ahead = orientation === 'future' ? parser.parse(input, reference, { forwardDate: true }) : [];
+    // A request names a few dates: past MAX_READINGS readings the text is no request, and reading them all is quadratic.
+    const behind = parser.parse(input, reference, { forwardDate: false }).slice(0, MAX_READINGS);
     for (const r of behind) {
       // "sites 2031 and 2040": a bare number is not a date.
       if (/^\d{1,4}$/.test(r.text.trim())) continue;
@@ -401,7 +403,9 @@ export function findDates(
       // Another language's reading of English words ("to" is Thursday in Swedish) is no date: it must hold a
       // digit, a word of another script, or a word English does not have.
       if (locale !== 'en' && !tokens.slice(from, to).some((t) => t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && (/[^\x00-\x7f]/.test(t.text) || !english(t.lower))))) continue;
-      const fwd = ahead.find((x) => x.index === r.index && x.text === r.text);
+      // The forward reading of the same words ("Monday" ahead of today): chrono reads them again alone, rather than
+      // the whole text a second time (half of the date step's work on a long utterance).
+      const fwd = orientation === 'future' ? parser.parse(r.text, reference, { forwardDate: true }).find((x) => x.index === 0 && x.text === r.text) : undefined;
       const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
       const parts = partsOf(useAhead ? fwd.start : c, r.text);
       if (taken.slice(from, to).some(Boolean)) {
@@ -417,12 +421,14 @@ export function findDates(
     }
   }
   // "on the 3rd": the next (or, for a past event, the last) day of that number.
+  let ordinals = 0;
+  const today = localParts(ref.now, ref.timezone);
   tokens.forEach((t, i) => {
     const m = ORDINAL_DAY.exec(t.lower);
-    if (!m || taken[i]) return;
+    if (!m || taken[i] || ordinals >= MAX_READINGS) return;
+    ordinals++;
     const day = Number(m[1]);
     if (day < 1 || day > 31) return;
-    const today = localParts(ref.now, ref.timezone);
     let y = today.y;
     let mo = today.mo;
     const step = orientation === 'future' ? 1 : -1;

@@ -29,6 +29,81 @@ export const FOREIGN_NUMBERS: ReadonlyMap<string, number> = new Map([
   ['um', 1], ['uma', 1], ['dois', 2], ['duas', 2], ['três', 3], ['quatro', 4],
   ['один', 1], ['одна', 1], ['два', 2], ['две', 2], ['три', 3], ['четыре', 4], ['пять', 5], ['шесть', 6], ['семь', 7], ['восемь', 8], ['девять', 9], ['десять', 10],
 ]);
+/**
+ * Number words past ten in French, German and Spanish, by their grammar: teens, tens, hundreds and thousands, German
+ * compounds ("dreiundzwanzig", "zweihundertfünfzig"), Spanish "veinti-" forms ("veintitrés"), French counts made of
+ * several words ("quatre vingt dix", "cent cinquante"), and the approximate collectives ("une vingtaine", "ein Dutzend").
+ */
+const NUMBER_WORDS: ReadonlyMap<string, number> = new Map([
+  ['onze', 11], ['douze', 12], ['treize', 13], ['quatorze', 14], ['quinze', 15], ['seize', 16],
+  ['vingt', 20], ['vingts', 20], ['trente', 30], ['quarante', 40], ['cinquante', 50], ['soixante', 60], ['cent', 100], ['cents', 100], ['mille', 1000],
+  ['dizaine', 10], ['douzaine', 12], ['quinzaine', 15], ['vingtaine', 20], ['trentaine', 30], ['quarantaine', 40], ['cinquantaine', 50], ['soixantaine', 60], ['centaine', 100],
+  ['eins', 1], ['elf', 11], ['zwölf', 12], ['dreizehn', 13], ['vierzehn', 14], ['fünfzehn', 15], ['sechzehn', 16], ['siebzehn', 17], ['achtzehn', 18], ['neunzehn', 19],
+  ['zwanzig', 20], ['dreißig', 30], ['dreissig', 30], ['vierzig', 40], ['fünfzig', 50], ['sechzig', 60], ['siebzig', 70], ['achtzig', 80], ['neunzig', 90], ['hundert', 100], ['tausend', 1000], ['dutzend', 12],
+  ['once', 11], ['doce', 12], ['trece', 13], ['catorce', 14], ['quince', 15], ['dieciséis', 16], ['diecisiete', 17], ['dieciocho', 18], ['diecinueve', 19],
+  ['veinte', 20], ['treinta', 30], ['cuarenta', 40], ['cincuenta', 50], ['sesenta', 60], ['setenta', 70], ['ochenta', 80], ['noventa', 90], ['cien', 100], ['ciento', 100], ['mil', 1000], ['docena', 12],
+  ['doscientos', 200], ['doscientas', 200], ['trescientos', 300], ['trescientas', 300], ['cuatrocientos', 400], ['cuatrocientas', 400], ['quinientos', 500], ['quinientas', 500],
+  ['seiscientos', 600], ['seiscientas', 600], ['setecientos', 700], ['setecientas', 700], ['ochocientos', 800], ['ochocientas', 800], ['novecientos', 900], ['novecientas', 900],
+]);
+/** Words that join the parts of a number ("treinta y dos", "soixante et onze"). */
+const NUMBER_JOINERS: ReadonlySet<string> = new Set(['y', 'et', 'und']);
+/** Longest number word read (German compounds are long; nothing longer is a number). */
+const MAX_NUMBER_WORD = 40;
+
+/** The value of one number word of those languages (1-10 from FOREIGN_NUMBERS), or undefined. */
+export function foreignNumberWord(word: string): number | undefined {
+  if (word.length > MAX_NUMBER_WORD) return undefined;
+  const w = word.toLowerCase();
+  const direct = FOREIGN_NUMBERS.get(w) ?? NUMBER_WORDS.get(w);
+  if (direct !== undefined) return direct;
+  const veinti = /^veinti(\p{L}+)$/u.exec(w);
+  if (veinti) {
+    const unit = FOREIGN_NUMBERS.get((veinti[1] as string).normalize('NFD').replace(/\p{M}/gu, ''));
+    return unit !== undefined && unit < 10 ? 20 + unit : undefined;
+  }
+  // German: "<units>tausend<rest>", "<units>hundert<rest>", "<unit>und<tens>".
+  for (const [marker, place] of [['tausend', 1000], ['hundert', 100]] as const) {
+    const at = w.indexOf(marker);
+    if (at < 0) continue;
+    const head = w.slice(0, at);
+    const rest = w.slice(at + marker.length);
+    const times = head === '' || head === 'ein' ? 1 : foreignNumberWord(head);
+    const tail = rest === '' ? 0 : foreignNumberWord(rest);
+    return times !== undefined && tail !== undefined && times < place && tail < place ? times * place + tail : undefined;
+  }
+  const und = /^(\p{L}+?)und(\p{L}+)$/u.exec(w);
+  if (und) {
+    const unit = und[1] === 'ein' ? 1 : FOREIGN_NUMBERS.get(und[1] as string);
+    const tens = NUMBER_WORDS.get(und[2] as string);
+    return unit !== undefined && unit < 10 && tens !== undefined && tens >= 20 && tens < 100 && tens % 10 === 0 ? tens + unit : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A number said in words of those languages at token `i`, over up to six tokens: each word adds, "cent"/"mil"/"mille"
+ * multiply what comes before them, French "quatre vingt" is 80, and "y"/"et"/"und" join two parts.
+ */
+export function foreignNumberAt(wordAt: (j: number) => string | undefined, i: number): { value: number; to: number } | undefined {
+  let total = 0;
+  let current = 0;
+  let to = i;
+  for (let j = i; j - i < 6; j++) {
+    const w = wordAt(j)?.toLowerCase();
+    if (w === undefined) break;
+    const next = wordAt(j + 1);
+    if (NUMBER_JOINERS.has(w) && j > i && next !== undefined && foreignNumberWord(next) !== undefined) continue;
+    const v = foreignNumberWord(w);
+    if (v === undefined) break;
+    if (v === 1000) [total, current] = [total + (current || 1) * 1000, 0];
+    else if (v === 100 && (w === 'cent' || w === 'cents' || w === 'hundert') && current > 0 && current < 10) current *= 100;
+    else if (w.startsWith('vingt') && current === 4) current = 80;
+    else current += v;
+    to = j + 1;
+  }
+  return to > i ? { value: total + current, to } : undefined;
+}
+
 /** "We are" in those languages (the first person plural of "be"): before a number it says how many we are ("somos cinco", "nous sommes quatre"). */
 export const WE_ARE: ReadonlySet<string> = new Set(['somos', 'sommes', 'siamo']);
 /** "We" before those forms ("nous sommes"): part of the count, not content for `other`. */

@@ -130,6 +130,8 @@ export class Lexicon {
   private readonly degreeCache = new Map<string, -1 | 0 | 1>();
   /** `placeName` per word ('' for none). */
   private readonly placeCache = new Map<string, string>();
+  /** `kindOf` per target set, then per senses, kinds-only flag and word: a rule asks it of the same word once per token. */
+  private readonly kindCache = new Map<ReadonlySet<string>, Map<string, boolean>>();
 
   constructor(private readonly wn: WordNet | undefined) {}
 
@@ -210,6 +212,17 @@ export class Lexicon {
   private kindOf(word: string, targets: ReadonlySet<string>, senses = 2, kindsOnly = false): boolean {
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(word)) return false;
+    let cache = this.kindCache.get(targets);
+    if (!cache) this.kindCache.set(targets, (cache = new Map()));
+    const key = `${senses}${kindsOnly ? 'k' : ''} ${word}`;
+    const known = cache.get(key);
+    if (known !== undefined) return known;
+    const found = this.kindOfUncached(wn, word, targets, senses, kindsOnly);
+    remember(cache, key, found);
+    return found;
+  }
+
+  private kindOfUncached(wn: WordNet, word: string, targets: ReadonlySet<string>, senses: number, kindsOnly: boolean): boolean {
     for (const lemma of wn.baseForms(word, 'n')) {
       if (targets.has(lemma)) return true;
       const entry = wn.lookup(lemma, 'n');

@@ -20,7 +20,7 @@ import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
-import { FOREIGN_NUMBERS, FROM_WORDS, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
+import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 
@@ -630,12 +630,48 @@ function booleans(c: Ctx, k: KeyPlan): void {
   // The action word alone ("blur what's behind me" for background_blur): the last word of the name, less sure.
   const head = k.nameWords[k.nameWords.length - 1];
   if (!head || k.nameWords.length < 2) return;
+  leftAsIs(c, k, head);
   c.tokens.forEach((t, i) => {
     if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
     const neg = negationBefore(c, i);
     const answer = answerAfter(c, i + 1);
     c.out.push({ key: k.name, value: answer ? answer.value : neg < 0, confidence: 0.6, tokens: span(neg >= 0 ? neg : i, answer ? answer.to : i + 1), rule: 'boolean_head' });
   });
+}
+
+/** Verbs that keep their object as it is ("keep the background sharp", "leave the teeth alone"): a closed class. */
+const KEEPING_VERBS: ReadonlySet<string> = new Set(['keep', 'keeps', 'keeping', 'kept', 'leave', 'leaving', 'retain', 'preserve']);
+/** Verbs that say their subject stays as it is ("the background should stay crisp"). */
+const STAYING_VERBS: ReadonlySet<string> = new Set(['stay', 'stays', 'remain', 'remains']);
+
+/**
+ * The thing a switch acts on kept as it is: a word of the key's name but its action (the "teeth" of teeth_whitening)
+ * as the object of a verb of keeping ("leave the teeth alone", "keep the background sharp"), of a negated verb ("no
+ * need to touch the background", "don't edit my teeth"), or as the subject of a verb of staying ("the background
+ * should stay crisp"): the switch is off, unless the action's own word follows in the clause ("keep the background
+ * blurred").
+ */
+function leftAsIs(c: Ctx, k: KeyPlan, head: string): void {
+  const objects = k.nameWords.slice(0, -1);
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (!isContent(t) || !objects.some((n) => c.lex.match(t.lower, n) > 0)) continue;
+    let end = i + 1;
+    while (end < c.tokens.length && end - i <= 4 && !isClausePunct(c.tokens[end] as Token)) end++;
+    const actionSaid = (from: number, to: number) => c.tokens.slice(from, to).some((x) => isContent(x) && c.lex.match(x.lower, head) > 0);
+    let from = -1;
+    for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
+      const v = c.tokens[j] as Token;
+      if (v.kind !== 'word' || isClausePunct(v)) break;
+      if (FUNCTION_WORDS.has(v.lower)) continue;
+      if (KEEPING_VERBS.has(v.lower)) from = j;
+      else if (c.lex.hasVerb(v.lower) && c.lex.match(v.lower, head) === 0) from = negationBefore(c, j);
+      break;
+    }
+    const stays = from < 0 && c.tokens.slice(i + 1, end).some((x) => STAYING_VERBS.has(x.lower));
+    if ((from < 0 && !stays) || actionSaid(from < 0 ? i : from, end)) continue;
+    c.out.push({ key: k.name, value: false, confidence: 0.75, tokens: span(from < 0 ? i : from, end), rule: 'left_as_is' });
+  }
 }
 
 /** Words for the ends of a key's range ("skin smoothing at maximum", "lowest"). */
@@ -669,12 +705,13 @@ function numberOrScore(tokens: readonly Token[], i: number): NumberSpan | undefi
   const m = t?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec(t.text) : null;
   if (m) return { value: Number(m[1]), from: i, to: i + 1 };
   // "nivel dos", "Stufe sieben": another language's number word (languages.ts); numbers() still asks for a cue.
-  const foreign = t?.kind === 'word' && !ENGLISH_HOMOGRAPHS.has(t.lower) && !ARTICLES.has(t.lower) ? FOREIGN_NUMBERS.get(t.lower) : undefined;
-  if (foreign !== undefined) return { value: foreign, from: i, to: i + 1 };
+  // Past ten by their grammar ("dreißig", "vingt cinq", "treinta y dos", "doscientas"): languages.ts foreignNumberAt.
+  const foreign = t?.kind === 'word' && !ENGLISH_HOMOGRAPHS.has(t.lower) && !ARTICLES.has(t.lower) ? foreignNumberAt((j) => (tokens[j]?.kind === 'word' ? tokens[j]?.text : undefined), i) : undefined;
+  if (foreign !== undefined && foreign.value > 0) return { value: foreign.value, from: i, to: foreign.to };
   return numberAt(tokens, i);
 }
 /** Number words of other languages that are also English words or abbreviations ("due", "Sept", "um"). */
-const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six']);
+const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six', 'elf', 'cent', 'cents', 'once', 'seize', 'quince', 'mil', 'mille']);
 /** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
 const ARTICLES: ReadonlySet<string> = new Set(['un', 'une', 'ein', 'eine', 'einer', 'uno', 'una', 'um', 'uma']);
 
