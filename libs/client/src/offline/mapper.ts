@@ -1900,7 +1900,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     other: all,
     // Words said by association explain the request only with the name unsaid and beside other evidence (a value
     // taken, a phrase recognised, a second such word), as identification counts them.
-    explained: explainedShare(c, accounted, said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0)) ? fieldWords : undefined),
+    explained: explainedShare(c, accounted.map((a, i) => (said.kinds.has(i) ? 1 : a)), said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0)) ? fieldWords : undefined),
     ...(recognised > 0 ? { recognised } : {}),
     ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
@@ -2102,6 +2102,8 @@ interface ConceptsSaid {
   readonly bySynonym: Set<string>;
   /** Spelled at the head of the request: silences a sister said beside it. */
   readonly atHead: Set<string>;
+  /** Tokens that name a kind of a concept ("snapshot" for photo): words the template explains. */
+  readonly kinds: Set<number>;
 }
 
 /**
@@ -2111,7 +2113,7 @@ interface ConceptsSaid {
  * photo). A word used as a verb ("picture this", "photograph the kids") says no concept.
  */
 function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
-  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set() };
+  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set(), kinds: new Set() };
   const concepts = c.concepts ?? [];
   let probes = 0;
   // A concept said only as the object of a refused request ("never book flights") is not asked for.
@@ -2126,6 +2128,14 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
       if (how === 'spelled') out.spelled.add(w);
       if (how === 'spelled' && heads.has(i)) out.atHead.add(w);
       if (how === 'synonym' && heads.has(i)) out.bySynonym.add(w);
+    }
+    // A kind of the concept said as a noun names it ("this snapshot" for photo): name evidence, but no head that
+    // silences a sister, as the concept spelled is.
+    for (const w of concepts) {
+      if (out.spelled.has(w) || verbUse(c, i) || c.lex.namesConcept(t.lower, w) !== undefined) continue;
+      if (!c.lex.kindOfConcept(t.lower, w)) continue;
+      out.spelled.add(w);
+      out.kinds.add(i);
     }
   }
   for (const w of out.spelled) out.bySynonym.delete(w);
