@@ -2130,7 +2130,8 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
       if (how === 'synonym' && heads.has(i)) out.bySynonym.add(w);
     }
     // A kind of the concept said as a noun names it ("this snapshot" for photo): name evidence, but no head that
-    // silences a sister, as the concept spelled is.
+    // silences a sister, as the concept spelled is. A word that is also an adverb is read as one ("is it still down").
+    if (c.lex.isAdverb(t.lower)) continue;
     for (const w of concepts) {
       if (out.spelled.has(w) || verbUse(c, i) || c.lex.namesConcept(t.lower, w) !== undefined) continue;
       if (!c.lex.kindOfConcept(t.lower, w)) continue;
