@@ -1900,11 +1900,11 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     other: all,
     // Words said by association explain the request only with the name unsaid and beside other evidence (a value
     // taken, a phrase recognised, a second such word), as identification counts them.
-    explained: explainedShare(c, accounted.map((a, i) => (said.kinds.has(i) ? 1 : a)), said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0)) ? fieldWords : undefined),
+    explained: explainedShare(c, accounted, said.spelled.size === 0 && (associated >= 2 || recognised > 0 || accounted.some((a) => a > 0)) ? fieldWords : undefined),
     ...(recognised > 0 ? { recognised } : {}),
     ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
-    ...(said.spelled.size > 0 ? { named: [...said.spelled] } : {}),
+    ...(said.spelled.size + said.byKind.size > 0 ? { named: [...new Set([...said.spelled, ...said.byKind])] } : {}),
     ...(said.bySynonym.size > 0 ? { namedBySynonym: [...said.bySynonym] } : {}),
   };
 }
@@ -2102,8 +2102,11 @@ interface ConceptsSaid {
   readonly bySynonym: Set<string>;
   /** Spelled at the head of the request: silences a sister said beside it. */
   readonly atHead: Set<string>;
-  /** Tokens that name a kind of a concept ("snapshot" for photo): words the template explains. */
-  readonly kinds: Set<number>;
+  /**
+   * Said only by a kind of it ("snapshot" for photo): name evidence for identification, but not the name spelled: the
+   * words said by association are still counted as explained, and the kind alone explains nothing.
+   */
+  readonly byKind: Set<string>;
 }
 
 /**
@@ -2113,7 +2116,7 @@ interface ConceptsSaid {
  * photo). A word used as a verb ("picture this", "photograph the kids") says no concept.
  */
 function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
-  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set(), kinds: new Set() };
+  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set(), byKind: new Set() };
   const concepts = c.concepts ?? [];
   let probes = 0;
   // A concept said only as the object of a refused request ("never book flights") is not asked for.
@@ -2134,12 +2137,14 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
     if (c.lex.isAdverb(t.lower)) continue;
     for (const w of concepts) {
       if (out.spelled.has(w) || verbUse(c, i) || c.lex.namesConcept(t.lower, w) !== undefined) continue;
-      if (!c.lex.kindOfConcept(t.lower, w)) continue;
-      out.spelled.add(w);
-      out.kinds.add(i);
+      if (c.lex.kindOfConcept(t.lower, w)) out.byKind.add(w);
     }
   }
-  for (const w of out.spelled) out.bySynonym.delete(w);
+  for (const w of out.spelled) {
+    out.bySynonym.delete(w);
+    out.byKind.delete(w);
+  }
+  for (const w of out.byKind) out.bySynonym.delete(w);
   return out;
 }
 
