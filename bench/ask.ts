@@ -15,7 +15,7 @@
 // The last line is one JSON object with the figures.
 //
 // Options: --file PATH, repeatable (default: every dev set, bench/data/ask/utterances.dev.json, utterances.dev2.json
-// and the validation sets utterances.dev3.json to utterances.dev10.json and utterances.dev13.json, each reported on its own; dev11 only with --file), --heldout (bench/heldout/ask/utterances.heldout.json, .heldout2.json and .heldout3.json, each on its own; run by the
+// and the validation sets utterances.dev3.json to utterances.dev10.json, utterances.dev12.json and utterances.dev13.json, each reported on its own; dev11 only with --file), --heldout (bench/heldout/ask/utterances.heldout.json, .heldout2.json and .heldout3.json, each on its own; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
@@ -30,7 +30,7 @@ import { startParley } from '../apps/parley/src/embedded';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The dev and validation sets scored by default, each reported on its own (bench/data/ask/README.md). */
-const DEV_FILES = ['', '2', '3', '4', '5', '6', '7', '8', '9', '10', '13'].map((n) => `bench/data/ask/utterances.dev${n}.json`);
+const DEV_FILES = ['', '2', '3', '4', '5', '6', '7', '8', '9', '10', '12', '13'].map((n) => `bench/data/ask/utterances.dev${n}.json`);
 
 interface Labelled {
   id: string;
