@@ -143,6 +143,19 @@ function families(verbs: readonly string[], w: ActWords): Map<string, string> {
   return out;
 }
 
+/**
+ * Whether a yes/no key's name ends in a noun of an act (`acne_removal`, `red_eye_correction`, `tooth_whitening`): its
+ * other words are what the act is done to, never the values of a choice ("red" of red_eye_correction is no
+ * background colour). Read from the name's form alone (an act suffix on a last word of six letters or more, and
+ * no `needs_`/`wants_` before it).
+ */
+export function namedByAct(keyName: string): boolean {
+  const words = keyName.slice(0, 256).split('_');
+  const last = words[words.length - 1] ?? '';
+  // A need said as possession (needs_government, wants_equipment) is no act, whatever its noun's ending.
+  return words.length >= 2 && words[0] !== 'needs' && words[0] !== 'wants' && last.length >= 6 && ACT_SUFFIXES.some((x) => last.endsWith(x));
+}
+
 /** The noun of the act WordNet derives from the verb: the best-known one with an act suffix, or the verb itself as a noun. */
 export function actNounOf(lex: Lexicon, verb: string): string | null {
   if (verb === 'remove') return 'removal';

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_NAME_PATTERN } from '@parley/protocol';
 import { DEFAULT_INDUCTION_OPTIONS, createTableLexicon, induceKey, type InductionSample, type Lexicon } from '../src/index';
-import { actNounOf, sayAct, type ActFragment } from '../src/acts';
+import { actNounOf, namedByAct, sayAct, type ActFragment } from '../src/acts';
+import { oneSlot } from '../src/sibling';
 
 const lexicon: Lexicon = createTableLexicon({
   sharpen: { pos: 'v', derived: ['sharpening', 'sharpener'] },
@@ -96,5 +97,26 @@ describe('acts: a yes/no need named by its act and object', () => {
     const words = { lex: lexicon, isRemoval: (w: string) => w === 'remove', isNoun: () => true, isVerb: () => false, isAdjective: () => false, said: () => 1 };
     const seq = ['remove', 'constructor', '__proto__'].map((v, i) => ({ v, i, pos: null, clause: 0, opens: i === 0 }));
     expect(sayAct([{ weight: 1, removal: true, seq }], 1, words)).toEqual({ verb: 'remove', actNoun: 'removal', object: ['__proto__'] });
+  });
+});
+
+describe('acts: keys named by an act fill no choice slot', () => {
+  it('reads an act from the name form, never from a possession name', () => {
+    expect(namedByAct('sticker_removal')).toBe(true);
+    expect(namedByAct('red_eye_correction')).toBe(true);
+    expect(namedByAct('blade_sharpening')).toBe(true);
+    expect(namedByAct('needs_government')).toBe(false);
+    expect(namedByAct('wants_equipment')).toBe(false);
+    expect(namedByAct('removal')).toBe(false);
+    expect(namedByAct(`${'a_'.repeat(1 << 19)}removal`)).toBe(false);
+  });
+
+  it('keeps an act key out of a choice its object is one value of (red_eye_correction is no background colour)', () => {
+    const joint = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['red', 'gray', 'black'] };
+    const act = { key_name: 'red_eye_correction', key_type: 'boolean' as const, required: false, semantic_description: 'x' };
+    const colour = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['gray', 'black'] };
+    expect(oneSlot(joint, act, colour)).toBe(false);
+    // A possession flag still joins the choice it is one value of.
+    expect(oneSlot({ ...joint, enum: ['government', 'enterprise'] }, { ...act, key_name: 'needs_government' }, { ...colour, enum: ['enterprise'] })).toBe(true);
   });
 });
