@@ -21,7 +21,7 @@ export interface ActToken {
   readonly clause: number;
   /**
    * The word stands where an imperative does: first in its clause, or after a word that leads a request ("please",
-   * "can you", "I want to"), in its base form, or as a comparative adjective ("whiter teeth"). Not "we are going",
+   * "can you", "I want to"), and not inflected ("whiter teeth", mended to "whiten", is). Not "we are going",
    * "make it feel", "I will pay".
    */
   readonly opens: boolean;
@@ -58,8 +58,13 @@ export interface ActReading {
   readonly object: readonly string[];
 }
 
-/** Share of the English fragment mass that must say one act (as restrictions and removals were read: two fifths). */
-const ACT_SHARE = 0.4;
+/** Share of the English fragment mass that must say a removal (as restrictions and removals were read: two fifths). */
+const REMOVAL_SHARE = 0.4;
+/**
+ * Share that must say any other act: half, as for a choice (CHOICE_SHARE in induce.ts). Verbs beyond the removal family
+ * are more often incidental to a need said otherwise ("make it carbon neutral" by 6 clients, "offset the carbon" by 5).
+ */
+const ACT_SHARE = 0.5;
 /** English suffixes of a noun of an act (a closed class: removal, correction, whitening, payment); agents (-er) are not. */
 const ACT_SUFFIXES: readonly string[] = ['al', 'ion', 'ing', 'ment', 'ance', 'ence', 'ure'];
 /** Tokens read per fragment: a fragment is a sentence or two; a MiB of words is not read whole. */
@@ -74,9 +79,15 @@ function opensClause(seq: readonly ActToken[], k: number): boolean {
   return t.opens && (k === 0 || (seq[k - 1] as ActToken).clause !== t.clause);
 }
 
-/** Whether a preposition stands between the verb at raw index `from` and the noun at `to` (the removal family's "rid of" aside). */
+/**
+ * Whether a preposition or a numeral stands between the verb at raw index `from` and the noun at `to`: the noun is no
+ * direct object ("wait in the lounge"), or is counted ("show me 3 alternatives" asks for a number, not an act on one thing).
+ */
 function prepositional(f: ActFragment, from: number, to: number): boolean {
-  for (let i = from + 1; i < to && i < from + 8; i++) if (PREPOSITIONS.has(f.raws?.[i] ?? '')) return true;
+  for (let i = from + 1; i < to && i < from + 8; i++) {
+    const raw = f.raws?.[i] ?? '';
+    if (PREPOSITIONS.has(raw) || /^\d{1,6}$/.test(raw)) return true;
+  }
   return false;
 }
 
@@ -196,7 +207,7 @@ function sayings(fragments: readonly ActFragment[], w: ActWords): Map<string, Sa
       if (family !== undefined && !seen.has(family) && (w.isRemoval(t.v) || opensClause(seq, k))) {
         seen.add(family);
         add(family, { weight: f.weight, verb: t.v, verbal: t.pos === 'v', run: w.isRemoval(t.v) ? runAfter(seq, k, w) : direct(f, seq, k, w) });
-      } else if (byNoun !== undefined && t.pos === 'n' && !seen.has(fam.get(byNoun) as string)) {
+      } else if (byNoun !== undefined && !seen.has(fam.get(byNoun) as string)) {
         seen.add(fam.get(byNoun) as string);
         add(fam.get(byNoun) as string, { weight: f.weight, verb: byNoun, verbal: true, run: runBefore(seq, k, w) });
       }
@@ -229,8 +240,8 @@ function objectOf(says: readonly Said[], all: readonly Said[], w: ActWords): str
 }
 
 /**
- * The one act most of the English fragment mass (`englishMass`) says, with its object, or null: no act said by two
- * fifths, or an act other than a removal said on no object ("fix it"). A removal keeps its name without an object
+ * The one act most of the English fragment mass (`englishMass`) says, with its object, or null: no removal said by two
+ * fifths nor other act by half, or an act other than a removal said on no object ("fix it"). A removal keeps its name without an object
  * (the head then names it, as before).
  */
 export function sayAct(fragments: readonly ActFragment[], englishMass: number, w: ActWords): ActReading | null {
@@ -239,7 +250,7 @@ export function sayAct(fragments: readonly ActFragment[], englishMass: number, w
   const said = sayings(fragments, w);
   for (const [family, says] of said) {
     const m = says.reduce((n, s) => n + s.weight, 0);
-    if (m < englishMass * ACT_SHARE) continue;
+    if (m < englishMass * (family === 'remove' ? REMOVAL_SHARE : ACT_SHARE)) continue;
     if (found === null || m > found.mass || (m === found.mass && family === 'remove')) found = { family, says, mass: m };
   }
   if (found === null) return null;

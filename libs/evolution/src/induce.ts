@@ -1361,8 +1361,10 @@ function actSaid(ev: Evidence, nounModifier: (w: string) => boolean): ActReading
       const raw = lower[at] ?? '';
       const before = lower[at - 1];
       const lead = at <= 0 || before === undefined || (clause[at - 1] ?? 0) !== (clause[at] ?? 0) || REQUEST_LEADS.has(before);
-      const pos = posOf.get(t.v) ?? null;
-      return { v: t.v, i: at, pos, clause: clause[at] ?? 0, opens: lead && (raw === t.v || (pos === 'a' && raw.endsWith('er'))) };
+      const pos = t.pos ?? posOf.get(t.v) ?? null;
+      // An inflected verb ("going", "paid", "travels") is no imperative; a base form or a word mended to the verb is.
+      const inflected = raw !== t.v && ev.lex.lemma(raw, 'v') === t.v;
+      return { v: t.v, i: at, pos, clause: clause[at] ?? 0, opens: lead && !inflected };
     });
     return { weight: mass([p]), seq, raws: lower, removal: p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text.slice(0, 4096)) };
   });

@@ -71,13 +71,19 @@ describe('acts: a yes/no need named by its act and object', () => {
   it('reads no act from a verb that is no imperative ("we are going") or has no direct object ("wait in the lounge")', () => {
     expect(name([said('I want to wait in the lounge', 3), said('lounge please', 2), said('the lounge before boarding', 2)])).toBe('needs_lounge');
     expect(name([said('we are going to the cottage', 3), said('cottage weekend', 2), said('the cottage by the lake', 2)])).toBe('needs_cottage');
+    // A counted object is a number asked for, no act on one thing.
+    const counted = induceKey([said('sharpen 3 blades', 3), said('sharpen 2 blades please', 2), said('blades', 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
+    expect(counted.ok && counted.candidate.key.key_name).not.toBe('blade_sharpening');
   });
 
-  it('reads no act said by fewer than two fifths of the fragment mass', () => {
+  it('reads no act said by less than half of the fragment mass (a removal: two fifths)', () => {
     const f = (text: string, weight: number): ActFragment => ({ weight, removal: false, seq: text.split(' ').map((v, i) => ({ v, i, pos: lexicon.pos(v).v > 0 ? 'v' : 'n', clause: 0, opens: i === 0 })) });
     const words = { lex: lexicon, isRemoval: () => false, isNoun: (w: string) => lexicon.pos(w).n > 0, isVerb: (w: string) => lexicon.pos(w).v > 0, isAdjective: () => false, said: () => 1 };
     expect(sayAct([f('sharpen blade', 1), f('blade', 2)], 3, words)).toBeNull();
+    expect(sayAct([f('sharpen blade', 2), f('blade', 3)], 5, words)).toBeNull();
     expect(sayAct([f('sharpen blade', 2), f('blade', 2)], 4, words)).toEqual({ verb: 'sharpen', actNoun: 'sharpening', object: ['blade'] });
+    const removal = { ...words, isRemoval: (w: string) => w === 'remove' };
+    expect(sayAct([f('remove blade', 2), f('blade', 3)], 5, removal)).toEqual({ verb: 'remove', actNoun: 'removal', object: ['blade'] });
   });
 
   it('picks the best-known derived noun with an act suffix, never an agent noun', () => {
@@ -118,5 +124,18 @@ describe('acts: keys named by an act fill no choice slot', () => {
     expect(oneSlot(joint, act, colour)).toBe(false);
     // A possession flag still joins the choice it is one value of.
     expect(oneSlot({ ...joint, enum: ['government', 'enterprise'] }, { ...act, key_name: 'needs_government' }, { ...colour, enum: ['enterprise'] })).toBe(true);
+  });
+});
+
+describe('acts: a comparative mended to the verb says the act; an inflected verb does not', () => {
+  const lex = createTableLexicon({ polish: { pos: 'v', derived: ['polishing'] }, polishing: { pos: 'n' }, floor: { pos: 'n' }, shine: { pos: 'v' } });
+  const induce = (samples: InductionSample[]): string => {
+    const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, { lexicon: lex });
+    if (!r.ok) throw new Error(r.reason);
+    return r.candidate.key.key_name;
+  };
+  it('reads "polishing the floors" as no imperative, "polish the floors" and "floor polishing" as the act', () => {
+    expect(induce([said('polish the floors', 3), said('floor polishing', 2), said('shiny floors', 2)])).toBe('floor_polishing');
+    expect(induce([said('we are polishing the floors', 3), said('floors', 2), said('the floors again', 2)])).toBe('needs_floor');
   });
 });
