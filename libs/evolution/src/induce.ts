@@ -38,8 +38,9 @@
  *    §5.2); two or more values → string enum, named `<head>_<class>` when the
  *    values share a class (hair_color, file_format) or `<head>_preference`
  *    (only a choice among alternatives is a preference); otherwise boolean,
- *    named by the compound (`extra_legroom`), `<head>_removal` for removal
- *    verbs, else `needs_<head>`.
+ *    named by the act said on its object (acts.ts: `<object>_<act noun>`,
+ *    `tooth_whitening`, `logo_removal`, or `<verb>_<object>`), the compound
+ *    (`extra_legroom`), else `needs_<head>`.
  * 5. Existing keys (one key per intent): a candidate whose concept word is a
  *    word of an existing key's name with a compatible type, or whose values
  *    overlap an existing enum, names that key in `refines`; conflict.ts turns
@@ -237,7 +238,7 @@ const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', '
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
 
-/** Verbs of taking something away: a yes/no need among them is a removal (`acne_removal`). */
+/** Verbs of taking something away, one act family in acts.ts: a yes/no need among them is a removal (`acne_removal`). */
 const REMOVAL_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'clear', 'hide', 'rid', 'clean', 'eliminate', 'drop', 'cut', 'retouch', 'fix', 'reduce']);
 /** Phrasal removals without a removal verb ("get rid of", "take them out"). */
 const REMOVAL_PHRASE = /\b(?:rid of|(?:take|get|cut)(?: \w{1,20}){0,3} (?:out|off|away))\b/i;
