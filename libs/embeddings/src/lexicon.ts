@@ -62,6 +62,7 @@ export function createWordNetLexicon(wn: WordNet, wv?: WordVectors): Lexicon {
   const synCache = new Map<string, readonly string[]>();
   const hypCache = new Map<string, readonly string[]>();
   const instCache = new Map<string, boolean>();
+  const derivedCache = new Map<string, readonly string[]>();
   // Morphy's first base form, except that a word which is a lemma of its own ("eyes", as in "in the eyes of")
   // gives way to a detached form WordNet knows better ("eye"). Later detachments are never preferred
   // otherwise: "sites" is "site", not "sit".
@@ -131,6 +132,30 @@ export function createWordNetLexicon(wn: WordNet, wv?: WordVectors): Lexicon {
       }
       const v = Object.freeze(out);
       hypCache.set(k, v);
+      return v;
+    },
+    // Derivational links (`+`) of every sense, most frequent first; a lexical link from another member of the synset
+    // is not the word's ("remove" in [take_out, move_out, remove] links no noun of "take out").
+    derived(word, from, to) {
+      if (word.length > 40) return [];
+      const k = `${from}:${to}:${word}`;
+      const hit = derivedCache.get(k);
+      if (hit) return hit;
+      const out: string[] = [];
+      const e = entry(word, from);
+      for (const off of e?.offsets ?? []) {
+        const s = wn.synset(from, off);
+        if (!s) continue;
+        const at = s.words.indexOf(e?.lemma ?? word) + 1;
+        for (const p of s.pointers) {
+          if (p.symbol !== '+' || p.pos !== to || (p.source !== 0 && p.source !== at)) continue;
+          const t = wn.synset(p.pos, p.offset);
+          const w = t ? (p.target > 0 ? t.words[p.target - 1] : t.words[0]) : undefined;
+          if (w !== undefined && !out.includes(w)) out.push(w);
+        }
+      }
+      const v = Object.freeze(out);
+      if (derivedCache.size < 100_000) derivedCache.set(k, v);
       return v;
     },
     // The most frequent sense is an instance when WordNet links it up by an instance hypernym (`@i`): paris, london

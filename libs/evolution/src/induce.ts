@@ -38,8 +38,9 @@
  *    §5.2); two or more values → string enum, named `<head>_<class>` when the
  *    values share a class (hair_color, file_format) or `<head>_preference`
  *    (only a choice among alternatives is a preference); otherwise boolean,
- *    named by the compound (`extra_legroom`), `<head>_removal` for removal
- *    verbs, else `needs_<head>`.
+ *    named by the act said on its object (acts.ts: `<object>_<act noun>`,
+ *    `tooth_whitening`, `logo_removal`, or `<verb>_<object>`), the compound
+ *    (`extra_legroom`), else `needs_<head>`.
  * 5. Existing keys (one key per intent): a candidate whose concept word is a
  *    word of an existing key's name with a compatible type, or whose values
  *    overlap an existing enum, names that key in `refines`; conflict.ts turns
@@ -58,7 +59,7 @@
 import { MAX_KEY_NAME_LENGTH, OTHER_KEY, RESERVED_KEY_NAMES, parseTemplate, type JsonValue, type KeyDefinition } from '@parley/protocol';
 import { evolutionError } from './errors';
 import { KIND_AFFIXES, NAME_AFFIXES } from './affixes';
-import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot, verbObject } from './kinds';
+import { countedNoun, foldVariants, foreignFragment, misspeltInflection, paradigmModifiers, phraseCompound, readableWord, sameSlot } from './kinds';
 
 /** Particles of phrasal verbs ("get a technician out", "clean up"): they belong to the verb, never to a compound name. */
 const PARTICLES: ReadonlySet<string> = new Set(['out', 'up', 'off', 'away', 'down', 'back', 'over', 'around', 'along', 'through']);
@@ -73,6 +74,7 @@ import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
 import { sharedKind } from './cohyponym';
 import { frameChoices } from './frames';
+import { sayAct, type ActReading } from './acts';
 
 export interface InductionSample {
   readonly text: string;
@@ -236,7 +238,7 @@ const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', '
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
 
-/** Verbs of taking something away: a yes/no need among them is a removal (`acne_removal`). */
+/** Verbs of taking something away, one act family in acts.ts: a yes/no need among them is a removal (`acne_removal`). */
 const REMOVAL_VERBS: ReadonlySet<string> = new Set(['remove', 'delete', 'erase', 'clear', 'hide', 'rid', 'clean', 'eliminate', 'drop', 'cut', 'retouch', 'fix', 'reduce']);
 /** Phrasal removals without a removal verb ("get rid of", "take them out"). */
 const REMOVAL_PHRASE = /\b(?:rid of|(?:take|get|cut)(?: \w{1,20}){0,3} (?:out|off|away))\b/i;
@@ -1128,7 +1130,8 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   const { values, says } = concept;
   // A choice is stated: most of the fragment mass names one of the alternatives. Modifiers heard in a minority of
   // phrasings ("heavy rain", "strong winds" in a cluster about weather damage) are wording, not a choice (zhou §6.2.2).
-  const usable = concept.usable && share((p) => values.some((v) => says(p, v))) >= CHOICE_SHARE;
+  // One alternative said beside an act on it ("fix the red eyes", "correct the red eye") is the act's object, no choice.
+  const usable = concept.usable && share((p) => values.some((v) => says(p, v))) >= CHOICE_SHARE && (values.length > 1 || actSaid(ev, nounModifier) === null);
   if (usable && values.length > options.max_enum_values) {
     // More alternatives than an enum should list: the value as the user states it (canonical words).
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
@@ -1343,19 +1346,51 @@ function choiceSuffix(lex: Lexicon, head: string | null): string | null {
   return ['artifact', 'food', 'substance', 'location'].some((w) => at(w) >= 0) ? 'preference' : 'type';
 }
 
-/** Step 4 (zhou §6.2.2): a yes/no need's name: `<object>_removal`, `<word>_only`, the compound said most, or `needs_<head>`. */
+/** Words that lead a request to its verb ("please remove", "can you whiten", "I want to straighten"): a closed class. */
+const REQUEST_LEADS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'kindly', 'just', 'you', 'to', 'and', 'then', 'also', 'now']);
+
+/** The act on an object two fifths of the English fragment mass say (acts.ts), or null. */
+function actSaid(ev: Evidence, nounModifier: (w: string) => boolean): ActReading | null {
+  const { parsed, rawOf, readable, isVerb, isAdj, posOf } = ev;
+  const english = parsed.filter(ev.english);
+  const fragments = english.map((p) => {
+    const raws = rawOf.get(p.text) ?? [];
+    const clause = clauses(p.text, raws.length);
+    const lower = raws.map((r) => r.toLowerCase());
+    const seq = p.toks.filter((t) => t.kind === 'word').map((t) => {
+      const at = t.i ?? -9;
+      const raw = lower[at] ?? '';
+      const before = lower[at - 1];
+      const lead = at <= 0 || before === undefined || (clause[at - 1] ?? 0) !== (clause[at] ?? 0) || REQUEST_LEADS.has(before);
+      const pos = t.pos ?? posOf.get(t.v) ?? null;
+      // An inflected verb ("going", "paid", "travels") is no imperative; a base form or a word mended to the verb is.
+      const inflected = raw !== t.v && ev.lex.lemma(raw, 'v') === t.v;
+      return { v: t.v, i: at, pos, clause: clause[at] ?? 0, opens: lead && !inflected };
+    });
+    return { weight: mass([p]), seq, raws: lower, removal: p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text.slice(0, 4096)) };
+  });
+  return sayAct(fragments, mass(english), {
+    lex: ev.lex,
+    isRemoval: (w) => REMOVAL_VERBS.has(w),
+    isNoun: nounModifier,
+    isVerb,
+    isAdjective: (w) => isAdj(w) && readable(w),
+    said: (w) => mass(ev.withWord(w)),
+  });
+}
+
+/** Step 4 (zhou §6.2.2): a yes/no need's name: the act on its object (`<object>_<act noun>`, `<verb>_<object>`), `<word>_only`, the compound said most, or `needs_<head>`. */
 function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | null, nounModifier: (w: string) => boolean): { suffix: string | null; namePrefix: string | null } {
-  const { parsed, rawOf, readable, needClients, isVerb, isAdj } = ev;
-  const verbs = parsed.filter((p) => p.words.some((w) => REMOVAL_VERBS.has(w)) || REMOVAL_PHRASE.test(p.text));
+  const { parsed, rawOf, readable, needClients } = ev;
   const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
-  // Phrasing, not voters: two fifths of the English fragment mass say a removal, as for restrictions (onlyWord); one
+  // Phrasing, not voters: two fifths of the English fragment mass say one act, as for restrictions (onlyWord); one
   // client who once said "remote fix" is not one. Fragments in other languages cannot say an English verb either way.
-  if (verbs.length > 0 && mass(verbs) * 5 >= mass(parsed.filter(ev.english)) * 2) {
-    // A removal is named by what is removed: the object of the removal verb ("remove the power lines" → power_line_removal).
-    const seqs = verbs.map((p) => ({ weight: mass([p]), seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-    const object = verbObject(seqs, (w) => REMOVAL_VERBS.has(w), nounModifier, isVerb, (w) => isAdj(w) && readable(w));
-    if (object !== null) headWords.splice(0, headWords.length, ...object);
-    return { suffix: 'removal', namePrefix: null };
+  const act = actSaid(ev, nounModifier);
+  if (act !== null) {
+    // An act is named by what it is done to (acts.ts): "remove the power lines" → power_line_removal, "whiten my
+    // teeth" → tooth_whitening, "straighten the horizon" → straighten_horizon.
+    if (act.object.length > 0) headWords.splice(0, headWords.length, ...act.object);
+    return act.actNoun !== null ? { suffix: act.actNoun, namePrefix: null } : { suffix: null, namePrefix: act.verb };
   }
   if (restricted !== null) {
     // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.

@@ -38,6 +38,12 @@ export interface Lexicon {
    * libs/embeddings), or null when either word has no vector. Lexicons without word vectors leave it out.
    */
   related?(a: string, b: string): number | null;
+  /**
+   * Optional: the lemmas WordNet links to the word in `from` by derivation (`+`), in part of speech `to`, over all its
+   * senses, most frequent sense first (remove → remotion, remover, removal; whiten → whitener, whitening). [] when
+   * unknown. Lexicons without derivational links leave it out.
+   */
+  derived?(word: string, from: LexPos, to: LexPos): readonly string[];
 }
 
 const NONE: Readonly<Record<LexPos, number>> = Object.freeze({ n: 0, v: 0, a: 0, r: 0 });
@@ -91,6 +97,8 @@ export interface TableEntry {
   readonly hypernyms?: readonly string[];
   /** The word is an instance of its hypernyms (a named place or person), not a kind of them. */
   readonly instance?: boolean;
+  /** Words derived from this one (`derived`: whiten → whitening); each is returned for the part of speech its own entry has. */
+  readonly derived?: readonly string[];
 }
 
 /**
@@ -128,6 +136,10 @@ export function createTableLexicon(table: Readonly<Record<string, TableEntry>>):
     instance(word, pos) {
       const e = find(word);
       return e !== undefined && e[1].pos === pos && e[1].instance === true;
+    },
+    derived(word, from, to) {
+      const e = find(word);
+      return e && e[1].pos === from ? (e[1].derived ?? []).filter((d) => (m.get(d)?.pos ?? 'n') === to) : [];
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { KeyDefinition } from '@parley/protocol';
 import { SLOT_AFFIXES } from './affixes';
+import { namedByAct } from './acts';
 import { contentWords, idPattern, identifiers, type InductionSample } from './induce';
 
 /** Content word → voices (distinct clients when labelled, else the sample count), over a cluster's samples. */
@@ -80,6 +81,8 @@ export function choiceLike(k: KeyDefinition): boolean {
 }
 
 function slotWords(k: KeyDefinition): Set<string> {
+  // An act on an object is the need itself, no value of a choice (acts.ts): acne_removal is no file format.
+  if (k.key_type === 'boolean' && namedByAct(k.key_name)) return new Set();
   const out = new Set(k.key_name.split('_').filter((w) => w !== '' && !SLOT_AFFIXES.has(w)));
   for (const v of k.enum ?? []) if (typeof v === 'string') out.add(v);
   return out;

@@ -70,6 +70,21 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/evolution/src/induce.ts', 'libs/evolution/src/people.ts', 'libs/evolution/src/kinds.ts', 'libs/evolution/src/lexicon.ts', 'libs/embeddings/src/lexicon.ts', 'libs/embeddings/src/wordnet.ts'],
     run: async (t) => induceKey([{ text: t, count: 2, clients: ['#1', '#2'] }, { text: 'window seat', count: 2, clients: ['#1', '#2'] }], undefined, { lexicon: await wordnetLexicon() }),
   },
+  {
+    // A yes/no need said as an act on an object (acts.ts): the text as the verb's object, as a verb, and as the act's noun.
+    name: 'evolution induceKey act naming (WordNet lexicon)',
+    files: ['libs/evolution/src/acts.ts', 'libs/evolution/src/induce.ts', 'libs/embeddings/src/lexicon.ts'],
+    run: async (t) =>
+      induceKey(
+        [
+          { text: `remove the ${t}`, count: 2, clients: ['#1', '#2'] },
+          { text: `please ${t} the logo`, count: 2, clients: ['#3', '#4'] },
+          { text: `${t} removal`, count: 2, clients: ['#5', '#6'] },
+        ],
+        undefined,
+        { lexicon: await wordnetLexicon() },
+      ),
+  },
   // GloVe relatedness of two fragment words (the inducer asks it of every pair of a cluster's nouns).
   {
     name: 'embeddings WordNet lexicon related (GloVe)',

@@ -1,0 +1,141 @@
+// A yes/no need said as an act on an object is named by the act and the object (draft-zhou §6.2.2 naming; acts.ts):
+// `<object>_<act noun>` when the lexicon derives a noun of the act from the verb, else `<verb>_<object>`. Phrasings
+// are made up (no bench stream says them); the words are a table lexicon, as WordNet would read them.
+import { describe, expect, it } from 'vitest';
+import { KEY_NAME_PATTERN } from '@parley/protocol';
+import { DEFAULT_INDUCTION_OPTIONS, createTableLexicon, induceKey, type InductionSample, type Lexicon } from '../src/index';
+import { actNounOf, namedByAct, sayAct, type ActFragment } from '../src/acts';
+import { oneSlot } from '../src/sibling';
+
+const lexicon: Lexicon = createTableLexicon({
+  sharpen: { pos: 'v', derived: ['sharpening', 'sharpener'] },
+  sharpening: { pos: 'n' },
+  sharpener: { pos: 'n' },
+  polish: { pos: 'v', derived: ['polishing', 'polisher'] },
+  polishing: { pos: 'n' },
+  polisher: { pos: 'n' },
+  unscrew: { pos: 'v' },
+  remove: { pos: 'v', derived: ['remotion', 'remover', 'removal'] },
+  blade: { pos: 'n' },
+  buckle: { pos: 'n' },
+  clasp: { pos: 'n' },
+  boot: { pos: 'n' },
+  lid: { pos: 'n' },
+  jar: { pos: 'n' },
+  sticker: { pos: 'n' },
+  wheelchair: { pos: 'n' },
+  gate: { pos: 'n' },
+  dull: { pos: 'a' },
+  wait: { pos: 'v' },
+  go: { pos: 'v', derived: ['going'] },
+  going: { pos: 'n' },
+  lounge: { pos: 'n' },
+  cottage: { pos: 'n' },
+});
+
+let n = 0;
+/** One phrasing said by `clients` distinct clients. */
+const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
+const name = (samples: InductionSample[]): string => {
+  const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, { lexicon });
+  if (!r.ok) throw new Error(r.reason);
+  expect(r.candidate.key.key_type).toBe('boolean');
+  return r.candidate.key.key_name;
+};
+
+describe('acts: a yes/no need named by its act and object', () => {
+  it('names the act by the noun derived from its verb, whether said as the verb or as that noun', () => {
+    expect(name([said('sharpen the blades', 3), said('please sharpen my blades', 2), said('blade sharpening', 2)])).toBe('blade_sharpening');
+  });
+
+  it('names a verb with no derived noun of the act <verb>_<object>', () => {
+    expect(name([said('unscrew the lids', 3), said('please unscrew the lid', 2), said('unscrew lids of the jars', 2)])).toBe('unscrew_lid');
+  });
+
+  it('takes the object the verb governs, not the commonest noun; of two objects the one the cluster says most', () => {
+    // "boot" is in every fragment, but the act is done to the buckles (said by 3 + 2) more than to the clasps (2).
+    expect(name([said('polish the buckles on my boots', 3), said('polish the clasps on my boots', 2), said('the buckles on the boots are dull', 2)])).toBe('buckle_polishing');
+  });
+
+  it('keeps the name for refusals ("dont remove the sticker") and maps them to false', () => {
+    const r = induceKey([said('remove the sticker', 3), said('please remove the stickers', 2), said('dont remove the sticker', 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.candidate.key.key_name).toBe('sticker_removal');
+    expect(r.candidate.values.map((v) => v.value)).toEqual(expect.arrayContaining([true, false]));
+  });
+
+  it('keeps needs_<head> for a need said as possession', () => {
+    expect(name([said('I need a wheelchair', 3), said('wheelchair at the gate please', 2), said('need wheelchair', 2)])).toBe('needs_wheelchair');
+  });
+
+  it('reads no act from a verb that is no imperative ("we are going") or has no direct object ("wait in the lounge")', () => {
+    expect(name([said('I want to wait in the lounge', 3), said('lounge please', 2), said('the lounge before boarding', 2)])).toBe('needs_lounge');
+    expect(name([said('we are going to the cottage', 3), said('cottage weekend', 2), said('the cottage by the lake', 2)])).toBe('needs_cottage');
+    // A counted object is a number asked for, no act on one thing.
+    const counted = induceKey([said('sharpen 3 blades', 3), said('sharpen 2 blades please', 2), said('blades', 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
+    expect(counted.ok && counted.candidate.key.key_name).not.toBe('blade_sharpening');
+  });
+
+  it('reads no act said by less than half of the fragment mass (a removal: two fifths)', () => {
+    const f = (text: string, weight: number): ActFragment => ({ weight, removal: false, seq: text.split(' ').map((v, i) => ({ v, i, pos: lexicon.pos(v).v > 0 ? 'v' : 'n', clause: 0, opens: i === 0 })) });
+    const words = { lex: lexicon, isRemoval: () => false, isNoun: (w: string) => lexicon.pos(w).n > 0, isVerb: (w: string) => lexicon.pos(w).v > 0, isAdjective: () => false, said: () => 1 };
+    expect(sayAct([f('sharpen blade', 1), f('blade', 2)], 3, words)).toBeNull();
+    expect(sayAct([f('sharpen blade', 2), f('blade', 3)], 5, words)).toBeNull();
+    expect(sayAct([f('sharpen blade', 2), f('blade', 2)], 4, words)).toEqual({ verb: 'sharpen', actNoun: 'sharpening', object: ['blade'] });
+    const removal = { ...words, isRemoval: (w: string) => w === 'remove' };
+    expect(sayAct([f('remove blade', 2), f('blade', 3)], 5, removal)).toEqual({ verb: 'remove', actNoun: 'removal', object: ['blade'] });
+  });
+
+  it('picks the best-known derived noun with an act suffix, never an agent noun', () => {
+    expect(actNounOf(lexicon, 'sharpen')).toBe('sharpening');
+    expect(actNounOf(lexicon, 'unscrew')).toBeNull();
+    expect(actNounOf(createTableLexicon({ grind: { pos: 'v', derived: ['grinder'] }, grinder: { pos: 'n' } }), 'grind')).toBeNull();
+  });
+
+  it('stays bounded and well-formed on hostile text (constructor, __proto__, NUL, lone surrogates, a MiB, repetition)', () => {
+    const hostile = ['constructor', '__proto__', 'toString', 'a\u0000b', '\ud800\udc00\ud800', 'x'.repeat(1 << 20), 'remove the '.repeat(100_000), 'sharpen '.repeat(100_000)];
+    for (const h of hostile) {
+      const t0 = performance.now();
+      const r = induceKey([said(`remove the ${h}`, 3), said(`sharpen the ${h} blades`, 2), said(`${h} removal`, 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
+      expect(performance.now() - t0).toBeLessThan(1500);
+      if (r.ok) expect(r.candidate.key.key_name).toMatch(KEY_NAME_PATTERN);
+    }
+    const words = { lex: lexicon, isRemoval: (w: string) => w === 'remove', isNoun: () => true, isVerb: () => false, isAdjective: () => false, said: () => 1 };
+    const seq = ['remove', 'constructor', '__proto__'].map((v, i) => ({ v, i, pos: null, clause: 0, opens: i === 0 }));
+    expect(sayAct([{ weight: 1, removal: true, seq }], 1, words)).toEqual({ verb: 'remove', actNoun: 'removal', object: ['__proto__'] });
+  });
+});
+
+describe('acts: keys named by an act fill no choice slot', () => {
+  it('reads an act from the name form, never from a possession name', () => {
+    expect(namedByAct('sticker_removal')).toBe(true);
+    expect(namedByAct('red_eye_correction')).toBe(true);
+    expect(namedByAct('blade_sharpening')).toBe(true);
+    expect(namedByAct('needs_government')).toBe(false);
+    expect(namedByAct('wants_equipment')).toBe(false);
+    expect(namedByAct('removal')).toBe(false);
+    expect(namedByAct(`${'a_'.repeat(1 << 19)}removal`)).toBe(false);
+  });
+
+  it('keeps an act key out of a choice its object is one value of (red_eye_correction is no background colour)', () => {
+    const joint = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['red', 'gray', 'black'] };
+    const act = { key_name: 'red_eye_correction', key_type: 'boolean' as const, required: false, semantic_description: 'x' };
+    const colour = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['gray', 'black'] };
+    expect(oneSlot(joint, act, colour)).toBe(false);
+    // A possession flag still joins the choice it is one value of.
+    expect(oneSlot({ ...joint, enum: ['government', 'enterprise'] }, { ...act, key_name: 'needs_government' }, { ...colour, enum: ['enterprise'] })).toBe(true);
+  });
+});
+
+describe('acts: a comparative mended to the verb says the act; an inflected verb does not', () => {
+  const lex = createTableLexicon({ polish: { pos: 'v', derived: ['polishing'] }, polishing: { pos: 'n' }, floor: { pos: 'n' }, shine: { pos: 'v' } });
+  const induce = (samples: InductionSample[]): string => {
+    const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, { lexicon: lex });
+    if (!r.ok) throw new Error(r.reason);
+    return r.candidate.key.key_name;
+  };
+  it('reads "polishing the floors" as no imperative, "polish the floors" and "floor polishing" as the act', () => {
+    expect(induce([said('polish the floors', 3), said('floor polishing', 2), said('shiny floors', 2)])).toBe('floor_polishing');
+    expect(induce([said('we are polishing the floors', 3), said('floors', 2), said('the floors again', 2)])).toBe('needs_floor');
+  });
+});
