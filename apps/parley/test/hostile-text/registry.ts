@@ -346,16 +346,6 @@ export const TEXT_PATHS: readonly TextPath[] = [
         .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
   },
   {
-    // A kind of the scenario's concept said as a noun (draft-zhou §6.1, identification: `Lexicon.kindOfConcept`, "this
-    // snapshot" names photo): the outside string is a word of the utterance and of the scenario's name (cut as above).
-    name: 'client mapUtterance (offline mapper, a kind of the scenario concept said)',
-    files: ['libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/mapper.ts'],
-    run: (t) =>
-      client
-        .mapUtterance({ ...photoRetouchTemplate, scenario: `${t.slice(0, 64)}_photo` }, `give this ${t.slice(0, 2000)} snapshot a ${t.slice(0, 2000)} look`, REF)
-        .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
-  },
-  {
     // A verb's complement or a sister (draft-zhou §6.1, identification): an -ing verb before a preposition of
     // direction asked whether it is itself another way to go (`Lexicon.actSisterOf`), the means after "by", the word
     // after "book" (the outside string in each place; refused over 2000 characters, as the entries above: a few hundred

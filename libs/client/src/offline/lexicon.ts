@@ -33,9 +33,6 @@ const FIELD_VALUE_MAX = 400;
 const FIELD_WORD_SENSES = 2;
 /** Senses per lemma and part of speech read for an enum value's meaning (`senseWords`). */
 const SENSE_LIMIT = 4;
-/** Noun senses of a word asked whether they are a kind of a concept (`kindOfConcept`), and how far below it. */
-const KIND_SENSES = 2;
-const KIND_DEPTH = 2;
 /** Gloss content words two values' senses share to be read as parallel senses ("inducing", "impression", "color"). */
 const PARALLEL_WORDS = 2;
 /** Gloss words that say how a gloss is phrased, not what it is about. */
@@ -427,23 +424,6 @@ export class Lexicon {
     const first = (b: string) => wn.lookup(b, 'n')?.offsets[0];
     const own = first(c);
     return own !== undefined && bases.some((b) => names.includes(b) && first(b) === own) ? 'synonym' : undefined;
-  }
-
-  /**
-   * Whether the noun `word` names a kind of the concept in one of its first `KIND_SENSES` senses: the sense is a
-   * hyponym of the concept's first noun sense, at most `KIND_DEPTH` levels below it ("snapshot", "headshot", "still"
-   * for photo: kinds of photograph). A kind says which thing the request is about even when the word's first sense is
-   * elsewhere ("shot" is first a firing): what the word is a kind of is the concept, not a neighbour of it.
-   */
-  kindOfConcept(word: string, concept: string): boolean {
-    const w = word.toLowerCase();
-    const wn = this.wn;
-    if (!wn || !LOOKUP_WORD.test(w) || w.length < 3) return false;
-    const own = wn.lookup(concept.toLowerCase(), 'n')?.offsets[0];
-    if (own === undefined) return false;
-    const reaches = (o: number, depth: number): boolean =>
-      (wn.synset('n', o)?.pointers ?? []).some((q) => (q.symbol === '@' || q.symbol === '@i') && q.pos === 'n' && (q.offset === own || (depth < KIND_DEPTH && reaches(q.offset, depth + 1))));
-    return wn.baseForms(w, 'n').some((l) => (wn.lookup(l, 'n')?.offsets ?? []).slice(0, KIND_SENSES).some((o) => o === own || reaches(o, 1)));
   }
 
   /** Whether WordNet knows `word` only as a verb or an adverb ("also", "run" is a noun too): it opens no noun phrase. */

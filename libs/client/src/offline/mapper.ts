@@ -1941,7 +1941,7 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
     ...(recognised > 0 ? { recognised } : {}),
     ...(associated > 0 ? { associated } : {}),
     ...(rivals.length > 0 ? { rivals } : {}),
-    ...(said.spelled.size + said.byKind.size > 0 ? { named: [...new Set([...said.spelled, ...said.byKind])] } : {}),
+    ...(said.spelled.size > 0 ? { named: [...said.spelled] } : {}),
     ...(said.bySynonym.size > 0 ? { namedBySynonym: [...said.bySynonym] } : {}),
   };
 }
@@ -2139,11 +2139,6 @@ interface ConceptsSaid {
   readonly bySynonym: Set<string>;
   /** Spelled at the head of the request: silences a sister said beside it. */
   readonly atHead: Set<string>;
-  /**
-   * Said only by a kind of it ("snapshot" for photo): name evidence for identification, but not the name spelled: the
-   * words said by association are still counted as explained, and the kind alone explains nothing.
-   */
-  readonly byKind: Set<string>;
 }
 
 /**
@@ -2153,7 +2148,7 @@ interface ConceptsSaid {
  * photo). A word used as a verb ("picture this", "photograph the kids") says no concept.
  */
 function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
-  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set(), byKind: new Set() };
+  const out: ConceptsSaid = { spelled: new Set(), bySynonym: new Set(), atHead: new Set() };
   const concepts = c.concepts ?? [];
   let probes = 0;
   // A concept said only as the object of a refused request ("never book flights") is not asked for.
@@ -2169,19 +2164,8 @@ function conceptsSaid(c: Ctx, heads: ReadonlySet<number>): ConceptsSaid {
       if (how === 'spelled' && heads.has(i)) out.atHead.add(w);
       if (how === 'synonym' && heads.has(i)) out.bySynonym.add(w);
     }
-    // A kind of the concept said as a noun names it ("this snapshot" for photo): name evidence, but no head that
-    // silences a sister, as the concept spelled is. A word that is also an adverb is read as one ("is it still down").
-    if (c.lex.isAdverb(t.lower)) continue;
-    for (const w of concepts) {
-      if (out.spelled.has(w) || verbUse(c, i) || c.lex.namesConcept(t.lower, w) !== undefined) continue;
-      if (c.lex.kindOfConcept(t.lower, w)) out.byKind.add(w);
-    }
   }
-  for (const w of out.spelled) {
-    out.bySynonym.delete(w);
-    out.byKind.delete(w);
-  }
-  for (const w of out.byKind) out.bySynonym.delete(w);
+  for (const w of out.spelled) out.bySynonym.delete(w);
   return out;
 }
 
