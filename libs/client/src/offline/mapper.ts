@@ -639,38 +639,81 @@ function booleans(c: Ctx, k: KeyPlan): void {
   });
 }
 
-/** Verbs that keep their object as it is ("keep the background sharp", "leave the teeth alone"): a closed class. */
-const KEEPING_VERBS: ReadonlySet<string> = new Set(['keep', 'keeps', 'keeping', 'kept', 'leave', 'leaving', 'retain', 'preserve']);
-/** Verbs that say their subject stays as it is ("the background should stay crisp"). */
+/** Verbs that keep their object as it is ("keep the backdrop crisp", "leave my teeth be"): a closed class. */
+const KEEPING_VERBS: ReadonlySet<string> = new Set(['keep', 'keeps', 'keeping', 'kept', 'leave', 'leaves', 'leaving', 'retain', 'retains', 'preserve', 'preserves']);
+/** Verbs that say their subject stays as it is ("the backdrop should remain crisp"). */
 const STAYING_VERBS: ReadonlySet<string> = new Set(['stay', 'stays', 'remain', 'remains']);
+/** Verbs of changing or touching a thing: negated, they leave their object as it is ("no need to retouch my teeth"). */
+const CHANGING_VERBS: ReadonlySet<string> = new Set(
+  ['touch', 'edit', 'change', 'retouch', 'alter', 'modify', 'process', 'mess', 'adjust', 'tweak'].flatMap((v) => {
+    const stem = v.endsWith('e') ? v.slice(0, -1) : v;
+    const s = /(ch|ss|sh)$/.test(v) ? `${v}es` : v.endsWith('y') ? `${v.slice(0, -1)}ies` : `${v}s`;
+    const past = v.endsWith('y') ? `${v.slice(0, -1)}ied` : `${stem}ed`;
+    return [v, s, past, `${stem}ing`];
+  }),
+);
+/**
+ * The only words a complement of keeping or staying may have for the thing to be left as it is ("alone", "as it
+ * is", "untouched", "sharp", "in focus"): "keep the backdrop out of focus" or "leave it fuzzy" ask for a change.
+ */
+const UNCHANGED_WORDS: ReadonlySet<string> = new Set([
+  'alone', 'be', 'as', 'is', 'it', 'they', 'are', 'was', 'were', 'the', 'same', 'way', 'untouched', 'unchanged', 'unedited', 'intact',
+  'natural', 'original', 'sharp', 'crisp', 'clear', 'in', 'focus', 'please', 'just', 'exactly',
+]);
+/** Words that end the complement of a verb: the next clause starts. */
+const CLAUSE_JOINERS: ReadonlySet<string> = new Set(['and', 'but', 'or', 'then', 'while', 'though', 'although']);
+
+/** Where the complement that starts at `from` ends: at a clause boundary, a joiner or after four tokens. */
+function complementEnd(c: Ctx, from: number): number {
+  let end = from;
+  while (end < c.tokens.length && end - from < 4 && !isClausePunct(c.tokens[end] as Token) && !CLAUSE_JOINERS.has((c.tokens[end] as Token).lower)) end++;
+  return end;
+}
+
+/** Whether tokens [from, to) say the thing is left unchanged: nothing, or only words of UNCHANGED_WORDS. */
+function unchanged(c: Ctx, from: number, to: number): boolean {
+  return c.tokens.slice(from, to).every((t) => t.kind === 'word' && UNCHANGED_WORDS.has(t.lower));
+}
+
+/** The content word before token `i` in its clause that governs it (skipping function words), or -1. */
+function governingWord(c: Ctx, i: number): number {
+  for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
+    const v = c.tokens[j] as Token;
+    if (v.kind !== 'word' || isClausePunct(v)) return -1;
+    if (!FUNCTION_WORDS.has(v.lower)) return j;
+  }
+  return -1;
+}
 
 /**
- * The thing a switch acts on kept as it is: a word of the key's name but its action (the "teeth" of teeth_whitening)
- * as the object of a verb of keeping ("leave the teeth alone", "keep the background sharp"), of a negated verb ("no
- * need to touch the background", "don't edit my teeth"), or as the subject of a verb of staying ("the background
- * should stay crisp"): the switch is off, unless the action's own word follows in the clause ("keep the background
- * blurred").
+ * The thing a switch acts on left as it is: a word of the key's name but its action (the "teeth" of teeth_whitening)
+ * as the object of a verb of keeping with nothing after it but words meaning unchanged ("keep the backdrop crisp",
+ * "leave my teeth be"), as the object of a negated verb of changing ("no need to retouch my teeth"), or as the
+ * subject of a verb of staying ("the backdrop should remain crisp"): the switch is off. Not when the keeping or
+ * staying is itself negated or asked against ("don't keep the backdrop crisp", "I don't want it to stay sharp"),
+ * nor when the action's own word follows in the clause ("keep the backdrop blurred").
  */
 function leftAsIs(c: Ctx, k: KeyPlan, head: string): void {
   const objects = k.nameWords.slice(0, -1);
+  const actionSaid = (from: number, to: number) => c.tokens.slice(from, to).some((x) => isContent(x) && c.lex.match(x.lower, head) > 0);
   for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
     if (!isContent(t) || !objects.some((n) => c.lex.match(t.lower, n) > 0)) continue;
-    let end = i + 1;
-    while (end < c.tokens.length && end - i <= 4 && !isClausePunct(c.tokens[end] as Token)) end++;
-    const actionSaid = (from: number, to: number) => c.tokens.slice(from, to).some((x) => isContent(x) && c.lex.match(x.lower, head) > 0);
+    const end = complementEnd(c, i + 1);
+    const v = governingWord(c, i);
+    const verb = c.tokens[v]?.lower ?? '';
+    const negated = v >= 0 && negationBefore(c, v) >= 0;
     let from = -1;
-    for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
-      const v = c.tokens[j] as Token;
-      if (v.kind !== 'word' || isClausePunct(v)) break;
-      if (FUNCTION_WORDS.has(v.lower)) continue;
-      if (KEEPING_VERBS.has(v.lower)) from = j;
-      else if (c.lex.hasVerb(v.lower) && c.lex.match(v.lower, head) === 0) from = negationBefore(c, j);
-      break;
+    if (KEEPING_VERBS.has(verb)) from = !negated && unchanged(c, i + 1, end) ? v : -1;
+    else if (CHANGING_VERBS.has(verb)) from = negated ? negationBefore(c, v) : -1;
+    else if (!negated) {
+      // "the backdrop should remain crisp": modal and "to" only between the thing and the verb, not negated.
+      let s = i + 1;
+      while (s < end && FUNCTION_WORDS.has((c.tokens[s] as Token).lower)) s++;
+      if (s < end && STAYING_VERBS.has((c.tokens[s] as Token).lower) && negationBefore(c, s) < 0 && unchanged(c, s + 1, complementEnd(c, s + 1))) from = i;
     }
-    const stays = from < 0 && c.tokens.slice(i + 1, end).some((x) => STAYING_VERBS.has(x.lower));
-    if ((from < 0 && !stays) || actionSaid(from < 0 ? i : from, end)) continue;
-    c.out.push({ key: k.name, value: false, confidence: 0.75, tokens: span(from < 0 ? i : from, end), rule: 'left_as_is' });
+    if (from < 0 || actionSaid(from, end)) continue;
+    c.out.push({ key: k.name, value: false, confidence: 0.75, tokens: span(from, Math.max(end, i + 1)), rule: 'left_as_is' });
   }
 }
 
