@@ -1,4 +1,4 @@
-import { faultManagementTemplate, photoRetouchTemplate } from '@parley/examples';
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { describe, expect, it } from 'vitest';
 import { foreignNumberAt, foreignNumberWord } from '../src/offline/languages';
 import { map } from './offline-fixture';
@@ -44,6 +44,16 @@ describe('number words of other languages', () => {
     expect(await smoothing('suavizar la piel nivel dos y tres')).not.toBe(5);
     expect(await smoothing('lissage de la peau niveau cinq six')).not.toBe(11);
     expect((await map(faultManagementTemplate, 'INC-7 site 12 en panne, cinq six plaintes')).payload['user_complaint_count']).not.toBe(11);
+  });
+
+  it('reads a count of people past ten, or none when the key cannot take it (no last word alone)', async () => {
+    // The flight template's passenger_count is 1-9; the same key up to 99 takes the whole number.
+    const upTo99 = { ...flightBookingTemplate, keys: flightBookingTemplate.keys.map((k) => (k.key_name === 'passenger_count' ? { ...k, maximum: 99 } : k)) };
+    const count = async (template: typeof flightBookingTemplate, text: string) => (await map(template, text)).payload['passenger_count'];
+    expect(await count(upTo99, 'de Paris à Lyon pour vingt-cinq personnes')).toBe(25);
+    expect(await count(upTo99, 'de Madrid a Sevilla, somos treinta y dos')).toBe(32);
+    expect(await count(flightBookingTemplate, 'de Paris à Lyon pour vingt-cinq personnes')).toBeUndefined();
+    expect(await count(flightBookingTemplate, 'de Paris à Lyon pour deux personnes')).toBe(2);
   });
 
   it('fills a count and a degree', async () => {

@@ -1121,9 +1121,11 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     }
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
-    if (foreign && withinRange(k, foreign.value)) {
+    // The whole number is the count, or none when the key cannot take it: "vingt cinq personnes" is no five.
+    if (foreign) {
       const from = WE_ARE.has(t.lower) && WE.has(c.tokens[i - 1]?.lower ?? '') ? i - 1 : i;
-      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
+      if (withinRange(k, foreign.value)) c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
+      i = foreign.to - 1;
       continue;
     }
     // "one ticket", "two seats", "three pax": what a booking counts per person, when the key counts people.
@@ -1159,21 +1161,33 @@ function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | 
   // Not negated ("no somos cinco", "nous ne sommes pas"), and the number ends the phrase or counts persons: "somos 3
   // hermanos" says a family, not who travels.
   if (t.kind === 'word' && WE_ARE.has(t.lower) && next) {
-    const m = next.kind === 'number' ? Number(next.text) : FOREIGN_NUMBERS.get(next.lower);
+    const said = countAt(c, i + 1);
+    const m = said?.value;
     const prev = c.tokens[i - 1]?.lower ?? '';
     const before = WE.has(prev) ? (c.tokens[i - 2]?.lower ?? '') : prev;
     const negated = NEGATIONS.has(prev) || NEGATIONS.has(before) || prev === 'ne' || prev === 'non';
-    const after = c.tokens[i + 2];
+    const after = c.tokens[said?.to ?? i + 2];
     const persons = after?.kind === 'word' && PERSON_WORDS.has(after.lower);
     const ends = after === undefined || isClausePunct(after) || (after.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)));
-    if (m !== undefined && Number.isInteger(m) && m > 0 && !negated && (persons || ends)) return { value: m, to: persons ? i + 3 : i + 2 };
+    if (m !== undefined && Number.isInteger(m) && m > 0 && !negated && (persons || ends)) return { value: m, to: (said?.to ?? i + 2) + (persons ? 1 : 0) };
     if (m !== undefined) return undefined;
   }
-  const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
-  if (n === undefined || !Number.isInteger(n) || !next) return undefined;
-  if (next.kind === 'cjk' && startsWithPersonCounter(next.text)) return { value: n, to: i + 2 };
-  if (next.kind === 'word' && PERSON_WORDS.has(next.lower)) return { value: n, to: i + 2 };
+  const said = countAt(c, i);
+  const counted = c.tokens[said?.to ?? -1];
+  if (said === undefined || !Number.isInteger(said.value) || !counted) return undefined;
+  if (counted.kind === 'cjk' && startsWithPersonCounter(counted.text)) return { value: said.value, to: said.to + 1 };
+  if (counted.kind === 'word' && PERSON_WORDS.has(counted.lower)) return { value: said.value, to: said.to + 1 };
   return undefined;
+}
+
+/** Digits, or number words of French, German or Spanish by place value ("vingt cinq", "treinta y dos"), at token `i`. */
+function countAt(c: Ctx, i: number): { value: number; to: number } | undefined {
+  const t = c.tokens[i];
+  if (t?.kind === 'number') return { value: Number(t.text), to: i + 1 };
+  if (t?.kind !== 'word') return undefined;
+  const one = FOREIGN_NUMBERS.get(t.lower);
+  const said = foreignNumberAt((j) => (c.tokens[j]?.kind === 'word' ? c.tokens[j]?.text : undefined), i);
+  return said ?? (one === undefined ? undefined : { value: one, to: i + 1 });
 }
 
 function identifierLike(t: Token): boolean {
