@@ -32,3 +32,11 @@ describe('offline mapper on 2,000 characters of hostile text', () => {
     expect(Object.keys(m.payload).every((k) => template.keys.some((d) => d.key_name === k))).toBe(true);
   }, 60_000);
 });
+
+describe('a pasted log of many times', () => {
+  it('keeps the one date that names a day (times thrown away or dayless do not use up its place)', async () => {
+    const times = Array.from({ length: 17 }, (_, n) => `09:${String(n + 1).padStart(2, '0')}`).join(', ');
+    const text = `INC-7 site 12 down; alarms at ${times}; first outage on November 20 at 08:00`;
+    expect((await map(faultManagementTemplate, text)).payload['occurred_at']).toBe('2026-11-20T08:00:00+01:00');
+  });
+});

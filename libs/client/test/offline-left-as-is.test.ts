@@ -24,4 +24,21 @@ describe('the thing a switch acts on, kept as it is', () => {
     expect(p['teeth_whitening']).toBe(true);
     expect(p['background_blur']).toBe(false);
   });
+
+  it('is not read from a negated verb of another kind, a negated keeping or staying, or a complement asking for a change', async () => {
+    // Each of these gave an explicit false: with a switch that defaults to true, that turns off what was asked for.
+    const teeth = ["don't forget the teeth", "I can't stand my yellow teeth", "I don't like my dull teeth"];
+    const background = [
+      "I don't want the background to stay sharp", "don't let the background stay sharp", "the background shouldn't stay so busy",
+      "don't keep the background sharp", "don't leave the background alone", 'keep the background out of focus',
+      'keep the background soft and dreamy', 'leave the background fuzzy', 'skin smoothing level 5 and never mind the background',
+    ];
+    for (const text of teeth) expect((await payload(text))['teeth_whitening'], text).toBeUndefined();
+    for (const text of background) expect((await payload(text))['background_blur'], text).toBeUndefined();
+  });
+
+  it('is read from a negated verb of changing and a complement meaning unchanged only', async () => {
+    expect((await payload('no need to retouch my teeth'))['teeth_whitening']).toBe(false);
+    expect((await payload('leave the backdrop untouched and smooth the skin'))['background_blur']).toBe(false);
+  });
 });

@@ -347,8 +347,8 @@ function listRanges(views: { en: View; other: View }, reference: chrono.ParsingR
   for (const r of ENGLISH.parse(en, reference, { forwardDate: false })) {
     const m = BARE_RANGE.exec(r.text);
     if (!m || !r.start.isCertain('hour') || RANGE_LEAD.test(en.slice(Math.max(0, r.index - 12), r.index))) continue;
-    const from = views.en.starts.indexOf(r.index);
-    if (from === -1 || !listCue(from)) continue;
+    const from = firstAtOrAfter(views.en.starts, r.index);
+    if (views.en.starts[from] !== r.index || !listCue(from)) continue;
     const to = firstAtOrAfter(views.en.starts, r.index + m[0].length);
     if (to <= from) continue;
     const blank = (input: string, v: View) => input.slice(0, v.starts[from]) + ' '.repeat((v.ends[to - 1] as number) - (v.starts[from] as number)) + input.slice(v.ends[to - 1]);
@@ -381,17 +381,22 @@ export function findDates(
     const parser = parserOf(locale);
     const view = locale === 'en' ? views.en : views.other;
     const input = view.input.slice(0, MAX_CHRONO_CHARS);
-    // A request names a few dates: past MAX_READINGS readings the text is no request, and reading them all is quadratic.
-    const behind = parser.parse(input, reference, { forwardDate: false }).slice(0, MAX_READINGS);
-    for (const r of behind) {
+    // A request names a few dates, a pasted log many times: at most MAX_READINGS kept readings per locale that name a
+    // day and as many that do not ("alarms at 09:01, …, 09:17; down since November 20" keeps its date). Readings
+    // thrown away below count for neither, and each costs a binary search, not a scan of the tokens.
+    const kept = { day: 0, dayless: 0 };
+    for (const r of parser.parse(input, reference, { forwardDate: false })) {
       // "sites 2031 and 2040": a bare number is not a date.
       if (/^\d{1,4}$/.test(r.text.trim())) continue;
       const c = r.start;
       if (!c.isCertain('day') && !c.isCertain('weekday') && !c.isCertain('hour') && !c.isCertain('month')) continue;
+      const kind = c.isCertain('day') || c.isCertain('weekday') || c.isCertain('month') ? 'day' : 'dayless';
+      if (kept[kind] >= MAX_READINGS) continue;
       // Only whole tokens: "CR-04 a" is no time. CJK runs have no word boundaries inside: a date may start or
       // end inside one ("今天下午2点开始"), which it then takes whole.
       const end = r.index + r.text.length;
-      let from = view.starts.indexOf(r.index);
+      const at = firstAtOrAfter(view.starts, r.index);
+      let from = view.starts[at] === r.index ? at : -1;
       const startsIn = firstAtOrAfter(view.starts, r.index + 1) - 1;
       if (from === -1 && tokens[startsIn]?.kind === 'cjk' && (view.ends[startsIn] as number) > r.index) from = startsIn;
       if (from === -1) continue;
@@ -417,6 +422,7 @@ export function findDates(
         for (const p of covered) parsed.splice(parsed.indexOf(p), 1);
       }
       parsed.push({ from, to, parts, text: r.text });
+      kept[kind]++;
       for (let i = from; i < to; i++) taken[i] = true;
     }
   }

@@ -80,9 +80,28 @@ export function foreignNumberWord(word: string): number | undefined {
   return undefined;
 }
 
+/** Whether `value` (the number read so far, below its thousands) leaves a round tens open for a unit: 20, 30, …, 90. */
+const openTens = (value: number): boolean => value % 100 >= 20 && value % 10 === 0;
+
 /**
- * A number said in words of those languages at token `i`, over up to six tokens: each word adds, "cent"/"mil"/"mille"
- * multiply what comes before them, French "quatre vingt" is 80, and "y"/"et"/"und" join two parts.
+ * Whether number word `v` (`w`) may follow `current` (below the thousands, `total` the thousands) by place value:
+ * a unit after a round tens ("treinta y dos", "vingt et un"), a teen or a tens after hundreds or thousands, the
+ * French teens after soixante and quatre-vingt ("soixante dix", "quatre vingt douze"), hundreds after thousands.
+ * Not a unit after a unit ("cinq six", "deux un peu"), nor a tens after a unit.
+ */
+function followsByPlace(current: number, total: number, v: number): boolean {
+  const below = current % 100;
+  if (v >= 1 && v <= 9) return openTens(current) || (below === 0 && (current > 0 || total > 0));
+  if (v >= 10 && v < 100) return (below === 0 && (current > 0 || total > 0)) || ((below === 60 || below === 80) && v < 20);
+  return v >= 100 && v < 1000 && current === 0 && total > 0;
+}
+
+/**
+ * A number said in words of those languages at token `i`, over up to six tokens, combined by place value only:
+ * tens and units ("treinta y dos", "vingt et un"), hundreds and the rest ("doscientas tres"), "cent"/"hundert"/
+ * "mil"/"mille" multiply what comes before them, French "quatre vingt" is 80; "y"/"et"/"und" join a round tens and
+ * a unit only. Two numbers side by side that place value does not combine end the number at the first ("cinq six
+ * plaintes" is five, "nivel dos y tres" two, "niveau deux un peu plus" two: the article is no second number).
  */
 export function foreignNumberAt(wordAt: (j: number) => string | undefined, i: number): { value: number; to: number } | undefined {
   let total = 0;
@@ -91,14 +110,20 @@ export function foreignNumberAt(wordAt: (j: number) => string | undefined, i: nu
   for (let j = i; j - i < 6; j++) {
     const w = wordAt(j)?.toLowerCase();
     if (w === undefined) break;
-    const next = wordAt(j + 1);
-    if (NUMBER_JOINERS.has(w) && j > i && next !== undefined && foreignNumberWord(next) !== undefined) continue;
+    if (NUMBER_JOINERS.has(w) && j > i) {
+      const next = wordAt(j + 1);
+      const after = next === undefined ? undefined : foreignNumberWord(next.toLowerCase());
+      if (after !== undefined && openTens(current) && (after <= 9 || (current % 100 === 60 && after === 11))) continue;
+      break;
+    }
     const v = foreignNumberWord(w);
     if (v === undefined) break;
-    if (v === 1000) [total, current] = [total + (current || 1) * 1000, 0];
+    if (j === i) [total, current] = v === 1000 ? [1000, 0] : [0, v];
+    else if (v === 1000 && current < 1000 && total === 0) [total, current] = [(current || 1) * 1000, 0];
     else if (v === 100 && (w === 'cent' || w === 'cents' || w === 'hundert') && current > 0 && current < 10) current *= 100;
-    else if (w.startsWith('vingt') && current === 4) current = 80;
-    else current += v;
+    else if (w.startsWith('vingt') && current % 100 === 4) current += 76;
+    else if (followsByPlace(current, total, v)) current += v;
+    else break;
     to = j + 1;
   }
   return to > i ? { value: total + current, to } : undefined;

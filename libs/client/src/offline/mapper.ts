@@ -639,38 +639,81 @@ function booleans(c: Ctx, k: KeyPlan): void {
   });
 }
 
-/** Verbs that keep their object as it is ("keep the background sharp", "leave the teeth alone"): a closed class. */
-const KEEPING_VERBS: ReadonlySet<string> = new Set(['keep', 'keeps', 'keeping', 'kept', 'leave', 'leaving', 'retain', 'preserve']);
-/** Verbs that say their subject stays as it is ("the background should stay crisp"). */
+/** Verbs that keep their object as it is ("keep the backdrop crisp", "leave my teeth be"): a closed class. */
+const KEEPING_VERBS: ReadonlySet<string> = new Set(['keep', 'keeps', 'keeping', 'kept', 'leave', 'leaves', 'leaving', 'retain', 'retains', 'preserve', 'preserves']);
+/** Verbs that say their subject stays as it is ("the backdrop should remain crisp"). */
 const STAYING_VERBS: ReadonlySet<string> = new Set(['stay', 'stays', 'remain', 'remains']);
+/** Verbs of changing or touching a thing: negated, they leave their object as it is ("no need to retouch my teeth"). */
+const CHANGING_VERBS: ReadonlySet<string> = new Set(
+  ['touch', 'edit', 'change', 'retouch', 'alter', 'modify', 'process', 'mess', 'adjust', 'tweak'].flatMap((v) => {
+    const stem = v.endsWith('e') ? v.slice(0, -1) : v;
+    const s = /(ch|ss|sh)$/.test(v) ? `${v}es` : v.endsWith('y') ? `${v.slice(0, -1)}ies` : `${v}s`;
+    const past = v.endsWith('y') ? `${v.slice(0, -1)}ied` : `${stem}ed`;
+    return [v, s, past, `${stem}ing`];
+  }),
+);
+/**
+ * The only words a complement of keeping or staying may have for the thing to be left as it is ("alone", "as it
+ * is", "untouched", "sharp", "in focus"): "keep the backdrop out of focus" or "leave it fuzzy" ask for a change.
+ */
+const UNCHANGED_WORDS: ReadonlySet<string> = new Set([
+  'alone', 'be', 'as', 'is', 'it', 'they', 'are', 'was', 'were', 'the', 'same', 'way', 'untouched', 'unchanged', 'unedited', 'intact',
+  'natural', 'original', 'sharp', 'crisp', 'clear', 'in', 'focus', 'please', 'just', 'exactly',
+]);
+/** Words that end the complement of a verb: the next clause starts. */
+const CLAUSE_JOINERS: ReadonlySet<string> = new Set(['and', 'but', 'or', 'then', 'while', 'though', 'although']);
+
+/** Where the complement that starts at `from` ends: at a clause boundary, a joiner or after four tokens. */
+function complementEnd(c: Ctx, from: number): number {
+  let end = from;
+  while (end < c.tokens.length && end - from < 4 && !isClausePunct(c.tokens[end] as Token) && !CLAUSE_JOINERS.has((c.tokens[end] as Token).lower)) end++;
+  return end;
+}
+
+/** Whether tokens [from, to) say the thing is left unchanged: nothing, or only words of UNCHANGED_WORDS. */
+function unchanged(c: Ctx, from: number, to: number): boolean {
+  return c.tokens.slice(from, to).every((t) => t.kind === 'word' && UNCHANGED_WORDS.has(t.lower));
+}
+
+/** The content word before token `i` in its clause that governs it (skipping function words), or -1. */
+function governingWord(c: Ctx, i: number): number {
+  for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
+    const v = c.tokens[j] as Token;
+    if (v.kind !== 'word' || isClausePunct(v)) return -1;
+    if (!FUNCTION_WORDS.has(v.lower)) return j;
+  }
+  return -1;
+}
 
 /**
- * The thing a switch acts on kept as it is: a word of the key's name but its action (the "teeth" of teeth_whitening)
- * as the object of a verb of keeping ("leave the teeth alone", "keep the background sharp"), of a negated verb ("no
- * need to touch the background", "don't edit my teeth"), or as the subject of a verb of staying ("the background
- * should stay crisp"): the switch is off, unless the action's own word follows in the clause ("keep the background
- * blurred").
+ * The thing a switch acts on left as it is: a word of the key's name but its action (the "teeth" of teeth_whitening)
+ * as the object of a verb of keeping with nothing after it but words meaning unchanged ("keep the backdrop crisp",
+ * "leave my teeth be"), as the object of a negated verb of changing ("no need to retouch my teeth"), or as the
+ * subject of a verb of staying ("the backdrop should remain crisp"): the switch is off. Not when the keeping or
+ * staying is itself negated or asked against ("don't keep the backdrop crisp", "I don't want it to stay sharp"),
+ * nor when the action's own word follows in the clause ("keep the backdrop blurred").
  */
 function leftAsIs(c: Ctx, k: KeyPlan, head: string): void {
   const objects = k.nameWords.slice(0, -1);
+  const actionSaid = (from: number, to: number) => c.tokens.slice(from, to).some((x) => isContent(x) && c.lex.match(x.lower, head) > 0);
   for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
     if (!isContent(t) || !objects.some((n) => c.lex.match(t.lower, n) > 0)) continue;
-    let end = i + 1;
-    while (end < c.tokens.length && end - i <= 4 && !isClausePunct(c.tokens[end] as Token)) end++;
-    const actionSaid = (from: number, to: number) => c.tokens.slice(from, to).some((x) => isContent(x) && c.lex.match(x.lower, head) > 0);
+    const end = complementEnd(c, i + 1);
+    const v = governingWord(c, i);
+    const verb = c.tokens[v]?.lower ?? '';
+    const negated = v >= 0 && negationBefore(c, v) >= 0;
     let from = -1;
-    for (let j = i - 1; j >= 0 && i - j <= 4; j--) {
-      const v = c.tokens[j] as Token;
-      if (v.kind !== 'word' || isClausePunct(v)) break;
-      if (FUNCTION_WORDS.has(v.lower)) continue;
-      if (KEEPING_VERBS.has(v.lower)) from = j;
-      else if (c.lex.hasVerb(v.lower) && c.lex.match(v.lower, head) === 0) from = negationBefore(c, j);
-      break;
+    if (KEEPING_VERBS.has(verb)) from = !negated && unchanged(c, i + 1, end) ? v : -1;
+    else if (CHANGING_VERBS.has(verb)) from = negated ? negationBefore(c, v) : -1;
+    else if (!negated) {
+      // "the backdrop should remain crisp": modal and "to" only between the thing and the verb, not negated.
+      let s = i + 1;
+      while (s < end && FUNCTION_WORDS.has((c.tokens[s] as Token).lower)) s++;
+      if (s < end && STAYING_VERBS.has((c.tokens[s] as Token).lower) && negationBefore(c, s) < 0 && unchanged(c, s + 1, complementEnd(c, s + 1))) from = i;
     }
-    const stays = from < 0 && c.tokens.slice(i + 1, end).some((x) => STAYING_VERBS.has(x.lower));
-    if ((from < 0 && !stays) || actionSaid(from < 0 ? i : from, end)) continue;
-    c.out.push({ key: k.name, value: false, confidence: 0.75, tokens: span(from < 0 ? i : from, end), rule: 'left_as_is' });
+    if (from < 0 || actionSaid(from, end)) continue;
+    c.out.push({ key: k.name, value: false, confidence: 0.75, tokens: span(from, Math.max(end, i + 1)), rule: 'left_as_is' });
   }
 }
 
@@ -1078,9 +1121,11 @@ function personCounts(c: Ctx, k: KeyPlan): void {
     }
     // "zwei Personen", "deux personnes", "大人2名", "两个人", "한 명": other languages' numbers and counters (languages.ts).
     const foreign = foreignPersonCount(c, i);
-    if (foreign && withinRange(k, foreign.value)) {
+    // The whole number is the count, or none when the key cannot take it: "vingt cinq personnes" is no five.
+    if (foreign) {
       const from = WE_ARE.has(t.lower) && WE.has(c.tokens[i - 1]?.lower ?? '') ? i - 1 : i;
-      c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
+      if (withinRange(k, foreign.value)) c.out.push({ key: k.name, value: foreign.value, confidence: 0.8, tokens: span(from, foreign.to), rule: 'person_count' });
+      i = foreign.to - 1;
       continue;
     }
     // "one ticket", "two seats", "three pax": what a booking counts per person, when the key counts people.
@@ -1116,21 +1161,33 @@ function foreignPersonCount(c: Ctx, i: number): { value: number; to: number } | 
   // Not negated ("no somos cinco", "nous ne sommes pas"), and the number ends the phrase or counts persons: "somos 3
   // hermanos" says a family, not who travels.
   if (t.kind === 'word' && WE_ARE.has(t.lower) && next) {
-    const m = next.kind === 'number' ? Number(next.text) : FOREIGN_NUMBERS.get(next.lower);
+    const said = countAt(c, i + 1);
+    const m = said?.value;
     const prev = c.tokens[i - 1]?.lower ?? '';
     const before = WE.has(prev) ? (c.tokens[i - 2]?.lower ?? '') : prev;
     const negated = NEGATIONS.has(prev) || NEGATIONS.has(before) || prev === 'ne' || prev === 'non';
-    const after = c.tokens[i + 2];
+    const after = c.tokens[said?.to ?? i + 2];
     const persons = after?.kind === 'word' && PERSON_WORDS.has(after.lower);
     const ends = after === undefined || isClausePunct(after) || (after.kind === 'word' && (FROM_WORDS.has(after.lower) || TO_WORDS.has(after.lower)));
-    if (m !== undefined && Number.isInteger(m) && m > 0 && !negated && (persons || ends)) return { value: m, to: persons ? i + 3 : i + 2 };
+    if (m !== undefined && Number.isInteger(m) && m > 0 && !negated && (persons || ends)) return { value: m, to: (said?.to ?? i + 2) + (persons ? 1 : 0) };
     if (m !== undefined) return undefined;
   }
-  const n = t.kind === 'number' ? Number(t.text) : FOREIGN_NUMBERS.get(t.lower);
-  if (n === undefined || !Number.isInteger(n) || !next) return undefined;
-  if (next.kind === 'cjk' && startsWithPersonCounter(next.text)) return { value: n, to: i + 2 };
-  if (next.kind === 'word' && PERSON_WORDS.has(next.lower)) return { value: n, to: i + 2 };
+  const said = countAt(c, i);
+  const counted = c.tokens[said?.to ?? -1];
+  if (said === undefined || !Number.isInteger(said.value) || !counted) return undefined;
+  if (counted.kind === 'cjk' && startsWithPersonCounter(counted.text)) return { value: said.value, to: said.to + 1 };
+  if (counted.kind === 'word' && PERSON_WORDS.has(counted.lower)) return { value: said.value, to: said.to + 1 };
   return undefined;
+}
+
+/** Digits, or number words of French, German or Spanish by place value ("vingt cinq", "treinta y dos"), at token `i`. */
+function countAt(c: Ctx, i: number): { value: number; to: number } | undefined {
+  const t = c.tokens[i];
+  if (t?.kind === 'number') return { value: Number(t.text), to: i + 1 };
+  if (t?.kind !== 'word') return undefined;
+  const one = FOREIGN_NUMBERS.get(t.lower);
+  const said = foreignNumberAt((j) => (c.tokens[j]?.kind === 'word' ? c.tokens[j]?.text : undefined), i);
+  return said ?? (one === undefined ? undefined : { value: one, to: i + 1 });
 }
 
 function identifierLike(t: Token): boolean {
