@@ -38,7 +38,7 @@ export type { AssignDecision, AssignInput, AssignResult, Cluster, ClusterClient,
 
 // The trigger (§6.2.1 Threshold-Based Triggering).
 export { evaluateTrigger } from './trigger';
-export { clientHeatCeiling, contextCosine, evaluateNeedGroup, needGroupHeat } from './need-group';
+export { contextCosine, evaluateNeedGroup, needGroupHeat } from './need-group';
 export type { NeedGroupEvaluation } from './need-group';
 export type { TriggerEvaluation } from './trigger';
 
