@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedIndex } from '@parley/vectors';
-import { createSemanticPool, type MaturedCluster, type SemanticPool, type SemanticPoolConfig } from '../src/index';
+import { SCENARIOS } from '@parley/examples';
+import { createEvolutionEngine, createSemanticPool, type MaturedCluster, type SemanticPool, type SemanticPoolConfig } from '../src/index';
 import { type VectorIndex } from '@parley/vectors';
 
 const embedder = {
@@ -144,5 +145,29 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
 
   it('need_group_max is bounded: a limit above 50 is refused', async () => {
     await expect(createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { need_group_share: 0.6, need_group_max: 51 } })).rejects.toThrow(/need_group_max must be at most 50/);
+  });
+
+  it('derived executions: a later fragment joining a member other than the leader is a use of the group\'s key', async () => {
+    const template = SCENARIOS.find((x) => x.template.scenario === 'photo_retouch')?.template;
+    if (!template) throw new Error('photo_retouch template missing');
+    let t = T0;
+    const engine = await createEvolutionEngine({ embedder, index: createEmbeddedIndex(), templates: [template], clock: { now: () => t }, config: { similarity_threshold: 0.85, derive_executions: true, need_group_share: 0.6 } });
+    for (const value of ['matte', 'gloss', 'satin']) {
+      for (const client of [`${value}-1`, `${value}-2`]) for (const text of VALUES[value] as readonly string[]) await engine.ingest({ ts: (t += HOUR / 4), scenario: 'photo_retouch', client_id: client, text });
+    }
+    const patch = engine.rawPatches()[0];
+    expect(patch?.source_cluster_id).toBe('c1'); // the matte cluster leads
+    // Nine days of "gloss" requests: they join the gloss member, not the leader.
+    for (let d = 1; d < 10; d++) {
+      for (let c = 1; c <= 4; c++) {
+        t = T0 + d * 24 * HOUR + c * HOUR;
+        const r = await engine.ingest({ ts: t, scenario: 'photo_retouch', client_id: `g${c}`, text: 'gloss paper please' });
+        expect(r.global_cluster_id).not.toBe('c1');
+      }
+      engine.tick(T0 + (d + 1) * 24 * HOUR);
+    }
+    const figures = engine.decisions()[0]?.figures;
+    expect(figures?.payloads).toBeGreaterThan(0);
+    expect(figures?.payloads_with_key).toBe(figures?.payloads);
   });
 });
