@@ -170,4 +170,23 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
     expect(figures?.payloads).toBeGreaterThan(0);
     expect(figures?.payloads_with_key).toBe(figures?.payloads);
   });
+
+  it('the group reports under its member with the most clients, not the older one', async () => {
+    const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85, need_group_share: 0.6 } });
+    const matured: MaturedCluster[] = [];
+    let t = T0;
+    const plan: [string, number][] = [['matte', 2], ['gloss', 3], ['satin', 2]];
+    for (const [value, n] of plan) {
+      for (let i = 1; i <= n; i++) {
+        for (const text of VALUES[value] as readonly string[]) {
+          const r = await pool.ingest({ ts: (t += HOUR / 4), scenario: 'photo_retouch', client_id: `${value}-${i}`, text });
+          matured.push(...r.matured.filter((m) => m.scope === 'global'));
+        }
+      }
+    }
+    expect(matured).toHaveLength(1);
+    const leader = pool.cluster((matured[0] as MaturedCluster).cluster_id, t);
+    expect(leader?.samples.join(' ')).toContain('gloss');
+    expect(leader?.distinct_clients).toBe(3);
+  });
 });
