@@ -7,6 +7,9 @@ import { assertPositive, evolutionError } from './errors';
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
+/** The upper bound on `need_group_max`: the pool searches twice that many neighbours, as many as `neighbors` may (100). */
+export const NEED_GROUP_MAX_LIMIT = 50;
+
 export interface PoolConfig {
   /** zhou §6.2.1 "cosine similarity >= 0.85": a fragment joins a cluster at or above this score. */
   readonly similarity_threshold: number;
@@ -96,7 +99,7 @@ export interface PoolConfig {
    * by value or wording is seen as one. Null (the default): off, each cluster is gated alone.
    */
   readonly need_group_share: number | null;
-  /** The most clusters one need group holds (the nearest first). */
+  /** The most clusters one need group holds (the nearest first); at most `NEED_GROUP_MAX_LIMIT` (50). */
   readonly need_group_max: number;
   /**
    * A need group's members also share their context with the cluster the group is formed around: the cosine of the
@@ -156,6 +159,8 @@ export function validatePoolConfig(c: PoolConfig): void {
   for (const m of ['min_distinct_clients', 'min_occurrences', 'max_tracked_clients', 'max_samples', 'recent_samples', 'max_samples_per_client', 'min_phrasings', 'min_client_phrasings', 'regrow_clients', 'client_heat_per_interval', 'need_group_max'] as const) {
     if (!Number.isInteger(c[m]) || c[m] < 1) throw evolutionError('config', m, `${m} must be a positive integer, got ${c[m]}`);
   }
+  // Bounded work per fragment: the pool searches 2 × need_group_max neighbours and reads each candidate's samples.
+  if (c.need_group_max > NEED_GROUP_MAX_LIMIT) throw evolutionError('config', 'need_group_max', `need_group_max must be at most ${NEED_GROUP_MAX_LIMIT}, got ${c.need_group_max}`);
   if (c.global_max_client_share > 1) throw evolutionError('config', 'global_max_client_share', 'global_max_client_share is a share, at most 1');
   if (c.max_tracked_clients < c.min_distinct_clients) {
     throw evolutionError('config', 'max_tracked_clients', `max_tracked_clients (${c.max_tracked_clients}) must be at least min_distinct_clients (${c.min_distinct_clients}) or the gate could never count enough clients`);

@@ -12,7 +12,7 @@ export { EVOLUTION_RULES, evolutionError } from './errors';
 export type { EvolutionRule } from './errors';
 
 // Configuration (§6.2.1 defaults).
-export { DAY_MS, DEFAULT_POOL_CONFIG, HOUR_MS, mergeThreshold, perClientOccurrenceCap, poolConfig, validatePoolConfig } from './config';
+export { DAY_MS, DEFAULT_POOL_CONFIG, HOUR_MS, NEED_GROUP_MAX_LIMIT, mergeThreshold, perClientOccurrenceCap, poolConfig, validatePoolConfig } from './config';
 export type { PoolConfig } from './config';
 
 // Cohorts.
@@ -38,7 +38,7 @@ export type { AssignDecision, AssignInput, AssignResult, Cluster, ClusterClient,
 
 // The trigger (§6.2.1 Threshold-Based Triggering).
 export { evaluateTrigger } from './trigger';
-export { clientHeatCeiling, contextCosine, evaluateNeedGroup, needGroupHeat } from './need-group';
+export { contextCosine, evaluateNeedGroup, needGroupHeat } from './need-group';
 export type { NeedGroupEvaluation } from './need-group';
 export type { TriggerEvaluation } from './trigger';
 

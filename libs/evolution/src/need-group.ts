@@ -2,21 +2,22 @@
  * A need group (draft-zhou §6.2.1 dual-gate trigger, Parley): a coarser grouping of a global pool's clusters that
  * lets the gate see a need rather than a wording. The pool splits one choice, or one need said in many wordings and
  * languages, into one cluster per value or wording; each may stay below the heat gate for ever while the need as a
- * whole is asked for by many clients. A group is the clusters of one pool (scenario, global scope) whose centroids
- * are close at a looser threshold than the one a fragment joins a cluster at (`need_group_share` of it). The
- * clusters stay as they are (purity is measured on them); the group only decides the trigger, and on a trigger the
- * inducer reads the whole group's samples, so a choice is induced over all its values.
+ * whole is asked for by many clients. A group is clusters of one pool (scenario, global scope) whose centroids are
+ * close at a looser threshold than the one a fragment joins a cluster at (`need_group_share` of it) and whose samples
+ * share their context once the value word is set aside (`contextCosine` ≥ `need_group_context`); the pool forms it
+ * (libs/pool semantic-pool.ts). The clusters stay as they are (purity is measured on them); the group only decides the
+ * trigger, and on a trigger the inducer reads the whole group's samples, so a choice is induced over all its values.
  *
  * The group is evaluated as one cluster (`mergeClusters`: clients, occurrences and samples joined per client, each
  * client still one voice) through the ordinary dual gate, except for its heat: the sum of the members' heats would let
- * one client that speaks in several of them add heat in each. Each client's share of a member's heat (its uncapped
- * heat over the member's, `raw_heat`) is summed over the members and held to the most one client can ever add to one
- * cluster under the per-client heat cap (`clientHeatCeiling`), so a group needs the clients a cluster would.
+ * one client that speaks in several of them add capped heat in each. The group's heat is instead the heat one cluster
+ * holding all the members' fragments would have (`needGroupHeat`: each client's fragments replayed through the
+ * per-client cap once over all members), so the same fragments do not fire a group that would not fire one cluster (up to the record limit in `needGroupHeat`).
  */
 import { type PoolConfig } from './config';
 import { mergeClusters, type Cluster } from './cluster';
 import { evolutionError } from './errors';
-import { decayFactor, heatAt } from './heat';
+import { heatAt } from './heat';
 import { isGlobal, sameScope } from './scope';
 import { profileCosine } from './sibling';
 import { evaluateTrigger, type TriggerEvaluation } from './trigger';
@@ -30,37 +31,41 @@ export interface NeedGroupEvaluation {
 }
 
 /**
- * The most heat one client can hold in one global cluster under the per-client cap: `client_heat_per_interval`
- * increments every `client_heat_interval_ms`, decaying with the half-life, summed for ever (a geometric series).
- * Infinite when there is no interval (no cap).
- */
-export function clientHeatCeiling(config: PoolConfig): number {
-  if (config.client_heat_interval_ms <= 0) return Number.POSITIVE_INFINITY;
-  const perInterval = config.client_heat_per_interval * config.heat_increment;
-  return perInterval / (1 - decayFactor(config.client_heat_interval_ms, config.half_life_ms));
-}
-
-/**
- * The group's heat at `now`: each member's heat split among its clients by their uncapped heat (evenly when none is
- * recorded), each client's parts summed over the members and held to `clientHeatCeiling`, then summed over clients.
- * Client ids are outside strings: a Map.
+ * The group's heat at `now`: the heat one cluster holding all the members' fragments would have. Each client's
+ * fragment times in the members (`recent`, merged) are replayed in time order through the per-client cap of a global
+ * cluster (`clientAddsHeat`: at most `client_heat_per_interval` increments within any `client_heat_interval_ms`),
+ * each kept increment decayed to `now`, and the clients summed. A client speaking in several members is thus capped
+ * once over all of them, and each client holds only the heat of its own fragments (never a share of another's).
+ * Exact while each member records all of a client's fragments (`recent` keeps the latest `perClientOccurrenceCap`,
+ * 5 by default); beyond that the replay reads the recorded ones. Clients a member no longer tracks
+ * (`max_tracked_clients`) add nothing. Client ids are outside strings: a Map.
  */
 export function needGroupHeat(members: readonly Cluster[], now: number, config: PoolConfig): number {
-  const ceiling = clientHeatCeiling(config);
-  const perClient = new Map<string, number>();
+  const times = new Map<string, number[]>();
   for (const c of members) {
-    const heat = heatAt(c.heat, now, config.half_life_ms);
-    if (heat <= 0 || c.clients.length === 0) continue;
-    const raw = c.clients.map((x) => (x.raw_heat ? heatAt(x.raw_heat, now, config.half_life_ms) : 0));
-    const total = raw.reduce((a, b) => a + b, 0);
-    c.clients.forEach((x, i) => {
-      const part = total > 0 ? (heat * (raw[i] as number)) / total : heat / c.clients.length;
-      perClient.set(x.client_id, (perClient.get(x.client_id) ?? 0) + part);
-    });
+    for (const x of c.clients) {
+      const list = times.get(x.client_id);
+      if (list) list.push(...x.recent);
+      else times.set(x.client_id, [...x.recent]);
+    }
   }
   let sum = 0;
-  for (const h of perClient.values()) sum += Math.min(h, ceiling);
+  for (const list of times.values()) sum += cappedHeat(list, now, config);
   return sum;
+}
+
+/** One client's heat at `now` from its fragment times under the per-client cap, replayed in time order. */
+function cappedHeat(times: number[], now: number, config: PoolConfig): number {
+  const kept: number[] = [];
+  let heat = 0;
+  for (const t of times.sort((a, b) => a - b)) {
+    const inWindow = kept.filter((k) => t - k < config.client_heat_interval_ms).length;
+    if (inWindow >= config.client_heat_per_interval) continue;
+    kept.push(t);
+    if (kept.length > config.client_heat_per_interval) kept.shift();
+    heat += heatAt({ value: config.heat_increment, at: t }, now, config.half_life_ms);
+  }
+  return heat;
 }
 
 /**

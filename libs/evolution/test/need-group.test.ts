@@ -4,7 +4,7 @@
  * still in force. Time is an input everywhere (a fixed origin, never the wall clock). Made-up phrasings.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POOL_CONFIG, addToCluster, clientHeatCeiling, contextCosine, emptyCluster, evaluateNeedGroup, evaluateTrigger, markTriggered, needGroupHeat, profileCosine, wordProfile, type Cluster, type PoolKey } from '../src/index';
+import { DEFAULT_POOL_CONFIG, addToCluster, contextCosine, emptyCluster, evaluateNeedGroup, evaluateTrigger, markTriggered, needGroupHeat, profileCosine, wordProfile, type Cluster, type PoolKey } from '../src/index';
 import { DAY, HOUR, T0 } from './helpers';
 
 const GLOBAL: PoolKey = { scenario: 'photo_retouch', scope: 'global' };
@@ -57,18 +57,40 @@ describe('need groups: the gate over a group of clusters (zhou §6.2.1)', () => 
     expect(g.evaluation.heat).toBe(evaluateTrigger(matte, now, config).heat);
   });
 
-  it('keeps the per-client heat cap: one client speaking in five clusters holds no more heat than in one', () => {
-    const ceiling = clientHeatCeiling(config);
-    // 2 increments of 10 a day, half-life one day: 20 / (1 - 1/2) = 40, below the gate's 50.
-    expect(ceiling).toBe(40);
-    const spread = ['s1', 's2', 's3', 's4', 's5'].map((id, i) => cluster(id, ['solo'], ['remove the date stamp', 'erase the stamp', 'no date stamp'], start + i * HOUR));
-    const sum = spread.reduce((n, c) => n + evaluateTrigger(c, now, config).heat, 0);
-    expect(sum).toBeGreaterThanOrEqual(config.heat_threshold);
-    const heat = needGroupHeat(spread, now, config);
-    expect(heat).toBeLessThanOrEqual(ceiling);
-    const g = evaluateNeedGroup(spread, now, config);
-    expect(g.evaluation.distinct_clients).toBe(1);
+  it('caps each client once over the group: fragments that leave one cluster below the gate leave their group below it', () => {
+    // Clients A and B each send two fragments into each of three value clusters, C one: 13 fragments in 2h10m.
+    const vals = ['matte', 'gloss', 'satin'];
+    let members = vals.map((v, i) => emptyCluster(`v${i}`, GLOBAL, start));
+    let one = emptyCluster('one', GLOBAL, start);
+    let t = start;
+    const send = (i: number, client_id: string, text: string) => {
+      t += 10 * 60_000;
+      members = members.map((m, j) => (j === i ? addToCluster(m, { text, client_id, at: t }, text, 0.9, config) : m));
+      one = addToCluster(one, { text, client_id, at: t }, text, 0.9, config);
+    };
+    vals.forEach((v, i) => {
+      for (const c of ['A', 'B']) for (const text of [`a ${v} finish please`, `${v} prints for us`]) send(i, c, text);
+    });
+    send(2, 'C', 'satin finish would be nice');
+    const alone = evaluateTrigger(one, t, config);
+    expect(alone.fires).toBe(false);
+    expect(alone.heat).toBeLessThan(config.heat_threshold);
+    const g = evaluateNeedGroup(members, t, config);
+    // Two increments per client per day, as in one cluster: the group's heat is that cluster's, not three clusters' worth.
+    expect(g.evaluation.heat).toBeCloseTo(alone.heat, 9);
     expect(g.evaluation.fires).toBe(false);
+  });
+
+  it('one client speaking in five clusters holds the heat it would hold in one', () => {
+    const texts = ['remove the date stamp', 'erase the stamp', 'no date stamp'];
+    const spread = ['s1', 's2', 's3', 's4', 's5'].map((id, i) => cluster(id, ['solo'], texts, start + i * HOUR));
+    let one = emptyCluster('one', GLOBAL, start);
+    for (const c of spread) for (const x of c.clients) for (const at of x.recent) one = addToCluster(one, { text: 'erase the stamp', client_id: 'solo', at }, 'erase the stamp', 0.9, config);
+    const at = start + 6 * HOUR; // after the last fragment
+    const sum = spread.reduce((n, c) => n + evaluateTrigger(c, at, config).heat, 0);
+    expect(sum).toBeGreaterThanOrEqual(config.heat_threshold);
+    expect(needGroupHeat(spread, at, config)).toBeCloseTo(evaluateTrigger(one, at, config).heat, 9);
+    expect(needGroupHeat(spread, at, config)).toBeLessThanOrEqual(2 * config.heat_increment);
   });
 
   it('refuses members of another pool, client pools and an empty group', () => {

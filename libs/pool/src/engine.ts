@@ -219,6 +219,9 @@ export async function createEvolutionEngine(opts: CreateEngineOptions): Promise<
       if (r.matured.length > 0 || r.grown.length > 0) syncOutcomes();
       if (derive_executions && r.sanitized !== null) {
         const joined = new Set([r.global_cluster_id, r.client_cluster_id].filter((x): x is string => x !== null));
+        // A need group's patch names its leader: a fragment joining any member is a use of the group's key.
+        const leader = r.global_cluster_id === null ? undefined : pool.cluster(r.global_cluster_id, at)?.group_leader;
+        if (leader !== undefined) joined.add(leader);
         deriveExecution({ at, scenario: r.scenario, client_id: f.client_id, text: r.sanitized }, joined);
       }
       return {

@@ -171,6 +171,8 @@ export interface ClusterView {
   readonly samples: readonly string[];
   /** The cluster this one merged into (online agglomeration), else null. */
   readonly merged_into: string | null;
+  /** Need groups (opt-in): the member whose report spoke for this cluster's group; absent when not in a group. */
+  readonly group_leader?: string;
 }
 
 export interface HeatSample {
@@ -225,6 +227,8 @@ interface ClusterState {
   group_leader: string | null;
   /** On a group's leader: the group's member ids (itself first), else null. */
   group_members: string[] | null;
+  /** On a group's leader: the distinct clients ever seen across its members, kept as they arrive, else null. */
+  group_clients: Set<string> | null;
 }
 
 /**
@@ -301,7 +305,7 @@ async function assignIn(ps: PoolState, pool: PoolKey, vector: readonly number[],
   const weight = centroidWeight(pool.scope, created ? 0 : (states.get(res.cluster.id)?.clients.get(fragment.client_id) ?? 0), config);
   if (created) {
     ps.clusterSeq = seq;
-    st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null, group_leader: null, group_members: null };
+    st = { cluster: res.cluster, pool, point_id: pointId(seq), clients: new Map(), centroid_weight: weight, peak_heat: 0, peak_at: fragment.at, outcome: null, reported_clients: null, merged_into: null, group_leader: null, group_members: null, group_clients: null };
     states.set(res.cluster.id, st);
     byPoint.set(st.point_id, res.cluster.id);
     centroid = Array.from(vector);
@@ -317,6 +321,7 @@ async function assignIn(ps: PoolState, pool: PoolKey, vector: readonly number[],
     st.cluster = res.cluster;
   }
   st.clients.set(fragment.client_id, (st.clients.get(fragment.client_id) ?? 0) + 1);
+  if (st.group_leader !== null) states.get(st.group_leader)?.group_clients?.add(fragment.client_id);
   if (centroid !== null) {
     await index.upsert(collectionOf(pool.scenario), [{ id: st.point_id, vector: centroid, payload: { cluster_id: st.cluster.id, scope } }]);
     // Centroids converge as clusters grow: look for a partner at sizes 1, 2, 4, 8, … and every 16th fragment
@@ -358,6 +363,9 @@ async function agglomerate(ps: PoolState, st: ClusterState, centroid: readonly n
   into.cluster = mergeClusters(into.cluster, from.cluster, ps.config);
   into.centroid_weight = w;
   for (const [c, n] of from.clients) into.clients.set(c, (into.clients.get(c) ?? 0) + n);
+  // A group member absorbing a cluster (never another member: members are fired) adds its clients to the group.
+  const groupClients = into.group_leader === null ? null : (ps.states.get(into.group_leader)?.group_clients ?? null);
+  if (groupClients !== null) for (const c of from.clients.keys()) groupClients.add(c);
   if (from.peak_heat > into.peak_heat) {
     into.peak_heat = from.peak_heat;
     into.peak_at = from.peak_at;
@@ -398,10 +406,11 @@ function conceptPartner(ps: PoolState, st: ClusterState, near: readonly { id: st
  * Need groups (libs/evolution need-group.ts; zhou §6.2.1 dual gate, Parley): with `need_group_share` set, a global
  * cluster that is below the gate on its own is evaluated with the untriggered clusters of its pool whose centroids
  * reach `need_group_share × similarity_threshold` (at most `need_group_max`, the nearest first). When the group
- * passes the gate every member is marked fired and one `matured` report speaks for it, under the cluster the
- * fragment joined, with the group's samples (so a choice is induced over all its values); later, a member's growth
+ * passes the gate every member is marked fired and one `matured` report speaks for it, under its member with the
+ * most clients (the leader; ties: the older), with the group's samples (so a choice is induced over all its values); later, a member's growth
  * reports the group (`grown`, under the leader) once the group gained `regrow_clients` clients. Returns null when the
- * ordinary per-cluster path applies. Reads centroids only (the samples it passes on are sanitised texts).
+ * ordinary per-cluster path applies. Reads centroids and the candidates' sanitised samples (their shared context,
+ * `contextCosine`); the samples it passes on are sanitised texts.
  */
 async function needGroupStep(ps: PoolState, st: ClusterState, ev: TriggerEvaluation, at: number): Promise<MaturedCluster | null> {
   const { config } = ps;
@@ -421,7 +430,8 @@ async function needGroupStep(ps: PoolState, st: ClusterState, ev: TriggerEvaluat
     m.group_leader = leader.cluster.id;
   }
   leader.group_members = [leader, ...all.filter((m) => m !== leader)].map((m) => m.cluster.id);
-  leader.reported_clients = groupClients(all);
+  leader.group_clients = new Set(all.flatMap((m) => [...m.clients.keys()]));
+  leader.reported_clients = leader.group_clients.size;
   const led = evaluateNeedGroup(leader.group_members.map((id) => (ps.states.get(id) as ClusterState).cluster), at, config);
   return { ...maturedOf(leader, { ...g.evaluation, reasons: led.evaluation.reasons.slice(0, 1).concat(g.evaluation.reasons.slice(1)) }, at), size: led.group.size, samples: samplesOf(led.group) };
 }
@@ -434,7 +444,8 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
   const coll = collectionOf(st.pool.scenario);
   const [point] = await ps.index.get(coll, [st.point_id]);
   if (!point) return [];
-  const hits = await ps.index.search(coll, Array.from(point.vector), { limit: ps.config.need_group_max, filter: { must: [{ key: 'scope', match: scopeKey(st.pool.scope) }] } });
+  // Twice the group's size: the cluster itself and fired, grouped or one-client neighbours take slots too.
+  const hits = await ps.index.search(coll, Array.from(point.vector), { limit: 2 * ps.config.need_group_max, filter: { must: [{ key: 'scope', match: scopeKey(st.pool.scope) }] } });
   const out: ClusterState[] = [];
   let mine: Map<string, number> | null = null;
   for (const h of [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
@@ -455,20 +466,14 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
 /** A fired group that gained `regrow_clients` distinct clients since it last reported: a `grown` report under its leader. */
 function groupGrown(ps: PoolState, leaderId: string, at: number): MaturedCluster | null {
   const leader = ps.states.get(leaderId);
-  if (!leader || leader.group_members === null) return null;
-  const all = leader.group_members.map((id) => ps.states.get(id)).filter((m): m is ClusterState => m !== undefined && m.merged_into === null);
-  const n = groupClients(all);
+  if (!leader || leader.group_members === null || leader.group_clients === null) return null;
+  // O(1) per fragment: the group's client set is kept as clients arrive (assignIn, agglomerate), never rebuilt here.
+  const n = leader.group_clients.size;
   if (n < (leader.reported_clients ?? 0) + ps.config.regrow_clients) return null;
   leader.reported_clients = n;
+  const all = leader.group_members.map((id) => ps.states.get(id)).filter((m): m is ClusterState => m !== undefined && m.merged_into === null);
   const g = evaluateNeedGroup(all.map((m) => m.cluster), at, ps.config);
   return { ...maturedOf(leader, g.evaluation, at), size: g.group.size, samples: samplesOf(g.group), kind: 'grown' };
-}
-
-/** Distinct clients ever seen across a group's clusters. */
-function groupClients(all: readonly ClusterState[]): number {
-  const ids = new Set<string>();
-  for (const m of all) for (const c of m.clients.keys()) ids.add(c);
-  return ids.size;
 }
 
 function samplesOf(c: Cluster): MaturedCluster['samples'] {
@@ -509,6 +514,7 @@ function viewOf(config: PoolConfig, st: ClusterState, now: number): ClusterView 
     patch_id: st.outcome?.patch_id ?? null,
     samples: topSamples(st.cluster, 3),
     merged_into: st.merged_into,
+    ...(st.group_leader !== null ? { group_leader: st.group_leader } : {}),
   };
 }
 
@@ -627,7 +633,13 @@ export async function createSemanticPool(opts: CreateSemanticPoolOptions): Promi
     },
     markOutcome(clusterId, outcome) {
       const st = ps.states.get(clusterId);
-      if (st) st.outcome = outcome;
+      if (!st) return;
+      st.outcome = outcome;
+      // A need group's report is its leader's: every member gets the group's outcome and key.
+      for (const id of st.group_members ?? []) {
+        const m = ps.states.get(id);
+        if (m) m.outcome = outcome;
+      }
     },
     sampleHeat(now, minHeat = 0.5) {
       const out: HeatSample[] = [];

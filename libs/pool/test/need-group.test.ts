@@ -8,7 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedIndex } from '@parley/vectors';
-import { createSemanticPool, type MaturedCluster, type SemanticPoolConfig } from '../src/index';
+import { SCENARIOS } from '@parley/examples';
+import { createEvolutionEngine, createSemanticPool, type MaturedCluster, type SemanticPool, type SemanticPoolConfig } from '../src/index';
+import { type VectorIndex } from '@parley/vectors';
 
 const embedder = {
   id: 'stub-need-group',
@@ -31,8 +33,17 @@ const VALUES: Record<string, readonly string[]> = {
   stamp: ['remove the date stamp', 'no date stamp in the corner'],
 };
 
-async function run(config: SemanticPoolConfig, extra: readonly string[] = [], solo = false): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number }> {
-  const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85, ...config } });
+/** The index, counting the search limits it is asked for. */
+function countingIndex(): { index: VectorIndex; limits: number[] } {
+  const inner = createEmbeddedIndex();
+  const limits: number[] = [];
+  const index: VectorIndex = { ...inner, ensureCollection: inner.ensureCollection.bind(inner), upsert: inner.upsert.bind(inner), get: inner.get.bind(inner), delete: inner.delete.bind(inner), search: (name, vector, opts) => (limits.push(opts.limit), inner.search(name, vector, opts)) };
+  return { index, limits };
+}
+
+async function run(config: SemanticPoolConfig, extra: readonly string[] = [], solo = false): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number; pool: SemanticPool; t: number; limits: number[] }> {
+  const { index, limits } = countingIndex();
+  const pool = await createSemanticPool({ embedder, index, config: { similarity_threshold: 0.85, ...config } });
   const matured: MaturedCluster[] = [];
   const grown: MaturedCluster[] = [];
   let t = T0;
@@ -48,7 +59,7 @@ async function run(config: SemanticPoolConfig, extra: readonly string[] = [], so
   }
   // Later clients of one value: the fired group grows.
   for (const client of extra) for (const text of VALUES['satin'] as readonly string[]) await send(client, text);
-  return { matured, grown, clusters: pool.clusters(t).filter((c) => c.scope === 'global').length };
+  return { matured, grown, clusters: pool.clusters(t).filter((c) => c.scope === 'global').length, pool, t, limits };
 }
 
 describe('need groups in the semantic pool (zhou §6.2.1)', () => {
@@ -95,8 +106,87 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
     expect((r.matured[0] as MaturedCluster).samples.map((x) => x.text).join(' | ')).not.toContain('velvet');
   });
 
-  it('a looser share than the geometry allows groups nothing: the gate is the cluster\'s own', async () => {
-    const r = await run({ need_group_share: 0.9 });
-    expect(r.matured).toEqual([]);
+  it('a stricter share than the geometry allows (0.9 × 0.85 = 0.765 above the values\' 0.64) groups nothing: the same clusters and reports as off', async () => {
+    const off = await run({});
+    const r = await run({ need_group_share: 0.9, need_group_max: 7 });
+    // It did look for a group (searches of 2 × need_group_max) and found none.
+    expect(r.limits).toContain(14);
+    expect(r.matured).toEqual(off.matured);
+    expect(r.grown).toEqual(off.grown);
+    expect(JSON.stringify(r.pool.clusters(r.t))).toBe(JSON.stringify(off.pool.clusters(off.t)));
+  });
+
+  it('off: no search for a group is ever made, whatever need_group_max says', async () => {
+    const off = await run({ need_group_max: 7 }, ['satin-3', 'satin-4', 'satin-5'], true);
+    expect(off.limits.length).toBeGreaterThan(0);
+    expect(off.limits).not.toContain(14);
+    const on = await run({ need_group_share: 0.6, need_group_max: 7 }, ['satin-3', 'satin-4', 'satin-5'], true);
+    expect(on.limits.length).toBeGreaterThan(off.limits.length);
+  });
+
+  it('every member takes the outcome and key told for the group\'s leader, and its view names the leader', async () => {
+    const r = await run({ need_group_share: 0.6 });
+    const leader = (r.matured[0] as MaturedCluster).cluster_id;
+    r.pool.markOutcome(leader, { outcome: 'patched', patch_id: 'p1', key_name: 'finish' });
+    const views = r.pool.clusters(r.t).filter((c) => c.scope === 'global');
+    const members = views.filter((c) => c.group_leader !== undefined);
+    expect(members).toHaveLength(3);
+    for (const m of members) {
+      expect(m.group_leader).toBe(leader);
+      expect(m.trigger_outcome).toBe('patched');
+      expect(m.key_name).toBe('finish');
+    }
+    // Clusters outside the group keep no outcome and name no leader.
+    for (const c of views.filter((v) => v.group_leader === undefined)) {
+      expect(c.trigger_outcome).toBeNull();
+      expect(Object.keys(c)).not.toContain('group_leader');
+    }
+  });
+
+  it('need_group_max is bounded: a limit above 50 is refused', async () => {
+    await expect(createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { need_group_share: 0.6, need_group_max: 51 } })).rejects.toThrow(/need_group_max must be at most 50/);
+  });
+
+  it('derived executions: a later fragment joining a member other than the leader is a use of the group\'s key', async () => {
+    const template = SCENARIOS.find((x) => x.template.scenario === 'photo_retouch')?.template;
+    if (!template) throw new Error('photo_retouch template missing');
+    let t = T0;
+    const engine = await createEvolutionEngine({ embedder, index: createEmbeddedIndex(), templates: [template], clock: { now: () => t }, config: { similarity_threshold: 0.85, derive_executions: true, need_group_share: 0.6 } });
+    for (const value of ['matte', 'gloss', 'satin']) {
+      for (const client of [`${value}-1`, `${value}-2`]) for (const text of VALUES[value] as readonly string[]) await engine.ingest({ ts: (t += HOUR / 4), scenario: 'photo_retouch', client_id: client, text });
+    }
+    const patch = engine.rawPatches()[0];
+    expect(patch?.source_cluster_id).toBe('c1'); // the matte cluster leads
+    // Nine days of "gloss" requests: they join the gloss member, not the leader.
+    for (let d = 1; d < 10; d++) {
+      for (let c = 1; c <= 4; c++) {
+        t = T0 + d * 24 * HOUR + c * HOUR;
+        const r = await engine.ingest({ ts: t, scenario: 'photo_retouch', client_id: `g${c}`, text: 'gloss paper please' });
+        expect(r.global_cluster_id).not.toBe('c1');
+      }
+      engine.tick(T0 + (d + 1) * 24 * HOUR);
+    }
+    const figures = engine.decisions()[0]?.figures;
+    expect(figures?.payloads).toBeGreaterThan(0);
+    expect(figures?.payloads_with_key).toBe(figures?.payloads);
+  });
+
+  it('the group reports under its member with the most clients, not the older one', async () => {
+    const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.85, need_group_share: 0.6 } });
+    const matured: MaturedCluster[] = [];
+    let t = T0;
+    const plan: [string, number][] = [['matte', 2], ['gloss', 3], ['satin', 2]];
+    for (const [value, n] of plan) {
+      for (let i = 1; i <= n; i++) {
+        for (const text of VALUES[value] as readonly string[]) {
+          const r = await pool.ingest({ ts: (t += HOUR / 4), scenario: 'photo_retouch', client_id: `${value}-${i}`, text });
+          matured.push(...r.matured.filter((m) => m.scope === 'global'));
+        }
+      }
+    }
+    expect(matured).toHaveLength(1);
+    const leader = pool.cluster((matured[0] as MaturedCluster).cluster_id, t);
+    expect(leader?.samples.join(' ')).toContain('gloss');
+    expect(leader?.distinct_clients).toBe(3);
   });
 });
