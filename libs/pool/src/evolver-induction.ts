@@ -14,6 +14,7 @@ import {
   detectConflict,
   existingKeysFor,
   keyMetrics,
+  namedByAct,
   newEnumValues,
   oneSlot,
   profileCosine,
@@ -347,7 +348,9 @@ async function siblingOf(
     if (cos < SIBLING_COSINE && probes < MAX_JOINT_PROBES && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
       probes++;
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
-      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
+      // Provenance, re-derived from each cluster's samples: a key the act on an object names (Candidate.act) fills no slot.
+      const byAct = (k: KeyDefinition): boolean => namedByAct(k, k === own ? m.samples : theirs.samples, lex);
+      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition, byAct)) cos = SIBLING_COSINE;
     }
     if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice, count };
   }
