@@ -160,9 +160,10 @@ export interface Candidate {
   readonly phrasings?: number;
   /**
    * A yes/no key named by the act said on its object (acts.ts: acne_removal, straighten_horizon): the verb and the
-   * object's words. Its object is no value of a choice (sibling oneSlot).
+   * object's words, and the noun of the act naming it (null: `<verb>_<object>`). Its object is no value of a choice
+   * (sibling oneSlot).
    */
-  readonly act?: { readonly verb: string; readonly object: readonly string[] };
+  readonly act?: { readonly verb: string; readonly noun: string | null; readonly object: readonly string[] };
 }
 
 export type InductionResult = { readonly ok: true; readonly candidate: Candidate } | { readonly ok: false; readonly reason: string; readonly fragments_excluded: number };
@@ -467,13 +468,18 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
 }
 
 /**
- * Whether induction over a cluster's samples names this yes/no key by an act on its object (Candidate.act): the
- * key's provenance, re-derived from its samples where only the key is kept (sibling oneSlot).
+ * Whether this yes/no key was named by an act on its object (Candidate.act): the key's provenance, re-derived from
+ * its cluster's samples where only the key is kept (sibling oneSlot). The samples still say the act, and the key is
+ * named as that act names (`<object>_<act noun>`, `<verb>_<object>`), though its object may have been read from
+ * fewer samples (acne_removal, the samples now saying blemish_removal).
  */
 export function namedByAct(key: KeyDefinition, samples: readonly InductionSample[], lexicon: Lexicon | null): boolean {
   if (key.key_type !== 'boolean') return false;
   const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, lexicon ? { lexicon } : {});
-  return r.ok && r.candidate.act !== undefined && r.candidate.key.key_name === key.key_name;
+  const act = r.ok ? r.candidate.act : undefined;
+  if (!r.ok || act === undefined) return false;
+  const words = key.key_name.split('_');
+  return r.candidate.key.key_name === key.key_name || (act.noun !== null ? words[words.length - 1] === act.noun : words[0] === act.verb);
 }
 
 /**
@@ -1083,7 +1089,7 @@ interface Typed {
   /** The name's words when the lexicon names the choice (cohyponym.ts: the values' shared hypernym), not the fragments. */
   readonly kindWords?: readonly string[];
   /** A yes/no need named by its act on its object (Candidate.act). */
-  readonly act?: { readonly verb: string; readonly object: readonly string[] };
+  readonly act?: Candidate['act'];
 }
 
 /** Step 4 (zhou §6.2.2): the type from evidence: structure, scale, number, else a choice or a yes/no need. `headWords` may be renamed. */
@@ -1418,7 +1424,7 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
     // An act is named by what it is done to (acts.ts): "remove the power lines" → power_line_removal, "whiten my
     // teeth" → tooth_whitening, "straighten the horizon" → straighten_horizon.
     if (act.object.length > 0) headWords.splice(0, headWords.length, ...act.object);
-    const said = { verb: act.verb, object: act.object };
+    const said = { verb: act.verb, noun: act.actNoun, object: act.object };
     return act.actNoun !== null ? { suffix: act.actNoun, namePrefix: null, act: said } : { suffix: null, namePrefix: act.verb, act: said };
   }
   if (restricted !== null) {

@@ -140,7 +140,7 @@ describe('acts: keys named by an act fill no choice slot', () => {
   it('records which keys the act named (Candidate.act), re-derived from the samples', () => {
     const lids = [said('unscrew the red lids', 3), said('please unscrew the red lid', 2), said('unscrew red lids of the jars', 2)];
     const r = induceKey(lids, DEFAULT_INDUCTION_OPTIONS, { lexicon });
-    expect(r.ok && r.candidate.act).toEqual({ verb: 'unscrew', object: ['red', 'lid'] });
+    expect(r.ok && r.candidate.act).toEqual({ verb: 'unscrew', noun: null, object: ['red', 'lid'] });
     const key = { key_name: 'unscrew_red_lid', key_type: 'boolean' as const, required: false, semantic_description: 'x' };
     expect(namedByAct(key, lids, lexicon)).toBe(true);
     const joint = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['red', 'gray'] };
