@@ -1,13 +1,15 @@
 /**
  * A yes/no need said as an act on an object (draft-zhou §6.2.2, naming a candidate key): "remove the logo", "whiten
  * my teeth", "teeth whitening", "straighten the horizon". The need is the act, so it is named by the act and what it
- * is done to: `<object>_<act noun>` when WordNet derives a noun of the act from the verb (remove → removal, whiten →
- * whitening, correct → correction), else `<verb>_<object>` (straighten_horizon). Needs said as possession ("I need a
- * wheelchair") are no act and keep `needs_<head>`.
+ * is done to: `<object>_<act noun>` when WordNet links the verb's most frequent sense, a change, contact or creation,
+ * to a noun of the act in noun.act (remove → removal, whiten → whitening, press → pressing; actNounOf), else
+ * `<verb>_<object>` (straighten_horizon, send_technician). Needs said as possession ("I need a wheelchair") are no act
+ * and keep `needs_<head>`.
  *
  * One act is one verb, or verbs of one sense family across clients: verbs that share their most frequent WordNet
- * synset (whiten / white), and the verbs of taking something away the inducer already knew as one family
- * (remove, erase, delete, hide, get rid of, take out: REMOVAL_VERBS in induce.ts).
+ * synset (whiten / white), and the verbs of taking something away the inducer already knew as one family, named
+ * `removal` (REMOVAL_VERBS and REMOVAL_PHRASE in induce.ts: remove, erase, delete, eliminate, hide, rid, retouch, and
+ * also clean, clear, drop, cut, fix, reduce; get rid of, take … out).
  *
  * Pure: every word is read through the callbacks and the lexicon; outside words key Maps only.
  */
