@@ -134,29 +134,37 @@ export function createWordNetLexicon(wn: WordNet, wv?: WordVectors): Lexicon {
       hypCache.set(k, v);
       return v;
     },
-    // Derivational links (`+`) of every sense, most frequent first; a lexical link from another member of the synset
-    // is not the word's ("remove" in [take_out, move_out, remove] links no noun of "take out").
-    derived(word, from, to) {
+    // Derivational links (`+`) of the word's most frequent sense only (a link of another sense names another act:
+    // deliver a speech → delivery, press → pressure); a lexical link from another member of the synset is not the
+    // word's ("remove" in [take_out, move_out, remove] links no noun of "take out"). With `lexFile`, only targets in
+    // that lexicographer file (noun.act); the most frequent first: the target's rank among its lemma's senses (WordNet
+    // orders them by tag count), then the lemma's tagged senses.
+    derived(word, from, to, lexFile) {
       if (word.length > 40) return [];
-      const k = `${from}:${to}:${word}`;
+      const k = `${from}:${to}:${lexFile ?? ''}:${word}`;
       const hit = derivedCache.get(k);
       if (hit) return hit;
-      const out: string[] = [];
+      const found: { w: string; rank: number; tags: number }[] = [];
       const e = entry(word, from);
-      for (const off of e?.offsets ?? []) {
-        const s = wn.synset(from, off);
-        if (!s) continue;
-        const at = s.words.indexOf(e?.lemma ?? word) + 1;
-        for (const p of s.pointers) {
-          if (p.symbol !== '+' || p.pos !== to || (p.source !== 0 && p.source !== at)) continue;
-          const t = wn.synset(p.pos, p.offset);
-          const w = t ? (p.target > 0 ? t.words[p.target - 1] : t.words[0]) : undefined;
-          if (w !== undefined && !out.includes(w)) out.push(w);
-        }
+      const s = e && e.offsets.length > 0 ? wn.synset(from, e.offsets[0] as number) : undefined;
+      const at = s ? s.words.indexOf(e?.lemma ?? word) + 1 : 0;
+      for (const p of s?.pointers ?? []) {
+        if (p.symbol !== '+' || p.pos !== to || (p.source !== 0 && p.source !== at)) continue;
+        const t = wn.synset(p.pos, p.offset);
+        const w = t ? (p.target > 0 ? t.words[p.target - 1] : t.words[0]) : undefined;
+        if (w === undefined || (lexFile !== undefined && t?.lexFile !== lexFile) || found.some((f) => f.w === w)) continue;
+        const te = wn.lookup(w, to);
+        found.push({ w, rank: te ? te.offsets.indexOf(p.offset) : 99, tags: te?.tagSenseCount ?? 0 });
       }
-      const v = Object.freeze(out);
+      const v = Object.freeze(found.sort((a, b) => a.rank - b.rank || b.tags - a.tags).map((f) => f.w));
       if (derivedCache.size < 100_000) derivedCache.set(k, v);
       return v;
+    },
+    lexFile(word, pos) {
+      if (word.length > 40) return null;
+      const e = entry(word, pos);
+      const s = e && e.offsets.length > 0 ? wn.synset(pos, e.offsets[0] as number) : undefined;
+      return s ? s.lexFile : null;
     },
     // The most frequent sense is an instance when WordNet links it up by an instance hypernym (`@i`): paris, london
     // (national_capital), einstein (physicist); the five synsets with both links (alabama, orion) are named too.

@@ -53,7 +53,17 @@ export interface Synset {
   readonly gloss: string;
   /** An adjective satellite (`s`): its `&` pointer leads to the head of its cluster. */
   readonly satellite: boolean;
+  /** Its lexicographer file (lexnames(5WN)): `noun.act`, `noun.time`, `verb.change`, …; '' when out of range. */
+  readonly lexFile: string;
 }
+
+/** lexnames(5WN): the lexicographer files by number. */
+const LEX_FILES: readonly string[] = ('adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body ' +
+  'noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location noun.motive noun.object ' +
+  'noun.person noun.phenomenon noun.plant noun.possession noun.process noun.quantity noun.relation noun.shape noun.state ' +
+  'noun.substance noun.time verb.body verb.change verb.cognition verb.communication verb.competition verb.consumption ' +
+  'verb.contact verb.creation verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative ' +
+  'verb.weather adj.ppl').split(' ');
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
@@ -309,5 +319,5 @@ function parseDataLine(line: string, pos: Pos): Synset {
       target: parseInt(st.slice(2, 4), 16),
     });
   }
-  return { offset, pos, words, pointers, gloss, satellite: head[2] === 's' };
+  return { offset, pos, words, pointers, gloss, satellite: head[2] === 's', lexFile: LEX_FILES[Number(head[1])] ?? '' };
 }

@@ -2,7 +2,7 @@
 // (draft-zhou §6.2.2; libs/evolution acts.ts: remove → removal, whiten → whitening).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordNetLexicon } from '../src/index';
-import type { Lexicon } from '@parley/evolution';
+import { DEFAULT_INDUCTION_OPTIONS, induceKey, type InductionSample, type Lexicon } from '@parley/evolution';
 
 let lex: Lexicon;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('WordNet lexicon: derived', () => {
-  it('reads the nouns derived from a verb over its senses, the word’s own links only', () => {
+  it('reads the nouns derived from a verb’s most frequent sense, the word’s own links only', () => {
     expect(lex.derived?.('whiten', 'v', 'n')).toContain('whitening');
     expect(lex.derived?.('remove', 'v', 'n')).toEqual(expect.arrayContaining(['removal', 'remover']));
     expect(lex.derived?.('correct', 'v', 'n')).toContain('correction');
@@ -23,3 +23,49 @@ describe('WordNet lexicon: derived', () => {
     for (const w of ['constructor', '__proto__', 'a\u0000b', '\ud800', 'x'.repeat(1 << 20), 'zzqxv']) expect(lex.derived?.(w, 'v', 'n')).toEqual([]);
   });
 });
+
+describe('WordNet lexicon: nouns of an act and lexicographer files', () => {
+  it('keeps noun.act targets of the most frequent sense, the most frequent first', () => {
+    expect(lex.derived?.('press', 'v', 'n', 'noun.act')[0]).toBe('pressing');
+    expect(lex.derived?.('remove', 'v', 'n', 'noun.act')[0]).toBe('removal');
+    // "deliver"'s most frequent sense is delivering a speech: its delivery is a communication, no noun.act.
+    expect(lex.derived?.('deliver', 'v', 'n', 'noun.act')).not.toContain('deliverance');
+    expect(lex.lexFile?.('tomorrow', 'n')).toBe('noun.time');
+    expect(lex.lexFile?.('send', 'v')).toBe('verb.motion');
+    // "constructor" is a WordNet noun (a person who builds); the others are none.
+    expect(lex.lexFile?.('constructor', 'n')).toBe('noun.person');
+    for (const w of ['__proto__', 'a\u0000b', '\ud800', 'x'.repeat(1 << 20)]) expect(lex.lexFile?.(w, 'n') ?? null).toBeNull();
+  });
+});
+
+let n = 0;
+const said = (text: string, clients: number): InductionSample => ({ text, count: clients, clients: Array.from({ length: clients }, () => `c${n++}`) });
+const named = (samples: InductionSample[]): string => {
+  const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, { lexicon: lex });
+  if (!r.ok) throw new Error(r.reason);
+  return r.candidate.key.key_name;
+};
+
+// Made-up phrasings (draft-zhou §6.2.2 naming; libs/evolution acts.ts), read with WordNet.
+describe('rule inducer on WordNet: a yes/no need named by its act on its object', () => {
+  it('names the act from its verb’s most frequent sense, or <verb>_<object>', () => {
+    expect(named([said('deliver the package', 3), said('please deliver the package today', 2), said('package delivery', 2)])).toMatch(/^(package_delivery|deliver_package)$/);
+    expect(named([said('press my shirts', 3), said('please press the shirts', 2), said('shirts pressed', 2)])).not.toBe('shirt_pressure');
+    expect(named([said('please send a technician', 3), said('send a technician today', 2), said('can you send a technician', 2)])).toBe('send_technician');
+    expect(named([said('keep the original', 3), said('please keep the original file', 2), said('keep the originals too', 2)])).not.toBe('original_keeping');
+    expect(named([s('remove the logo'), said('please remove the logo', 2), said('remove logo', 2)])).toBe('logo_removal');
+    expect(named([said('whiten my teeth', 3), said('please whiten teeth', 2), said('teeth whitening', 2)])).toBe('tooth_whitening');
+  });
+
+  it('reads the verb of a verb-object pair as the act, never its object noun', () => {
+    expect(named([said('water the plants', 3), said('please water my plants', 2), said('plant watering', 2)])).toMatch(/^(plant_watering|water_plant)$/);
+  });
+
+  it('takes no noun of time for the object', () => {
+    expect(named([said('call me back', 3), said('please call me back', 2), said('call back tomorrow', 2)])).not.toBe('tomorrow_call');
+  });
+});
+
+function s(text: string): InductionSample {
+  return said(text, 3);
+}

@@ -1,13 +1,15 @@
 /**
  * A yes/no need said as an act on an object (draft-zhou §6.2.2, naming a candidate key): "remove the logo", "whiten
  * my teeth", "teeth whitening", "straighten the horizon". The need is the act, so it is named by the act and what it
- * is done to: `<object>_<act noun>` when WordNet derives a noun of the act from the verb (remove → removal, whiten →
- * whitening, correct → correction), else `<verb>_<object>` (straighten_horizon). Needs said as possession ("I need a
- * wheelchair") are no act and keep `needs_<head>`.
+ * is done to: `<object>_<act noun>` when WordNet links the verb's most frequent sense, a change, contact or creation,
+ * to a noun of the act in noun.act (remove → removal, whiten → whitening, press → pressing; actNounOf), else
+ * `<verb>_<object>` (straighten_horizon, send_technician). Needs said as possession ("I need a wheelchair") are no act
+ * and keep `needs_<head>`.
  *
  * One act is one verb, or verbs of one sense family across clients: verbs that share their most frequent WordNet
- * synset (whiten / white), and the verbs of taking something away the inducer already knew as one family
- * (remove, erase, delete, hide, get rid of, take out: REMOVAL_VERBS in induce.ts).
+ * synset (whiten / white), and the verbs of taking something away the inducer already knew as one family, named
+ * `removal` (REMOVAL_VERBS and REMOVAL_PHRASE in induce.ts: remove, erase, delete, eliminate, hide, rid, retouch, and
+ * also clean, clear, drop, cut, fix, reduce; get rid of, take … out).
  *
  * Pure: every word is read through the callbacks and the lexicon; outside words key Maps only.
  */
@@ -65,8 +67,6 @@ const REMOVAL_SHARE = 0.4;
  * are more often incidental to a need said otherwise ("make it carbon neutral" by 6 clients, "offset the carbon" by 5).
  */
 const ACT_SHARE = 0.5;
-/** English suffixes of a noun of an act (a closed class: removal, correction, whitening, payment); agents (-er) are not. */
-const ACT_SUFFIXES: readonly string[] = ['al', 'ion', 'ing', 'ment', 'ance', 'ence', 'ure'];
 /** Tokens read per fragment: a fragment is a sentence or two; a MiB of words is not read whole. */
 const MAX_SEQ = 64;
 
@@ -91,6 +91,11 @@ function prepositional(f: ActFragment, from: number, to: number): boolean {
   return false;
 }
 
+/** A noun whose most frequent sense WordNet files under time (lexnames noun.time: tomorrow, today, morning, week). */
+function timeNoun(v: string, w: ActWords): boolean {
+  return w.lex.lexFile?.(v, 'n') === 'noun.time';
+}
+
 /** The noun run after the verb at `at` in its clause, an adjective right before it kept ("fix the red eyes" → red, eye). */
 function runAfter(seq: readonly ActToken[], at: number, w: ActWords): string[] {
   const run: string[] = [];
@@ -100,6 +105,8 @@ function runAfter(seq: readonly ActToken[], at: number, w: ActWords): string[] {
   for (let k = at + 1; k < seq.length; k++) {
     const t = seq[k] as ActToken;
     if (t.clause !== clause) break;
+    // A noun of time ("call back tomorrow", "deliver it today") says when, not what the act is done to.
+    if (timeNoun(t.v, w)) break;
     if (w.isNoun(t.v) && (run.length === 0 || t.i === last + 1)) {
       if (run.length === 0 && adjective !== null && adjective.i === t.i - 1) run.push(adjective.v);
       run.push(t.v);
@@ -133,9 +140,17 @@ function runBefore(seq: readonly ActToken[], at: number, w: ActWords): string[] 
   return run;
 }
 
-/** The verb a token may be as an imperative: a verb reading the cluster does not take for a noun. */
-function imperativeVerb(t: ActToken, w: ActWords): boolean {
-  return t.pos !== 'n' && w.lex.pos(t.v).v > 0;
+/** Determiners and possessives (a closed class): a word right before one governs what follows ("water the plants"). */
+const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'all', 'every']);
+
+/**
+ * The verb a token may be as an imperative: a verb reading the cluster does not take for a noun, or a verb WordNet
+ * knows right before a determiner, which a noun never stands before in a request ("water the plants": water governs
+ * plants, though the cluster reads "water" as a noun).
+ */
+function imperativeVerb(f: ActFragment, t: ActToken, w: ActWords): boolean {
+  if (w.lex.pos(t.v).v === 0) return false;
+  return t.pos !== 'n' || DETERMINERS.has(f.raws?.[t.i + 1] ?? '');
 }
 
 /** The family of each verb: the removal family, else the first verb said whose most frequent synset holds it. */
@@ -155,25 +170,22 @@ function families(verbs: readonly string[], w: ActWords): Map<string, string> {
 }
 
 /**
- * Whether a yes/no key's name ends in a noun of an act (`acne_removal`, `red_eye_correction`, `tooth_whitening`): its
- * other words are what the act is done to, never the values of a choice ("red" of red_eye_correction is no
- * background colour). Read from the name's form alone (an act suffix on a last word of six letters or more, and
- * no `needs_`/`wants_` before it).
+ * Verbs whose most frequent sense WordNet files as a change, a contact or a creation (lexnames verb.change,
+ * verb.contact, verb.creation): acts done to the object, which a noun of the act names (removal, whitening, pressing,
+ * installation). A verb of motion, communication or possession moves, tells or gives the object ("send a
+ * technician", "deliver the package", "keep the original"): it is named `<verb>_<object>`.
  */
-export function namedByAct(keyName: string): boolean {
-  const words = keyName.slice(0, 256).split('_');
-  const last = words[words.length - 1] ?? '';
-  // A need said as possession (needs_government, wants_equipment) is no act, whatever its noun's ending.
-  return words.length >= 2 && words[0] !== 'needs' && words[0] !== 'wants' && last.length >= 6 && ACT_SUFFIXES.some((x) => last.endsWith(x));
-}
+const ACT_VERB_FILES: ReadonlySet<string> = new Set(['verb.change', 'verb.contact', 'verb.creation']);
 
-/** The noun of the act WordNet derives from the verb: the best-known one with an act suffix, or the verb itself as a noun. */
+/**
+ * The noun of the act: a noun WordNet derives from the verb's most frequent sense, filed in noun.act, other than the
+ * verb itself, the most frequent first (press → pressing, not pressure; whiten → whitening); null when there is none
+ * or the verb is no act done to its object (ACT_VERB_FILES).
+ */
 export function actNounOf(lex: Lexicon, verb: string): string | null {
-  if (verb === 'remove') return 'removal';
-  const cands = (lex.derived?.(verb, 'v', 'n') ?? []).filter((d) => /^[a-z]{3,24}$/.test(d) && (d === verb || (d.startsWith(verb.slice(0, Math.max(3, verb.length - 2))) && ACT_SUFFIXES.some((x) => d.endsWith(x)))));
-  let best: string | null = null;
-  for (const d of cands) if (best === null || lex.pos(d).n > lex.pos(best).n) best = d;
-  return best;
+  const file = lex.lexFile?.(verb, 'v') ?? null;
+  if (file !== null && !ACT_VERB_FILES.has(file)) return null;
+  return (lex.derived?.(verb, 'v', 'n', 'noun.act') ?? []).find((d) => d !== verb && /^[a-z]{3,24}$/.test(d)) ?? null;
 }
 
 interface Said {
@@ -188,7 +200,7 @@ interface Said {
 function sayings(fragments: readonly ActFragment[], w: ActWords): Map<string, Said[]> {
   const verbs: string[] = [];
   for (const f of fragments) f.seq.slice(0, MAX_SEQ).forEach((t, k, seq) => {
-    if (w.isRemoval(t.v) || (opensClause(seq, k) && imperativeVerb(t, w) && direct(f, seq, k, w).length > 0)) verbs.push(t.v);
+    if (w.isRemoval(t.v) || (opensClause(seq, k) && imperativeVerb(f, t, w) && direct(f, seq, k, w).length > 0)) verbs.push(t.v);
   });
   const fam = families(verbs, w);
   const actNouns = new Map<string, string>();
@@ -204,12 +216,15 @@ function sayings(fragments: readonly ActFragment[], w: ActWords): Map<string, Sa
     seq.forEach((t, k) => {
       const family = fam.get(t.v);
       const byNoun = actNouns.get(t.v);
-      if (family !== undefined && !seen.has(family) && (w.isRemoval(t.v) || opensClause(seq, k))) {
+      if (family !== undefined && !seen.has(family) && (w.isRemoval(t.v) || (opensClause(seq, k) && imperativeVerb(f, t, w)))) {
         seen.add(family);
         add(family, { weight: f.weight, verb: t.v, verbal: t.pos === 'v', run: w.isRemoval(t.v) ? runAfter(seq, k, w) : direct(f, seq, k, w) });
       } else if (byNoun !== undefined && !seen.has(fam.get(byNoun) as string)) {
+        // The act's noun says the act after its object ("plant watering", "teeth whitening"), not alone.
+        const run = runBefore(seq, k, w);
+        if (run.length === 0) return;
         seen.add(fam.get(byNoun) as string);
-        add(fam.get(byNoun) as string, { weight: f.weight, verb: byNoun, verbal: true, run: runBefore(seq, k, w) });
+        add(fam.get(byNoun) as string, { weight: f.weight, verb: byNoun, verbal: true, run });
       }
     });
     if (f.removal && !seen.has('remove')) add('remove', { weight: f.weight, verb: null, verbal: false, run: [] });
@@ -261,5 +276,6 @@ export function sayAct(fragments: readonly ActFragment[], englishMass: number, w
   const verbal = found.says.some((s) => s.verbal);
   for (const s of found.says) if (s.verb !== null && (s.verbal || !verbal)) byVerb.set(s.verb, (byVerb.get(s.verb) ?? 0) + s.weight);
   const verb = found.family === 'remove' ? 'remove' : ([...byVerb].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? found.family);
-  return { verb, actNoun: actNounOf(w.lex, verb), object };
+  // The removal family is named `removal` (as the removal rule named it), whatever the lexicon knows.
+  return { verb, actNoun: found.family === 'remove' ? 'removal' : actNounOf(w.lex, verb), object };
 }

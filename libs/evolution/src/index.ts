@@ -43,7 +43,7 @@ export type { NeedGroupEvaluation } from './need-group';
 export type { TriggerEvaluation } from './trigger';
 
 // Intent induction (§6.2.2).
-export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, describeClosed, hyphenParts, idPattern, identifiers, induceKey, markDates, properNouns, singular } from './induce';
+export { DEFAULT_INDUCTION_OPTIONS, NEGATORS, STOP_WORDS, assertValidCandidate, contentWords, describeClosed, hyphenParts, idPattern, identifiers, induceKey, markDates, namedByAct, properNouns, singular } from './induce';
 export { SIBLING_COSINE, choiceLike, oneSlot, profileCosine, sameListShape, samePatternIntent, wordProfile } from './sibling';
 export type { Candidate, InducedKind, InductionContext, InductionOptions, InductionResult, InductionSample, MappingExample } from './induce';
 export { BASIC_LEXICON, createTableLexicon, editDistance, knownWord } from './lexicon';

@@ -158,6 +158,12 @@ export interface Candidate {
   readonly review?: readonly string[];
   /** Distinct normalised phrasings among the samples. */
   readonly phrasings?: number;
+  /**
+   * A yes/no key named by the act said on its object (acts.ts: acne_removal, straighten_horizon): the verb and the
+   * object's words, and the noun of the act naming it (null: `<verb>_<object>`). Its object is no value of a choice
+   * (sibling oneSlot).
+   */
+  readonly act?: { readonly verb: string; readonly noun: string | null; readonly object: readonly string[] };
 }
 
 export type InductionResult = { readonly ok: true; readonly candidate: Candidate } | { readonly ok: false; readonly reason: string; readonly fragments_excluded: number };
@@ -459,6 +465,21 @@ function voterCount(ps: Iterable<{ readonly voters: ReadonlyMap<string, number> 
   const seen = new Set<string>();
   for (const p of ps) for (const v of p.voters.keys()) seen.add(v);
   return seen.size;
+}
+
+/**
+ * Whether this yes/no key was named by an act on its object (Candidate.act): the key's provenance, re-derived from
+ * its cluster's samples where only the key is kept (sibling oneSlot). The samples still say the act, and the key is
+ * named as that act names (`<object>_<act noun>`, `<verb>_<object>`), though its object may have been read from
+ * fewer samples (acne_removal, the samples now saying blemish_removal).
+ */
+export function namedByAct(key: KeyDefinition, samples: readonly InductionSample[], lexicon: Lexicon | null): boolean {
+  if (key.key_type !== 'boolean') return false;
+  const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, lexicon ? { lexicon } : {});
+  const act = r.ok ? r.candidate.act : undefined;
+  if (!r.ok || act === undefined) return false;
+  const words = key.key_name.split('_');
+  return r.candidate.key.key_name === key.key_name || (act.noun !== null ? words[words.length - 1] === act.noun : words[0] === act.verb);
 }
 
 /**
@@ -1067,6 +1088,8 @@ interface Typed {
   readonly valueClients: ReadonlyMap<string, Parsed[]>;
   /** The name's words when the lexicon names the choice (cohyponym.ts: the values' shared hypernym), not the fragments. */
   readonly kindWords?: readonly string[];
+  /** A yes/no need named by its act on its object (Candidate.act). */
+  readonly act?: Candidate['act'];
 }
 
 /** Step 4 (zhou §6.2.2): the type from evidence: structure, scale, number, else a choice or a yes/no need. `headWords` may be renamed. */
@@ -1169,8 +1192,8 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: choiceSuffix(lex, framed.anchor) ?? 'type', ratioChoice: false, namePrefix: null, valueClients, ...(names ? { names } : {}) };
   }
   for (const p of parsed) addValue(!p.negated, p);
-  const { suffix, namePrefix } = flagName(ev, headWords, yesNoCompound, nounModifier);
-  return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients };
+  const { suffix, namePrefix, act } = flagName(ev, headWords, yesNoCompound, nounModifier);
+  return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients, ...(act ? { act } : {}) };
 }
 
 /** Whether a fragment writes one of `values` capitalised, sentence start included (a frame value is never read from case). */
@@ -1349,8 +1372,19 @@ function choiceSuffix(lex: Lexicon, head: string | null): string | null {
 /** Words that lead a request to its verb ("please remove", "can you whiten", "I want to straighten"): a closed class. */
 const REQUEST_LEADS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'kindly', 'just', 'you', 'to', 'and', 'then', 'also', 'now']);
 
-/** The act on an object two fifths of the English fragment mass say (acts.ts), or null. */
+/** actSaid per induction: asked by the choice test and by the yes/no name. */
+const actMemo = new WeakMap<Evidence, ActReading | null>();
+
+/** The act on an object two fifths of the English fragment mass say (acts.ts), or null; read once per induction. */
 function actSaid(ev: Evidence, nounModifier: (w: string) => boolean): ActReading | null {
+  const hit = actMemo.get(ev);
+  if (hit !== undefined) return hit;
+  const out = readAct(ev, nounModifier);
+  actMemo.set(ev, out);
+  return out;
+}
+
+function readAct(ev: Evidence, nounModifier: (w: string) => boolean): ActReading | null {
   const { parsed, rawOf, readable, isVerb, isAdj, posOf } = ev;
   const english = parsed.filter(ev.english);
   const fragments = english.map((p) => {
@@ -1380,7 +1414,7 @@ function actSaid(ev: Evidence, nounModifier: (w: string) => boolean): ActReading
 }
 
 /** Step 4 (zhou §6.2.2): a yes/no need's name: the act on its object (`<object>_<act noun>`, `<verb>_<object>`), `<word>_only`, the compound said most, or `needs_<head>`. */
-function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | null, nounModifier: (w: string) => boolean): { suffix: string | null; namePrefix: string | null } {
+function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | null, nounModifier: (w: string) => boolean): { suffix: string | null; namePrefix: string | null; act?: Candidate['act'] } {
   const { parsed, rawOf, readable, needClients } = ev;
   const restricted = onlyWord(parsed, rawOf, (w) => readable(w) && !NEGATORS.has(w), mass, needClients);
   // Phrasing, not voters: two fifths of the English fragment mass say one act, as for restrictions (onlyWord); one
@@ -1390,7 +1424,8 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
     // An act is named by what it is done to (acts.ts): "remove the power lines" → power_line_removal, "whiten my
     // teeth" → tooth_whitening, "straighten the horizon" → straighten_horizon.
     if (act.object.length > 0) headWords.splice(0, headWords.length, ...act.object);
-    return act.actNoun !== null ? { suffix: act.actNoun, namePrefix: null } : { suffix: null, namePrefix: act.verb };
+    const said = { verb: act.verb, noun: act.actNoun, object: act.object };
+    return act.actNoun !== null ? { suffix: act.actNoun, namePrefix: null, act: said } : { suffix: null, namePrefix: act.verb, act: said };
   }
   if (restricted !== null) {
     // A restriction ("nonstop only", "only direct flights", "diagnose only") is <word>_only.
@@ -1578,6 +1613,7 @@ function assembleCandidate(
       refines,
       review,
       phrasings: ev.phrasings,
+      ...(t.act ? { act: t.act } : {}),
     },
   };
 }

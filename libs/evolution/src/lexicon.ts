@@ -39,11 +39,16 @@ export interface Lexicon {
    */
   related?(a: string, b: string): number | null;
   /**
-   * Optional: the lemmas WordNet links to the word in `from` by derivation (`+`), in part of speech `to`, over all its
-   * senses, most frequent sense first (remove → remotion, remover, removal; whiten → whitener, whitening). [] when
-   * unknown. Lexicons without derivational links leave it out.
+   * Optional: the lemmas WordNet links by derivation (`+`) to the word's most frequent sense in `from`, in part of
+   * speech `to`, and in lexicographer file `lexFile` when given (remove, noun.act → removal; whiten → whitener,
+   * whitening), most frequent first. [] when unknown. Lexicons without derivational links leave it out.
    */
-  derived?(word: string, from: LexPos, to: LexPos): readonly string[];
+  derived?(word: string, from: LexPos, to: LexPos, lexFile?: string): readonly string[];
+  /**
+   * Optional: the lexicographer file of the word's most frequent sense in `pos` (WordNet lexnames: `noun.time`,
+   * `noun.act`, `verb.change`), or null when unknown.
+   */
+  lexFile?(word: string, pos: LexPos): string | null;
 }
 
 const NONE: Readonly<Record<LexPos, number>> = Object.freeze({ n: 0, v: 0, a: 0, r: 0 });
@@ -99,6 +104,8 @@ export interface TableEntry {
   readonly instance?: boolean;
   /** Words derived from this one (`derived`: whiten → whitening); each is returned for the part of speech its own entry has. */
   readonly derived?: readonly string[];
+  /** Its lexicographer file (`noun.act`, `noun.time`, `verb.change`), as WordNet's lexnames. */
+  readonly lexFile?: string;
 }
 
 /**
@@ -137,9 +144,14 @@ export function createTableLexicon(table: Readonly<Record<string, TableEntry>>):
       const e = find(word);
       return e !== undefined && e[1].pos === pos && e[1].instance === true;
     },
-    derived(word, from, to) {
+    derived(word, from, to, lexFile) {
       const e = find(word);
-      return e && e[1].pos === from ? (e[1].derived ?? []).filter((d) => (m.get(d)?.pos ?? 'n') === to) : [];
+      const ok = (d: string) => (m.get(d)?.pos ?? 'n') === to && (lexFile === undefined || m.get(d)?.lexFile === lexFile);
+      return e && e[1].pos === from ? (e[1].derived ?? []).filter(ok) : [];
+    },
+    lexFile(word, pos) {
+      const e = find(word);
+      return e && e[1].pos === pos ? (e[1].lexFile ?? null) : null;
     },
   };
 }

@@ -7,7 +7,6 @@
  */
 import type { KeyDefinition } from '@parley/protocol';
 import { SLOT_AFFIXES } from './affixes';
-import { namedByAct } from './acts';
 import { contentWords, idPattern, identifiers, type InductionSample } from './induce';
 
 /** Content word → voices (distinct clients when labelled, else the sample count), over a cluster's samples. */
@@ -80,9 +79,9 @@ export function choiceLike(k: KeyDefinition): boolean {
   return k.key_type === 'boolean' || (k.key_type === 'string' && Array.isArray(k.enum) && k.enum.length > 0);
 }
 
-function slotWords(k: KeyDefinition): Set<string> {
+function slotWords(k: KeyDefinition, byAct: (k: KeyDefinition) => boolean): Set<string> {
   // An act on an object is the need itself, no value of a choice (acts.ts): acne_removal is no file format.
-  if (k.key_type === 'boolean' && namedByAct(k.key_name)) return new Set();
+  if (k.key_type === 'boolean' && byAct(k)) return new Set();
   const out = new Set(k.key_name.split('_').filter((w) => w !== '' && !SLOT_AFFIXES.has(w)));
   for (const v of k.enum ?? []) if (typeof v === 'string') out.add(v);
   return out;
@@ -92,12 +91,14 @@ function slotWords(k: KeyDefinition): Set<string> {
  * Whether two clusters fill one slot: the key induced over both clusters' samples (`joint`) is a choice whose
  * values hold a word of each cluster's own key (a name word or a value), and not the same one: "golden_sunset"
  * and "sky_preference [cloudless, blue]" are one sky choice when the joint key is sky [sunset, cloudless, blue].
+ * `byAct` tells the yes/no keys induction named by an act on an object (Candidate.act: acne_removal,
+ * straighten_horizon): their words fill no slot.
  */
-export function oneSlot(joint: KeyDefinition, a: KeyDefinition, b: KeyDefinition): boolean {
+export function oneSlot(joint: KeyDefinition, a: KeyDefinition, b: KeyDefinition, byAct: (k: KeyDefinition) => boolean = () => false): boolean {
   if (joint.key_type !== 'string' || !Array.isArray(joint.enum) || joint.enum.length < 2) return false;
   const values = joint.enum.filter((v): v is string => typeof v === 'string');
-  const wa = slotWords(a);
-  const wb = slotWords(b);
+  const wa = slotWords(a, byAct);
+  const wb = slotWords(b, byAct);
   const ha = values.filter((v) => wa.has(v));
   const hb = values.filter((v) => wb.has(v));
   return ha.length > 0 && hb.length > 0 && new Set([...ha, ...hb]).size >= 2;

@@ -4,18 +4,29 @@
 import { describe, expect, it } from 'vitest';
 import { KEY_NAME_PATTERN } from '@parley/protocol';
 import { DEFAULT_INDUCTION_OPTIONS, createTableLexicon, induceKey, type InductionSample, type Lexicon } from '../src/index';
-import { actNounOf, namedByAct, sayAct, type ActFragment } from '../src/acts';
+import { actNounOf, sayAct, type ActFragment } from '../src/acts';
+import { namedByAct } from '../src/induce';
 import { oneSlot } from '../src/sibling';
 
 const lexicon: Lexicon = createTableLexicon({
-  sharpen: { pos: 'v', derived: ['sharpening', 'sharpener'] },
-  sharpening: { pos: 'n' },
+  sharpen: { pos: 'v', derived: ['sharpening', 'sharpener'], lexFile: 'verb.change' },
+  sharpening: { pos: 'n', lexFile: 'noun.act' },
   sharpener: { pos: 'n' },
   polish: { pos: 'v', derived: ['polishing', 'polisher'] },
-  polishing: { pos: 'n' },
+  polishing: { pos: 'n', lexFile: 'noun.act' },
   polisher: { pos: 'n' },
   unscrew: { pos: 'v' },
   remove: { pos: 'v', derived: ['remotion', 'remover', 'removal'] },
+  removal: { pos: 'n', lexFile: 'noun.act' },
+  send: { pos: 'v', derived: ['sending'], lexFile: 'verb.motion' },
+  sending: { pos: 'n', lexFile: 'noun.act' },
+  technician: { pos: 'n' },
+  press: { pos: 'v', derived: ['press', 'pressure', 'pressing'], lexFile: 'verb.contact' },
+  pressure: { pos: 'n', lexFile: 'noun.phenomenon' },
+  pressing: { pos: 'n', lexFile: 'noun.act' },
+  shirt: { pos: 'n' },
+  call: { pos: 'v', derived: ['call'] },
+  tomorrow: { pos: 'n', lexFile: 'noun.time' },
   blade: { pos: 'n' },
   buckle: { pos: 'n' },
   clasp: { pos: 'n' },
@@ -73,7 +84,8 @@ describe('acts: a yes/no need named by its act and object', () => {
     expect(name([said('we are going to the cottage', 3), said('cottage weekend', 2), said('the cottage by the lake', 2)])).toBe('needs_cottage');
     // A counted object is a number asked for, no act on one thing.
     const counted = induceKey([said('sharpen 3 blades', 3), said('sharpen 2 blades please', 2), said('blades', 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
-    expect(counted.ok && counted.candidate.key.key_name).not.toBe('blade_sharpening');
+    expect(counted.ok).toBe(true);
+    if (counted.ok) expect(counted.candidate.key.key_name).not.toBe('blade_sharpening');
   });
 
   it('reads no act said by less than half of the fragment mass (a removal: two fifths)', () => {
@@ -86,10 +98,26 @@ describe('acts: a yes/no need named by its act and object', () => {
     expect(sayAct([f('remove blade', 2), f('blade', 3)], 5, removal)).toEqual({ verb: 'remove', actNoun: 'removal', object: ['blade'] });
   });
 
-  it('picks the best-known derived noun with an act suffix, never an agent noun', () => {
+  it('takes the noun of the act from noun.act, never an agent noun, another sense, nor the verb itself', () => {
     expect(actNounOf(lexicon, 'sharpen')).toBe('sharpening');
     expect(actNounOf(lexicon, 'unscrew')).toBeNull();
     expect(actNounOf(createTableLexicon({ grind: { pos: 'v', derived: ['grinder'] }, grinder: { pos: 'n' } }), 'grind')).toBeNull();
+    // press → pressing (noun.act), not pressure (noun.phenomenon) nor the noun "press".
+    expect(actNounOf(lexicon, 'press')).toBe('pressing');
+    // A verb of motion moves its object: "send a technician" is no sending done to the technician.
+    expect(actNounOf(lexicon, 'send')).toBeNull();
+  });
+
+  it('names made-up acts by the act on the object: shirt_pressing, send_technician', () => {
+    expect(name([said('press my shirts', 3), said('please press the shirts', 2), said('press the shirts today', 2)])).toBe('shirt_pressing');
+    expect(name([said('please send a technician', 3), said('send a technician', 2), said('can you send a technician', 2)])).toBe('send_technician');
+  });
+
+  it('takes no noun of time for the object (call back tomorrow)', () => {
+    const r = induceKey([said('call me back', 3), said('please call me back', 2), said('call back tomorrow', 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.candidate.key.key_name).not.toBe('tomorrow_call');
+    if (r.ok) expect(r.candidate.act).toBeUndefined();
   });
 
   it('stays bounded and well-formed on hostile text (constructor, __proto__, NUL, lone surrogates, a MiB, repetition)', () => {
@@ -97,7 +125,9 @@ describe('acts: a yes/no need named by its act and object', () => {
     for (const h of hostile) {
       const t0 = performance.now();
       const r = induceKey([said(`remove the ${h}`, 3), said(`sharpen the ${h} blades`, 2), said(`${h} removal`, 2)], DEFAULT_INDUCTION_OPTIONS, { lexicon });
-      expect(performance.now() - t0).toBeLessThan(1500);
+      // ≤ 50 ms per MiB of text, with room for a loaded CI machine.
+      expect(performance.now() - t0).toBeLessThan(3000);
+      // Induction may refuse hostile text; a name it gives is well-formed.
       if (r.ok) expect(r.candidate.key.key_name).toMatch(KEY_NAME_PATTERN);
     }
     const words = { lex: lexicon, isRemoval: (w: string) => w === 'remove', isNoun: () => true, isVerb: () => false, isAdjective: () => false, said: () => 1 };
@@ -107,28 +137,36 @@ describe('acts: a yes/no need named by its act and object', () => {
 });
 
 describe('acts: keys named by an act fill no choice slot', () => {
-  it('reads an act from the name form, never from a possession name', () => {
-    expect(namedByAct('sticker_removal')).toBe(true);
-    expect(namedByAct('red_eye_correction')).toBe(true);
-    expect(namedByAct('blade_sharpening')).toBe(true);
-    expect(namedByAct('needs_government')).toBe(false);
-    expect(namedByAct('wants_equipment')).toBe(false);
-    expect(namedByAct('removal')).toBe(false);
-    expect(namedByAct(`${'a_'.repeat(1 << 19)}removal`)).toBe(false);
+  it('records which keys the act named (Candidate.act), re-derived from the samples', () => {
+    const lids = [said('unscrew the red lids', 3), said('please unscrew the red lid', 2), said('unscrew red lids of the jars', 2)];
+    const r = induceKey(lids, DEFAULT_INDUCTION_OPTIONS, { lexicon });
+    expect(r.ok && r.candidate.act).toEqual({ verb: 'unscrew', noun: null, object: ['red', 'lid'] });
+    const key = { key_name: 'unscrew_red_lid', key_type: 'boolean' as const, required: false, semantic_description: 'x' };
+    expect(namedByAct(key, lids, lexicon)).toBe(true);
+    const joint = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['red', 'gray'] };
+    const colour = { ...joint, enum: ['gray'] };
+    expect(oneSlot(joint, key, colour, (k) => namedByAct(k, lids, lexicon))).toBe(false);
+    // A flag no act named still fills its slot, whatever its last word's ending (express_shipping, free_parking).
+    const shipping = [said('express shipping', 3), said('express shipping please', 2), said('i want express shipping', 2)];
+    const flag = { ...key, key_name: 'express_shipping' };
+    expect(namedByAct(flag, shipping, lexicon)).toBe(false);
+    const speed = { key_name: 'shipping_speed', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['express', 'standard', 'overnight'] };
+    expect(oneSlot(speed, flag, { ...speed, enum: ['standard', 'overnight'] }, (k) => namedByAct(k, shipping, lexicon))).toBe(true);
+    expect(oneSlot({ ...speed, key_name: 'parking_type', enum: ['free', 'valet'] }, { ...flag, key_name: 'free_parking' }, { ...flag, key_name: 'valet_parking' })).toBe(true);
   });
 
   it('keeps an act key out of a choice its object is one value of (red_eye_correction is no background colour)', () => {
     const joint = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['red', 'gray', 'black'] };
     const act = { key_name: 'red_eye_correction', key_type: 'boolean' as const, required: false, semantic_description: 'x' };
     const colour = { key_name: 'background_color', key_type: 'string' as const, required: false, semantic_description: 'x', enum: ['gray', 'black'] };
-    expect(oneSlot(joint, act, colour)).toBe(false);
+    expect(oneSlot(joint, act, colour, (k) => k === act)).toBe(false);
     // A possession flag still joins the choice it is one value of.
     expect(oneSlot({ ...joint, enum: ['government', 'enterprise'] }, { ...act, key_name: 'needs_government' }, { ...colour, enum: ['enterprise'] })).toBe(true);
   });
 });
 
 describe('acts: a comparative mended to the verb says the act; an inflected verb does not', () => {
-  const lex = createTableLexicon({ polish: { pos: 'v', derived: ['polishing'] }, polishing: { pos: 'n' }, floor: { pos: 'n' }, shine: { pos: 'v' } });
+  const lex = createTableLexicon({ polish: { pos: 'v', derived: ['polishing'] }, polishing: { pos: 'n', lexFile: 'noun.act' }, floor: { pos: 'n' }, shine: { pos: 'v' } });
   const induce = (samples: InductionSample[]): string => {
     const r = induceKey(samples, DEFAULT_INDUCTION_OPTIONS, { lexicon: lex });
     if (!r.ok) throw new Error(r.reason);

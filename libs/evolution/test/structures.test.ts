@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { choiceLike, hyphenParts, idPattern, identifiers, oneSlot, profileCosine, properNouns, sameListShape, samePatternIntent, wordProfile } from '../src/index';
-import { foldVariants, paradigmModifiers, verbObject } from '../src/kinds';
+import { foldVariants, paradigmModifiers } from '../src/kinds';
 import { editDistance } from '../src/lexicon';
 import type { KeyDefinition } from '@parley/protocol';
 
@@ -88,21 +88,6 @@ describe('foldVariants', () => {
     const spellings = (a: string, b: string): boolean => !words.has(a) || !words.has(b);
     const out = foldVariants(['gold', 'bold', 'mild', 'milld'], (w) => (w === 'milld' ? 1 : 3), editDistance, spellings);
     expect([...out]).toEqual([['gold', ['gold']], ['bold', ['bold']], ['mild', ['mild', 'milld']]]);
-  });
-});
-
-describe('verbObject', () => {
-  const noun = (w: string): boolean => ['street', 'sign', 'photo', 'road'].includes(w);
-  const trig = (w: string): boolean => w === 'remove';
-  it('names the removed thing with the noun before it when two phrasings say it', () => {
-    const f = [
-      { weight: 2, seq: [{ v: 'remove', i: 0 }, { v: 'street', i: 2 }, { v: 'sign', i: 3 }, { v: 'photo', i: 6 }] },
-      { weight: 1, seq: [{ v: 'remove', i: 0 }, { v: 'street', i: 2 }, { v: 'sign', i: 3 }] },
-    ];
-    expect(verbObject(f, trig, noun, () => false)).toEqual(['street', 'sign']);
-  });
-  it('is null without a noun after the verb', () => {
-    expect(verbObject([{ weight: 1, seq: seq('remove', 'quickly') }], trig, noun, () => false)).toBeNull();
   });
 });
 

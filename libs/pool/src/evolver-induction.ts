@@ -14,6 +14,7 @@ import {
   detectConflict,
   existingKeysFor,
   keyMetrics,
+  namedByAct,
   newEnumValues,
   oneSlot,
   profileCosine,
@@ -53,7 +54,7 @@ export async function induceMatured(st: EvolverStore, m: MaturedCluster): Promis
   // A cluster that says what the cluster behind a live experimental key says is that key's intent: induced over
   // both clusters' samples, its result refines the key (zhou §6.2.2) instead of adding another.
   const alone = await st.induceFn({ scenario: m.scenario_id, samples: m.samples, existing_keys: existing });
-  const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate.key : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon });
+  const sib = await siblingOf(m, accepted, alone.ok ? alone.candidate : null, existing, { triggers: st.triggers, samples: st.clusterSamples, induce: st.induceFn, lexicon: st.lexicon, actKeys: st.actKeys });
   if (sib === null) return { ...alone, apply_rules: APPLY_RULES };
   // A count beside the flag of its noun: the count alone is the key (the joint samples mix numbered and unnumbered
   // fragments, which is no count); it supersedes the flag.
@@ -144,16 +145,20 @@ function siblingRelationOf(induced: EvolverInduction, rules: number): 'count_cov
   return rules >= 3 ? r : null;
 }
 
-/** The samples a later cluster's induction reads for sibling detection: recorded when an induction is applied. */
-function remember(st: EvolverStore, m: MaturedCluster): void {
+/**
+ * The samples a later cluster's induction reads for sibling detection, and whether the act on an object named the
+ * induced key (Candidate.act, its provenance): recorded when an induction is applied.
+ */
+function remember(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): void {
   st.clusterSamples.set(m.cluster_id, { scenario: m.scenario_id, scope: m.scope, samples: m.samples });
+  if (induced.ok && induced.candidate.act !== undefined && st.actKeys.size < 100_000) st.actKeys.add(`${m.scenario_id}\u0000${induced.candidate.key.key_name}`);
 }
 
 /** §6.2.2 conflict detection, the §6.2.3 guard and packaging, with the induction `induceMatured` gave. */
 export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { report: TriggerReport; changes: PatchChange[] } {
   const siblingKey = siblingKeyOf(induced);
   const relation = siblingRelationOf(induced, applyRulesOf(induced));
-  remember(st, m);
+  remember(st, m, induced);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
   const now = m.matured_at;
@@ -214,7 +219,7 @@ export function applyMatured(st: EvolverStore, m: MaturedCluster, induced: Evolv
 export function applyGrown(st: EvolverStore, m: MaturedCluster, induced: EvolverInduction): { changes: PatchChange[] } {
   siblingKeyOf(induced);
   const rules = applyRulesOf(induced);
-  remember(st, m);
+  remember(st, m, induced);
   const base = baseFor(st, m.scenario_id, 'scenario_id');
   const scope = scopeOf(m.scope);
   const now = m.matured_at;
@@ -308,10 +313,11 @@ const MAX_JOINT_PROBES = 2;
 async function siblingOf(
   m: MaturedCluster,
   accepted: ReturnType<typeof existingKeysFor>,
-  own: KeyDefinition | null,
+  alone: Candidate | null,
   existing: readonly KeyDefinition[],
-  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null },
+  seen: { readonly triggers: readonly TriggerReport[]; readonly samples: ReadonlyMap<string, { readonly scenario: string; readonly scope: string; readonly samples: readonly InductionSample[] }>; readonly induce: InduceFn; readonly lexicon: Lexicon | null; readonly actKeys: ReadonlySet<string> },
 ): Promise<{ key_name: string; samples: readonly InductionSample[]; choice: CoHyponymChoice | null; count: boolean } | null> {
+  const own = alone?.key ?? null;
   const mine = wordProfile(m.samples);
   const lex = seen.lexicon;
   const exclude = lex ? scenarioConcepts(m.scenario_id, lex) : new Set<string>();
@@ -347,7 +353,10 @@ async function siblingOf(
     if (cos < SIBLING_COSINE && probes < MAX_JOINT_PROBES && own !== null && choiceLike(own) && choiceLike(key.definition) && (own.key_type === 'boolean' || key.definition.key_type === 'boolean')) {
       probes++;
       const joint = await seen.induce({ scenario: m.scenario_id, samples: [...m.samples, ...theirs.samples], existing_keys: existing.filter((k) => k.key_name !== key.key_name) });
-      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition)) cos = SIBLING_COSINE;
+      // Provenance: a key the act on an object named (Candidate.act, recorded when an induction naming it was applied;
+      // for a record without it, re-derived from its cluster's samples) fills no slot.
+      const byAct = (k: KeyDefinition): boolean => (k === own ? alone?.act !== undefined : seen.actKeys.has(`${m.scenario_id}\u0000${k.key_name}`) || namedByAct(k, theirs.samples, lex));
+      if (joint.ok && oneSlot(joint.candidate.key, own, key.definition, byAct)) cos = SIBLING_COSINE;
     }
     if (cos >= SIBLING_COSINE && (best === null || cos > best.cos)) best = { key_name: key.key_name, samples: theirs.samples, cos, choice, count };
   }

@@ -48,6 +48,12 @@ export interface EvolverStore {
    * again travels with its induction (`EvolverInduction.sibling_key`), not in the store.
    */
   readonly clusterSamples: Map<string, { scenario: string; scope: string; samples: readonly InductionSample[] }>;
+  /**
+   * Provenance of yes/no keys (`scenario\u0000key_name`): those an applied induction named by an act on an object
+   * (Candidate.act: acne_removal). Their words are no values of a choice (sibling oneSlot). Set when an induction is
+   * applied, like clusterSamples.
+   */
+  readonly actKeys: Set<string>;
   /** The lexicon clusters' concepts are read through (one key per intent by concept); null without one. */
   readonly lexicon: Lexicon | null;
 }
@@ -79,6 +85,7 @@ export function createStore(opts: CreateEvolverOptions): EvolverStore {
     triggers: [],
     patchSeq: 0,
     clusterSamples: new Map(),
+    actKeys: new Set(),
     lexicon: opts.lexicon ?? null,
   };
 }
