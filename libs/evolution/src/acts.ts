@@ -49,6 +49,8 @@ export interface ActWords {
   readonly isAdjective: (w: string) => boolean;
   /** The cluster's fragment mass saying the word anywhere: the object said most is the need's. */
   readonly said: (w: string) => number;
+  /** A particle of a phrasal verb (a closed class: back, up, out, off, …): "call me back" does nothing to a back. */
+  readonly isParticle?: (w: string) => boolean;
 }
 
 export interface ActReading {
@@ -96,7 +98,10 @@ function timeNoun(v: string, w: ActWords): boolean {
   return w.lex.lexFile?.(v, 'n') === 'noun.time';
 }
 
-/** The noun run after the verb at `at` in its clause, an adjective right before it kept ("fix the red eyes" → red, eye). */
+/**
+ * The noun run after the verb at `at` in its clause, an adjective right before it kept ("fix the red eyes" → red, eye);
+ * a particle of the verb ("call me back", "call back tomorrow") and a noun of time are never in it.
+ */
 function runAfter(seq: readonly ActToken[], at: number, w: ActWords): string[] {
   const run: string[] = [];
   let adjective: ActToken | null = null;
@@ -107,6 +112,7 @@ function runAfter(seq: readonly ActToken[], at: number, w: ActWords): string[] {
     if (t.clause !== clause) break;
     // A noun of time ("call back tomorrow", "deliver it today") says when, not what the act is done to.
     if (timeNoun(t.v, w)) break;
+    if (run.length === 0 && w.isParticle?.(t.v) === true) continue;
     if (w.isNoun(t.v) && (run.length === 0 || t.i === last + 1)) {
       if (run.length === 0 && adjective !== null && adjective.i === t.i - 1) run.push(adjective.v);
       run.push(t.v);
@@ -133,7 +139,8 @@ function runBefore(seq: readonly ActToken[], at: number, w: ActWords): string[] 
   let next = (seq[at] as ActToken).i;
   for (let k = at - 1; k >= 0 && run.length < 3; k--) {
     const t = seq[k] as ActToken;
-    if (t.i !== next - 1 || !w.isNoun(t.v)) break;
+    // A noun of time says when ("sunday painting", "morning cleaning"), not what the act is done to.
+    if (t.i !== next - 1 || !w.isNoun(t.v) || timeNoun(t.v, w)) break;
     run.unshift(t.v);
     next = t.i;
   }
@@ -185,7 +192,7 @@ const ACT_VERB_FILES: ReadonlySet<string> = new Set(['verb.change', 'verb.contac
 export function actNounOf(lex: Lexicon, verb: string): string | null {
   const file = lex.lexFile?.(verb, 'v') ?? null;
   if (file !== null && !ACT_VERB_FILES.has(file)) return null;
-  return (lex.derived?.(verb, 'v', 'n', 'noun.act') ?? []).find((d) => d !== verb && /^[a-z]{3,24}$/.test(d)) ?? null;
+  return (lex.derived?.(verb, 'v', 'n', 'noun.act') ?? []).find((d) => /^[a-z]{3,24}$/.test(d)) ?? null;
 }
 
 interface Said {
