@@ -2,9 +2,11 @@
  * A yes/no need said as an act on an object (draft-zhou §6.2.2, naming a candidate key): "remove the logo", "whiten
  * my teeth", "teeth whitening", "straighten the horizon". The need is the act, so it is named by the act and what it
  * is done to: `<object>_<act noun>` when WordNet links the verb's most frequent sense, a change, contact or creation,
- * to a noun of the act in noun.act (remove → removal, whiten → whitening, press → pressing; actNounOf), else
- * `<verb>_<object>` (straighten_horizon, send_technician). Needs said as possession ("I need a wheelchair") are no act
- * and keep `needs_<head>`.
+ * to a noun of the act in noun.act, the verb's own noun included (remove → removal, whiten → whitening, press →
+ * pressing, repair → repair; actNounOf), else `<verb>_<object>` for any other verb (straighten_horizon,
+ * send_technician, cancel_order). The object is a noun the verb governs directly; a particle ("call me back") and a
+ * noun of time ("sunday painting", "call back tomorrow") are never one. Needs said as possession ("I need a
+ * wheelchair") are no act and keep `needs_<head>`.
  *
  * One act is one verb, or verbs of one sense family across clients: verbs that share their most frequent WordNet
  * synset (whiten / white), and the verbs of taking something away the inducer already knew as one family, named
@@ -179,14 +181,14 @@ function families(verbs: readonly string[], w: ActWords): Map<string, string> {
 /**
  * Verbs whose most frequent sense WordNet files as a change, a contact or a creation (lexnames verb.change,
  * verb.contact, verb.creation): acts done to the object, which a noun of the act names (removal, whitening, pressing,
- * installation). A verb of motion, communication or possession moves, tells or gives the object ("send a
- * technician", "deliver the package", "keep the original"): it is named `<verb>_<object>`.
+ * installation). Any other verb (motion, communication, possession, social, cognition, …: "send a technician",
+ * "cancel my order") is named `<verb>_<object>`.
  */
 const ACT_VERB_FILES: ReadonlySet<string> = new Set(['verb.change', 'verb.contact', 'verb.creation']);
 
 /**
- * The noun of the act: a noun WordNet derives from the verb's most frequent sense, filed in noun.act, other than the
- * verb itself, the most frequent first (press → pressing, not pressure; whiten → whitening); null when there is none
+ * The noun of the act: a noun WordNet derives from the verb's most frequent sense, filed in noun.act, the verb's own
+ * noun included, the most frequent first (press → pressing, not pressure; repair → repair, not reparation); null when there is none
  * or the verb is no act done to its object (ACT_VERB_FILES).
  */
 export function actNounOf(lex: Lexicon, verb: string): string | null {
