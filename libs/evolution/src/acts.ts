@@ -2,9 +2,11 @@
  * A yes/no need said as an act on an object (draft-zhou §6.2.2, naming a candidate key): "remove the logo", "whiten
  * my teeth", "teeth whitening", "straighten the horizon". The need is the act, so it is named by the act and what it
  * is done to: `<object>_<act noun>` when WordNet links the verb's most frequent sense, a change, contact or creation,
- * to a noun of the act in noun.act (remove → removal, whiten → whitening, press → pressing; actNounOf), else
- * `<verb>_<object>` (straighten_horizon, send_technician). Needs said as possession ("I need a wheelchair") are no act
- * and keep `needs_<head>`.
+ * to a noun of the act in noun.act, the verb's own noun included (remove → removal, whiten → whitening, press →
+ * pressing, repair → repair; actNounOf), else `<verb>_<object>` for any other verb (straighten_horizon,
+ * send_technician, cancel_order). The object is a noun the verb governs directly; a particle ("call me back") and a
+ * noun of time ("sunday painting", "call back tomorrow") are never one. Needs said as possession ("I need a
+ * wheelchair") are no act and keep `needs_<head>`.
  *
  * One act is one verb, or verbs of one sense family across clients: verbs that share their most frequent WordNet
  * synset (whiten / white), and the verbs of taking something away the inducer already knew as one family, named
@@ -49,6 +51,8 @@ export interface ActWords {
   readonly isAdjective: (w: string) => boolean;
   /** The cluster's fragment mass saying the word anywhere: the object said most is the need's. */
   readonly said: (w: string) => number;
+  /** A particle of a phrasal verb (a closed class: back, up, out, off, …): "call me back" does nothing to a back. */
+  readonly isParticle?: (w: string) => boolean;
 }
 
 export interface ActReading {
@@ -96,7 +100,10 @@ function timeNoun(v: string, w: ActWords): boolean {
   return w.lex.lexFile?.(v, 'n') === 'noun.time';
 }
 
-/** The noun run after the verb at `at` in its clause, an adjective right before it kept ("fix the red eyes" → red, eye). */
+/**
+ * The noun run after the verb at `at` in its clause, an adjective right before it kept ("fix the red eyes" → red, eye);
+ * a particle of the verb ("call me back", "call back tomorrow") and a noun of time are never in it.
+ */
 function runAfter(seq: readonly ActToken[], at: number, w: ActWords): string[] {
   const run: string[] = [];
   let adjective: ActToken | null = null;
@@ -107,6 +114,7 @@ function runAfter(seq: readonly ActToken[], at: number, w: ActWords): string[] {
     if (t.clause !== clause) break;
     // A noun of time ("call back tomorrow", "deliver it today") says when, not what the act is done to.
     if (timeNoun(t.v, w)) break;
+    if (run.length === 0 && w.isParticle?.(t.v) === true) continue;
     if (w.isNoun(t.v) && (run.length === 0 || t.i === last + 1)) {
       if (run.length === 0 && adjective !== null && adjective.i === t.i - 1) run.push(adjective.v);
       run.push(t.v);
@@ -133,7 +141,8 @@ function runBefore(seq: readonly ActToken[], at: number, w: ActWords): string[] 
   let next = (seq[at] as ActToken).i;
   for (let k = at - 1; k >= 0 && run.length < 3; k--) {
     const t = seq[k] as ActToken;
-    if (t.i !== next - 1 || !w.isNoun(t.v)) break;
+    // A noun of time says when ("sunday painting", "morning cleaning"), not what the act is done to.
+    if (t.i !== next - 1 || !w.isNoun(t.v) || timeNoun(t.v, w)) break;
     run.unshift(t.v);
     next = t.i;
   }
@@ -172,20 +181,20 @@ function families(verbs: readonly string[], w: ActWords): Map<string, string> {
 /**
  * Verbs whose most frequent sense WordNet files as a change, a contact or a creation (lexnames verb.change,
  * verb.contact, verb.creation): acts done to the object, which a noun of the act names (removal, whitening, pressing,
- * installation). A verb of motion, communication or possession moves, tells or gives the object ("send a
- * technician", "deliver the package", "keep the original"): it is named `<verb>_<object>`.
+ * installation). Any other verb (motion, communication, possession, social, cognition, …: "send a technician",
+ * "cancel my order") is named `<verb>_<object>`.
  */
 const ACT_VERB_FILES: ReadonlySet<string> = new Set(['verb.change', 'verb.contact', 'verb.creation']);
 
 /**
- * The noun of the act: a noun WordNet derives from the verb's most frequent sense, filed in noun.act, other than the
- * verb itself, the most frequent first (press → pressing, not pressure; whiten → whitening); null when there is none
+ * The noun of the act: a noun WordNet derives from the verb's most frequent sense, filed in noun.act, the verb's own
+ * noun included, the most frequent first (press → pressing, not pressure; repair → repair, not reparation); null when there is none
  * or the verb is no act done to its object (ACT_VERB_FILES).
  */
 export function actNounOf(lex: Lexicon, verb: string): string | null {
   const file = lex.lexFile?.(verb, 'v') ?? null;
   if (file !== null && !ACT_VERB_FILES.has(file)) return null;
-  return (lex.derived?.(verb, 'v', 'n', 'noun.act') ?? []).find((d) => d !== verb && /^[a-z]{3,24}$/.test(d)) ?? null;
+  return (lex.derived?.(verb, 'v', 'n', 'noun.act') ?? []).find((d) => /^[a-z]{3,24}$/.test(d)) ?? null;
 }
 
 interface Said {

@@ -1410,6 +1410,7 @@ function readAct(ev: Evidence, nounModifier: (w: string) => boolean): ActReading
     isVerb,
     isAdjective: (w) => isAdj(w) && readable(w),
     said: (w) => mass(ev.withWord(w)),
+    isParticle: (w) => PARTICLES.has(w),
   });
 }
 
@@ -1433,7 +1434,11 @@ function flagName(ev: Evidence, headWords: string[], yesNoCompound: string[] | n
     return { suffix: 'only', namePrefix: null };
   }
   if (headWords.length < 2 && yesNoCompound) headWords.splice(0, headWords.length, ...yesNoCompound);
-  else if (headWords.length < 2) return { suffix: null, namePrefix: 'needs' };
+  else if (headWords.length < 2) {
+    // A noun of time says when, not what is needed ("call back tomorrow"): the word firstWord reads names it.
+    if (headWords.length === 1 && ev.lex.lexFile?.(headWords[0] as string, 'n') === 'noun.time') headWords.splice(0, 1, ...firstWord(ev, 'boolean'));
+    return { suffix: null, namePrefix: 'needs' };
+  }
   return { suffix: null, namePrefix: null };
 }
 
@@ -1620,11 +1625,17 @@ function assembleCandidate(
 
 /** Step 2 (zhou §6.2.2): with no head, the readable word most clients say names the need. */
 function firstWord(ev: Evidence, kind: InducedKind): string[] {
-  const best = ev.vocab
-    .filter((w) => w.length >= 3 && !ev.isVerb(w) && ev.readable(w))
-    .map((w) => [w, weigh(ev.withWord(w))] as const)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-  return best ? [best[0]] : kind === 'numeric' ? ['requested'] : [];
+  const top = (ws: readonly string[]): string | undefined => ws.map((w) => [w, weigh(ev.withWord(w))] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const words = ev.vocab.filter((w) => w.length >= 3 && ev.readable(w));
+  // A noun of time, a particle, or a word WordNet knows only as an adjective or adverb ("tomorrow", "back", "later")
+  // says when or how, not what is needed: the need's verb names it before them ("call me back tomorrow" → needs_call).
+  const said = (w: string): boolean => {
+    const p = ev.lex.pos(w);
+    const known = p.n + p.v + p.a + p.r > 0;
+    return !PARTICLES.has(w) && ev.lex.lexFile?.(w, 'n') !== 'noun.time' && (!known || p.n > 0 || p.v > 0);
+  };
+  const best = top(words.filter((w) => !ev.isVerb(w) && said(w))) ?? top(words.filter((w) => ev.isVerb(w) && said(w))) ?? top(words.filter((w) => !ev.isVerb(w)));
+  return best !== undefined ? [best] : kind === 'numeric' ? ['requested'] : [];
 }
 
 /**
