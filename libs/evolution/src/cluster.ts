@@ -254,8 +254,15 @@ export function addToCluster(c: Cluster, fragment: Fragment, text: string | null
 /** Whether a client's fragment adds heat to a cluster now: always in its own pool; in a global pool once per interval. */
 export function clientAddsHeat(c: Cluster, clientId: string, at: number, config: PoolConfig = DEFAULT_POOL_CONFIG): boolean {
   if (!isGlobal(c.scope)) return true;
-  const times = c.clients.find((x) => x.client_id === clientId)?.heat_times ?? [];
-  return times.filter((t) => at - t < config.client_heat_interval_ms && t <= at).length < config.client_heat_per_interval;
+  return underClientHeatCap(c.clients.find((x) => x.client_id === clientId)?.heat_times ?? [], at, config);
+}
+
+/**
+ * The per-client heat cap of a global pool: a fragment at `at` adds heat when the client's earlier heat increments
+ * (`heatTimes`) within `client_heat_interval_ms` before it number fewer than `client_heat_per_interval`.
+ */
+export function underClientHeatCap(heatTimes: readonly number[], at: number, config: PoolConfig): boolean {
+  return heatTimes.filter((t) => at - t < config.client_heat_interval_ms && t <= at).length < config.client_heat_per_interval;
 }
 
 /**

@@ -15,7 +15,7 @@
  * per-client cap once over all members), so the same fragments do not fire a group that would not fire one cluster (up to the record limit in `needGroupHeat`).
  */
 import { type PoolConfig } from './config';
-import { mergeClusters, type Cluster } from './cluster';
+import { mergeClusters, underClientHeatCap, type Cluster } from './cluster';
 import { evolutionError } from './errors';
 import { heatAt } from './heat';
 import { isGlobal, sameScope } from './scope';
@@ -33,7 +33,7 @@ export interface NeedGroupEvaluation {
 /**
  * The group's heat at `now`: the heat one cluster holding all the members' fragments would have. Each client's
  * fragment times in the members (`recent`, merged) are replayed in time order through the per-client cap of a global
- * cluster (`clientAddsHeat`: at most `client_heat_per_interval` increments within any `client_heat_interval_ms`),
+ * cluster (`underClientHeatCap`, as `clientAddsHeat` applies it: at most `client_heat_per_interval` increments within any `client_heat_interval_ms`),
  * each kept increment decayed to `now`, and the clients summed. A client speaking in several members is thus capped
  * once over all of them, and each client holds only the heat of its own fragments (never a share of another's).
  * Exact while each member records all of a client's fragments (`recent` keeps the latest `perClientOccurrenceCap`,
@@ -59,8 +59,7 @@ function cappedHeat(times: number[], now: number, config: PoolConfig): number {
   const kept: number[] = [];
   let heat = 0;
   for (const t of times.sort((a, b) => a - b)) {
-    const inWindow = kept.filter((k) => t - k < config.client_heat_interval_ms).length;
-    if (inWindow >= config.client_heat_per_interval) continue;
+    if (!underClientHeatCap(kept, t, config)) continue;
     kept.push(t);
     if (kept.length > config.client_heat_per_interval) kept.shift();
     heat += heatAt({ value: config.heat_increment, at: t }, now, config.half_life_ms);
