@@ -183,12 +183,41 @@ export const EVIDENCE_FULL = 0.85;
  * weak evidence that the scenario is the user's; it counts in proportion
  * between `EVIDENCE_FLOOR` and `EVIDENCE_FULL`.
  */
-export function filledWeight(template: SchemaTemplate, m: UtteranceMapping): number {
+export function filledWeight(template: SchemaTemplate, m: UtteranceMapping, utterance?: string): number {
   const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
+  const misplaced = utterance === undefined ? new Set<string>() : ordinalsOutOfPlace(template, m, utterance);
   return Object.entries(m.confidence).reduce((sum, [k, c]) => {
-    const base = formats.get(k) === 'date' || formats.get(k) === 'date-time' ? DATE_KEY_WEIGHT : 1;
+    const base = formats.get(k) === 'date' || formats.get(k) === 'date-time' || misplaced.has(k) ? DATE_KEY_WEIGHT : 1;
     return sum + base * Math.min(1, Math.max(0, (c - EVIDENCE_FLOOR) / (EVIDENCE_FULL - EVIDENCE_FLOOR)));
   }, 0);
+}
+
+/**
+ * Ordinal words, a closed class (English "first" to "tenth", and a numeral with an ordinal suffix, "1st", "3rd"): they
+ * modify the noun after them ("first class", "the first ten seconds", "the 1st of December").
+ */
+const ORDINAL = /^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,3}(?:st|nd|rd|th))$/;
+
+/** At most this many characters of an utterance are searched for the words after an ordinal. */
+const MAX_PLACE_CHARS = 4096;
+
+/**
+ * Keys (not dates) whose value was read from an ordinal alone that does not stand before a word of the key's own
+ * name or description (draft-zhou §6.1: a slot explains a word only in its own place): "first" in "first class" is a
+ * cabin, in "trim the first ten seconds" it counts seconds; "1st" in "the 1st of December" is no incident. Such a
+ * value is no evidence of the scenario.
+ */
+export function ordinalsOutOfPlace(template: SchemaTemplate, m: UtteranceMapping, utterance: string): Set<string> {
+  const out = new Set<string>();
+  const words = wordSpans(utterance.slice(0, MAX_PLACE_CHARS)).map(([, , w]) => w);
+  for (const key of template.keys) {
+    const source = Object.hasOwn(m.sources, key.key_name) ? String(m.sources[key.key_name]).trim().toLowerCase() : undefined;
+    if (source === undefined || key.format === 'date' || key.format === 'date-time' || !ORDINAL.test(source)) continue;
+    const own = new Set(wordSpans(`${key.key_name.replace(/_/g, ' ')} ${key.semantic_description}`).map(([, , w]) => w).filter((w) => w.length >= 3 && !ORDINAL.test(w)));
+    const inPlace = words.some((w, i) => w === source && own.has(words[i + 1] ?? ''));
+    if (!inPlace) out.add(key.key_name);
+  }
+  return out;
 }
 
 /** Identifies the scenario of `utterance` among `catalog`; `map` maps it with one entry's template. */
@@ -217,7 +246,7 @@ export async function identifyIn(
     }
     const mapping = await map(e);
     const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
-    const keys = filledWeight(e.template, mapping);
+    const keys = filledWeight(e.template, mapping, utterance);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
     // Said only by a synonym of a name word's first noun sense, at the head of the request: weaker, and only beside
@@ -232,7 +261,8 @@ export async function identifyIn(
     const filled = keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0) + ASSOCIATED_WEIGHT * associated;
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
-    const selection = keys >= SELECTION_EVIDENCE || named || (mapping.recognised ?? 0) > 0 || associated > 0 ? sel : 0;
+    // A date alone is no such evidence either: it is in every kind of request ("the weather in Oslo next Monday").
+    const selection = (keys >= SELECTION_EVIDENCE && !onlyDates) || named || (mapping.recognised ?? 0) > 0 || associated > 0 ? sel : 0;
     // A sister said beside values only this template's own kinds of key take (an enum value, an identifier of its
     // pattern) is context, not the request: a breakdown with an incident id and a severity is still a fault.
     const rival = (mapping.rivals?.length ?? 0) > 0 && strongKeys(e.template, mapping) < STRONG_KEYS ? RIVAL_FACTOR : 1;

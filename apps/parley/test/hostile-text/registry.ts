@@ -10,7 +10,7 @@
  * and names the source files whose patterns it exercises.
  */
 import { createOfflineMapper } from '@parley/client/offline';
-import { createParleyClient } from '@parley/client';
+import { createParleyClient, ordinalsOutOfPlace } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { addToCluster, clusterConcept, coHyponymChoice, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
@@ -344,6 +344,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
       client
         .mapUtterance({ ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', t.slice(0, 2000)] } : k)) }, `this snapshot ${t}`, REF)
         .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
+  },
+  {
+    // Slots read out of their place (draft-zhou §6.1, identification): an ordinal value's source looked up among the
+    // utterance's words after it (`ordinalsOutOfPlace`), the source and the utterance both outside text.
+    name: 'client ordinalsOutOfPlace (identification, an ordinal away from its key\'s words)',
+    files: ['libs/client/src/identify.ts'],
+    run: async (t) => {
+      const m = await client.mapUtterance(flightBookingTemplate, `trim the first ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
+      return m === undefined ? undefined : [ordinalsOutOfPlace(flightBookingTemplate, m, t), ordinalsOutOfPlace(flightBookingTemplate, { ...m, sources: { cabin_class: t, constructor: t } }, `first ${t}`)];
+    },
   },
   {
     // A verb's complement or a sister (draft-zhou §6.1, identification): an -ing verb before a preposition of

@@ -1,0 +1,60 @@
+import { SCENARIOS } from '@parley/examples';
+import { scenarioId } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient, ordinalsOutOfPlace, type ScenarioCatalog } from '../src/index';
+import { createOfflineMapper } from '../src/offline/index';
+
+// Scenario identification (draft-zhou §6.1, Figure 1 step 2) of near misses that fill a slot out of its place: a date
+// alone lets selection count for nothing, an ordinal read as an enum value away from the key's own words counts as a
+// date does. Sentences of our own, not from the dev or validation sets.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+const catalog: ScenarioCatalog = {
+  entries: SCENARIOS.map((s) => ({ scenario: scenarioId(s.template.scenario), agent: 'a', template: s.template, description: s.description, tags: s.tags, domain: s.domain })),
+};
+const REF = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const template = (id: string) => SCENARIOS.find((s) => s.template.scenario === id)!.template;
+
+describe('a date alone', () => {
+  it('lets no selection count: a question about a town on a day is no flight', async () => {
+    for (const words of ["what's the forecast in Beijing next Friday", "what's the exchange rate in Seoul next Monday"]) {
+      const id = await client.identifyScenario(words, { ...REF, catalog });
+      expect(id.scenario, words).toBeNull();
+      // The date was read: it is the selection, not the mapping, that no longer counts.
+      const flight = id.ranking.find((r) => r.scenario === 'flight_booking');
+      expect(flight?.filled, words).toBe(1);
+      expect(flight?.selection, words).toBe(1);
+    }
+  });
+
+  it('still identifies a flight said with a date and a town, or with its name', async () => {
+    for (const words of ['a flight to Vienna next Tuesday', 'fly me to Madrid this coming Saturday', 'Oslo next Friday, two of us']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('flight_booking');
+    }
+  });
+});
+
+describe('an ordinal out of its place', () => {
+  it('is found when the word after it is none of the key\'s own words', async () => {
+    const flight = template('flight_booking');
+    const away = await client.mapUtterance(flight, 'cut the first five minutes of my podcast', REF);
+    expect(away.sources.cabin_class).toBe('first');
+    expect([...ordinalsOutOfPlace(flight, away, 'cut the first five minutes of my podcast')]).toEqual(['cabin_class']);
+    for (const words of ['we want first class from Rome to Oslo on Friday', 'book me first class to Lima tomorrow']) {
+      const m = await client.mapUtterance(flight, words, REF);
+      expect(m.sources.cabin_class, words).toBeDefined();
+      expect(ordinalsOutOfPlace(flight, m, words).size, words).toBe(0);
+    }
+    // Hostile text is bounded and matches nothing.
+    for (const words of ['constructor first __proto__', 'first '.repeat(200_000), '\u0000first\ud800']) {
+      const m = { ...away, sources: { cabin_class: 'first', constructor: 'first' } };
+      expect(ordinalsOutOfPlace(flight, m, words).size).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('counts as a date does: trimming the first minutes of a recording is no flight, first class still is', async () => {
+    expect((await client.identifyScenario('cut the first five minutes of my podcast', { ...REF, catalog })).scenario).toBeNull();
+    for (const words of ['we want first class from Rome to Oslo on Friday', 'two seats in first from Paris to Tokyo']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('flight_booking');
+    }
+  });
+});
