@@ -58,3 +58,14 @@ describe('an ordinal out of its place', () => {
     }
   });
 });
+
+// The counter-examples a review found against reading kinds of a scenario's words as its name (BENCHMARKS.md,
+// 2026-11-28): kept as regression tests for any later rule of that kind.
+describe('no scenario from a kind or a far sense alone', () => {
+  it('a kind of management, a photo only in a far sense, a kind of photo with no wish, "still" as an adverb', async () => {
+    for (const words of ['I need guidance on my tax return by Friday', 'a pic of my dog', 'a snapshot', 'delete my snapshot', 'this snapshot needs work']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+    expect((await client.identifyScenario('is it still down', { ...REF, catalog })).scenario).not.toBe('photo_retouch');
+  });
+});
