@@ -181,7 +181,8 @@ export const EVIDENCE_FULL = 0.85;
  * `DATE_KEY_WEIGHT`, scaled by how sure the mapper was: a value barely over the
  * threshold (one bare number read as a site, "good" as a synonym of `full`) is
  * weak evidence that the scenario is the user's; it counts in proportion
- * between `EVIDENCE_FLOOR` and `EVIDENCE_FULL`.
+ * between `EVIDENCE_FLOOR` and `EVIDENCE_FULL`. With the `utterance`, a value read from an ordinal out of its
+ * place (`ordinalsOutOfPlace`) weighs as a date does.
  */
 export function filledWeight(template: SchemaTemplate, m: UtteranceMapping, utterance?: string): number {
   const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
