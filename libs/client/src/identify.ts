@@ -198,6 +198,10 @@ export function filledWeight(template: SchemaTemplate, m: UtteranceMapping, utte
  * modify the noun after them ("first class", "the first ten seconds", "the 1st of December").
  */
 const ORDINAL = /^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,3}(?:st|nd|rd|th))$/;
+/** A numeral alone. */
+const NUMERAL = /^\d{1,12}$/;
+/** An English plural noun's ending, after three letters at least ("euros", "customers"; not "is", "was"). */
+const PLURAL = /^[a-z]{3,}s$/;
 
 /** At most this many characters of an utterance are searched for the words after an ordinal. */
 const MAX_PLACE_CHARS = 4096;
@@ -205,18 +209,24 @@ const MAX_PLACE_CHARS = 4096;
 /**
  * Keys (not dates) whose value was read from an ordinal alone that does not stand before a word of the key's own
  * name or description (draft-zhou §6.1: a slot explains a word only in its own place): "first" in "first class" is a
- * cabin, in "trim the first ten seconds" it counts seconds; "1st" in "the 1st of December" is no incident. Such a
- * value is no evidence of the scenario.
+ * cabin, in "trim the first ten seconds" it counts seconds; "1st" in "the 1st of December" is no incident. So too a
+ * key that is no number whose value was read from a numeral alone standing before a plural noun that is none of the
+ * key's own words: the numeral counts that noun ("200 euros" is no site id; "sites 4 and 200" and "4 sites" are).
+ * Such a value is weak evidence of the scenario.
  */
 export function ordinalsOutOfPlace(template: SchemaTemplate, m: UtteranceMapping, utterance: string): Set<string> {
   const out = new Set<string>();
   const words = wordSpans(utterance.slice(0, MAX_PLACE_CHARS)).map(([, , w]) => w);
   for (const key of template.keys) {
     const source = Object.hasOwn(m.sources, key.key_name) ? String(m.sources[key.key_name]).trim().toLowerCase() : undefined;
-    if (source === undefined || key.format === 'date' || key.format === 'date-time' || !ORDINAL.test(source)) continue;
+    const numeral = source !== undefined && NUMERAL.test(source) && key.key_type !== 'number' && key.key_type !== 'integer';
+    if (source === undefined || key.format === 'date' || key.format === 'date-time' || !(ORDINAL.test(source) || numeral)) continue;
     const own = new Set(wordSpans(`${key.key_name.replace(/_/g, ' ')} ${key.semantic_description}`).map(([, , w]) => w).filter((w) => w.length >= 3 && !ORDINAL.test(w)));
-    const inPlace = words.some((w, i) => w === source && own.has(words[i + 1] ?? ''));
-    if (!inPlace) out.add(key.key_name);
+    // A word of the key's own, or its singular ("sites" for site).
+    const ownWord = (w: string) => own.has(w) || own.has(w.replace(/s$/, ''));
+    const after = words.flatMap((w, i) => (w === source ? [words[i + 1] ?? ''] : []));
+    const misplaced = numeral ? after.some((w) => PLURAL.test(w) && !ownWord(w)) : !after.some(ownWord);
+    if (misplaced) out.add(key.key_name);
   }
   return out;
 }

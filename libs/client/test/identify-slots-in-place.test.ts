@@ -69,3 +69,20 @@ describe('no scenario from a kind or a far sense alone', () => {
     expect((await client.identifyScenario('is it still down', { ...REF, catalog })).scenario).not.toBe('photo_retouch');
   });
 });
+
+describe('a numeral that counts the noun after it', () => {
+  it('is no identifier: "300 dollars" is no site, "sites 4 and 200" and "site 4410" are', async () => {
+    const fault = template('fault_management');
+    const pay = 'pay 300 dollars to my plumber on the 2nd of March';
+    const m = await client.mapUtterance(fault, pay, REF);
+    expect(m.sources.affected_site_ids).toBe('300');
+    expect([...ordinalsOutOfPlace(fault, m, pay)].sort()).toEqual(['affected_site_ids', 'incident_id']);
+    expect((await client.identifyScenario(pay, { ...REF, catalog })).scenario).toBeNull();
+    for (const words of ['sites 4 and 200 are down since 9', 'site 4410 dropped, 30 customers complaining']) {
+      const n = await client.mapUtterance(fault, words, REF);
+      expect(n.sources.affected_site_ids, words).toBeDefined();
+      expect(ordinalsOutOfPlace(fault, n, words).size, words).toBe(0);
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('fault_management');
+    }
+  });
+});
