@@ -4,7 +4,7 @@
  * user's scenario and ask (identify, map, check, confirm, execute).
  */
 import { ParleyError, scenarioId, type JsonObject, type SchemaTemplate } from '@parley/protocol';
-import { identifyIn, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
+import { identifyIn, type CountsNoun, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
 import type { AskOptions, AskResult, CatalogParams, ExecuteExtras, ExecuteParams, GetSchemaTemplateParams, ParleyClientOptions } from './index';
 import { finishMapping, payloadInvalid, prepareUtterance, referenceFrom, thresholdFrom, validatorCache, type Mapper, type MapUtteranceOptions, type UtteranceMapping } from './mapping';
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
@@ -27,7 +27,7 @@ export interface Asking {
 }
 
 /** Mapping and identification (the mapper of `opts`, else the offline one, loaded on first use). */
-export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtterance'> & { isContent: (w: string) => boolean } {
+export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtterance'> & { isContent: (w: string) => boolean; countsNoun: () => Promise<CountsNoun> } {
   // ---------------------------------------------------------------------------
   // draft-zhou §6.1 and Figure 1 steps (2)-(6) on the client.
   // ---------------------------------------------------------------------------
@@ -60,13 +60,33 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
     return finishMapping(template, out, { threshold, mapper: mapper.id, scenario: o.scenario ?? scenarioId(template.scenario), reference, utterance: text, glue }, validator);
   }
 
-  return { mapUtterance, isContent };
+  return { mapUtterance, isContent, countsNoun: countsNounByWordNet };
+}
+
+/**
+ * Whether a numeral counts the word after it, read from WordNet (loaded on first use, shared with the offline mapper):
+ * a noun written in the plural ("euros", "customers"; not "fails", "goes", "this", "loss"); one that is also a verb's
+ * -s form ("reports", "pounds") only when the numeral does not stand right after a name-like word, a noun that is no
+ * verb or a word WordNet does not know ("incident 4410 affects", "BTS 4410 reports", but "pay 300 pounds").
+ */
+let countsNounLoading: Promise<CountsNoun> | undefined;
+export function countsNounByWordNet(): Promise<CountsNoun> {
+  countsNounLoading ??= (async () => {
+    const [{ Lexicon }, { WordNet, defaultDictDir }] = await Promise.all([import('./offline/lexicon'), import('@parley/embeddings')]);
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const label = (w: string) => w !== '' && (!lex.known(w) || (lex.hasNoun(w) && !lex.hasVerb(w)));
+    return (next: string, before: string) => lex.isPluralNoun(next) && (!lex.isFiniteVerbForm(next) || !label(before));
+  })();
+  countsNounLoading.catch(() => {
+    countsNounLoading = undefined;
+  });
+  return countsNounLoading;
 }
 
 /** The catalogue, identification and `ask`, over the gateway calls in `deps`. */
 export function createAsking(opts: ParleyClientOptions, deps: AskingDeps): Asking {
   const { call, getSchemaTemplateWithEtag, execute } = deps;
-  const { mapUtterance, isContent } = createMapping(opts);
+  const { mapUtterance, isContent, countsNoun } = createMapping(opts);
 
   async function scenarioCatalog(p: CatalogParams = {}): Promise<ScenarioCatalog> {
     const { agents } = await call<{ agents: Array<{ name: string; scenarios: string[]; tags?: string[]; domain?: string; description?: string }> }>('list_agents', {});
@@ -92,7 +112,7 @@ export function createAsking(opts: ParleyClientOptions, deps: AskingDeps): Askin
     referenceFrom(o);
     thresholdFrom(o.threshold);
     const catalog = o.catalog ?? (await scenarioCatalog({ ...(o.preferred_language ? { preferred_language: o.preferred_language } : {}), ...(o.client_id ? { client_id: o.client_id } : {}) }));
-    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent);
+    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun());
   }
 
   async function ask(utterance: string, o: AskOptions = {}): Promise<AskResult> {

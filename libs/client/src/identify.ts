@@ -184,9 +184,9 @@ export const EVIDENCE_FULL = 0.85;
  * between `EVIDENCE_FLOOR` and `EVIDENCE_FULL`. With the `utterance`, a value read from an ordinal out of its
  * place (`ordinalsOutOfPlace`) weighs as a date does.
  */
-export function filledWeight(template: SchemaTemplate, m: UtteranceMapping, utterance?: string): number {
+export function filledWeight(template: SchemaTemplate, m: UtteranceMapping, utterance?: string, countsNoun: CountsNoun = pluralBySuffix): number {
   const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
-  const misplaced = utterance === undefined ? new Set<string>() : ordinalsOutOfPlace(template, m, utterance);
+  const misplaced = utterance === undefined ? new Set<string>() : ordinalsOutOfPlace(template, m, utterance, countsNoun);
   return Object.entries(m.confidence).reduce((sum, [k, c]) => {
     const base = formats.get(k) === 'date' || formats.get(k) === 'date-time' || misplaced.has(k) ? DATE_KEY_WEIGHT : 1;
     return sum + base * Math.min(1, Math.max(0, (c - EVIDENCE_FLOOR) / (EVIDENCE_FULL - EVIDENCE_FLOOR)));
@@ -203,6 +203,14 @@ const NUMERAL = /^\d{1,12}$/;
 /** An English plural noun's ending, after three letters at least ("euros", "customers"; not "is", "was"). */
 const PLURAL = /^[a-z]{3,}s$/;
 
+/**
+ * Whether a numeral standing between `before` and `next` counts `next` as a noun ("300 euros", "12 customers"), not
+ * a name followed by its verb ("incident 4410 affects"). The client gives one read from WordNet (a noun written in the
+ * plural, no verb form alone: not "fails", "goes", "this", "loss"); without a lexicon, an -s ending (`PLURAL`).
+ */
+export type CountsNoun = (next: string, before: string) => boolean;
+const pluralBySuffix: CountsNoun = (next) => PLURAL.test(next);
+
 /** At most this many characters of an utterance are searched for the words after an ordinal. */
 const MAX_PLACE_CHARS = 4096;
 
@@ -210,22 +218,29 @@ const MAX_PLACE_CHARS = 4096;
  * Keys (not dates) whose value was read from an ordinal alone that does not stand before a word of the key's own
  * name or description (draft-zhou §6.1: a slot explains a word only in its own place): "first" in "first class" is a
  * cabin, in "trim the first ten seconds" it counts seconds; "1st" in "the 1st of December" is no incident. So too a
- * key that is no number whose value was read from a numeral alone standing before a plural noun that is none of the
- * key's own words: the numeral counts that noun ("200 euros" is no site id; "sites 4 and 200" and "4 sites" are).
+ * key that is no number whose value was read from a numeral alone that counts the noun after it (`countsNoun`), a noun
+ * none of the key's own words, at every occurrence of the numeral ("200 euros" is no site id; "sites 4 and 200" and
+ * "4 sites" are). A numeral right after its key's own word is in place whatever follows ("site 4410 keeps dropping").
  * Such a value is weak evidence of the scenario.
  */
-export function ordinalsOutOfPlace(template: SchemaTemplate, m: UtteranceMapping, utterance: string): Set<string> {
+export function ordinalsOutOfPlace(template: SchemaTemplate, m: UtteranceMapping, utterance: string, countsNoun: CountsNoun = pluralBySuffix): Set<string> {
   const out = new Set<string>();
   const words = wordSpans(utterance.slice(0, MAX_PLACE_CHARS)).map(([, , w]) => w);
+  const singular = (w: string) => w.replace(/s$/, '');
   for (const key of template.keys) {
     const source = Object.hasOwn(m.sources, key.key_name) ? String(m.sources[key.key_name]).trim().toLowerCase() : undefined;
     const numeral = source !== undefined && NUMERAL.test(source) && key.key_type !== 'number' && key.key_type !== 'integer';
     if (source === undefined || key.format === 'date' || key.format === 'date-time' || !(ORDINAL.test(source) || numeral)) continue;
-    const own = new Set(wordSpans(`${key.key_name.replace(/_/g, ' ')} ${key.semantic_description}`).map(([, , w]) => w).filter((w) => w.length >= 3 && !ORDINAL.test(w)));
-    // A word of the key's own, or its singular ("sites" for site).
-    const ownWord = (w: string) => own.has(w) || own.has(w.replace(/s$/, ''));
-    const after = words.flatMap((w, i) => (w === source ? [words[i + 1] ?? ''] : []));
-    const misplaced = numeral ? after.some((w) => PLURAL.test(w) && !ownWord(w)) : !after.some(ownWord);
+    const ownWords = wordSpans(`${key.key_name.replace(/_/g, ' ')} ${key.semantic_description}`).map(([, , w]) => w).filter((w) => w.length >= 3 && !ORDINAL.test(w));
+    // A word of the key's own, singular or plural either way ("sites" for site, "station" for stations).
+    const own = new Set(ownWords.map(singular));
+    const ownWord = (w: string) => w.length >= 3 && own.has(singular(w));
+    const at = words.flatMap((w, i) => (w === source ? [i] : []));
+    const next = (i: number) => words[i + 1] ?? '';
+    // A numeral right after its key's own word is in place, whatever follows ("site 4410 keeps dropping"); it counts a
+    // noun elsewhere only when every one of its occurrences does ("site 12 down, 12 customers affected" names site 12).
+    const counts = (i: number) => !ownWord(words[i - 1] ?? '') && !ownWord(next(i)) && countsNoun(next(i), words[i - 1] ?? '');
+    const misplaced = numeral ? at.length > 0 && at.every(counts) : !at.some((i) => ownWord(next(i)));
     if (misplaced) out.add(key.key_name);
   }
   return out;
@@ -238,6 +253,7 @@ export async function identifyIn(
   opts: IdentifyOptions,
   map: (e: ScenarioEntry) => Promise<UtteranceMapping>,
   isContent: (word: string) => boolean,
+  countsNoun: CountsNoun = pluralBySuffix,
 ): Promise<ScenarioIdentification> {
   const entries = catalog.entries;
   if (entries.length === 0) return { scenario: null, agent: null, score: 0, ranking: [] };
@@ -257,7 +273,7 @@ export async function identifyIn(
     }
     const mapping = await map(e);
     const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
-    const keys = filledWeight(e.template, mapping, utterance);
+    const keys = filledWeight(e.template, mapping, utterance, countsNoun);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
     // Said only by a synonym of a name word's first noun sense, at the head of the request: weaker, and only beside

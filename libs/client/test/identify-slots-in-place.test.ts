@@ -1,7 +1,7 @@
 import { SCENARIOS } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { createParleyClient, ordinalsOutOfPlace, type ScenarioCatalog } from '../src/index';
+import { countsNounByWordNet, createParleyClient, ordinalsOutOfPlace, type ScenarioCatalog } from '../src/index';
 import { createOfflineMapper } from '../src/offline/index';
 
 // Scenario identification (draft-zhou §6.1, Figure 1 step 2) of near misses that fill a slot out of its place: a date
@@ -83,6 +83,42 @@ describe('a numeral that counts the noun after it', () => {
       expect(n.sources.affected_site_ids, words).toBeDefined();
       expect(ordinalsOutOfPlace(fault, n, words).size, words).toBe(0);
       expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('fault_management');
+    }
+  });
+});
+
+describe('a numeral in its place, and what counts a noun', () => {
+  const fault = template('fault_management');
+
+  it('right after its key\'s own word, singular or plural either way, it is in place whatever follows', async () => {
+    // "router" against the description's "routers", "station" against "stations"; the -s word after is no count here.
+    for (const words of ['router 12 flaps', 'base station 310 reports optical power low', 'site 4410 keeps dropping since 6']) {
+      const m = await client.mapUtterance(fault, words, REF);
+      expect(m.sources.affected_site_ids, words).toBeDefined();
+      expect(ordinalsOutOfPlace(fault, m, words).has('affected_site_ids'), words).toBe(false);
+    }
+  });
+
+  it('counts a noun only when every occurrence does, and only a noun WordNet knows in the plural, no verb form alone', async () => {
+    const countsNoun = await countsNounByWordNet();
+    for (const [before, next] of [['cell', 'goes'], ['bts', 'fails'], ['node', 'loses'], ['incident', 'affects'], ['incident', 'reports'], ['site', 'this'], ['with', 'loss']]) {
+      expect(countsNoun(next as string, before as string), `${before} N ${next}`).toBe(false);
+    }
+    for (const [before, next] of [['transfer', 'euros'], ['pay', 'pounds'], ['and', 'customers'], ['affects', 'sites']]) {
+      expect(countsNoun(next as string, before as string), `${before} N ${next}`).toBe(true);
+    }
+    const twice = 'site 12 down, 12 customers affected';
+    expect(ordinalsOutOfPlace(fault, await client.mapUtterance(fault, twice, REF), twice, countsNoun).has('affected_site_ids')).toBe(false);
+    const euros = 'transfer 200 euros to Anna on the 1st';
+    expect(ordinalsOutOfPlace(fault, await client.mapUtterance(fault, euros, REF), euros, countsNoun).has('affected_site_ids')).toBe(true);
+  });
+
+  it('so terse fault reports score at least as without the rule', async () => {
+    // The scores of these reports before any rule on numerals (the same weights, the same mapper).
+    for (const [words, before] of [['BTS 4410 fails', 0.302], ['site 4410 keeps dropping since 6', 0.524], ['site 12 down, 12 customers affected', 1], ['site 4410 goes down every night', 0.67]] as const) {
+      const id = await client.identifyScenario(words, { ...REF, catalog });
+      expect(id.scenario, words).toBe('fault_management');
+      expect(id.score, words).toBeGreaterThanOrEqual(before);
     }
   });
 });

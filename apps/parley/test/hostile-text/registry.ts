@@ -10,7 +10,7 @@
  * and names the source files whose patterns it exercises.
  */
 import { createOfflineMapper } from '@parley/client/offline';
-import { createParleyClient, ordinalsOutOfPlace } from '@parley/client';
+import { countsNounByWordNet, createParleyClient, ordinalsOutOfPlace } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { addToCluster, clusterConcept, coHyponymChoice, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
@@ -353,6 +353,17 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: async (t) => {
       const m = await client.mapUtterance(flightBookingTemplate, `trim the first ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
       return m === undefined ? undefined : [ordinalsOutOfPlace(flightBookingTemplate, m, t), ordinalsOutOfPlace(flightBookingTemplate, { ...m, sources: { cabin_class: t, constructor: t } }, `first ${t}`)];
+    },
+  },
+  {
+    // A numeral counting the word after it (draft-zhou §6.1, identification): both words beside it looked up in WordNet
+    // (`countsNounByWordNet`), then a numeral's occurrences read in the outside text (`ordinalsOutOfPlace`).
+    name: 'client countsNounByWordNet (identification, a numeral counting a noun)',
+    files: ['libs/client/src/asking.ts', 'libs/client/src/identify.ts'],
+    run: async (t) => {
+      const countsNoun = await countsNounByWordNet();
+      const m = await client.mapUtterance(faultManagementTemplate, `site 12 ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
+      return [countsNoun(t, t), m === undefined ? undefined : ordinalsOutOfPlace(faultManagementTemplate, { ...m, sources: { affected_site_ids: '12', constructor: '12' } }, `${t} 12 ${t} site 12 ${t}`, countsNoun)];
     },
   },
   {
