@@ -272,7 +272,9 @@ export async function identifyIn(
       continue;
     }
     const mapping = await map(e);
-    const explained = mapping.explained ?? explainedShare(utterance, mapping, isContent);
+    // A value read out of its place explains no word of the request (draft-zhou §6.1: a slot explains a word only in its place).
+    const misplaced = ordinalsOutOfPlace(e.template, mapping, utterance, countsNoun);
+    const explained = Math.max(0, (mapping.explained ?? explainedShare(utterance, mapping, isContent)) - misplacedShare(utterance, mapping, misplaced, isContent));
     const keys = filledWeight(e.template, mapping, utterance, countsNoun);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
@@ -280,7 +282,7 @@ export async function identifyIn(
     // some evidence of the template's own (a key filled, a phrase it recognises): alone it reaches too far
     // ("a picture of my dog", "an error in my calendar").
     const bySynonym = !named && (mapping.namedBySynonym?.length ?? 0) > 0 && (keys > 0 || (mapping.recognised ?? 0) > 0);
-    const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping);
+    const onlyDates = keys > 0 && !named && (mapping.recognised ?? 0) === 0 && onlyDateKeys(e.template, mapping, misplaced);
     // The scenario's name said, and phrases its template knows without a value ("make the eyes a little bigger").
     // Said by association only: with the name said, the association adds nothing ("print twenty copies of this photo").
     const said = named ? 0 : Math.min(MAX_ASSOCIATED, mapping.associated ?? 0);
@@ -316,10 +318,21 @@ export function strongKeys(template: SchemaTemplate, m: UtteranceMapping): numbe
   return Object.entries(m.confidence).filter(([k, c]) => constrained.has(k) && c >= STRONG_CONFIDENCE && !refused(k)).length;
 }
 
-/** Whether every key the mapping filled is a date or date-time. */
-function onlyDateKeys(template: SchemaTemplate, m: UtteranceMapping): boolean {
+/** Whether every key the mapping filled is a date or date-time, or a value read out of its place (`misplaced`). */
+function onlyDateKeys(template: SchemaTemplate, m: UtteranceMapping, misplaced: ReadonlySet<string>): boolean {
   const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
-  return Object.keys(m.confidence).every((k) => formats.get(k) === 'date' || formats.get(k) === 'date-time');
+  return Object.keys(m.confidence).every((k) => formats.get(k) === 'date' || formats.get(k) === 'date-time' || misplaced.has(k));
+}
+
+/**
+ * Share of the utterance's content words that are the sources of the `misplaced` keys ("200" and "1st" in "transfer 200
+ * euros to Anna on the 1st"): taken by a key, but not explained by it.
+ */
+export function misplacedShare(utterance: string, m: UtteranceMapping, misplaced: ReadonlySet<string>, isContent: (word: string) => boolean): number {
+  if (misplaced.size === 0) return 0;
+  const content = wordSpans(utterance).filter(([, , w]) => isContent(w)).length;
+  const taken = [...misplaced].reduce((n, k) => n + (Object.hasOwn(m.sources, k) ? wordSpans(String(m.sources[k]).slice(0, MAX_PLACE_CHARS)).length : 0), 0);
+  return content === 0 ? 0 : Math.min(1, taken / content);
 }
 
 /** Whether a word of the scenario's id stands in the words ("photo" for photo_retouch), ignoring plural -s. */

@@ -122,3 +122,27 @@ describe('a numeral in its place, and what counts a noun', () => {
     }
   });
 });
+
+describe('a value read out of its place explains no word', () => {
+  it('nor is it evidence beside dates: a payment on a day is no fault, terse fault reports still are', async () => {
+    for (const words of ['transfer 200 euros to Anna on the 1st', 'pay 300 pounds rent on the 1st']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+    for (const words of ['router 12 flaps', 'BTS 4410 fails', 'site 4410 keeps dropping since 6', 'site 12 down, 12 customers affected']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('fault_management');
+    }
+  });
+});
+
+describe('what an ordinal out of its place weighs', () => {
+  it('some, not nothing, not a whole key: the cabin said alone with a town is a flight, "the first room" with a town is not', async () => {
+    // Weighed 0, "first" said alone for the cabin would no longer carry these; weighed as a whole key, an ordinal
+    // counting rooms or weeks beside a town would be taken as a flight.
+    for (const words of ['first to Rome', 'first to Oslo please']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('flight_booking');
+    }
+    for (const words of ['book the first room on the left', 'the first two weeks of May in Rome']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+  });
+});
