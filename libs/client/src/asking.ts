@@ -63,13 +63,15 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
   return { mapUtterance, isContent, countsNoun: countsNounByWordNet };
 }
 
+let countsNounLoading: Promise<CountsNoun> | undefined;
+
 /**
  * Whether a numeral counts the word after it, read from WordNet (loaded on first use, shared with the offline mapper):
  * a noun written in the plural ("euros", "customers"; not "fails", "goes", "this", "loss"); one that is also a verb's
  * -s form ("reports", "pounds") only when the numeral does not stand right after a name-like word, a noun that is no
- * verb or a word WordNet does not know ("incident 4410 affects", "BTS 4410 reports", but "pay 300 pounds").
+ * verb or a word WordNet does not know ("incident 4410 affects", "BTS 4410 reports", but "pay 300 pounds"). Without
+ * WordNet's files, identification reads an -s ending instead (`CountsNoun`).
  */
-let countsNounLoading: Promise<CountsNoun> | undefined;
 export function countsNounByWordNet(): Promise<CountsNoun> {
   countsNounLoading ??= (async () => {
     const [{ Lexicon }, { WordNet, defaultDictDir }] = await Promise.all([import('./offline/lexicon'), import('@parley/embeddings')]);
@@ -112,7 +114,7 @@ export function createAsking(opts: ParleyClientOptions, deps: AskingDeps): Askin
     referenceFrom(o);
     thresholdFrom(o.threshold);
     const catalog = o.catalog ?? (await scenarioCatalog({ ...(o.preferred_language ? { preferred_language: o.preferred_language } : {}), ...(o.client_id ? { client_id: o.client_id } : {}) }));
-    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun());
+    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun().catch(() => undefined));
   }
 
   async function ask(utterance: string, o: AskOptions = {}): Promise<AskResult> {
