@@ -75,6 +75,7 @@ import { personNames } from './people';
 import { sharedKind } from './cohyponym';
 import { frameChoices } from './frames';
 import { sayAct, type ActReading } from './acts';
+import { ordinalValue, positionKey, positionReading } from './positions';
 
 export interface InductionSample {
   readonly text: string;
@@ -492,7 +493,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const lex = context.lexicon ?? BASIC_LEXICON;
   const input = mergeSamples(samples);
   const words = clusterWords(input.merged, lex);
-  const parsed = parseFragments(input.merged, words, input.all);
+  const parsed = parseFragments(input.merged, words, input.all, lex);
   if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(input.all) };
   parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   const ev = wordEvidence(parsed, input, words, lex, options);
@@ -605,7 +606,7 @@ function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
 }
 
 /** Step 1 (zhou §6.2.2): the usable fragments as tokens (words, numbers, times, ids, ratios) and their cues. */
-function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all']): Parsed[] {
+function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all'], lex: Lexicon): Parsed[] {
   const { rawOf, known, wordTok, people } = words;
   const parsed: Parsed[] = [];
   for (const { text, voters } of merged.values()) {
@@ -623,7 +624,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
       else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
       else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw), i });
-      else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
+      else if (NUMBER_WORDS.has(raw) && !propOne(raws, i, lex)) pushNumberWord(toks, raw, i);
       else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (raw.startsWith('pii-')) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (FIXED_PHRASES.has(`${raws[i - 1] ?? ''} ${raw}`)) continue;
@@ -661,6 +662,29 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
     });
   }
   return parsed;
+}
+
+/** Determiners after which "one" stands for a noun said before (a closed class: "the one", "this one", "which one"). */
+const PROP_ONE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'any', 'another', 'other', 'same']);
+/** Determiners that open a noun phrase before its adjective ("a cheaper one", "my old one"): a closed class. */
+const PROP_ONE_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'your', 'our', 'his', 'her', 'their', 'its', 'another', 'which']);
+
+/**
+ * Whether `raws[i]` is "one" as English's prop-word, no numeral (zhou §6.2.2 types from evidence): after a determiner
+ * or an adjective and before no noun ("the final one", "a cheaper one", "this one"), it stands for a noun said before
+ * and counts nothing. "one bag", "only one", "at least one" stay numerals.
+ */
+function propOne(raws: readonly string[], i: number, lex: Lexicon): boolean {
+  if (raws[i] !== 'one' || i === 0) return false;
+  const prev = raws[i - 1] as string;
+  const p = lex.pos(prev);
+  // Determiner, adjective, "one": "the final one", "a cheaper one" (never "at least one", "only one": no determiner).
+  const adjective = p.a > p.n && p.a > p.v && p.a > p.r && !LIMIT_WORDS.has(prev) && !NUMBER_WORDS.has(prev) && PROP_ONE_LEADS.has(raws[i - 2] ?? '');
+  if (!PROP_ONE_DETERMINERS.has(prev) && !adjective) return false;
+  const next = raws[i + 1];
+  if (next === undefined) return true;
+  const q = lex.pos(next);
+  return !(q.n > 0 && q.n >= q.v && q.n >= q.a);
 }
 
 /** Steps 2-3 (zhou §6.2.2): what the cluster says about its words, counted in clients (draft-zhou §7). */
@@ -1129,6 +1153,12 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     }
     return { kind: 'scale', keyType: 'integer', extra: { minimum: -SCALE_MAX, maximum: SCALE_MAX }, suffix: scale, ratioChoice: false, namePrefix: null, valueClients };
   }
+  const position = positionEvidence(ev);
+  if (position !== null) {
+    headWords.splice(0, headWords.length, position.noun);
+    for (const [v, p] of position.values) addValue(v, p);
+    return { kind: 'numeric', keyType: 'integer', extra: {}, suffix: position.suffix, ratioChoice: false, namePrefix: null, valueClients };
+  }
   if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
     const num = numericEvidence(parsed, {
       share,
@@ -1194,6 +1224,35 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix, act } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients, ...(act ? { act } : {}) };
+}
+
+/**
+ * Step 4 (zhou §6.2.2): a number that labels its noun ("floor 12", "the 3rd floor", "age 11"; positions.ts) in most of
+ * the fragment mass is an integer named by that noun: the noun alone when WordNet files it as an attribute (the
+ * number is the property's value: `age`, `level`), else `<noun>_number`. Null when the fragments say no position.
+ */
+function positionEvidence(ev: Evidence): { noun: string; suffix: string | null; values: readonly [number, Parsed][] } | null {
+  const { lex, parsed, rawOf, readable, options, needClients } = ev;
+  const attribute = (n: string): boolean => lex.lexFile?.(n, 'n') === 'noun.attribute';
+  const noun = (raw: string): string | null => {
+    if (!ASCII_WORD.test(raw) || raw.length < 3 || STOP_WORDS.has(raw) || LIMIT_WORDS.has(raw) || TIME_UNITS.has(raw) || NUMBER_WORDS.has(raw) || CURRENCY_WORDS.has(raw) || NEGATORS.has(raw) || ordinalValue(raw) !== null) return null;
+    // A participle of a verb whose noun is an attribute states that attribute ("aged 3" is age 3).
+    const verb = lex.lemma(raw, 'v');
+    if (verb !== null && verb !== raw && ASCII_WORD.test(verb) && attribute(verb)) return verb;
+    const n = lex.lemma(raw, 'n');
+    if (n === null || !readable(n) || deicticTime(lex, n) || measureUnit(lex, n)) return null;
+    const pos = lex.pos(n);
+    return pos.n > 0 && pos.n >= pos.v && pos.n >= pos.a ? n : null;
+  };
+  const cardinal = (raw: string): number | null => (/^\d{1,6}$/.test(raw) ? Number(raw) : (NUMBER_WORDS.get(raw) ?? null));
+  // A plural noun or a unit after the cardinal is what it counts ("storm 540 alarms"): no label.
+  const counts = (raw: string): boolean => TIME_UNITS.has(raw) || CURRENCY_WORDS.has(raw) || (ASCII_WORD.test(raw) && lex.lemma(raw, 'n') !== null && lex.lemma(raw, 'n') !== raw);
+  const readings = parsed.map((p) => {
+    const raws = rawOf.get(p.text) ?? [];
+    return { p, r: positionReading(raws, clauses(p.text, raws.length), cardinal, noun, counts) };
+  });
+  const key = positionKey(readings, (ps) => mass(ps), options.numeric_share, (ps) => voterCount(ps) >= needClients);
+  return key === null ? null : { noun: key.noun, suffix: attribute(key.noun) ? null : 'number', values: key.values };
 }
 
 /** Whether a fragment writes one of `values` capitalised, sentence start included (a frame value is never read from case). */
@@ -1778,6 +1837,9 @@ function unitPhrase(parsed: readonly Parsed[], word: string, c: NumericContext):
   return best[0].startsWith('<') ? [other, word] : [word, other];
 }
 
+/** The noun of English's multiplicative ("3 times", "four times"): what it counts are occurrences. */
+const MULTIPLICATIVE_NOUN = 'time';
+
 /**
  * One number in most fragments: an amount of money (number; `max_price` when enough state a ceiling), a count in
  * a unit of time (integer `<concept>_<unit>`: flexible_days, outage_minutes), a percentage, or a count of the noun
@@ -1807,9 +1869,12 @@ function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyTyp
     // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
     // names it when most of the numbered fragments say so, whatever noun the cluster says most.
     const counted = c.counted(nums);
-    if (counted !== null && !c.headWords.includes(counted)) {
+    // "N times" is English's multiplicative: it counts the occasions of what the clause says happened (WordNet's
+    // first sense of "time": an instance or single occasion for some event), so the count is of occurrences.
+    const multiplicative = counted === MULTIPLICATIVE_NOUN;
+    if (counted !== null && (multiplicative || !c.headWords.includes(counted))) {
       const ps = nums.filter((p) => p.words.includes(counted));
-      if (c.mass(ps) * 2 >= c.mass(nums) && c.enoughClients(ps)) return { keyType, suffix, name: [counted], values };
+      if (c.mass(ps) * 2 >= c.mass(nums) && c.enoughClients(ps)) return { keyType, suffix, name: [multiplicative ? 'occurrence' : counted], values };
     }
   }
   return { keyType, suffix, name: null, values };
