@@ -1837,6 +1837,32 @@ function unitPhrase(parsed: readonly Parsed[], word: string, c: NumericContext):
   return best[0].startsWith('<') ? [other, word] : [word, other];
 }
 
+/** The next finer unit of a duration and how many of it make one of the coarser (an hour is 60 minutes). */
+const FINER_UNIT: ReadonlyMap<string, readonly [string, number]> = new Map([['hours', ['minutes', 60]], ['days', ['hours', 24]], ['weeks', ['days', 7]]]);
+/** A half more than the number ("an hour and a half", "two and a half days") and half of one ("half an hour"). */
+const AND_HALF = /\band a half\b/i;
+const HALF_OF = /\bhalf an?\b/i;
+/** Fraction words say how much of the unit, never what is measured (a closed class). */
+const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter']);
+
+/**
+ * The unit an integer duration is kept in (zhou §6.2.2 types from evidence): the unit most fragments say, unless a
+ * fragment states a fraction of it ("an hour and a half", "1.5 days"), which only the next finer unit holds as an
+ * integer; then every value said in the coarser unit is converted (1.5 hours → 90 minutes), in place.
+ */
+function integerUnit(parsed: readonly Parsed[], top: string, values: [JsonValue, Parsed][]): string {
+  const finer = FINER_UNIT.get(top);
+  const fraction = (p: Parsed): boolean => p.unit === top && (AND_HALF.test(p.text) || HALF_OF.test(p.text) || !Number.isInteger(p.numbers[0]));
+  if (finer === undefined || !parsed.some(fraction)) return top;
+  for (const v of values) {
+    const [n, p] = v;
+    if (p.unit !== top || typeof n !== 'number') continue;
+    const said = HALF_OF.test(p.text) ? n / 2 : AND_HALF.test(p.text) && Number.isInteger(n) ? n + 0.5 : n;
+    v[0] = Math.round(said * finer[1]);
+  }
+  return finer[0];
+}
+
 /** The noun of English's multiplicative ("3 times", "four times"): what it counts are occurrences. */
 const MULTIPLICATIVE_NOUN = 'time';
 
@@ -1860,10 +1886,11 @@ function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyTyp
     const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
     const best = c
       .unitWord(inUnit)
-      .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w))
+      .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && !FRACTION_WORDS.has(w))
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    if (!best) return { keyType: 'integer', suffix: topUnit[0], name: ['requested'], values };
-    return { keyType: 'integer', suffix: topUnit[0], name: unitPhrase(parsed.filter((p) => p.unit === topUnit[0]), best[0], c), values };
+    const unit = integerUnit(parsed, topUnit[0], values);
+    if (!best) return { keyType: 'integer', suffix: unit, name: ['requested'], values };
+    return { keyType: 'integer', suffix: unit, name: unitPhrase(parsed.filter((p) => p.unit === topUnit[0]), best[0], c), values };
   }
   if (suffix === 'count') {
     // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun

@@ -66,3 +66,16 @@ describe('"one" after a determiner stands for a noun and counts nothing', () => 
     expect(c.values.map((v) => v.value)).toContain(1);
   });
 });
+
+describe('a duration said with a fraction of its unit is kept in the next finer unit', () => {
+  it('"two and a half hours", "half an hour", "3 hours": layover_minutes with 150, 30 and 180', () => {
+    const c = candidate([said('the layover can be two and a half hours', 3), said('a layover of half an hour please', 3), said('a 3 hours layover at most', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'layover_minutes', key_type: 'integer' });
+    expect(c.values.map((v) => v.value).sort()).toEqual([150, 180, 30]);
+  });
+
+  it('whole hours stay hours: layover_hours', () => {
+    const c = candidate([said('the layover can be two hours', 3), said('a layover of 4 hours please', 3), said('a 3 hours layover at most', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'layover_hours', key_type: 'integer' });
+  });
+});
