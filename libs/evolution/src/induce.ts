@@ -1789,7 +1789,11 @@ function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Str
   }
   if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
     for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
-    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name: null, values, ratio: false };
+    // The window's head keeps the modifier the fragments stating a window say beside it ("maintenance window"),
+    // though fragments of the cluster that state none say the head alone ("the window of the cabinet").
+    const named = anchorPhrase(parsed.filter((p) => p.times.length >= 2), 'time', c.timeWord(false), c.nounModifier, c.mass);
+    const name = named.length === 2 && c.head !== null && named[1] === c.head ? named : null;
+    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name, values, ratio: false };
   }
   if (c.share((p) => p.times.length === 1) >= c.structureShare) {
     // A deadline ("arrive by 10:00", "land before 9pm") is <event>_by; any other time <event>_time.

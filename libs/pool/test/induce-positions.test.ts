@@ -79,3 +79,15 @@ describe('a duration said with a fraction of its unit is kept in the next finer 
     expect(c.key).toMatchObject({ key_name: 'layover_hours', key_type: 'integer' });
   });
 });
+
+describe('a window is named by what the fragments stating it say beside its head', () => {
+  it('"blackout window" though others of the cluster say "the window of the van": blackout_window', () => {
+    const c = candidate([
+      said('blackout window 01:00 to 03:00', 2),
+      said('blackout window 02:00-04:00', 2),
+      said('only in the blackout window 03:00 to 05:00', 1),
+      said('the window of the van is cracked', 4),
+    ]);
+    expect(c.key).toMatchObject({ key_name: 'blackout_window', key_type: 'string' });
+  });
+});
