@@ -430,7 +430,8 @@ function rawTokens(text: string): string[] {
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
   // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
-  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3');
+  // "4 by 5" is English's way to say a proportion or two dimensions: W x H.
+  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3').replace(/(^|[^\d:.,])(\d{1,2}) by (\d{1,2})(?![\d:.,])/gi, '$1$2x$3');
   for (const m of proportioned.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
     const t = m[0];
     // A window written "02:00-04:00" is two times.

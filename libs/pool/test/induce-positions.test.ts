@@ -91,3 +91,17 @@ describe('a window is named by what the fragments stating it say beside its head
     expect(c.key).toMatchObject({ key_name: 'blackout_window', key_type: 'string' });
   });
 });
+
+describe('"N by M" is a proportion', () => {
+  it('"a 2 by 1 banner", "3 by 1": a W:H string, values 2:1 and 3:1', () => {
+    const c = candidate([said('banner in 3 by 1 please', 3), said('a 2 by 1 banner', 3), said('3 by 1 banner for the stand', 2)]);
+    expect(c.key.key_type).toBe('string');
+    expect(c.key.pattern).toBe('^[1-9][0-9]?:[1-9][0-9]?$');
+    expect(c.values.map((v) => v.value).sort()).toEqual(['2:1', '3:1']);
+  });
+
+  it('"by" after a number with no number after it is no proportion ("cut it by 5 percent")', () => {
+    const c = candidate([said('cut the price by 5 percent', 3), said('lower it by 10 percent', 3), said('drop by 15 percent please', 2)]);
+    expect(c.key.key_type).not.toBe('string');
+  });
+});
