@@ -419,6 +419,10 @@ function oldCodeWord(lower: string): boolean {
   return STOP_WORDS.has(lower) || CURRENCY_WORDS.has(lower) || NUMBER_WORDS.has(lower) || knownWord(BASIC_LEXICON, lower);
 }
 
+/** Clock words and units of length after "N by M" (closed classes): a time or two dimensions, no proportion. */
+const BY_AFTER = 'am|pm|a\\.m|p\\.m|o|oclock|h|hrs?|hours?|mins?|minutes?|days?|weeks?|mm|cm|m|km|in|inch|inches|ft|foot|feet|yd|yards?|meters?|metres?|centimet(?:er|re)s?|millimet(?:er|re)s?|percent|pc|px|pixels?';
+const BY_PROPORTION = new RegExp(`(^|[,;:(]\\s*|\\b(?:a|an|in|as|is|to)\\s+)(\\d{1,2}) by (\\d{1,2})(?![\\d:.,]|\\s*(?:${BY_AFTER})\\b)`, 'gi');
+
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
@@ -430,8 +434,10 @@ function rawTokens(text: string): string[] {
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
   // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
-  // "4 by 5" is English's way to say a proportion or two dimensions: W x H.
-  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3').replace(/(^|[^\d:.,])(\d{1,2}) by (\d{1,2})(?![\d:.,])/gi, '$1$2x$3');
+  // "4 by 5" standing alone after a comma or the start, or after an article or preposition ("a 2 by 1 banner"), is a
+  // proportion W x H; "by" after a verb or "for N" is a deadline ("finish 3 by 5", "a table for 4 by 8"), a clock or
+  // measure word after it makes it a time or two dimensions ("by 4 pm", "10 by 12 feet"), and "4 by 4" is a thing.
+  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3').replace(BY_PROPORTION, (m, pre: string, a: string, b: string) => (a === b ? m : `${pre}${a}x${b}`));
   for (const m of proportioned.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
     const t = m[0];
     // A window written "02:00-04:00" is two times.
@@ -1241,16 +1247,28 @@ function positionEvidence(ev: Evidence): { noun: string; suffix: string | null; 
     const verb = lex.lemma(raw, 'v');
     if (verb !== null && verb !== raw && ASCII_WORD.test(verb) && attribute(verb)) return verb;
     const n = lex.lemma(raw, 'n');
-    if (n === null || !readable(n) || deicticTime(lex, n) || measureUnit(lex, n)) return null;
+    // A plural before a number is the form-style count ("adults 2, children 1", "passengers 3"): no label, which
+    // follows a singular noun ("gate 12", "room 101").
+    if (n === null || n !== raw || !readable(n) || deicticTime(lex, n) || measureUnit(lex, n)) return null;
     const pos = lex.pos(n);
     return pos.n > 0 && pos.n >= pos.v && pos.n >= pos.a ? n : null;
   };
   const cardinal = (raw: string): number | null => (/^\d{1,6}$/.test(raw) ? Number(raw) : (NUMBER_WORDS.get(raw) ?? null));
-  // A plural noun or a unit after the cardinal is what it counts ("storm 540 alarms"): no label.
-  const counts = (raw: string): boolean => TIME_UNITS.has(raw) || CURRENCY_WORDS.has(raw) || (ASCII_WORD.test(raw) && lex.lemma(raw, 'n') !== null && lex.lemma(raw, 'n') !== raw);
+  // A plural noun or a unit after the cardinal is what it counts ("storm 540 alarms", "bag 23 kg"): no label. A
+  // plural is a word WordNet reads as an inflected noun and knows as a noun at least as well as a verb ("was",
+  // "has" are verbs: "room 12 was noisy" is room 12).
+  const counts = (raw: string): boolean => {
+    if (TIME_UNITS.has(raw) || CURRENCY_WORDS.has(raw)) return true;
+    if (!ASCII_WORD.test(raw)) return false;
+    const n = lex.lemma(raw, 'n');
+    if (n !== null && measureUnit(lex, n)) return true;
+    const pos = lex.pos(raw);
+    return n !== null && n !== raw && pos.n > 0 && pos.n >= pos.v;
+  };
+  // A number labels its noun only when it is the fragment's one number: "terminal 2, need 3 nights" is about nights.
   const readings = parsed.map((p) => {
     const raws = rawOf.get(p.text) ?? [];
-    return { p, r: positionReading(raws, clauses(p.text, raws.length), cardinal, noun, counts) };
+    return { p, r: p.numbers.length <= 1 ? positionReading(raws, clauses(p.text, raws.length), cardinal, noun, counts) : null };
   });
   const key = positionKey(readings, (ps) => mass(ps), options.numeric_share, (ps) => voterCount(ps) >= needClients);
   return key === null ? null : { noun: key.noun, suffix: attribute(key.noun) ? null : 'number', values: key.values };
@@ -1844,27 +1862,49 @@ function unitPhrase(parsed: readonly Parsed[], word: string, c: NumericContext):
 
 /** The next finer unit of a duration and how many of it make one of the coarser (an hour is 60 minutes). */
 const FINER_UNIT: ReadonlyMap<string, readonly [string, number]> = new Map([['hours', ['minutes', 60]], ['days', ['hours', 24]], ['weeks', ['days', 7]]]);
-/** A half more than the number ("an hour and a half", "two and a half days") and half of one ("half an hour"). */
-const AND_HALF = /\band a half\b/i;
-const HALF_OF = /\bhalf an?\b/i;
 /** Fraction words say how much of the unit, never what is measured (a closed class). */
 const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter']);
 
 /**
+ * The fraction a fragment says of its unit `top`, read beside the unit word itself: "N <unit> and a half" and
+ * "N and a half <unit>" add a half, "half a(n) <unit>" halves; a fraction said of another unit or of another thing
+ * ("half a mile walk", "five and a half" as an age) is not the duration's. Null when none.
+ */
+function unitFraction(text: string, top: string): 'and_half' | 'half_of' | null {
+  const raws = rawTokens(text);
+  const at = (k: number): string => raws[k] ?? '';
+  for (let i = 0; i < raws.length; i++) {
+    if (TIME_UNITS.get(at(i)) !== top) continue;
+    if (at(i + 1) === 'and' && at(i + 2) === 'a' && at(i + 3) === 'half') return 'and_half';
+    if (at(i - 3) === 'and' && at(i - 2) === 'a' && at(i - 1) === 'half') return 'and_half';
+    if (at(i - 2) === 'half' && (at(i - 1) === 'a' || at(i - 1) === 'an')) return 'half_of';
+  }
+  return null;
+}
+
+/**
  * The unit an integer duration is kept in (zhou §6.2.2 types from evidence): the unit most fragments say, unless a
  * fragment states a fraction of it ("an hour and a half", "1.5 days"), which only the next finer unit holds as an
- * integer; then every value said in the coarser unit is converted (1.5 hours → 90 minutes), in place.
+ * integer; then every value said in the coarser unit is converted (1.5 hours → 90 minutes), in place. When some value
+ * is no whole number of the finer unit either (a week and a half is 10.5 days), nothing is converted: no value is
+ * invented by rounding.
  */
 function integerUnit(parsed: readonly Parsed[], top: string, values: [JsonValue, Parsed][]): string {
   const finer = FINER_UNIT.get(top);
-  const fraction = (p: Parsed): boolean => p.unit === top && (AND_HALF.test(p.text) || HALF_OF.test(p.text) || !Number.isInteger(p.numbers[0]));
+  const fraction = (p: Parsed): boolean => p.unit === top && (unitFraction(p.text, top) !== null || !Number.isInteger(p.numbers[0]));
   if (finer === undefined || !parsed.some(fraction)) return top;
-  for (const v of values) {
-    const [n, p] = v;
-    if (p.unit !== top || typeof n !== 'number') continue;
-    const said = HALF_OF.test(p.text) ? n / 2 : AND_HALF.test(p.text) && Number.isInteger(n) ? n + 0.5 : n;
-    v[0] = Math.round(said * finer[1]);
-  }
+  let whole = true;
+  const converted = values.map(([n, p]): JsonValue => {
+    if (p.unit !== top || typeof n !== 'number') return n;
+    const f = unitFraction(p.text, top);
+    const said = f === 'half_of' ? n / 2 : f === 'and_half' && Number.isInteger(n) ? n + 0.5 : n;
+    whole &&= Number.isInteger(said * finer[1]);
+    return said * finer[1];
+  });
+  if (!whole) return top;
+  values.forEach((v, k) => {
+    v[0] = converted[k] as JsonValue;
+  });
   return finer[0];
 }
 

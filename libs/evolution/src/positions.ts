@@ -26,7 +26,12 @@ export interface PositionReading {
   /** The noun the number labels (its lemma). */
   readonly noun: string;
   readonly value: number;
+  /** Said as an ordinal before the noun ("the 3rd floor"), not as a cardinal after it ("floor 12"). */
+  readonly ordinal: boolean;
 }
+
+/** "first time", "second time": the ordinal multiplicative, an occasion, never a place in a series of times. */
+const MULTIPLICATIVE_NOUN = 'time';
 
 /**
  * The position a fragment states, read off its raw tokens (with the clause of each: a number never labels a noun of
@@ -49,14 +54,14 @@ export function positionReading(
     const ord = ordinalValue(a);
     if (ord !== null) {
       const n = noun(b);
-      if (n !== null) return { noun: n, value: ord };
+      if (n !== null && n !== MULTIPLICATIVE_NOUN) return { noun: n, value: ord, ordinal: true };
       continue;
     }
     const v = cardinal(b);
     if (v === null) continue;
     const n = noun(a);
     const after = raws[k + 2];
-    if (n !== null && !(after !== undefined && same(k + 1, k + 2) && counts(after))) return { noun: n, value: v };
+    if (n !== null && !(after !== undefined && same(k + 1, k + 2) && counts(after))) return { noun: n, value: v, ordinal: false };
   }
   return null;
 }
@@ -70,7 +75,10 @@ export interface PositionKey<P> {
 /**
  * The noun most readings label, when the fragments that read as positions carry `share` of the mass, that noun at
  * least half of theirs, from `enough` clients, with two values at least (a position is one of several: a cluster
- * that only says "first class" names no position).
+ * that only says "first class" names no position). An ordinal before a noun reads as a position only when some
+ * fragment also labels that noun with a cardinal after it ("floor 12" beside "the 3rd floor"): English fixes many
+ * ordinal + noun pairs as one word ("first class", "second hand", "third party", "first choice"), and those never
+ * take a cardinal label ("class 2" is no way to say a travel class). The values are the winning noun's only.
  */
 export function positionKey<P>(
   readings: readonly { readonly p: P; readonly r: PositionReading | null }[],
@@ -79,7 +87,8 @@ export function positionKey<P>(
   enough: (ps: readonly P[]) => boolean,
 ): PositionKey<P> | null {
   const all = readings.map((x) => x.p);
-  const read = readings.filter((x): x is { p: P; r: PositionReading } => x.r !== null);
+  const labelled = new Set(readings.flatMap((x) => (x.r !== null && !x.r.ordinal ? [x.r.noun] : [])));
+  const read = readings.filter((x): x is { p: P; r: PositionReading } => x.r !== null && (!x.r.ordinal || labelled.has(x.r.noun)));
   if (read.length === 0 || mass(read.map((x) => x.p)) < share * mass(all)) return null;
   const byNoun = new Map<string, { p: P; r: PositionReading }[]>();
   for (const x of read) byNoun.set(x.r.noun, [...(byNoun.get(x.r.noun) ?? []), x]);
@@ -87,6 +96,6 @@ export function positionKey<P>(
   if (best === undefined) return null;
   const ps = best[1].map((x) => x.p);
   if (mass(ps) * 2 < mass(read.map((x) => x.p)) || !enough(ps)) return null;
-  if (new Set(read.map((x) => x.r.value)).size < 2) return null;
-  return { noun: best[0], values: read.map((x) => [x.r.value, x.p] as [number, P]) };
+  if (new Set(best[1].map((x) => x.r.value)).size < 2) return null;
+  return { noun: best[0], values: best[1].map((x) => [x.r.value, x.p] as [number, P]) };
 }

@@ -105,3 +105,120 @@ describe('"N by M" is a proportion', () => {
     expect(c.key.key_type).not.toBe('string');
   });
 });
+
+const names = (c: { values: readonly { value: unknown }[] }): unknown[] => c.values.map((v) => v.value);
+
+describe('"N by M" is no proportion when it is a deadline, a time, two dimensions or a fixed "4 by 4"', () => {
+  it.each([
+    ['a table for 4 by 8 tonight', 'table for 2 by 7', 'a table for 6 by 9 please'],
+    ['finish 3 by 5', 'deliver 2 by 6', 'send 10 by 4 pm'],
+    ['page 3 by 5 pm', 'page 4 by 6 pm', 'page 2 by 7 pm'],
+    ['rent a 4 by 4 car', 'I need a 4 by 4', 'a 4 by 4 for the mountains'],
+    ['a table 2 by 3 meters', 'room 4 by 5 metres', 'a 3 by 3 rug'],
+    ['a rug 10 by 12 feet', 'rug 8 by 10', 'a rug 6 by 9 feet please'],
+  ])('%s / %s / %s: no ratio', (a, b, d) => {
+    const c = candidate([said(a, 3), said(b, 3), said(d, 2)]);
+    expect(c.key.pattern ?? '').not.toContain(':');
+    expect(names(c).some((v) => typeof v === 'string' && v.includes(':'))).toBe(false);
+  });
+
+  it('standing alone after a comma it is one: "crop it, 9 by 16"', () => {
+    const c = candidate([said('crop for a story post, 9 by 16', 3), said('crop it, 9 by 16', 3), said('crop it please, 9 by 16', 2)]);
+    expect(c.key.pattern).toBe('^[1-9][0-9]?:[1-9][0-9]?$');
+  });
+});
+
+describe('positions: only the winning noun, no fixed ordinal compounds, no label said in passing, no plural label', () => {
+  it('the values are the label noun\'s only ("step 3" is no page): page_number [2, 4]', () => {
+    const c = candidate([said('on page 4 of the form', 3), said('page 2 has an error', 3), said('step 3 fails', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'page_number', key_type: 'integer' });
+    expect(names(c).sort()).toEqual([2, 4]);
+  });
+
+  it('a noun labelled by less than half the readings names nothing (gate 3, room 3, platform 2 of 8)', () => {
+    const c = candidate([said('gate 5', 2), said('gate 7 now', 1), said('room 101', 2), said('room 12 please', 1), said('platform 9', 2)]);
+    expect(c.key.key_name).not.toMatch(/_number$/);
+  });
+
+  it.each([
+    ['first class please', 'second class is fine', 'first class if cheap'],
+    ['a second hand car', 'first hand experience', 'second hand car please'],
+    ['third party insurance', 'first party claims', 'third party cover'],
+    ['my first choice is Rome', 'second choice Paris', 'first choice Rome'],
+    ['this is my first time flying', 'second time traveling with you', 'first time here'],
+  ])('an ordinal in a fixed pair is no position: %s / %s / %s', (a, b, d) => {
+    const c = candidate([said(a, 3), said(b, 3), said(d, 2)]);
+    expect(c.key.key_name).not.toMatch(/_number$/);
+    expect(c.key.key_type).not.toBe('integer');
+  });
+
+  it('an ordinal is a position when the cluster also labels the noun with a cardinal: floor_number', () => {
+    const c = candidate([said('the 3rd floor', 3), said('floor 12', 3), said('second floor', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'floor_number', key_type: 'integer' });
+    expect(names(c).sort((x, y) => Number(x) - Number(y))).toEqual([2, 3, 12]);
+  });
+
+  it.each([
+    ['arriving terminal 2, need 3 nights', 'terminal 5 then 4 nights', '2 nights please', 'terminal_number'],
+    ['on flight 345 with 2 bags', 'flight 120, 3 bags', '4 bags', 'flight_number'],
+  ])('a label beside another number does not take the cluster: %s / %s / %s', (a, b, d, no) => {
+    const c = candidate([said(a, 3), said(b, 3), said(d, 2)]);
+    expect(c.key.key_name).not.toBe(no);
+  });
+
+  it('a plural before a number is a count: passenger_count [2, 3, 4]', () => {
+    const c = candidate([said('passengers 3', 3), said('passengers: 4', 3), said('we are 2 passengers', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'passenger_count', key_type: 'integer' });
+    expect(names(c).sort()).toEqual([2, 3, 4]);
+  });
+
+  it('"was" and "has" after the number are verbs, not counted plurals: room 12 and version 3 are read', () => {
+    const r = candidate([said('room 12 was noisy', 3), said('room 101', 3), said('room 204', 2)]);
+    expect(r.key.key_name).toBe('room_number');
+    expect(names(r)).toContain(12);
+    const v = candidate([said('version 3 has the bug', 3), said('version 2', 3), said('version 5', 2)]);
+    expect(names(v)).toContain(3);
+  });
+
+  it('a unit abbreviation after the number is what it measures: no bag_number, no walk_number', () => {
+    expect(candidate([said('my bag 23 kg', 3), said('a bag 20 kg', 3), said('bag 15 kg', 2)]).key.key_name).not.toBe('bag_number');
+    expect(candidate([said('walk 5 km', 3), said('walk 10 km a day', 3), said('walk 3 km', 2)]).key.key_name).not.toBe('walk_number');
+  });
+
+  it('a counted plural after the number is no label ("shelf 4 boxes"): not shelf_number', () => {
+    const c = candidate([said('shelf 4 boxes', 3), said('shelf 2 boxes', 3), said('shelf 6 boxes please', 2)]);
+    expect(c.key.key_name).not.toBe('shelf_number');
+  });
+});
+
+describe('the fraction belongs to the unit it is said beside', () => {
+  it('"half a mile" does not halve the hours: hours kept, values 1, 2, 3', () => {
+    const c = candidate([said('2 hours drive, then half a mile walk', 3), said('3 hours drive', 3), said('1 hours drive', 2)]);
+    expect(c.key.key_name).toMatch(/_hours$/);
+    expect(names(c).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('"five and a half" said of an age does not turn days into hours', () => {
+    const c = candidate([said('3 days with my kid of five and a half', 3), said('4 days', 3), said('2 days', 2)]);
+    expect(c.key.key_name).toMatch(/_days$/);
+  });
+
+  it('a week and a half is no whole number of days: weeks kept, nothing rounded', () => {
+    const c = candidate([said('one week and a half', 3), said('2 weeks', 3), said('3 weeks', 2)]);
+    expect(c.key.key_name).toMatch(/_weeks$/);
+    expect(names(c)).not.toContain(11);
+  });
+
+  it('a fraction word names nothing: "half a day tour" is tour_hours', () => {
+    const c = candidate([said('half a day tour', 3), said('a half day tour', 3), said('half a day for the tour', 3), said('2 days tour', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'tour_hours', key_type: 'integer' });
+  });
+});
+
+describe('"one" before a noun stays a numeral even after a determiner', () => {
+  it('"the one draft" counts one draft: draft_count with 1', () => {
+    const c = candidate([said('just the one draft please', 4), said('the one draft is enough', 3), said('4 drafts would be great', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'draft_count', key_type: 'integer' });
+    expect(names(c)).toContain(1);
+  });
+});
