@@ -116,6 +116,8 @@ describe('"N by M" is no proportion when it is a deadline, a time, two dimension
     ['rent a 4 by 4 car', 'I need a 4 by 4', 'a 4 by 4 for the mountains'],
     ['a table 2 by 3 meters', 'room 4 by 5 metres', 'a 3 by 3 rug'],
     ['a rug 10 by 12 feet', 'rug 8 by 10', 'a rug 6 by 9 feet please'],
+    ['a 10 by 12 feet rug', 'a 6 by 9 feet rug', 'an 8 by 10 ft rug'],
+    ['ready, 3 by 5 pm', 'done, 2 by 6 pm', 'finished, 4 by 7 pm'],
   ])('%s / %s / %s: no ratio', (a, b, d) => {
     const c = candidate([said(a, 3), said(b, 3), said(d, 2)]);
     expect(c.key.pattern ?? '').not.toContain(':');
@@ -150,6 +152,11 @@ describe('positions: only the winning noun, no fixed ordinal compounds, no label
     const c = candidate([said(a, 3), said(b, 3), said(d, 2)]);
     expect(c.key.key_name).not.toMatch(/_number$/);
     expect(c.key.key_type).not.toBe('integer');
+  });
+
+  it('the ordinal multiplicative is no position though "time" is also labelled ("time 3"): no time_number', () => {
+    const c = candidate([said('first time flying with you', 3), said('second time flying', 3), said('this is time 3 on this route', 2)]);
+    expect(c.key.key_name).not.toBe('time_number');
   });
 
   it('an ordinal is a position when the cluster also labels the noun with a cardinal: floor_number', () => {
@@ -209,9 +216,11 @@ describe('the fraction belongs to the unit it is said beside', () => {
     expect(names(c)).not.toContain(11);
   });
 
-  it('a fraction word names nothing: "half a day tour" is tour_hours', () => {
-    const c = candidate([said('half a day tour', 3), said('a half day tour', 3), said('half a day for the tour', 3), said('2 days tour', 2)]);
-    expect(c.key).toMatchObject({ key_name: 'tour_hours', key_type: 'integer' });
+  it('a fraction word names nothing: "half an hour of waiting" is no half_minutes', () => {
+    const c = candidate([said('wait half an hour', 3), said('half an hour of waiting', 3), said('wait 2 hours', 2)]);
+    expect(c.key.key_name).toMatch(/_minutes$/);
+    expect(c.key.key_name).not.toMatch(/^half/);
+    expect(names(c).sort()).toEqual([120, 30]);
   });
 });
 
