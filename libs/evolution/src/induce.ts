@@ -1180,6 +1180,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
           (w) => isAdj(w) || posOf.get(w) === null,
           (w, raw, one) => raw !== undefined && lex.pos(w).n > 0 && readable(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && (one ? raw === w && lex.pos(w).a === 0 : raw !== w && lex.lemma(raw, 'n') === w),
         ),
+      comparative: (raw) => COMPARISON_WORDS.has(raw) || (ASCII_WORD.test(raw) && /er$/.test(raw) && ![null, raw].includes(lex.lemma(raw, 'a'))),
       enoughClients: (ps) => voterCount(ps) >= needClients,
       nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),
     });
@@ -1832,6 +1833,8 @@ interface NumericContext {
   readonly unitWord: (inUnit: ReadonlySet<string>) => (readonly [string, number])[];
   /** The noun the numbers stand before (kinds.ts countedNoun). */
   readonly counted: (nums: readonly Parsed[]) => string | null;
+  /** A comparative ("more", "less", "as", an adjective's -er form WordNet reads back: "faster", "cheaper"). */
+  readonly comparative: (raw: string) => boolean;
   readonly enoughClients: (ps: readonly Parsed[]) => boolean;
   /** A word that may modify the concept ("battery" in "battery backup"). */
   readonly nounModifier: (w: string) => boolean;
@@ -1908,6 +1911,9 @@ function integerUnit(parsed: readonly Parsed[], top: string, values: [JsonValue,
   return finer[0];
 }
 
+/** Words that make a multiplicative a factor of comparison ("3 times more", "twice as long"): a closed class. */
+const COMPARISON_WORDS: ReadonlySet<string> = new Set(['more', 'less', 'fewer', 'as']);
+
 /** The noun of English's multiplicative ("3 times", "four times"): what it counts are occurrences. */
 const MULTIPLICATIVE_NOUN = 'time';
 
@@ -1943,6 +1949,12 @@ function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyTyp
     const counted = c.counted(nums);
     // "N times" is English's multiplicative: it counts the occasions of what the clause says happened (WordNet's
     // first sense of "time": an instance or single occasion for some event), so the count is of occurrences.
+    // Before a comparative ("3 times faster", "three times more expensive") it is a factor, and counts nothing.
+    const factor = (p: Parsed): boolean => {
+      const raws = rawTokens(p.text);
+      return raws.some((r, k) => r === 'times' && c.comparative(raws[k + 1] ?? ''));
+    };
+    if (counted === MULTIPLICATIVE_NOUN && c.mass(nums.filter(factor)) * 2 >= c.mass(nums)) return { keyType, suffix, name: null, values };
     const multiplicative = counted === MULTIPLICATIVE_NOUN;
     if (counted !== null && (multiplicative || !c.headWords.includes(counted))) {
       const ps = nums.filter((p) => p.words.includes(counted));

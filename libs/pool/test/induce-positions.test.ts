@@ -53,6 +53,18 @@ describe('"N times" counts occurrences', () => {
   });
 });
 
+describe('"N times" before a comparative is a factor, no count of occurrences', () => {
+  it('"three times more expensive", "2 times faster", "4 times cheaper": no occurrence_count', () => {
+    const c = candidate([said('three times more expensive', 3), said('it is 2 times faster', 3), said('4 times cheaper', 2)]);
+    expect(c.key.key_name).not.toBe('occurrence_count');
+  });
+
+  it('"3 times over the weekend", "2 times per day" stay occurrences', () => {
+    const c = candidate([said('it failed 3 times over the weekend', 3), said('failed 2 times per day', 3), said('failed 4 times', 2)]);
+    expect(c.key.key_name).toBe('occurrence_count');
+  });
+});
+
 describe('"one" after a determiner stands for a noun and counts nothing', () => {
   it('"before the last one" leaves the cluster one number a fragment: draft_count', () => {
     const c = candidate([said('send me 3 drafts before the last one', 4), said('I want 2 drafts, then the best one', 4)]);
