@@ -75,6 +75,7 @@ import { personNames } from './people';
 import { sharedKind } from './cohyponym';
 import { frameChoices } from './frames';
 import { sayAct, type ActReading } from './acts';
+import { ordinalValue, positionKey, positionReading } from './positions';
 
 export interface InductionSample {
   readonly text: string;
@@ -418,6 +419,10 @@ function oldCodeWord(lower: string): boolean {
   return STOP_WORDS.has(lower) || CURRENCY_WORDS.has(lower) || NUMBER_WORDS.has(lower) || knownWord(BASIC_LEXICON, lower);
 }
 
+/** Clock words and units of length after "N by M" (closed classes): a time or two dimensions, no proportion. */
+const BY_AFTER = 'am|pm|a\\.m|p\\.m|o|oclock|h|hrs?|hours?|mins?|minutes?|days?|weeks?|mm|cm|m|km|in|inch|inches|ft|foot|feet|yd|yards?|meters?|metres?|centimet(?:er|re)s?|millimet(?:er|re)s?|percent|pc|px|pixels?';
+const BY_PROPORTION = new RegExp(`(^|[,;:(]\\s*|\\b(?:a|an|in|as|is|to)\\s+)(\\d{1,2}) by (\\d{1,2})(?![\\d:.,]|\\s*(?:${BY_AFTER})\\b)`, 'gi');
+
 function rawTokens(text: string): string[] {
   const out: string[] = [];
   // Sanitising turns "02:00" into "02 00": a clock time is read back from an hour and two-digit minutes.
@@ -429,7 +434,10 @@ function rawTokens(text: string): string[] {
     .replace(/(\d)(px|mins?|hrs?)\b/gi, '$1 $2').replace(/\[(email|phone|card|iban|id-number|ip)\]/g, ' pii-$1 ');
   const timed = grouped.replace(/(^|[^\d:])([01]?\d|2[0-3])[ :.]([0-5]\d)(?![\d:])/g, '$1$2:$3');
   // A proportion loses its colon to sanitising ("4:5" → "4 5"): two numbers, the second one digit, are W x H.
-  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3');
+  // "4 by 5" standing alone after a comma or the start, or after an article or preposition ("a 2 by 1 banner"), is a
+  // proportion W x H; "by" after a verb or "for N" is a deadline ("finish 3 by 5", "a table for 4 by 8"), a clock or
+  // measure word after it makes it a time or two dimensions ("by 4 pm", "10 by 12 feet"), and "4 by 4" is a thing.
+  const proportioned = timed.replace(/(^|[^\d:x])(\d{1,2}) (\d)(?![\d:])/g, '$1$2x$3').replace(BY_PROPORTION, (m, pre: string, a: string, b: string) => (a === b ? m : `${pre}${a}x${b}`));
   for (const m of proportioned.toLowerCase().replace(/['’]/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+(?:[-:.][\p{L}\p{M}\p{N}]+)*/gu)) {
     const t = m[0];
     // A window written "02:00-04:00" is two times.
@@ -492,7 +500,7 @@ export function induceKey(samples: readonly InductionSample[], options: Inductio
   const lex = context.lexicon ?? BASIC_LEXICON;
   const input = mergeSamples(samples);
   const words = clusterWords(input.merged, lex);
-  const parsed = parseFragments(input.merged, words, input.all);
+  const parsed = parseFragments(input.merged, words, input.all, lex);
   if (parsed.length === 0) return { ok: false, reason: 'no usable fragments after sanitising (zhou §7)', fragments_excluded: weigh(input.all) };
   parsed.sort((a, b) => weigh([b]) - weigh([a]) || a.text.length - b.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   const ev = wordEvidence(parsed, input, words, lex, options);
@@ -605,7 +613,7 @@ function clusterWords(merged: SampleSet['merged'], lex: Lexicon): ClusterWords {
 }
 
 /** Step 1 (zhou §6.2.2): the usable fragments as tokens (words, numbers, times, ids, ratios) and their cues. */
-function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all']): Parsed[] {
+function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: SampleSet['all'], lex: Lexicon): Parsed[] {
   const { rawOf, known, wordTok, people } = words;
   const parsed: Parsed[] = [];
   for (const { text, voters } of merged.values()) {
@@ -623,7 +631,7 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
       else if (RATIO.test(raw)) toks.push({ kind: 'ratio', v: raw.replace('x', ':'), i });
       else if (LONG_NUMBER.test(raw)) toks.push({ kind: 'id', v: raw, i });
       else if (/^\d+(\.\d+)?$/.test(raw)) toks.push({ kind: 'number', v: raw, n: Number(raw), i });
-      else if (NUMBER_WORDS.has(raw)) pushNumberWord(toks, raw, i);
+      else if (NUMBER_WORDS.has(raw) && !propOne(raws, i, lex)) pushNumberWord(toks, raw, i);
       else if (ID.test(raw)) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (raw.startsWith('pii-')) toks.push({ kind: 'id', v: raw.toUpperCase(), i });
       else if (FIXED_PHRASES.has(`${raws[i - 1] ?? ''} ${raw}`)) continue;
@@ -661,6 +669,29 @@ function parseFragments(merged: SampleSet['merged'], words: ClusterWords, all: S
     });
   }
   return parsed;
+}
+
+/** Determiners after which "one" stands for a noun said before (a closed class: "the one", "this one", "which one"). */
+const PROP_ONE_DETERMINERS: ReadonlySet<string> = new Set(['the', 'this', 'that', 'which', 'each', 'every', 'any', 'another', 'other', 'same']);
+/** Determiners that open a noun phrase before its adjective ("a cheaper one", "my old one"): a closed class. */
+const PROP_ONE_LEADS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'this', 'that', 'my', 'your', 'our', 'his', 'her', 'their', 'its', 'another', 'which']);
+
+/**
+ * Whether `raws[i]` is "one" as English's prop-word, no numeral (zhou §6.2.2 types from evidence): after a determiner
+ * or an adjective and before no noun ("the final one", "a cheaper one", "this one"), it stands for a noun said before
+ * and counts nothing. "one bag", "only one", "at least one" stay numerals.
+ */
+function propOne(raws: readonly string[], i: number, lex: Lexicon): boolean {
+  if (raws[i] !== 'one' || i === 0) return false;
+  const prev = raws[i - 1] as string;
+  const p = lex.pos(prev);
+  // Determiner, adjective, "one": "the final one", "a cheaper one" (never "at least one", "only one": no determiner).
+  const adjective = p.a > p.n && p.a > p.v && p.a > p.r && !LIMIT_WORDS.has(prev) && !NUMBER_WORDS.has(prev) && PROP_ONE_LEADS.has(raws[i - 2] ?? '');
+  if (!PROP_ONE_DETERMINERS.has(prev) && !adjective) return false;
+  const next = raws[i + 1];
+  if (next === undefined) return true;
+  const q = lex.pos(next);
+  return !(q.n > 0 && q.n >= q.v && q.n >= q.a);
 }
 
 /** Steps 2-3 (zhou §6.2.2): what the cluster says about its words, counted in clients (draft-zhou §7). */
@@ -1129,6 +1160,12 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     }
     return { kind: 'scale', keyType: 'integer', extra: { minimum: -SCALE_MAX, maximum: SCALE_MAX }, suffix: scale, ratioChoice: false, namePrefix: null, valueClients };
   }
+  const position = positionEvidence(ev);
+  if (position !== null) {
+    headWords.splice(0, headWords.length, position.noun);
+    for (const [v, p] of position.values) addValue(v, p);
+    return { kind: 'numeric', keyType: 'integer', extra: {}, suffix: position.suffix, ratioChoice: false, namePrefix: null, valueClients };
+  }
   if (share((p) => p.numbers.length === 1) >= options.numeric_share) {
     const num = numericEvidence(parsed, {
       share,
@@ -1143,6 +1180,7 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
           (w) => isAdj(w) || posOf.get(w) === null,
           (w, raw, one) => raw !== undefined && lex.pos(w).n > 0 && readable(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && (one ? raw === w && lex.pos(w).a === 0 : raw !== w && lex.lemma(raw, 'n') === w),
         ),
+      comparative: (raw) => COMPARISON_WORDS.has(raw) || (ASCII_WORD.test(raw) && /er$/.test(raw) && ![null, raw].includes(lex.lemma(raw, 'a'))),
       enoughClients: (ps) => voterCount(ps) >= needClients,
       nounModifier: (w) => nounModifier(w) && !isAdj(w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w),
     });
@@ -1194,6 +1232,47 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   for (const p of parsed) addValue(!p.negated, p);
   const { suffix, namePrefix, act } = flagName(ev, headWords, yesNoCompound, nounModifier);
   return { kind: 'boolean', keyType: 'boolean', extra: {}, suffix, ratioChoice: false, namePrefix, valueClients, ...(act ? { act } : {}) };
+}
+
+/**
+ * Step 4 (zhou §6.2.2): a number that labels its noun ("floor 12", "the 3rd floor", "age 11"; positions.ts) in most of
+ * the fragment mass is an integer named by that noun: the noun alone when WordNet files it as an attribute (the
+ * number is the property's value: `age`, `level`), else `<noun>_number`. Null when the fragments say no position.
+ */
+function positionEvidence(ev: Evidence): { noun: string; suffix: string | null; values: readonly [number, Parsed][] } | null {
+  const { lex, parsed, rawOf, readable, options, needClients } = ev;
+  const attribute = (n: string): boolean => lex.lexFile?.(n, 'n') === 'noun.attribute';
+  const noun = (raw: string): string | null => {
+    if (!ASCII_WORD.test(raw) || raw.length < 3 || STOP_WORDS.has(raw) || LIMIT_WORDS.has(raw) || TIME_UNITS.has(raw) || NUMBER_WORDS.has(raw) || CURRENCY_WORDS.has(raw) || NEGATORS.has(raw) || ordinalValue(raw) !== null) return null;
+    // A participle of a verb whose noun is an attribute states that attribute ("aged 3" is age 3).
+    const verb = lex.lemma(raw, 'v');
+    if (verb !== null && verb !== raw && ASCII_WORD.test(verb) && attribute(verb)) return verb;
+    const n = lex.lemma(raw, 'n');
+    // A plural before a number is the form-style count ("adults 2, children 1", "passengers 3"): no label, which
+    // follows a singular noun ("gate 12", "room 101").
+    if (n === null || n !== raw || !readable(n) || deicticTime(lex, n) || measureUnit(lex, n)) return null;
+    const pos = lex.pos(n);
+    return pos.n > 0 && pos.n >= pos.v && pos.n >= pos.a ? n : null;
+  };
+  const cardinal = (raw: string): number | null => (/^\d{1,6}$/.test(raw) ? Number(raw) : (NUMBER_WORDS.get(raw) ?? null));
+  // A plural noun or a unit after the cardinal is what it counts ("storm 540 alarms", "bag 23 kg"): no label. A
+  // plural is a word WordNet reads as an inflected noun and knows as a noun at least as well as a verb ("was",
+  // "has" are verbs: "room 12 was noisy" is room 12).
+  const counts = (raw: string): boolean => {
+    if (TIME_UNITS.has(raw) || CURRENCY_WORDS.has(raw)) return true;
+    if (!ASCII_WORD.test(raw)) return false;
+    const n = lex.lemma(raw, 'n');
+    if (n !== null && measureUnit(lex, n)) return true;
+    const pos = lex.pos(raw);
+    return n !== null && n !== raw && pos.n > 0 && pos.n >= pos.v;
+  };
+  // A number labels its noun only when it is the fragment's one number: "terminal 2, need 3 nights" is about nights.
+  const readings = parsed.map((p) => {
+    const raws = rawOf.get(p.text) ?? [];
+    return { p, r: p.numbers.length <= 1 ? positionReading(raws, clauses(p.text, raws.length), cardinal, noun, counts) : null };
+  });
+  const key = positionKey(readings, (ps) => mass(ps), options.numeric_share, (ps) => voterCount(ps) >= needClients);
+  return key === null ? null : { noun: key.noun, suffix: attribute(key.noun) ? null : 'number', values: key.values };
 }
 
 /** Whether a fragment writes one of `values` capitalised, sentence start included (a frame value is never read from case). */
@@ -1730,7 +1809,11 @@ function structuredEvidence(parsed: readonly Parsed[], c: StructureContext): Str
   }
   if (c.share((p) => p.times.length >= 2) >= c.structureShare) {
     for (const p of parsed) if (p.times.length >= 2) values.push([`${p.times[0]}-${p.times[1]}`, p]);
-    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name: null, values, ratio: false };
+    // The window's head keeps the modifier the fragments stating a window say beside it ("maintenance window"),
+    // though fragments of the cluster that state none say the head alone ("the window of the cabinet").
+    const named = anchorPhrase(parsed.filter((p) => p.times.length >= 2), 'time', c.timeWord(false), c.nounModifier, c.mass);
+    const name = named.length === 2 && c.head !== null && named[1] === c.head ? named : null;
+    return { kind: 'window', keyType: 'string', extra: { pattern: `^${clock}-${clock}$` }, suffix: 'window', name, values, ratio: false };
   }
   if (c.share((p) => p.times.length === 1) >= c.structureShare) {
     // A deadline ("arrive by 10:00", "land before 9pm") is <event>_by; any other time <event>_time.
@@ -1750,6 +1833,8 @@ interface NumericContext {
   readonly unitWord: (inUnit: ReadonlySet<string>) => (readonly [string, number])[];
   /** The noun the numbers stand before (kinds.ts countedNoun). */
   readonly counted: (nums: readonly Parsed[]) => string | null;
+  /** A comparative ("more", "less", "as", an adjective's -er form WordNet reads back: "faster", "cheaper"). */
+  readonly comparative: (raw: string) => boolean;
   readonly enoughClients: (ps: readonly Parsed[]) => boolean;
   /** A word that may modify the concept ("battery" in "battery backup"). */
   readonly nounModifier: (w: string) => boolean;
@@ -1778,6 +1863,60 @@ function unitPhrase(parsed: readonly Parsed[], word: string, c: NumericContext):
   return best[0].startsWith('<') ? [other, word] : [word, other];
 }
 
+/** The next finer unit of a duration and how many of it make one of the coarser (an hour is 60 minutes). */
+const FINER_UNIT: ReadonlyMap<string, readonly [string, number]> = new Map([['hours', ['minutes', 60]], ['days', ['hours', 24]], ['weeks', ['days', 7]]]);
+/** Fraction words say how much of the unit, never what is measured (a closed class). */
+const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter']);
+
+/**
+ * The fraction a fragment says of its unit `top`, read beside the unit word itself: "N <unit> and a half" and
+ * "N and a half <unit>" add a half, "half a(n) <unit>" halves; a fraction said of another unit or of another thing
+ * ("half a mile walk", "five and a half" as an age) is not the duration's. Null when none.
+ */
+function unitFraction(text: string, top: string): 'and_half' | 'half_of' | null {
+  const raws = rawTokens(text);
+  const at = (k: number): string => raws[k] ?? '';
+  for (let i = 0; i < raws.length; i++) {
+    if (TIME_UNITS.get(at(i)) !== top) continue;
+    if (at(i + 1) === 'and' && at(i + 2) === 'a' && at(i + 3) === 'half') return 'and_half';
+    if (at(i - 3) === 'and' && at(i - 2) === 'a' && at(i - 1) === 'half') return 'and_half';
+    if (at(i - 2) === 'half' && (at(i - 1) === 'a' || at(i - 1) === 'an')) return 'half_of';
+  }
+  return null;
+}
+
+/**
+ * The unit an integer duration is kept in (zhou §6.2.2 types from evidence): the unit most fragments say, unless a
+ * fragment states a fraction of it ("an hour and a half", "1.5 days"), which only the next finer unit holds as an
+ * integer; then every value said in the coarser unit is converted (1.5 hours → 90 minutes), in place. When some value
+ * is no whole number of the finer unit either (a week and a half is 10.5 days), nothing is converted: no value is
+ * invented by rounding.
+ */
+function integerUnit(parsed: readonly Parsed[], top: string, values: [JsonValue, Parsed][]): string {
+  const finer = FINER_UNIT.get(top);
+  const fraction = (p: Parsed): boolean => p.unit === top && (unitFraction(p.text, top) !== null || !Number.isInteger(p.numbers[0]));
+  if (finer === undefined || !parsed.some(fraction)) return top;
+  let whole = true;
+  const converted = values.map(([n, p]): JsonValue => {
+    if (p.unit !== top || typeof n !== 'number') return n;
+    const f = unitFraction(p.text, top);
+    const said = f === 'half_of' ? n / 2 : f === 'and_half' && Number.isInteger(n) ? n + 0.5 : n;
+    whole &&= Number.isInteger(said * finer[1]);
+    return said * finer[1];
+  });
+  if (!whole) return top;
+  values.forEach((v, k) => {
+    v[0] = converted[k] as JsonValue;
+  });
+  return finer[0];
+}
+
+/** Words that make a multiplicative a factor of comparison ("3 times more", "twice as long"): a closed class. */
+const COMPARISON_WORDS: ReadonlySet<string> = new Set(['more', 'less', 'fewer', 'as']);
+
+/** The noun of English's multiplicative ("3 times", "four times"): what it counts are occurrences. */
+const MULTIPLICATIVE_NOUN = 'time';
+
 /**
  * One number in most fragments: an amount of money (number; `max_price` when enough state a ceiling), a count in
  * a unit of time (integer `<concept>_<unit>`: flexible_days, outage_minutes), a percentage, or a count of the noun
@@ -1798,18 +1937,28 @@ function numericEvidence(parsed: readonly Parsed[], c: NumericContext): { keyTyp
     const inUnit = new Set(parsed.filter((p) => p.unit === topUnit[0]).flatMap((p) => p.words));
     const best = c
       .unitWord(inUnit)
-      .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w))
+      .filter(([w]) => !unitWords.has(w) && !TIME_UNITS.has(w) && !NUMBER_WORDS.has(w) && !LIMIT_WORDS.has(w) && !FRACTION_WORDS.has(w))
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    if (!best) return { keyType: 'integer', suffix: topUnit[0], name: ['requested'], values };
-    return { keyType: 'integer', suffix: topUnit[0], name: unitPhrase(parsed.filter((p) => p.unit === topUnit[0]), best[0], c), values };
+    const unit = integerUnit(parsed, topUnit[0], values);
+    if (!best) return { keyType: 'integer', suffix: unit, name: ['requested'], values };
+    return { keyType: 'integer', suffix: unit, name: unitPhrase(parsed.filter((p) => p.unit === topUnit[0]), best[0], c), values };
   }
   if (suffix === 'count') {
     // A count is of the noun its number stands before ("we got 1200 alarms", "3,100 active alarms"): that noun
     // names it when most of the numbered fragments say so, whatever noun the cluster says most.
     const counted = c.counted(nums);
-    if (counted !== null && !c.headWords.includes(counted)) {
+    // "N times" is English's multiplicative: it counts the occasions of what the clause says happened (WordNet's
+    // first sense of "time": an instance or single occasion for some event), so the count is of occurrences.
+    // Before a comparative ("3 times faster", "three times more expensive") it is a factor, and counts nothing.
+    const factor = (p: Parsed): boolean => {
+      const raws = rawTokens(p.text);
+      return raws.some((r, k) => r === 'times' && c.comparative(raws[k + 1] ?? ''));
+    };
+    if (counted === MULTIPLICATIVE_NOUN && c.mass(nums.filter(factor)) * 2 >= c.mass(nums)) return { keyType, suffix, name: null, values };
+    const multiplicative = counted === MULTIPLICATIVE_NOUN;
+    if (counted !== null && (multiplicative || !c.headWords.includes(counted))) {
       const ps = nums.filter((p) => p.words.includes(counted));
-      if (c.mass(ps) * 2 >= c.mass(nums) && c.enoughClients(ps)) return { keyType, suffix, name: [counted], values };
+      if (c.mass(ps) * 2 >= c.mass(nums) && c.enoughClients(ps)) return { keyType, suffix, name: [multiplicative ? 'occurrence' : counted], values };
     }
   }
   return { keyType, suffix, name: null, values };

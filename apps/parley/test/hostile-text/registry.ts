@@ -85,6 +85,38 @@ export const TEXT_PATHS: readonly TextPath[] = [
         { lexicon: await wordnetLexicon() },
       ),
   },
+  // A number that labels its noun (positions.ts: "floor 12", "the 3rd floor", "aged 3") and "one" as a prop-word.
+  {
+    name: 'evolution induceKey positions and prop-word one (WordNet lexicon)',
+    files: ['libs/evolution/src/positions.ts', 'libs/evolution/src/induce.ts', 'libs/embeddings/src/lexicon.ts'],
+    run: async (t) =>
+      induceKey(
+        [
+          { text: `${t} 12`, count: 2, clients: ['#1', '#2'] },
+          { text: `the 3rd ${t}`, count: 2, clients: ['#3', '#4'] },
+          { text: `aged ${t}, the final one`, count: 2, clients: ['#5', '#6'] },
+          { text: `${t} 4 ${t}`, count: 2, clients: ['#7', '#8'] },
+        ],
+        undefined,
+        { lexicon: await wordnetLexicon() },
+      ),
+  },
+  // "N by M" as a proportion, a fraction read beside its unit, "N times" before a comparative (induce.ts).
+  {
+    name: 'evolution induceKey proportions, unit fractions and factors (WordNet lexicon)',
+    files: ['libs/evolution/src/induce.ts', 'libs/embeddings/src/lexicon.ts'],
+    run: async (t) =>
+      induceKey(
+        [
+          { text: `a ${t}, 4 by 5 ${t}`, count: 2, clients: ['#1', '#2'] },
+          { text: `2 hours and a half ${t} half an ${t}`, count: 2, clients: ['#3', '#4'] },
+          { text: `3 times ${t} faster`, count: 2, clients: ['#5', '#6'] },
+          { text: `${t} 3 weeks and a half`, count: 2, clients: ['#7', '#8'] },
+        ],
+        undefined,
+        { lexicon: await wordnetLexicon() },
+      ),
+  },
   // GloVe relatedness of two fragment words (the inducer asks it of every pair of a cluster's nouns).
   {
     name: 'embeddings WordNet lexicon related (GloVe)',
