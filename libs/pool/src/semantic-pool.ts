@@ -439,7 +439,13 @@ async function needGroupStep(ps: PoolState, st: ClusterState, ev: TriggerEvaluat
 /** The distinct clients a cluster needs before it joins a need group. */
 const GROUP_MEMBER_CLIENTS = 2;
 
-/** The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s, nearest first. */
+/**
+ * The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s and whose samples share its
+ * context, nearest first. None when a fired cluster of the pool (alone or in a group) is that near and shares that
+ * context: the need already has its trigger and its key (zhou §6.2.1, a cluster fires once per intent), and the
+ * ordinary paths serve the rest of it (online agglomeration into the fired cluster, growth, the evolver's sibling
+ * refinement); a group fired beside it would induce a second key for the same need.
+ */
 async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): Promise<ClusterState[]> {
   const coll = collectionOf(st.pool.scenario);
   const [point] = await ps.index.get(coll, [st.point_id]);
@@ -448,17 +454,22 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
   const hits = await ps.index.search(coll, Array.from(point.vector), { limit: 2 * ps.config.need_group_max, filter: { must: [{ key: 'scope', match: scopeKey(st.pool.scope) }] } });
   const out: ClusterState[] = [];
   let mine: Map<string, number> | null = null;
+  // The shared context: the clusters' sanitised samples say the same content words once the value word is set aside.
+  const shares = (o: ClusterState): boolean => {
+    if (ps.config.need_group_context <= 0) return true;
+    mine ??= wordProfile(st.cluster.samples);
+    return contextCosine(mine, wordProfile(o.cluster.samples)) >= ps.config.need_group_context;
+  };
   for (const h of [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
     const id = ps.byPoint.get(h.id);
     const o = id === undefined ? undefined : ps.states.get(id);
-    if (!o || o === st || h.score < floor || o.merged_into !== null || o.cluster.triggered !== null || o.group_leader !== null || o.clients.size < GROUP_MEMBER_CLIENTS || !samePool(o, st)) continue;
-    // The shared context: the clusters' sanitised samples say the same content words once the value word is set aside.
-    if (ps.config.need_group_context > 0) {
-      mine ??= wordProfile(st.cluster.samples);
-      if (contextCosine(mine, wordProfile(o.cluster.samples)) < ps.config.need_group_context) continue;
-    }
-    out.push(o);
-    if (out.length + 1 >= ps.config.need_group_max) break;
+    if (!o || o === st || h.score < floor || o.merged_into !== null || !samePool(o, st)) continue;
+    const fired = o.cluster.triggered !== null || o.group_leader !== null;
+    // A fired cluster ends the group where it stands: clusters farther from the anchor than it are at least as
+    // likely its need's wordings as the anchor's; nearest of all, the anchor's need is probably its need.
+    if (fired) break;
+    if (o.clients.size < GROUP_MEMBER_CLIENTS || !shares(o)) continue;
+    if (out.length + 1 < ps.config.need_group_max) out.push(o);
   }
   return out;
 }

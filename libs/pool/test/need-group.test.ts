@@ -14,11 +14,11 @@ import { type VectorIndex } from '@parley/vectors';
 
 const embedder = {
   id: 'stub-need-group',
-  dimensions: 7,
+  dimensions: 8,
   embed: async (texts: string[]) =>
     texts.map((t) =>
       Float32Array.from(
-        t.includes('matte') ? [0.8, 0.6, 0, 0, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0, 0, 0] : t.includes('hair') ? [0.8, 0, 0, 0, 0.6, 0, 0] : t.includes('velvet') ? [0.8, 0, 0, 0, 0, 0, 0.6] : [0, 0, 0, 0, 0, 1, 0],
+        t.includes('matte') ? [0.8, 0.6, 0, 0, 0, 0, 0, 0] : t.includes('gloss') ? [0.8, 0, 0.6, 0, 0, 0, 0, 0] : t.includes('satin') ? [0.8, 0, 0, 0.6, 0, 0, 0, 0] : t.includes('hair') ? [0.8, 0, 0, 0, 0.6, 0, 0, 0] : t.includes('velvet') ? [0.8, 0, 0, 0, 0, 0, 0.6, 0] : t.includes('eggshell') ? [0.8, 0.2, 0.2, 0.2, 0, 0, 0, 0.49] : [0, 0, 0, 0, 0, 1, 0, 0],
       ),
     ),
 };
@@ -41,7 +41,7 @@ function countingIndex(): { index: VectorIndex; limits: number[] } {
   return { index, limits };
 }
 
-async function run(config: SemanticPoolConfig, extra: readonly string[] = [], solo = false): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number; pool: SemanticPool; t: number; limits: number[] }> {
+async function run(config: SemanticPoolConfig, extra: readonly string[] = [], solo = false, first: readonly (readonly [string, string])[] = []): Promise<{ matured: MaturedCluster[]; grown: MaturedCluster[]; clusters: number; pool: SemanticPool; t: number; limits: number[] }> {
   const { index, limits } = countingIndex();
   const pool = await createSemanticPool({ embedder, index, config: { similarity_threshold: 0.85, ...config } });
   const matured: MaturedCluster[] = [];
@@ -52,6 +52,7 @@ async function run(config: SemanticPoolConfig, extra: readonly string[] = [], so
     matured.push(...r.matured.filter((m) => m.scope === 'global'));
     grown.push(...r.grown.filter((m) => m.scope === 'global'));
   };
+  for (const [client, text] of first) await send(client, text);
   // One client alone, many times, in a wording of its own (a cluster of one client joins no group).
   if (solo) for (let i = 0; i < 6; i++) await send('velvet-solo', i % 2 === 0 ? 'velvet finish on the prints' : 'a velvet finish please');
   for (const [value, texts] of Object.entries(VALUES)) {
@@ -188,5 +189,19 @@ describe('need groups in the semantic pool (zhou §6.2.1)', () => {
     const leader = pool.cluster((matured[0] as MaturedCluster).cluster_id, t);
     expect(leader?.samples.join(' ')).toContain('gloss');
     expect(leader?.distinct_clients).toBe(3);
+  });
+  it('a fired cluster nearer the anchor than the values ends the group there: the need has its key, no second one', async () => {
+    // "eggshell" (0.76 from each value, nearer than the values are to each other, 0.64; its own cluster at 0.85) is
+    // said first by six clients and fires alone. The values arriving later are wordings as near to that fired need
+    // as to each other: gathering them would induce a second key beside the one the need has.
+    const eggshell = ['eggshell finish on the prints', 'an eggshell finish please'];
+    const first = [1, 2, 3, 4, 5, 6].flatMap((i) => eggshell.map((text) => [`egg-${i}`, text] as const));
+    const r = await run({ need_group_share: 0.6 }, [], false, first);
+    expect(r.matured).toHaveLength(1);
+    expect((r.matured[0] as MaturedCluster).samples.map((x) => x.text).join(' | ')).toContain('eggshell');
+    expect(r.matured.some((m) => m.reasons.some((x) => /need group/.test(x)))).toBe(false);
+    // Without the fired cluster, the same values pass as a group (the test above).
+    const alone = await run({ need_group_share: 0.6 });
+    expect(alone.matured[0]?.reasons[0]).toMatch(/need group of 3 clusters/);
   });
 });
