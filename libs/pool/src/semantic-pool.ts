@@ -441,10 +441,10 @@ const GROUP_MEMBER_CLIENTS = 2;
 
 /**
  * The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s and whose samples share its
- * context, nearest first. None when a fired cluster of the pool (alone or in a group) is that near and shares that
- * context: the need already has its trigger and its key (zhou §6.2.1, a cluster fires once per intent), and the
- * ordinary paths serve the rest of it (online agglomeration into the fired cluster, growth, the evolver's sibling
- * refinement); a group fired beside it would induce a second key for the same need.
+ * context, nearest first, up to the nearest fired cluster of the pool (alone or in a group) above `floor`: the
+ * clusters farther than it are at least as likely its need's wordings as the anchor's, and when it is the nearest of
+ * all there is no group (the need already has its trigger and key, zhou §6.2.1; agglomeration into it, growth and the
+ * evolver's sibling refinement serve the rest, where a group fired beside it would induce a second key).
  */
 async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): Promise<ClusterState[]> {
   const coll = collectionOf(st.pool.scenario);
@@ -469,7 +469,8 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
     // likely its need's wordings as the anchor's; nearest of all, the anchor's need is probably its need.
     if (fired) break;
     if (o.clients.size < GROUP_MEMBER_CLIENTS || !shares(o)) continue;
-    if (out.length + 1 < ps.config.need_group_max) out.push(o);
+    out.push(o);
+    if (out.length + 1 >= ps.config.need_group_max) break;
   }
   return out;
 }
