@@ -144,13 +144,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
     // The pool's need-group path (semantic-pool.ts needGroupStep → nearUntriggered): a global cluster of two clients
     // below the gate reads its neighbours' sanitised samples for the shared context. A loose share and context make
     // every cluster a candidate, so the hostile clusters' samples are read on every fragment; bounded by
-    // 2 × need_group_max neighbours of at most max_samples sanitised texts (max_fragment_chars each).
+    // 2 × need_group_max neighbours of at most max_samples sanitised texts (max_fragment_chars each). A fixed text
+    // said twice by six clients fires alone first, so the later groups meet a fired neighbour (the cut where a
+    // group ends), and two last clients bring a new hostile-worded value after the first group has fired.
     name: 'pool need groups (nearUntriggered shared context)',
     files: ['libs/pool/src/semantic-pool.ts', 'libs/evolution/src/need-group.ts', 'libs/evolution/src/sibling.ts', 'libs/evolution/src/sanitize.ts'],
     run: async (t) => {
-      const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.99, need_group_share: 0.01, need_group_context: 0.01, need_group_max: 4 } });
+      const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.99, need_group_share: 0.01, need_group_context: 0.01, need_group_max: 4, min_phrasings: 1 } });
       const at = Date.UTC(2026, 10, 27);
-      const plan: [string, string][] = [['constructor', t], ['__proto__', t], ['a', `${t} matte finish`], ['toString', `${t} matte finish`], ['c', 'a matte finish please'], ['d', 'a matte finish please'], ['e', t]];
+      const fired = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6'].flatMap((c): [string, string][] => [[c, 'constructor __proto__ matte finish'], [c, 'constructor __proto__ matte finish']]);
+      const plan: [string, string][] = [...fired, ['constructor', t], ['__proto__', t], ['a', `${t} matte finish`], ['toString', `${t} matte finish`], ['c', 'a matte finish please'], ['d', 'a matte finish please'], ['e', t], ['g', `gloss finish ${t}`], ['valueOf', `gloss finish ${t}`]];
       const out: unknown[] = [];
       for (const [i, [client, text]] of plan.entries()) {
         const r = await pool.ingest({ ts: at + i * 60_000, scenario: 'photo_retouch', client_id: client, text });
