@@ -439,7 +439,16 @@ async function needGroupStep(ps: PoolState, st: ClusterState, ev: TriggerEvaluat
 /** The distinct clients a cluster needs before it joins a need group. */
 const GROUP_MEMBER_CLIENTS = 2;
 
-/** The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s, nearest first. */
+/**
+ * The untriggered clusters of `st`'s pool whose centroids reach `floor` with `st`'s and whose samples share its
+ * context, nearest first, up to the nearest fired cluster of the pool (alone or in a group) above `floor`: the
+ * clusters farther than it are at least as likely its need's wordings as the anchor's, and when it is the nearest of
+ * all there is no group (the need already has its trigger and key, zhou §6.2.1; agglomeration into it, growth and the
+ * evolver's sibling refinement serve the rest, where a group fired beside it would induce a second key). Candidates
+ * exactly as near as that fired cluster are still taken in (a tie is no evidence for its need). The cut does not ask
+ * whether the fired cluster shares the anchor's context: a fired need of another kind that happens to be nearer ends
+ * the group too (the known price; asking for context or concept loses parley-dev's fix, BENCHMARKS.md 2026-11-28).
+ */
 async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): Promise<ClusterState[]> {
   const coll = collectionOf(st.pool.scenario);
   const [point] = await ps.index.get(coll, [st.point_id]);
@@ -448,15 +457,27 @@ async function nearUntriggered(ps: PoolState, st: ClusterState, floor: number): 
   const hits = await ps.index.search(coll, Array.from(point.vector), { limit: 2 * ps.config.need_group_max, filter: { must: [{ key: 'scope', match: scopeKey(st.pool.scope) }] } });
   const out: ClusterState[] = [];
   let mine: Map<string, number> | null = null;
+  // The shared context: the clusters' sanitised samples say the same content words once the value word is set aside.
+  const shares = (o: ClusterState): boolean => {
+    if (ps.config.need_group_context <= 0) return true;
+    mine ??= wordProfile(st.cluster.samples);
+    return contextCosine(mine, wordProfile(o.cluster.samples)) >= ps.config.need_group_context;
+  };
+  // The score of the fired cluster that ends the group: candidates exactly as near (ties) are still taken in.
+  let cut: number | null = null;
   for (const h of [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))) {
     const id = ps.byPoint.get(h.id);
     const o = id === undefined ? undefined : ps.states.get(id);
-    if (!o || o === st || h.score < floor || o.merged_into !== null || o.cluster.triggered !== null || o.group_leader !== null || o.clients.size < GROUP_MEMBER_CLIENTS || !samePool(o, st)) continue;
-    // The shared context: the clusters' sanitised samples say the same content words once the value word is set aside.
-    if (ps.config.need_group_context > 0) {
-      mine ??= wordProfile(st.cluster.samples);
-      if (contextCosine(mine, wordProfile(o.cluster.samples)) < ps.config.need_group_context) continue;
+    if (cut !== null && h.score < cut) break;
+    if (!o || o === st || h.score < floor || o.merged_into !== null || !samePool(o, st)) continue;
+    if (o.cluster.triggered !== null || o.group_leader !== null) {
+      // A fired cluster ends the group where it stands: clusters farther from the anchor than it are at least as
+      // likely its need's wordings as the anchor's; nearest of all, the anchor's need is probably its need. Its
+      // context is not asked (see above).
+      cut ??= h.score;
+      continue;
     }
+    if (o.clients.size < GROUP_MEMBER_CLIENTS || !shares(o)) continue;
     out.push(o);
     if (out.length + 1 >= ps.config.need_group_max) break;
   }

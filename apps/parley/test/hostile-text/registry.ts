@@ -13,10 +13,11 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { countsNounByWordNet, createParleyClient, ordinalsOutOfPlace } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { addToCluster, clusterConcept, coHyponymChoice, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
-import { securityRelevance } from '@parley/pool';
+import { createSemanticPool, securityRelevance } from '@parley/pool';
+import { createEmbeddedIndex } from '@parley/vectors';
 import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@parley/protocol';
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
 import { forwarded } from '@parley/cli/mcp';
@@ -166,6 +167,31 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const at = Date.UTC(2026, 10, 27);
       const fill = (id: string, clients: readonly string[]) => clients.reduce((c, client, i) => addToCluster(c, { text: t, client_id: client, at: at + i }, sanitizeFragment(t).text, 0.9), emptyCluster(id, pool, at));
       return evaluateNeedGroup([fill('g1', [t || 'x', 'constructor', '__proto__']), fill('g2', ['toString', t || 'y'])], at + 10, poolConfig()).evaluation;
+    },
+  },
+  // Need groups' shared-context test: two clusters' word profiles, each without its most-said word when the other
+  // lacks it (the value set aside), compared by cosine; the words are outside text, kept in Maps.
+  { name: 'evolution contextCosine', files: ['libs/evolution/src/need-group.ts', 'libs/evolution/src/sibling.ts'], run: (t) => contextCosine(wordProfile([{ text: `${t} ${t} finish`, count: 2, clients: [t, 'constructor'] }]), wordProfile([{ text: `matte finish ${t}`, count: 1 }, { text: '__proto__ toString', count: 2, clients: ['a', 'b'] }])) },
+  {
+    // The pool's need-group path (semantic-pool.ts needGroupStep → nearUntriggered): a global cluster of two clients
+    // below the gate reads its neighbours' sanitised samples for the shared context. A loose share and context make
+    // every cluster a candidate, so the hostile clusters' samples are read on every fragment; bounded by
+    // 2 × need_group_max neighbours of at most max_samples sanitised texts (max_fragment_chars each). A fixed text
+    // said twice by six clients fires alone first, so the later groups meet a fired neighbour (the cut where a
+    // group ends), and two last clients bring a new hostile-worded value after the first group has fired.
+    name: 'pool need groups (nearUntriggered shared context)',
+    files: ['libs/pool/src/semantic-pool.ts', 'libs/evolution/src/need-group.ts', 'libs/evolution/src/sibling.ts', 'libs/evolution/src/sanitize.ts'],
+    run: async (t) => {
+      const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.99, need_group_share: 0.01, need_group_context: 0.01, need_group_max: 4, min_phrasings: 1 } });
+      const at = Date.UTC(2026, 10, 27);
+      const fired = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6'].flatMap((c): [string, string][] => [[c, 'constructor __proto__ matte finish'], [c, 'constructor __proto__ matte finish']]);
+      const plan: [string, string][] = [...fired, ['constructor', t], ['__proto__', t], ['a', `${t} matte finish`], ['toString', `${t} matte finish`], ['c', 'a matte finish please'], ['d', 'a matte finish please'], ['e', t], ['g', `gloss finish ${t}`], ['valueOf', `gloss finish ${t}`]];
+      const out: unknown[] = [];
+      for (const [i, [client, text]] of plan.entries()) {
+        const r = await pool.ingest({ ts: at + i * 60_000, scenario: 'photo_retouch', client_id: client, text });
+        out.push([r.global_cluster_id, r.matured.length]);
+      }
+      return [out, pool.clusters(at + 3_600_000).map((c) => [c.id, c.size, c.distinct_clients, c.group_leader ?? null])];
     },
   },
   {
