@@ -1487,6 +1487,70 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** Words (not identifiers or numbers) that may stand between two words of an example value said apart. */
+const MAX_VALUE_GAP = 8;
+/** Words that begin another clause or predicate: the words after them say something else ("the power is fine but latency is low"). */
+const VALUE_GAP_BREAKS: ReadonlySet<string> = new Set([...CLAUSE_JOINERS, 'because', 'since', 'after', 'before', 'when', 'whereas', 'which', 'who']);
+/** Tokens one value said apart may span, identifiers included: bounds the work on long runs of numbers. */
+const MAX_VALUE_SPAN = 24;
+const SPLIT_VALUE_CONFIDENCE = 0.62;
+
+/**
+ * A snake_case example value said by its own words apart (draft-zhou §6.1: the template's example values are the
+ * names it expects): "the microwave link SITE-A<->SITE-B went down" says link_down, "optical power on the line to site
+ * 7701 has been too low" says optical_power_low. Every word of the value, in its order, by lemma or WordNet relation,
+ * in one clause (no clause punctuation, clause joiner or subordinator between), with at most one gap of `MAX_VALUE_GAP`
+ * words between two of them (identifiers and numbers do not count; `MAX_VALUE_SPAN` tokens in all), no negation in the
+ * gap or before the first word, and, said apart, the last word not qualifying a noun after it. Only for a key that takes
+ * snake_case names (`KeyPlan.snakeNames`). Surer than a name made of the user's words, which it beats; the example's
+ * own phrase, matched whole, is surer still.
+ */
+function valuesApart(c: Ctx, k: KeyPlan): void {
+  const values = new Set<string>();
+  for (const ex of k.phrases) if (typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value) && ex.value.length <= 64) values.add(ex.value);
+  for (const value of values) {
+    const words = value.split('_');
+    for (let i = 0; i < c.tokens.length; i++) {
+      const taken = valueApartAt(c, words, i);
+      if (taken) pushValue(c, { key: k.name, value, confidence: SPLIT_VALUE_CONFIDENCE, tokens: taken, rule: 'value_apart' });
+    }
+  }
+}
+
+/** The tokens of `words` said from `i` on as `valuesApart` reads them, or undefined. */
+function valueApartAt(c: Ctx, words: readonly string[], i: number): number[] | undefined {
+  const says = (j: number, w: string) => {
+    const t = c.tokens[j];
+    return t !== undefined && t.kind === 'word' && c.lex.match(t.lower, w) > 0;
+  };
+  if (!says(i, words[0] as string) || negationBefore(c, i) >= 0) return undefined;
+  const taken = [i];
+  let gapUsed = false;
+  let j = i + 1;
+  for (let n = 1; n < words.length; n++) {
+    if (says(j, words[n] as string)) {
+      taken.push(j++);
+      continue;
+    }
+    if (gapUsed) return undefined;
+    gapUsed = true;
+    let gap = 0;
+    for (; j < c.tokens.length && j - i < MAX_VALUE_SPAN && !says(j, words[n] as string); j++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t) || NEGATIONS.has(t.lower) || VERB_NEGATIONS.has(t.lower) || VALUE_GAP_BREAKS.has(t.lower)) return undefined;
+      if (t.kind === 'punct' || t.kind === 'number' || t.kind === 'ident' || identifierLike(t)) continue;
+      if (++gap > MAX_VALUE_GAP) return undefined;
+    }
+    if (j >= c.tokens.length || j - i >= MAX_VALUE_SPAN) return undefined;
+    taken.push(j++);
+  }
+  // Said apart, the last word must end the predicate: before a noun it qualifies that noun ("the optical power meter
+  // shows low battery": the battery is low, not the power).
+  const next = c.tokens[j];
+  if (gapUsed && next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !DATE_WORDS.includes(next.lower) && !TIME_OF_DAY.has(next.lower) && c.lex.hasNoun(next.lower)) return undefined;
+  return taken;
+}
+
 /** Whether the template's own words (names, descriptions, examples) say `word` or a form of it. */
 function templateWord(c: Ctx, word: string): boolean {
   if (FUNCTION_WORDS.has(word) || REQUEST_WORDS.has(word)) return false;
@@ -1897,6 +1961,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'string':
           snakeNames(c, k);
+          if (k.snakeNames) valuesApart(c, k);
           identifiers(c, k);
           composites(c, k);
           entities(c, k);
