@@ -753,6 +753,17 @@ function numberOrScore(tokens: readonly Token[], i: number): NumberSpan | undefi
   if (foreign !== undefined && foreign.value > 0) return { value: foreign.value, from: i, to: foreign.to };
   return numberAt(tokens, i);
 }
+/** Chinese and Japanese level suffixes after a numeral ("五级", "8級"). */
+const CJK_LEVEL = /^([0-9]{1,2}|[\u4e00-\u9fff]{1,3})[级級]$/u;
+/** A CJK token that is a numeral then the level suffix ("五级" → 5), as one number span. */
+function cjkLevel(c: Ctx, i: number): NumberSpan | undefined {
+  const t = c.tokens[i];
+  const m = t?.kind === 'cjk' ? CJK_LEVEL.exec(t.text) : null;
+  if (!m) return undefined;
+  const digits = m[1] as string;
+  const value = /^[0-9]+$/.test(digits) ? Number(digits) : cjkNumeral(digits);
+  return value === undefined ? undefined : { value, from: i, to: i + 1 };
+}
 /** Number words of other languages that are also English words or abbreviations ("due", "Sept", "um"). */
 const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six', 'elf', 'cent', 'cents', 'once', 'seize', 'quince', 'mil', 'mille']);
 /** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
@@ -765,7 +776,7 @@ function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
   if (cues.length === 0) return;
   for (let i = 0; i < c.tokens.length; i++) {
-    const n = numberOrScore(c.tokens, i);
+    const n = numberOrScore(c.tokens, i) ?? cjkLevel(c, i);
     if (!n) continue;
     let confidence = 0;
     let to = n.to;
@@ -785,7 +796,10 @@ function numbers(c: Ctx, k: KeyPlan): void {
     // The hedged number must end its clause ("like 9," / "like 9 and"): "about 3 faces" counts something else.
     const next = c.tokens[n.to];
     const endsClause = !next || isClausePunct(next) || next.lower === 'and' || next.text === '/' || (next.lower === 'out' && c.tokens[n.to + 1]?.lower === 'of');
-    const hedged = !k.countsPeople && endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '') ? 1 : 0;
+    // "smooth my skin, level six", "die Haut glatter, Stufe 6", "磨皮五级": a number the noun "level" names (the
+    // glossary reads Stufe, nivel, 级, レベル as it) is a position on a scale, and so rates what the clause before it named.
+    const scaled = !k.countsPeople && (c.tokens[n.from - 1]?.lower === 'level' || c.tokens[n.from]?.kind === 'cjk');
+    const hedged = !k.countsPeople && ((endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '')) || scaled) ? 1 : 0;
     let commas = 0;
     // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
     if (confidence === 0) {
@@ -798,10 +812,14 @@ function numbers(c: Ctx, k: KeyPlan): void {
           from = j;
           break;
         }
+        // A particle or bracket of a CJK text between ("肌をなめらかに（レベル4）") does not end a scale's phrase.
+        if (scaled && (t.kind === 'cjk' || t.kind === 'punct')) continue;
         if (t.kind !== 'word' && t.text !== ':' && t.text !== '=') break;
       }
     }
     if (confidence === 0) continue;
+    // A level past the key's scale is not on it ("level 40" for a 0-10 key).
+    if (scaled && !withinRange(k, n.value)) continue;
     let value = n.value;
     // "5/10": a score on the key's own scale.
     const scale = c.tokens[n.from]?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec((c.tokens[n.from] as Token).text) : null;

@@ -1,0 +1,27 @@
+import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { describe, expect, it } from 'vitest';
+import { map } from './offline-fixture';
+
+// A number the noun "level" names (or a CJK numeral with the level suffix) is a position on a scale: it rates what the
+// clause before it named, across one comma (draft-zhou §6.1, a number key with a range). Sentences of our own.
+describe('a level rates the key the clause before it named', () => {
+  const smoothing = async (text: string) => (await map(photoRetouchTemplate, text)).payload['skin_smoothing'];
+
+  it('reads the level after a comma, in English, through the glossary, and as a CJK numeral with 级', async () => {
+    expect(await smoothing('please smooth my skin, level seven, thanks')).toBe(7);
+    expect(await smoothing('die Haut bitte glätten, Stufe 3')).toBe(3);
+    expect(await smoothing('给我磨皮三级')).toBe(3);
+  });
+
+  it('does not rate another key, a level past the scale, or a count', async () => {
+    // The clause before names the background, not the skin.
+    expect(await smoothing('blur the background, level 5')).toBeUndefined();
+    // Past the 0-10 scale.
+    expect(await smoothing('smooth my skin, level 40')).toBeUndefined();
+    // A count is no position on a scale.
+    const fault = await map(faultManagementTemplate, 'incident X-1, complaints came in, level 3 escalation');
+    expect(fault.payload['user_complaint_count']).toBeUndefined();
+    const flight = await map(flightBookingTemplate, 'two seats to Rome, level 3 lounge');
+    expect(flight.payload['passenger_count']).toBe(2);
+  });
+});
