@@ -18,6 +18,7 @@ import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mappi
 import { applyCorrections, type CorrectableKey } from './corrections';
 import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
+import { MAX_DESCRIPTION_CHARS } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
@@ -601,6 +602,32 @@ function nameMentions(c: Ctx, k: KeyPlan): { tokens: number[]; exact: boolean }[
 function mentions(c: Ctx, k: KeyPlan): void {
   if (k.nameWords.length < 2) return;
   for (const m of nameMentions(c, k)) c.out.push({ key: undefined, value: null, confidence: 0.4, tokens: m.tokens, rule: 'named_without_value' });
+}
+
+/** "Range: 0-10, where 0 means off": the number a key's description says turns it off. */
+const OFF_VALUE = /\b(\d{1,6})\s+(?:means|is|=)\s+(?:off|none|disabled|no\b)/i;
+
+/**
+ * A number key named and refused ("no skin smoothing", "without skin smoothing", "skin smoothing: off") takes the
+ * value its description says means off (draft-zhou §6.1: the template's own description); with no such value the
+ * refusal says nothing and the words stay for `other`.
+ */
+function refusedLevel(c: Ctx, k: KeyPlan): void {
+  const m = OFF_VALUE.exec((k.def.semantic_description ?? '').slice(0, MAX_DESCRIPTION_CHARS));
+  if (!m || k.nameWords.length < 2) return;
+  const off = Number(m[1]);
+  if (!withinRange(k, off)) return;
+  for (const mention of nameMentions(c, k)) {
+    if (!mention.exact) continue;
+    const from = mention.tokens[0] as number;
+    const to = (mention.tokens[mention.tokens.length - 1] as number) + 1;
+    const neg = negationBefore(c, from);
+    const answer = answerAfter(c, to);
+    // "not" turns a verb ("I do not want …", "not too much"); a negation negated ("don't skip …") asks for the key.
+    const twice = neg >= 0 && negationBefore(c, neg) >= 0;
+    if (neg >= 0 && !twice && !VERB_NEGATIONS.has((c.tokens[neg] as Token).lower)) c.out.push({ key: k.name, value: off, confidence: 0.85, tokens: span(neg, to), rule: 'number_refused' });
+    else if (answer && !answer.value) c.out.push({ key: k.name, value: off, confidence: 0.85, tokens: span(from, answer.to), rule: 'number_refused' });
+  }
 }
 
 const YES = new Set(['yes', 'on', 'true', 'please', 'enabled']);
@@ -1964,6 +1991,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'number':
           numbers(c, k);
+          refusedLevel(c, k);
           rangeEnds(c, k);
           exampleDegrees(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
