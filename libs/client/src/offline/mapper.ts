@@ -1522,7 +1522,7 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (evidence.length === 0) continue;
         // A change of magnitude names an alarm only with a thing the template talks about ("optical power drop"): "weight
         // loss", "the price decreased", "staff reduction" say nothing of it.
-        if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && templateWord(c, t.lower))) continue;
+        if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && (templateWord(c, t.lower) || templateTopic(c, t.lower)))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
         c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
@@ -1600,6 +1600,25 @@ function valueApartAt(c: Ctx, words: readonly string[], i: number): number[] | u
 function templateWord(c: Ctx, word: string): boolean {
   if (FUNCTION_WORDS.has(word) || REQUEST_WORDS.has(word)) return false;
   return c.plan.vocabulary.has(word) || c.lex.lemmas(word).some((l) => c.plan.vocabulary.has(l));
+}
+
+/** Per plan, the WordNet topic domains of the template's own words (`Lexicon.topicDomains`). */
+const PLAN_TOPICS = new WeakMap<Plan, ReadonlySet<string>>();
+
+/**
+ * Whether a noun belongs to a topic the template's own words belong to ("packet", a computer-science message, beside a
+ * template that speaks of routers): a thing the template talks about though it does not spell it. Not "weight",
+ * "price" or "staff", which WordNet files under no topic.
+ */
+function templateTopic(c: Ctx, word: string): boolean {
+  let topics = PLAN_TOPICS.get(c.plan);
+  if (!topics) {
+    const all = new Set<string>();
+    for (const w of c.plan.vocabulary) for (const d of c.lex.topicDomains(w)) all.add(d);
+    PLAN_TOPICS.set(c.plan, (topics = all));
+  }
+  for (const d of c.lex.topicDomains(word)) if (topics.has(d)) return true;
+  return false;
 }
 
 /** A plural noun's singular ("stations" → station), as the template's own names write modifiers. */
