@@ -519,6 +519,32 @@ function grades(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** The fewest letters a clipped word keeps ("eco" of economy). */
+const MIN_CLIPPED = 3;
+
+/**
+ * A multi-word enum value said with one of its words clipped ("premium eco" → premium_economy): the clipped word is
+ * the start of the value's word, at least `MIN_CLIPPED` letters and not a whole word of its own joined by a hyphen
+ * ("eco-friendly"), and every other word of the value is said whole beside it, in order, as English clips long
+ * words ("econ", "eco"); a clipped word alone names nothing.
+ */
+function clippedValues(c: Ctx, k: KeyPlan): void {
+  for (const form of k.enumForms) {
+    if (form.via !== 'value' || form.words.length < 2) continue;
+    for (let i = 0; i + form.words.length <= c.tokens.length; i++) {
+      let clipped = 0;
+      let whole = 0;
+      form.words.forEach((w, n) => {
+        const t = c.tokens[i + n] as Token;
+        if (t.kind !== 'word') return;
+        if (c.lex.sameLemma(t.lower, w)) whole++;
+        else if (t.lower.length >= MIN_CLIPPED && t.lower.length < w.length && w.startsWith(t.lower) && c.text[t.end] !== '-') clipped++;
+      });
+      if (clipped === 1 && whole === form.words.length - 1) pushValue(c, { key: k.name, value: form.value, confidence: 0.75, tokens: span(i, i + form.words.length), rule: 'enum_clipped' });
+    }
+  }
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
@@ -545,6 +571,7 @@ function enums(c: Ctx, k: KeyPlan): void {
     }
   }
   grades(c, k);
+  clippedValues(c, k);
   // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
   for (const form of k.enumForms) {
     if (form.via !== 'value' || form.words.length < 2) continue;
