@@ -1579,7 +1579,7 @@ const SPLIT_VALUE_CONFIDENCE = 0.62;
  */
 function valuesApart(c: Ctx, k: KeyPlan): void {
   const values = new Set<string>();
-  for (const ex of k.phrases) if (typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value) && ex.value.length <= 64) values.add(ex.value);
+  for (const ex of k.phrases) if (typeof ex.value === 'string' && ex.value.length <= 64 && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) values.add(ex.value);
   for (const value of values) {
     const words = value.split('_');
     for (let i = 0; i < c.tokens.length; i++) {
