@@ -685,12 +685,45 @@ function booleans(c: Ctx, k: KeyPlan): void {
   const head = k.nameWords[k.nameWords.length - 1];
   if (!head || k.nameWords.length < 2) return;
   leftAsIs(c, k, head);
+  actionAdjectives(c, k, head);
   c.tokens.forEach((t, i) => {
     if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
     const neg = negationBefore(c, i);
     const answer = answerAfter(c, i + 1);
     c.out.push({ key: k.name, value: answer ? answer.value : neg < 0, confidence: 0.6, tokens: span(neg >= 0 ? neg : i, answer ? answer.to : i + 1), rule: 'boolean_head' });
   });
+}
+
+/** Tokens, in one clause, between a switch's object and an adjective of its action ("the backdrop is fuzzy"). */
+const ACTION_ADJECTIVE_WINDOW = 3;
+
+/**
+ * A switch's action said by an adjective of its result, beside its object: an adjective whose WordNet sense has a
+ * form of the action's word among its members or its cluster's head ("fuzzy", "blurry": blurred, of blur), within
+ * `ACTION_ADJECTIVE_WINDOW` tokens of a word of the key's name other than the action ("the backdrop is fuzzy", "a
+ * blurry background"), in one clause, not negated. Less sure than the name said.
+ */
+function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
+  const objects = k.nameWords.slice(0, -1);
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (!isContent(t) || c.lex.sameLemma(t.lower, head)) continue;
+    const forms = c.lex.adjectiveForms(t.lower);
+    if (forms.size === 0 || ![...forms].some((f) => f !== t.lower && c.lex.match(f, head) === SAME_LEMMA)) continue;
+    for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
+      const j = i + d;
+      const o = c.tokens[j];
+      if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
+      const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
+      // A negation between ("the background is not blurry") or a verb taking the thing away before ("remove the
+      // blurry background") says no wish for the action; neither is read as one.
+      if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
+      if (c.tokens.slice(Math.max(0, from - 5), from).some((x) => REMOVAL_VERBS.has(x.lower))) continue;
+      const neg = negationBefore(c, from);
+      c.out.push({ key: k.name, value: neg < 0, confidence: 0.75, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean_adjective' });
+      break;
+    }
+  }
 }
 
 /** Verbs that keep their object as it is ("keep the backdrop crisp", "leave my teeth be"): a closed class. */

@@ -1,0 +1,21 @@
+import { photoRetouchTemplate } from '@parley/examples';
+import { describe, expect, it } from 'vitest';
+import { map } from './offline-fixture';
+
+// A switch's action said by an adjective of its result beside its object (draft-zhou §6.1: the key's name read with
+// WordNet): "fuzzy" and "hazy" share a sense with "blurred", a form of blur. Sentences of our own, not the bench's.
+describe('an adjective of a switch\'s action beside its object', () => {
+  const blur = async (text: string) => (await map(photoRetouchTemplate, text)).payload['background_blur'];
+
+  it('turns the switch on', async () => {
+    expect(await blur('the backdrop should be fuzzy')).toBe(true);
+    expect(await blur('make the backdrop hazy')).toBe(true);
+  });
+
+  it('does not fire negated, taken away, in another clause, or without the object', async () => {
+    expect(await blur('the backdrop is not fuzzy')).not.toBe(true);
+    expect(await blur('erase the fuzzy backdrop')).not.toBe(true);
+    expect(await blur('the backdrop, fuzzy teddy bear on the left')).toBeUndefined();
+    expect(await blur('a fuzzy sweater in the photo')).toBeUndefined();
+  });
+});
