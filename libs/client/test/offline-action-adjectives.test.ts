@@ -17,5 +17,7 @@ describe('an adjective of a switch\'s action beside its object', () => {
     expect(await blur('erase the fuzzy backdrop')).not.toBe(true);
     expect(await blur('the backdrop, fuzzy teddy bear on the left')).toBeUndefined();
     expect(await blur('a fuzzy sweater in the photo')).toBeUndefined();
+    // A verb of keeping: the left-as-is rule reads it.
+    expect(await blur('leave the backdrop fuzzy')).toBeUndefined();
   });
 });

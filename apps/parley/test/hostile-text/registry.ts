@@ -373,9 +373,9 @@ export const TEXT_PATHS: readonly TextPath[] = [
     // Key values read from the template's own values, levels and topics (draft-zhou §6.1): a snake_case example value
     // said apart around the outside string (`valuesApart`), a level and a refused level beside it (`numbers`,
     // `cjkLevel`, `refusedLevel`, whose "N means off" is read from a description the outside string ends), its words
-    // asked for their WordNet topic (`Lexicon.topicDomains`) and as clipped enum words (`clippedValues`). Cut as above.
-    name: 'client mapUtterance (offline mapper, example values apart, levels, refused levels, topics, clipped values)',
-    files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts'],
+    // read as clipped enum words (`clippedValues`). Cut as above.
+    name: 'client mapUtterance (offline mapper, example values apart, levels, refused levels, clipped values)',
+    files: ['libs/client/src/offline/mapper.ts'],
     run: async (t) => {
       const cut = t.slice(0, 2000);
       const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));

@@ -130,8 +130,6 @@ export class Lexicon {
   private readonly degreeCache = new Map<string, -1 | 0 | 1>();
   /** `placeName` per word ('' for none). */
   private readonly placeCache = new Map<string, string>();
-  /** `topicDomains` per word. */
-  private readonly domainCache = new Map<string, ReadonlySet<string>>();
   /** `kindOf` per target set, then per senses, kinds-only flag and word: a rule asks it of the same word once per token. */
   private readonly kindCache = new Map<ReadonlySet<string>, Map<string, boolean>>();
 
@@ -276,27 +274,6 @@ export class Lexicon {
     const w = word.toLowerCase();
     const nouns = [w, ...this.lemmas(w)];
     return nouns.some((n) => this.kindOf(n, MAGNITUDE_CHANGE)) && !nouns.some((n) => this.kindOf(n, FAILURE));
-  }
-
-  /**
-   * The WordNet topic domains (the ";c" pointers: "computer_science", "physics") of the first `SENSE_LIMIT` noun
-   * senses of a word and its base forms ("packet": computer_science, as "router" and "latency"). Empty without WordNet.
-   */
-  topicDomains(word: string): ReadonlySet<string> {
-    const w = word.toLowerCase();
-    const hit = this.domainCache.get(w);
-    if (hit) return hit;
-    const out = new Set<string>();
-    const wn = this.wn;
-    if (wn && LOOKUP_WORD.test(w)) {
-      for (const lemma of wn.baseForms(w, 'n')) {
-        for (const offset of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, SENSE_LIMIT)) {
-          for (const p of wn.synset('n', offset)?.pointers ?? []) if (p.symbol === ';c') for (const d of wn.synset(p.pos, p.offset)?.words.slice(0, 1) ?? []) out.add(d);
-        }
-      }
-    }
-    remember(this.domainCache, w, out);
-    return out;
   }
 
   /**

@@ -718,7 +718,8 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       // A negation between ("the background is not blurry") or a verb taking the thing away before ("remove the
       // blurry background") says no wish for the action; neither is read as one.
       if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
-      if (c.tokens.slice(Math.max(0, from - 5), from).some((x) => REMOVAL_VERBS.has(x.lower))) continue;
+      // Nor after a verb of keeping or staying ("leave the background fuzzy"): `leftAsIs` reads those.
+      if (c.tokens.slice(Math.max(0, from - 5), to).some((x) => REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower))) continue;
       const neg = negationBefore(c, from);
       c.out.push({ key: k.name, value: neg < 0, confidence: 0.75, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean_adjective' });
       break;
@@ -1582,7 +1583,7 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (evidence.length === 0) continue;
         // A change of magnitude names an alarm only with a thing the template talks about ("optical power drop"): "weight
         // loss", "the price decreased", "staff reduction" say nothing of it.
-        if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && (templateWord(c, t.lower) || templateTopic(c, t.lower)))) continue;
+        if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && templateWord(c, t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
         c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
@@ -1660,25 +1661,6 @@ function valueApartAt(c: Ctx, words: readonly string[], i: number): number[] | u
 function templateWord(c: Ctx, word: string): boolean {
   if (FUNCTION_WORDS.has(word) || REQUEST_WORDS.has(word)) return false;
   return c.plan.vocabulary.has(word) || c.lex.lemmas(word).some((l) => c.plan.vocabulary.has(l));
-}
-
-/** Per plan, the WordNet topic domains of the template's own words (`Lexicon.topicDomains`). */
-const PLAN_TOPICS = new WeakMap<Plan, ReadonlySet<string>>();
-
-/**
- * Whether a noun belongs to a topic the template's own words belong to ("packet", a computer-science message, beside a
- * template that speaks of routers): a thing the template talks about though it does not spell it. Not "weight",
- * "price" or "staff", which WordNet files under no topic.
- */
-function templateTopic(c: Ctx, word: string): boolean {
-  let topics = PLAN_TOPICS.get(c.plan);
-  if (!topics) {
-    const all = new Set<string>();
-    for (const w of c.plan.vocabulary) for (const d of c.lex.topicDomains(w)) all.add(d);
-    PLAN_TOPICS.set(c.plan, (topics = all));
-  }
-  for (const d of c.lex.topicDomains(word)) if (topics.has(d)) return true;
-  return false;
 }
 
 /** A plural noun's singular ("stations" → station), as the template's own names write modifiers. */
