@@ -864,7 +864,8 @@ function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
   if (cues.length === 0) return;
   for (let i = 0; i < c.tokens.length; i++) {
-    const n = numberOrScore(c.tokens, i) ?? cjkLevel(c, i);
+    const level = cjkLevel(c, i);
+    const n = numberOrScore(c.tokens, i) ?? level;
     if (!n) continue;
     let confidence = 0;
     let to = n.to;
@@ -886,7 +887,7 @@ function numbers(c: Ctx, k: KeyPlan): void {
     const endsClause = !next || isClausePunct(next) || next.lower === 'and' || next.text === '/' || (next.lower === 'out' && c.tokens[n.to + 1]?.lower === 'of');
     // "smooth my skin, level six", "die Haut glatter, Stufe 6", "磨皮五级": a number the noun "level" names (the
     // glossary reads Stufe, nivel, 级, レベル as it) is a position on a scale, and so rates what the clause before it named.
-    const scaled = !k.countsPeople && (c.tokens[n.from - 1]?.lower === 'level' || c.tokens[n.from]?.kind === 'cjk');
+    const scaled = !k.countsPeople && (c.tokens[n.from - 1]?.lower === 'level' || (level !== undefined && n === level));
     const hedged = !k.countsPeople && ((endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '')) || scaled) ? 1 : 0;
     let commas = 0;
     // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
