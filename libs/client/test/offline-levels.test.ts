@@ -13,6 +13,13 @@ describe('a level rates the key the clause before it named', () => {
     expect(await smoothing('给我磨皮三级')).toBe(3);
   });
 
+  it('reads a level in brackets after the key, in English and in Japanese', async () => {
+    expect(await smoothing('skin smoothing (level 4) please')).toBe(4);
+    expect(await smoothing('肌をきれいに（レベル7）')).toBe(7);
+    // Another key's name inside the brackets takes the level.
+    expect(await smoothing('smooth my skin (blur level 5)')).not.toBe(5);
+  });
+
   it('does not rate another key, a level past the scale, or a count', async () => {
     // The clause before names the background, not the skin.
     expect(await smoothing('blur the background, level 5')).toBeUndefined();

@@ -895,12 +895,16 @@ function numbers(c: Ctx, k: KeyPlan): void {
       for (let j = n.from - 1; j >= 0 && n.from - j <= 4 + 2 * hedged; j--) {
         const t = c.tokens[j] as Token;
         if (hedged && t.text === ',' && commas++ === 0) continue;
+        // A level in brackets gives the degree of what the brackets follow ("skin smoothing (level 4)").
+        if (scaled && (t.lower === '(' || t.text === '(' || t.text === '\uff08')) continue;
         if (isClausePunct(t) && t.text !== ':' && t.text !== '=') break;
         if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
           confidence = n.from - j <= 2 ? 0.85 : 0.75;
           from = j;
           break;
         }
+        // Another key's name between ("smooth my skin (blur level 5)") takes the level: it rates that key.
+        if (scaled && t.kind === 'word' && c.plan.keys.some((o) => o !== k && o.nameWords.some((w) => c.lex.sameLemma(t.lower, w)))) break;
         // A particle or bracket of a CJK text between ("肌をなめらかに（レベル4）") does not end a scale's phrase.
         if (scaled && (t.kind === 'cjk' || t.kind === 'punct')) continue;
         if (t.kind !== 'word' && t.text !== ':' && t.text !== '=') break;
