@@ -28,3 +28,22 @@ describe('a refused number key takes its off value', () => {
     expect((await map(template, 'no fan speed please')).payload['fan_speed']).toBeUndefined();
   });
 });
+
+// The refusal must govern the key, not a noun the key's name qualifies, nor a clause of its own, nor a bound.
+describe('a refusal of something the key\'s name only qualifies', () => {
+  const smoothing = async (text: string) => (await map(photoRetouchTemplate, text)).payload['skin_smoothing'];
+
+  it('does not refuse the key when a noun, "than" or a verb follows its name', async () => {
+    expect(await smoothing('no skin smoothing issues last time, but please smooth a bit')).not.toBe(0);
+    expect(await smoothing('no more skin smoothing than 3')).not.toBe(0);
+    expect(await smoothing('no skin smoothing problems, set it to 4')).not.toBe(0);
+    expect(await smoothing('I have no skin smoothing preference')).toBeUndefined();
+    expect(await smoothing('is there no skin smoothing option? set level 3')).not.toBe(0);
+    expect(await smoothing('you forgot: no skin smoothing was applied last time, please add 5')).not.toBe(0);
+  });
+
+  it('still refuses before a time word or a request word', async () => {
+    expect(await smoothing('no skin smoothing today')).toBe(0);
+    expect(await smoothing('no skin smoothing please')).toBe(0);
+  });
+});

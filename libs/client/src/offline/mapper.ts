@@ -631,6 +631,20 @@ function mentions(c: Ctx, k: KeyPlan): void {
   for (const m of nameMentions(c, k)) c.out.push({ key: undefined, value: null, confidence: 0.4, tokens: m.tokens, rule: 'named_without_value' });
 }
 
+/** Words after a key's name that make it the subject of its own clause or one side of a comparison: a closed class. */
+const CLAUSE_AFTER_NAME: ReadonlySet<string> = new Set(['than', 'was', 'were', 'is', 'are', 'has', 'had', 'have']);
+/** Comparatives that make "no more … than" a bound, not a refusal. */
+const COMPARATIVES: ReadonlySet<string> = new Set(['more', 'less', 'fewer', 'higher', 'lower', 'greater', 'stronger', 'weaker']);
+
+/**
+ * Whether the token at `at` is a noun that the words before it qualify ("skin smoothing issues", "level 3 photo"): a
+ * content word WordNet knows as a noun, not a function, date or time-of-day word.
+ */
+function qualifiesNounAt(c: Ctx, at: number): boolean {
+  const next = c.tokens[at];
+  return next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !DATE_WORDS.includes(next.lower) && !TIME_OF_DAY.has(next.lower) && c.lex.hasNoun(next.lower);
+}
+
 /** "Range: 0-10, where 0 means off": the number a key's description says turns it off. */
 const OFF_VALUE = /\b(\d{1,6})\s+(?:means|is|=)\s+(?:off|none|disabled|no\b)/i;
 
@@ -648,7 +662,11 @@ function refusedLevel(c: Ctx, k: KeyPlan): void {
     if (!mention.exact) continue;
     const from = mention.tokens[0] as number;
     const to = (mention.tokens[mention.tokens.length - 1] as number) + 1;
+    // "no skin smoothing issues", "no skin smoothing was applied", "no more skin smoothing than 3": the name qualifies a
+    // noun after it, or is the subject of a clause of its own, or a bound is said; none refuses the key.
+    if (qualifiesNounAt(c, to) || CLAUSE_AFTER_NAME.has(c.tokens[to]?.lower ?? '')) continue;
     const neg = negationBefore(c, from);
+    if (neg >= 0 && COMPARATIVES.has(c.tokens[neg + 1]?.lower ?? '')) continue;
     const answer = answerAfter(c, to);
     // "not" turns a verb ("I do not want …", "not too much"); a negation negated ("don't skip …") asks for the key.
     const twice = neg >= 0 && negationBefore(c, neg) >= 0;
@@ -1657,8 +1675,7 @@ function valueApartAt(c: Ctx, words: readonly string[], i: number): number[] | u
   }
   // Said apart, the last word must end the predicate: before a noun it qualifies that noun ("the optical power meter
   // shows low battery": the battery is low, not the power).
-  const next = c.tokens[j];
-  if (gapUsed && next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !DATE_WORDS.includes(next.lower) && !TIME_OF_DAY.has(next.lower) && c.lex.hasNoun(next.lower)) return undefined;
+  if (gapUsed && qualifiesNounAt(c, j)) return undefined;
   return taken;
 }
 
