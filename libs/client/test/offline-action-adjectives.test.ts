@@ -21,3 +21,21 @@ describe('an adjective of a switch\'s action beside its object', () => {
     expect(await blur('leave the backdrop fuzzy')).toBeUndefined();
   });
 });
+
+// Said plainly, the adjective is a complaint about the photo; only a wish or cause frame asks for it, and never beside
+// its WordNet antonym, a verb of repair or a negation.
+describe('an adjective of a switch\'s action said as a complaint', () => {
+  const blur = async (text: string) => (await map(photoRetouchTemplate, text)).payload['background_blur'];
+
+  it('does not turn the switch on', async () => {
+    expect(await blur('the fuzzy background, sharpen it')).not.toBe(true);
+    expect(await blur('the backdrop is fuzzy, please fix it')).not.toBe(true);
+    expect(await blur('the background is fuzzy? no, crisp')).not.toBe(true);
+    expect(await blur('I want the backdrop fuzzy, no, crisp')).not.toBe(true);
+    expect(await blur('make the backdrop fuzzy, it should be sharp')).not.toBe(true);
+  });
+
+  it('reads a cause frame before it', async () => {
+    expect(await blur('crop it so the backdrop is fuzzy')).toBe(true);
+  });
+});

@@ -712,6 +712,33 @@ function booleans(c: Ctx, k: KeyPlan): void {
   });
 }
 
+/**
+ * Words that frame what follows as a wish or a cause (a closed class: verbs of wanting and causing, modals of
+ * obligation, the purpose "so", "please"): "make the backdrop fuzzy", "I'd like it hazy", "so the backdrop is fuzzy".
+ */
+const WISH_WORDS: ReadonlySet<string> = new Set(['want', 'wants', 'would', "i'd", 'like', 'love', 'wish', 'hope', 'need', 'needs', 'make', 'makes', 'get', 'turn', 'let', 'should', 'must', 'so', 'please', 'could', 'can']);
+/** Verbs of repair: their object is a fault ("the backdrop is fuzzy, fix it"). A closed class. */
+const REPAIR_VERBS: ReadonlySet<string> = new Set(['fix', 'fixes', 'fixed', 'repair', 'repairs', 'correct', 'corrects', 'restore', 'restores']);
+
+/** Whether a word of `WISH_WORDS` stands in the clause of the token at `at`, before it. */
+function wishBefore(c: Ctx, at: number): boolean {
+  for (let j = at - 1; j >= 0; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) return false;
+    if (WISH_WORDS.has(t.lower)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `word`, or the adjective a causative verb in -en is made of ("sharpen" → sharp), is a WordNet antonym of one
+ * of `forms` (an adjective's members and cluster head: "crisp" and "sharp" against indistinct).
+ */
+function antonymOf(c: Ctx, word: string, forms: ReadonlySet<string>): boolean {
+  const stem = /^([a-z]{3,})en(?:s|ed|ing)?$/.exec(word)?.[1];
+  return [word, stem].some((w) => w !== undefined && [...forms].some((f) => c.lex.polarity(w, f) === -1));
+}
+
 /** Tokens, in one clause, between a switch's object and an adjective of its action ("the backdrop is fuzzy"). */
 const ACTION_ADJECTIVE_WINDOW = 3;
 
@@ -738,8 +765,13 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
       // Nor after a verb of keeping or staying ("leave the background fuzzy"): `leftAsIs` reads those.
       if (c.tokens.slice(Math.max(0, from - 5), to).some((x) => REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower))) continue;
-      const neg = negationBefore(c, from);
-      c.out.push({ key: k.name, value: neg < 0, confidence: 0.75, tokens: span(neg >= 0 ? neg : from, to), rule: 'boolean_adjective' });
+      // Said plainly ("the backdrop is fuzzy") the adjective is a complaint about the photo: only a wish or cause frame
+      // before it in its clause ("make the backdrop fuzzy", "so the backdrop is fuzzy", "it should be fuzzy") asks for it.
+      if (!wishBefore(c, Math.max(i, j))) break;
+      // A request that holds the adjective's WordNet antonym ("crisp", "sharpen" of sharp), a verb of repair ("fix it")
+      // or a negation anywhere wants the thing otherwise, or is unsure: no switch is read.
+      if (c.tokens.some((x) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || REPAIR_VERBS.has(x.lower) || antonymOf(c, x.lower, forms)))) break;
+      c.out.push({ key: k.name, value: true, confidence: 0.75, tokens: span(from, to), rule: 'boolean_adjective' });
       break;
     }
   }
