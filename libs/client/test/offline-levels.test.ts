@@ -32,3 +32,22 @@ describe('a level rates the key the clause before it named', () => {
     expect(flight.payload['passenger_count']).toBe(2);
   });
 });
+
+// A level belongs to its own clause and, before a noun, to that noun.
+describe('a level of another clause or of a noun', () => {
+  const smoothing = async (text: string) => (await map(photoRetouchTemplate, text)).payload['skin_smoothing'];
+
+  it('does not rate the key across a joiner or a new subject', async () => {
+    expect(await smoothing("skin smoothing, but I'm level 9 in the game")).toBeUndefined();
+    expect(await smoothing('skin smoothing was no problem, level 8')).toBeUndefined();
+    expect(await smoothing('smooth my skin, so level 6 in the end')).toBeUndefined();
+  });
+
+  it('does not rate the key with the level of a noun or of another key', async () => {
+    expect(await smoothing('skin smoothing was no problem, level 8 teeth whitening')).toBeUndefined();
+    expect(await smoothing('smooth my skin, the level 3 background')).toBeUndefined();
+    expect(await smoothing('smooth my skin on the level 3 photo')).toBeUndefined();
+    expect(await smoothing('smooth my skin, my level 3 exam photo')).toBeUndefined();
+    expect(await smoothing('smooth my skin, level 3 please')).toBe(3);
+  });
+});

@@ -902,6 +902,10 @@ function cjkLevel(c: Ctx, i: number): NumberSpan | undefined {
   const value = /^[0-9]+$/.test(digits) ? Number(digits) : cjkNumeral(digits);
   return value === undefined ? undefined : { value, from: i, to: i + 1 };
 }
+/** Clause joiners and the finite forms of "be" and "have": words that begin or carry another clause's predicate. */
+const LEVEL_CLAUSE_BREAKS: ReadonlySet<string> = new Set([...CLAUSE_JOINERS, 'so', 'is', 'was', 'are', 'were', 'am', "i'm", 'im', 'has', 'had']);
+/** Personal pronouns in the subject case: a closed class that begins a clause of its own. */
+const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['i', 'we', 'he', 'she', 'they', 'you']);
 /** Number words of other languages that are also English words or abbreviations ("due", "Sept", "um"). */
 const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six', 'elf', 'cent', 'cents', 'once', 'seize', 'quince', 'mil', 'mille']);
 /** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
@@ -944,6 +948,9 @@ function numbers(c: Ctx, k: KeyPlan): void {
     if (confidence === 0) {
       for (let j = n.from - 1; j >= 0 && n.from - j <= 4 + 2 * hedged; j--) {
         const t = c.tokens[j] as Token;
+        // A scale's look-back ends at a clause joiner or a subject of a new clause ("skin smoothing, but I'm level 9",
+        // "skin smoothing was no problem, level 8"): the level belongs to that clause.
+        if (scaled && (LEVEL_CLAUSE_BREAKS.has(t.lower) || SUBJECT_PRONOUNS.has(t.lower))) break;
         if (hedged && t.text === ',' && commas++ === 0) continue;
         // A level in brackets gives the degree of what the brackets follow ("skin smoothing (level 4)").
         if (scaled && (t.lower === '(' || t.text === '(' || t.text === '\uff08')) continue;
@@ -963,6 +970,8 @@ function numbers(c: Ctx, k: KeyPlan): void {
     if (confidence === 0) continue;
     // A level past the key's scale is not on it ("level 40" for a 0-10 key).
     if (scaled && !withinRange(k, n.value)) continue;
+    // "level 3 photo", "level 8 teeth whitening": a level before a noun is that noun's level, not the key's.
+    if (scaled && level === undefined && qualifiesNounAt(c, n.to)) continue;
     let value = n.value;
     // "5/10": a score on the key's own scale.
     const scale = c.tokens[n.from]?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec((c.tokens[n.from] as Token).text) : null;
