@@ -37,5 +37,8 @@ describe('an adjective of a switch\'s action said as a complaint', () => {
 
   it('reads a cause frame before it', async () => {
     expect(await blur('crop it so the backdrop is fuzzy')).toBe(true);
+    // The repair is about the picture, not the backdrop.
+    expect(await blur('fix up my picture so the backdrop is fuzzy')).toBe(true);
+    expect(await blur('fix the backdrop so it is fuzzy')).not.toBe(true);
   });
 });

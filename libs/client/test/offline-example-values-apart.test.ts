@@ -23,8 +23,9 @@ describe('an example value said by its words apart', () => {
     // The state belongs to another clause (a joiner or a comma between).
     expect(await alarm('optical power at node 17 is fine but the latency there is low')).not.toBe('optical_power_low');
     expect(await alarm('the radio link at site 4 flaps, and the temperature went down')).not.toBe('link_down');
-    // Too far apart to be one predicate.
-    expect(await alarm('the link from the hub in the north of the old city near the big lake is a little down')).not.toBe('link_down');
+    // The gap is bounded by the clause, not by a count of words: a long subject is still one clause.
+    expect(await alarm('the link from the hub in the north of the old city near the big lake is a little down')).toBe('link_down');
+    expect(await alarm('the link from the hub in the north of the old city is fine as the big lake is a little down')).not.toBe('link_down');
     // The last word qualifies the noun after it: the arrows are down, not the link.
     expect(await alarm('the link checker at depot 12 room 4 bay 7 shows down arrows')).not.toBe('link_down');
     // Identifiers and numbers between the words do not count against the gap.
@@ -50,5 +51,22 @@ describe('an example value said by its words apart', () => {
     // Not the fault template's values, and not a state of another clause.
     expect(await issue('the link in hall 3 went down')).toBeUndefined();
     expect(await issue('the pump in hall 3 is fine but the fan stopped')).not.toBe('pump_stopped');
+  });
+});
+
+// The clause bounds the gap: a subordinator, "so" or a negation ends it; a preposition before a determiner is no state.
+describe('an example value said apart across a clause boundary', () => {
+  const alarm = async (text: string) => (await map(faultManagementTemplate, text)).payload['alarm_type'];
+
+  it('does not fire across a subordinator or "so"', async () => {
+    expect(await alarm('optical power at site 4 is fine since loss is low')).not.toBe('optical_power_low');
+    expect(await alarm('optical power at node 4 stayed fine when the load was low')).not.toBe('optical_power_low');
+    expect(await alarm('the optical power is fine now so the error rate is low')).not.toBe('optical_power_low');
+    expect(await alarm('optical power at node 4 stays fine unless the load is low')).not.toBe('optical_power_low');
+  });
+
+  it('does not fire on a preposition before a determiner', async () => {
+    expect(await alarm('the link ticket for site 4 was closed down the road')).not.toBe('link_down');
+    expect(await alarm('the link at site 4 went down this morning')).toBe('link_down');
   });
 });

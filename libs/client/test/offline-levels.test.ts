@@ -41,6 +41,8 @@ describe('a level of another clause or of a noun', () => {
     expect(await smoothing("skin smoothing, but I'm level 9 in the game")).toBeUndefined();
     expect(await smoothing('skin smoothing was no problem, level 8')).toBeUndefined();
     expect(await smoothing('smooth my skin, so level 6 in the end')).toBeUndefined();
+    // One comma only: a second one puts the level after another phrase.
+    expect(await smoothing('skin smoothing, the hair, level 5')).toBeUndefined();
   });
 
   it('does not rate the key with the level of a noun or of another key', async () => {

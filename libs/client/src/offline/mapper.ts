@@ -720,6 +720,16 @@ const WISH_WORDS: ReadonlySet<string> = new Set(['want', 'wants', 'would', "i'd"
 /** Verbs of repair: their object is a fault ("the backdrop is fuzzy, fix it"). A closed class. */
 const REPAIR_VERBS: ReadonlySet<string> = new Set(['fix', 'fixes', 'fixed', 'repair', 'repairs', 'correct', 'corrects', 'restore', 'restores']);
 
+/**
+ * Whether the repair verb at `at` is about the switch's object: said after the adjective ("the backdrop is fuzzy, fix
+ * it"), or with a word of the object within its next three tokens ("fix the backdrop"). "Fix up my picture so the
+ * backdrop is fuzzy" repairs the picture, and wishes the backdrop fuzzy.
+ */
+function repairsObject(c: Ctx, at: number, adjective: number, objects: readonly string[]): boolean {
+  if (at > adjective) return true;
+  return c.tokens.slice(at + 1, at + 4).some((o) => isContent(o) && objects.some((n) => c.lex.match(o.lower, n) > 0));
+}
+
 /** Whether a word of `WISH_WORDS` stands in the clause of the token at `at`, before it. */
 function wishBefore(c: Ctx, at: number): boolean {
   for (let j = at - 1; j >= 0; j--) {
@@ -770,7 +780,7 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       if (!wishBefore(c, Math.max(i, j))) break;
       // A request that holds the adjective's WordNet antonym ("crisp", "sharpen" of sharp), a verb of repair ("fix it")
       // or a negation anywhere wants the thing otherwise, or is unsure: no switch is read.
-      if (c.tokens.some((x) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || REPAIR_VERBS.has(x.lower) || antonymOf(c, x.lower, forms)))) break;
+      if (c.tokens.some((x, at) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || antonymOf(c, x.lower, forms) || (REPAIR_VERBS.has(x.lower) && repairsObject(c, at, Math.max(i, j), objects))))) break;
       c.out.push({ key: k.name, value: true, confidence: 0.75, tokens: span(from, to), rule: 'boolean_adjective' });
       break;
     }
@@ -1657,21 +1667,24 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
   }
 }
 
-/** Words (not identifiers or numbers) that may stand between two words of an example value said apart. */
-const MAX_VALUE_GAP = 8;
-/** Words that begin another clause or predicate: the words after them say something else ("the power is fine but latency is low"). */
-const VALUE_GAP_BREAKS: ReadonlySet<string> = new Set([...CLAUSE_JOINERS, 'because', 'since', 'after', 'before', 'when', 'whereas', 'which', 'who']);
-/** Tokens one value said apart may span, identifiers included: bounds the work on long runs of numbers. */
-const MAX_VALUE_SPAN = 24;
+/**
+ * Words that begin another clause or predicate: the clause joiners, "so", and the subordinators of time, cause,
+ * condition and relative clauses (a closed class). The words after them say something else ("the power is fine but
+ * latency is low", "the power is fine so the error rate is low").
+ */
+const VALUE_GAP_BREAKS: ReadonlySet<string> = new Set([...CLAUSE_JOINERS, 'so', 'because', 'since', 'as', 'if', 'unless', 'until', 'after', 'before', 'when', 'whereas', 'which', 'who']);
+/** Determiners: after the value's last word they begin a phrase it governs ("closed down the road"). A closed class. */
+const VALUE_END_DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her', 'its', 'their']);
 const SPLIT_VALUE_CONFIDENCE = 0.62;
 
 /**
  * A snake_case example value said by its own words apart (draft-zhou §6.1: the template's example values are the
  * names it expects): "the microwave link SITE-A<->SITE-B went down" says link_down, "optical power on the line to site
  * 7701 has been too low" says optical_power_low. Every word of the value, in its order, by lemma or WordNet relation,
- * in one clause (no clause punctuation, clause joiner or subordinator between), with at most one gap of `MAX_VALUE_GAP`
- * words between two of them (identifiers and numbers do not count; `MAX_VALUE_SPAN` tokens in all), no negation in the
- * gap or before the first word, and, said apart, the last word not qualifying a noun after it. Only for a key that takes
+ * with at most one gap between two of them. The gap is bounded by the clause,
+ * not by a count of words: a value is one predicate of one clause, so the gap may not cross clause punctuation, a
+ * clause joiner or subordinator (`VALUE_GAP_BREAKS`) or a negation, however long the subject's phrase is. Said apart,
+ * the last word may not qualify a noun after it nor govern a phrase a determiner begins. Only for a key that takes
  * snake_case names (`KeyPlan.snakeNames`). Surer than a name made of the user's words, which it beats; the example's
  * own phrase, matched whole, is surer still.
  */
@@ -1680,43 +1693,56 @@ function valuesApart(c: Ctx, k: KeyPlan): void {
   for (const ex of k.phrases) if (typeof ex.value === 'string' && ex.value.length <= 64 && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) values.add(ex.value);
   for (const value of values) {
     const words = value.split('_');
+    const next = words.map((w) => nextInClause(c, w));
     for (let i = 0; i < c.tokens.length; i++) {
-      const taken = valueApartAt(c, words, i);
+      const taken = valueApartAt(c, words, next, i);
       if (taken) pushValue(c, { key: k.name, value, confidence: SPLIT_VALUE_CONFIDENCE, tokens: taken, rule: 'value_apart' });
     }
   }
 }
 
+/** Whether the token at `j` says `w`: a word, by lemma or WordNet relation. */
+function saysWord(c: Ctx, j: number, w: string): boolean {
+  const t = c.tokens[j];
+  return t !== undefined && t.kind === 'word' && c.lex.match(t.lower, w) > 0;
+}
+
+/**
+ * For each token, the first token at or after it that says `w` before the clause ends (clause punctuation, a word of
+ * `VALUE_GAP_BREAKS` or a negation), or -1: one pass from the end, so the work stays linear in the tokens.
+ */
+function nextInClause(c: Ctx, w: string): Int32Array {
+  const out = new Int32Array(c.tokens.length + 1).fill(-1);
+  for (let j = c.tokens.length - 1; j >= 0; j--) {
+    const t = c.tokens[j] as Token;
+    if (saysWord(c, j, w)) out[j] = j;
+    else if (!isClausePunct(t) && !NEGATIONS.has(t.lower) && !VERB_NEGATIONS.has(t.lower) && !VALUE_GAP_BREAKS.has(t.lower)) out[j] = out[j + 1] as number;
+  }
+  return out;
+}
+
 /** The tokens of `words` said from `i` on as `valuesApart` reads them, or undefined. */
-function valueApartAt(c: Ctx, words: readonly string[], i: number): number[] | undefined {
-  const says = (j: number, w: string) => {
-    const t = c.tokens[j];
-    return t !== undefined && t.kind === 'word' && c.lex.match(t.lower, w) > 0;
-  };
-  if (!says(i, words[0] as string) || negationBefore(c, i) >= 0) return undefined;
+function valueApartAt(c: Ctx, words: readonly string[], next: readonly Int32Array[], i: number): number[] | undefined {
+  if (!saysWord(c, i, words[0] as string)) return undefined;
   const taken = [i];
   let gapUsed = false;
   let j = i + 1;
   for (let n = 1; n < words.length; n++) {
-    if (says(j, words[n] as string)) {
+    if (saysWord(c, j, words[n] as string)) {
       taken.push(j++);
       continue;
     }
     if (gapUsed) return undefined;
     gapUsed = true;
-    let gap = 0;
-    for (; j < c.tokens.length && j - i < MAX_VALUE_SPAN && !says(j, words[n] as string); j++) {
-      const t = c.tokens[j] as Token;
-      if (isClausePunct(t) || NEGATIONS.has(t.lower) || VERB_NEGATIONS.has(t.lower) || VALUE_GAP_BREAKS.has(t.lower)) return undefined;
-      if (t.kind === 'punct' || t.kind === 'number' || t.kind === 'ident' || identifierLike(t)) continue;
-      if (++gap > MAX_VALUE_GAP) return undefined;
-    }
-    if (j >= c.tokens.length || j - i >= MAX_VALUE_SPAN) return undefined;
-    taken.push(j++);
+    const at = (next[n] as Int32Array)[j] ?? -1;
+    if (at < 0) return undefined;
+    taken.push(at);
+    j = at + 1;
   }
   // Said apart, the last word must end the predicate: before a noun it qualifies that noun ("the optical power meter
-  // shows low battery": the battery is low, not the power).
-  if (gapUsed && qualifiesNounAt(c, j)) return undefined;
+  // shows low battery": the battery is low, not the power); before a determiner it governs a phrase ("the link ticket
+  // was closed down the road": down is a preposition there).
+  if (gapUsed && (qualifiesNounAt(c, j) || (VALUE_END_DETERMINERS.has(c.tokens[j]?.lower ?? '') && qualifiesNounAt(c, j + 1)))) return undefined;
   return taken;
 }
 
