@@ -448,6 +448,27 @@ export const TEXT_PATHS: readonly TextPath[] = [
         .mapUtterance({ ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', 'vintage', t.slice(0, 2000)] } : k)) }, 'give it an old look', REF)
         .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
   },
+  {
+    // Key values read from the template's own values, levels and topics (draft-zhou §6.1): a snake_case example value
+    // said apart around the outside string (`valuesApart`), a level and a refused level beside it (`numbers`,
+    // `cjkLevel`, `refusedLevel`, whose "N means off" is read from a description the outside string ends), its words
+    // read as clipped enum words (`clippedValues`). Cut as above.
+    name: 'client mapUtterance (offline mapper, example values apart, levels, refused levels, clipped values)',
+    files: ['libs/client/src/offline/mapper.ts'],
+    run: async (t) => {
+      const cut = t.slice(0, 2000);
+      const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));
+      const photo = {
+        ...photoRetouchTemplate,
+        keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'skin_smoothing' ? { ...k, semantic_description: `Range: 0-10, where 0 means off. ${cut}` } : k)),
+      };
+      return [
+        await client.mapUtterance(faultManagementTemplate, `the link ${cut} went down, ${cut} loss, optical power ${cut} too low`, REF).catch(refused),
+        await client.mapUtterance(photo, `no skin smoothing, ${cut}, level ${cut} 5, 磨皮五级 ${cut}`, REF).catch(refused),
+        await client.mapUtterance(flightBookingTemplate, `premium ${cut.slice(0, 3)} ${cut}`, REF).catch(refused),
+      ];
+    },
+  },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },
   { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },
   { name: 'pool securityRelevance', files: ['libs/pool/src/approval.ts'], run: (t) => securityRelevance({ key_name: 'seat', semantic_description: t }) },

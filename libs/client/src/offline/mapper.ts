@@ -18,6 +18,7 @@ import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mappi
 import { applyCorrections, type CorrectableKey } from './corrections';
 import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
+import { MAX_DESCRIPTION_CHARS } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
@@ -518,6 +519,32 @@ function grades(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** The fewest letters a clipped word keeps ("eco" of economy). */
+const MIN_CLIPPED = 3;
+
+/**
+ * A multi-word enum value said with one of its words clipped ("premium eco" → premium_economy): the clipped word is
+ * the start of the value's word, at least `MIN_CLIPPED` letters and not a whole word of its own joined by a hyphen
+ * ("eco-friendly"), and every other word of the value is said whole beside it, in order, as English clips long
+ * words ("econ", "eco"); a clipped word alone names nothing.
+ */
+function clippedValues(c: Ctx, k: KeyPlan): void {
+  for (const form of k.enumForms) {
+    if (form.via !== 'value' || form.words.length < 2) continue;
+    for (let i = 0; i + form.words.length <= c.tokens.length; i++) {
+      let clipped = 0;
+      let whole = 0;
+      form.words.forEach((w, n) => {
+        const t = c.tokens[i + n] as Token;
+        if (t.kind !== 'word') return;
+        if (c.lex.sameLemma(t.lower, w)) whole++;
+        else if (t.lower.length >= MIN_CLIPPED && t.lower.length < w.length && w.startsWith(t.lower) && c.text[t.end] !== '-') clipped++;
+      });
+      if (clipped === 1 && whole === form.words.length - 1) pushValue(c, { key: k.name, value: form.value, confidence: 0.75, tokens: span(i, i + form.words.length), rule: 'enum_clipped' });
+    }
+  }
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
@@ -544,6 +571,7 @@ function enums(c: Ctx, k: KeyPlan): void {
     }
   }
   grades(c, k);
+  clippedValues(c, k);
   // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
   for (const form of k.enumForms) {
     if (form.via !== 'value' || form.words.length < 2) continue;
@@ -603,6 +631,50 @@ function mentions(c: Ctx, k: KeyPlan): void {
   for (const m of nameMentions(c, k)) c.out.push({ key: undefined, value: null, confidence: 0.4, tokens: m.tokens, rule: 'named_without_value' });
 }
 
+/** Words after a key's name that make it the subject of its own clause or one side of a comparison: a closed class. */
+const CLAUSE_AFTER_NAME: ReadonlySet<string> = new Set(['than', 'was', 'were', 'is', 'are', 'has', 'had', 'have']);
+/** Comparatives that make "no more … than" a bound, not a refusal. */
+const COMPARATIVES: ReadonlySet<string> = new Set(['more', 'less', 'fewer', 'higher', 'lower', 'greater', 'stronger', 'weaker']);
+
+/**
+ * Whether the token at `at` is a noun that the words before it qualify ("skin smoothing issues", "level 3 photo"): a
+ * content word WordNet knows as a noun, not a function, date or time-of-day word.
+ */
+function qualifiesNounAt(c: Ctx, at: number): boolean {
+  const next = c.tokens[at];
+  return next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !DATE_WORDS.includes(next.lower) && !TIME_OF_DAY.has(next.lower) && c.lex.hasNoun(next.lower);
+}
+
+/** "Range: 0-10, where 0 means off": the number a key's description says turns it off. */
+const OFF_VALUE = /\b(\d{1,6})\s+(?:means|is|=)\s+(?:off|none|disabled|no\b)/i;
+
+/**
+ * A number key named and refused ("no skin smoothing", "without skin smoothing", "skin smoothing: off") takes the
+ * value its description says means off (draft-zhou §6.1: the template's own description); with no such value the
+ * refusal says nothing and the words stay for `other`.
+ */
+function refusedLevel(c: Ctx, k: KeyPlan): void {
+  const m = OFF_VALUE.exec((k.def.semantic_description ?? '').slice(0, MAX_DESCRIPTION_CHARS));
+  if (!m || k.nameWords.length < 2) return;
+  const off = Number(m[1]);
+  if (!withinRange(k, off)) return;
+  for (const mention of nameMentions(c, k)) {
+    if (!mention.exact) continue;
+    const from = mention.tokens[0] as number;
+    const to = (mention.tokens[mention.tokens.length - 1] as number) + 1;
+    // "no skin smoothing issues", "no skin smoothing was applied", "no more skin smoothing than 3": the name qualifies a
+    // noun after it, or is the subject of a clause of its own, or a bound is said; none refuses the key.
+    if (qualifiesNounAt(c, to) || CLAUSE_AFTER_NAME.has(c.tokens[to]?.lower ?? '')) continue;
+    const neg = negationBefore(c, from);
+    if (neg >= 0 && COMPARATIVES.has(c.tokens[neg + 1]?.lower ?? '')) continue;
+    const answer = answerAfter(c, to);
+    // "not" turns a verb ("I do not want …", "not too much"); a negation negated ("don't skip …") asks for the key.
+    const twice = neg >= 0 && negationBefore(c, neg) >= 0;
+    if (neg >= 0 && !twice && !VERB_NEGATIONS.has((c.tokens[neg] as Token).lower)) c.out.push({ key: k.name, value: off, confidence: 0.85, tokens: span(neg, to), rule: 'number_refused' });
+    else if (answer && !answer.value) c.out.push({ key: k.name, value: off, confidence: 0.85, tokens: span(from, answer.to), rule: 'number_refused' });
+  }
+}
+
 const YES = new Set(['yes', 'on', 'true', 'please', 'enabled']);
 const NO = new Set(['no', 'off', 'false', 'none', 'disabled']);
 
@@ -631,12 +703,88 @@ function booleans(c: Ctx, k: KeyPlan): void {
   const head = k.nameWords[k.nameWords.length - 1];
   if (!head || k.nameWords.length < 2) return;
   leftAsIs(c, k, head);
+  actionAdjectives(c, k, head);
   c.tokens.forEach((t, i) => {
     if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
     const neg = negationBefore(c, i);
     const answer = answerAfter(c, i + 1);
     c.out.push({ key: k.name, value: answer ? answer.value : neg < 0, confidence: 0.6, tokens: span(neg >= 0 ? neg : i, answer ? answer.to : i + 1), rule: 'boolean_head' });
   });
+}
+
+/**
+ * Words that frame what follows as a wish or a cause (a closed class: verbs of wanting and causing, modals of
+ * obligation, the purpose "so", "please"): "make the backdrop fuzzy", "I'd like it hazy", "so the backdrop is fuzzy".
+ */
+const WISH_WORDS: ReadonlySet<string> = new Set(['want', 'wants', 'would', "i'd", 'like', 'love', 'wish', 'hope', 'need', 'needs', 'make', 'makes', 'get', 'turn', 'let', 'should', 'must', 'so', 'please', 'could', 'can']);
+/** Verbs of repair: their object is a fault ("the backdrop is fuzzy, fix it"). A closed class. */
+const REPAIR_VERBS: ReadonlySet<string> = new Set(['fix', 'fixes', 'fixed', 'repair', 'repairs', 'correct', 'corrects', 'restore', 'restores']);
+
+/**
+ * Whether the repair verb at `at` is about the switch's object: said after the adjective ("the backdrop is fuzzy, fix
+ * it"), or with a word of the object within its next three tokens ("fix the backdrop"). "Fix up my picture so the
+ * backdrop is fuzzy" repairs the picture, and wishes the backdrop fuzzy.
+ */
+function repairsObject(c: Ctx, at: number, adjective: number, objects: readonly string[]): boolean {
+  if (at > adjective) return true;
+  return c.tokens.slice(at + 1, at + 4).some((o) => isContent(o) && objects.some((n) => c.lex.match(o.lower, n) > 0));
+}
+
+/** Whether a word of `WISH_WORDS` stands in the clause of the token at `at`, before it. */
+function wishBefore(c: Ctx, at: number): boolean {
+  for (let j = at - 1; j >= 0; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) return false;
+    if (WISH_WORDS.has(t.lower)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `word`, or the adjective a causative verb in -en is made of ("sharpen" → sharp), is a WordNet antonym of one
+ * of `forms` (an adjective's members and cluster head: "crisp" and "sharp" against indistinct).
+ */
+function antonymOf(c: Ctx, word: string, forms: ReadonlySet<string>): boolean {
+  const stem = /^([a-z]{3,})en(?:s|ed|ing)?$/.exec(word)?.[1];
+  return [word, stem].some((w) => w !== undefined && [...forms].some((f) => c.lex.polarity(w, f) === -1));
+}
+
+/** Tokens, in one clause, between a switch's object and an adjective of its action ("the backdrop is fuzzy"). */
+const ACTION_ADJECTIVE_WINDOW = 3;
+
+/**
+ * A switch's action said by an adjective of its result, beside its object: an adjective whose WordNet sense has a
+ * form of the action's word among its members or its cluster's head ("fuzzy", "blurry": blurred, of blur), within
+ * `ACTION_ADJECTIVE_WINDOW` tokens of a word of the key's name other than the action ("the backdrop is fuzzy", "a
+ * blurry background"), in one clause, not negated. Less sure than the name said.
+ */
+function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
+  const objects = k.nameWords.slice(0, -1);
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (!isContent(t) || c.lex.sameLemma(t.lower, head)) continue;
+    const forms = c.lex.adjectiveForms(t.lower);
+    if (forms.size === 0 || ![...forms].some((f) => f !== t.lower && c.lex.match(f, head) === SAME_LEMMA)) continue;
+    for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
+      const j = i + d;
+      const o = c.tokens[j];
+      if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
+      const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
+      // A negation between ("the background is not blurry") or a verb taking the thing away before ("remove the
+      // blurry background") says no wish for the action; neither is read as one.
+      if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
+      // Nor after a verb of keeping or staying ("leave the background fuzzy"): `leftAsIs` reads those.
+      if (c.tokens.slice(Math.max(0, from - 5), to).some((x) => REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower))) continue;
+      // Said plainly ("the backdrop is fuzzy") the adjective is a complaint about the photo: only a wish or cause frame
+      // before it in its clause ("make the backdrop fuzzy", "so the backdrop is fuzzy", "it should be fuzzy") asks for it.
+      if (!wishBefore(c, Math.max(i, j))) break;
+      // A request that holds the adjective's WordNet antonym ("crisp", "sharpen" of sharp), a verb of repair ("fix it")
+      // or a negation anywhere wants the thing otherwise, or is unsure: no switch is read.
+      if (c.tokens.some((x, at) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || antonymOf(c, x.lower, forms) || (REPAIR_VERBS.has(x.lower) && repairsObject(c, at, Math.max(i, j), objects))))) break;
+      c.out.push({ key: k.name, value: true, confidence: 0.75, tokens: span(from, to), rule: 'boolean_adjective' });
+      break;
+    }
+  }
 }
 
 /** Verbs that keep their object as it is ("keep the backdrop crisp", "leave my teeth be"): a closed class. */
@@ -753,6 +901,21 @@ function numberOrScore(tokens: readonly Token[], i: number): NumberSpan | undefi
   if (foreign !== undefined && foreign.value > 0) return { value: foreign.value, from: i, to: foreign.to };
   return numberAt(tokens, i);
 }
+/** Chinese and Japanese level suffixes after a numeral ("五级", "8級"). */
+const CJK_LEVEL = /^([0-9]{1,2}|[\u4e00-\u9fff]{1,3})[级級]$/u;
+/** A CJK token that is a numeral then the level suffix ("五级" → 5), as one number span. */
+function cjkLevel(c: Ctx, i: number): NumberSpan | undefined {
+  const t = c.tokens[i];
+  const m = t?.kind === 'cjk' ? CJK_LEVEL.exec(t.text) : null;
+  if (!m) return undefined;
+  const digits = m[1] as string;
+  const value = /^[0-9]+$/.test(digits) ? Number(digits) : cjkNumeral(digits);
+  return value === undefined ? undefined : { value, from: i, to: i + 1 };
+}
+/** Clause joiners and the finite forms of "be" and "have": words that begin or carry another clause's predicate. */
+const LEVEL_CLAUSE_BREAKS: ReadonlySet<string> = new Set([...CLAUSE_JOINERS, 'so', 'is', 'was', 'are', 'were', 'am', "i'm", 'im', 'has', 'had']);
+/** Personal pronouns in the subject case: a closed class that begins a clause of its own. */
+const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(['i', 'we', 'he', 'she', 'they', 'you']);
 /** Number words of other languages that are also English words or abbreviations ("due", "Sept", "um"). */
 const ENGLISH_HOMOGRAPHS: ReadonlySet<string> = new Set(['due', 'sept', 'um', 'otto', 'six', 'elf', 'cent', 'cents', 'once', 'seize', 'quince', 'mil', 'mille']);
 /** "One" that is also the indefinite article ("lisse un peu la peau" is "a little", not level one). */
@@ -765,7 +928,8 @@ function numbers(c: Ctx, k: KeyPlan): void {
   const cues = [...k.nameWords, ...k.units];
   if (cues.length === 0) return;
   for (let i = 0; i < c.tokens.length; i++) {
-    const n = numberOrScore(c.tokens, i);
+    const level = cjkLevel(c, i);
+    const n = numberOrScore(c.tokens, i) ?? level;
     if (!n) continue;
     let confidence = 0;
     let to = n.to;
@@ -785,23 +949,39 @@ function numbers(c: Ctx, k: KeyPlan): void {
     // The hedged number must end its clause ("like 9," / "like 9 and"): "about 3 faces" counts something else.
     const next = c.tokens[n.to];
     const endsClause = !next || isClausePunct(next) || next.lower === 'and' || next.text === '/' || (next.lower === 'out' && c.tokens[n.to + 1]?.lower === 'of');
-    const hedged = !k.countsPeople && endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '') ? 1 : 0;
+    // "smooth my skin, level six", "die Haut glatter, Stufe 6", "磨皮五级": a number the noun "level" names (the
+    // glossary reads Stufe, nivel, 级, レベル as it) is a position on a scale, and so rates what the clause before it named.
+    const scaled = !k.countsPeople && (c.tokens[n.from - 1]?.lower === 'level' || (level !== undefined && n === level));
+    const hedged = !k.countsPeople && ((endsClause && APPROXIMATORS.has(c.tokens[n.from - 1]?.lower ?? '')) || scaled) ? 1 : 0;
     let commas = 0;
     // "skin smoothing at 8", "smoothing level 7", "passengers: 3"
     if (confidence === 0) {
       for (let j = n.from - 1; j >= 0 && n.from - j <= 4 + 2 * hedged; j--) {
         const t = c.tokens[j] as Token;
+        // A scale's look-back ends at a clause joiner or a subject of a new clause ("skin smoothing, but I'm level 9",
+        // "skin smoothing was no problem, level 8"): the level belongs to that clause.
+        if (scaled && (LEVEL_CLAUSE_BREAKS.has(t.lower) || SUBJECT_PRONOUNS.has(t.lower))) break;
         if (hedged && t.text === ',' && commas++ === 0) continue;
+        // A level in brackets gives the degree of what the brackets follow ("skin smoothing (level 4)").
+        if (scaled && (t.lower === '(' || t.text === '(' || t.text === '\uff08')) continue;
         if (isClausePunct(t) && t.text !== ':' && t.text !== '=') break;
         if (t.kind === 'word' && cues.some((cue) => c.lex.match(t.lower, cue) > 0)) {
           confidence = n.from - j <= 2 ? 0.85 : 0.75;
           from = j;
           break;
         }
+        // Another key's name between ("smooth my skin (blur level 5)") takes the level: it rates that key.
+        if (scaled && t.kind === 'word' && c.plan.keys.some((o) => o !== k && o.nameWords.some((w) => c.lex.sameLemma(t.lower, w)))) break;
+        // A particle or bracket of a CJK text between ("肌をなめらかに（レベル4）") does not end a scale's phrase.
+        if (scaled && (t.kind === 'cjk' || t.kind === 'punct')) continue;
         if (t.kind !== 'word' && t.text !== ':' && t.text !== '=') break;
       }
     }
     if (confidence === 0) continue;
+    // A level past the key's scale is not on it ("level 40" for a 0-10 key).
+    if (scaled && !withinRange(k, n.value)) continue;
+    // "level 3 photo", "level 8 teeth whitening": a level before a noun is that noun's level, not the key's.
+    if (scaled && level === undefined && qualifiesNounAt(c, n.to)) continue;
     let value = n.value;
     // "5/10": a score on the key's own scale.
     const scale = c.tokens[n.from]?.kind === 'ident' ? /^(\d{1,3})\/(\d{1,3})$/.exec((c.tokens[n.from] as Token).text) : null;
@@ -1487,6 +1667,85 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/**
+ * Words that begin another clause or predicate: the clause joiners, "so", and the subordinators of time, cause,
+ * condition and relative clauses (a closed class). The words after them say something else ("the power is fine but
+ * latency is low", "the power is fine so the error rate is low").
+ */
+const VALUE_GAP_BREAKS: ReadonlySet<string> = new Set([...CLAUSE_JOINERS, 'so', 'because', 'since', 'as', 'if', 'unless', 'until', 'after', 'before', 'when', 'whereas', 'which', 'who']);
+/** Determiners: after the value's last word they begin a phrase it governs ("closed down the road"). A closed class. */
+const VALUE_END_DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her', 'its', 'their']);
+const SPLIT_VALUE_CONFIDENCE = 0.62;
+
+/**
+ * A snake_case example value said by its own words apart (draft-zhou §6.1: the template's example values are the
+ * names it expects): "the microwave link SITE-A<->SITE-B went down" says link_down, "optical power on the line to site
+ * 7701 has been too low" says optical_power_low. Every word of the value, in its order, by lemma or WordNet relation,
+ * with at most one gap between two of them. The gap is bounded by the clause,
+ * not by a count of words: a value is one predicate of one clause, so the gap may not cross clause punctuation, a
+ * clause joiner or subordinator (`VALUE_GAP_BREAKS`) or a negation, however long the subject's phrase is. Said apart,
+ * the last word may not qualify a noun after it nor govern a phrase a determiner begins. Only for a key that takes
+ * snake_case names (`KeyPlan.snakeNames`). Surer than a name made of the user's words, which it beats; the example's
+ * own phrase, matched whole, is surer still.
+ */
+function valuesApart(c: Ctx, k: KeyPlan): void {
+  const values = new Set<string>();
+  for (const ex of k.phrases) if (typeof ex.value === 'string' && ex.value.length <= 64 && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) values.add(ex.value);
+  for (const value of values) {
+    const words = value.split('_');
+    const next = words.map((w) => nextInClause(c, w));
+    for (let i = 0; i < c.tokens.length; i++) {
+      const taken = valueApartAt(c, words, next, i);
+      if (taken) pushValue(c, { key: k.name, value, confidence: SPLIT_VALUE_CONFIDENCE, tokens: taken, rule: 'value_apart' });
+    }
+  }
+}
+
+/** Whether the token at `j` says `w`: a word, by lemma or WordNet relation. */
+function saysWord(c: Ctx, j: number, w: string): boolean {
+  const t = c.tokens[j];
+  return t !== undefined && t.kind === 'word' && c.lex.match(t.lower, w) > 0;
+}
+
+/**
+ * For each token, the first token at or after it that says `w` before the clause ends (clause punctuation, a word of
+ * `VALUE_GAP_BREAKS` or a negation), or -1: one pass from the end, so the work stays linear in the tokens.
+ */
+function nextInClause(c: Ctx, w: string): Int32Array {
+  const out = new Int32Array(c.tokens.length + 1).fill(-1);
+  for (let j = c.tokens.length - 1; j >= 0; j--) {
+    const t = c.tokens[j] as Token;
+    if (saysWord(c, j, w)) out[j] = j;
+    else if (!isClausePunct(t) && !NEGATIONS.has(t.lower) && !VERB_NEGATIONS.has(t.lower) && !VALUE_GAP_BREAKS.has(t.lower)) out[j] = out[j + 1] as number;
+  }
+  return out;
+}
+
+/** The tokens of `words` said from `i` on as `valuesApart` reads them, or undefined. */
+function valueApartAt(c: Ctx, words: readonly string[], next: readonly Int32Array[], i: number): number[] | undefined {
+  if (!saysWord(c, i, words[0] as string)) return undefined;
+  const taken = [i];
+  let gapUsed = false;
+  let j = i + 1;
+  for (let n = 1; n < words.length; n++) {
+    if (saysWord(c, j, words[n] as string)) {
+      taken.push(j++);
+      continue;
+    }
+    if (gapUsed) return undefined;
+    gapUsed = true;
+    const at = (next[n] as Int32Array)[j] ?? -1;
+    if (at < 0) return undefined;
+    taken.push(at);
+    j = at + 1;
+  }
+  // Said apart, the last word must end the predicate: before a noun it qualifies that noun ("the optical power meter
+  // shows low battery": the battery is low, not the power); before a determiner it governs a phrase ("the link ticket
+  // was closed down the road": down is a preposition there).
+  if (gapUsed && (qualifiesNounAt(c, j) || (VALUE_END_DETERMINERS.has(c.tokens[j]?.lower ?? '') && qualifiesNounAt(c, j + 1)))) return undefined;
+  return taken;
+}
+
 /** Whether the template's own words (names, descriptions, examples) say `word` or a form of it. */
 function templateWord(c: Ctx, word: string): boolean {
   if (FUNCTION_WORDS.has(word) || REQUEST_WORDS.has(word)) return false;
@@ -1882,6 +2141,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'number':
           numbers(c, k);
+          refusedLevel(c, k);
           rangeEnds(c, k);
           exampleDegrees(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
@@ -1897,6 +2157,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'string':
           snakeNames(c, k);
+          if (k.snakeNames) valuesApart(c, k);
           identifiers(c, k);
           composites(c, k);
           entities(c, k);
