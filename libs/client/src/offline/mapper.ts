@@ -21,7 +21,7 @@ import { glossTokens } from './glossary';
 import { MAX_DESCRIPTION_CHARS } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
-import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
+import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 
@@ -642,7 +642,8 @@ const COMPARATIVES: ReadonlySet<string> = new Set(['more', 'less', 'fewer', 'hig
  */
 function qualifiesNounAt(c: Ctx, at: number): boolean {
   const next = c.tokens[at];
-  return next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !DATE_WORDS.includes(next.lower) && !TIME_OF_DAY.has(next.lower) && c.lex.hasNoun(next.lower);
+  // A number word of another language ("niveau deux un peu plus": French "un") is an article or a count, no noun.
+  return next?.kind === 'word' && !FUNCTION_WORDS.has(next.lower) && !DATE_WORDS.includes(next.lower) && !TIME_OF_DAY.has(next.lower) && foreignNumberWord(next.lower) === undefined && c.lex.hasNoun(next.lower);
 }
 
 /** "Range: 0-10, where 0 means off": the number a key's description says turns it off. */
