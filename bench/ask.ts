@@ -15,7 +15,7 @@
 // The last line is one JSON object with the figures.
 //
 // Options: --file PATH, repeatable (default: every dev set, bench/data/ask/utterances.dev.json, utterances.dev2.json
-// and the validation sets utterances.dev3.json to utterances.dev10.json, utterances.dev12.json and utterances.dev13.json, each reported on its own; dev11 only with --file), --heldout (bench/heldout/ask/utterances.heldout.json, .heldout2.json and .heldout3.json, each on its own; run by the
+// and the validation sets utterances.dev3.json to utterances.dev10.json, utterances.dev12.json and utterances.dev13.json, each reported on its own; dev11 only with --file), --heldout (bench/heldout/ask/utterances.heldout.json to .heldout4.json, each on its own; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
@@ -31,6 +31,8 @@ import { startParley } from '../apps/parley/src/embedded';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The dev and validation sets scored by default, each reported on its own (bench/data/ask/README.md). */
 const DEV_FILES = ['', '2', '3', '4', '5', '6', '7', '8', '9', '10', '12', '13'].map((n) => `bench/data/ask/utterances.dev${n}.json`);
+// The held-out sets, each reported on its own (the round-10 set, `heldout4`, once it is written).
+const HELDOUT_FILES = ['', '2', '3', '4'].map((n) => `bench/heldout/ask/utterances.heldout${n}.json`);
 
 interface Labelled {
   id: string;
@@ -82,7 +84,7 @@ function files(): string[] {
 }
 
 async function main(): Promise<void> {
-  const chosen = flag('heldout') ? ['bench/heldout/ask/utterances.heldout.json', 'bench/heldout/ask/utterances.heldout2.json', 'bench/heldout/ask/utterances.heldout3.json'] : files().length > 0 ? files() : DEV_FILES;
+  const chosen = flag('heldout') ? HELDOUT_FILES.filter((f, i) => i < 3 || existsSync(join(ROOT, f))) : files().length > 0 ? files() : DEV_FILES;
   for (const f of chosen) if (!existsSync(join(ROOT, f))) throw new Error(`no data set at ${join(ROOT, f)}`);
   const verbose = flag('verbose');
   let mapper: Mapper | undefined;

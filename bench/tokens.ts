@@ -11,7 +11,7 @@
 //      dev      bench/data/selection/<list>.dev.json   (independent author, dev half)
 //      own      bench/data/selection/<list>.own.json   (written by the ADOL engineer: not independent)
 //      queries  bench/data/github-queries.json         (GitHub only, the original set)
-//      heldout  bench/heldout/selection/*.json         (only with --heldout; *.heldout2.json as split heldout2, *.heldout3.json as heldout3; lists kept whole in held-out
+//      heldout  bench/heldout/selection/*.json         (only with --heldout; *.heldoutN.json as split heldoutN; lists kept whole in held-out
 //               come from bench/heldout/mcp-tools)
 //    recall@1, recall@5 and MRR, separately on requests that share a word with the
 //    expected tool's name or description and on those that share none, and tokens per
@@ -310,7 +310,7 @@ async function main(): Promise<void> {
   const sets = [
     ...githubQueries(toolsOf),
     ...readSets(SELECTION, (f) => f.replace(/\.json$/, '').split('.').slice(1).join('.') || 'dev', toolsOf),
-    ...(opt.heldout ? readSets(HELDOUT, (f) => (f.endsWith('.heldout3.json') ? 'heldout3' : f.endsWith('.heldout2.json') ? 'heldout2' : 'heldout'), toolsOf) : []),
+    ...(opt.heldout ? readSets(HELDOUT, (f) => /\.(heldout\d*)\.json$/.exec(f)?.[1] ?? 'heldout', toolsOf) : []),
   ];
   const lexicon = opt.lexicon ? await wordSenses() : 'none (--no-lexicon)';
   const selectOpts: SelectOptions =

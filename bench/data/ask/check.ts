@@ -8,7 +8,7 @@
  *   npx tsx bench/data/ask/check.ts [file.json ...]
  *
  * Without arguments: bench/data/ask/utterances.dev.json and, when present,
- * bench/heldout/ask/utterances.heldout.json, utterances.heldout2.json and utterances.heldout3.json. Exits 1 on any failure.
+ * bench/heldout/ask/utterances.heldout.json to utterances.heldout4.json, those present. Exits 1 on any failure.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -33,7 +33,7 @@ interface AskFile {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const files = args.length > 0 ? args : [join(here, 'utterances.dev.json'), ...['utterances.heldout.json', 'utterances.heldout2.json', 'utterances.heldout3.json'].map((f) => join(here, '..', '..', 'heldout', 'ask', f))].filter((f) => existsSync(f));
+const files = args.length > 0 ? args : [join(here, 'utterances.dev.json'), ...['utterances.heldout.json', 'utterances.heldout2.json', 'utterances.heldout3.json', 'utterances.heldout4.json'].map((f) => join(here, '..', '..', 'heldout', 'ask', f))].filter((f) => existsSync(f));
 
 const validators = new Map<string, PayloadValidator>();
 for (const s of SCENARIOS) validators.set(s.template.scenario, compilePayloadValidator(s.template));
