@@ -31,7 +31,7 @@ import { startParley } from '../apps/parley/src/embedded';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The dev and validation sets scored by default, each reported on its own (bench/data/ask/README.md). */
 const DEV_FILES = ['', '2', '3', '4', '5', '6', '7', '8', '9', '10', '12', '13'].map((n) => `bench/data/ask/utterances.dev${n}.json`);
-// The held-out sets, each reported on its own (the round-10 set, `heldout4`, once it is written).
+// The held-out sets, each reported on its own.
 const HELDOUT_FILES = ['', '2', '3', '4'].map((n) => `bench/heldout/ask/utterances.heldout${n}.json`);
 
 interface Labelled {
@@ -84,7 +84,7 @@ function files(): string[] {
 }
 
 async function main(): Promise<void> {
-  const chosen = flag('heldout') ? HELDOUT_FILES.filter((f, i) => i < 3 || existsSync(join(ROOT, f))) : files().length > 0 ? files() : DEV_FILES;
+  const chosen = flag('heldout') ? HELDOUT_FILES : files().length > 0 ? files() : DEV_FILES;
   for (const f of chosen) if (!existsSync(join(ROOT, f))) throw new Error(`no data set at ${join(ROOT, f)}`);
   const verbose = flag('verbose');
   let mapper: Mapper | undefined;

@@ -182,11 +182,11 @@ export const EVIDENCE_FULL = 0.85;
  * threshold (one bare number read as a site, "good" as a synonym of `full`) is
  * weak evidence that the scenario is the user's; it counts in proportion
  * between `EVIDENCE_FLOOR` and `EVIDENCE_FULL`. With the `utterance`, a value read from an ordinal out of its
- * place (`ordinalsOutOfPlace`) weighs as a date does.
+ * place (`valuesOutOfPlace`) weighs as a date does.
  */
 export function filledWeight(template: SchemaTemplate, m: UtteranceMapping, utterance?: string, countsNoun: CountsNoun = pluralBySuffix): number {
   const formats = new Map(template.keys.map((k) => [k.key_name, k.format] as const));
-  const misplaced = utterance === undefined ? new Set<string>() : ordinalsOutOfPlace(template, m, utterance, countsNoun);
+  const misplaced = utterance === undefined ? new Set<string>() : valuesOutOfPlace(template, m, utterance, countsNoun);
   return Object.entries(m.confidence).reduce((sum, [k, c]) => {
     const base = formats.get(k) === 'date' || formats.get(k) === 'date-time' || misplaced.has(k) ? DATE_KEY_WEIGHT : 1;
     return sum + base * Math.min(1, Math.max(0, (c - EVIDENCE_FLOOR) / (EVIDENCE_FULL - EVIDENCE_FLOOR)));
@@ -223,7 +223,7 @@ const MAX_PLACE_CHARS = 4096;
  * "4 sites" are). A numeral right after its key's own word is in place whatever follows ("site 4410 keeps dropping").
  * Such a value is weak evidence of the scenario.
  */
-export function ordinalsOutOfPlace(template: SchemaTemplate, m: UtteranceMapping, utterance: string, countsNoun: CountsNoun = pluralBySuffix): Set<string> {
+export function valuesOutOfPlace(template: SchemaTemplate, m: UtteranceMapping, utterance: string, countsNoun: CountsNoun = pluralBySuffix): Set<string> {
   const out = new Set<string>();
   const words = wordSpans(utterance.slice(0, MAX_PLACE_CHARS)).map(([, , w]) => w);
   const singular = (w: string) => w.replace(/s$/, '');
@@ -273,7 +273,7 @@ export async function identifyIn(
     }
     const mapping = await map(e);
     // A value read out of its place explains no word of the request (draft-zhou §6.1: a slot explains a word only in its place).
-    const misplaced = ordinalsOutOfPlace(e.template, mapping, utterance, countsNoun);
+    const misplaced = valuesOutOfPlace(e.template, mapping, utterance, countsNoun);
     const explained = Math.max(0, (mapping.explained ?? explainedShare(utterance, mapping, isContent)) - misplacedShare(utterance, mapping, misplaced, isContent));
     const keys = filledWeight(e.template, mapping, utterance, countsNoun);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).

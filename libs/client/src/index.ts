@@ -15,7 +15,7 @@ export { ParleyError, isParleyError, type ErrorType } from '@parley/protocol';
 export { DEFAULT_CONFIDENCE_THRESHOLD, MAX_UTTERANCE_CHARS, prepareUtterance } from './mapping';
 export type { BelowThreshold, Mapper, MapperOutput, MappedValue, MappingContext, MapUtteranceOptions, UtteranceMapping } from './mapping';
 // draft-zhou Figure 1 step (2): scenario identification.
-export { type CountsNoun, DATE_KEY_WEIGHT, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, ordinalsOutOfPlace, scenarioTool } from './identify';
+export { type CountsNoun, DATE_KEY_WEIGHT, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, valuesOutOfPlace, scenarioTool } from './identify';
 export type { IdentifyOptions, ScenarioCatalog, ScenarioEntry, ScenarioIdentification, ScenarioScore } from './identify';
 
 // The transport alone, for a caller that needs only the gateway's JSON-RPC call (the example agents).

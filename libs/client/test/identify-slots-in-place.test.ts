@@ -1,7 +1,7 @@
 import { SCENARIOS } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { countsNounByWordNet, createParleyClient, ordinalsOutOfPlace, type ScenarioCatalog } from '../src/index';
+import { countsNounByWordNet, createParleyClient, valuesOutOfPlace, type ScenarioCatalog } from '../src/index';
 import { createOfflineMapper } from '../src/offline/index';
 
 // Scenario identification (draft-zhou §6.1, Figure 1 step 2) of near misses that fill a slot out of its place: a date
@@ -38,16 +38,16 @@ describe('an ordinal out of its place', () => {
     const flight = template('flight_booking');
     const away = await client.mapUtterance(flight, 'cut the first five minutes of my podcast', REF);
     expect(away.sources.cabin_class).toBe('first');
-    expect([...ordinalsOutOfPlace(flight, away, 'cut the first five minutes of my podcast')]).toEqual(['cabin_class']);
+    expect([...valuesOutOfPlace(flight, away, 'cut the first five minutes of my podcast')]).toEqual(['cabin_class']);
     for (const words of ['we want first class from Rome to Oslo on Friday', 'book me first class to Lima tomorrow']) {
       const m = await client.mapUtterance(flight, words, REF);
       expect(m.sources.cabin_class, words).toBeDefined();
-      expect(ordinalsOutOfPlace(flight, m, words).size, words).toBe(0);
+      expect(valuesOutOfPlace(flight, m, words).size, words).toBe(0);
     }
     // Hostile text is bounded and matches nothing.
     for (const words of ['constructor first __proto__', 'first '.repeat(200_000), '\u0000first\ud800']) {
       const m = { ...away, sources: { cabin_class: 'first', constructor: 'first' } };
-      expect(ordinalsOutOfPlace(flight, m, words).size).toBeLessThanOrEqual(1);
+      expect(valuesOutOfPlace(flight, m, words).size).toBeLessThanOrEqual(1);
     }
   });
 
@@ -76,12 +76,12 @@ describe('a numeral that counts the noun after it', () => {
     const pay = 'pay 300 dollars to my plumber on the 2nd of March';
     const m = await client.mapUtterance(fault, pay, REF);
     expect(m.sources.affected_site_ids).toBe('300');
-    expect([...ordinalsOutOfPlace(fault, m, pay)].sort()).toEqual(['affected_site_ids', 'incident_id']);
+    expect([...valuesOutOfPlace(fault, m, pay)].sort()).toEqual(['affected_site_ids', 'incident_id']);
     expect((await client.identifyScenario(pay, { ...REF, catalog })).scenario).toBeNull();
     for (const words of ['sites 4 and 200 are down since 9', 'site 4410 dropped, 30 customers complaining']) {
       const n = await client.mapUtterance(fault, words, REF);
       expect(n.sources.affected_site_ids, words).toBeDefined();
-      expect(ordinalsOutOfPlace(fault, n, words).size, words).toBe(0);
+      expect(valuesOutOfPlace(fault, n, words).size, words).toBe(0);
       expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('fault_management');
     }
   });
@@ -95,7 +95,7 @@ describe('a numeral in its place, and what counts a noun', () => {
     for (const words of ['router 12 flaps', 'base station 310 reports optical power low', 'site 4410 keeps dropping since 6']) {
       const m = await client.mapUtterance(fault, words, REF);
       expect(m.sources.affected_site_ids, words).toBeDefined();
-      expect(ordinalsOutOfPlace(fault, m, words).has('affected_site_ids'), words).toBe(false);
+      expect(valuesOutOfPlace(fault, m, words).has('affected_site_ids'), words).toBe(false);
     }
   });
 
@@ -108,9 +108,9 @@ describe('a numeral in its place, and what counts a noun', () => {
       expect(countsNoun(next as string, before as string), `${before} N ${next}`).toBe(true);
     }
     const twice = 'site 12 down, 12 customers affected';
-    expect(ordinalsOutOfPlace(fault, await client.mapUtterance(fault, twice, REF), twice, countsNoun).has('affected_site_ids')).toBe(false);
+    expect(valuesOutOfPlace(fault, await client.mapUtterance(fault, twice, REF), twice, countsNoun).has('affected_site_ids')).toBe(false);
     const euros = 'transfer 200 euros to Anna on the 1st';
-    expect(ordinalsOutOfPlace(fault, await client.mapUtterance(fault, euros, REF), euros, countsNoun).has('affected_site_ids')).toBe(true);
+    expect(valuesOutOfPlace(fault, await client.mapUtterance(fault, euros, REF), euros, countsNoun).has('affected_site_ids')).toBe(true);
   });
 
   it('so terse fault reports score at least as without the rule', async () => {

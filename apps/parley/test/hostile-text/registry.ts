@@ -10,7 +10,7 @@
  * and names the source files whose patterns it exercises.
  */
 import { createOfflineMapper } from '@parley/client/offline';
-import { countsNounByWordNet, createParleyClient, ordinalsOutOfPlace } from '@parley/client';
+import { countsNounByWordNet, createParleyClient, valuesOutOfPlace } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
@@ -405,23 +405,23 @@ export const TEXT_PATHS: readonly TextPath[] = [
   },
   {
     // Slots read out of their place (draft-zhou §6.1, identification): an ordinal value's source looked up among the
-    // utterance's words after it (`ordinalsOutOfPlace`), the source and the utterance both outside text.
-    name: 'client ordinalsOutOfPlace (identification, an ordinal away from its key\'s words)',
+    // utterance's words after it (`valuesOutOfPlace`), the source and the utterance both outside text.
+    name: 'client valuesOutOfPlace (identification, a value read away from its key\'s words)',
     files: ['libs/client/src/identify.ts'],
     run: async (t) => {
       const m = await client.mapUtterance(flightBookingTemplate, `trim the first ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
-      return m === undefined ? undefined : [ordinalsOutOfPlace(flightBookingTemplate, m, t), ordinalsOutOfPlace(flightBookingTemplate, { ...m, sources: { cabin_class: t, constructor: t } }, `first ${t}`)];
+      return m === undefined ? undefined : [valuesOutOfPlace(flightBookingTemplate, m, t), valuesOutOfPlace(flightBookingTemplate, { ...m, sources: { cabin_class: t, constructor: t } }, `first ${t}`)];
     },
   },
   {
     // A numeral counting the word after it (draft-zhou §6.1, identification): both words beside it looked up in WordNet
-    // (`countsNounByWordNet`), then a numeral's occurrences read in the outside text (`ordinalsOutOfPlace`).
+    // (`countsNounByWordNet`), then a numeral's occurrences read in the outside text (`valuesOutOfPlace`).
     name: 'client countsNounByWordNet (identification, a numeral counting a noun)',
     files: ['libs/client/src/asking.ts', 'libs/client/src/identify.ts'],
     run: async (t) => {
       const countsNoun = await countsNounByWordNet();
       const m = await client.mapUtterance(faultManagementTemplate, `site 12 ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
-      return [countsNoun(t, t), m === undefined ? undefined : ordinalsOutOfPlace(faultManagementTemplate, { ...m, sources: { affected_site_ids: '12', constructor: '12' } }, `${t} 12 ${t} site 12 ${t}`, countsNoun)];
+      return [countsNoun(t, t), m === undefined ? undefined : valuesOutOfPlace(faultManagementTemplate, { ...m, sources: { affected_site_ids: '12', constructor: '12' } }, `${t} 12 ${t} site 12 ${t}`, countsNoun)];
     },
   },
   {
