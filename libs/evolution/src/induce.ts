@@ -72,7 +72,7 @@ const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
-import { sharedKind } from './cohyponym';
+import { sharedKind, valueNounKind } from './cohyponym';
 import { frameChoices } from './frames';
 import { sayAct, type ActReading } from './acts';
 import { ordinalValue, positionKey, positionReading } from './positions';
@@ -1219,6 +1219,14 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     headWords.splice(0, headWords.length, ...(kept.length > 0 ? kept : head !== null ? [head] : []));
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients, names: true };
   }
+  // Kinds of one thing said alone, no noun they modify ("I carry my violin", "two drums for the band"): a choice
+  // named by the kind (cohyponym.ts valueNounKind: instrument_type), not a flag named by the commonest value.
+  const alone = options.max_enum_values > 0 && labelled(ev) ? valueNounChoice(ev) : null;
+  if (alone !== null) {
+    for (const p of parsed) for (const v of alone.values) if (p.words.includes(v)) addValue(v, p);
+    headWords.splice(0, headWords.length);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: 'type', ratioChoice: false, namePrefix: null, valueClients, kindWords: [alone.kind.split('_').pop() as string] };
+  }
   // Alternatives distinct clients put in one slot of one word ("business trip" / "leisure trip", "pay by card" /
   // "pay on invoice"), though no WordNet sibling nor a shared head shows them (frames.ts): a choice, not a flag.
   const framed = options.frame_choices === true && options.max_enum_values > 0 && labelled(ev) ? framedChoice(ev, concept.head) : null;
@@ -1385,6 +1393,33 @@ function kindOfAlternatives(ev: Evidence, concept: Concept): string[] | null {
   const kind = sharedKind(ev.lex, values, head);
   // Named by the kind's last word, as the evolver names a choice joined from two keys (cohyponym.ts kindChoiceName).
   return kind === null ? null : [kind.split('_').pop() as string];
+}
+
+/**
+ * A choice said by its values alone (zhou §6.2.2 step 3, "enum when several alternatives are stated by distinct
+ * clients"): nouns `min_value_clients` clients say each (readable English, never a verb, an adjective, a proper noun
+ * or a unit), kinds of one thing in WordNet (cohyponym.ts valueNounKind), at most max_enum_values of them, never two
+ * in most of one value's fragments, together in the choice share of the fragment mass. No other noun may carry that
+ * share: a noun most clients say beside the values ("cabin" in "my dog in the cabin", "frame" in "an oak frame") is
+ * what the need is about, and the modifier path reads its values. Null otherwise.
+ */
+function valueNounChoice(ev: Evidence): { kind: string; values: string[] } | null {
+  const { vocab, parsed, withWord, isVerb, isAdj, readable, posOf, options, needClients } = ev;
+  const minClients = Math.max(2, needClients);
+  const total = mass(parsed);
+  const nouns = vocab.filter((w) => w.length >= 3 && posOf.get(w) === 'n' && !isVerb(w) && !isAdj(w) && readable(w) && !measureUnit(ev.lex, w) && !deicticTime(ev.lex, w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w));
+  const said = nouns.map((w) => ({ word: w, ps: withWord(w) })).filter((n) => voterCount(n.ps) >= minClients);
+  const found = valueNounKind(ev.lex, said.map((n) => ({ word: n.word, weight: voterCount(n.ps) })));
+  if (found === null || found.values.length > options.max_enum_values) return null;
+  const values = [...found.values];
+  // Alternatives: a value said beside another in most of its fragments is wording, not another choice.
+  if (values.some((v) => {
+    const ps = withWord(v);
+    return mass(ps.filter((p) => values.some((o) => o !== v && p.words.includes(o)))) * 2 > mass(ps);
+  })) return null;
+  if (mass(parsed.filter((p) => values.some((v) => p.words.includes(v)))) < CHOICE_SHARE * total) return null;
+  if (said.some((n) => !values.includes(n.word) && mass(n.ps) >= CHOICE_SHARE * total)) return null;
+  return { kind: found.kind, values };
 }
 
 /**

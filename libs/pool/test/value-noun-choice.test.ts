@@ -1,0 +1,38 @@
+/**
+ * A choice said by its values alone, read through WordNet (draft-zhou §6.2.2, cohyponym.ts valueNounKind): kinds of
+ * one thing said as nouns by distinct clients become one choice named by the kind; yes/no needs whose object is a
+ * noun, and unrelated needs that share only a general ancestor, do not. Examples from no stream.
+ */
+import { describe, expect, it } from 'vitest';
+import { valueNounKind } from '@parley/evolution';
+import { candidate, lexicon, said } from './induction-fixture';
+
+describe('valueNounKind through WordNet', () => {
+  it('guitar, violin, cello and drum are musical instruments', () => {
+    expect(valueNounKind(lexicon, [{ word: 'guitar', weight: 4 }, { word: 'violin', weight: 3 }, { word: 'cello', weight: 2 }, { word: 'drum', weight: 2 }])?.kind).toBe('musical_instrument');
+  });
+
+  it('a general ancestor names no choice: a taxi and a guitar (instrumentality), a pet and a dog (animal)', () => {
+    expect(valueNounKind(lexicon, [{ word: 'taxi', weight: 4 }, { word: 'guitar', weight: 3 }])).toBeNull();
+    expect(valueNounKind(lexicon, [{ word: 'pet', weight: 4 }, { word: 'dog', weight: 3 }])).toBeNull();
+    expect(valueNounKind(lexicon, [{ word: 'dog', weight: 4 }, { word: 'cat', weight: 3 }, { word: 'puppy', weight: 3 }])).toBeNull();
+  });
+});
+
+describe('induceKey: instruments said alone make instrument_type; flags stay flags', () => {
+  it('a choice of instruments', () => {
+    const c = candidate([said('I carry my violin, it is fragile', 3), said('travelling with my guitar', 4), said('two drums for the band', 2), said('booking a seat for my cello', 2)]);
+    expect(c.key).toMatchObject({ key_name: 'instrument_type', key_type: 'string' });
+    expect([...(c.key.enum ?? [])].sort()).toEqual(['cello', 'drum', 'guitar', 'violin']);
+  });
+
+  it('a pet in the cabin, a wheelchair, lounge access: yes/no needs', () => {
+    expect(candidate([said('my dog flies with me in the cabin', 3), said('travelling with a pet', 3), said('bringing a small dog under the seat', 2), said('my cat travels with me', 2)]).key.key_type).toBe('boolean');
+    expect(candidate([said('my mother needs a wheelchair at the gate', 3), said('wheelchair assistance please', 3), said('a wheelchair from the car', 2)]).key.key_type).toBe('boolean');
+    expect(candidate([said('add lounge access to my ticket', 3), said('a lounge pass please', 3), said('wait in the business lounge', 2)]).key.key_type).toBe('boolean');
+  });
+
+  it('two unrelated needs in one cluster sharing a far ancestor are no choice (a taxi and a guitar)', () => {
+    expect(candidate([said('a taxi from the airport', 3), said('I carry my guitar', 3), said('a taxi at arrivals', 2)]).key.key_type).not.toBe('string');
+  });
+});
