@@ -72,7 +72,7 @@ const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
-import { sharedKind, valueNounKind } from './cohyponym';
+import { COHYPONYM_DEPTH, sharedKind, valueNounKind } from './cohyponym';
 import { frameChoices } from './frames';
 import { sayAct, type ActReading } from './acts';
 import { ordinalValue, positionKey, positionReading } from './positions';
@@ -239,8 +239,11 @@ const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
   ...['red', 'blue', 'green', 'yellow', 'black', 'white', 'brown', 'blonde', 'gray', 'pink', 'purple', 'orange', 'silver', 'gold', 'auburn', 'ginger'].map((c) => [c, 'color'] as const),
 ]);
 
-/** WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`). */
-const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', 'time']]);
+/**
+ * WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`); what a
+ * thing is made of, a substance (aluminium, a metal; oak, a wood), is its material (`frame_material`).
+ */
+const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', 'time'], ['substance', 'material']]);
 
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
@@ -781,8 +784,25 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
     isAdj,
     canModify: (w) => !isVerb(w) && readable(w),
     needClients: labelled ? Math.max(2, needClients) : 1,
+    sameValue: (a, b) => oneValue(lex, a, b),
   });
   return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, people: words.people, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+}
+
+/**
+ * Whether two modifiers a client may say for one value are wordings of it (zhou §6.2.2 canonical values), not two
+ * alternatives: one a kind of the other in WordNet within COHYPONYM_DEPTH levels, a synonym of its hypernym
+ * counting ("aluminium" is a metallic element, which "metal" names; "oak" is a wood), an adjective made of such a
+ * noun counting as the noun ("wooden" of "wood", ADJ_ENDINGS), or one edit apart, four letters or longer ("woden").
+ */
+function oneValue(lex: Lexicon, a: string, b: string): boolean {
+  if (a.length >= 4 && b.length >= 4 && editDistance(a, b, 1) <= 1) return true;
+  const stems = (w: string): string[] => [w, ...ADJ_ENDINGS.filter((e) => w.length > e.length + 2 && w.endsWith(e)).map((e) => w.slice(0, -e.length)).filter((x) => lex.pos(x).n > 0)];
+  const under = (x: string, y: string): boolean => {
+    const up = lex.hypernyms(x, 'n', COHYPONYM_DEPTH);
+    return stems(y).some((sy) => up.includes(sy) || lex.synonyms(sy, 'n').some((z) => up.includes(z)));
+  };
+  return stems(a).some((x) => under(x, b)) || stems(b).some((y) => under(y, a));
 }
 
 /**
@@ -823,8 +843,10 @@ function readableWords(parsed: readonly Parsed[], input: SampleSet, words: Clust
 function classOf(lex: Lexicon, w: string): string | null {
   const c = VALUE_CLASSES.get(w);
   if (c) return c;
-  for (const pos of ['n', 'a'] as const) {
-    for (const h of lex.hypernyms(w, pos, 3)) {
+  // An adjective made of a noun ("wooden" of "wood", ADJ_ENDINGS) is of the noun's class.
+  const stems = lex.pos(w).n > 0 ? [] : ADJ_ENDINGS.filter((e) => w.length > e.length + 2 && w.endsWith(e)).map((e) => w.slice(0, -e.length)).filter((x) => lex.pos(x).n > 0);
+  for (const [word, pos] of [[w, 'n'], [w, 'a'], ...stems.map((x) => [x, 'n'])] as [string, LexPos][]) {
+    for (const h of lex.hypernyms(word, pos, 3)) {
       for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
       const named = HYPERNYM_CLASSES.get(h);
       if (named !== undefined) return named;
@@ -2028,7 +2050,7 @@ function onlyWord(parsed: readonly Parsed[], rawOf: ReadonlyMap<string, string[]
  */
 function slotEvidence(
   parsed: readonly Parsed[],
-  c: { isVerb: (w: string) => boolean; isNoun: (w: string) => boolean; isAdj: (w: string) => boolean; canModify: (w: string) => boolean; needClients: number },
+  c: { isVerb: (w: string) => boolean; isNoun: (w: string) => boolean; isAdj: (w: string) => boolean; canModify: (w: string) => boolean; needClients: number; sameValue?: (a: string, b: string) => boolean },
 ): { slotWords: Set<string>; phraseHeads: Set<string> } {
   const slotWords = new Set<string>();
   const phraseHeads = new Set<string>();
@@ -2047,7 +2069,7 @@ function slotEvidence(
     for (const w of words) if (!w.startsWith('#') && !c.isVerb(w)) slotWords.add(w);
   }
   const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-  const paradigm = paradigmModifiers(phrases, c.isNoun, c.canModify, c.needClients, PARADIGM_OVERLAP);
+  const paradigm = paradigmModifiers(phrases, c.isNoun, c.canModify, c.needClients, PARADIGM_OVERLAP, c.sameValue);
   for (const w of paradigm.modifiers) slotWords.add(w);
   for (const w of paradigm.heads) {
     slotWords.delete(w);

@@ -36,3 +36,29 @@ describe('induceKey: instruments said alone make instrument_type; flags stay fla
     expect(candidate([said('a taxi from the airport', 3), said('I carry my guitar', 3), said('a taxi at arrivals', 2)]).key.key_type).not.toBe('string');
   });
 });
+
+describe('induceKey: one value in two words, and a choice of what a thing is made of', () => {
+  it('"aluminium frame" / "metal frame" by the same clients beside "oak frame" / "wooden frame": frame_material', () => {
+    const c = candidate([
+      { text: 'aluminium frame like last time', count: 3, clients: ['m1', 'm2', 'm3'] },
+      { text: 'a thin metal frame, black', count: 2, clients: ['m1', 'm2'] },
+      { text: 'oak frame please, natural finish', count: 2, clients: ['w1', 'w2'] },
+      { text: 'put the print in a wooden frame', count: 2, clients: ['w2', 'w3'] },
+    ]);
+    expect(c.key).toMatchObject({ key_name: 'frame_material', key_type: 'string' });
+    expect([...(c.key.enum ?? [])].sort()).toEqual(['aluminium', 'metal', 'oak', 'wooden']);
+  });
+
+  it('values that are no substances keep their name (seat_preference), and one frame said alike by all stays a flag', () => {
+    expect(candidate([said('a window seat please', 3), said('an aisle seat please', 3)]).key.key_name).toBe('seat_preference');
+    expect(candidate([said('put the print in a frame', 3), said('a frame for the print please', 3)]).key.key_type).toBe('boolean');
+  });
+
+  it('two values said by the same clients that are not one value (metal, oak) stay phrasings: no choice of them', () => {
+    const c = candidate([
+      { text: 'a metal frame', count: 3, clients: ['a', 'b', 'c'] },
+      { text: 'an oak frame', count: 3, clients: ['a', 'b', 'c'] },
+    ]);
+    expect(c.key.enum ?? []).not.toEqual(expect.arrayContaining(['metal', 'oak']));
+  });
+});
