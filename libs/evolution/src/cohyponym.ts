@@ -102,6 +102,9 @@ export const VALUE_NOUN_DEPTH = 3;
  */
 export const VALUE_NOUN_MIN_DEPTH = MIN_KIND_DEPTH + 1;
 
+/** WordNet's node for made things (artifact.n.01), the only values a choice said by its values alone takes. */
+const MADE_THING = 'artifact';
+
 /** A noun a cluster's clients say, and the weight (distinct clients, fragment mass) behind it. */
 export interface SaidNoun {
   readonly word: string;
@@ -111,7 +114,8 @@ export interface SaidNoun {
 /**
  * The choice a cluster states by its values alone (draft-zhou §6.2.2, "names from concepts, not frequent words"):
  * among the nouns clients say, two or more that are kinds of one thing (WordNet co-hyponyms within
- * VALUE_NOUN_DEPTH levels, the kind at least VALUE_NOUN_MIN_DEPTH deep on each value's chain), flat alternatives of
+ * VALUE_NOUN_DEPTH levels, the kind at least VALUE_NOUN_MIN_DEPTH deep on each value's chain, every value a made
+ * thing under WordNet's `artifact` when the lexicon reaches WordNet's root), flat alternatives of
  * one level (no said noun is a kind of a value: "puppy" under "dog" is a wording of one animal, not another choice; two
  * values of one synset are spellings), the kind heaviest by the weight of its values, the nearer kind on a tie.
  * Returns the kind and its values (heaviest first), or null. Pure; words are looked up, never used as object keys.
@@ -135,8 +139,13 @@ export function valueNounKind(lex: Lexicon, nouns: readonly SaidNoun[]): { reado
     // Flat: no said noun is a kind of a value ("puppy" beside "dog": kinds at several levels are wordings of one
     // need, not alternatives), no two values one synset.
     if (values.some((v) => ns.some((o) => o.word !== v && ((chains.get(o.word) ?? []).includes(v) || (values.includes(o.word) && lex.synonyms(v, 'n').includes(o.word)))))) continue;
-    // A glossary without WordNet's root has no depth to measure (kindDepth): its kinds stand.
-    if (values.some((v) => lex.hypernyms(v, 'n', CHAIN_DEPTH).includes('entity') && kindDepth(lex, v, kind) < VALUE_NOUN_MIN_DEPTH)) continue;
+    // A glossary without WordNet's root has no depth to measure (kindDepth): its kinds stand. In WordNet, a made thing
+    // only (under `artifact`: an instrument, a vehicle): stuff (shampoo and soap are cleansing agents), weather (rain,
+    // snow), animals, food and people said alone are what is asked for or reported, not one alternative of a kind.
+    if (values.some((v) => {
+      const chain = lex.hypernyms(v, 'n', CHAIN_DEPTH);
+      return chain.includes('entity') && (!chain.includes(MADE_THING) || kindDepth(lex, v, kind) < VALUE_NOUN_MIN_DEPTH);
+    })) continue;
     const weight = ns.filter((n) => values.includes(n.word)).reduce((a, n) => a + n.weight, 0);
     const at = Math.min(...values.map((v) => (chains.get(v) ?? []).indexOf(kind)));
     if (best === null || weight > best.weight || (weight === best.weight && at < best.at)) best = { kind, values, weight, at };

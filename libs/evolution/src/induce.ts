@@ -241,9 +241,14 @@ const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
 
 /**
  * WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`); what a
- * thing is made of, a substance (aluminium, a metal; oak, a wood), is its material (`frame_material`).
+ * thing is made of, a substance the lexicon files as one (`noun.substance`: aluminium, metal), is its material
+ * (`frame_material`). Foods and drinks are substances too in WordNet's hierarchy, never in its files (coffee is
+ * `noun.food`): the second member is the lexicographer file the value must be in, null for any.
  */
-const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', 'time'], ['substance', 'material']]);
+const HYPERNYM_CLASSES: ReadonlyMap<string, readonly [string, string | null]> = new Map([
+  ['time_period', ['time', null]],
+  ['substance', ['material', 'noun.substance']],
+]);
 
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
@@ -849,7 +854,7 @@ function classOf(lex: Lexicon, w: string): string | null {
     for (const h of lex.hypernyms(word, pos, 3)) {
       for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
       const named = HYPERNYM_CLASSES.get(h);
-      if (named !== undefined) return named;
+      if (named !== undefined && (named[1] === null || lex.lexFile?.(word, pos) === named[1])) return named[0];
     }
   }
   return null;
@@ -1430,7 +1435,8 @@ function valueNounChoice(ev: Evidence): { kind: string; values: string[] } | nul
   const minClients = Math.max(2, needClients);
   const total = mass(parsed);
   const nouns = vocab.filter((w) => w.length >= 3 && posOf.get(w) === 'n' && !isVerb(w) && !isAdj(w) && readable(w) && !measureUnit(ev.lex, w) && !deicticTime(ev.lex, w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w));
-  const said = nouns.map((w) => ({ word: w, ps: withWord(w) })).filter((n) => voterCount(n.ps) >= minClients);
+  // A value refused ("no taxi please") is no alternative chosen: only fragments that say no negation count for it.
+  const said = nouns.map((w) => ({ word: w, ps: withWord(w).filter((p) => !p.negated) })).filter((n) => voterCount(n.ps) >= minClients);
   const found = valueNounKind(ev.lex, said.map((n) => ({ word: n.word, weight: voterCount(n.ps) })));
   if (found === null || found.values.length > options.max_enum_values) return null;
   const values = [...found.values];
@@ -1439,7 +1445,7 @@ function valueNounChoice(ev: Evidence): { kind: string; values: string[] } | nul
     const ps = withWord(v);
     return mass(ps.filter((p) => values.some((o) => o !== v && p.words.includes(o)))) * 2 > mass(ps);
   })) return null;
-  if (mass(parsed.filter((p) => values.some((v) => p.words.includes(v)))) < CHOICE_SHARE * total) return null;
+  if (mass(parsed.filter((p) => !p.negated && values.some((v) => p.words.includes(v)))) < CHOICE_SHARE * total) return null;
   if (said.some((n) => !values.includes(n.word) && mass(n.ps) >= CHOICE_SHARE * total)) return null;
   return { kind: found.kind, values };
 }

@@ -52,6 +52,9 @@ describe('induceKey: one value in two words, and a choice of what a thing is mad
   it('values that are no substances keep their name (seat_preference), and one frame said alike by all stays a flag', () => {
     expect(candidate([said('a window seat please', 3), said('an aisle seat please', 3)]).key.key_name).toBe('seat_preference');
     expect(candidate([said('put the print in a frame', 3), said('a frame for the print please', 3)]).key.key_type).toBe('boolean');
+    // Foods and drinks sit under substance in WordNet's hierarchy but are filed as food: no material.
+    expect(candidate([said('a cup of coffee', 3), said('a cup of tea', 3), said('coffee cup please', 2)]).key.key_name).not.toMatch(/material/);
+    expect(candidate([said('a chicken meal please', 3), said('the fish meal', 3), said('beef meal for me', 3)]).key.key_name).toBe('meal_preference');
   });
 
   it('two values said by the same clients that are not one value (metal, oak) stay phrasings: no choice of them', () => {
@@ -60,5 +63,18 @@ describe('induceKey: one value in two words, and a choice of what a thing is mad
       { text: 'an oak frame', count: 3, clients: ['a', 'b', 'c'] },
     ]);
     expect(c.key.enum ?? []).not.toEqual(expect.arrayContaining(['metal', 'oak']));
+  });
+});
+
+describe('induceKey: what a choice said by its values alone must not take', () => {
+  it('a refused value is no alternative ("no taxi please" beside "send a limousine"); said plainly, taxi and limousine are cars', () => {
+    expect(candidate([said('no taxi please', 3), said('send a limousine', 3), said('a limousine at arrivals', 2), said('no taxi, we walk', 2)]).key.key_type).toBe('boolean');
+    expect(candidate([said('a taxi from the airport', 3), said('send a limousine', 3), said('a limousine at arrivals', 2), said('taxi at arrivals', 2)]).key).toMatchObject({ key_name: 'car_type', key_type: 'string' });
+  });
+
+  it('stuff, weather and devices said alone are no choice of a kind: shampoo / soap, rain / snow, fan / heater', () => {
+    expect(candidate([said('shampoo in the room please', 3), said('more soap in the bathroom', 3), said('we ran out of shampoo', 2), said('soap please', 2)]).key.key_type).toBe('boolean');
+    expect(candidate([said('heavy rain at the site', 3), said('snow on the mast', 3), said('rain again', 2), said('snow blocked the road', 2)]).key.key_name).not.toBe('precipitation_type');
+    expect(candidate([said('a fan in the room please', 3), said('can we get a heater', 3), said('the heater please', 2), said('bring a fan', 2)]).key.key_type).toBe('boolean');
   });
 });
