@@ -1226,6 +1226,13 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     return { kind: 'string', keyType: 'string', extra: {}, suffix: 'detail', ratioChoice: false, namePrefix: null, valueClients };
   }
   if (usable) {
+    // A class word said in the value's place ("a jade colour" beside "green eyes") names the class, no alternative:
+    // it is the key's suffix (eye_color) when the other values still make a choice.
+    const classWords = values.filter((v) => NAMING_CLASSES.has(v));
+    if (classWords.length === 1 && values.length >= 3) {
+      for (const p of parsed) for (const v of values) if (v !== classWords[0] && says(p, v)) addValue(v, p);
+      return { kind: 'enum', keyType: 'string', extra: {}, suffix: classWords[0] as string, ratioChoice: false, namePrefix: null, valueClients };
+    }
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
     // Alternatives that are kinds of one thing name the choice by it (taxi / limousine / minivan → car_type).
     const kind = kindOfAlternatives(ev, concept);
@@ -1746,7 +1753,7 @@ function assembleCandidate(
   const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
   // zhou §7: a choice among capitalised names may hold a person's name that no context showed: never published unreviewed.
   if (t.names === true && kind === 'enum') review.push(`values ${enumValues.map(String).join(', ')} are names clients capitalised: an operator checks none is a person's name`);
-  const refines = matchExisting(existing, keyName, headWords, key, enumValues);
+  const refines = matchExisting(existing, keyName, headWords, key, enumValues, (w) => unsaidAct(ev, w));
   return {
     ok: true,
     candidate: {
@@ -2378,20 +2385,36 @@ function closedVocabulary(keyName: string, headWords: readonly string[], values:
  * candidate is, when its concept word is a word of that key's name and the
  * types agree, or its values overlap that key's enum by half. Null otherwise.
  */
-function matchExisting(existing: readonly KeyDefinition[], keyName: string, headWords: readonly string[], key: KeyDefinition, values: readonly JsonValue[]): string | null {
+function matchExisting(existing: readonly KeyDefinition[], keyName: string, headWords: readonly string[], key: KeyDefinition, values: readonly JsonValue[], unsaidAct: (w: string) => boolean = () => false): string | null {
   const headNoun = headWords[headWords.length - 1];
+  const mine = new Set(keyName.split('_').map(singular));
   for (const k of existing) {
     if (k.key_name === OTHER_KEY) continue;
     if (k.key_name === keyName) return k.key_name;
     const words = new Set(k.key_name.split('_').map(singular));
     const typeOk = k.key_type === key.key_type || (k.key_type === 'number' && key.key_type === 'integer');
-    if (headNoun && words.has(singular(headNoun)) && typeOk && nestedNames(keyName, k.key_name)) return k.key_name;
+    // The existing key names an act on the noun ("eye_enlargement") the fragments never say: another need on it.
+    const otherAct = [...words].some((w) => !mine.has(w) && unsaidAct(w));
+    if (headNoun && words.has(singular(headNoun)) && typeOk && !otherAct && nestedNames(keyName, k.key_name)) return k.key_name;
     if (values.length > 0 && Array.isArray(k.enum) && k.enum.length > 0) {
       const overlap = values.filter((v) => (k.enum as readonly JsonValue[]).includes(v)).length;
       if (overlap >= Math.min(2, values.length, k.enum.length) && overlap * 2 >= values.length) return k.key_name;
     }
   }
   return null;
+}
+
+/**
+ * Whether `w` is a noun of an act (WordNet files it in `noun.act`: enlargement, removal) that no fragment says, nor
+ * a verb it is derived from or derives ("enlarge"): a key named by that act is about doing it, which these clients
+ * never asked.
+ */
+function unsaidAct(ev: Evidence, w: string): boolean {
+  const { lex } = ev;
+  if (!ASCII_WORD.test(w) || lex.lexFile?.(w, 'n') !== 'noun.act') return false;
+  const said = new Set(ev.vocab);
+  const verbs = lex.derived?.(w, 'n', 'v') ?? [];
+  return !said.has(w) && !verbs.some((v) => said.has(v));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { valueNounKind } from '@parley/evolution';
+import type { KeyDefinition } from '@parley/protocol';
 import { candidate, lexicon, said } from './induction-fixture';
 
 describe('valueNounKind through WordNet', () => {
@@ -76,5 +77,25 @@ describe('induceKey: what a choice said by its values alone must not take', () =
     expect(candidate([said('shampoo in the room please', 3), said('more soap in the bathroom', 3), said('we ran out of shampoo', 2), said('soap please', 2)]).key.key_type).toBe('boolean');
     expect(candidate([said('heavy rain at the site', 3), said('snow on the mast', 3), said('rain again', 2), said('snow blocked the road', 2)]).key.key_name).not.toBe('precipitation_type');
     expect(candidate([said('a fan in the room please', 3), said('can we get a heater', 3), said('the heater please', 2), said('bring a fan', 2)]).key.key_type).toBe('boolean');
+  });
+});
+
+describe('induceKey: a class word in the value place, and a base key named by an act the clients never say', () => {
+  const enlargement: KeyDefinition = { key_name: 'eye_enlargement', key_type: 'boolean', required: false, default_value: null, semantic_description: 'Enlarge the eyes.' };
+  it('eye colours beside "a jade colour" make eye_color, and refine no eye_enlargement nobody asked for', () => {
+    const c = candidate([said('make her eyes green', 3), said('hazel eyes instead of the dark ones', 2), said('emerald eyes would look great', 3), said('turn the irises a jade colour', 2), said('change his eyes to blue', 2)], [enlargement]);
+    expect(c.key).toMatchObject({ key_name: 'eye_color', key_type: 'string' });
+    expect(c.key.enum).not.toContain('color');
+    expect(c.refines ?? null).toBeNull();
+  });
+
+  it('clients who say the act still refine eye_enlargement', () => {
+    const c = candidate([said('eye enlargement please', 3), said('an enlargement of the eyes', 3), said('the eyes, enlargement', 2)], [enlargement]);
+    expect(c.refines).toBe('eye_enlargement');
+  });
+
+  it('a flag on the noun that names no act keeps refining the base key of that noun (a window seat request is the seat key)', () => {
+    const seat: KeyDefinition = { key_name: 'seat_preference', key_type: 'string', required: false, default_value: null, semantic_description: 'Seat.', enum: ['window', 'aisle'] };
+    expect(candidate([said('a window seat please', 3), said('an aisle seat please', 3)], [seat]).refines).toBe('seat_preference');
   });
 });
