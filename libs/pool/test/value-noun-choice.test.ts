@@ -4,7 +4,7 @@
  * noun, and unrelated needs that share only a general ancestor, do not. Examples from no stream.
  */
 import { describe, expect, it } from 'vitest';
-import { valueNounKind } from '@parley/evolution';
+import { coHyponymChoice, valueNounKind } from '@parley/evolution';
 import type { KeyDefinition } from '@parley/protocol';
 import { candidate, lexicon, said } from './induction-fixture';
 
@@ -97,5 +97,15 @@ describe('induceKey: a class word in the value place, and a base key named by an
   it('a flag on the noun that names no act keeps refining the base key of that noun (a window seat request is the seat key)', () => {
     const seat: KeyDefinition = { key_name: 'seat_preference', key_type: 'string', required: false, default_value: null, semantic_description: 'Seat.', enum: ['window', 'aisle'] };
     expect(candidate([said('a window seat please', 3), said('an aisle seat please', 3)], [seat]).refines).toBe('seat_preference');
+  });
+});
+
+describe('a later cluster of one more value joins the choice (one key per intent across clusters)', () => {
+  it('needs_violin beside instrument_type [guitar, drum] is one choice under the same name; needs_wheelchair is not', () => {
+    const k = (key_name: string, key_type: KeyDefinition['key_type'], values?: string[]): KeyDefinition => ({ key_name, key_type, required: false, default_value: null, semantic_description: 'x', ...(values ? { enum: values } : {}) });
+    const choice = coHyponymChoice(k('instrument_type', 'string', ['guitar', 'drum']), k('needs_violin', 'boolean'), lexicon);
+    expect(choice?.key_name).toBe('instrument_type');
+    expect(choice?.values).toContain('violin');
+    expect(coHyponymChoice(k('instrument_type', 'string', ['guitar', 'drum']), k('needs_wheelchair', 'boolean'), lexicon)).toBeNull();
   });
 });
