@@ -1753,7 +1753,8 @@ function assembleCandidate(
   const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
   // zhou §7: a choice among capitalised names may hold a person's name that no context showed: never published unreviewed.
   if (t.names === true && kind === 'enum') review.push(`values ${enumValues.map(String).join(', ')} are names clients capitalised: an operator checks none is a person's name`);
-  const refines = matchExisting(existing, keyName, headWords, key, enumValues, (w) => unsaidAct(ev, w));
+  const property = statesProperty(ev);
+  const refines = matchExisting(existing, keyName, headWords, key, enumValues, (w) => property && unsaidAct(ev, w));
   return {
     ok: true,
     candidate: {
@@ -2402,6 +2403,21 @@ function matchExisting(existing: readonly KeyDefinition[], keyName: string, head
     }
   }
   return null;
+}
+
+/**
+ * Whether the fragments state a property of the thing, not a request: two or more words clients say that are values
+ * of one naming class ("green", "hazel", "blue": colours). Only such a cluster is kept from refining a key named by
+ * an act it never says (eye colours are no eye_enlargement); a bare need for the thing ("a wheelchair at the gate",
+ * "the date is …") still refines the base key of that thing (wheelchair_assistance, departure_date).
+ */
+function statesProperty(ev: Evidence): boolean {
+  const byClass = new Map<string, number>();
+  for (const w of ev.vocab) {
+    const c = classOf(ev.lex, w);
+    if (c !== null && NAMING_CLASSES.has(c)) byClass.set(c, (byClass.get(c) ?? 0) + 1);
+  }
+  return [...byClass.values()].some((n) => n >= 2);
 }
 
 /**
