@@ -146,6 +146,10 @@ export function valueNounKind(lex: Lexicon, nouns: readonly SaidNoun[]): { reado
       const chain = lex.hypernyms(v, 'n', CHAIN_DEPTH);
       return chain.includes('entity') && (!chain.includes(MADE_THING) || kindDepth(lex, v, kind) < VALUE_NOUN_MIN_DEPTH);
     })) continue;
+    // One sense of the kind: its own parent lies on every value's chain ("vessel" the watercraft sits under craft, which
+    // a bottle's chain never reaches: the container "vessel" is another synset of the same word).
+    const parents = lex.hypernyms(kind, 'n', 1);
+    if (parents.length > 0 && values.some((v) => !lex.hypernyms(v, 'n', CHAIN_DEPTH).some((h) => parents.includes(h)))) continue;
     const weight = ns.filter((n) => values.includes(n.word)).reduce((a, n) => a + n.weight, 0);
     const at = Math.min(...values.map((v) => (chains.get(v) ?? []).indexOf(kind)));
     if (best === null || weight > best.weight || (weight === best.weight && at < best.at)) best = { kind, values, weight, at };

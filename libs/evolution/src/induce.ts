@@ -1228,8 +1228,9 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
   if (usable) {
     // A class word said in the value's place ("a jade colour" beside "green eyes") names the class, no alternative:
     // it is the key's suffix (eye_color) when the other values still make a choice.
+    // Said alone as an option ("colour print" / "monochrome print", "print in colour"), the class word is a value.
     const classWords = values.filter((v) => NAMING_CLASSES.has(v));
-    if (classWords.length === 1 && values.length >= 3) {
+    if (classWords.length === 1 && values.length >= 3 && modifiedClassWord(parsed, classWords[0] as string, says)) {
       for (const p of parsed) for (const v of values) if (v !== classWords[0] && says(p, v)) addValue(v, p);
       return { kind: 'enum', keyType: 'string', extra: {}, suffix: classWords[0] as string, ratioChoice: false, namePrefix: null, valueClients };
     }
@@ -2403,6 +2404,17 @@ function matchExisting(existing: readonly KeyDefinition[], keyName: string, head
     }
   }
   return null;
+}
+
+/**
+ * Whether a class word is said in most of its fragments (by mass) after a word that modifies it ("a jade colour",
+ * "green colour": the next raw token after a content word), which names the class; said first or after a function word
+ * ("colour print", "print in colour") it is one option of the choice.
+ */
+function modifiedClassWord(parsed: readonly Parsed[], c: string, says: (p: Parsed, v: string) => boolean): boolean {
+  const withC = parsed.filter((p) => says(p, c));
+  const modified = withC.filter((p) => p.toks.some((t) => t.kind === 'word' && t.v === c && t.i !== undefined && p.toks.some((u) => u.kind === 'word' && u.i === (t.i as number) - 1 && u.v.length >= 3 && !PROP_ONE_LEADS.has(u.v))));
+  return mass(modified) * 2 > mass(withC);
 }
 
 /**

@@ -109,3 +109,43 @@ describe('a later cluster of one more value joins the choice (one key per intent
     expect(coHyponymChoice(k('instrument_type', 'string', ['guitar', 'drum']), k('needs_wheelchair', 'boolean'), lexicon)).toBeNull();
   });
 });
+
+describe('review regressions: one sense of the kind, a class word said alone is a value', () => {
+  it('a kind word of two senses is no kind of both: boat (watercraft) and bottle (container) are no vessel_type', () => {
+    expect(valueNounKind(lexicon, [{ word: 'boat', weight: 3 }, { word: 'bottle', weight: 3 }])).toBeNull();
+    expect(valueNounKind(lexicon, [{ word: 'scooter', weight: 3 }, { word: 'bowl', weight: 3 }])).toBeNull();
+    expect(candidate([said('a boat trip on the lake', 3), said('a bottle of water in the room', 3), said('a boat on the lake please', 2), said('a bottle of wine in the room', 2)]).key.key_name).not.toMatch(/vessel/);
+    // The same check keeps a kind read in its own sense.
+    expect(valueNounKind(lexicon, [{ word: 'taxi', weight: 3 }, { word: 'limousine', weight: 3 }])?.kind).toBe('car');
+  });
+
+  it('"colour print" beside "monochrome print" keeps colour as a value (print_type); "a jade colour" still names eye_color', () => {
+    const p = candidate([said('print in colour please', 3), said('a black and white print', 3), said('grayscale print please', 2), said('monochrome print', 2), said('colour print', 2)]);
+    expect(p.key.key_name).toBe('print_type');
+    expect(p.key.enum).toEqual(expect.arrayContaining(['color', 'monochrome']));
+    const q = candidate([said('colour prints', 3), said('monochrome prints', 3), said('sepia prints', 3)]);
+    expect(q.key.enum).toEqual(expect.arrayContaining(['color', 'monochrome', 'sepia']));
+    expect(candidate([said('make her eyes green', 3), said('hazel eyes instead of the dark ones', 2), said('emerald eyes would look great', 3), said('turn the irises a jade colour', 2), said('change his eyes to blue', 2)]).key.key_name).toBe('eye_color');
+  });
+});
+
+describe('review regressions: each guard of the value-noun choice and of one value in two words fails a test when removed', () => {
+  const by = (text: string, clients: string[]) => ({ text, count: clients.length, clients });
+  it('a noun most clients say beside the values is what the need is about: no instrument_type of "my guitar in the cabin"', () => {
+    expect(candidate([said('my guitar in the cabin', 3), said('my violin in the cabin', 3), said('drum in the cabin', 2), said('cabin for my cello', 2)]).key.key_name).not.toBe('instrument_type');
+  });
+
+  it('two values said together in most fragments are wording, no alternatives: "guitar and violin" is no instrument_type', () => {
+    expect(candidate([said('my guitar and my violin', 3), said('guitar and violin both', 3), said('a guitar plus a violin', 2), said('the violin and the guitar', 2)]).key.key_type).toBe('boolean');
+  });
+
+  it('a one-edit slip ("woden") said by the clients of "wooden" is one value: frame_material, not needs_aluminium', () => {
+    const c = candidate([by('wooden frame please', ['a', 'b', 'c']), by('a woden frame', ['a', 'b']), by('aluminium frame', ['d', 'e', 'f']), by('an aluminium frame please', ['g', 'h'])]);
+    expect(c.key.key_name).toBe('frame_material');
+  });
+
+  it('an adjective made of a substance noun is of its class: "wooden" beside "metal" makes frame_material, not frame_preference', () => {
+    expect(candidate([said('a wooden frame', 3), said('a metal frame', 3), said('wooden frame please', 2), said('metal frame please', 2)]).key.key_name).toBe('frame_material');
+  });
+});
+
