@@ -1454,6 +1454,13 @@ function valueNounChoice(ev: Evidence): { kind: string; values: string[] } | nul
     return mass(ps.filter((p) => values.some((o) => o !== v && p.words.includes(o)))) * 2 > mass(ps);
   })) return null;
   if (mass(parsed.filter((p) => !p.negated && values.some((v) => p.words.includes(v)))) < CHOICE_SHARE * total) return null;
+  // Two needs in one cluster, not one choice: every value comes with a noun of its own, said in most of its
+  // fragments and never beside another value ("a crib for the baby" / "a wheelchair at the gate").
+  const ownContext = (v: string): boolean => {
+    const ps = withWord(v).filter((p) => !p.negated);
+    return said.some((n) => !values.includes(n.word) && mass(ps.filter((p) => p.words.includes(n.word))) * 2 > mass(ps) && values.every((o) => o === v || !withWord(o).some((p) => p.words.includes(n.word))));
+  };
+  if (values.every(ownContext)) return null;
   if (said.some((n) => !values.includes(n.word) && mass(n.ps) >= CHOICE_SHARE * total)) return null;
   return { kind: found.kind, values };
 }

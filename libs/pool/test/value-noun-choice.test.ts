@@ -149,3 +149,12 @@ describe('review regressions: each guard of the value-noun choice and of one val
   });
 });
 
+describe('review regressions: two needs in one cluster, each value with a noun of its own, are no choice', () => {
+  it('a crib for the baby and a wheelchair at the gate are no furniture_type; a highchair and a wheelchair no chair_type', () => {
+    expect(candidate([said('a crib for the baby please', 3), said('my mother needs a wheelchair at the gate', 3), said('a crib in our room', 2), said('a wheelchair from the car', 2)]).key.key_type).toBe('boolean');
+    expect(candidate([said('a highchair for the baby', 3), said('my mother needs a wheelchair at the gate', 3), said('a highchair at dinner', 2), said('a wheelchair from the car', 2)]).key.key_type).toBe('boolean');
+    // Instruments whose clients add a word of their own ("a seat for my cello", "drums for the band") stay a choice.
+    expect(candidate([said('I carry my violin, it is fragile', 3), said('travelling with my guitar', 4), said('two drums for the band', 2), said('booking a seat for my cello', 2)]).key.key_name).toBe('instrument_type');
+  });
+});
+
