@@ -32,12 +32,12 @@ const LEMMA = /^[a-z]{2,24}(?:_[a-z]{2,24}){0,2}$/;
  * named thing (the lexicon's `instance`: paris and london are instances of national_capital, einstein of physicist)
  * is an open value, a destination or a name, never one alternative of a choice an operator would accept.
  */
-function nounHypernyms(lex: Lexicon, word: string): readonly string[] | null {
+function nounHypernyms(lex: Lexicon, word: string, depth: number = COHYPONYM_DEPTH): readonly string[] | null {
   if (typeof word !== 'string' || !LEMMA.test(word)) return null;
   const p = lex.pos(word);
   if (p.n === 0 || p.n < p.v || p.n < p.a) return null;
   if (lex.instance?.(word, 'n') === true) return null;
-  return lex.hypernyms(word, 'n', COHYPONYM_DEPTH).filter((h) => typeof h === 'string' && LEMMA.test(h));
+  return lex.hypernyms(word, 'n', depth).filter((h) => typeof h === 'string' && LEMMA.test(h));
 }
 
 /**
@@ -87,6 +87,74 @@ export function sharedKind(lex: Lexicon, values: readonly string[], head: string
   const above = (w: string): readonly string[] => lex.hypernyms(w, 'n', COHYPONYM_DEPTH + 1);
   if (head === kind || ups.every((u) => u.includes(head)) || above(kind).includes(head) || above(head).includes(kind)) return null;
   return kind;
+}
+
+/**
+ * Levels above each value a kind may sit when the values are said alone, with no noun they modify ("I carry my
+ * violin", "two drums for the band"): a violin is a bowed stringed instrument, a stringed instrument, then a musical
+ * instrument, three levels up; a guitar and a drum two. The kind's depth (MIN_KIND_DEPTH) still bounds how general.
+ */
+export const VALUE_NOUN_DEPTH = 3;
+/**
+ * Ancestors a kind needs above it when the values are said alone: one more than MIN_KIND_DEPTH, since no noun the
+ * values modify corroborates the choice. "musical_instrument" and "vehicle" (seven) name one; "animal" (six above
+ * it on "pet"'s chain: "pet" and "dog" are both animals, and a pet in the cabin is no choice of animal) does not.
+ */
+export const VALUE_NOUN_MIN_DEPTH = MIN_KIND_DEPTH + 1;
+
+/** WordNet's node for made things (artifact.n.01), the only values a choice said by its values alone takes. */
+const MADE_THING = 'artifact';
+
+/** A noun a cluster's clients say, and the weight (distinct clients, fragment mass) behind it. */
+export interface SaidNoun {
+  readonly word: string;
+  readonly weight: number;
+}
+
+/**
+ * The choice a cluster states by its values alone (draft-zhou §6.2.2, "names from concepts, not frequent words"):
+ * among the nouns clients say, two or more that are kinds of one thing (WordNet co-hyponyms within
+ * VALUE_NOUN_DEPTH levels, the kind at least VALUE_NOUN_MIN_DEPTH deep on each value's chain, every value a made
+ * thing under WordNet's `artifact` when the lexicon reaches WordNet's root), flat alternatives of
+ * one level (no said noun is a kind of a value: "puppy" under "dog" is a wording of one animal, not another choice; two
+ * values of one synset are spellings), the kind heaviest by the weight of its values, the nearer kind on a tie.
+ * Returns the kind and its values (heaviest first), or null. Pure; words are looked up, never used as object keys.
+ */
+export function valueNounKind(lex: Lexicon, nouns: readonly SaidNoun[]): { readonly kind: string; readonly values: readonly string[] } | null {
+  // One entry a word, its weights summed (a Map: words are outside strings).
+  const summed = new Map<string, number>();
+  for (const n of nouns) if (typeof n.word === 'string' && Number.isFinite(n.weight) && n.weight > 0) summed.set(n.word, (summed.get(n.word) ?? 0) + n.weight);
+  const ns = [...summed].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1)).slice(0, MAX_VALUES);
+  const chains = new Map<string, readonly string[]>();
+  for (const n of ns) {
+    const up = nounHypernyms(lex, n.word, VALUE_NOUN_DEPTH);
+    if (up !== null && up.length > 0) chains.set(n.word, up);
+  }
+  const kinds: string[] = [];
+  for (const up of chains.values()) for (const h of up) if (!kinds.includes(h)) kinds.push(h);
+  let best: { kind: string; values: string[]; weight: number; at: number } | null = null;
+  for (const kind of kinds) {
+    const values = ns.filter((n) => n.word !== kind && chains.get(n.word)?.includes(kind) === true).map((n) => n.word);
+    if (values.length < 2) continue;
+    // Flat: no said noun is a kind of a value ("puppy" beside "dog": kinds at several levels are wordings of one
+    // need, not alternatives), no two values one synset.
+    if (values.some((v) => ns.some((o) => o.word !== v && ((chains.get(o.word) ?? []).includes(v) || (values.includes(o.word) && lex.synonyms(v, 'n').includes(o.word)))))) continue;
+    // A glossary without WordNet's root has no depth to measure (kindDepth): its kinds stand. In WordNet, a made thing
+    // only (under `artifact`: an instrument, a vehicle): stuff (shampoo and soap are cleansing agents), weather (rain,
+    // snow), animals, food and people said alone are what is asked for or reported, not one alternative of a kind.
+    if (values.some((v) => {
+      const chain = lex.hypernyms(v, 'n', CHAIN_DEPTH);
+      return chain.includes('entity') && (!chain.includes(MADE_THING) || kindDepth(lex, v, kind) < VALUE_NOUN_MIN_DEPTH);
+    })) continue;
+    // One sense of the kind: its own parent lies on every value's chain ("vessel" the watercraft sits under craft, which
+    // a bottle's chain never reaches: the container "vessel" is another synset of the same word).
+    const parents = lex.hypernyms(kind, 'n', 1);
+    if (parents.length > 0 && values.some((v) => !lex.hypernyms(v, 'n', CHAIN_DEPTH).some((h) => parents.includes(h)))) continue;
+    const weight = ns.filter((n) => values.includes(n.word)).reduce((a, n) => a + n.weight, 0);
+    const at = Math.min(...values.map((v) => (chains.get(v) ?? []).indexOf(kind)));
+    if (best === null || weight > best.weight || (weight === best.weight && at < best.at)) best = { kind, values, weight, at };
+  }
+  return best === null ? null : { kind: best.kind, values: best.values };
 }
 
 /**

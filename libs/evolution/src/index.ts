@@ -52,7 +52,7 @@ export type { LexPos, Lexicon, TableEntry } from './lexicon';
 // Conflict detection (§6.2.2).
 export { keyNameSignature, namesCollide } from './names';
 export { KIND_AFFIXES, NAME_AFFIXES, SLOT_AFFIXES } from './affixes';
-export { COHYPONYM_DEPTH, MIN_KIND_DEPTH, kindChoiceName, coHyponymChoice, coHyponymKeys, sharedKind } from './cohyponym';
+export { COHYPONYM_DEPTH, MIN_KIND_DEPTH, VALUE_NOUN_DEPTH, VALUE_NOUN_MIN_DEPTH, kindChoiceName, coHyponymChoice, coHyponymKeys, sharedKind, valueNounKind, type SaidNoun } from './cohyponym';
 export { frameChoices, type FrameChoice, type FramePhrase, type FrameToken, type FrameWords } from './frames';
 export type { CoHyponymChoice } from './cohyponym';
 export { countCoversFlag } from './count-covers';

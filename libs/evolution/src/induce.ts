@@ -72,7 +72,7 @@ const PARADIGM_OVERLAP = 0.5;
 import { BASIC_LEXICON, editDistance, knownWord, type LexPos, type Lexicon } from './lexicon';
 import { joinCodes, joinOldCodes, sanitizeFragment } from './sanitize';
 import { personNames } from './people';
-import { sharedKind } from './cohyponym';
+import { COHYPONYM_DEPTH, sharedKind, valueNounKind } from './cohyponym';
 import { frameChoices } from './frames';
 import { sayAct, type ActReading } from './acts';
 import { ordinalValue, positionKey, positionReading } from './positions';
@@ -239,8 +239,16 @@ const VALUE_CLASSES: ReadonlyMap<string, string> = new Map([
   ...['red', 'blue', 'green', 'yellow', 'black', 'white', 'brown', 'blonde', 'gray', 'pink', 'purple', 'orange', 'silver', 'gold', 'auburn', 'ginger'].map((c) => [c, 'color'] as const),
 ]);
 
-/** WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`). */
-const HYPERNYM_CLASSES: ReadonlyMap<string, string> = new Map([['time_period', 'time']]);
+/**
+ * WordNet hypernyms whose hyponyms name a key by another word: parts of the day are a time (`flight_time`); what a
+ * thing is made of, a substance the lexicon files as one (`noun.substance`: aluminium, metal), is its material
+ * (`frame_material`). Foods and drinks are substances too in WordNet's hierarchy, never in its files (coffee is
+ * `noun.food`): the second member is the lexicographer file the value must be in, null for any.
+ */
+const HYPERNYM_CLASSES: ReadonlyMap<string, readonly [string, string | null]> = new Map([
+  ['time_period', ['time', null]],
+  ['substance', ['material', 'noun.substance']],
+]);
 
 /** Classes of values that name a key (`hair_color`); the others name it a preference. */
 const NAMING_CLASSES: ReadonlySet<string> = new Set(['color', 'format', 'size', 'language', 'currency', 'material', 'shape']);
@@ -781,8 +789,25 @@ function wordEvidence(parsed: readonly Parsed[], input: SampleSet, words: Cluste
     isAdj,
     canModify: (w) => !isVerb(w) && readable(w),
     needClients: labelled ? Math.max(2, needClients) : 1,
+    sameValue: (a, b) => oneValue(lex, a, b),
   });
   return { lex, options, labelled, parsed, english: (p) => englishTexts.has(p.text), rawOf: words.rawOf, people: words.people, total, needClients, phrasings, posOf, vocab, family, slotWords, phraseHeads, isVerb, isAdj, withWord, readable, conceptSupport, consistency };
+}
+
+/**
+ * Whether two modifiers a client may say for one value are wordings of it (zhou §6.2.2 canonical values), not two
+ * alternatives: one a kind of the other in WordNet within COHYPONYM_DEPTH levels, a synonym of its hypernym
+ * counting ("aluminium" is a metallic element, which "metal" names; "oak" is a wood), an adjective made of such a
+ * noun counting as the noun ("wooden" of "wood", ADJ_ENDINGS), or one edit apart, four letters or longer ("woden").
+ */
+function oneValue(lex: Lexicon, a: string, b: string): boolean {
+  if (a.length >= 4 && b.length >= 4 && editDistance(a, b, 1) <= 1) return true;
+  const stems = (w: string): string[] => [w, ...ADJ_ENDINGS.filter((e) => w.length > e.length + 2 && w.endsWith(e)).map((e) => w.slice(0, -e.length)).filter((x) => lex.pos(x).n > 0)];
+  const under = (x: string, y: string): boolean => {
+    const up = lex.hypernyms(x, 'n', COHYPONYM_DEPTH);
+    return stems(y).some((sy) => up.includes(sy) || lex.synonyms(sy, 'n').some((z) => up.includes(z)));
+  };
+  return stems(a).some((x) => under(x, b)) || stems(b).some((y) => under(y, a));
 }
 
 /**
@@ -823,11 +848,13 @@ function readableWords(parsed: readonly Parsed[], input: SampleSet, words: Clust
 function classOf(lex: Lexicon, w: string): string | null {
   const c = VALUE_CLASSES.get(w);
   if (c) return c;
-  for (const pos of ['n', 'a'] as const) {
-    for (const h of lex.hypernyms(w, pos, 3)) {
+  // An adjective made of a noun ("wooden" of "wood", ADJ_ENDINGS) is of the noun's class.
+  const stems = lex.pos(w).n > 0 ? [] : ADJ_ENDINGS.filter((e) => w.length > e.length + 2 && w.endsWith(e)).map((e) => w.slice(0, -e.length)).filter((x) => lex.pos(x).n > 0);
+  for (const [word, pos] of [[w, 'n'], [w, 'a'], ...stems.map((x) => [x, 'n'])] as [string, LexPos][]) {
+    for (const h of lex.hypernyms(word, pos, 3)) {
       for (const k of NAMING_CLASSES) if (h === k || h.endsWith(`_${k}`)) return k;
       const named = HYPERNYM_CLASSES.get(h);
-      if (named !== undefined) return named;
+      if (named !== undefined && (named[1] === null || lex.lexFile?.(word, pos) === named[1])) return named[0];
     }
   }
   return null;
@@ -1199,6 +1226,14 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     return { kind: 'string', keyType: 'string', extra: {}, suffix: 'detail', ratioChoice: false, namePrefix: null, valueClients };
   }
   if (usable) {
+    // A class word said in the value's place ("a jade colour" beside "green eyes") names the class, no alternative:
+    // it is the key's suffix (eye_color) when the other values still make a choice.
+    // Said alone as an option ("colour print" / "monochrome print", "print in colour"), the class word is a value.
+    const classWords = values.filter((v) => NAMING_CLASSES.has(v));
+    if (classWords.length === 1 && values.length >= 3 && modifiedClassWord(parsed, classWords[0] as string, says)) {
+      for (const p of parsed) for (const v of values) if (v !== classWords[0] && says(p, v)) addValue(v, p);
+      return { kind: 'enum', keyType: 'string', extra: {}, suffix: classWords[0] as string, ratioChoice: false, namePrefix: null, valueClients };
+    }
     for (const p of parsed) for (const v of values) if (says(p, v)) addValue(v, p);
     // Alternatives that are kinds of one thing name the choice by it (taxi / limousine / minivan → car_type).
     const kind = kindOfAlternatives(ev, concept);
@@ -1218,6 +1253,14 @@ function typeFromEvidence(ev: Evidence, concept: Concept, headWords: string[], y
     const kept = headWords.filter((w) => !named.includes(w));
     headWords.splice(0, headWords.length, ...(kept.length > 0 ? kept : head !== null ? [head] : []));
     return { kind: 'enum', keyType: 'string', extra: {}, suffix: enumSuffix(ev, { ...concept, head, values: named }, headWords), ratioChoice: false, namePrefix: null, valueClients, names: true };
+  }
+  // Kinds of one thing said alone, no noun they modify ("I carry my violin", "two drums for the band"): a choice
+  // named by the kind (cohyponym.ts valueNounKind: instrument_type), not a flag named by the commonest value.
+  const alone = options.max_enum_values > 0 && labelled(ev) ? valueNounChoice(ev) : null;
+  if (alone !== null) {
+    for (const p of parsed) for (const v of alone.values) if (p.words.includes(v)) addValue(v, p);
+    headWords.splice(0, headWords.length);
+    return { kind: 'enum', keyType: 'string', extra: {}, suffix: 'type', ratioChoice: false, namePrefix: null, valueClients, kindWords: [alone.kind.split('_').pop() as string] };
   }
   // Alternatives distinct clients put in one slot of one word ("business trip" / "leisure trip", "pay by card" /
   // "pay on invoice"), though no WordNet sibling nor a shared head shows them (frames.ts): a choice, not a flag.
@@ -1385,6 +1428,41 @@ function kindOfAlternatives(ev: Evidence, concept: Concept): string[] | null {
   const kind = sharedKind(ev.lex, values, head);
   // Named by the kind's last word, as the evolver names a choice joined from two keys (cohyponym.ts kindChoiceName).
   return kind === null ? null : [kind.split('_').pop() as string];
+}
+
+/**
+ * A choice said by its values alone (zhou §6.2.2 step 3, "enum when several alternatives are stated by distinct
+ * clients"): nouns `min_value_clients` clients say each (readable English, never a verb, an adjective, a proper noun
+ * or a unit), kinds of one thing in WordNet (cohyponym.ts valueNounKind), at most max_enum_values of them, never two
+ * in most of one value's fragments, together in the choice share of the fragment mass. No other noun may carry that
+ * share: a noun most clients say beside the values ("cabin" in "my dog in the cabin", "frame" in "an oak frame") is
+ * what the need is about, and the modifier path reads its values. Null otherwise.
+ */
+function valueNounChoice(ev: Evidence): { kind: string; values: string[] } | null {
+  const { vocab, parsed, withWord, isVerb, isAdj, readable, posOf, options, needClients } = ev;
+  const minClients = Math.max(2, needClients);
+  const total = mass(parsed);
+  const nouns = vocab.filter((w) => w.length >= 3 && posOf.get(w) === 'n' && !isVerb(w) && !isAdj(w) && readable(w) && !measureUnit(ev.lex, w) && !deicticTime(ev.lex, w) && !NUMBER_WORDS.has(w) && !TIME_UNITS.has(w));
+  // A value refused ("no taxi please") is no alternative chosen: only fragments that say no negation count for it.
+  const said = nouns.map((w) => ({ word: w, ps: withWord(w).filter((p) => !p.negated) })).filter((n) => voterCount(n.ps) >= minClients);
+  const found = valueNounKind(ev.lex, said.map((n) => ({ word: n.word, weight: voterCount(n.ps) })));
+  if (found === null || found.values.length > options.max_enum_values) return null;
+  const values = [...found.values];
+  // Alternatives: a value said beside another in most of its fragments is wording, not another choice.
+  if (values.some((v) => {
+    const ps = withWord(v);
+    return mass(ps.filter((p) => values.some((o) => o !== v && p.words.includes(o)))) * 2 > mass(ps);
+  })) return null;
+  if (mass(parsed.filter((p) => !p.negated && values.some((v) => p.words.includes(v)))) < CHOICE_SHARE * total) return null;
+  // Two needs in one cluster, not one choice: every value comes with a noun of its own, said in most of its
+  // fragments and never beside another value ("a crib for the baby" / "a wheelchair at the gate").
+  const ownContext = (v: string): boolean => {
+    const ps = withWord(v).filter((p) => !p.negated);
+    return said.some((n) => !values.includes(n.word) && mass(ps.filter((p) => p.words.includes(n.word))) * 2 > mass(ps) && values.every((o) => o === v || !withWord(o).some((p) => p.words.includes(n.word))));
+  };
+  if (values.every(ownContext)) return null;
+  if (said.some((n) => !values.includes(n.word) && mass(n.ps) >= CHOICE_SHARE * total)) return null;
+  return { kind: found.kind, values };
 }
 
 /**
@@ -1683,7 +1761,8 @@ function assembleCandidate(
   const review = closedVocabulary(keyName, ratioChoice ? [] : headWords, enumValues, kind, parsed, needClients);
   // zhou §7: a choice among capitalised names may hold a person's name that no context showed: never published unreviewed.
   if (t.names === true && kind === 'enum') review.push(`values ${enumValues.map(String).join(', ')} are names clients capitalised: an operator checks none is a person's name`);
-  const refines = matchExisting(existing, keyName, headWords, key, enumValues);
+  const property = statesProperty(ev);
+  const refines = matchExisting(existing, keyName, headWords, key, enumValues, (w) => property && unsaidAct(ev, w));
   return {
     ok: true,
     candidate: {
@@ -1993,7 +2072,7 @@ function onlyWord(parsed: readonly Parsed[], rawOf: ReadonlyMap<string, string[]
  */
 function slotEvidence(
   parsed: readonly Parsed[],
-  c: { isVerb: (w: string) => boolean; isNoun: (w: string) => boolean; isAdj: (w: string) => boolean; canModify: (w: string) => boolean; needClients: number },
+  c: { isVerb: (w: string) => boolean; isNoun: (w: string) => boolean; isAdj: (w: string) => boolean; canModify: (w: string) => boolean; needClients: number; sameValue?: (a: string, b: string) => boolean },
 ): { slotWords: Set<string>; phraseHeads: Set<string> } {
   const slotWords = new Set<string>();
   const phraseHeads = new Set<string>();
@@ -2012,7 +2091,7 @@ function slotEvidence(
     for (const w of words) if (!w.startsWith('#') && !c.isVerb(w)) slotWords.add(w);
   }
   const phrases = parsed.map((p) => ({ voters: p.voters, seq: p.toks.filter((t) => t.kind === 'word').map((t) => ({ v: t.v, i: t.i ?? -9 })) }));
-  const paradigm = paradigmModifiers(phrases, c.isNoun, c.canModify, c.needClients, PARADIGM_OVERLAP);
+  const paradigm = paradigmModifiers(phrases, c.isNoun, c.canModify, c.needClients, PARADIGM_OVERLAP, c.sameValue);
   for (const w of paradigm.modifiers) slotWords.add(w);
   for (const w of paradigm.heads) {
     slotWords.delete(w);
@@ -2315,20 +2394,62 @@ function closedVocabulary(keyName: string, headWords: readonly string[], values:
  * candidate is, when its concept word is a word of that key's name and the
  * types agree, or its values overlap that key's enum by half. Null otherwise.
  */
-function matchExisting(existing: readonly KeyDefinition[], keyName: string, headWords: readonly string[], key: KeyDefinition, values: readonly JsonValue[]): string | null {
+function matchExisting(existing: readonly KeyDefinition[], keyName: string, headWords: readonly string[], key: KeyDefinition, values: readonly JsonValue[], unsaidAct: (w: string) => boolean = () => false): string | null {
   const headNoun = headWords[headWords.length - 1];
+  const mine = new Set(keyName.split('_').map(singular));
   for (const k of existing) {
     if (k.key_name === OTHER_KEY) continue;
     if (k.key_name === keyName) return k.key_name;
     const words = new Set(k.key_name.split('_').map(singular));
     const typeOk = k.key_type === key.key_type || (k.key_type === 'number' && key.key_type === 'integer');
-    if (headNoun && words.has(singular(headNoun)) && typeOk && nestedNames(keyName, k.key_name)) return k.key_name;
+    // The existing key names an act on the noun ("eye_enlargement") the fragments never say: another need on it.
+    const otherAct = [...words].some((w) => !mine.has(w) && unsaidAct(w));
+    if (headNoun && words.has(singular(headNoun)) && typeOk && !otherAct && nestedNames(keyName, k.key_name)) return k.key_name;
     if (values.length > 0 && Array.isArray(k.enum) && k.enum.length > 0) {
       const overlap = values.filter((v) => (k.enum as readonly JsonValue[]).includes(v)).length;
       if (overlap >= Math.min(2, values.length, k.enum.length) && overlap * 2 >= values.length) return k.key_name;
     }
   }
   return null;
+}
+
+/**
+ * Whether a class word is said in most of its fragments (by mass) after a word that modifies it ("a jade colour",
+ * "green colour": the next raw token after a content word), which names the class; said first or after a function word
+ * ("colour print", "print in colour") it is one option of the choice.
+ */
+function modifiedClassWord(parsed: readonly Parsed[], c: string, says: (p: Parsed, v: string) => boolean): boolean {
+  const withC = parsed.filter((p) => says(p, c));
+  const modified = withC.filter((p) => p.toks.some((t) => t.kind === 'word' && t.v === c && t.i !== undefined && p.toks.some((u) => u.kind === 'word' && u.i === (t.i as number) - 1 && u.v.length >= 3 && !PROP_ONE_LEADS.has(u.v))));
+  return mass(modified) * 2 > mass(withC);
+}
+
+/**
+ * Whether the fragments state a property of the thing, not a request: two or more words clients say that are values
+ * of one naming class ("green", "hazel", "blue": colours). Only such a cluster is kept from refining a key named by
+ * an act it never says (eye colours are no eye_enlargement); a bare need for the thing ("a wheelchair at the gate",
+ * "the date is …") still refines the base key of that thing (wheelchair_assistance, departure_date).
+ */
+function statesProperty(ev: Evidence): boolean {
+  const byClass = new Map<string, number>();
+  for (const w of ev.vocab) {
+    const c = classOf(ev.lex, w);
+    if (c !== null && NAMING_CLASSES.has(c)) byClass.set(c, (byClass.get(c) ?? 0) + 1);
+  }
+  return [...byClass.values()].some((n) => n >= 2);
+}
+
+/**
+ * Whether `w` is a noun of an act (WordNet files it in `noun.act`: enlargement, removal) that no fragment says, nor
+ * a verb it is derived from or derives ("enlarge"): a key named by that act is about doing it, which these clients
+ * never asked.
+ */
+function unsaidAct(ev: Evidence, w: string): boolean {
+  const { lex } = ev;
+  if (!ASCII_WORD.test(w) || lex.lexFile?.(w, 'n') !== 'noun.act') return false;
+  const said = new Set(ev.vocab);
+  const verbs = lex.derived?.(w, 'n', 'v') ?? [];
+  return !said.has(w) && !verbs.some((v) => said.has(v));
 }
 
 /**

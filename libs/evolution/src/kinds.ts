@@ -190,6 +190,7 @@ export function countedNoun<P>(
  * Alternatives of one slot read off noun phrases (zhou §6.2.2 values): the words standing right before one noun
  * ("glossy paper", "satin paper", "matte paper") from at least `needClients` clients each, kept when their
  * clients are mostly distinct (a client says one of them, not several: alternatives, not phrasings of one need).
+ * `sameValue(a, b)` tells two words of one value (one a kind of the other): their shared clients count as no overlap.
  * Returns the modifiers of every noun with at least two such modifiers, and those nouns (the phrases' heads).
  */
 export function paradigmModifiers(
@@ -198,6 +199,7 @@ export function paradigmModifiers(
   canModify: (w: string) => boolean,
   needClients: number,
   maxOverlap: number,
+  sameValue: (a: string, b: string) => boolean = () => false,
 ): { readonly modifiers: Set<string>; readonly heads: Set<string> } {
   const byNoun = new Map<string, Map<string, Set<string>>>();
   for (const f of fragments) {
@@ -219,7 +221,8 @@ export function paradigmModifiers(
     if (strong.length < 2) continue;
     const kept = strong.filter(([w, cs]) => {
       const others = new Set<string>();
-      for (const [o, ocs] of strong) if (o !== w) for (const c of ocs) others.add(c);
+      // A client saying one value in two words ("aluminium frame", "metal frame": aluminium is a metal) says one value.
+      for (const [o, ocs] of strong) if (o !== w && !sameValue(w, o)) for (const c of ocs) others.add(c);
       let shared = 0;
       for (const c of cs) if (others.has(c)) shared++;
       return shared <= maxOverlap * cs.size;

@@ -72,6 +72,15 @@ describe('paradigmModifiers', () => {
     const p = paradigmModifiers([frag(['a', 'b'], 'desk', 'lamp'), frag(['a', 'b'], 'bright', 'lamp')], noun, () => true, 2, 0.5);
     expect(p.modifiers.size).toBe(0);
   });
+  it('two words of one value (sameValue: aluminium is a metal) share clients without ceasing to be alternatives of another value', () => {
+    const fs = [frag(['a', 'b', 'c'], 'aluminium', 'desk'), frag(['a', 'b'], 'metal', 'desk'), frag(['d', 'e'], 'oak', 'desk')];
+    const same = (x: string, y: string): boolean => [x, y].sort().join() === 'aluminium,metal';
+    expect([...paradigmModifiers(fs, noun, () => true, 2, 0.5, same).modifiers].sort()).toEqual(['aluminium', 'metal', 'oak']);
+    // Without it the two wordings overlap and fall, and one value is left: no alternatives.
+    expect(paradigmModifiers(fs, noun, () => true, 2, 0.5).modifiers.size).toBe(0);
+    // Two other values the same clients say stay phrasings, whatever sameValue says of other pairs.
+    expect(paradigmModifiers([frag(['a', 'b'], 'pine', 'desk'), frag(['a', 'b'], 'oak', 'desk')], noun, () => true, 2, 0.5, same).modifiers.size).toBe(0);
+  });
 });
 
 describe('foldVariants', () => {

@@ -13,7 +13,7 @@ import { createOfflineMapper } from '@parley/client/offline';
 import { countsNounByWordNet, createParleyClient, valuesOutOfPlace } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
-import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, wordProfile, type Lexicon } from '@parley/evolution';
+import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, valueNounKind, wordProfile, type Lexicon } from '@parley/evolution';
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { createSemanticPool, securityRelevance } from '@parley/pool';
@@ -238,6 +238,20 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const lex = await wordnetLexicon();
       const short = t.slice(0, 2048);
       return induceKey([{ text: 'a taxi from the airport', count: 2, clients: ['a', 'b'] }, { text: 'a limousine from the airport', count: 2, clients: ['c', 'd'] }, { text: `a ${short} trip`, count: 2, clients: ['e', short] }, { text: 'a business trip', count: 2, clients: ['g', 'h'] }], undefined, { lexicon: lex });
+    },
+  },
+  {
+    // A choice said by its values alone (valueNounKind: fragment nouns looked up, summed in a Map), and the inducer
+    // path that reads it (valueNounChoice): kinds of one thing said as nouns, the hostile text beside them.
+    name: 'evolution valueNounKind and the value-noun choice (WordNet lexicon)',
+    files: ['libs/evolution/src/cohyponym.ts', 'libs/evolution/src/induce.ts'],
+    run: async (t) => {
+      const lex = await wordnetLexicon();
+      const short = t.slice(0, 2048);
+      return [
+        valueNounKind(lex, [{ word: t, weight: 3 }, { word: 'guitar', weight: 2 }, { word: 'drum', weight: 2 }]),
+        induceKey([{ text: 'I carry my violin', count: 2, clients: ['a', 'b'] }, { text: 'bringing my guitar', count: 2, clients: ['c', 'd'] }, { text: `my ${short} and a drum`, count: 2, clients: ['e', short] }], undefined, { lexicon: lex }),
+      ];
     },
   },
   { name: 'evolution wordProfile', files: ['libs/evolution/src/sibling.ts'], run: (t) => profileCosine(wordProfile([{ text: t, count: 1 }]), wordProfile([{ text: `${t} sky`, count: 2, clients: ['a', 'b'] }])) },
