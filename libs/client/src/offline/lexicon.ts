@@ -14,6 +14,8 @@ import type { Pos, Synset, WordNet } from '@parley/embeddings';
 const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
 /** Parts of speech that mark a common word: one edit from such a word is a slip of it, not of a town (`placeSlip`). */
 const COMMON_POS: readonly Pos[] = ['v', 'a', 'r'];
+/** Parts of speech whose first sense `meaningWords` reads: what a thing is or looks like, not what is done. */
+const MEANING_POS: readonly Pos[] = ['n', 'a'];
 /** Senses per lemma and part of speech whose synonyms count (most frequent first). */
 const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
@@ -123,6 +125,7 @@ export class Lexicon {
   private readonly addingCache = new Map<string, boolean>();
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
+  private readonly meaningCache = new Map<string, ReadonlySet<string>>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
@@ -640,6 +643,34 @@ export class Lexicon {
       if (frontier.some(test)) return true;
     }
     return false;
+  }
+
+  /**
+   * What a word the user said means, one WordNet step out (draft-zhou §6.1: a value said in other words): for each
+   * part of speech, the one-word members of its first sense and that sense's definition words, quoted examples left
+   * out ("movie" → film; "hollywood" → film, industry; "cozy" → warmth, comforting). Only a word's first sense, the
+   * one WordNet lists as most used, so a rare sense's words ("blockbuster": a bomb) do not speak for it. Lowercase;
+   * the word's own forms left out; empty without WordNet or for a word it does not know.
+   */
+  meaningWords(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const hit = this.meaningCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      for (const pos of MEANING_POS) {
+        const lemma = wn.baseForms(w, pos)[0];
+        const offset = lemma === undefined ? undefined : wn.lookup(lemma, pos)?.offsets[0];
+        const syn = offset === undefined ? undefined : wn.synset(pos, offset);
+        if (!syn) continue;
+        for (const m of syn.words) if (!m.includes('_')) out.add(m);
+        for (const g of this.glossOf(syn)) out.add(g);
+      }
+      for (const own of this.lemmas(w)) out.delete(own);
+    }
+    remember(this.meaningCache, w, out);
+    return out;
   }
 
   /** Whether a word the user said is `evoked` (a word of `senseWords`): its lemma, or through `adjectiveForms`. */

@@ -545,15 +545,123 @@ function clippedValues(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** Ordinal words an enum value may be ("first" class): a closed class, English and as glossed. */
+const ORDINAL_WORDS: ReadonlySet<string> = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'last']);
+
+/**
+ * Whether an enum value that is an ordinal ("first") counts another noun where it is said ("the first week of
+ * January", "the first thing"): the noun right after it is neither a cue of the key ("first class") nor a word of
+ * another value. Such a value is said where it cannot belong, and is not read (draft-zhou §6.1).
+ */
+function ordinalOutOfPlace(c: Ctx, k: KeyPlan, at: number, to: number): boolean {
+  if (to !== at + 1 || !ORDINAL_WORDS.has((c.tokens[at] as Token).lower)) return false;
+  const next = c.tokens[to];
+  if (!next || next.kind !== 'word' || FUNCTION_WORDS.has(next.lower) || !c.lex.hasNoun(next.lower)) return false;
+  if (k.cues.some((q) => c.lex.match(next.lower, q) > 0)) return false;
+  return !k.enumForms.some((f) => f.via === 'value' && f.words.some((w) => c.lex.sameLemma(next.lower, w)));
+}
+
+/** Verbs that say what a thing resembles when "like" follows ("look like", "feel like"): a closed class. */
+const RESEMBLING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'looking', 'feel', 'feels', 'feeling', 'seem', 'seems', 'appear', 'appears', 'sound', 'sounds']);
+/** Words a hyphen joins after another to make it a likeness ("movie-like", "film-style"): a closed class. */
+const LIKENESS_SUFFIXES: ReadonlySet<string> = new Set(['like', 'style', 'esque', 'ish', 'inspired', 'looking']);
+/** How far back (tokens, one clause) "look like" may frame a word ("look like a still from a hollywood film"). */
+const RESEMBLANCE_WINDOW = 7;
+
+/**
+ * Whether the word at `at` is said as a likeness: inside "look / feel / seem like …" in its clause, or joined by a
+ * hyphen to "-like", "-style" ("movie-like"). What a thing should look like is its look, as a cue of the key says.
+ */
+function saidAsLikeness(c: Ctx, at: number): boolean {
+  const t = c.tokens[at] as Token;
+  const next = c.tokens[at + 1];
+  if (next && c.text[t.end] === '-' && next.start === t.end + 1 && LIKENESS_SUFFIXES.has(next.lower)) return true;
+  for (let j = at - 1; j >= 1 && at - j <= RESEMBLANCE_WINDOW; j--) {
+    const w = c.tokens[j] as Token;
+    if (isClausePunct(w)) return false;
+    if (w.lower === 'like' && RESEMBLING_VERBS.has((c.tokens[j - 1] as Token).lower)) return true;
+  }
+  return false;
+}
+
+/** The one-word forms a value's sense is said by: the value itself and the words its WordNet sense evokes. */
+function senseAnchors(k: KeyPlan, value: JsonValue): string[] {
+  return k.enumForms.filter((f) => f.value === value && f.words.length === 1 && (f.via === 'sense' || f.via === 'value')).map((f) => f.words[0] as string);
+}
+
+/** The values whose sense a word's first WordNet meaning names (`Lexicon.meaningWords`), each by one of its anchors. */
+function valuesMeant(c: Ctx, k: KeyPlan, word: string): Set<JsonValue> {
+  const out = new Set<JsonValue>();
+  const meaning = c.lex.meaningWords(word);
+  if (meaning.size === 0) return out;
+  for (const f of k.enumForms) {
+    if (f.words.length !== 1 || (f.via !== 'sense' && f.via !== 'value') || out.has(f.value)) continue;
+    const anchor = f.words[0] as string;
+    if ([...meaning].some((m) => m === anchor || c.lex.sameLemma(m, anchor))) out.add(f.value);
+  }
+  return out;
+}
+
+/** Tokens either side (one clause, commas allowed) where a second word evoking the same value agrees with the first. */
+const AGREEMENT_WINDOW = 3;
+
+/**
+ * Whether another word beside `[at, to)` (within `AGREEMENT_WINDOW` tokens, in its clause; a comma of a list of
+ * adjectives allowed) evokes the same value, by its sense or its first meaning: "a frosty, bluish mood", "an icy,
+ * wintry feel". Two words agreeing on one value say it as a cue would; one alone is as often said of something else.
+ */
+function agreeingEvidence(c: Ctx, k: KeyPlan, value: JsonValue, at: number, to: number): boolean {
+  const anchors = senseAnchors(k, value);
+  const evokes = (j: number): boolean => {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
+    return anchors.some((a) => c.lex.evokes(t.lower, a)) || valuesMeant(c, k, t.lower).has(value);
+  };
+  for (const [from, step] of [[at - 1, -1], [to, 1]] as const) {
+    for (let j = from, n = 0; j >= 0 && j < c.tokens.length && n < AGREEMENT_WINDOW; j += step, n++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t) && t.text !== ',') break;
+      if (evokes(j)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A value said by a word whose first WordNet meaning names the value's sense (draft-zhou §6.1, the template's enum
+ * read with WordNet one step further on the user's side): "movie" is a film and "Hollywood" the film industry, so
+ * cinematic; "cozy" affords warmth, so warm. Only when exactly one value is named, and only where the word is said of
+ * the look (a cue of the key, a noun for a quality after it, a likeness, or a second word agreeing): alone such a word
+ * is as often about something else ("a movie night"), and nothing is read. Less sure than the sense's own words.
+ */
+function enumMeanings(c: Ctx, k: KeyPlan): void {
+  if (!k.enumForms.some((f) => f.via === 'sense')) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word' || !isContent(t) || k.cues.some((q) => c.lex.match(t.lower, q) > 0)) continue;
+    // A word that says a value itself, or one of its sense's words, is read by `enums`.
+    if (k.enumForms.some((f) => f.words.length === 1 && (f.via === 'sense' ? c.lex.evokes(t.lower, f.words[0] as string) : c.lex.sameLemma(t.lower, f.words[0] as string)))) continue;
+    const values = valuesMeant(c, k, t.lower);
+    if (values.size !== 1) continue;
+    const value = [...values][0] as JsonValue;
+    const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, i + 1, k.cues, 2);
+    if (!cued && !qualityAfter(c, i + 1) && !saidAsLikeness(c, i) && !agreeingEvidence(c, k, value, i, i + 1)) continue;
+    if (!senseSaid(c, i + 1, true, false) || senseUndone(c, i, i + 1, k.cues)) continue;
+    pushValue(c, { key: k.name, value, confidence: cued ? 0.6 : 0.55, tokens: span(i, hyphenatedEnd(c, i + 1)), rule: 'enum_meaning' });
+  }
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
     for (let i = 0; i < c.tokens.length; i++) {
       if (!formMatches(c, i, form.words, form.via === 'sense' ? 'sense' : form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
-      // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look") says how the
-      // thing looks, as the key's cue would; qualifying a thing ("hot chocolate", "a cold sore") it does not.
-      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && qualityAfter(c, to));
+      if (form.via === 'value' && ordinalOutOfPlace(c, k, i, to)) continue;
+      // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look"), said as a
+      // likeness ("look like an old polaroid", "movie-like") or beside another word evoking the same value ("a frosty,
+      // bluish mood") says how the thing looks, as the key's cue would; qualifying a thing ("hot chocolate") it does not.
+      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && (qualityAfter(c, to) || saidAsLikeness(c, i) || agreeingEvidence(c, k, form.value, i, to)));
       if (form.via === 'sense' && (!senseSaid(c, to, cued, form.definition === true) || senseUndone(c, i, to, cues))) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
@@ -572,6 +680,7 @@ function enums(c: Ctx, k: KeyPlan): void {
   }
   grades(c, k);
   clippedValues(c, k);
+  enumMeanings(c, k);
   // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
   for (const form of k.enumForms) {
     if (form.via !== 'value' || form.words.length < 2) continue;
