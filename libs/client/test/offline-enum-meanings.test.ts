@@ -1,0 +1,69 @@
+import { flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Lexicon } from '../src/offline/lexicon';
+import { loadLexicon, map } from './offline-fixture';
+
+// Enum values said in other words (draft-zhou §6.1, Figure 1 step 4): a word whose first WordNet meaning names one
+// value's sense, a likeness ("look like …", "…-like"), two words agreeing on a value, and an ordinal that counts
+// another noun. Sentences of our own, not the bench's. Reference: Thursday 2026-11-26 in Paris.
+let lex: Lexicon;
+
+beforeAll(async () => {
+  lex = await loadLexicon();
+}, 120_000);
+
+describe('Lexicon.meaningWords', () => {
+  it('reads the first sense of a noun or adjective: its members and its definition words', () => {
+    expect(lex.meaningWords('movie')).toContain('film');
+    expect(lex.meaningWords('hollywood')).toContain('film');
+    expect(lex.meaningWords('cozy')).toContain('warmth');
+    // Not a rarer sense: a blockbuster's first sense is a bomb.
+    expect(lex.meaningWords('blockbuster')).not.toContain('movie');
+    expect(lex.meaningWords('movie')).not.toContain('movie');
+  });
+
+  it('is empty for what WordNet does not know, and for hostile strings', () => {
+    for (const w of ['', '__proto__', 'toString', '\u0000', '\ud800', 'a'.repeat(1 << 20)]) expect(lex.meaningWords(w).size, JSON.stringify(w.slice(0, 20))).toBe(0);
+    // "constructor" is an English word (a builder): its meaning, read as any other word's, not Object's.
+    expect(lex.meaningWords('constructor')).toContain('builder');
+  });
+});
+
+describe('an enum value named by a word of its meaning', () => {
+  it('maps it where it is said of the look: a likeness, a hyphen, a noun for a quality', async () => {
+    expect((await map(photoRetouchTemplate, 'I want the portrait to look like a frame from a movie')).payload['filter_style']).toBe('cinematic');
+    expect((await map(photoRetouchTemplate, 'a hollywood-style grade for my headshot')).payload['filter_style']).toBe('cinematic');
+    expect((await map(photoRetouchTemplate, 'a cozy tone for the family picture')).payload['filter_style']).toBe('warm');
+  });
+
+  it('reads nothing from such a word said of something else', async () => {
+    const movie = await map(photoRetouchTemplate, 'we saw a movie yesterday, please whiten my teeth');
+    expect(movie.payload['filter_style']).toBeUndefined();
+    expect(movie.payload['teeth_whitening']).toBe(true);
+    expect((await map(photoRetouchTemplate, 'a picture of our cozy cabin, blur the background')).payload['filter_style']).toBeUndefined();
+  });
+});
+
+describe('a value sense said as a likeness or by two agreeing words', () => {
+  it('maps an evoked word framed by "look like" or "feel like"', async () => {
+    expect((await map(photoRetouchTemplate, 'make the shot feel like an old photograph from my grandparents')).payload['filter_style']).toBe('vintage');
+  });
+
+  it('maps two words agreeing on one value, and not one alone', async () => {
+    expect((await map(photoRetouchTemplate, 'give the lake picture an icy, wintry vibe')).payload['filter_style']).toBe('cool');
+    expect((await map(photoRetouchTemplate, 'the lake picture from that icy morning, remove the dust spot')).payload['filter_style']).toBeUndefined();
+  });
+});
+
+describe('an ordinal enum value that counts another noun', () => {
+  it('is no cabin in "the first week of March"', async () => {
+    const m = await map(flightBookingTemplate, 'a flight from Rome to Oslo in the first week of March');
+    expect(m.payload['cabin_class']).toBeUndefined();
+    expect(m.other.join(' ')).toContain('first');
+  });
+
+  it('is still a cabin said alone or before its cue', async () => {
+    expect((await map(flightBookingTemplate, 'fly me from Rome to Oslo tomorrow in first, please')).payload['cabin_class']).toBe('first');
+    expect((await map(flightBookingTemplate, 'a first class flight from Rome to Oslo tomorrow')).payload['cabin_class']).toBe('first');
+  });
+});
