@@ -52,6 +52,8 @@ describe('a value sense said as a likeness or by two agreeing words', () => {
   it('maps two words agreeing on one value, and not one alone', async () => {
     expect((await map(photoRetouchTemplate, 'give the lake picture an icy, wintry vibe')).payload['filter_style']).toBe('cool');
     expect((await map(photoRetouchTemplate, 'the lake picture from that icy morning, remove the dust spot')).payload['filter_style']).toBeUndefined();
+    // A noun whose definition says the word before it ("chocolate": drunk hot) is no second word for the look.
+    expect((await map(photoRetouchTemplate, 'my hot chocolate spilled on the photo, remove the stain')).payload['filter_style']).toBeUndefined();
   });
 });
 

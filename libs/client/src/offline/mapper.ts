@@ -607,7 +607,7 @@ const AGREEMENT_WINDOW = 3;
 
 /**
  * Whether another word beside `[at, to)` (within `AGREEMENT_WINDOW` tokens, in its clause; a comma of a list of
- * adjectives allowed) evokes the same value, by its sense or its first meaning: "a frosty, bluish mood", "an icy,
+ * adjectives allowed) evokes the same value by its sense: "a frosty, bluish mood", "an icy,
  * wintry feel". Two words agreeing on one value say it as a cue would; one alone is as often said of something else.
  */
 function agreeingEvidence(c: Ctx, k: KeyPlan, value: JsonValue, at: number, to: number): boolean {
@@ -615,7 +615,9 @@ function agreeingEvidence(c: Ctx, k: KeyPlan, value: JsonValue, at: number, to: 
   const evokes = (j: number): boolean => {
     const t = c.tokens[j] as Token;
     if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
-    return anchors.some((a) => c.lex.evokes(t.lower, a)) || valuesMeant(c, k, t.lower).has(value);
+    // A word's sense, not its first meaning: a noun's definition names what it is usually said with ("chocolate":
+    // drunk hot), not a second word for the look.
+    return anchors.some((a) => c.lex.evokes(t.lower, a));
   };
   for (const [from, step] of [[at - 1, -1], [to, 1]] as const) {
     for (let j = from, n = 0; j >= 0 && j < c.tokens.length && n < AGREEMENT_WINDOW; j += step, n++) {
@@ -631,7 +633,7 @@ function agreeingEvidence(c: Ctx, k: KeyPlan, value: JsonValue, at: number, to: 
  * A value said by a word whose first WordNet meaning names the value's sense (draft-zhou §6.1, the template's enum
  * read with WordNet one step further on the user's side): "movie" is a film and "Hollywood" the film industry, so
  * cinematic; "cozy" affords warmth, so warm. Only when exactly one value is named, and only where the word is said of
- * the look (a cue of the key, a noun for a quality after it, a likeness, or a second word agreeing): alone such a word
+ * the look (a cue of the key, a noun for a quality after it, a likeness): alone such a word
  * is as often about something else ("a movie night"), and nothing is read. Less sure than the sense's own words.
  */
 function enumMeanings(c: Ctx, k: KeyPlan): void {
@@ -645,7 +647,8 @@ function enumMeanings(c: Ctx, k: KeyPlan): void {
     if (values.size !== 1) continue;
     const value = [...values][0] as JsonValue;
     const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, i + 1, k.cues, 2);
-    if (!cued && !qualityAfter(c, i + 1) && !saidAsLikeness(c, i) && !agreeingEvidence(c, k, value, i, i + 1)) continue;
+    // Not by a second word agreeing: "hot chocolate" agrees with chocolate's definition (drunk hot) and is no look.
+    if (!cued && !qualityAfter(c, i + 1) && !saidAsLikeness(c, i)) continue;
     if (!senseSaid(c, i + 1, true, false) || senseUndone(c, i, i + 1, k.cues)) continue;
     pushValue(c, { key: k.name, value, confidence: cued ? 0.6 : 0.55, tokens: span(i, hyphenatedEnd(c, i + 1)), rule: 'enum_meaning' });
   }
