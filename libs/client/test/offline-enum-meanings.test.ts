@@ -69,3 +69,24 @@ describe('an ordinal enum value that counts another noun', () => {
     expect((await map(flightBookingTemplate, 'a first class flight from Rome to Oslo tomorrow')).payload['cabin_class']).toBe('first');
   });
 });
+
+describe("a switch said by the adjective of its action's result", () => {
+  it('reads the adjective a verb definition gives its result', () => {
+    expect([...lex.resultAdjectives('enlargement')]).toContain('large');
+    expect([...lex.resultAdjectives('whitening')]).toContain('white');
+    // "make less distinct" takes a quality away: no result adjective.
+    expect(lex.resultAdjectives('blur').has('less')).toBe(false);
+    for (const w of ['', '__proto__', '\u0000', 'z'.repeat(1 << 20)]) expect(lex.resultAdjectives(w).size).toBe(0);
+  });
+
+  it('maps it asked for beside the switch object: a comparative, a wish, a list item', async () => {
+    expect((await map(photoRetouchTemplate, 'could my eyes look bigger in the wedding portrait')).payload['eye_enlargement']).toBe(true);
+    expect((await map(photoRetouchTemplate, 'light skin smoothing, huge eyes')).payload['eye_enlargement']).toBe(true);
+  });
+
+  it('reads no switch from a description, a refusal, or a fine-grained degree', async () => {
+    for (const text of ['my big eyes look tired in this portrait, smooth the skin', "please don't make my eyes bigger", 'make the eyes a tiny bit bigger']) {
+      expect((await map(photoRetouchTemplate, text)).payload['eye_enlargement'], text).toBeUndefined();
+    }
+  });
+});

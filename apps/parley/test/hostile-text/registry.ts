@@ -472,15 +472,16 @@ export const TEXT_PATHS: readonly TextPath[] = [
   {
     // Enum values said in other words (draft-zhou §6.1): the outside string's words read for their first WordNet meaning
     // (`Lexicon.meaningWords`, `enumMeanings`), framed as a likeness ("look like …", "…-like"), beside an agreeing word,
-    // and as an ordinal before a noun (`ordinalOutOfPlace`). Cut as above where a template value is the outside string.
-    name: 'client mapUtterance (offline mapper, enum values by meaning, likeness, agreement, ordinals out of place)',
+    // as an ordinal before a noun (`ordinalOutOfPlace`), and a switch by its result's adjective (`resultAdjectives`). Cut
+    // as above where a template value is the outside string.
+    name: 'client mapUtterance (offline mapper, enum values by meaning, likeness, agreement, ordinals out of place, result adjectives)',
     files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts'],
     run: async (t) => {
       const cut = t.slice(0, 2000);
       const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));
       const photo = { ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', 'cinematic', 'warm', cut] } : k)) };
       return [
-        await client.mapUtterance(photoRetouchTemplate, `make it look like a ${t}-like ${t}, a frosty, ${t} mood`, REF).catch(refused),
+        await client.mapUtterance(photoRetouchTemplate, `make it look like a ${t}-like ${t}, a frosty, ${t} mood, ${t} eyes bigger ${t}, huge ${t} eyes`, REF).catch(refused),
         await client.mapUtterance(photo, `feel like a movie ${cut}, a cozy ${cut} tone`, REF).catch(refused),
         await client.mapUtterance(flightBookingTemplate, `Rome to Oslo in the first ${cut} of May`, REF).catch(refused),
       ];

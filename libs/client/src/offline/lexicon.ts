@@ -16,6 +16,8 @@ const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
 const COMMON_POS: readonly Pos[] = ['v', 'a', 'r'];
 /** Parts of speech whose first sense `meaningWords` reads: what a thing is or looks like, not what is done. */
 const MEANING_POS: readonly Pos[] = ['n', 'a'];
+/** A causative verb and the adjective of its result, in a verb's definition ("make larger", "turn white"); not after "less". */
+const CAUSATIVE = /\b(?:make|makes|turn|turns|render|renders)\s+(?:more\s+)?(?!less\b|more\b)([a-z]{3,20})\b/g;
 /** Senses per lemma and part of speech whose synonyms count (most frequent first). */
 const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
@@ -126,6 +128,7 @@ export class Lexicon {
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
   private readonly meaningCache = new Map<string, ReadonlySet<string>>();
+  private readonly resultCache = new Map<string, ReadonlySet<string>>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
@@ -670,6 +673,37 @@ export class Lexicon {
       for (const own of this.lemmas(w)) out.delete(own);
     }
     remember(this.meaningCache, w, out);
+    return out;
+  }
+
+  /**
+   * The adjectives an action's result is defined by (draft-zhou §6.1, a switch's name read with its meaning): the
+   * verbs of `action` (its base form as a verb, or the verbs its first noun senses derive from: "enlargement" →
+   * enlarge), their first `SYNONYM_SENSES` senses, and in each definition the adjective after a causative verb
+   * ("make larger", "turn white": large, white). Not one after "less" ("make less distinct" takes a quality away).
+   * Lowercase base forms; empty without WordNet.
+   */
+  resultAdjectives(action: string): ReadonlySet<string> {
+    const w = action.toLowerCase();
+    const hit = this.resultCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      const verbs = new Set(wn.baseForms(w, 'v'));
+      for (const lemma of wn.baseForms(w, 'n')) {
+        for (const offset of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+          for (const p of wn.synset('n', offset)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v' && p.target > 0) verbs.add(wn.synset('v', p.offset)?.words[p.target - 1] ?? '');
+        }
+      }
+      for (const verb of verbs) {
+        for (const offset of (wn.lookup(verb, 'v')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+          const definition = (wn.synset('v', offset)?.gloss ?? '').split(/;|"/)[0]?.toLowerCase() ?? '';
+          for (const m of definition.matchAll(CAUSATIVE)) for (const base of wn.baseForms(m[1] as string, 'a')) out.add(base);
+        }
+      }
+    }
+    remember(this.resultCache, w, out);
     return out;
   }
 

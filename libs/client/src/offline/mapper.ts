@@ -817,6 +817,7 @@ function booleans(c: Ctx, k: KeyPlan): void {
   if (!head || k.nameWords.length < 2) return;
   leftAsIs(c, k, head);
   actionAdjectives(c, k, head);
+  resultAdjectives(c, k, head);
   c.tokens.forEach((t, i) => {
     if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
     const neg = negationBefore(c, i);
@@ -898,6 +899,58 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       break;
     }
   }
+}
+
+/** Verbs that switch a thing on ("switch on the big-eyes effect", "apply whiter teeth"): a closed class. */
+const ON_VERBS: ReadonlySet<string> = new Set(['switch', 'turn', 'enable', 'apply', 'add', 'activate', 'use']);
+
+/** Whether the tokens `[from, to)` stand as a list item of their own: a clause mark or the text's edge either side. */
+function ownItem(c: Ctx, from: number, to: number): boolean {
+  const before = c.tokens[from - 1];
+  const after = c.tokens[to];
+  return (!before || isClausePunct(before)) && (!after || isClausePunct(after));
+}
+
+/**
+ * A switch's action said by the adjective its verb's definition gives its result (`Lexicon.resultAdjectives`:
+ * enlarge is "make larger", whiten "turn white"), or one of that adjective's synonyms ("bigger", "huge"), beside the
+ * switch's object within `ACTION_ADJECTIVE_WINDOW` tokens, in one clause ("make my eyes larger", "big eyes", "teeth
+ * whiter"): asked for under a wish, a verb switching it on, in a comparative, or as a list item of its own. Not with
+ * a negation, a verb of removing or keeping, or a word of degree in the clause ("a little bigger"): a fine-grained
+ * adjustment is for `other`, as the switch's description says.
+ */
+function resultAdjectives(c: Ctx, k: KeyPlan, head: string): void {
+  const results = c.lex.resultAdjectives(head);
+  const objects = k.nameWords.slice(0, -1);
+  if (results.size === 0 || objects.length === 0) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (!isContent(t) || c.lex.sameLemma(t.lower, head) || ![...c.lex.adjectiveForms(t.lower)].some((f) => results.has(f))) continue;
+    for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
+      const j = i + d;
+      const o = c.tokens[j];
+      if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
+      const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
+      if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
+      const clause = clauseAround(c, from, to);
+      if (clause.some((x) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower) || (x !== t && c.lex.degreeOf(x.lower) !== 0)))) break;
+      // A comparative ("larger", "whiter") asks for a change; a plain adjective may only describe ("my big eyes").
+      const comparative = t.lower.endsWith('er') && c.lex.lemmas(t.lower).some((l) => l !== t.lower);
+      const asked = comparative || wishBefore(c, to - 1) || clause.some((x) => ON_VERBS.has(x.lower)) || ownItem(c, from, to);
+      if (!asked) break;
+      c.out.push({ key: k.name, value: true, confidence: 0.85, tokens: span(from, to), rule: 'boolean_result' });
+      break;
+    }
+  }
+}
+
+/** The tokens of the clause around `[from, to)`: out to the nearest clause marks. */
+function clauseAround(c: Ctx, from: number, to: number): Token[] {
+  let a = from;
+  while (a > 0 && !isClausePunct(c.tokens[a - 1] as Token)) a--;
+  let b = to;
+  while (b < c.tokens.length && !isClausePunct(c.tokens[b] as Token)) b++;
+  return c.tokens.slice(a, b);
 }
 
 /** Verbs that keep their object as it is ("keep the backdrop crisp", "leave my teeth be"): a closed class. */
