@@ -90,3 +90,22 @@ describe("a switch said by the adjective of its action's result", () => {
     }
   });
 });
+
+describe('the middle of a range said in words', () => {
+  it('reads a word WordNet defines as the middle of a scale', () => {
+    expect(lex.isMidpoint('medium')).toBe(true);
+    expect(lex.isMidpoint('halfway')).toBe(true);
+    expect(lex.isMidpoint('strong')).toBe(false);
+    for (const w of ['', '__proto__', '\u0000', 'm'.repeat(1 << 20)]) expect(lex.isMidpoint(w)).toBe(false);
+  });
+
+  it("maps it beside the key's cue to the midpoint of the template's range", async () => {
+    expect((await map(photoRetouchTemplate, 'beach portrait, medium smoothing please')).payload['skin_smoothing']).toBe(5);
+    expect((await map(photoRetouchTemplate, 'smooth my skin, roughly halfway')).payload['skin_smoothing']).toBe(5);
+  });
+
+  it("reads no middle said of another noun, nor a count of people's", async () => {
+    expect((await map(photoRetouchTemplate, 'a medium coffee cup in my hand and smooth skin')).payload['skin_smoothing']).not.toBe(5);
+    expect((await map(flightBookingTemplate, 'Rome to Oslo tomorrow, the middle seat for one passenger')).payload['passenger_count']).not.toBe(5);
+  });
+});

@@ -472,7 +472,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
   {
     // Enum values said in other words (draft-zhou §6.1): the outside string's words read for their first WordNet meaning
     // (`Lexicon.meaningWords`, `enumMeanings`), framed as a likeness ("look like …", "…-like"), beside an agreeing word,
-    // as an ordinal before a noun (`ordinalOutOfPlace`), and a switch by its result's adjective (`resultAdjectives`). Cut
+    // as an ordinal before a noun (`ordinalOutOfPlace`), a switch by its result's adjective (`resultAdjectives`), the middle of a range (`midpoints`). Cut
     // as above where a template value is the outside string.
     name: 'client mapUtterance (offline mapper, enum values by meaning, likeness, agreement, ordinals out of place, result adjectives)',
     files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts'],
@@ -484,6 +484,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
         await client.mapUtterance(photoRetouchTemplate, `make it look like a ${t}-like ${t}, a frosty, ${t} mood, ${t} eyes bigger ${t}, huge ${t} eyes`, REF).catch(refused),
         await client.mapUtterance(photo, `feel like a movie ${cut}, a cozy ${cut} tone`, REF).catch(refused),
         await client.mapUtterance(flightBookingTemplate, `Rome to Oslo in the first ${cut} of May`, REF).catch(refused),
+        await client.mapUtterance(photoRetouchTemplate, `medium ${cut} smoothing, smooth my skin ${cut}, about halfway ${cut}`, REF).catch(refused),
       ];
     },
   },

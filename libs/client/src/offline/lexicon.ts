@@ -79,6 +79,8 @@ const DEGREE_SENSES = 4;
 /** How WordNet's definitions say a small or a great degree ("to a small degree", "not great in degree", "a considerable degree"). */
 const MEASURE = '(degree|extent|amount|quantity|intensity)';
 const LOW_DEGREE = new RegExp(`\\b((small|little|slight|low)\\b[a-z ]{0,30}\\b${MEASURE}|not great in ${MEASURE})\\b`);
+/** A definition of the middle of a scale (`isMidpoint`). */
+const MIDPOINT = /\b(middle of a scale|midway between|equally distant from the extremes)\b/;
 const HIGH_DEGREE = new RegExp(`\\b(great|considerable|large|high)\\b[a-z ]{0,30}\\b${MEASURE}\\b`);
 /** Lengths of a word read as a slip of a town's name (shorter ones are too near too many names). */
 const MIN_SLIP = 5;
@@ -129,6 +131,7 @@ export class Lexicon {
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
   private readonly meaningCache = new Map<string, ReadonlySet<string>>();
   private readonly resultCache = new Map<string, ReadonlySet<string>>();
+  private readonly midpointCache = new Map<string, boolean>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
@@ -858,6 +861,29 @@ export class Lexicon {
     }
     const out = low === high ? 0 : low ? -1 : 1;
     remember(this.degreeCache, w, out);
+    return out;
+  }
+
+  /**
+   * Whether a word says the middle of a scale, read from its WordNet definitions (first `DEGREE_SENSES` adjective and
+   * adverb senses): one defines it by the middle, a midway point, or as equally distant from the extremes ("medium":
+   * around the middle of a scale of evaluation; "halfway": at a point midway between two extremes). Cached.
+   */
+  isMidpoint(word: string): boolean {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const hit = this.midpointCache.get(w);
+    if (hit !== undefined) return hit;
+    let out = false;
+    for (const pos of ['a', 'r'] as const) {
+      for (const lemma of [...new Set([w, ...wn.baseForms(w, pos)])]) {
+        for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, DEGREE_SENSES)) {
+          if (MIDPOINT.test((wn.synset(pos, o)?.gloss ?? '').split(/;|"/)[0]?.toLowerCase() ?? '')) out = true;
+        }
+      }
+    }
+    remember(this.midpointCache, w, out);
     return out;
   }
 

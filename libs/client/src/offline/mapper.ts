@@ -362,6 +362,46 @@ function exampleDegrees(c: Ctx, k: KeyPlan): void {
 }
 
 /** The nearest token within `DEGREE_WINDOW` of [from, to), in the same clause, that says a cue of the key. */
+/**
+ * The middle of a number key's range said in words ("medium smoothing", "smoother, about halfway"): a word WordNet
+ * defines as the middle of a scale (`Lexicon.isMidpoint`) beside a cue of the act (as `exampleDegrees` finds it), or
+ * right after a comma that ends a clause holding one, with no other noun between. Not for a count of people. The value is the midpoint of the template's own range (draft-zhou
+ * §6.1: "Range: 0-10" → 5), rounded for an integer key; a key with no range gets nothing.
+ */
+function midpoints(c: Ctx, k: KeyPlan): void {
+  const { minimum, maximum } = k.def;
+  // A count of people has no middle to ask for ("the middle seat" is a place).
+  if (k.countsPeople || typeof minimum !== 'number' || typeof maximum !== 'number' || !(maximum > minimum)) return;
+  const middle = k.integer ? Math.round((minimum + maximum) / 2) : (minimum + maximum) / 2;
+  if (!withinRange(k, middle)) return;
+  const head = k.nameWords[k.nameWords.length - 1];
+  const modifiers = k.nameWords.slice(0, -1);
+  const cues = [...(head === undefined ? [] : [head]), ...k.cues.filter((q) => !modifiers.includes(q))];
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || !c.lex.isMidpoint(t.lower)) continue;
+    let cue = degreeCue(c, i, i + 1, cues);
+    if (cue === undefined) {
+      // "smooth my skin, about halfway": a cue in the last words of the clause before, a comma right before the word's phrase.
+      let j = i - 1;
+      while (j >= 0 && (c.tokens[j] as Token).kind === 'word' && (FUNCTION_WORDS.has((c.tokens[j] as Token).lower) || APPROXIMATORS.has((c.tokens[j] as Token).lower))) j--;
+      for (let b = j - 1; c.tokens[j]?.text === ',' && b >= 0 && j - b <= 3 && !isClausePunct(c.tokens[b] as Token); b--) {
+        const before = c.tokens[b] as Token;
+        if (before.kind === 'word' && !FUNCTION_WORDS.has(before.lower) && cues.some((q) => c.lex.match(before.lower, q) > 0)) {
+          cue = b;
+          break;
+        }
+      }
+    }
+    if (cue === undefined || negationBefore(c, Math.min(i, cue)) >= 0) continue;
+    // The word must be the cue's degree, not another noun's ("a medium coffee and smooth skin"): only function words
+    // and words of the key's name between them.
+    const between = c.tokens.slice(Math.min(i, cue) + 1, Math.max(i, cue));
+    if (between.some((x) => isContent(x) && !cues.some((q) => c.lex.match(x.lower, q) > 0) && !k.nameWords.some((n) => c.lex.match(x.lower, n) > 0))) continue;
+    c.out.push({ key: k.name, value: middle, confidence: 0.7, tokens: span(Math.min(i, cue), Math.max(i + 1, cue + 1)), rule: 'range_middle' });
+  }
+}
+
 function degreeCue(c: Ctx, from: number, to: number, cues: readonly string[]): number | undefined {
   const isCue = (j: number) => {
     const t = c.tokens[j];
@@ -2310,6 +2350,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           refusedLevel(c, k);
           rangeEnds(c, k);
           exampleDegrees(c, k);
+          midpoints(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
             personCounts(c, k);
             partyCounts(c, k);
