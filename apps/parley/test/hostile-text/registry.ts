@@ -470,11 +470,12 @@ export const TEXT_PATHS: readonly TextPath[] = [
     },
   },
   {
-    // Enum values said in other words (draft-zhou §6.1): the outside string's words read for their first WordNet meaning
+    // Values said in other words (draft-zhou §6.1): the outside string's words read for their first WordNet meaning
     // (`Lexicon.meaningWords`, `enumMeanings`), framed as a likeness ("look like …", "…-like"), beside an agreeing word,
-    // as an ordinal before a noun (`ordinalOutOfPlace`), a switch by its result's adjective (`resultAdjectives`), the middle of a range (`midpoints`). Cut
-    // as above where a template value is the outside string.
-    name: 'client mapUtterance (offline mapper, enum values by meaning, likeness, agreement, ordinals out of place, result adjectives)',
+    // as an ordinal before a noun (`ordinalOutOfPlace`), a switch by its result's adjective (`resultAdjectives`), the
+    // middle of a range (`midpoints`), a destination after a verb of arriving, "be in" or "there" (`arrivals`). Cut as
+    // above where a template value is the outside string.
+    name: 'client mapUtterance (offline mapper, values by meaning, likeness, agreement, ordinals, result adjectives, midpoints, arrivals)',
     files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts'],
     run: async (t) => {
       const cut = t.slice(0, 2000);
@@ -485,6 +486,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
         await client.mapUtterance(photo, `feel like a movie ${cut}, a cozy ${cut} tone`, REF).catch(refused),
         await client.mapUtterance(flightBookingTemplate, `Rome to Oslo in the first ${cut} of May`, REF).catch(refused),
         await client.mapUtterance(photoRetouchTemplate, `medium ${cut} smoothing, smooth my skin ${cut}, about halfway ${cut}`, REF).catch(refused),
+        await client.mapUtterance(flightBookingTemplate, `shooting in ${t} Santorini ${t}, get me there from Athens, I have to be in ${t}, reach ${t}`, REF).catch(refused),
       ];
     },
   },

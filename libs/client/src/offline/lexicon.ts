@@ -132,6 +132,7 @@ export class Lexicon {
   private readonly meaningCache = new Map<string, ReadonlySet<string>>();
   private readonly resultCache = new Map<string, ReadonlySet<string>>();
   private readonly midpointCache = new Map<string, boolean>();
+  private readonly arrivalCache = new Map<string, boolean>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
@@ -477,6 +478,28 @@ export class Lexicon {
       if (this.reachesUp(start, 'v', 2, (sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')), true)) return true;
     }
     return false;
+  }
+
+  /**
+   * A verb of arriving ("reach", "arrive", "land"): its first verb sense (WordNet orders senses by use) has a form of
+   * "arrive" among its members ("arrive_at") or is one step under arrive. Not "get" or "come" (first: acquire, move
+   * toward). Cached.
+   */
+  isArrivalVerb(word: string): boolean {
+    const wn = this.wn;
+    const w = word.toLowerCase();
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const hit = this.arrivalCache.get(w);
+    if (hit !== undefined) return hit;
+    const arrive = (sy: Synset | undefined) => sy?.words.some((m) => m === 'arrive' || m.startsWith('arrive_')) === true;
+    let out = false;
+    for (const lemma of wn.baseForms(w, 'v')) {
+      const first = wn.lookup(lemma, 'v')?.offsets[0];
+      const sense = first === undefined ? undefined : wn.synset('v', first);
+      if (arrive(sense) || sense?.pointers.some((p) => p.symbol === '@' && p.pos === 'v' && arrive(wn.synset('v', p.offset)))) out = true;
+    }
+    remember(this.arrivalCache, w, out);
+    return out;
   }
 
   /** A verb form in the past ("went", "spoke", "travelled"): its base differs, and it is no -ing or -s form. */

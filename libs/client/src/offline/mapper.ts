@@ -629,16 +629,31 @@ function senseAnchors(k: KeyPlan, value: JsonValue): string[] {
   return k.enumForms.filter((f) => f.value === value && f.words.length === 1 && (f.via === 'sense' || f.via === 'value')).map((f) => f.words[0] as string);
 }
 
+/** Per key plan: each lemma of a value's sense anchor (`senseAnchors`) → the values it anchors. */
+const ANCHORS = new WeakMap<KeyPlan, Map<string, Set<JsonValue>>>();
+
+function anchorsOf(c: Ctx, k: KeyPlan): Map<string, Set<JsonValue>> {
+  let m = ANCHORS.get(k);
+  if (m) return m;
+  m = new Map();
+  for (const f of k.enumForms) {
+    if (f.words.length !== 1 || (f.via !== 'sense' && f.via !== 'value')) continue;
+    for (const l of c.lex.lemmas(f.words[0] as string)) {
+      const values = m.get(l) ?? new Set<JsonValue>();
+      values.add(f.value);
+      m.set(l, values);
+    }
+  }
+  ANCHORS.set(k, m);
+  return m;
+}
+
 /** The values whose sense a word's first WordNet meaning names (`Lexicon.meaningWords`), each by one of its anchors. */
 function valuesMeant(c: Ctx, k: KeyPlan, word: string): Set<JsonValue> {
   const out = new Set<JsonValue>();
-  const meaning = c.lex.meaningWords(word);
-  if (meaning.size === 0) return out;
-  for (const f of k.enumForms) {
-    if (f.words.length !== 1 || (f.via !== 'sense' && f.via !== 'value') || out.has(f.value)) continue;
-    const anchor = f.words[0] as string;
-    if ([...meaning].some((m) => m === anchor || c.lex.sameLemma(m, anchor))) out.add(f.value);
-  }
+  const anchors = anchorsOf(c, k);
+  if (anchors.size === 0) return out;
+  for (const m of c.lex.meaningWords(word)) for (const l of c.lex.lemmas(m)) for (const v of anchors.get(l) ?? []) out.add(v);
   return out;
 }
 
@@ -680,11 +695,11 @@ function enumMeanings(c: Ctx, k: KeyPlan): void {
   if (!k.enumForms.some((f) => f.via === 'sense')) return;
   for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
-    if (t.kind !== 'word' || !isContent(t) || k.cues.some((q) => c.lex.match(t.lower, q) > 0)) continue;
+    if (t.kind !== 'word' || !isContent(t)) continue;
+    const values = valuesMeant(c, k, t.lower);
+    if (values.size !== 1 || k.cues.some((q) => c.lex.match(t.lower, q) > 0)) continue;
     // A word that says a value itself, or one of its sense's words, is read by `enums`.
     if (k.enumForms.some((f) => f.words.length === 1 && (f.via === 'sense' ? c.lex.evokes(t.lower, f.words[0] as string) : c.lex.sameLemma(t.lower, f.words[0] as string)))) continue;
-    const values = valuesMeant(c, k, t.lower);
-    if (values.size !== 1) continue;
     const value = [...values][0] as JsonValue;
     const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, i + 1, k.cues, 2);
     // Not by a second word agreeing: "hot chocolate" agrees with chocolate's definition (drunk hot) and is no look.
@@ -974,6 +989,9 @@ function resultAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
       const clause = clauseAround(c, from, to);
       if (clause.some((x) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower) || (x !== t && c.lex.degreeOf(x.lower) !== 0)))) break;
+      // "I want my eyes to look bigger" asks how they should look, a fine-grained adjustment the draft sends to `other`
+      // (draft-zhou §5.2, Figure 5's note), not the switch.
+      if (clause.some((x, n) => RESEMBLING_VERBS.has(x.lower) && clause[n + 1] !== undefined && c.lex.sameLemma(clause[n + 1]?.lower ?? '', t.lower))) break;
       // A comparative ("larger", "whiter") asks for a change; a plain adjective may only describe ("my big eyes").
       const comparative = t.lower.endsWith('er') && c.lex.lemmas(t.lower).some((l) => l !== t.lower);
       const asked = comparative || wishBefore(c, to - 1) || clause.some((x) => ON_VERBS.has(x.lower)) || ownItem(c, from, to);
@@ -2184,6 +2202,50 @@ function routes(c: Ctx): void {
   }
 }
 
+/** Verbs of obligation or wish before "to be in X" ("I have to be in Dubai"): a closed class. */
+const OBLIGED: ReadonlySet<string> = new Set(['have', 'has', 'need', 'needs', 'got', 'want', 'wants', 'must', 'gotta', 'should']);
+/** Prepositions between a verb of arriving and its place ("arrive in", "land at"): a closed class. */
+const AT_PLACE: ReadonlySet<string> = new Set(['in', 'at', 'into', 'on']);
+/** Object pronouns of the travellers before "there" ("get me there"): a closed class. */
+const TRAVELLERS: ReadonlySet<string> = new Set(['me', 'us', 'him', 'her', 'them', 'you']);
+
+/**
+ * Where the traveller is to arrive, said without "to" (draft-zhou §6.1, the destination key read from the verb): a
+ * place after a verb of arriving (`Lexicon.isArrivalVerb`: "reach Nairobi", "land in Oslo"), after "be in" under a
+ * verb of obligation ("I have to be in Dubai", "must be in Rome"), or "there" after the travellers ("get me there")
+ * standing for the place named last before it that is no origin. Only with a template that has a from key and a to key
+ * (`routes`), a little less sure than the place after "to".
+ */
+function arrivals(c: Ctx): void {
+  const entityKeys = c.plan.keys.filter((k) => k.entityCues.length > 0);
+  const fromKey = entityKeys.find((k) => k.entityCues.some((cue) => cue[cue.length - 1] === 'from'));
+  const toKey = entityKeys.find((k) => k.entityCues.some((cue) => cue.length === 1 && cue[0] === 'to'));
+  if (!fromKey || !toKey || fromKey === toKey) return;
+  const lower = (j: number) => c.tokens[j]?.lower ?? '';
+  for (let i = 1; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word') continue;
+    let at = -1;
+    if (c.lex.isArrivalVerb(t.lower) && !isNameWord(c, t)) at = AT_PLACE.has(lower(i + 1)) ? i + 2 : i + 1;
+    else if (t.lower === 'be' && lower(i + 1) === 'in' && (OBLIGED.has(lower(i - 1)) || (lower(i - 1) === 'to' && OBLIGED.has(lower(i - 2))))) at = i + 2;
+    if (at >= 0) {
+      const e = c.tokens[at]?.capital === true || c.tokens[at]?.kind === 'cjk' ? entityAt(c, toKey, at) : undefined;
+      if (e) c.out.push({ key: toKey.name, value: e.value, confidence: e.confidence - 0.03, tokens: span(i, e.to), rule: 'arrival' });
+      continue;
+    }
+    if (t.lower !== 'there' || !TRAVELLERS.has(lower(i - 1))) continue;
+    // The place named last before "there", not after a word of the origin ("from Athens").
+    for (let j = i - 2; j >= 0; j--) {
+      const first = c.tokens[j] as Token;
+      if (first.capital !== true || FROM_WORDS.has(lower(j - 1)) || !isNameWord(c, first)) continue;
+      const e = entityAt(c, toKey, j, i);
+      if (!e) continue;
+      c.out.push({ key: toKey.name, value: e.value, confidence: Math.min(0.6, e.confidence - 0.03), tokens: [...span(j, e.to), i], rule: 'arrival_there' });
+      break;
+    }
+  }
+}
+
 /** A word of the template's own, or one WordNet relates to one ("fly" to the "flying" of flight): no new content. */
 function ofTemplate(c: Ctx, word: string, vocabulary: ReadonlySet<string> = c.plan.vocabulary): boolean {
   if (c.lex.lemmas(word).some((l) => vocabulary.has(l))) return true;
@@ -2373,6 +2435,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       }
     }
     routes(c);
+    arrivals(c);
     postpositions(c);
     phrases(c, undefined, plan.otherPhrases);
     // "economy, no wait, business", "make that three": a repaired value gives way to its repair.
