@@ -126,6 +126,13 @@ describe('a destination said without "to"', () => {
     const there = await map(flightBookingTemplate, 'my sister lives in Porto, so fly me there from Berlin on Friday');
     expect(there.payload['destination']).toBe('Porto');
     expect(there.payload['origin']).toBe('Berlin');
+    expect((await map(flightBookingTemplate, 'we are heading for Lisbon out of Madrid on Friday')).payload['destination']).toBe('Lisbon');
+  });
+
+  it('reads no destination from "for" before a name that is no place', async () => {
+    const m = await map(flightBookingTemplate, 'I am travelling for Siemens from Rome to Oslo on Friday');
+    expect(m.payload['destination']).toBe('Oslo');
+    expect(m.other.join(' ')).toContain('Siemens');
   });
 
   it('reads no destination from a place one was in, a person reached, or "there" with no place before', async () => {

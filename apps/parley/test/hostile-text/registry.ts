@@ -486,7 +486,7 @@ export const TEXT_PATHS: readonly TextPath[] = [
         await client.mapUtterance(photo, `feel like a movie ${cut}, a cozy ${cut} tone`, REF).catch(refused),
         await client.mapUtterance(flightBookingTemplate, `Rome to Oslo in the first ${cut} of May`, REF).catch(refused),
         await client.mapUtterance(photoRetouchTemplate, `medium ${cut} smoothing, smooth my skin ${cut}, about halfway ${cut}`, REF).catch(refused),
-        await client.mapUtterance(flightBookingTemplate, `shooting in ${t} Santorini ${t}, get me there from Athens, I have to be in ${t}, reach ${t}`, REF).catch(refused),
+        await client.mapUtterance(flightBookingTemplate, `shooting in ${t} Santorini ${t}, get me there from Athens, I have to be in ${t}, reach ${t}, heading for ${t}`, REF).catch(refused),
       ];
     },
   },

@@ -2206,12 +2206,15 @@ function routes(c: Ctx): void {
 const OBLIGED: ReadonlySet<string> = new Set(['have', 'has', 'need', 'needs', 'got', 'want', 'wants', 'must', 'gotta', 'should']);
 /** Prepositions between a verb of arriving and its place ("arrive in", "land at"): a closed class. */
 const AT_PLACE: ReadonlySet<string> = new Set(['in', 'at', 'into', 'on']);
+/** Prepositions of a goal after a verb of travelling ("heading for", "bound towards"): a closed class. */
+const TOWARD: ReadonlySet<string> = new Set(['for', 'towards', 'toward']);
 /** Object pronouns of the travellers before "there" ("get me there"): a closed class. */
 const TRAVELLERS: ReadonlySet<string> = new Set(['me', 'us', 'him', 'her', 'them', 'you']);
 
 /**
  * Where the traveller is to arrive, said without "to" (draft-zhou §6.1, the destination key read from the verb): a
- * place after a verb of arriving (`Lexicon.isArrivalVerb`: "reach Nairobi", "land in Oslo"), after "be in" under a
+ * place after a verb of arriving (`Lexicon.isArrivalVerb`: "reach Nairobi", "land in Oslo"), a known place after a
+ * verb of travelling and "for" ("heading for Vancouver"), after "be in" under a
  * verb of obligation ("I have to be in Dubai", "must be in Rome"), or "there" after the travellers ("get me there")
  * standing for the place named last before it that is no origin. Only with a template that has a from key and a to key
  * (`routes`), a little less sure than the place after "to".
@@ -2222,15 +2225,19 @@ function arrivals(c: Ctx): void {
   const toKey = entityKeys.find((k) => k.entityCues.some((cue) => cue.length === 1 && cue[0] === 'to'));
   if (!fromKey || !toKey || fromKey === toKey) return;
   const lower = (j: number) => c.tokens[j]?.lower ?? '';
-  for (let i = 1; i < c.tokens.length; i++) {
+  for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
     if (t.kind !== 'word') continue;
     let at = -1;
+    // "heading for Vancouver", "leaving for Rome": a verb of travelling and "for" or "towards" names the goal, only a
+    // place WordNet or the template knows ("travelling for Siemens" names an employer).
+    const toward = c.lex.isTravelVerb(t.lower) && TOWARD.has(lower(i + 1));
     if (c.lex.isArrivalVerb(t.lower) && !isNameWord(c, t)) at = AT_PLACE.has(lower(i + 1)) ? i + 2 : i + 1;
+    else if (toward) at = i + 2;
     else if (t.lower === 'be' && lower(i + 1) === 'in' && (OBLIGED.has(lower(i - 1)) || (lower(i - 1) === 'to' && OBLIGED.has(lower(i - 2))))) at = i + 2;
     if (at >= 0) {
       const e = c.tokens[at]?.capital === true || c.tokens[at]?.kind === 'cjk' ? entityAt(c, toKey, at) : undefined;
-      if (e) c.out.push({ key: toKey.name, value: e.value, confidence: e.confidence - 0.03, tokens: span(i, e.to), rule: 'arrival' });
+      if (e && (!toward || e.confidence >= PLACE_CONFIDENCE || c.lex.placeName(c.tokens[at]?.lower ?? '', false) !== undefined)) c.out.push({ key: toKey.name, value: e.value, confidence: e.confidence - 0.03, tokens: span(i, e.to), rule: 'arrival' });
       continue;
     }
     if (t.lower !== 'there' || !TRAVELLERS.has(lower(i - 1))) continue;
