@@ -142,3 +142,13 @@ describe('a destination said without "to"', () => {
     expect((await map(flightBookingTemplate, 'get me there from Rome on Friday')).payload['destination']).toBeUndefined();
   });
 });
+
+describe('German "ab" before the origin', () => {
+  it('reads the town after "ab" as the origin, and nothing from an English "ab"', async () => {
+    const m = await map(flightBookingTemplate, 'einen Flug nach Wien ab Graz am Freitag');
+    expect(m.payload['origin']).toBe('Graz');
+    expect(m.payload['destination']).toBe('Wien');
+    const en = await map(flightBookingTemplate, 'a flight from Rome to Oslo on Friday, my ab workout can wait');
+    expect(en.payload['origin']).toBe('Rome');
+  });
+});
