@@ -152,3 +152,16 @@ describe('German "ab" before the origin', () => {
     expect(en.payload['origin']).toBe('Rome');
   });
 });
+
+describe('bounded work on long repetitive text', () => {
+  it("maps the longest utterance accepted, made of the new rules' triggers, in bounded time", async () => {
+    for (const unit of ['get me there ', 'bigger eyes ', 'look like a movie-like frosty, bluish ', 'medium smoothing ', 'the first week ', 'heading for Lisbon ']) {
+      // MAX_UTTERANCE_CHARS (2000): the longest utterance a mapper is given.
+      const text = unit.repeat(Math.floor(1990 / unit.length)).trim();
+      const started = Date.now();
+      const m = await map(/there|week|Lisbon/.test(unit) ? flightBookingTemplate : photoRetouchTemplate, text);
+      expect(typeof m.payload, unit).toBe('object');
+      expect(Date.now() - started, unit).toBeLessThan(10_000);
+    }
+  }, 120_000);
+});

@@ -1002,12 +1002,15 @@ function resultAdjectives(c: Ctx, k: KeyPlan, head: string): void {
   }
 }
 
-/** The tokens of the clause around `[from, to)`: out to the nearest clause marks. */
+/** How far (tokens) either side `clauseAround` reads: a clause with no mark in a long text stays bounded. */
+const CLAUSE_REACH = 16;
+
+/** The tokens of the clause around `[from, to)`: out to the nearest clause marks, at most `CLAUSE_REACH` either side. */
 function clauseAround(c: Ctx, from: number, to: number): Token[] {
   let a = from;
-  while (a > 0 && !isClausePunct(c.tokens[a - 1] as Token)) a--;
+  while (a > 0 && from - a < CLAUSE_REACH && !isClausePunct(c.tokens[a - 1] as Token)) a--;
   let b = to;
-  while (b < c.tokens.length && !isClausePunct(c.tokens[b] as Token)) b++;
+  while (b < c.tokens.length && b - to < CLAUSE_REACH && !isClausePunct(c.tokens[b] as Token)) b++;
   return c.tokens.slice(a, b);
 }
 
@@ -2208,6 +2211,8 @@ const OBLIGED: ReadonlySet<string> = new Set(['have', 'has', 'need', 'needs', 'g
 const AT_PLACE: ReadonlySet<string> = new Set(['in', 'at', 'into', 'on']);
 /** Prepositions of a goal after a verb of travelling ("heading for", "bound towards"): a closed class. */
 const TOWARD: ReadonlySet<string> = new Set(['for', 'towards', 'toward']);
+/** How far back (tokens) "there" looks for the place it stands for. */
+const THERE_REACH = 30;
 /** Object pronouns of the travellers before "there" ("get me there"): a closed class. */
 const TRAVELLERS: ReadonlySet<string> = new Set(['me', 'us', 'him', 'her', 'them', 'you']);
 
@@ -2242,7 +2247,7 @@ function arrivals(c: Ctx): void {
     }
     if (t.lower !== 'there' || !TRAVELLERS.has(lower(i - 1))) continue;
     // The place named last before "there", not after a word of the origin ("from Athens").
-    for (let j = i - 2; j >= 0; j--) {
+    for (let j = i - 2; j >= 0 && i - j <= THERE_REACH; j--) {
       const first = c.tokens[j] as Token;
       if (first.capital !== true || FROM_WORDS.has(lower(j - 1)) || !isNameWord(c, first)) continue;
       const e = entityAt(c, toKey, j, i);
