@@ -42,6 +42,16 @@ describe('an enum value named by a word of its meaning', () => {
     expect(movie.payload['teeth_whitening']).toBe(true);
     expect((await map(photoRetouchTemplate, 'a picture of our cozy cabin, blur the background')).payload['filter_style']).toBeUndefined();
   });
+
+  it('reads a hyphened likeness only of a look, and a noun by its noun sense', async () => {
+    // "X-style N" qualifies N: teeth and a shirt are things, not a look.
+    expect((await map(photoRetouchTemplate, 'Hollywood-style teeth')).payload['filter_style']).toBeUndefined();
+    expect((await map(photoRetouchTemplate, 'a western-style shirt, blur background')).payload['filter_style']).toBeUndefined();
+    // "a sunset" is the noun (the time the sun sets), not the adjective "of a declining industry".
+    expect((await map(photoRetouchTemplate, 'make the sky look like a sunset')).payload['filter_style']).toBeUndefined();
+    // After "like", a clause of its own says what one thinks, not what the picture resembles.
+    expect((await map(photoRetouchTemplate, "feel like it's too cold, smooth skin")).payload['filter_style']).toBeUndefined();
+  });
 });
 
 describe('a value sense said as a likeness or by two agreeing words', () => {
@@ -51,9 +61,17 @@ describe('a value sense said as a likeness or by two agreeing words', () => {
 
   it('maps two words agreeing on one value, and not one alone', async () => {
     expect((await map(photoRetouchTemplate, 'give the lake picture an icy, wintry vibe')).payload['filter_style']).toBe('cool');
+    // The first word stands before a comma, not a noun for a quality: only the second word agreeing cues it.
+    expect((await map(photoRetouchTemplate, 'the lake picture, icy, wintry please')).payload['filter_style']).toBe('cool');
     expect((await map(photoRetouchTemplate, 'the lake picture from that icy morning, remove the dust spot')).payload['filter_style']).toBeUndefined();
     // A noun whose definition says the word before it ("chocolate": drunk hot) is no second word for the look.
     expect((await map(photoRetouchTemplate, 'my hot chocolate spilled on the photo, remove the stain')).payload['filter_style']).toBeUndefined();
+  });
+
+  it('reads no agreement of a word with itself, nor of words about the scene', async () => {
+    for (const text of ['an old, old friend in the photo, smooth skin', 'an old and old friend in the photo, smooth skin', 'blue sky and cold water, remove the boat', 'an icy lake, wintry, blur the background', 'the lake picture, wintry, icy water please', 'the lake picture, icy water, wintry please', 'the lake picture, icy, icy please']) {
+      expect((await map(photoRetouchTemplate, text)).payload['filter_style'], text).toBeUndefined();
+    }
   });
 });
 
@@ -67,6 +85,15 @@ describe('an ordinal enum value that counts another noun', () => {
   it('is still a cabin said alone or before its cue', async () => {
     expect((await map(flightBookingTemplate, 'fly me from Rome to Oslo tomorrow in first, please')).payload['cabin_class']).toBe('first');
     expect((await map(flightBookingTemplate, 'a first class flight from Rome to Oslo tomorrow')).payload['cabin_class']).toBe('first');
+    // Before a noun that is no time and no part of a whole, the ordinal is the cabin.
+    expect((await map(flightBookingTemplate, 'first seats from Rome to Oslo Friday')).payload['cabin_class']).toBe('first');
+    expect((await map(flightBookingTemplate, 'book first Rome to Oslo Friday')).payload['cabin_class']).toBe('first');
+  });
+
+  it('is no cabin before a noun of time or a part counted of a whole', async () => {
+    expect((await map(flightBookingTemplate, 'Rome to Oslo, sometime in the first month of next year')).payload['cabin_class']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'Rome to Oslo on Friday, I sleep through the first half of every flight')).payload['cabin_class']).toBeUndefined();
+    expect((await map(flightBookingTemplate, 'Rome to Oslo on Friday, I sleep the first hour')).payload['cabin_class']).toBeUndefined();
   });
 });
 
@@ -79,67 +106,27 @@ describe("a switch said by the adjective of its action's result", () => {
     for (const w of ['', '__proto__', '\u0000', 'z'.repeat(1 << 20)]) expect(lex.resultAdjectives(w).size).toBe(0);
   });
 
-  it('maps it asked for beside the switch object: a comparative, a wish, a list item', async () => {
+  it('reads no switch from a comparative or an adjective that describes', async () => {
+    for (const text of ['my eyes are bigger in this one, smooth skin', 'the eyes are larger than the mouth, fine', 'my eyes are bigger than my stomach, smooth skin', 'I love her big eyes, smooth skin']) {
+      expect((await map(photoRetouchTemplate, text)).payload['eye_enlargement'], text).toBeUndefined();
+    }
+  });
+
+  it('maps it asked for beside the switch object: a wish, a list item', async () => {
+    expect((await map(photoRetouchTemplate, "I'd love bigger eyes in this one")).payload['eye_enlargement']).toBe(true);
+    expect((await map(photoRetouchTemplate, 'can you give me bigger eyes')).payload['eye_enlargement']).toBe(true);
+    // "please" after it, a verb in its base form opening the clause.
+    expect((await map(photoRetouchTemplate, 'bigger eyes please')).payload['eye_enlargement']).toBe(true);
+    expect((await map(photoRetouchTemplate, 'give me bigger eyes')).payload['eye_enlargement']).toBe(true);
     expect((await map(photoRetouchTemplate, 'make my eyes larger in the wedding portrait')).payload['eye_enlargement']).toBe(true);
     expect((await map(photoRetouchTemplate, 'light skin smoothing, huge eyes')).payload['eye_enlargement']).toBe(true);
   });
 
   it('reads no switch from a description, a refusal, or a fine-grained degree', async () => {
     // "eyes to look bigger" is how they should look, for `other` (draft-zhou §5.2, Figure 5's note).
-    for (const text of ['my big eyes look tired in this portrait, smooth the skin', "please don't make my eyes bigger", 'make the eyes a tiny bit bigger', 'could my eyes look bigger in the wedding portrait']) {
+    for (const text of ['my big eyes look tired in this portrait, smooth the skin', "please don't make my eyes bigger", 'make the eyes a tiny bit bigger', 'could my eyes look bigger in the wedding portrait', 'make my eyes slightly bigger']) {
       expect((await map(photoRetouchTemplate, text)).payload['eye_enlargement'], text).toBeUndefined();
     }
-  });
-});
-
-describe('the middle of a range said in words', () => {
-  it('reads a word WordNet defines as the middle of a scale', () => {
-    expect(lex.isMidpoint('medium')).toBe(true);
-    expect(lex.isMidpoint('halfway')).toBe(true);
-    expect(lex.isMidpoint('strong')).toBe(false);
-    for (const w of ['', '__proto__', '\u0000', 'm'.repeat(1 << 20)]) expect(lex.isMidpoint(w)).toBe(false);
-  });
-
-  it("maps it beside the key's cue to the midpoint of the template's range", async () => {
-    expect((await map(photoRetouchTemplate, 'beach portrait, medium smoothing please')).payload['skin_smoothing']).toBe(5);
-    expect((await map(photoRetouchTemplate, 'smooth my skin, roughly halfway')).payload['skin_smoothing']).toBe(5);
-  });
-
-  it("reads no middle said of another noun, nor a count of people's", async () => {
-    expect((await map(photoRetouchTemplate, 'a medium coffee cup in my hand and smooth skin')).payload['skin_smoothing']).not.toBe(5);
-    expect((await map(flightBookingTemplate, 'Rome to Oslo tomorrow, the middle seat for one passenger')).payload['passenger_count']).not.toBe(5);
-  });
-});
-
-describe('a destination said without "to"', () => {
-  it('reads a verb of arriving from WordNet', () => {
-    expect(lex.isArrivalVerb('reach')).toBe(true);
-    expect(lex.isArrivalVerb('land')).toBe(true);
-    expect(lex.isArrivalVerb('get')).toBe(false);
-    expect(lex.isArrivalVerb('book')).toBe(false);
-    for (const w of ['', '__proto__', '\u0000', 'r'.repeat(1 << 20)]) expect(lex.isArrivalVerb(w)).toBe(false);
-  });
-
-  it('maps the place after a verb of arriving, after "have to be in", and "there" for the place named before', async () => {
-    expect((await map(flightBookingTemplate, 'I must reach Lima from Quito on Friday')).payload['destination']).toBe('Lima');
-    expect((await map(flightBookingTemplate, 'we need to be in Vienna on Friday, flying from Madrid')).payload['destination']).toBe('Vienna');
-    const there = await map(flightBookingTemplate, 'my sister lives in Porto, so fly me there from Berlin on Friday');
-    expect(there.payload['destination']).toBe('Porto');
-    expect(there.payload['origin']).toBe('Berlin');
-    expect((await map(flightBookingTemplate, 'we are heading for Lisbon out of Madrid on Friday')).payload['destination']).toBe('Lisbon');
-  });
-
-  it('reads no destination from "for" before a name that is no place', async () => {
-    const m = await map(flightBookingTemplate, 'I am travelling for Siemens from Rome to Oslo on Friday');
-    expect(m.payload['destination']).toBe('Oslo');
-    expect(m.other.join(' ')).toContain('Siemens');
-  });
-
-  it('reads no destination from a place one was in, a person reached, or "there" with no place before', async () => {
-    const was = await map(flightBookingTemplate, 'I was in Paris last week; now a flight from Rome to Oslo on Friday');
-    expect(was.payload['destination']).toBe('Oslo');
-    expect((await map(flightBookingTemplate, 'I could not reach my manager, book a flight from Rome on Friday')).payload['destination']).toBeUndefined();
-    expect((await map(flightBookingTemplate, 'get me there from Rome on Friday')).payload['destination']).toBeUndefined();
   });
 });
 
@@ -150,16 +137,20 @@ describe('German "ab" before the origin', () => {
     expect(m.payload['destination']).toBe('Wien');
     const en = await map(flightBookingTemplate, 'a flight from Rome to Oslo on Friday, my ab workout can wait');
     expect(en.payload['origin']).toBe('Rome');
+    // "ab und zu" (now and then) is no route word before a name.
+    const now = await map(flightBookingTemplate, 'ab und zu fliege ich nach Wien, diesmal von Graz am Freitag');
+    expect(now.payload['origin']).toBe('Graz');
+    expect(now.payload['destination']).toBe('Wien');
   });
 });
 
 describe('bounded work on long repetitive text', () => {
   it("maps the longest utterance accepted, made of the new rules' triggers, in bounded time", async () => {
-    for (const unit of ['get me there ', 'bigger eyes ', 'look like a movie-like frosty, bluish ', 'medium smoothing ', 'the first week ', 'heading for Lisbon ']) {
+    for (const unit of ['make my eyes bigger ', 'look like a movie-like frosty, bluish ', 'the first week ']) {
       // MAX_UTTERANCE_CHARS (2000): the longest utterance a mapper is given.
       const text = unit.repeat(Math.floor(1990 / unit.length)).trim();
       const started = Date.now();
-      const m = await map(/there|week|Lisbon/.test(unit) ? flightBookingTemplate : photoRetouchTemplate, text);
+      const m = await map(/week/.test(unit) ? flightBookingTemplate : photoRetouchTemplate, text);
       expect(typeof m.payload, unit).toBe('object');
       expect(Date.now() - started, unit).toBeLessThan(10_000);
     }

@@ -79,8 +79,6 @@ const DEGREE_SENSES = 4;
 /** How WordNet's definitions say a small or a great degree ("to a small degree", "not great in degree", "a considerable degree"). */
 const MEASURE = '(degree|extent|amount|quantity|intensity)';
 const LOW_DEGREE = new RegExp(`\\b((small|little|slight|low)\\b[a-z ]{0,30}\\b${MEASURE}|not great in ${MEASURE})\\b`);
-/** A definition of the middle of a scale (`isMidpoint`). */
-const MIDPOINT = /\b(middle of a scale|midway between|equally distant from the extremes)\b/;
 const HIGH_DEGREE = new RegExp(`\\b(great|considerable|large|high)\\b[a-z ]{0,30}\\b${MEASURE}\\b`);
 /** Lengths of a word read as a slip of a town's name (shorter ones are too near too many names). */
 const MIN_SLIP = 5;
@@ -90,6 +88,10 @@ const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
 /** Hypernym steps from a quality noun up to property or quality (oldness → age → property). */
 const QUALITY_DEPTH = 2;
+/** A period or unit of time, as WordNet's kinds name it (week: a time period; hour: a unit of time). */
+const TIME: ReadonlySet<string> = new Set(['time_period', 'period_of_time', 'time_unit', 'unit_of_time']);
+/** The top of WordNet's concrete things (a tooth, a shirt, water), as against abstractions (a grade, a look). */
+const PHYSICAL: ReadonlySet<string> = new Set(['physical_entity', 'object', 'body_part']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
@@ -131,8 +133,6 @@ export class Lexicon {
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
   private readonly meaningCache = new Map<string, ReadonlySet<string>>();
   private readonly resultCache = new Map<string, ReadonlySet<string>>();
-  private readonly midpointCache = new Map<string, boolean>();
-  private readonly arrivalCache = new Map<string, boolean>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
@@ -263,6 +263,16 @@ export class Lexicon {
   /** A noun for a property or quality of something ("tone", "tint", "look", "effect"; not "day", "sore", "cause"). */
   isQuality(word: string): boolean {
     return this.kindOf(word.toLowerCase(), QUALITY);
+  }
+
+  /** A noun whose first sense is a period or unit of time ("week", "month", "hour"; not "seat", "row", "Rome"). */
+  isTimeNoun(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), TIME, 1, true);
+  }
+
+  /** A noun whose first sense is a concrete thing ("teeth", "shirt", "sky"; not "grade", "look", "mood"). */
+  isPhysical(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), PHYSICAL, 1, false);
   }
 
   /** A word for a group of people ("family", "team", "group"). */
@@ -478,28 +488,6 @@ export class Lexicon {
       if (this.reachesUp(start, 'v', 2, (sy) => sy.words.some((x) => x === 'travel' || x === 'go' || x.startsWith('go_')), true)) return true;
     }
     return false;
-  }
-
-  /**
-   * A verb of arriving ("reach", "arrive", "land"): its first verb sense (WordNet orders senses by use) has a form of
-   * "arrive" among its members ("arrive_at") or is one step under arrive. Not "get" or "come" (first: acquire, move
-   * toward). Cached.
-   */
-  isArrivalVerb(word: string): boolean {
-    const wn = this.wn;
-    const w = word.toLowerCase();
-    if (!wn || !LOOKUP_WORD.test(w)) return false;
-    const hit = this.arrivalCache.get(w);
-    if (hit !== undefined) return hit;
-    const arrive = (sy: Synset | undefined) => sy?.words.some((m) => m === 'arrive' || m.startsWith('arrive_')) === true;
-    let out = false;
-    for (const lemma of wn.baseForms(w, 'v')) {
-      const first = wn.lookup(lemma, 'v')?.offsets[0];
-      const sense = first === undefined ? undefined : wn.synset('v', first);
-      if (arrive(sense) || sense?.pointers.some((p) => p.symbol === '@' && p.pos === 'v' && arrive(wn.synset('v', p.offset)))) out = true;
-    }
-    remember(this.arrivalCache, w, out);
-    return out;
   }
 
   /** A verb form in the past ("went", "spoke", "travelled"): its base differs, and it is no -ing or -s form. */
@@ -884,29 +872,6 @@ export class Lexicon {
     }
     const out = low === high ? 0 : low ? -1 : 1;
     remember(this.degreeCache, w, out);
-    return out;
-  }
-
-  /**
-   * Whether a word says the middle of a scale, read from its WordNet definitions (first `DEGREE_SENSES` adjective and
-   * adverb senses): one defines it by the middle, a midway point, or as equally distant from the extremes ("medium":
-   * around the middle of a scale of evaluation; "halfway": at a point midway between two extremes). Cached.
-   */
-  isMidpoint(word: string): boolean {
-    const wn = this.wn;
-    const w = word.toLowerCase();
-    if (!wn || !LOOKUP_WORD.test(w)) return false;
-    const hit = this.midpointCache.get(w);
-    if (hit !== undefined) return hit;
-    let out = false;
-    for (const pos of ['a', 'r'] as const) {
-      for (const lemma of [...new Set([w, ...wn.baseForms(w, pos)])]) {
-        for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, DEGREE_SENSES)) {
-          if (MIDPOINT.test((wn.synset(pos, o)?.gloss ?? '').split(/;|"/)[0]?.toLowerCase() ?? '')) out = true;
-        }
-      }
-    }
-    remember(this.midpointCache, w, out);
     return out;
   }
 

@@ -362,46 +362,6 @@ function exampleDegrees(c: Ctx, k: KeyPlan): void {
 }
 
 /** The nearest token within `DEGREE_WINDOW` of [from, to), in the same clause, that says a cue of the key. */
-/**
- * The middle of a number key's range said in words ("medium smoothing", "smoother, about halfway"): a word WordNet
- * defines as the middle of a scale (`Lexicon.isMidpoint`) beside a cue of the act (as `exampleDegrees` finds it), or
- * right after a comma that ends a clause holding one, with no other noun between. Not for a count of people. The value is the midpoint of the template's own range (draft-zhou
- * §6.1: "Range: 0-10" → 5), rounded for an integer key; a key with no range gets nothing.
- */
-function midpoints(c: Ctx, k: KeyPlan): void {
-  const { minimum, maximum } = k.def;
-  // A count of people has no middle to ask for ("the middle seat" is a place).
-  if (k.countsPeople || typeof minimum !== 'number' || typeof maximum !== 'number' || !(maximum > minimum)) return;
-  const middle = k.integer ? Math.round((minimum + maximum) / 2) : (minimum + maximum) / 2;
-  if (!withinRange(k, middle)) return;
-  const head = k.nameWords[k.nameWords.length - 1];
-  const modifiers = k.nameWords.slice(0, -1);
-  const cues = [...(head === undefined ? [] : [head]), ...k.cues.filter((q) => !modifiers.includes(q))];
-  for (let i = 0; i < c.tokens.length; i++) {
-    const t = c.tokens[i] as Token;
-    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || !c.lex.isMidpoint(t.lower)) continue;
-    let cue = degreeCue(c, i, i + 1, cues);
-    if (cue === undefined) {
-      // "smooth my skin, about halfway": a cue in the last words of the clause before, a comma right before the word's phrase.
-      let j = i - 1;
-      while (j >= 0 && (c.tokens[j] as Token).kind === 'word' && (FUNCTION_WORDS.has((c.tokens[j] as Token).lower) || APPROXIMATORS.has((c.tokens[j] as Token).lower))) j--;
-      for (let b = j - 1; c.tokens[j]?.text === ',' && b >= 0 && j - b <= 3 && !isClausePunct(c.tokens[b] as Token); b--) {
-        const before = c.tokens[b] as Token;
-        if (before.kind === 'word' && !FUNCTION_WORDS.has(before.lower) && cues.some((q) => c.lex.match(before.lower, q) > 0)) {
-          cue = b;
-          break;
-        }
-      }
-    }
-    if (cue === undefined || negationBefore(c, Math.min(i, cue)) >= 0) continue;
-    // The word must be the cue's degree, not another noun's ("a medium coffee and smooth skin"): only function words
-    // and words of the key's name between them.
-    const between = c.tokens.slice(Math.min(i, cue) + 1, Math.max(i, cue));
-    if (between.some((x) => isContent(x) && !cues.some((q) => c.lex.match(x.lower, q) > 0) && !k.nameWords.some((n) => c.lex.match(x.lower, n) > 0))) continue;
-    c.out.push({ key: k.name, value: middle, confidence: 0.7, tokens: span(Math.min(i, cue), Math.max(i + 1, cue + 1)), rule: 'range_middle' });
-  }
-}
-
 function degreeCue(c: Ctx, from: number, to: number, cues: readonly string[]): number | undefined {
   const isCue = (j: number) => {
     const t = c.tokens[j];
@@ -590,35 +550,63 @@ const ORDINAL_WORDS: ReadonlySet<string> = new Set(['first', 'second', 'third', 
 
 /**
  * Whether an enum value that is an ordinal ("first") counts another noun where it is said ("the first week of
- * January", "the first thing"): the noun right after it is neither a cue of the key ("first class") nor a word of
- * another value. Such a value is said where it cannot belong, and is not read (draft-zhou §6.1).
+ * January", "the first half of the trip"): the noun right after it (or after one word more) is a noun of time
+ * (`Lexicon.isTimeNoun`) or one counted out of a whole ("… of …"), and is neither a cue of the key ("first class")
+ * nor a word of another value. Such a value is said where it cannot belong, and is not read (draft-zhou §6.1).
+ * Before any other noun it stays a value ("first seats", "book first Rome to Oslo").
  */
 function ordinalOutOfPlace(c: Ctx, k: KeyPlan, at: number, to: number): boolean {
   if (to !== at + 1 || !ORDINAL_WORDS.has((c.tokens[at] as Token).lower)) return false;
-  const next = c.tokens[to];
-  if (!next || next.kind !== 'word' || FUNCTION_WORDS.has(next.lower) || !c.lex.hasNoun(next.lower)) return false;
-  if (k.cues.some((q) => c.lex.match(next.lower, q) > 0)) return false;
-  return !k.enumForms.some((f) => f.via === 'value' && f.words.some((w) => c.lex.sameLemma(next.lower, w)));
+  for (let j = to; j < to + 2; j++) {
+    const next = c.tokens[j];
+    if (!next || next.kind !== 'word' || FUNCTION_WORDS.has(next.lower)) return false;
+    if (k.cues.some((q) => c.lex.match(next.lower, q) > 0) || k.enumForms.some((f) => f.via === 'value' && f.words.some((w) => c.lex.sameLemma(next.lower, w)))) return false;
+    if (c.lex.isTimeNoun(next.lower) || (c.lex.hasNoun(next.lower) && c.tokens[j + 1]?.lower === 'of')) return true;
+  }
+  return false;
 }
 
 /** Verbs that say what a thing resembles when "like" follows ("look like", "feel like"): a closed class. */
 const RESEMBLING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'looking', 'feel', 'feels', 'feeling', 'seem', 'seems', 'appear', 'appears', 'sound', 'sounds']);
 /** Words a hyphen joins after another to make it a likeness ("movie-like", "film-style"): a closed class. */
 const LIKENESS_SUFFIXES: ReadonlySet<string> = new Set(['like', 'style', 'esque', 'ish', 'inspired', 'looking']);
+/** Pronouns that open a clause of their own after "like" ("feel like it's too cold"): a closed class. */
+const CLAUSE_SUBJECTS: ReadonlySet<string> = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', "it's", "i'm", "you're", "we're", "they're", "he's", "she's"]);
 /** How far back (tokens, one clause) "look like" may frame a word ("look like a still from a hollywood film"). */
 const RESEMBLANCE_WINDOW = 7;
 
-/**
- * Whether the word at `at` is said as a likeness: inside "look / feel / seem like …" in its clause, or joined by a
- * hyphen to "-like", "-style" ("movie-like"). What a thing should look like is its look, as a cue of the key says.
- */
-function saidAsLikeness(c: Ctx, at: number): boolean {
+/** Whether the word at `at` is joined by a hyphen to a likeness suffix ("movie-like", "Hollywood-style"). */
+function hyphenedLikeness(c: Ctx, at: number): boolean {
   const t = c.tokens[at] as Token;
   const next = c.tokens[at + 1];
-  if (next && c.text[t.end] === '-' && next.start === t.end + 1 && LIKENESS_SUFFIXES.has(next.lower)) return true;
+  return next !== undefined && c.text[t.end] === '-' && next.start === t.end + 1 && LIKENESS_SUFFIXES.has(next.lower);
+}
+
+/** Whether the word at `at` is said as a noun: after a determiner, heading its phrase ("like a sunset"; not "a sunset glow"). */
+function saidAsNoun(c: Ctx, at: number): boolean {
+  const t = c.tokens[at] as Token;
+  const after = c.tokens[at + 1];
+  const heads = !after || !isContent(after) || !c.lex.hasNoun(after.lower);
+  return at > 0 && c.lex.hasNoun(t.lower) && FUNCTION_WORDS.has((c.tokens[at - 1] as Token).lower) && heads && c.text[t.end] !== '-';
+}
+
+/**
+ * Whether the word at `at` is said as a likeness: inside "look / feel / seem like …" in its clause (no clause of its
+ * own after "like"), or joined by a hyphen to "-like", "-style", "-esque", "-ish", "-inspired", "-looking" before a
+ * noun for no concrete thing, a cue of the key, or nothing ("a movie-like grade"; not "a western-style shirt"). What a thing
+ * should look like is its look, as a cue of the key says.
+ */
+function saidAsLikeness(c: Ctx, at: number, cues: readonly string[]): boolean {
+  if (hyphenedLikeness(c, at)) {
+    // "a hollywood-style grade" is a look; "Hollywood-style teeth", "a western-style shirt" qualify a concrete thing.
+    const head = c.tokens[at + 2];
+    return !head || head.kind !== 'word' || FUNCTION_WORDS.has(head.lower) || !c.lex.isPhysical(head.lower) || c.lex.isQuality(head.lower) || cues.some((q) => c.lex.match(head.lower, q) > 0);
+  }
   for (let j = at - 1; j >= 1 && at - j <= RESEMBLANCE_WINDOW; j--) {
     const w = c.tokens[j] as Token;
     if (isClausePunct(w)) return false;
+    // "feel like it's too cold" says what one thinks, a clause of its own, not what the thing resembles.
+    if (CLAUSE_SUBJECTS.has(w.lower)) return false;
     if (w.lower === 'like' && RESEMBLING_VERBS.has((c.tokens[j - 1] as Token).lower)) return true;
   }
   return false;
@@ -661,15 +649,34 @@ function valuesMeant(c: Ctx, k: KeyPlan, word: string): Set<JsonValue> {
 const AGREEMENT_WINDOW = 3;
 
 /**
+ * Whether the word ending before `to` qualifies a thing: the first noun after it, past a list of adjectives ("cold,
+ * smooth skin"), is neither a noun for a quality ("mood", "vibe") nor a cue of the key ("blue sky", "cold water").
+ */
+function qualifiesThing(c: Ctx, to: number, cues: readonly string[]): boolean {
+  for (let j = to; j < c.tokens.length && j - to < AGREEMENT_WINDOW + 2; j++) {
+    const t = c.tokens[j] as Token;
+    if (t.text === ',' || t.lower === 'and') continue;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
+    if (!c.lex.hasNoun(t.lower)) continue;
+    return !c.lex.isQuality(t.lower) && !cues.some((q) => c.lex.match(t.lower, q) > 0);
+  }
+  return false;
+}
+
+/**
  * Whether another word beside `[at, to)` (within `AGREEMENT_WINDOW` tokens, in its clause; a comma of a list of
  * adjectives allowed) evokes the same value by its sense: "a frosty, bluish mood", "an icy,
  * wintry feel". Two words agreeing on one value say it as a cue would; one alone is as often said of something else.
+ * The two are different words ("an old, old friend" is one), and neither qualifies a thing (`qualifiesThing`: "blue
+ * sky and cold water" is the scene, not its look).
  */
 function agreeingEvidence(c: Ctx, k: KeyPlan, value: JsonValue, at: number, to: number): boolean {
   const anchors = senseAnchors(k, value);
+  const first = c.tokens[at] as Token;
+  if (qualifiesThing(c, to, k.cues)) return false;
   const evokes = (j: number): boolean => {
     const t = c.tokens[j] as Token;
-    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || c.lex.sameLemma(t.lower, first.lower) || qualifiesThing(c, j + 1, k.cues)) return false;
     // A word's sense, not its first meaning: a noun's definition names what it is usually said with ("chocolate":
     // drunk hot), not a second word for the look.
     return anchors.some((a) => c.lex.evokes(t.lower, a));
@@ -701,9 +708,12 @@ function enumMeanings(c: Ctx, k: KeyPlan): void {
     // A word that says a value itself, or one of its sense's words, is read by `enums`.
     if (k.enumForms.some((f) => f.words.length === 1 && (f.via === 'sense' ? c.lex.evokes(t.lower, f.words[0] as string) : c.lex.sameLemma(t.lower, f.words[0] as string)))) continue;
     const value = [...values][0] as JsonValue;
-    const cued = cueBefore(c, i, k.cues, 2) || cueAfter(c, i + 1, k.cues, 2);
+    // "Hollywood-style teeth": a likeness suffix ("style" is a cue and a quality noun) speaks only of a look.
+    const hyphened = hyphenedLikeness(c, i);
+    if (hyphened && !saidAsLikeness(c, i, k.cues)) continue;
+    const cued = !hyphened && (cueBefore(c, i, k.cues, 2) || cueAfter(c, i + 1, k.cues, 2));
     // Not by a second word agreeing: "hot chocolate" agrees with chocolate's definition (drunk hot) and is no look.
-    if (!cued && !qualityAfter(c, i + 1) && !saidAsLikeness(c, i)) continue;
+    if (!cued && !qualityAfter(c, i + 1) && !saidAsLikeness(c, i, k.cues)) continue;
     if (!senseSaid(c, i + 1, true, false) || senseUndone(c, i, i + 1, k.cues)) continue;
     pushValue(c, { key: k.name, value, confidence: cued ? 0.6 : 0.55, tokens: span(i, hyphenatedEnd(c, i + 1)), rule: 'enum_meaning' });
   }
@@ -719,7 +729,9 @@ function enums(c: Ctx, k: KeyPlan): void {
       // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look"), said as a
       // likeness ("look like an old polaroid", "movie-like") or beside another word evoking the same value ("a frosty,
       // bluish mood") says how the thing looks, as the key's cue would; qualifying a thing ("hot chocolate") it does not.
-      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && (qualityAfter(c, to) || saidAsLikeness(c, i) || agreeingEvidence(c, k, form.value, i, to)));
+      // "like a sunset": a noun is read by its noun senses, not by an adjective it also is ("sunset": declining, old).
+      if (form.via === 'sense' && to === i + 1 && saidAsNoun(c, i) && !c.lex.sameLemma((c.tokens[i] as Token).lower, form.words[0] as string)) continue;
+      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && (qualityAfter(c, to) || saidAsLikeness(c, i, cues) || agreeingEvidence(c, k, form.value, i, to)));
       if (form.via === 'sense' && (!senseSaid(c, to, cued, form.definition === true) || senseUndone(c, i, to, cues))) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
@@ -956,6 +968,27 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
   }
 }
 
+/** Words of liking: "I love her big eyes" describes; a wish is "I'd love …", "would like …" (the modal says it). */
+const LIKING: ReadonlySet<string> = new Set(['like', 'love']);
+
+/**
+ * Whether the clause around `[from, to)` asks for something: a word of `WISH_WORDS` before `to` (a word of liking only
+ * after a modal: "I'd love", "would like"), "please" in it, or a verb in its base form opening it ("give me …").
+ */
+function requestAround(c: Ctx, from: number, to: number): boolean {
+  let start = from;
+  for (let j = to - 2; j >= 0; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) break;
+    start = j;
+    const modal = c.tokens[j - 1]?.lower === 'would' || /['’]d\s+$/.test(c.text.slice(Math.max(0, t.start - 4), t.start));
+    if (WISH_WORDS.has(t.lower) && (!LIKING.has(t.lower) || modal)) return true;
+  }
+  if (clauseAround(c, from, to).some((x) => x.lower === 'please')) return true;
+  const first = c.tokens[start] as Token;
+  return start < from && first.kind === 'word' && c.lex.hasVerb(first.lower) && !c.lex.isFiniteVerbForm(first.lower) && !first.lower.endsWith('ing') && c.lex.lemmas(first.lower).includes(first.lower);
+}
+
 /** Verbs that switch a thing on ("switch on the big-eyes effect", "apply whiter teeth"): a closed class. */
 const ON_VERBS: ReadonlySet<string> = new Set(['switch', 'turn', 'enable', 'apply', 'add', 'activate', 'use']);
 
@@ -970,7 +1003,7 @@ function ownItem(c: Ctx, from: number, to: number): boolean {
  * A switch's action said by the adjective its verb's definition gives its result (`Lexicon.resultAdjectives`:
  * enlarge is "make larger", whiten "turn white"), or one of that adjective's synonyms ("bigger", "huge"), beside the
  * switch's object within `ACTION_ADJECTIVE_WINDOW` tokens, in one clause ("make my eyes larger", "big eyes", "teeth
- * whiter"): asked for under a wish, a verb switching it on, in a comparative, or as a list item of its own. Not with
+ * whiter"): asked for under a wish or a causing word (not a word of liking alone), a verb switching it on, or as a list item of its own (a comparative alone describes). Not with
  * a negation, a verb of removing or keeping, or a word of degree in the clause ("a little bigger"): a fine-grained
  * adjustment is for `other`, as the switch's description says.
  */
@@ -992,9 +1025,9 @@ function resultAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       // "I want my eyes to look bigger" asks how they should look, a fine-grained adjustment the draft sends to `other`
       // (draft-zhou §5.2, Figure 5's note), not the switch.
       if (clause.some((x, n) => RESEMBLING_VERBS.has(x.lower) && clause[n + 1] !== undefined && c.lex.sameLemma(clause[n + 1]?.lower ?? '', t.lower))) break;
-      // A comparative ("larger", "whiter") asks for a change; a plain adjective may only describe ("my big eyes").
-      const comparative = t.lower.endsWith('er') && c.lex.lemmas(t.lower).some((l) => l !== t.lower);
-      const asked = comparative || wishBefore(c, to - 1) || clause.some((x) => ON_VERBS.has(x.lower)) || ownItem(c, from, to);
+      // Only a request sets it (a wish or causing word before it, a verb switching it on, a list item of its own): a
+      // comparative or an adjective may only describe ("my eyes are bigger in this one", "I love her big eyes").
+      const asked = requestAround(c, from, to) || clause.some((x) => ON_VERBS.has(x.lower)) || ownItem(c, from, to);
       if (!asked) break;
       c.out.push({ key: k.name, value: true, confidence: 0.85, tokens: span(from, to), rule: 'boolean_result' });
       break;
@@ -2205,59 +2238,6 @@ function routes(c: Ctx): void {
   }
 }
 
-/** Verbs of obligation or wish before "to be in X" ("I have to be in Dubai"): a closed class. */
-const OBLIGED: ReadonlySet<string> = new Set(['have', 'has', 'need', 'needs', 'got', 'want', 'wants', 'must', 'gotta', 'should']);
-/** Prepositions between a verb of arriving and its place ("arrive in", "land at"): a closed class. */
-const AT_PLACE: ReadonlySet<string> = new Set(['in', 'at', 'into', 'on']);
-/** Prepositions of a goal after a verb of travelling ("heading for", "bound towards"): a closed class. */
-const TOWARD: ReadonlySet<string> = new Set(['for', 'towards', 'toward']);
-/** How far back (tokens) "there" looks for the place it stands for. */
-const THERE_REACH = 30;
-/** Object pronouns of the travellers before "there" ("get me there"): a closed class. */
-const TRAVELLERS: ReadonlySet<string> = new Set(['me', 'us', 'him', 'her', 'them', 'you']);
-
-/**
- * Where the traveller is to arrive, said without "to" (draft-zhou §6.1, the destination key read from the verb): a
- * place after a verb of arriving (`Lexicon.isArrivalVerb`: "reach Nairobi", "land in Oslo"), a known place after a
- * verb of travelling and "for" ("heading for Vancouver"), after "be in" under a
- * verb of obligation ("I have to be in Dubai", "must be in Rome"), or "there" after the travellers ("get me there")
- * standing for the place named last before it that is no origin. Only with a template that has a from key and a to key
- * (`routes`), a little less sure than the place after "to".
- */
-function arrivals(c: Ctx): void {
-  const entityKeys = c.plan.keys.filter((k) => k.entityCues.length > 0);
-  const fromKey = entityKeys.find((k) => k.entityCues.some((cue) => cue[cue.length - 1] === 'from'));
-  const toKey = entityKeys.find((k) => k.entityCues.some((cue) => cue.length === 1 && cue[0] === 'to'));
-  if (!fromKey || !toKey || fromKey === toKey) return;
-  const lower = (j: number) => c.tokens[j]?.lower ?? '';
-  for (let i = 0; i < c.tokens.length; i++) {
-    const t = c.tokens[i] as Token;
-    if (t.kind !== 'word') continue;
-    let at = -1;
-    // "heading for Vancouver", "leaving for Rome": a verb of travelling and "for" or "towards" names the goal, only a
-    // place WordNet or the template knows ("travelling for Siemens" names an employer).
-    const toward = c.lex.isTravelVerb(t.lower) && TOWARD.has(lower(i + 1));
-    if (c.lex.isArrivalVerb(t.lower) && !isNameWord(c, t)) at = AT_PLACE.has(lower(i + 1)) ? i + 2 : i + 1;
-    else if (toward) at = i + 2;
-    else if (t.lower === 'be' && lower(i + 1) === 'in' && (OBLIGED.has(lower(i - 1)) || (lower(i - 1) === 'to' && OBLIGED.has(lower(i - 2))))) at = i + 2;
-    if (at >= 0) {
-      const e = c.tokens[at]?.capital === true || c.tokens[at]?.kind === 'cjk' ? entityAt(c, toKey, at) : undefined;
-      if (e && (!toward || e.confidence >= PLACE_CONFIDENCE || c.lex.placeName(c.tokens[at]?.lower ?? '', false) !== undefined)) c.out.push({ key: toKey.name, value: e.value, confidence: e.confidence - 0.03, tokens: span(i, e.to), rule: 'arrival' });
-      continue;
-    }
-    if (t.lower !== 'there' || !TRAVELLERS.has(lower(i - 1))) continue;
-    // The place named last before "there", not after a word of the origin ("from Athens").
-    for (let j = i - 2; j >= 0 && i - j <= THERE_REACH; j--) {
-      const first = c.tokens[j] as Token;
-      if (first.capital !== true || FROM_WORDS.has(lower(j - 1)) || !isNameWord(c, first)) continue;
-      const e = entityAt(c, toKey, j, i);
-      if (!e) continue;
-      c.out.push({ key: toKey.name, value: e.value, confidence: Math.min(0.6, e.confidence - 0.03), tokens: [...span(j, e.to), i], rule: 'arrival_there' });
-      break;
-    }
-  }
-}
-
 /** A word of the template's own, or one WordNet relates to one ("fly" to the "flying" of flight): no new content. */
 function ofTemplate(c: Ctx, word: string, vocabulary: ReadonlySet<string> = c.plan.vocabulary): boolean {
   if (c.lex.lemmas(word).some((l) => vocabulary.has(l))) return true;
@@ -2424,7 +2404,6 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           refusedLevel(c, k);
           rangeEnds(c, k);
           exampleDegrees(c, k);
-          midpoints(c, k);
           if (k.countsPeople && plan.keys.filter((x) => x.countsPeople).length === 1) {
             personCounts(c, k);
             partyCounts(c, k);
@@ -2447,7 +2426,6 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
       }
     }
     routes(c);
-    arrivals(c);
     postpositions(c);
     phrases(c, undefined, plan.otherPhrases);
     // "economy, no wait, business", "make that three": a repaired value gives way to its repair.
