@@ -36,8 +36,11 @@ describe('a date alone', () => {
 describe('an ordinal out of its place', () => {
   it('is found when the word after it is none of the key\'s own words', async () => {
     const flight = template('flight_booking');
-    const away = await client.mapUtterance(flight, 'cut the first five minutes of my podcast', REF);
-    expect(away.sources.cabin_class).toBe('first');
+    // The offline mapper no longer reads an ordinal that counts another noun as a cabin (offline-enum-meanings.test.ts);
+    // the mapping a mapper without that rule would give is built here.
+    const mapped = await client.mapUtterance(flight, 'cut the first five minutes of my podcast', REF);
+    expect(mapped.sources.cabin_class).toBeUndefined();
+    const away = { ...mapped, payload: { ...mapped.payload, cabin_class: 'first' }, sources: { ...mapped.sources, cabin_class: 'first' } };
     expect([...valuesOutOfPlace(flight, away, 'cut the first five minutes of my podcast')]).toEqual(['cabin_class']);
     for (const words of ['we want first class from Rome to Oslo on Friday', 'book me first class to Lima tomorrow']) {
       const m = await client.mapUtterance(flight, words, REF);

@@ -483,6 +483,24 @@ export const TEXT_PATHS: readonly TextPath[] = [
       ];
     },
   },
+  {
+    // Values said in other words (draft-zhou §6.1): the outside string's words read for their first WordNet meaning
+    // (`Lexicon.meaningWords`, `enumMeanings`), framed as a likeness ("look like …", "…-like"), beside an agreeing word,
+    // as an ordinal before a noun (`ordinalOutOfPlace`), a switch by its result's adjective (`resultAdjectives`). Cut as
+    // above where a template value is the outside string.
+    name: 'client mapUtterance (offline mapper, values by meaning, likeness, agreement, ordinals, result adjectives)',
+    files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts'],
+    run: async (t) => {
+      const cut = t.slice(0, 2000);
+      const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));
+      const photo = { ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', 'cinematic', 'warm', cut] } : k)) };
+      return [
+        await client.mapUtterance(photoRetouchTemplate, `make it look like a ${t}-like ${t}, a frosty, ${t} mood, ${t} eyes bigger ${t}, huge ${t} eyes`, REF).catch(refused),
+        await client.mapUtterance(photo, `feel like a movie ${cut}, a cozy ${cut} tone`, REF).catch(refused),
+        await client.mapUtterance(flightBookingTemplate, `Rome to Oslo in the first ${cut} of May`, REF).catch(refused),
+      ];
+    },
+  },
   { name: 'llm prepareFragments', files: ['libs/llm/src/fragments.ts'], run: (t) => prepareFragments([{ text: t, count: 2 }], { maxFragments: 10, maxFragmentChars: 200 }) },
   { name: 'llm rule inducer', files: ['libs/llm/src/rule.ts', 'libs/llm/src/fragments.ts'], run: (t) => createRuleInducer().induce({ scenario: t, samples: [{ text: t, count: 3 }], existing_keys: [] }) },
   { name: 'pool securityRelevance', files: ['libs/pool/src/approval.ts'], run: (t) => securityRelevance({ key_name: 'seat', semantic_description: t }) },

@@ -14,7 +14,7 @@
 import type { Token } from './text';
 
 /** "from" before a name, in the Latin- and Cyrillic-script languages chrono reads. */
-export const FROM_WORDS: ReadonlySet<string> = new Set(['from', 'de', 'desde', 'depuis', 'von', 'aus', 'da', 'dal', 'dalla', 'vanuit', 'van', 'из', 'от', 'з', 'від']);
+export const FROM_WORDS: ReadonlySet<string> = new Set(['from', 'de', 'desde', 'depuis', 'von', 'aus', 'ab', 'da', 'dal', 'dalla', 'vanuit', 'van', 'из', 'от', 'з', 'від']);
 /** "to" before a name. */
 export const TO_WORDS: ReadonlySet<string> = new Set(['to', 'a', 'à', 'nach', 'para', 'hacia', 'vers', 'naar', 'в', 'во', 'до']);
 /** Words inside a place name between its capitalised words ("Ciudad de México", "Rio de Janeiro"). */

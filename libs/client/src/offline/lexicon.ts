@@ -14,6 +14,10 @@ import type { Pos, Synset, WordNet } from '@parley/embeddings';
 const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
 /** Parts of speech that mark a common word: one edit from such a word is a slip of it, not of a town (`placeSlip`). */
 const COMMON_POS: readonly Pos[] = ['v', 'a', 'r'];
+/** Parts of speech whose first sense `meaningWords` reads: what a thing is or looks like, not what is done. */
+const MEANING_POS: readonly Pos[] = ['n', 'a'];
+/** A causative verb and the adjective of its result, in a verb's definition ("make larger", "turn white"); not after "less". */
+const CAUSATIVE = /\b(?:make|makes|turn|turns|render|renders)\s+(?:more\s+)?(?!less\b|more\b)([a-z]{3,20})\b/g;
 /** Senses per lemma and part of speech whose synonyms count (most frequent first). */
 const SYNONYM_SENSES = 2;
 /** Senses per lemma and part of speech whose derivations count. */
@@ -84,6 +88,10 @@ const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
 /** Hypernym steps from a quality noun up to property or quality (oldness → age → property). */
 const QUALITY_DEPTH = 2;
+/** A period or unit of time, as WordNet's kinds name it (week: a time period; hour: a unit of time). */
+const TIME: ReadonlySet<string> = new Set(['time_period', 'period_of_time', 'time_unit', 'unit_of_time']);
+/** The top of WordNet's concrete things (a tooth, a shirt, water), as against abstractions (a grade, a look). */
+const PHYSICAL: ReadonlySet<string> = new Set(['physical_entity', 'object', 'body_part']);
 const SOCIAL_GROUP: ReadonlySet<string> = new Set(['social_group', 'kin_group', 'family', 'team']);
 /**
  * What happens, not what someone does: WordNet files acts under "event" too ("a look", "a run", "a hop", "a test"),
@@ -123,6 +131,8 @@ export class Lexicon {
   private readonly addingCache = new Map<string, boolean>();
   private readonly nounCache = new Map<string, readonly string[]>();
   private readonly adjectiveCache = new Map<string, ReadonlySet<string>>();
+  private readonly meaningCache = new Map<string, ReadonlySet<string>>();
+  private readonly resultCache = new Map<string, ReadonlySet<string>>();
   /** Senses and their definitions' words, read once per word (a value's siblings are read for each value). */
   private readonly senseCache = new Map<string, Synset[]>();
   private readonly glossCache = new Map<string, Set<string>>();
@@ -253,6 +263,16 @@ export class Lexicon {
   /** A noun for a property or quality of something ("tone", "tint", "look", "effect"; not "day", "sore", "cause"). */
   isQuality(word: string): boolean {
     return this.kindOf(word.toLowerCase(), QUALITY);
+  }
+
+  /** A noun whose first sense is a period or unit of time ("week", "month", "hour"; not "seat", "row", "Rome"). */
+  isTimeNoun(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), TIME, 1, true);
+  }
+
+  /** A noun whose first sense is a concrete thing ("teeth", "shirt", "sky"; not "grade", "look", "mood"). */
+  isPhysical(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), PHYSICAL, 1, false);
   }
 
   /** A word for a group of people ("family", "team", "group"). */
@@ -640,6 +660,65 @@ export class Lexicon {
       if (frontier.some(test)) return true;
     }
     return false;
+  }
+
+  /**
+   * What a word the user said means, one WordNet step out (draft-zhou §6.1: a value said in other words): for each
+   * part of speech, the one-word members of its first sense and that sense's definition words, quoted examples left
+   * out ("movie" → film; "hollywood" → film, industry; "cozy" → warmth, comforting). Only a word's first sense, the
+   * one WordNet lists as most used, so a rare sense's words ("blockbuster": a bomb) do not speak for it. Lowercase;
+   * the word's own forms left out; empty without WordNet or for a word it does not know.
+   */
+  meaningWords(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const hit = this.meaningCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      for (const pos of MEANING_POS) {
+        const lemma = wn.baseForms(w, pos)[0];
+        const offset = lemma === undefined ? undefined : wn.lookup(lemma, pos)?.offsets[0];
+        const syn = offset === undefined ? undefined : wn.synset(pos, offset);
+        if (!syn) continue;
+        for (const m of syn.words) if (!m.includes('_')) out.add(m);
+        for (const g of this.glossOf(syn)) out.add(g);
+      }
+      for (const own of this.lemmas(w)) out.delete(own);
+    }
+    remember(this.meaningCache, w, out);
+    return out;
+  }
+
+  /**
+   * The adjectives an action's result is defined by (draft-zhou §6.1, a switch's name read with its meaning): the
+   * verbs of `action` (its base form as a verb, or the verbs its first noun senses derive from: "enlargement" →
+   * enlarge), their first `SYNONYM_SENSES` senses, and in each definition the adjective after a causative verb
+   * ("make larger", "turn white": large, white). Not one after "less" ("make less distinct" takes a quality away).
+   * Lowercase base forms; empty without WordNet.
+   */
+  resultAdjectives(action: string): ReadonlySet<string> {
+    const w = action.toLowerCase();
+    const hit = this.resultCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      const verbs = new Set(wn.baseForms(w, 'v'));
+      for (const lemma of wn.baseForms(w, 'n')) {
+        for (const offset of (wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+          for (const p of wn.synset('n', offset)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v' && p.target > 0) verbs.add(wn.synset('v', p.offset)?.words[p.target - 1] ?? '');
+        }
+      }
+      for (const verb of verbs) {
+        for (const offset of (wn.lookup(verb, 'v')?.offsets ?? []).slice(0, SYNONYM_SENSES)) {
+          const definition = (wn.synset('v', offset)?.gloss ?? '').split(/;|"/)[0]?.toLowerCase() ?? '';
+          for (const m of definition.matchAll(CAUSATIVE)) for (const base of wn.baseForms(m[1] as string, 'a')) out.add(base);
+        }
+      }
+    }
+    remember(this.resultCache, w, out);
+    return out;
   }
 
   /** Whether a word the user said is `evoked` (a word of `senseWords`): its lemma, or through `adjectiveForms`. */

@@ -545,15 +545,193 @@ function clippedValues(c: Ctx, k: KeyPlan): void {
   }
 }
 
+/** Ordinal words an enum value may be ("first" class): a closed class, English and as glossed. */
+const ORDINAL_WORDS: ReadonlySet<string> = new Set(['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'last']);
+
+/**
+ * Whether an enum value that is an ordinal ("first") counts another noun where it is said ("the first week of
+ * January", "the first half of the trip"): the noun right after it (or after one word more) is a noun of time
+ * (`Lexicon.isTimeNoun`) or one counted out of a whole ("… of …"), and is neither a cue of the key ("first class")
+ * nor a word of another value. Such a value is said where it cannot belong, and is not read (draft-zhou §6.1).
+ * Before any other noun it stays a value ("first seats", "book first Rome to Oslo").
+ */
+function ordinalOutOfPlace(c: Ctx, k: KeyPlan, at: number, to: number): boolean {
+  if (to !== at + 1 || !ORDINAL_WORDS.has((c.tokens[at] as Token).lower)) return false;
+  for (let j = to; j < to + 2; j++) {
+    const next = c.tokens[j];
+    if (!next || next.kind !== 'word' || FUNCTION_WORDS.has(next.lower)) return false;
+    if (k.cues.some((q) => c.lex.match(next.lower, q) > 0) || k.enumForms.some((f) => f.via === 'value' && f.words.some((w) => c.lex.sameLemma(next.lower, w)))) return false;
+    if (c.lex.isTimeNoun(next.lower) || (c.lex.hasNoun(next.lower) && c.tokens[j + 1]?.lower === 'of')) return true;
+  }
+  return false;
+}
+
+/** Verbs that say what a thing resembles when "like" follows ("look like", "feel like"): a closed class. */
+const RESEMBLING_VERBS: ReadonlySet<string> = new Set(['look', 'looks', 'looking', 'feel', 'feels', 'feeling', 'seem', 'seems', 'appear', 'appears', 'sound', 'sounds']);
+/** Words a hyphen joins after another to make it a likeness ("movie-like", "film-style"): a closed class. */
+const LIKENESS_SUFFIXES: ReadonlySet<string> = new Set(['like', 'style', 'esque', 'ish', 'inspired', 'looking']);
+/** Pronouns that open a clause of their own after "like" ("feel like it's too cold"): a closed class. */
+const CLAUSE_SUBJECTS: ReadonlySet<string> = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', "it's", "i'm", "you're", "we're", "they're", "he's", "she's"]);
+/** How far back (tokens, one clause) "look like" may frame a word ("look like a still from a hollywood film"). */
+const RESEMBLANCE_WINDOW = 7;
+
+/** Whether the word at `at` is joined by a hyphen to a likeness suffix ("movie-like", "Hollywood-style"). */
+function hyphenedLikeness(c: Ctx, at: number): boolean {
+  const t = c.tokens[at] as Token;
+  const next = c.tokens[at + 1];
+  return next !== undefined && c.text[t.end] === '-' && next.start === t.end + 1 && LIKENESS_SUFFIXES.has(next.lower);
+}
+
+/** Whether the word at `at` is said as a noun: after a determiner, heading its phrase ("like a sunset"; not "a sunset glow"). */
+function saidAsNoun(c: Ctx, at: number): boolean {
+  const t = c.tokens[at] as Token;
+  const after = c.tokens[at + 1];
+  const heads = !after || !isContent(after) || !c.lex.hasNoun(after.lower);
+  return at > 0 && c.lex.hasNoun(t.lower) && FUNCTION_WORDS.has((c.tokens[at - 1] as Token).lower) && heads && c.text[t.end] !== '-';
+}
+
+/**
+ * Whether the word at `at` is said as a likeness: inside "look / feel / seem like …" in its clause (no clause of its
+ * own after "like"), or joined by a hyphen to "-like", "-style", "-esque", "-ish", "-inspired", "-looking" before a
+ * noun for no concrete thing, a cue of the key, or nothing ("a movie-like grade"; not "a western-style shirt"). What a thing
+ * should look like is its look, as a cue of the key says.
+ */
+function saidAsLikeness(c: Ctx, at: number, cues: readonly string[]): boolean {
+  if (hyphenedLikeness(c, at)) {
+    // "a hollywood-style grade" is a look; "Hollywood-style teeth", "a western-style shirt" qualify a concrete thing.
+    const head = c.tokens[at + 2];
+    return !head || head.kind !== 'word' || FUNCTION_WORDS.has(head.lower) || !c.lex.isPhysical(head.lower) || c.lex.isQuality(head.lower) || cues.some((q) => c.lex.match(head.lower, q) > 0);
+  }
+  for (let j = at - 1; j >= 1 && at - j <= RESEMBLANCE_WINDOW; j--) {
+    const w = c.tokens[j] as Token;
+    if (isClausePunct(w)) return false;
+    // "feel like it's too cold" says what one thinks, a clause of its own, not what the thing resembles.
+    if (CLAUSE_SUBJECTS.has(w.lower)) return false;
+    if (w.lower === 'like' && RESEMBLING_VERBS.has((c.tokens[j - 1] as Token).lower)) return true;
+  }
+  return false;
+}
+
+/** The one-word forms a value's sense is said by: the value itself and the words its WordNet sense evokes. */
+function senseAnchors(k: KeyPlan, value: JsonValue): string[] {
+  return k.enumForms.filter((f) => f.value === value && f.words.length === 1 && (f.via === 'sense' || f.via === 'value')).map((f) => f.words[0] as string);
+}
+
+/** Per key plan: each lemma of a value's sense anchor (`senseAnchors`) → the values it anchors. */
+const ANCHORS = new WeakMap<KeyPlan, Map<string, Set<JsonValue>>>();
+
+function anchorsOf(c: Ctx, k: KeyPlan): Map<string, Set<JsonValue>> {
+  let m = ANCHORS.get(k);
+  if (m) return m;
+  m = new Map();
+  for (const f of k.enumForms) {
+    if (f.words.length !== 1 || (f.via !== 'sense' && f.via !== 'value')) continue;
+    for (const l of c.lex.lemmas(f.words[0] as string)) {
+      const values = m.get(l) ?? new Set<JsonValue>();
+      values.add(f.value);
+      m.set(l, values);
+    }
+  }
+  ANCHORS.set(k, m);
+  return m;
+}
+
+/** The values whose sense a word's first WordNet meaning names (`Lexicon.meaningWords`), each by one of its anchors. */
+function valuesMeant(c: Ctx, k: KeyPlan, word: string): Set<JsonValue> {
+  const out = new Set<JsonValue>();
+  const anchors = anchorsOf(c, k);
+  if (anchors.size === 0) return out;
+  for (const m of c.lex.meaningWords(word)) for (const l of c.lex.lemmas(m)) for (const v of anchors.get(l) ?? []) out.add(v);
+  return out;
+}
+
+/** Tokens either side (one clause, commas allowed) where a second word evoking the same value agrees with the first. */
+const AGREEMENT_WINDOW = 3;
+
+/**
+ * Whether the word ending before `to` qualifies a thing: the first noun after it, past a list of adjectives ("cold,
+ * smooth skin"), is neither a noun for a quality ("mood", "vibe") nor a cue of the key ("blue sky", "cold water").
+ */
+function qualifiesThing(c: Ctx, to: number, cues: readonly string[]): boolean {
+  for (let j = to; j < c.tokens.length && j - to < AGREEMENT_WINDOW + 2; j++) {
+    const t = c.tokens[j] as Token;
+    if (t.text === ',' || t.lower === 'and') continue;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) return false;
+    if (!c.lex.hasNoun(t.lower)) continue;
+    return !c.lex.isQuality(t.lower) && !cues.some((q) => c.lex.match(t.lower, q) > 0);
+  }
+  return false;
+}
+
+/**
+ * Whether another word beside `[at, to)` (within `AGREEMENT_WINDOW` tokens, in its clause; a comma of a list of
+ * adjectives allowed) evokes the same value by its sense: "a frosty, bluish mood", "an icy,
+ * wintry feel". Two words agreeing on one value say it as a cue would; one alone is as often said of something else.
+ * The two are different words ("an old, old friend" is one), and neither qualifies a thing (`qualifiesThing`: "blue
+ * sky and cold water" is the scene, not its look).
+ */
+function agreeingEvidence(c: Ctx, k: KeyPlan, value: JsonValue, at: number, to: number): boolean {
+  const anchors = senseAnchors(k, value);
+  const first = c.tokens[at] as Token;
+  if (qualifiesThing(c, to, k.cues)) return false;
+  const evokes = (j: number): boolean => {
+    const t = c.tokens[j] as Token;
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || c.lex.sameLemma(t.lower, first.lower) || qualifiesThing(c, j + 1, k.cues)) return false;
+    // A word's sense, not its first meaning: a noun's definition names what it is usually said with ("chocolate":
+    // drunk hot), not a second word for the look.
+    return anchors.some((a) => c.lex.evokes(t.lower, a));
+  };
+  for (const [from, step] of [[at - 1, -1], [to, 1]] as const) {
+    for (let j = from, n = 0; j >= 0 && j < c.tokens.length && n < AGREEMENT_WINDOW; j += step, n++) {
+      const t = c.tokens[j] as Token;
+      if (isClausePunct(t) && t.text !== ',') break;
+      if (evokes(j)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A value said by a word whose first WordNet meaning names the value's sense (draft-zhou §6.1, the template's enum
+ * read with WordNet one step further on the user's side): "movie" is a film and "Hollywood" the film industry, so
+ * cinematic; "cozy" affords warmth, so warm. Only when exactly one value is named, and only where the word is said of
+ * the look (a cue of the key, a noun for a quality after it, a likeness): alone such a word
+ * is as often about something else ("a movie night"), and nothing is read. Less sure than the sense's own words.
+ */
+function enumMeanings(c: Ctx, k: KeyPlan): void {
+  if (!k.enumForms.some((f) => f.via === 'sense')) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (t.kind !== 'word' || !isContent(t)) continue;
+    const values = valuesMeant(c, k, t.lower);
+    if (values.size !== 1 || k.cues.some((q) => c.lex.match(t.lower, q) > 0)) continue;
+    // A word that says a value itself, or one of its sense's words, is read by `enums`.
+    if (k.enumForms.some((f) => f.words.length === 1 && (f.via === 'sense' ? c.lex.evokes(t.lower, f.words[0] as string) : c.lex.sameLemma(t.lower, f.words[0] as string)))) continue;
+    const value = [...values][0] as JsonValue;
+    // "Hollywood-style teeth": a likeness suffix ("style" is a cue and a quality noun) speaks only of a look.
+    const hyphened = hyphenedLikeness(c, i);
+    if (hyphened && !saidAsLikeness(c, i, k.cues)) continue;
+    const cued = !hyphened && (cueBefore(c, i, k.cues, 2) || cueAfter(c, i + 1, k.cues, 2));
+    // Not by a second word agreeing: "hot chocolate" agrees with chocolate's definition (drunk hot) and is no look.
+    if (!cued && !qualityAfter(c, i + 1) && !saidAsLikeness(c, i, k.cues)) continue;
+    if (!senseSaid(c, i + 1, true, false) || senseUndone(c, i, i + 1, k.cues)) continue;
+    pushValue(c, { key: k.name, value, confidence: cued ? 0.6 : 0.55, tokens: span(i, hyphenatedEnd(c, i + 1)), rule: 'enum_meaning' });
+  }
+}
+
 function enums(c: Ctx, k: KeyPlan): void {
   const cues = k.cues;
   for (const form of k.enumForms) {
     for (let i = 0; i < c.tokens.length; i++) {
       if (!formMatches(c, i, form.words, form.via === 'sense' ? 'sense' : form.via !== 'value', form.upper)) continue;
       const to = i + form.words.length;
-      // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look") says how the
-      // thing looks, as the key's cue would; qualifying a thing ("hot chocolate", "a cold sore") it does not.
-      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && qualityAfter(c, to));
+      if (form.via === 'value' && ordinalOutOfPlace(c, k, i, to)) continue;
+      // A word of a value's sense qualifying a noun for a quality ("a chilly blue tone", "a movie look"), said as a
+      // likeness ("look like an old polaroid", "movie-like") or beside another word evoking the same value ("a frosty,
+      // bluish mood") says how the thing looks, as the key's cue would; qualifying a thing ("hot chocolate") it does not.
+      // "like a sunset": a noun is read by its noun senses, not by an adjective it also is ("sunset": declining, old).
+      if (form.via === 'sense' && to === i + 1 && saidAsNoun(c, i) && !c.lex.sameLemma((c.tokens[i] as Token).lower, form.words[0] as string)) continue;
+      const cued = cueBefore(c, i, cues, 2) || cueAfter(c, to, cues, 2) || (form.via === 'sense' && (qualityAfter(c, to) || saidAsLikeness(c, i, cues) || agreeingEvidence(c, k, form.value, i, to)));
       if (form.via === 'sense' && (!senseSaid(c, to, cued, form.definition === true) || senseUndone(c, i, to, cues))) continue;
       // The value's own word (or a form of it) says it; a WordNet relation of it ("good" ~ full) only suggests it.
       const own = form.via === 'value' && form.words.every((w, n) => c.lex.sameLemma((c.tokens[i + n] as Token).lower, w));
@@ -572,6 +750,7 @@ function enums(c: Ctx, k: KeyPlan): void {
   }
   grades(c, k);
   clippedValues(c, k);
+  enumMeanings(c, k);
   // "IP backhaul" → ip_network: an acronym the user wrote that is a word of a multi-word value, less sure.
   for (const form of k.enumForms) {
     if (form.via !== 'value' || form.words.length < 2) continue;
@@ -705,6 +884,7 @@ function booleans(c: Ctx, k: KeyPlan): void {
   if (!head || k.nameWords.length < 2) return;
   leftAsIs(c, k, head);
   actionAdjectives(c, k, head);
+  resultAdjectives(c, k, head);
   c.tokens.forEach((t, i) => {
     if (!isContent(t) || !c.lex.sameLemma(t.lower, head)) return;
     const neg = negationBefore(c, i);
@@ -786,6 +966,85 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
       break;
     }
   }
+}
+
+/** Words of liking: "I love her big eyes" describes; a wish is "I'd love …", "would like …" (the modal says it). */
+const LIKING: ReadonlySet<string> = new Set(['like', 'love']);
+
+/**
+ * Whether the clause around `[from, to)` asks for something: a word of `WISH_WORDS` before `to` (a word of liking only
+ * after a modal: "I'd love", "would like"), "please" in it, or a verb in its base form opening it ("give me …").
+ */
+function requestAround(c: Ctx, from: number, to: number): boolean {
+  let start = from;
+  for (let j = to - 2; j >= 0; j--) {
+    const t = c.tokens[j] as Token;
+    if (isClausePunct(t)) break;
+    start = j;
+    const modal = c.tokens[j - 1]?.lower === 'would' || /['’]d\s+$/.test(c.text.slice(Math.max(0, t.start - 4), t.start));
+    if (WISH_WORDS.has(t.lower) && (!LIKING.has(t.lower) || modal)) return true;
+  }
+  if (clauseAround(c, from, to).some((x) => x.lower === 'please')) return true;
+  const first = c.tokens[start] as Token;
+  return start < from && first.kind === 'word' && c.lex.hasVerb(first.lower) && !c.lex.isFiniteVerbForm(first.lower) && !first.lower.endsWith('ing') && c.lex.lemmas(first.lower).includes(first.lower);
+}
+
+/** Verbs that switch a thing on ("switch on the big-eyes effect", "apply whiter teeth"): a closed class. */
+const ON_VERBS: ReadonlySet<string> = new Set(['switch', 'turn', 'enable', 'apply', 'add', 'activate', 'use']);
+
+/** Whether the tokens `[from, to)` stand as a list item of their own: a clause mark or the text's edge either side. */
+function ownItem(c: Ctx, from: number, to: number): boolean {
+  const before = c.tokens[from - 1];
+  const after = c.tokens[to];
+  return (!before || isClausePunct(before)) && (!after || isClausePunct(after));
+}
+
+/**
+ * A switch's action said by the adjective its verb's definition gives its result (`Lexicon.resultAdjectives`:
+ * enlarge is "make larger", whiten "turn white"), or one of that adjective's synonyms ("bigger", "huge"), beside the
+ * switch's object within `ACTION_ADJECTIVE_WINDOW` tokens, in one clause ("make my eyes larger", "big eyes", "teeth
+ * whiter"): asked for under a wish or a causing word (not a word of liking alone), a verb switching it on, or as a list item of its own (a comparative alone describes). Not with
+ * a negation, a verb of removing or keeping, or a word of degree in the clause ("a little bigger"): a fine-grained
+ * adjustment is for `other`, as the switch's description says.
+ */
+function resultAdjectives(c: Ctx, k: KeyPlan, head: string): void {
+  const results = c.lex.resultAdjectives(head);
+  const objects = k.nameWords.slice(0, -1);
+  if (results.size === 0 || objects.length === 0) return;
+  for (let i = 0; i < c.tokens.length; i++) {
+    const t = c.tokens[i] as Token;
+    if (!isContent(t) || c.lex.sameLemma(t.lower, head) || ![...c.lex.adjectiveForms(t.lower)].some((f) => results.has(f))) continue;
+    for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
+      const j = i + d;
+      const o = c.tokens[j];
+      if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
+      const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
+      if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
+      const clause = clauseAround(c, from, to);
+      if (clause.some((x) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower) || (x !== t && c.lex.degreeOf(x.lower) !== 0)))) break;
+      // "I want my eyes to look bigger" asks how they should look, a fine-grained adjustment the draft sends to `other`
+      // (draft-zhou §5.2, Figure 5's note), not the switch.
+      if (clause.some((x, n) => RESEMBLING_VERBS.has(x.lower) && clause[n + 1] !== undefined && c.lex.sameLemma(clause[n + 1]?.lower ?? '', t.lower))) break;
+      // Only a request sets it (a wish or causing word before it, a verb switching it on, a list item of its own): a
+      // comparative or an adjective may only describe ("my eyes are bigger in this one", "I love her big eyes").
+      const asked = requestAround(c, from, to) || clause.some((x) => ON_VERBS.has(x.lower)) || ownItem(c, from, to);
+      if (!asked) break;
+      c.out.push({ key: k.name, value: true, confidence: 0.85, tokens: span(from, to), rule: 'boolean_result' });
+      break;
+    }
+  }
+}
+
+/** How far (tokens) either side `clauseAround` reads: a clause with no mark in a long text stays bounded. */
+const CLAUSE_REACH = 16;
+
+/** The tokens of the clause around `[from, to)`: out to the nearest clause marks, at most `CLAUSE_REACH` either side. */
+function clauseAround(c: Ctx, from: number, to: number): Token[] {
+  let a = from;
+  while (a > 0 && from - a < CLAUSE_REACH && !isClausePunct(c.tokens[a - 1] as Token)) a--;
+  let b = to;
+  while (b < c.tokens.length && b - to < CLAUSE_REACH && !isClausePunct(c.tokens[b] as Token)) b++;
+  return c.tokens.slice(a, b);
 }
 
 /** Verbs that keep their object as it is ("keep the backdrop crisp", "leave my teeth be"): a closed class. */
