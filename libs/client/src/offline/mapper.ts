@@ -934,6 +934,22 @@ function antonymOf(c: Ctx, word: string, forms: ReadonlySet<string>): boolean {
 const ACTION_ADJECTIVE_WINDOW = 3;
 
 /**
+ * The words of a switch's name other than its action (`objects`) said within `ACTION_ADJECTIVE_WINDOW` tokens of the
+ * adjective at `i`, nearest side first as the window is read, with the span `[from, to)` they make with it; a clause
+ * mark or a negation between the two ("the background is not blurry") parts them.
+ */
+function* objectsBeside(c: Ctx, i: number, objects: readonly string[]): Generator<{ j: number; from: number; to: number }> {
+  for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
+    const j = i + d;
+    const o = c.tokens[j];
+    if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
+    const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
+    if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
+    yield { j, from, to };
+  }
+}
+
+/**
  * A switch's action said by an adjective of its result, beside its object: an adjective whose WordNet sense has a
  * form of the action's word among its members or its cluster's head ("fuzzy", "blurry": blurred, of blur), within
  * `ACTION_ADJECTIVE_WINDOW` tokens of a word of the key's name other than the action ("the backdrop is fuzzy", "a
@@ -946,15 +962,10 @@ function actionAdjectives(c: Ctx, k: KeyPlan, head: string): void {
     if (!isContent(t) || c.lex.sameLemma(t.lower, head)) continue;
     const forms = c.lex.adjectiveForms(t.lower);
     if (forms.size === 0 || ![...forms].some((f) => f !== t.lower && c.lex.match(f, head) === SAME_LEMMA)) continue;
-    for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
-      const j = i + d;
-      const o = c.tokens[j];
-      if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
-      const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
-      // A negation between ("the background is not blurry") or a verb taking the thing away before ("remove the
-      // blurry background") says no wish for the action; neither is read as one.
-      if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
-      // Nor after a verb of keeping or staying ("leave the background fuzzy"): `leftAsIs` reads those.
+    // A negation between ("the background is not blurry") says no wish for the action (objectsBeside skips it).
+    for (const { j, from, to } of objectsBeside(c, i, objects)) {
+      // Nor does a verb taking the thing away before ("remove the blurry background"), nor one of keeping or staying
+      // ("leave the background fuzzy"): `leftAsIs` reads those.
       if (c.tokens.slice(Math.max(0, from - 5), to).some((x) => REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower))) continue;
       // Said plainly ("the backdrop is fuzzy") the adjective is a complaint about the photo: only a wish or cause frame
       // before it in its clause ("make the backdrop fuzzy", "so the backdrop is fuzzy", "it should be fuzzy") asks for it.
@@ -1014,12 +1025,7 @@ function resultAdjectives(c: Ctx, k: KeyPlan, head: string): void {
   for (let i = 0; i < c.tokens.length; i++) {
     const t = c.tokens[i] as Token;
     if (!isContent(t) || c.lex.sameLemma(t.lower, head) || ![...c.lex.adjectiveForms(t.lower)].some((f) => results.has(f))) continue;
-    for (let d = -ACTION_ADJECTIVE_WINDOW; d <= ACTION_ADJECTIVE_WINDOW; d++) {
-      const j = i + d;
-      const o = c.tokens[j];
-      if (d === 0 || !o || !isContent(o) || !objects.some((n) => c.lex.match(o.lower, n) > 0)) continue;
-      const [from, to] = [Math.min(i, j), Math.max(i, j) + 1];
-      if (c.tokens.slice(from, to).some((x) => isClausePunct(x) || NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower))) continue;
+    for (const { from, to } of objectsBeside(c, i, objects)) {
       const clause = clauseAround(c, from, to);
       if (clause.some((x) => x.kind === 'word' && (NEGATIONS.has(x.lower) || VERB_NEGATIONS.has(x.lower) || REMOVAL_VERBS.has(x.lower) || KEEPING_VERBS.has(x.lower) || STAYING_VERBS.has(x.lower) || (x !== t && c.lex.degreeOf(x.lower) !== 0)))) break;
       // "I want my eyes to look bigger" asks how they should look, a fine-grained adjustment the draft sends to `other`
