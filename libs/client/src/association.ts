@@ -1,0 +1,219 @@
+/**
+ * Scenario identification by association (draft-zhou §6.1, Figure 1 step 2): the user's words read against the text
+ * of each scenario (its name, its keys' names, descriptions, enum values and examples, the agent's description and
+ * tags) through WordNet, for wishes said with no word of the scenario ("my LinkedIn headshot", "make it fuzzy", "get
+ * me on a jet"). A word of the request meets a scenario when one of its first senses (or a sense it derives from or
+ * into, or the head of its adjective cluster) is one of the first senses of a word of the scenario's text, or one
+ * of those words' derivations (fuzzy ~ blurred ~ blur); when a noun is a kind of such a sense (headshot, snapshot
+ * are photographs; a jet is an airplane); or, weaker, through a definition (a word of the scenario's text defines
+ * the request's word, or the request's word defines one of the scenario's).
+ *
+ * Evidence is weighed by how specific it is: by the scenarios it meets (inverse document frequency over the
+ * scenarios' vocabularies, so a word every scenario's text has counts nothing) and by how many senses the word has
+ * ("make", "look", "time" have dozens, each sense says little).
+ *
+ * Outside strings: words are matched by a bounded pattern and looked up only when short enough; at most
+ * `MAX_PROBES` words of a request are asked; caches are Maps and WeakMaps.
+ */
+import type { Pos, Synset, WordNet } from '@parley/embeddings';
+import type { SchemaTemplate } from '@parley/protocol';
+import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
+
+const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
+/** Senses per lemma and part of speech of a scenario's words that make its concepts. */
+const TEXT_SENSES = 2;
+/** Senses per lemma and part of speech of a request's word that are read. */
+const WORD_SENSES = 2;
+/** Hypernym levels above a request noun's senses where it may meet a scenario's concept ("headshot" → photograph). */
+const KIND_DEPTH = 2;
+/** A word of the scenario's own text: it meets the scenario (for the frequency) but is no association. */
+const LITERAL = 2;
+/** What a meeting through a definition counts, against 1 for a shared or derived sense or a kind. */
+export const GLOSS_STRENGTH = 0.5;
+/** Senses (all parts of speech) from which a word counts less: each sense of a very polysemous word says little. */
+const SPECIFIC_SENSES = 4;
+/** Words of a request asked at most. */
+const MAX_PROBES = 48;
+/** Words of a scenario's text read at most. */
+const MAX_TEXT_WORDS = 600;
+/** Characters of a request read at most. */
+const MAX_CHARS = 4096;
+/** Words looked up: lowercase letters, three to forty. */
+const LOOKUP = /^[a-z][a-z'-]{2,39}$/;
+/** Words of a template's or a definition's phrasing that say how it is written, not what it is about. */
+const PHRASING = new Set(['example', 'mapping', 'acceptable', 'value', 'values', 'whether', 'enabled', 'means', 'range', 'format', 'key', 'use', 'used', 'one', 'per', 'item', 'true', 'false', 'none', 'other', 'escape', 'valve', 'unstructured', 'semantic', 'fragments', 'existing', 'cannot', 'mapped', 'keys', 'note', 'string', 'type', 'identifier', 'number', 'relating', 'pertaining', 'characteristic', 'especially', 'something', 'someone', 'having', 'being']);
+
+/** Lexicographer files of values any scenario may take (times, quantities). */
+const VALUE_FILES: ReadonlySet<string> = new Set(['noun.time', 'noun.quantity']);
+
+/** One scenario's text as WordNet concepts ("n:123"), and its lemmas. */
+interface TextConcepts {
+  readonly concepts: ReadonlySet<string>;
+  readonly lemmas: ReadonlySet<string>;
+  /** The lemmas of its names alone: a definition meets a scenario only through one of them. */
+  readonly names: ReadonlySet<string>;
+}
+
+/** How a request's words meet each scenario: per scenario, the weight of evidence and the words that gave it. */
+export interface AssociationEvidence {
+  readonly weight: number;
+  readonly words: readonly string[];
+}
+
+/** The association of a request with each of `texts` (a scenario's text each): one evidence per text, in order. */
+export type Associate = (utterance: string, texts: readonly ScenarioText[]) => AssociationEvidence[];
+
+/**
+ * The text a scenario is read by: `names`, its own vocabulary (the scenario's name, its keys' names, their enum
+ * values), and `prose` (the keys' descriptions and examples, the agent's description and tags).
+ */
+export interface ScenarioText {
+  readonly names: string;
+  readonly prose: string;
+}
+
+/** A scenario's text (`ScenarioText`) from its template and the agent's registry entry. */
+export function scenarioText(template: SchemaTemplate, description = '', tags: readonly string[] = []): ScenarioText {
+  const names: string[] = [template.scenario.replace(/_/g, ' ')];
+  const prose: string[] = [description, tags.join(' ')];
+  for (const k of template.keys ?? []) {
+    if (k.key_name === 'other') continue;
+    names.push(k.key_name.replace(/_/g, ' '), ...(k.enum ?? []).map((v) => String(v).replace(/_/g, ' ')));
+    prose.push(k.semantic_description ?? '');
+    const examples = (k.optional as { examples?: unknown } | undefined)?.examples;
+    if (Array.isArray(examples)) for (const x of examples) if (typeof x === 'string') prose.push(x);
+  }
+  return { names: names.join(' . '), prose: prose.join(' . ') };
+}
+
+/**
+ * The content words of `text`, lowercase, at most `max`: not function words, request words or the phrasing of a
+ * template, nor a capitalised word inside a sentence (a name: "Beijing", "LinkedIn", "IATA" say a value, not what the
+ * scenario is about).
+ */
+function contentWords(text: string, max: number): string[] {
+  const out: string[] = [];
+  for (const m of text.slice(0, MAX_CHARS * 4).matchAll(/[A-Za-z][A-Za-z'-]*/g)) {
+    if (out.length >= max) break;
+    const before = text.slice(Math.max(0, m.index - 3), m.index);
+    if (/[A-Z]/.test(m[0]) && m.index > 0 && !/[.!?:]\s*$/.test(before)) continue;
+    const w = m[0].toLowerCase();
+    if (LOOKUP.test(w) && !FUNCTION_WORDS.has(w) && !REQUEST_WORDS.has(w) && !PHRASING.has(w)) out.push(w);
+  }
+  return out;
+}
+
+/** Content words of a WordNet definition (its quoted examples left out). */
+function definitionWords(gloss: string): string[] {
+  return contentWords(gloss.replace(/"[^"]*"/g, ' ').split(';')[0] ?? '', 40);
+}
+
+/** The association reader over `wn`. */
+export function createAssociate(wn: WordNet): Associate {
+  const textCache = new Map<string, TextConcepts>();
+  const senses = (w: string, pos: Pos, n: number): [string, Synset][] => {
+    const out: [string, Synset][] = [];
+    for (const lemma of wn.baseForms(w, pos)) {
+      for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, n)) {
+        const s = wn.synset(pos, o);
+        if (s) out.push([lemma, s]);
+      }
+    }
+    return out;
+  };
+  // A sense with those it derives from or into (for its `lemma`), and the head of its adjective cluster.
+  const near = (lemma: string, s: Synset, into: Set<string>): void => {
+    into.add(`${s.pos}:${s.offset}`);
+    const index = s.words.indexOf(lemma);
+    for (const p of s.pointers) {
+      if (p.symbol === '+' && (p.source === 0 || p.source === index + 1)) into.add(`${p.pos}:${p.offset}`);
+      if (p.symbol === '&' && s.satellite) into.add(`${p.pos}:${p.offset}`);
+    }
+  };
+  // A word whose first senses say a time, a quantity or a place by name ("Monday", "morning", "two", "Lisbon"): a
+  // value any scenario's slot takes, not what a scenario is about.
+  const valueWord = (w: string): boolean =>
+    POS.some((pos) => senses(w, pos, WORD_SENSES).some(([, s]) => VALUE_FILES.has(s.lexFile) || s.pointers.some((p) => p.symbol === '@i')));
+  const conceptsOf = (text: ScenarioText): TextConcepts => {
+    const cacheKey = `${text.names}\u0000${text.prose}`;
+    const hit = textCache.get(cacheKey);
+    if (hit) return hit;
+    const concepts = new Set<string>();
+    const lemmas = new Set<string>();
+    const names = new Set<string>();
+    // Concepts from the names only: the prose of descriptions reaches too far ("connection", "state", "process").
+    const read = (t: string, into: Set<string>, withConcepts: boolean): void => {
+      for (const w of new Set(contentWords(t, MAX_TEXT_WORDS))) {
+        if (valueWord(w)) continue;
+        for (const pos of POS) {
+          for (const [lemma, s] of senses(w, pos, TEXT_SENSES)) {
+            into.add(lemma);
+            if (withConcepts) near(lemma, s, concepts);
+          }
+        }
+      }
+    };
+    read(text.names, names, true);
+    read(text.prose, lemmas, false);
+    for (const l of names) lemmas.add(l);
+    const out = { concepts, lemmas, names };
+    if (textCache.size > 64) textCache.clear();
+    textCache.set(cacheKey, out);
+    return out;
+  };
+  // How strongly `w` meets a scenario's concepts: 1 by a sense, a derivation or a kind; GLOSS_STRENGTH by a definition;
+  // LITERAL when the word is the text's own (the mapper reads those, and refuses them where they say no request of it).
+  const meets = (w: string, t: TextConcepts): number => {
+    if (POS.some((pos) => wn.baseForms(w, pos).some((l) => t.lemmas.has(l)))) return LITERAL;
+    let gloss = 0;
+    for (const pos of POS) {
+      for (const [lemma, s] of senses(w, pos, WORD_SENSES)) {
+        const own = new Set<string>();
+        near(lemma, s, own);
+        if ([...own].some((c) => t.concepts.has(c))) return 1;
+        if (pos === 'n' && kindOf(s, t.concepts)) return 1;
+        if (gloss === 0 && definitionWords(s.gloss).some((d) => t.names.has(d) || POS.some((q) => wn.baseForms(d, q).some((l) => t.names.has(l))))) gloss = GLOSS_STRENGTH;
+      }
+    }
+    return gloss;
+  };
+  const kindOf = (s: Synset, concepts: ReadonlySet<string>): boolean => {
+    let frontier = [s];
+    for (let depth = 0; depth < KIND_DEPTH && frontier.length > 0; depth++) {
+      const next: Synset[] = [];
+      for (const f of frontier) {
+        for (const p of f.pointers) {
+          if (p.symbol !== '@' || p.pos !== 'n') continue;
+          if (concepts.has(`n:${p.offset}`)) return true;
+          const up = wn.synset('n', p.offset);
+          if (up) next.push(up);
+        }
+      }
+      frontier = next;
+    }
+    return false;
+  };
+  const senseCount = (w: string): number => POS.reduce((n, pos) => n + Math.max(0, ...wn.baseForms(w, pos).map((l) => wn.lookup(l, pos)?.offsets.length ?? 0)), 0);
+  return (utterance, texts) => {
+    const read = texts.map(conceptsOf);
+    const words = [...new Set(contentWords(utterance.slice(0, MAX_CHARS), MAX_PROBES))];
+    const weights = read.map(() => [] as [string, number][]);
+    const idfBase = Math.log(read.length + 1);
+    for (const w of words) {
+      if (valueWord(w)) continue;
+      const met = read.map((t) => meets(w, t));
+      const df = met.filter((m) => m > 0).length;
+      if (df === 0) continue;
+      const idf = Math.log((read.length + 1) / df) / idfBase;
+      const n = senseCount(w);
+      const specific = n <= SPECIFIC_SENSES ? 1 : SPECIFIC_SENSES / n;
+      met.forEach((m, i) => {
+        if (m > 0 && m !== LITERAL) weights[i]?.push([w, m * idf * specific]);
+      });
+    }
+    return weights.map((ws) => {
+      const best = ws.sort((a, b) => b[1] - a[1]).slice(0, 3);
+      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w) };
+    });
+  };
+}
