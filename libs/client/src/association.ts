@@ -17,6 +17,7 @@
  */
 import type { Pos, Synset, WordNet } from '@parley/embeddings';
 import type { SchemaTemplate } from '@parley/protocol';
+import { Lexicon } from './offline/lexicon';
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
 
 const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
@@ -24,8 +25,6 @@ const POS: readonly Pos[] = ['n', 'v', 'a', 'r'];
 const TEXT_SENSES = 2;
 /** Senses per lemma and part of speech of a request's word that are read. */
 const WORD_SENSES = 2;
-/** Hypernym levels above a request noun's senses where it may meet a scenario's concept ("headshot" → photograph). */
-const KIND_DEPTH = 2;
 /** A word of the scenario's own text: it meets the scenario (for the frequency) but is no association. */
 const LITERAL = 2;
 /** What a meeting through a definition counts, against 1 for a shared or derived sense or a kind. */
@@ -41,7 +40,14 @@ const MAX_CHARS = 4096;
 /** Words looked up: lowercase letters, three to forty. */
 const LOOKUP = /^[a-z][a-z'-]{2,39}$/;
 /** Words of a template's or a definition's phrasing that say how it is written, not what it is about. */
-const PHRASING = new Set(['example', 'mapping', 'acceptable', 'value', 'values', 'whether', 'enabled', 'means', 'range', 'format', 'key', 'use', 'used', 'one', 'per', 'item', 'true', 'false', 'none', 'other', 'escape', 'valve', 'unstructured', 'semantic', 'fragments', 'existing', 'cannot', 'mapped', 'keys', 'note', 'string', 'type', 'identifier', 'number', 'relating', 'pertaining', 'characteristic', 'especially', 'something', 'someone', 'having', 'being']);
+const PHRASING = new Set(['example', 'mapping', 'acceptable', 'value', 'values', 'whether', 'enabled', 'means', 'range', 'format', 'key', 'use', 'used', 'one', 'per', 'item', 'true', 'false', 'none', 'other', 'escape', 'valve', 'unstructured', 'semantic', 'fragments', 'existing', 'cannot', 'mapped', 'keys', 'note', 'string', 'type', 'identifier', 'number', 'count', 'id', 'ids', 'style', 'level', 'flag', 'mode', 'kind', 'code', 'name', 'date', 'time', 'relating', 'pertaining', 'characteristic', 'especially', 'something', 'someone', 'having', 'being']);
+
+/** Degree words before a quality ("more professional", "less tired"). */
+const DEGREE = new Set(['more', 'less', 'fewer', 'much', 'bit', 'little', 'too']);
+/** Verbs of causing or seeming that take a quality after them ("make it fuzzy", "look like", "feel like"). */
+const RESULTATIVE = new Set(['make', 'makes', 'making', 'look', 'looks', 'feel', 'feels', 'seem', 'seems', 'appear', 'appears', 'turn', 'render']);
+/** Words after a resultative verb skipped to reach its quality ("make it", "make me look", "make this snapshot"). */
+const RESULT_SPAN = 4;
 
 /** Lexicographer files of values any scenario may take (times, quantities). */
 const VALUE_FILES: ReadonlySet<string> = new Set(['noun.time', 'noun.quantity']);
@@ -50,40 +56,53 @@ const VALUE_FILES: ReadonlySet<string> = new Set(['noun.time', 'noun.quantity'])
 interface TextConcepts {
   readonly concepts: ReadonlySet<string>;
   readonly lemmas: ReadonlySet<string>;
-  /** The lemmas of its names alone: a definition meets a scenario only through one of them. */
+  /** The lemmas of its names and values alone: a definition meets a scenario only through one of them. */
   readonly names: ReadonlySet<string>;
+  /**
+   * The kinds of its names' nouns (`Lexicon.fieldOf`, none from a name too general to be the scenario's), not of its
+   * values': a car is a kind of transport, not a fault of the transport domain.
+   */
+  readonly kinds: ReadonlySet<string>;
 }
 
 /** How a request's words meet each scenario: per scenario, the weight of evidence and the words that gave it. */
 export interface AssociationEvidence {
   readonly weight: number;
   readonly words: readonly string[];
+  /**
+   * Whether the request asks for a change of quality (`asksChange`: "make it fuzzy", "look more professional",
+   * "whiter"), the same for every scenario: beside one word met, a wish, not a thing named ("a snapshot").
+   */
+  readonly wish: boolean;
 }
 
 /** The association of a request with each of `texts` (a scenario's text each): one evidence per text, in order. */
 export type Associate = (utterance: string, texts: readonly ScenarioText[]) => AssociationEvidence[];
 
 /**
- * The text a scenario is read by: `names`, its own vocabulary (the scenario's name, its keys' names, their enum
- * values), and `prose` (the keys' descriptions and examples, the agent's description and tags).
+ * The text a scenario is read by: `names`, its own vocabulary (the scenario's name and its keys' names), `values`
+ * (its enum values) and `prose` (the keys' descriptions and examples, the agent's description and tags).
  */
 export interface ScenarioText {
   readonly names: string;
+  readonly values: string;
   readonly prose: string;
 }
 
 /** A scenario's text (`ScenarioText`) from its template and the agent's registry entry. */
 export function scenarioText(template: SchemaTemplate, description = '', tags: readonly string[] = []): ScenarioText {
   const names: string[] = [template.scenario.replace(/_/g, ' ')];
+  const values: string[] = [];
   const prose: string[] = [description, tags.join(' ')];
   for (const k of template.keys ?? []) {
     if (k.key_name === 'other') continue;
-    names.push(k.key_name.replace(/_/g, ' '), ...(k.enum ?? []).map((v) => String(v).replace(/_/g, ' ')));
+    names.push(k.key_name.replace(/_/g, ' '));
+    values.push(...(k.enum ?? []).map((v) => String(v).replace(/_/g, ' ')));
     prose.push(k.semantic_description ?? '');
     const examples = (k.optional as { examples?: unknown } | undefined)?.examples;
     if (Array.isArray(examples)) for (const x of examples) if (typeof x === 'string') prose.push(x);
   }
-  return { names: names.join(' . '), prose: prose.join(' . ') };
+  return { names: names.join(' . '), values: values.join(' . '), prose: prose.join(' . ') };
 }
 
 /**
@@ -111,8 +130,10 @@ function definitionWords(gloss: string): string[] {
 /** The association reader over `wn`. */
 export function createAssociate(wn: WordNet): Associate {
   const textCache = new Map<string, TextConcepts>();
+  const lex = new Lexicon(wn);
   const senses = (w: string, pos: Pos, n: number): [string, Synset][] => {
     const out: [string, Synset][] = [];
+    if (!LOOKUP.test(w)) return out;
     for (const lemma of wn.baseForms(w, pos)) {
       for (const o of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, n)) {
         const s = wn.synset(pos, o);
@@ -135,7 +156,7 @@ export function createAssociate(wn: WordNet): Associate {
   const valueWord = (w: string): boolean =>
     POS.some((pos) => senses(w, pos, WORD_SENSES).some(([, s]) => VALUE_FILES.has(s.lexFile) || s.pointers.some((p) => p.symbol === '@i')));
   const conceptsOf = (text: ScenarioText): TextConcepts => {
-    const cacheKey = `${text.names}\u0000${text.prose}`;
+    const cacheKey = [text.names, text.values, text.prose].map((x) => x.slice(0, MAX_CHARS * 4)).join('\u0000');
     const hit = textCache.get(cacheKey);
     if (hit) return hit;
     const concepts = new Set<string>();
@@ -154,9 +175,11 @@ export function createAssociate(wn: WordNet): Associate {
       }
     };
     read(text.names, names, true);
+    read(text.values, names, true);
     read(text.prose, lemmas, false);
     for (const l of names) lemmas.add(l);
-    const out = { concepts, lemmas, names };
+    const kinds = lex.fieldOf(contentWords(text.names, MAX_TEXT_WORDS), 'kinds');
+    const out = { concepts, lemmas, names, kinds };
     if (textCache.size > 64) textCache.clear();
     textCache.set(cacheKey, out);
     return out;
@@ -166,37 +189,42 @@ export function createAssociate(wn: WordNet): Associate {
   const meets = (w: string, t: TextConcepts): number => {
     if (POS.some((pos) => wn.baseForms(w, pos).some((l) => t.lemmas.has(l)))) return LITERAL;
     let gloss = 0;
-    for (const pos of POS) {
+    for (const pos of dominant(w)) {
       for (const [lemma, s] of senses(w, pos, WORD_SENSES)) {
         const own = new Set<string>();
         near(lemma, s, own);
         if ([...own].some((c) => t.concepts.has(c))) return 1;
-        if (pos === 'n' && kindOf(s, t.concepts)) return 1;
+        if (pos === 'n' && lex.inField(w, t.kinds)) return 1;
         if (gloss === 0 && definitionWords(s.gloss).some((d) => t.names.has(d) || POS.some((q) => wn.baseForms(d, q).some((l) => t.names.has(l))))) gloss = GLOSS_STRENGTH;
       }
     }
     return gloss;
   };
-  const kindOf = (s: Synset, concepts: ReadonlySet<string>): boolean => {
-    let frontier = [s];
-    for (let depth = 0; depth < KIND_DEPTH && frontier.length > 0; depth++) {
-      const next: Synset[] = [];
-      for (const f of frontier) {
-        for (const p of f.pointers) {
-          if (p.symbol !== '@' || p.pos !== 'n') continue;
-          if (concepts.has(`n:${p.offset}`)) return true;
-          const up = wn.synset('n', p.offset);
-          if (up) next.push(up);
-        }
-      }
-      frontier = next;
-    }
-    return false;
+  // The parts of speech a word is mostly used in (most senses seen in WordNet's tagged corpus; all when none was seen):
+  // "husband" is a noun, its verb ("use frugally", economy) is no reading of "my husband".
+  const dominant = (w: string): Pos[] => {
+    const tagged = POS.map((pos) => Math.max(0, ...wn.baseForms(w, pos).map((l) => wn.lookup(l, pos)?.tagSenseCount ?? 0)));
+    const most = Math.max(...tagged);
+    return POS.filter((_, i) => tagged[i] === most);
   };
+  // A quality word: an adjective is one of its most used parts of speech.
+  const quality = (w: string | undefined): boolean => w !== undefined && LOOKUP.test(w) && dominant(w).some((p) => p === 'a');
+  // A comparative said in one word ("whiter", "brighter"): an adjective whose base form is shorter.
+  const comparative = (w: string): boolean => /er$/.test(w) && LOOKUP.test(w) && wn.baseForms(w, 'a').some((b) => b !== w && b.length < w.length);
+  // The request asks for a change of quality: a comparative, a degree word before a quality, or a verb of causing or
+  // seeming followed by a quality or "like" ("make it fuzzy", "feel like a movie poster").
+  const asksChange = (words: readonly string[]): boolean =>
+    words.some((w, i) => {
+      if (comparative(w) || (DEGREE.has(w) && quality(words[i + 1]))) return true;
+      if (!RESULTATIVE.has(w)) return false;
+      return words.slice(i + 1, i + 1 + RESULT_SPAN).some((x, j) => quality(x) || (x === 'like' && j > 0) || (j === 0 && x === 'like'));
+    });
   const senseCount = (w: string): number => POS.reduce((n, pos) => n + Math.max(0, ...wn.baseForms(w, pos).map((l) => wn.lookup(l, pos)?.offsets.length ?? 0)), 0);
   return (utterance, texts) => {
     const read = texts.map(conceptsOf);
     const words = [...new Set(contentWords(utterance.slice(0, MAX_CHARS), MAX_PROBES))];
+    const all = [...utterance.slice(0, MAX_CHARS).toLowerCase().matchAll(/[a-z][a-z'-]*/g)].map((m) => m[0]).slice(0, MAX_PROBES * 4);
+    const wish = asksChange(all);
     const weights = read.map(() => [] as [string, number][]);
     const idfBase = Math.log(read.length + 1);
     for (const w of words) {
@@ -213,7 +241,7 @@ export function createAssociate(wn: WordNet): Associate {
     }
     return weights.map((ws) => {
       const best = ws.sort((a, b) => b[1] - a[1]).slice(0, 3);
-      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w) };
+      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w), wish };
     });
   };
 }

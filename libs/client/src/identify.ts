@@ -274,7 +274,9 @@ export async function identifyIn(
   const tools = entries.map(scenarioTool);
   const ranked = await selectTools(tools, utterance, { topK: tools.length, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const best = Math.max(1e-9, ...ranked.map((r) => r.score));
-  const margins = associationMargins(associate?.(utterance, entries));
+  const evidence = associate?.(utterance, entries);
+  const margins = associationMargins(evidence);
+  const contentCount = Math.max(1, wordSpans(utterance.slice(0, MAX_PLACE_CHARS)).filter(([, , w]) => isContent(w)).length);
   const scored: (ScenarioScore & { mapping?: UtteranceMapping })[] = [];
   for (const [i, r] of ranked.entries()) {
     const e = entries[tools.indexOf(r.tool)] as ScenarioEntry;
@@ -286,7 +288,7 @@ export async function identifyIn(
     const mapping = await map(e);
     // A value read out of its place explains no word of the request (draft-zhou §6.1: a slot explains a word only in its place).
     const misplaced = valuesOutOfPlace(e.template, mapping, utterance, countsNoun);
-    const explained = Math.max(0, (mapping.explained ?? explainedShare(utterance, mapping, isContent)) - misplacedShare(utterance, mapping, misplaced, isContent));
+    const mapped = Math.max(0, (mapping.explained ?? explainedShare(utterance, mapping, isContent)) - misplacedShare(utterance, mapping, misplaced, isContent));
     const keys = filledWeight(e.template, mapping, utterance, countsNoun);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
@@ -302,6 +304,9 @@ export async function identifyIn(
     // As for the mapper's association: with the name said, words associated with the scenario add nothing ("print twenty
     // copies of this photo on glossy paper": a glossy is a photograph, the request is still no retouch).
     const byText = named ? 0 : TEXT_ASSOCIATION_WEIGHT * (margins[entries.indexOf(e)] ?? 0);
+    // The words met explain the request as the mapper's own do, when they count whole (two words, or a wish).
+    const metWords = byText > 0 ? wholeAssociation(evidence?.[entries.indexOf(e)]) : 0;
+    const explained = Math.max(mapped, metWords === 0 ? 0 : Math.min(1, metWords / contentCount));
     const filled = byText + keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0) + ASSOCIATED_WEIGHT * associated;
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
@@ -322,10 +327,22 @@ export async function identifyIn(
   return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
 }
 
-/** Per entry, by how much its association weight exceeds every other entry's (0 when it does not). */
+/** How many words gave an association that counts whole (two words or more, or one beside a wish), else 0. */
+function wholeAssociation(e: AssociationEvidence | undefined): number {
+  return e !== undefined && (e.words.length >= 2 || e.wish) ? e.words.length : 0;
+}
+
+/**
+ * Per entry, by how much its association weight exceeds every other entry's (0 when it does not); nothing when one word
+ * alone gave it and the request asks for no change of quality: a thing named is no wish ("delete my snapshot", "a pic of
+ * my dog", "guidance on my tax return"; but "make this snapshot feel like a movie poster").
+ */
 export function associationMargins(evidence: readonly AssociationEvidence[] | undefined): number[] {
   if (!evidence) return [];
-  return evidence.map((e, i) => Math.max(0, e.weight - Math.max(0, ...evidence.filter((_, j) => j !== i).map((x) => x.weight))));
+  return evidence.map((e, i) => {
+    const margin = Math.max(0, e.weight - Math.max(0, ...evidence.filter((_, j) => j !== i).map((x) => x.weight)));
+    return wholeAssociation(e) > 0 ? margin : 0;
+  });
 }
 
 /**
