@@ -45,7 +45,7 @@ const PHRASING = new Set(['example', 'mapping', 'acceptable', 'value', 'values',
 /** Degree words before a quality ("more professional", "less tired"). */
 const DEGREE = new Set(['more', 'less', 'fewer', 'much', 'bit', 'little', 'too']);
 /** Verbs of causing or seeming that take a quality after them ("make it fuzzy", "look like", "feel like"). */
-const RESULTATIVE = new Set(['make', 'makes', 'making', 'look', 'looks', 'feel', 'feels', 'seem', 'seems', 'appear', 'appears', 'turn', 'render']);
+const RESULTATIVE = new Set(['make', 'makes', 'making', 'give', 'gives', 'look', 'looks', 'feel', 'feels', 'seem', 'seems', 'appear', 'appears', 'turn', 'render']);
 /** Words after a resultative verb skipped to reach its quality ("make it", "make me look", "make this snapshot"). */
 const RESULT_SPAN = 4;
 
@@ -68,7 +68,10 @@ interface TextConcepts {
 /** How a request's words meet each scenario: per scenario, the weight of evidence and the words that gave it. */
 export interface AssociationEvidence {
   readonly weight: number;
+  /** The words that gave it, strongest first (at most three). */
   readonly words: readonly string[];
+  /** How many of them met the scenario by a sense, a derivation or a kind, not only through a definition. */
+  readonly direct: number;
   /**
    * Whether the request asks for a change of quality (`asksChange`: "make it fuzzy", "look more professional",
    * "whiter"), the same for every scenario: beside one word met, a wish, not a thing named ("a snapshot").
@@ -225,7 +228,7 @@ export function createAssociate(wn: WordNet): Associate {
     const words = [...new Set(contentWords(utterance.slice(0, MAX_CHARS), MAX_PROBES))];
     const all = [...utterance.slice(0, MAX_CHARS).toLowerCase().matchAll(/[a-z][a-z'-]*/g)].map((m) => m[0]).slice(0, MAX_PROBES * 4);
     const wish = asksChange(all);
-    const weights = read.map(() => [] as [string, number][]);
+    const weights = read.map(() => [] as [string, number, number][]);
     const idfBase = Math.log(read.length + 1);
     for (const w of words) {
       if (valueWord(w)) continue;
@@ -236,12 +239,12 @@ export function createAssociate(wn: WordNet): Associate {
       const n = senseCount(w);
       const specific = n <= SPECIFIC_SENSES ? 1 : SPECIFIC_SENSES / n;
       met.forEach((m, i) => {
-        if (m > 0 && m !== LITERAL) weights[i]?.push([w, m * idf * specific]);
+        if (m > 0 && m !== LITERAL) weights[i]?.push([w, m * idf * specific, m]);
       });
     }
     return weights.map((ws) => {
       const best = ws.sort((a, b) => b[1] - a[1]).slice(0, 3);
-      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w), wish };
+      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w), direct: best.filter(([, , m]) => m === 1).length, wish };
     });
   };
 }

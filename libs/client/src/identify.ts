@@ -327,9 +327,13 @@ export async function identifyIn(
   return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
 }
 
-/** How many words gave an association that counts whole (two words or more, or one beside a wish), else 0. */
+/**
+ * How many words gave an association that counts whole, else 0: beside a wish, or two words met by a sense, a
+ * derivation or a kind (a definition alone reaches further: the internet is defined as a network, a home connection
+ * dropping is no operator's fault).
+ */
 function wholeAssociation(e: AssociationEvidence | undefined): number {
-  return e !== undefined && (e.words.length >= 2 || e.wish) ? e.words.length : 0;
+  return e !== undefined && e.words.length > 0 && (e.direct >= 2 || e.wish) ? e.words.length : 0;
 }
 
 /**
