@@ -1,7 +1,8 @@
 import { SCENARIOS } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { createParleyClient, type ScenarioCatalog } from '../src/index';
+import { WordNet, defaultDictDir } from '@parley/embeddings';
+import { associationMargins, createAssociate, createParleyClient, scenarioText, type ScenarioCatalog } from '../src/index';
 import { Lexicon } from '../src/offline/lexicon';
 import { createOfflineMapper } from '../src/offline/index';
 import { planTemplate } from '../src/offline/plan';
@@ -118,5 +119,73 @@ describe('a general name word brings no kinds', () => {
       expect(lex.inField('warning', field), name).toBe(true);
     }
     expect(lex.inField('snapshot', planTemplate(template('photo_retouch'), lex).field)).toBe(true);
+  });
+});
+
+// draft-zhou §6.1: the request read against each scenario's whole text through WordNet (`createAssociate`): kinds of
+// the scenario's and keys' names, senses and derivations of its names and enum values, definitions; weighed by how many
+// scenarios a word meets and how many senses it has. Sentences of our own, not from the dev or validation sets.
+describe('association with a scenario\'s text', () => {
+  const texts = () => SCENARIOS.map((s) => scenarioText(s.template, s.description, s.tags));
+  const index = (id: string) => SCENARIOS.findIndex((s) => s.template.scenario === id);
+  const associate = async () => createAssociate(await WordNet.load({ dictDir: defaultDictDir() }));
+
+  it('meets a kind of the scenario\'s noun and a derivation of its key, not the template\'s own words', async () => {
+    const a = await associate();
+    const photo = index('photo_retouch');
+    const headshot = a('the mugshot for my badge', texts());
+    expect(headshot[photo]?.words).toContain('mugshot');
+    expect(headshot[index('flight_booking')]?.weight).toBe(0);
+    // fuzzy ~ blurred ~ blur (background_blur).
+    expect(a('make it fuzzy', texts())[photo]?.words).toContain('fuzzy');
+    // The template's own words are the mapper's to read: "teeth" and "blur" meet it literally, no association.
+    expect(a('blur my teeth', texts())[photo]?.weight).toBe(0);
+    // "husband" is read as the noun it mostly is, not the verb "economize" (economy, a cabin class).
+    expect(a('my husband', texts())[index('flight_booking')]?.weight).toBe(0);
+  });
+
+  it('says whether the request asks for a change of quality', async () => {
+    const a = await associate();
+    for (const w of ['make it fuzzy', 'look less sleepy', 'a brighter sky', 'give it a dreamy look']) expect(a(w, texts())[0]?.wish, w).toBe(true);
+    for (const w of ['a snapshot', 'delete my snapshot', 'frame the headshot', 'give me a seat']) expect(a(w, texts())[0]?.wish, w).toBe(false);
+  });
+
+  it('is bounded and inert on hostile text', async () => {
+    const a = await associate();
+    const big = 'snapshot '.repeat(120_000);
+    const t0 = Date.now();
+    for (const w of [big, '\ud800\udc00\ud800', '\u0000fuzzy\u0000', '__proto__ constructor toString', 'a'.repeat(1 << 20), '-'.repeat(5000)]) {
+      const out = a(w, texts());
+      expect(out.length).toBe(3);
+      for (const e of out) expect(Number.isFinite(e.weight)).toBe(true);
+    }
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const hostile = scenarioText({ ...template('photo_retouch'), scenario: '__proto__' }, 'constructor '.repeat(10_000), ['toString']);
+    expect(a('make my snapshot fuzzy', [hostile, ...texts()]).length).toBe(4);
+  });
+});
+
+describe('identification by association with the scenario\'s text', () => {
+  it('a wish about a kind of photo, said with no word of the template, is a retouch', async () => {
+    for (const words of ['the mugshot for my ID badge, make me look less sleepy', 'my holiday snapshot is too dull, make it feel like a summer afternoon']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBe('photo_retouch');
+    }
+  });
+
+  it('a thing named without a wish, a home connection, a hire car or a hotel are none', async () => {
+    for (const words of ['send my mugshot to HR', 'delete the mugshot from my badge', 'my home internet connection keeps dropping', 'hire a car at the airport for two days', 'a hotel in Rome for two nights', 'I need guidance on my tax return by Friday']) {
+      expect((await client.identifyScenario(words, { ...REF, catalog })).scenario, words).toBeNull();
+    }
+  });
+
+  it('the margin over the other scenarios counts, and only when the association counts whole', () => {
+    const e = (weight: number, words: string[], direct: number, wish = false) => ({ weight, words, direct, wish });
+    expect(associationMargins([e(1, ['a', 'b'], 2), e(0.4, ['c', 'd'], 2)])).toEqual([0.6, 0]);
+    // One word alone, no wish: nothing; the same word beside a wish: its margin.
+    expect(associationMargins([e(1, ['a'], 1), e(0, [], 0)])).toEqual([0, 0]);
+    expect(associationMargins([e(1, ['a'], 1, true), e(0, [], 0, true)])).toEqual([1, 0]);
+    // Two words met only through definitions, no wish: nothing.
+    expect(associationMargins([e(0.9, ['a', 'b'], 0)])).toEqual([0]);
+    expect(associationMargins(undefined)).toEqual([]);
   });
 });
