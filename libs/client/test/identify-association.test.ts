@@ -1,7 +1,6 @@
 import { SCENARIOS } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { WordNet, defaultDictDir } from '@parley/embeddings';
 import { associationMargins, createAssociate, createParleyClient, scenarioText, type ScenarioCatalog } from '../src/index';
 import { Lexicon } from '../src/offline/lexicon';
 import { createOfflineMapper } from '../src/offline/index';
@@ -128,7 +127,10 @@ describe('a general name word brings no kinds', () => {
 describe('association with a scenario\'s text', () => {
   const texts = () => SCENARIOS.map((s) => scenarioText(s.template, s.description, s.tags));
   const index = (id: string) => SCENARIOS.findIndex((s) => s.template.scenario === id);
-  const associate = async () => createAssociate(await WordNet.load({ dictDir: defaultDictDir() }));
+  const associate = async () => {
+    const { WordNet, defaultDictDir } = await import('@parley/embeddings');
+    return createAssociate(await WordNet.load({ dictDir: defaultDictDir() }));
+  };
 
   it('meets a kind of the scenario\'s noun and a derivation of its key, not the template\'s own words', async () => {
     const a = await associate();
