@@ -63,6 +63,8 @@ interface TextConcepts {
    * values': a car is a kind of transport, not a fault of the transport domain.
    */
   readonly kinds: ReadonlySet<string>;
+  /** Nouns (base forms) of the definitions of its names' and values' senses. */
+  readonly defined: ReadonlySet<string>;
 }
 
 /** How a request's words meet each scenario: per scenario, the weight of evidence and the words that gave it. */
@@ -115,7 +117,7 @@ export function scenarioText(template: SchemaTemplate, description = '', tags: r
  */
 function contentWords(text: string, max: number): string[] {
   const out: string[] = [];
-  for (const m of text.slice(0, MAX_CHARS * 4).matchAll(/[A-Za-z][A-Za-z'-]*/g)) {
+  for (const m of text.slice(0, MAX_CHARS * 4).matchAll(/[A-Za-z][A-Za-z']*/g)) {
     if (out.length >= max) break;
     const before = text.slice(Math.max(0, m.index - 3), m.index);
     if (/[A-Z]/.test(m[0]) && m.index > 0 && !/[.!?:]\s*$/.test(before)) continue;
@@ -166,13 +168,18 @@ export function createAssociate(wn: WordNet): Associate {
     const lemmas = new Set<string>();
     const names = new Set<string>();
     // Concepts from the names only: the prose of descriptions reaches too far ("connection", "state", "process").
+    // The words defining the names' senses: a request's word they use is said where the template's word is missing
+    // ("cinematic" → cinema, "a medium that disseminates moving pictures": a movie is a picture).
+    const defined = new Set<string>();
     const read = (t: string, into: Set<string>, withConcepts: boolean): void => {
       for (const w of new Set(contentWords(t, MAX_TEXT_WORDS))) {
         if (valueWord(w)) continue;
         for (const pos of POS) {
           for (const [lemma, s] of senses(w, pos, TEXT_SENSES)) {
             into.add(lemma);
-            if (withConcepts) near(lemma, s, concepts);
+            if (!withConcepts) continue;
+            near(lemma, s, concepts);
+            for (const d of definitionWords(s.gloss)) for (const b of wn.baseForms(d, 'n')) defined.add(b);
           }
         }
       }
@@ -182,7 +189,7 @@ export function createAssociate(wn: WordNet): Associate {
     read(text.prose, lemmas, false);
     for (const l of names) lemmas.add(l);
     const kinds = lex.fieldOf(contentWords(text.names, MAX_TEXT_WORDS), 'kinds');
-    const out = { concepts, lemmas, names, kinds };
+    const out = { concepts, lemmas, names, kinds, defined };
     if (textCache.size > 64) textCache.clear();
     textCache.set(cacheKey, out);
     return out;
@@ -198,7 +205,11 @@ export function createAssociate(wn: WordNet): Associate {
         near(lemma, s, own);
         if ([...own].some((c) => t.concepts.has(c))) return 1;
         if (pos === 'n' && lex.inField(w, t.kinds)) return 1;
-        if (gloss === 0 && definitionWords(s.gloss).some((d) => t.names.has(d) || POS.some((q) => wn.baseForms(d, q).some((l) => t.names.has(l))))) gloss = GLOSS_STRENGTH;
+        if (gloss > 0) continue;
+        // A definition of the request's word uses one of the names, or one of the names' definitions uses the word or
+        // a synonym of it (one word, a noun sense).
+        if (definitionWords(s.gloss).some((d) => t.names.has(d) || POS.some((q) => wn.baseForms(d, q).some((l) => t.names.has(l))))) gloss = GLOSS_STRENGTH;
+        else if (pos === 'n' && s.words.some((m) => !m.includes('_') && t.defined.has(m))) gloss = GLOSS_STRENGTH;
       }
     }
     return gloss;
@@ -218,7 +229,7 @@ export function createAssociate(wn: WordNet): Associate {
   // seeming followed by a quality or "like" ("make it fuzzy", "feel like a movie poster").
   const asksChange = (words: readonly string[]): boolean =>
     words.some((w, i) => {
-      if (comparative(w) || (DEGREE.has(w) && quality(words[i + 1]))) return true;
+      if (comparative(w) || /.-like$/.test(w) || (DEGREE.has(w) && quality(words[i + 1]))) return true;
       if (!RESULTATIVE.has(w)) return false;
       return words.slice(i + 1, i + 1 + RESULT_SPAN).some((x, j) => quality(x) || (x === 'like' && j > 0) || (j === 0 && x === 'like'));
     });

@@ -142,13 +142,19 @@ describe('association with a scenario\'s text', () => {
     expect(a('make it fuzzy', texts())[photo]?.words).toContain('fuzzy');
     // The template's own words are the mapper's to read: "teeth" and "blur" meet it literally, no association.
     expect(a('blur my teeth', texts())[photo]?.weight).toBe(0);
+    // Where the template's word is missing, a definition: "cinematic" derives from cinema, "a medium that disseminates
+    // moving pictures", and a movie is a picture; weaker than a sense met, and no direct meeting.
+    const movie = a('a movie', texts())[photo];
+    expect(movie?.words).toEqual(['movie']);
+    expect(movie?.direct).toBe(0);
+    expect(movie?.weight).toBeLessThan(1);
     // "husband" is read as the noun it mostly is, not the verb "economize" (economy, a cabin class).
     expect(a('my husband', texts())[index('flight_booking')]?.weight).toBe(0);
   });
 
   it('says whether the request asks for a change of quality', async () => {
     const a = await associate();
-    for (const w of ['make it fuzzy', 'look less sleepy', 'a brighter sky', 'give it a dreamy look']) expect(a(w, texts())[0]?.wish, w).toBe(true);
+    for (const w of ['make it fuzzy', 'look less sleepy', 'a brighter sky', 'give it a dreamy look', 'a movie-like tone']) expect(a(w, texts())[0]?.wish, w).toBe(true);
     for (const w of ['a snapshot', 'delete my snapshot', 'frame the headshot', 'give me a seat']) expect(a(w, texts())[0]?.wish, w).toBe(false);
   });
 
