@@ -35,7 +35,11 @@ const SPECIFIC_SENSES = 4;
 const MAX_PROBES = 48;
 /** Words of a scenario's text read at most. */
 const MAX_TEXT_WORDS = 600;
-/** Characters of a request read at most. */
+/** Words whose meetings are remembered per scenario text at most. */
+const MAX_CACHED_WORDS = 20_000;
+/** Pieces of a scenario's text (keys, enum values, tags, examples of a key) read at most. */
+const MAX_PIECES = 200;
+/** Characters of a request read at most (of a scenario's text, four times as many). */
 const MAX_CHARS = 4096;
 /** Words looked up: lowercase letters, three to forty. */
 const LOOKUP = /^[a-z][a-z'-]{2,39}$/;
@@ -96,18 +100,21 @@ export interface ScenarioText {
 
 /** A scenario's text (`ScenarioText`) from its template and the agent's registry entry. */
 export function scenarioText(template: SchemaTemplate, description = '', tags: readonly string[] = []): ScenarioText {
-  const names: string[] = [template.scenario.replace(/_/g, ' ')];
+  // Each piece of outside text read up to a bound, and at most `MAX_PIECES` of them.
+  const cut = (x: unknown): string => (typeof x === 'string' ? x.slice(0, MAX_CHARS).replace(/_/g, ' ') : '');
+  const names: string[] = [cut(template.scenario)];
   const values: string[] = [];
-  const prose: string[] = [description, tags.join(' ')];
-  for (const k of template.keys ?? []) {
+  const prose: string[] = [cut(description), ...tags.slice(0, MAX_PIECES).map(cut)];
+  for (const k of (template.keys ?? []).slice(0, MAX_PIECES)) {
     if (k.key_name === 'other') continue;
-    names.push(k.key_name.replace(/_/g, ' '));
-    values.push(...(k.enum ?? []).map((v) => String(v).replace(/_/g, ' ')));
-    prose.push(k.semantic_description ?? '');
+    names.push(cut(k.key_name));
+    values.push(...(k.enum ?? []).slice(0, MAX_PIECES).map((v) => cut(String(v))));
+    prose.push(cut(k.semantic_description));
     const examples = (k.optional as { examples?: unknown } | undefined)?.examples;
-    if (Array.isArray(examples)) for (const x of examples) if (typeof x === 'string') prose.push(x);
+    if (Array.isArray(examples)) prose.push(...examples.slice(0, MAX_PIECES).map(cut));
   }
-  return { names: names.join(' . '), values: values.join(' . '), prose: prose.join(' . ') };
+  const join = (xs: string[]) => xs.join(' . ').slice(0, MAX_CHARS * 4);
+  return { names: join(names), values: join(values), prose: join(prose) };
 }
 
 /**
@@ -233,6 +240,18 @@ export function createAssociate(wn: WordNet): Associate {
       if (!RESULTATIVE.has(w)) return false;
       return words.slice(i + 1, i + 1 + RESULT_SPAN).some((x, j) => quality(x) || (x === 'like' && j > 0) || (j === 0 && x === 'like'));
     });
+  // What each word meets, per scenario text (bounded: the words are outside strings).
+  const met = new WeakMap<TextConcepts, Map<string, number>>();
+  const meetsCached = (w: string, t: TextConcepts): number => {
+    let m = met.get(t);
+    if (!m) met.set(t, (m = new Map()));
+    const hit = m.get(w);
+    if (hit !== undefined) return hit;
+    const out = meets(w, t);
+    if (m.size >= MAX_CACHED_WORDS) m.clear();
+    m.set(w, out);
+    return out;
+  };
   const senseCount = (w: string): number => POS.reduce((n, pos) => n + Math.max(0, ...wn.baseForms(w, pos).map((l) => wn.lookup(l, pos)?.offsets.length ?? 0)), 0);
   return (utterance, texts) => {
     const read = texts.map(conceptsOf);
@@ -243,7 +262,7 @@ export function createAssociate(wn: WordNet): Associate {
     const idfBase = Math.log(read.length + 1);
     for (const w of words) {
       if (valueWord(w)) continue;
-      const met = read.map((t) => meets(w, t));
+      const met = read.map((t) => meetsCached(w, t));
       const df = met.filter((m) => m > 0).length;
       if (df === 0) continue;
       const idf = Math.log((read.length + 1) / df) / idfBase;
