@@ -35,6 +35,11 @@ const SPECIFIC_SENSES = 4;
 const MAX_PROBES = 48;
 /** Words of a scenario's text read at most. */
 const MAX_TEXT_WORDS = 600;
+/**
+ * Scenario texts whose concepts are remembered at most: above the catalogue's bound (`MAX_CATALOG_ENTRIES`, 100), so
+ * a full catalogue is read once, not on every request; past it the oldest is forgotten first.
+ */
+export const MAX_CACHED_TEXTS = 128;
 /** Words whose meetings are remembered per scenario text at most. */
 const MAX_CACHED_WORDS = 20_000;
 /** Pieces of a scenario's text (keys, enum values, tags, examples of a key) read at most. */
@@ -50,6 +55,8 @@ const PHRASING = new Set(['example', 'mapping', 'acceptable', 'value', 'values',
 const DEGREE = new Set(['more', 'less', 'fewer', 'much', 'bit', 'little', 'too']);
 /** Verbs of causing or seeming that take a quality after them ("make it fuzzy", "look like", "feel like"). */
 const RESULTATIVE = new Set(['make', 'makes', 'making', 'give', 'gives', 'look', 'looks', 'feel', 'feels', 'seem', 'seems', 'appear', 'appears', 'turn', 'render']);
+/** Words that may open an imperative clause before its verb ("can you", "I'd like to", "please"): pronouns, modals. */
+const CLAUSE_LEAD = new Set(['i', 'you', 'we', 'me', 'us', 'to', 'can', 'could', 'would', 'will', 'shall', 'please', 'kindly', 'just']);
 /** Words after a resultative verb skipped to reach its quality ("make it", "make me look", "make this snapshot"). */
 const RESULT_SPAN = 4;
 
@@ -71,6 +78,12 @@ interface TextConcepts {
   readonly defined: ReadonlySet<string>;
 }
 
+/** How a word meets a scenario's text (`meets`): its strength, and whether it is the scenario's own thing. */
+interface Meeting {
+  readonly m: number;
+  readonly thing: boolean;
+}
+
 /** How a request's words meet each scenario: per scenario, the weight of evidence and the words that gave it. */
 export interface AssociationEvidence {
   readonly weight: number;
@@ -78,6 +91,18 @@ export interface AssociationEvidence {
   readonly words: readonly string[];
   /** How many of them met the scenario by a sense, a derivation or a kind, not only through a definition. */
   readonly direct: number;
+  /**
+   * Whether a noun of the request is the scenario's own thing: a synonym of one of its names' nouns ("pic" for photo),
+   * or a noun whose usual (first) sense is a kind of them and of nothing else ("snapshot", "mugshot"; not "blueprint",
+   * first a plan, nor "photocopy", a copy as well). A quality alone ("blurry") may be said of anything.
+   */
+  readonly thing: boolean;
+  /**
+   * Whether the request's act (the verb a clause opens with, "print my snapshots", "delete the mugshot") is another
+   * than the scenario's: its verb senses meet none of the scenario's words. A thing of the scenario acted on otherwise
+   * is no wish of it.
+   */
+  readonly otherAct: boolean;
   /**
    * Whether the request asks for a change of quality (`asksChange`: "make it fuzzy", "look more professional",
    * "whiter"), the same for every scenario: beside one word met, a wish, not a thing named ("a snapshot").
@@ -197,21 +222,22 @@ export function createAssociate(wn: WordNet): Associate {
     for (const l of names) lemmas.add(l);
     const kinds = lex.fieldOf(contentWords(text.names, MAX_TEXT_WORDS), 'kinds');
     const out = { concepts, lemmas, names, kinds, defined };
-    if (textCache.size > 64) textCache.clear();
+    if (textCache.size >= MAX_CACHED_TEXTS) textCache.delete(textCache.keys().next().value as string);
     textCache.set(cacheKey, out);
     return out;
   };
   // How strongly `w` meets a scenario's concepts: 1 by a sense, a derivation or a kind; GLOSS_STRENGTH by a definition;
   // LITERAL when the word is the text's own (the mapper reads those, and refuses them where they say no request of it).
-  const meets = (w: string, t: TextConcepts): number => {
-    if (POS.some((pos) => wn.baseForms(w, pos).some((l) => t.lemmas.has(l)))) return LITERAL;
+  const meets = (w: string, t: TextConcepts): Meeting => {
+    if (POS.some((pos) => wn.baseForms(w, pos).some((l) => t.lemmas.has(l)))) return { m: LITERAL, thing: false };
     let gloss = 0;
+    const thing = isThing(w, t);
     for (const pos of dominant(w)) {
       for (const [lemma, s] of senses(w, pos, WORD_SENSES)) {
         const own = new Set<string>();
         near(lemma, s, own);
-        if ([...own].some((c) => t.concepts.has(c))) return 1;
-        if (pos === 'n' && lex.inField(w, t.kinds)) return 1;
+        if ([...own].some((c) => t.concepts.has(c))) return { m: 1, thing };
+        if (pos === 'n' && lex.inField(w, t.kinds)) return { m: 1, thing };
         if (gloss > 0) continue;
         // A definition of the request's word uses one of the names, or one of the names' definitions uses the word or
         // a synonym of it (one word, a noun sense).
@@ -219,7 +245,36 @@ export function createAssociate(wn: WordNet): Associate {
         else if (pos === 'n' && s.words.some((m) => !m.includes('_') && t.defined.has(m))) gloss = GLOSS_STRENGTH;
       }
     }
-    return gloss;
+    return { m: gloss, thing: false };
+  };
+  // The scenario's own thing (`AssociationEvidence.thing`): a noun sense that is one of its names' own, or a first sense
+  // that is a kind of them whose every broader kind is theirs too.
+  const isThing = (w: string, t: TextConcepts): boolean =>
+    senses(w, 'n', WORD_SENSES).some(([, s], i) => {
+      if (t.concepts.has(`n:${s.offset}`)) return true;
+      if (i > 0 || !t.kinds.has(`n:${s.offset}`)) return false;
+      const up = s.pointers.filter((p) => p.symbol === '@');
+      return up.length > 0 && up.every((p) => t.kinds.has(`${p.pos}:${p.offset}`) || t.concepts.has(`${p.pos}:${p.offset}`));
+    });
+  // Whether a verb of the request meets the scenario: one of its words, or a verb sense (or its derivations) of its names.
+  const actMeets = (v: string, t: TextConcepts): boolean =>
+    POS.some((pos) => wn.baseForms(v, pos).some((l) => t.lemmas.has(l))) ||
+    senses(v, 'v', WORD_SENSES).some(([lemma, s]) => {
+      const own = new Set<string>();
+      near(lemma, s, own);
+      return [...own].some((c) => t.concepts.has(c));
+    });
+  // The verbs the request's clauses open with, after a lead ("please", "can you"), but not a resultative or a request
+  // word ("make", "get"): "print my snapshots", "send the mugshot"; none in "my snapshot is too dark".
+  const acts = (utterance: string): string[] => {
+    const out: string[] = [];
+    for (const clause of utterance.toLowerCase().split(/[.,;:!?\n]/).slice(0, MAX_PROBES)) {
+      const ws = [...clause.matchAll(/[a-z][a-z'-]*/g)].slice(0, MAX_PROBES).map((m) => m[0]);
+      const first = ws.find((x) => !CLAUSE_LEAD.has(x) && !REQUEST_WORDS.has(x) && !/'/.test(x));
+      if (first === undefined || RESULTATIVE.has(first) || FUNCTION_WORDS.has(first) || !LOOKUP.test(first)) continue;
+      if (wn.baseForms(first, 'v').some((l) => wn.lookup(l, 'v')) && dominant(first).includes('v')) out.push(first);
+    }
+    return out;
   };
   // The parts of speech a word is mostly used in (most senses seen in WordNet's tagged corpus; all when none was seen):
   // "husband" is a noun, its verb ("use frugally", economy) is no reading of "my husband".
@@ -231,18 +286,26 @@ export function createAssociate(wn: WordNet): Associate {
   // A quality word: an adjective is one of its most used parts of speech.
   const quality = (w: string | undefined): boolean => w !== undefined && LOOKUP.test(w) && dominant(w).some((p) => p === 'a');
   // A comparative said in one word ("whiter", "brighter"): an adjective whose base form is shorter.
-  const comparative = (w: string): boolean => /er$/.test(w) && LOOKUP.test(w) && wn.baseForms(w, 'a').some((b) => b !== w && b.length < w.length);
+  // Not a word of its own ("after", "customer", "number", "layer": their morphy stems aft, custom, numb, lay are
+  // adjectives), unless WordNet calls it a comparative ("better").
+  const comparative = (w: string): boolean => {
+    if (!/er$/.test(w) || !LOOKUP.test(w)) return false;
+    if (POS.some((pos) => wn.lookup(w, pos))) return (['a', 'r'] as const).some((pos) => senses(w, pos, 1).some(([l, s]) => l === w && /^\(comparative of/.test(s.gloss)));
+    return wn.baseForms(w, 'a').some((b) => b !== w && b.length < w.length && wn.lookup(b, 'a') !== undefined);
+  };
+  // A verb phrase of its own ("make sure", "make believe"), not a verb and its result; "make it" is read as a verb and its object.
+  const idiom = (w: string, next: string | undefined): boolean => next !== undefined && !FUNCTION_WORDS.has(next) && LOOKUP.test(next) && wn.lookup(`${w}_${next}`, 'v') !== undefined;
   // The request asks for a change of quality: a comparative, a degree word before a quality, or a verb of causing or
   // seeming followed by a quality or "like" ("make it fuzzy", "feel like a movie poster").
   const asksChange = (words: readonly string[]): boolean =>
     words.some((w, i) => {
       if (comparative(w) || /.-like$/.test(w) || (DEGREE.has(w) && quality(words[i + 1]))) return true;
-      if (!RESULTATIVE.has(w)) return false;
+      if (!RESULTATIVE.has(w) || idiom(w, words[i + 1])) return false;
       return words.slice(i + 1, i + 1 + RESULT_SPAN).some((x, j) => quality(x) || (x === 'like' && j > 0) || (j === 0 && x === 'like'));
     });
   // What each word meets, per scenario text (bounded: the words are outside strings).
-  const met = new WeakMap<TextConcepts, Map<string, number>>();
-  const meetsCached = (w: string, t: TextConcepts): number => {
+  const met = new WeakMap<TextConcepts, Map<string, Meeting>>();
+  const meetsCached = (w: string, t: TextConcepts): Meeting => {
     let m = met.get(t);
     if (!m) met.set(t, (m = new Map()));
     const hit = m.get(w);
@@ -258,23 +321,26 @@ export function createAssociate(wn: WordNet): Associate {
     const words = [...new Set(contentWords(utterance.slice(0, MAX_CHARS), MAX_PROBES))];
     const all = [...utterance.slice(0, MAX_CHARS).toLowerCase().matchAll(/[a-z][a-z'-]*/g)].map((m) => m[0]).slice(0, MAX_PROBES * 4);
     const wish = asksChange(all);
-    const weights = read.map(() => [] as [string, number, number][]);
+    const opened = acts(utterance.slice(0, MAX_CHARS));
+    const weights = read.map(() => [] as [string, number, number, boolean][]);
     const idfBase = Math.log(read.length + 1);
     for (const w of words) {
       if (valueWord(w)) continue;
       const met = read.map((t) => meetsCached(w, t));
-      const df = met.filter((m) => m > 0).length;
+      const df = met.filter(({ m }) => m > 0).length;
       if (df === 0) continue;
       const idf = Math.log((read.length + 1) / df) / idfBase;
       const n = senseCount(w);
       const specific = n <= SPECIFIC_SENSES ? 1 : SPECIFIC_SENSES / n;
-      met.forEach((m, i) => {
-        if (m > 0 && m !== LITERAL) weights[i]?.push([w, m * idf * specific, m]);
+      met.forEach(({ m, thing }, i) => {
+        if (m > 0 && m !== LITERAL) weights[i]?.push([w, m * idf * specific, m, thing]);
       });
     }
-    return weights.map((ws) => {
+    return weights.map((ws, i) => {
       const best = ws.sort((a, b) => b[1] - a[1]).slice(0, 3);
-      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w), direct: best.filter(([, , m]) => m === 1).length, wish };
+      const t = read[i] as TextConcepts;
+      const otherAct = opened.some((v) => !actMeets(v, t));
+      return { weight: Math.round(best.reduce((a, [, x]) => a + x, 0) * 1000) / 1000, words: best.map(([w]) => w), direct: best.filter(([, , m]) => m === 1).length, wish, thing: best.some(([, , , x]) => x), otherAct };
     });
   };
 }

@@ -328,12 +328,13 @@ export async function identifyIn(
 }
 
 /**
- * How many words gave an association that counts whole, else 0: beside a wish, or two words met by a sense, a
- * derivation or a kind (a definition alone reaches further: the internet is defined as a network, a home connection
- * dropping is no operator's fault).
+ * How many words gave an association that counts whole, else 0: a noun that is the scenario's own thing (a quality alone,
+ * "my monitor looks blurry", may be said of anything), beside a wish or another word met by a sense, a derivation or a
+ * kind (a definition alone reaches further: the internet is defined as a network, a home connection dropping is no
+ * operator's fault); and no other act opening the request ("print my snapshots on glossy paper", "send the mugshot").
  */
 function wholeAssociation(e: AssociationEvidence | undefined): number {
-  return e !== undefined && e.words.length > 0 && (e.direct >= 2 || e.wish) ? e.words.length : 0;
+  return e !== undefined && e.words.length > 0 && e.thing && !e.otherAct && (e.direct >= 2 || e.wish) ? e.words.length : 0;
 }
 
 /**
