@@ -164,6 +164,56 @@ function definitionWords(gloss: string): string[] {
   return contentWords(gloss.replace(/"[^"]*"/g, ' ').split(';')[0] ?? '', 40);
 }
 
+/**
+ * How a request is read apart from any scenario: each word's most used parts of speech (`dominant`), the acts its
+ * clauses open with (`acts`), and whether it asks for a change of quality (`asksChange`).
+ */
+function requestReading(
+  wn: WordNet,
+  senses: (w: string, pos: Pos, n: number) => [string, Synset][],
+): { dominant: (w: string) => Pos[]; acts: (utterance: string) => string[]; asksChange: (words: readonly string[]) => boolean } {
+  // The verbs the request's clauses open with, after a lead ("please", "can you"), but not a resultative or a request
+  // word ("make", "get"): "print my snapshots", "send the mugshot"; none in "my snapshot is too dark".
+  const acts = (utterance: string): string[] => {
+    const out: string[] = [];
+    for (const clause of utterance.toLowerCase().split(/[.,;:!?\n]/).slice(0, MAX_PROBES)) {
+      const ws = [...clause.matchAll(/[a-z][a-z'-]*/g)].slice(0, MAX_PROBES).map((m) => m[0]);
+      const first = ws.find((x) => !CLAUSE_LEAD.has(x) && !REQUEST_WORDS.has(x) && !/'/.test(x));
+      if (first === undefined || RESULTATIVE.has(first) || FUNCTION_WORDS.has(first) || !LOOKUP.test(first)) continue;
+      if (wn.baseForms(first, 'v').some((l) => wn.lookup(l, 'v')) && dominant(first).includes('v')) out.push(first);
+    }
+    return out;
+  };
+  // The parts of speech a word is mostly used in (most senses seen in WordNet's tagged corpus; all when none was seen):
+  // "husband" is a noun, its verb ("use frugally", economy) is no reading of "my husband".
+  const dominant = (w: string): Pos[] => {
+    const tagged = POS.map((pos) => Math.max(0, ...wn.baseForms(w, pos).map((l) => wn.lookup(l, pos)?.tagSenseCount ?? 0)));
+    const most = Math.max(...tagged);
+    return POS.filter((_, i) => tagged[i] === most);
+  };
+  // A quality word: an adjective is one of its most used parts of speech.
+  const quality = (w: string | undefined): boolean => w !== undefined && LOOKUP.test(w) && dominant(w).some((p) => p === 'a');
+  // A comparative said in one word ("whiter", "brighter"): an adjective whose base form is shorter.
+  // Not a word of its own ("after", "customer", "number", "layer": their morphy stems aft, custom, numb, lay are
+  // adjectives), unless WordNet calls it a comparative ("better").
+  const comparative = (w: string): boolean => {
+    if (!/er$/.test(w) || !LOOKUP.test(w)) return false;
+    if (POS.some((pos) => wn.lookup(w, pos))) return (['a', 'r'] as const).some((pos) => senses(w, pos, 1).some(([l, s]) => l === w && /^\(comparative of/.test(s.gloss)));
+    return wn.baseForms(w, 'a').some((b) => b !== w && b.length < w.length && wn.lookup(b, 'a') !== undefined);
+  };
+  // A verb phrase of its own ("make sure", "make believe"), not a verb and its result; "make it" is read as a verb and its object.
+  const idiom = (w: string, next: string | undefined): boolean => next !== undefined && !FUNCTION_WORDS.has(next) && LOOKUP.test(next) && wn.lookup(`${w}_${next}`, 'v') !== undefined;
+  // The request asks for a change of quality: a comparative, a degree word before a quality, or a verb of causing or
+  // seeming followed by a quality or "like" ("make it fuzzy", "feel like a movie poster").
+  const asksChange = (words: readonly string[]): boolean =>
+    words.some((w, i) => {
+      if (comparative(w) || /.-like$/.test(w) || (DEGREE.has(w) && quality(words[i + 1]))) return true;
+      if (!RESULTATIVE.has(w) || idiom(w, words[i + 1])) return false;
+      return words.slice(i + 1, i + 1 + RESULT_SPAN).some((x, j) => quality(x) || (x === 'like' && j > 0) || (j === 0 && x === 'like'));
+    });
+  return { dominant, acts, asksChange };
+}
+
 /** The association reader over `wn`. */
 export function createAssociate(wn: WordNet): Associate {
   const textCache = new Map<string, TextConcepts>();
@@ -179,6 +229,7 @@ export function createAssociate(wn: WordNet): Associate {
     }
     return out;
   };
+  const { dominant, acts, asksChange } = requestReading(wn, senses);
   // A sense with those it derives from or into (for its `lemma`), and the head of its adjective cluster.
   const near = (lemma: string, s: Synset, into: Set<string>): void => {
     into.add(`${s.pos}:${s.offset}`);
@@ -263,45 +314,6 @@ export function createAssociate(wn: WordNet): Associate {
       const own = new Set<string>();
       near(lemma, s, own);
       return [...own].some((c) => t.concepts.has(c));
-    });
-  // The verbs the request's clauses open with, after a lead ("please", "can you"), but not a resultative or a request
-  // word ("make", "get"): "print my snapshots", "send the mugshot"; none in "my snapshot is too dark".
-  const acts = (utterance: string): string[] => {
-    const out: string[] = [];
-    for (const clause of utterance.toLowerCase().split(/[.,;:!?\n]/).slice(0, MAX_PROBES)) {
-      const ws = [...clause.matchAll(/[a-z][a-z'-]*/g)].slice(0, MAX_PROBES).map((m) => m[0]);
-      const first = ws.find((x) => !CLAUSE_LEAD.has(x) && !REQUEST_WORDS.has(x) && !/'/.test(x));
-      if (first === undefined || RESULTATIVE.has(first) || FUNCTION_WORDS.has(first) || !LOOKUP.test(first)) continue;
-      if (wn.baseForms(first, 'v').some((l) => wn.lookup(l, 'v')) && dominant(first).includes('v')) out.push(first);
-    }
-    return out;
-  };
-  // The parts of speech a word is mostly used in (most senses seen in WordNet's tagged corpus; all when none was seen):
-  // "husband" is a noun, its verb ("use frugally", economy) is no reading of "my husband".
-  const dominant = (w: string): Pos[] => {
-    const tagged = POS.map((pos) => Math.max(0, ...wn.baseForms(w, pos).map((l) => wn.lookup(l, pos)?.tagSenseCount ?? 0)));
-    const most = Math.max(...tagged);
-    return POS.filter((_, i) => tagged[i] === most);
-  };
-  // A quality word: an adjective is one of its most used parts of speech.
-  const quality = (w: string | undefined): boolean => w !== undefined && LOOKUP.test(w) && dominant(w).some((p) => p === 'a');
-  // A comparative said in one word ("whiter", "brighter"): an adjective whose base form is shorter.
-  // Not a word of its own ("after", "customer", "number", "layer": their morphy stems aft, custom, numb, lay are
-  // adjectives), unless WordNet calls it a comparative ("better").
-  const comparative = (w: string): boolean => {
-    if (!/er$/.test(w) || !LOOKUP.test(w)) return false;
-    if (POS.some((pos) => wn.lookup(w, pos))) return (['a', 'r'] as const).some((pos) => senses(w, pos, 1).some(([l, s]) => l === w && /^\(comparative of/.test(s.gloss)));
-    return wn.baseForms(w, 'a').some((b) => b !== w && b.length < w.length && wn.lookup(b, 'a') !== undefined);
-  };
-  // A verb phrase of its own ("make sure", "make believe"), not a verb and its result; "make it" is read as a verb and its object.
-  const idiom = (w: string, next: string | undefined): boolean => next !== undefined && !FUNCTION_WORDS.has(next) && LOOKUP.test(next) && wn.lookup(`${w}_${next}`, 'v') !== undefined;
-  // The request asks for a change of quality: a comparative, a degree word before a quality, or a verb of causing or
-  // seeming followed by a quality or "like" ("make it fuzzy", "feel like a movie poster").
-  const asksChange = (words: readonly string[]): boolean =>
-    words.some((w, i) => {
-      if (comparative(w) || /.-like$/.test(w) || (DEGREE.has(w) && quality(words[i + 1]))) return true;
-      if (!RESULTATIVE.has(w) || idiom(w, words[i + 1])) return false;
-      return words.slice(i + 1, i + 1 + RESULT_SPAN).some((x, j) => quality(x) || (x === 'like' && j > 0) || (j === 0 && x === 'like'));
     });
   // What each word meets, per scenario text (bounded: the words are outside strings).
   const met = new WeakMap<TextConcepts, Map<string, Meeting>>();

@@ -3,6 +3,8 @@ import { scenarioId } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { MAX_CATALOG_ENTRIES, associationMargins, createAssociate, createParleyClient, scenarioText, type ScenarioCatalog } from '../src/index';
 import { MAX_CACHED_TEXTS } from '../src/association';
+import { FULL_KEYS, SCORE_WEIGHTS, identifyIn, type ScenarioEntry } from '../src/identify';
+import type { UtteranceMapping } from '../src/mapping';
 import { Lexicon } from '../src/offline/lexicon';
 import { createOfflineMapper } from '../src/offline/index';
 import { planTemplate } from '../src/offline/plan';
@@ -299,4 +301,33 @@ describe('association guards', () => {
     a('make my headshot look more professional', many);
     expect(performance.now() - t0).toBeLessThan(300);
   }, 60_000);
+});
+
+// What the association adds to the score (`identifyIn` with a stub association): the margin among filled keys, the
+// selection unlocked, and nothing with the scenario's name said.
+describe('association in the identification score', () => {
+  const photoIndex = catalog.entries.findIndex((e) => e.scenario === 'photo_retouch');
+  const evidence = (thing = true) => catalog.entries.map((_, i) => ({ weight: i === photoIndex ? 1 : 0, words: i === photoIndex ? ['snapshot'] : [], direct: i === photoIndex ? 1 : 0, wish: true, thing, otherAct: false }));
+  const map = async (e: ScenarioEntry) => ({ scenario: e.scenario, schema_id: 'x', payload: {}, confidence: {}, other: [], sources: {}, below_threshold: [] }) as unknown as UtteranceMapping;
+  const isContent = (w: string) => w.length > 2;
+  const photoScore = async (words: string, thing = true, withAssociation = true) => {
+    const id = await identifyIn(words, catalog, {}, map, isContent, undefined, withAssociation ? () => evidence(thing) : undefined);
+    return id.ranking.find((r) => r.scenario === 'photo_retouch')!;
+  };
+
+  it('counts the margin among filled keys, the words met as explained, and unlocks the selection', async () => {
+    const words = 'snapshot teeth whitening wanted';
+    const r = await photoScore(words);
+    expect(r.selection).toBeGreaterThan(0);
+    // The explained share, a margin of 1 of FULL_KEYS filled, and the selection beside them.
+    const expected = SCORE_WEIGHTS.explained * (r.explained ?? 0) + SCORE_WEIGHTS.filled * Math.min(1, 1 / FULL_KEYS) + SCORE_WEIGHTS.selection * r.selection;
+    expect(r.score).toBeCloseTo(expected, 2);
+    // Without the scenario's own thing, the association adds nothing.
+    expect((await photoScore(words, false)).score).toBeCloseTo((await photoScore(words, true, false)).score, 5);
+  });
+
+  it('adds nothing with the scenario\'s name said', async () => {
+    const words = 'photo snapshot teeth whitening wanted';
+    expect((await photoScore(words)).score).toBeCloseTo((await photoScore(words, true, false)).score, 5);
+  });
 });
