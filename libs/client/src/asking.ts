@@ -4,11 +4,12 @@
  * user's scenario and ask (identify, map, check, confirm, execute).
  */
 import { ParleyError, scenarioId, type JsonObject, type SchemaTemplate } from '@parley/protocol';
-import { identifyIn, type CountsNoun, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
+import { identifyIn, type AssociateEntries, type CountsNoun, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
 import type { AskOptions, AskResult, CatalogParams, ExecuteExtras, ExecuteParams, GetSchemaTemplateParams, ParleyClientOptions } from './index';
 import { finishMapping, payloadInvalid, prepareUtterance, referenceFrom, thresholdFrom, validatorCache, type Mapper, type MapUtteranceOptions, type UtteranceMapping } from './mapping';
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
 import type { RpcCall } from './rpc';
+import type { ScenarioText } from './association';
 
 /** Entries of a catalogue at most (a registry may list many agents; each entry costs a negotiation). */
 export const MAX_CATALOG_ENTRIES = 100;
@@ -85,6 +86,30 @@ export function countsNounByWordNet(): Promise<CountsNoun> {
   return countsNounLoading;
 }
 
+let associateLoading: Promise<AssociateEntries> | undefined;
+
+/**
+ * How a request's words meet each scenario's text through WordNet (`createAssociate`, loaded on first use); the
+ * scenarios' texts are read once per entry. Without WordNet's files identification goes without it.
+ */
+export function associateByWordNet(): Promise<AssociateEntries> {
+  associateLoading ??= (async () => {
+    const [{ createAssociate, scenarioText }, { WordNet, defaultDictDir }] = await Promise.all([import('./association'), import('@parley/embeddings')]);
+    const associate = createAssociate(await WordNet.load({ dictDir: defaultDictDir() }));
+    const texts = new WeakMap<ScenarioEntry, ScenarioText>();
+    const textOf = (e: ScenarioEntry): ScenarioText => {
+      let t = texts.get(e);
+      if (t === undefined) texts.set(e, (t = scenarioText(e.template, e.description, e.tags)));
+      return t;
+    };
+    return (utterance, entries) => associate(utterance, entries.map(textOf));
+  })();
+  associateLoading.catch(() => {
+    associateLoading = undefined;
+  });
+  return associateLoading;
+}
+
 /** The catalogue, identification and `ask`, over the gateway calls in `deps`. */
 export function createAsking(opts: ParleyClientOptions, deps: AskingDeps): Asking {
   const { call, getSchemaTemplateWithEtag, execute } = deps;
@@ -114,7 +139,8 @@ export function createAsking(opts: ParleyClientOptions, deps: AskingDeps): Askin
     referenceFrom(o);
     thresholdFrom(o.threshold);
     const catalog = o.catalog ?? (await scenarioCatalog({ ...(o.preferred_language ? { preferred_language: o.preferred_language } : {}), ...(o.client_id ? { client_id: o.client_id } : {}) }));
-    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun().catch(() => undefined));
+    const associate = await associateByWordNet().catch(() => undefined);
+    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun().catch(() => undefined), associate);
   }
 
   async function ask(utterance: string, o: AskOptions = {}): Promise<AskResult> {

@@ -23,6 +23,7 @@
 import { OTHER_KEY, payloadJsonSchema, type SchemaTemplate } from '@parley/protocol';
 import type { TextEmbedder } from '@parley/adol';
 import type { UtteranceMapping } from './mapping';
+import type { AssociationEvidence } from './association';
 
 /** One (agent, scenario) a client may send to. */
 export interface ScenarioEntry {
@@ -123,6 +124,15 @@ export const DATE_ONLY_EXPLAINED = 0.5;
 /** Measured on the development utterances (bench/ask.ts, BENCHMARKS.md). */
 export const DEFAULT_MIN_SCORE = 0.3;
 export const DEFAULT_CANDIDATES = 5;
+/**
+ * What association with a scenario's text counts among filled keys (`AssociationEvidence`, draft-zhou §6.1): the
+ * margin by which the request's words meet this scenario's text more than any other's, so words every scenario's
+ * text meets alike (a place, "look", "feel") say nothing for one of them.
+ */
+export const TEXT_ASSOCIATION_WEIGHT = 1;
+
+/** Reads how a request's words meet each entry's text (`createAssociate` over the entries' `scenarioText`). */
+export type AssociateEntries = (utterance: string, entries: readonly ScenarioEntry[]) => readonly AssociationEvidence[];
 
 /** The text selection ranks a scenario on. */
 export function scenarioTool(e: ScenarioEntry): { name: string; description: string; inputSchema: unknown; tags: string[] } {
@@ -254,6 +264,7 @@ export async function identifyIn(
   map: (e: ScenarioEntry) => Promise<UtteranceMapping>,
   isContent: (word: string) => boolean,
   countsNoun: CountsNoun = pluralBySuffix,
+  associate?: AssociateEntries,
 ): Promise<ScenarioIdentification> {
   const entries = catalog.entries;
   if (entries.length === 0) return { scenario: null, agent: null, score: 0, ranking: [] };
@@ -263,6 +274,9 @@ export async function identifyIn(
   const tools = entries.map(scenarioTool);
   const ranked = await selectTools(tools, utterance, { topK: tools.length, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const best = Math.max(1e-9, ...ranked.map((r) => r.score));
+  const evidence = associate?.(utterance, entries);
+  const margins = associationMargins(evidence);
+  const contentCount = Math.max(1, wordSpans(utterance.slice(0, MAX_PLACE_CHARS)).filter(([, , w]) => isContent(w)).length);
   const scored: (ScenarioScore & { mapping?: UtteranceMapping })[] = [];
   for (const [i, r] of ranked.entries()) {
     const e = entries[tools.indexOf(r.tool)] as ScenarioEntry;
@@ -274,7 +288,7 @@ export async function identifyIn(
     const mapping = await map(e);
     // A value read out of its place explains no word of the request (draft-zhou §6.1: a slot explains a word only in its place).
     const misplaced = valuesOutOfPlace(e.template, mapping, utterance, countsNoun);
-    const explained = Math.max(0, (mapping.explained ?? explainedShare(utterance, mapping, isContent)) - misplacedShare(utterance, mapping, misplaced, isContent));
+    const mapped = Math.max(0, (mapping.explained ?? explainedShare(utterance, mapping, isContent)) - misplacedShare(utterance, mapping, misplaced, isContent));
     const keys = filledWeight(e.template, mapping, utterance, countsNoun);
     // Its name said, spelled or by a synonym of a name word's first noun sense the mapper found ("pics" for photo).
     const named = namesScenario(utterance, e.scenario) || (mapping.named?.length ?? 0) > 0;
@@ -287,11 +301,17 @@ export async function identifyIn(
     // Said by association only: with the name said, the association adds nothing ("print twenty copies of this photo").
     const said = named ? 0 : Math.min(MAX_ASSOCIATED, mapping.associated ?? 0);
     const associated = said >= 2 || keys > 0 || (mapping.recognised ?? 0) > 0 ? said : 0;
-    const filled = keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0) + ASSOCIATED_WEIGHT * associated;
+    // As for the mapper's association: with the name said, words associated with the scenario add nothing ("print twenty
+    // copies of this photo on glossy paper": a glossy is a photograph, the request is still no retouch).
+    const byText = named ? 0 : TEXT_ASSOCIATION_WEIGHT * (margins[entries.indexOf(e)] ?? 0);
+    // The words met explain the request as the mapper's own do, when they count whole (two words, or a wish).
+    const metWords = byText > 0 ? wholeAssociation(evidence?.[entries.indexOf(e)]) : 0;
+    const explained = Math.max(mapped, metWords === 0 ? 0 : Math.min(1, metWords / contentCount));
+    const filled = byText + keys + (named ? NAME_WEIGHT : bySynonym ? SYNONYM_NAME_WEIGHT : 0) + RECOGNISED_WEIGHT * Math.min(2, mapping.recognised ?? 0) + ASSOCIATED_WEIGHT * associated;
     // Selection is relative to the best-ranked scenario, so it says nothing alone: it counts only beside some
     // evidence of the scenario's own (a key filled with some confidence, or its name said).
     // A date alone is no such evidence either: it is in every kind of request ("the weather in Oslo next Monday").
-    const selection = (keys >= SELECTION_EVIDENCE && !onlyDates) || named || (mapping.recognised ?? 0) > 0 || associated > 0 ? sel : 0;
+    const selection = (keys >= SELECTION_EVIDENCE && !onlyDates) || named || (mapping.recognised ?? 0) > 0 || associated > 0 || byText > 0 ? sel : 0;
     // A sister said beside values only this template's own kinds of key take (an enum value, an identifier of its
     // pattern) is context, not the request: a breakdown with an incident id and a severity is still a fault.
     const rival = (mapping.rivals?.length ?? 0) > 0 && strongKeys(e.template, mapping) < STRONG_KEYS ? RIVAL_FACTOR : 1;
@@ -305,6 +325,29 @@ export async function identifyIn(
   const top = scored[0];
   if (!top || top.score < minScore || !top.mapping) return { scenario: null, agent: null, score: round(top?.score ?? 0), ranking };
   return { scenario: top.scenario, agent: top.agent, score: round(top.score), ranking, mapping: top.mapping };
+}
+
+/**
+ * How many words gave an association that counts whole, else 0: a noun that is the scenario's own thing (a quality alone,
+ * "my monitor looks blurry", may be said of anything), beside a wish or another word met by a sense, a derivation or a
+ * kind (a definition alone reaches further: the internet is defined as a network, a home connection dropping is no
+ * operator's fault); and no other act opening the request ("print my snapshots on glossy paper", "send the mugshot").
+ */
+function wholeAssociation(e: AssociationEvidence | undefined): number {
+  return e !== undefined && e.words.length > 0 && e.thing && !e.otherAct && (e.direct >= 2 || e.wish) ? e.words.length : 0;
+}
+
+/**
+ * Per entry, by how much its association weight exceeds every other entry's (0 when it does not); nothing when one word
+ * alone gave it and the request asks for no change of quality: a thing named is no wish ("delete my snapshot", "a pic of
+ * my dog", "guidance on my tax return"; but "make this snapshot feel like a movie poster").
+ */
+export function associationMargins(evidence: readonly AssociationEvidence[] | undefined): number[] {
+  if (!evidence) return [];
+  return evidence.map((e, i) => {
+    const margin = Math.max(0, e.weight - Math.max(0, ...evidence.filter((_, j) => j !== i).map((x) => x.weight)));
+    return wholeAssociation(e) > 0 ? margin : 0;
+  });
 }
 
 /**

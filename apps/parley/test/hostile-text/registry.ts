@@ -10,7 +10,7 @@
  * and names the source files whose patterns it exercises.
  */
 import { createOfflineMapper } from '@parley/client/offline';
-import { countsNounByWordNet, createParleyClient, valuesOutOfPlace } from '@parley/client';
+import { associateByWordNet, countsNounByWordNet, createParleyClient, scenarioText, valuesOutOfPlace } from '@parley/client';
 import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, valueNounKind, wordProfile, type Lexicon } from '@parley/evolution';
@@ -436,6 +436,22 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const countsNoun = await countsNounByWordNet();
       const m = await client.mapUtterance(faultManagementTemplate, `site 12 ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
       return [countsNoun(t, t), m === undefined ? undefined : valuesOutOfPlace(faultManagementTemplate, { ...m, sources: { affected_site_ids: '12', constructor: '12' } }, `${t} 12 ${t} site 12 ${t}`, countsNoun)];
+    },
+  },
+  {
+    // A request read against each scenario's text through WordNet (draft-zhou §6.1, identification by association,
+    // `associateByWordNet`): the outside string as the request and as a template's description, enum value and agent
+    // description (each read only up to a bound).
+    name: 'client associateByWordNet (identification, words meeting a scenario\'s text)',
+    files: ['libs/client/src/association.ts', 'libs/client/src/asking.ts'],
+    run: async (t) => {
+      const associate = await associateByWordNet();
+      const hostile = { ...photoRetouchTemplate, keys: photoRetouchTemplate.keys.map((k) => (k.key_name === 'filter_style' ? { ...k, enum: ['none', t], semantic_description: t } : k)) };
+      const entries = [
+        { scenario: 'photo_retouch', agent: 'a', template: hostile, description: t, tags: [t] },
+        { scenario: 'fault_management', agent: 'a', template: faultManagementTemplate },
+      ];
+      return [associate(t, entries), associate(`my headshot ${t} fuzzy`, entries), scenarioText(hostile, t, [t, t]).names.length];
     },
   },
   {
