@@ -31,6 +31,11 @@ export interface TextPath {
   readonly files: readonly string[];
   /** Runs the path on `text`; may throw a ParleyError (a typed refusal), never anything else. */
   run(text: string): unknown;
+  /**
+   * How many times `run` hands the whole text to the path (default 1): the ReDoS budget is per MiB read, so a run
+   * that ingests it seven times has seven budgets (a superlinear regex at a MiB still takes minutes, not ms).
+   */
+  readonly reads?: number;
 }
 
 const embedder = createOfflineEmbedder();
@@ -181,6 +186,9 @@ export const TEXT_PATHS: readonly TextPath[] = [
     // group ends), and two last clients bring a new hostile-worded value after the first group has fired.
     name: 'pool need groups (nearUntriggered shared context)',
     files: ['libs/pool/src/semantic-pool.ts', 'libs/evolution/src/need-group.ts', 'libs/evolution/src/sibling.ts', 'libs/evolution/src/sanitize.ts'],
+    // The hostile text is ingested seven times (two clients alone, two beside "matte finish", one more alone, two
+    // beside "gloss finish").
+    reads: 7,
     run: async (t) => {
       const pool = await createSemanticPool({ embedder, index: createEmbeddedIndex(), config: { similarity_threshold: 0.99, need_group_share: 0.01, need_group_context: 0.01, need_group_max: 4, min_phrasings: 1 } });
       const at = Date.UTC(2026, 10, 27);
