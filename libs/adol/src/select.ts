@@ -164,6 +164,12 @@ export interface SelectOptions {
    * "check"), BM25 over concept ids. Fused with the embedder's rankers (`zscore`, `rrf`).
    */
   lexicon?: SelectLexicon;
+  /**
+   * Example requests learned from use (usage.ts `UsageStore.examples`), by tool name: each joins its tool's
+   * examples for the `examples` ranker (§3.4, selection that learns from use; not the tool text other rankers read). A name the list does not hold is ignored. Keep the same Map object while it is unchanged:
+   * the list's caches (embeddings, BM25) are built once per Map.
+   */
+  learnedExamples?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ScoredTool<T extends ToolLike = ToolLike> {
@@ -251,7 +257,7 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'autoCut', 'semanticWeight']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'autoCut', 'semanticWeight', 'learnedExamples']);
 const AUTO_CUT_KEYS: ReadonlySet<string> = new Set(['minK', 'drop', 'ratio', 'gap']);
 
 function validateAutoCut(rule: unknown): void {
@@ -295,6 +301,7 @@ function validate(opts: SelectOptions): void {
       if (!RANKERS.has(r)) throw invalid(`opts.rankers[${i}]`, 'enum', `selectTools: a ranker is one of ${[...RANKERS].join(', ')}`);
     });
   }
+  if (opts.learnedExamples !== undefined && !(opts.learnedExamples instanceof Map)) throw invalid('opts.learnedExamples', 'type', 'selectTools: learnedExamples must be a Map of tool name to example requests');
   if (cut !== undefined && !CUTS.has(cut)) throw invalid('opts.cut', 'enum', `selectTools: cut must be one of ${[...CUTS].join(', ')}`);
   if (opts.autoCut !== undefined) validateAutoCut(opts.autoCut);
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw invalid('opts.topK', 'minimum', 'selectTools: topK must be an integer >= 1');
@@ -669,7 +676,7 @@ function wordIndexFor(tools: readonly ToolLike[], c: ListCache): WordIndex {
       docs.push(tf);
       best.push(top);
       names.push(new Set(words(fields.name)));
-      examples.push(toolExamples(tool));
+      examples.push([...toolExamples(tool), ...(learnedOf.get(tool) ?? [])]);
     }
     const df = new Map<string, number>();
     for (const d of docs) for (const w of d.keys()) df.set(w, (df.get(w) ?? 0) + 1);
@@ -791,6 +798,18 @@ interface EmbedderScores {
   examples?: number[];
 }
 
+/**
+ * The `examples` ranker: per tool, the cosine of its closest example request. A tool with no example gets the mean
+ * of those that have some: no evidence either way, rather than the least (0), which sank every tool without examples
+ * below any tool a client had used once (selection that learns from use, BENCHMARKS.md).
+ */
+function exampleScores(examples: readonly Float32Array[][], qdense: Float32Array): number[] {
+  const best = examples.map((ex) => (ex.length === 0 ? Number.NaN : ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)));
+  const known = best.filter((x) => !Number.isNaN(x));
+  const fill = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+  return best.map((x) => (Number.isNaN(x) ? fill : x));
+}
+
 async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation, withMatch: boolean): Promise<EmbedderScores> {
   const c = cacheFor(tools);
   const index = wordIndexFor(tools, c);
@@ -807,7 +826,7 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   const dense = vectors.tools.map((v) => cosine(qdense, v));
 
   const hasExamples = vectors.examples.some((e) => e.length > 0);
-  const examples = hasExamples ? vectors.examples.map((ex) => ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)) : undefined;
+  const examples = hasExamples ? exampleScores(vectors.examples, qdense) : undefined;
   if (!withMatch) return { dense, ...(examples ? { examples } : {}) };
 
   // Soft matching: similarity of each query word to each vocabulary word, once per query.
@@ -1087,6 +1106,14 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
 export async function selectTools<T extends ToolLike>(tools: readonly T[], query: string, opts: SelectOptions = {}): Promise<ScoredTool<T>[]> {
   validate(opts);
   if (!Array.isArray(tools)) throw invalid('tools', 'type', 'selectTools: tools must be an array');
+  if (opts.learnedExamples !== undefined) {
+    const { learnedExamples, ...rest } = opts;
+    const learned = withLearned(tools, learnedExamples);
+    if (learned === tools) return selectTools(tools, query, rest);
+    // Ranked as the tools with their learned examples; answered with the caller's own tool objects.
+    const scored = await selectTools(learned, query, rest);
+    return scored.map((s) => ({ ...s, tool: tools[learnedIndex.get(s.tool) as number] as T }));
+  }
   if (typeof query !== 'string') throw invalid('query', 'type', 'selectTools: query must be a string');
   const wanted = opts.tags ? new Set(opts.tags) : undefined;
   const tagScore = (t: ToolLike): number => {
@@ -1113,6 +1140,43 @@ export async function selectTools<T extends ToolLike>(tools: readonly T[], query
   // The adaptive cut: on standardised scores, tools far below the best are not worth their tokens.
   if (cutOf(opts) === 'auto' && top.length > 0) return top.slice(0, autoCutLength(top.map((s) => s.score), k, opts.autoCut));
   return top;
+}
+
+/** Per list, per learned-examples Map: the tools with those examples joined (so the list's caches live as long as both). */
+const learnedLists = new WeakMap<readonly ToolLike[], WeakMap<ReadonlyMap<string, readonly string[]>, ToolLike[]>>();
+/** A learned tool → the index of the caller's tool it stands for. */
+const learnedIndex = new WeakMap<ToolLike, number>();
+/** A learned tool → its learned examples (read by the `examples` ranker only). */
+const learnedOf = new WeakMap<ToolLike, string[]>();
+
+/** Most learned examples joined to one tool (usage.ts keeps fewer by default; a hand-made Map is bounded too). */
+const MAX_LEARNED_PER_TOOL = 64;
+
+/**
+ * The tools with their learned examples attached (§3.4), or `tools` itself when none of them has any. Learned examples
+ * are read by the `examples` ranker only, not joined to the tool text BM25 and the dense vector read: there, a
+ * client's past wording drew unrelated requests to the tool (BENCHMARKS.md).
+ */
+function withLearned(tools: readonly ToolLike[], learned: ReadonlyMap<string, readonly string[]>): readonly ToolLike[] {
+  if (learned.size === 0 || !tools.some((t) => typeof t.name === 'string' && learned.has(t.name))) return tools;
+  let byMap = learnedLists.get(tools);
+  if (!byMap) {
+    byMap = new WeakMap();
+    learnedLists.set(tools, byMap);
+  }
+  let out = byMap.get(learned);
+  if (!out) {
+    out = tools.map((t, i) => {
+      const extra = typeof t.name === 'string' ? learned.get(t.name) : undefined;
+      const add = Array.isArray(extra) ? extra.filter((x): x is string => typeof x === 'string').slice(0, MAX_LEARNED_PER_TOOL) : [];
+      const copy: ToolLike = { ...t };
+      if (add.length > 0) learnedOf.set(copy, add);
+      learnedIndex.set(copy, i);
+      return copy;
+    });
+    byMap.set(learned, out);
+  }
+  return out;
 }
 
 function stableSortDesc<S extends { score: number }>(xs: S[]): S[] {
