@@ -23,7 +23,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { ExecutionApi } from '@parley/contracts';
 import { ParleyError, assertNoForbiddenKeys, findEdgeViolation, toParleyError, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
-import { wireTools, type McpTool, type TextEmbedder } from '@parley/adol';
+import { wireTools, type McpTool, type TextEmbedder, type UsageStore } from '@parley/adol';
 import { checkRequireOutput, filterResult, selectEntries } from './adol';
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
@@ -45,7 +45,22 @@ export interface McpFaceOptions {
   observe?: (method: string, scenario: string | undefined, errorType: string | undefined, seconds: number) => void;
   /** The MCP-Protocol-Version header of the request (mcp.protocol.version). */
   protocolVersion?: string | undefined;
+  /** chang §3.4, selection that learns from use: the gateway's usage store and the caller (its principal id). */
+  learning?: Learning;
 }
+
+/**
+ * Selection that learns from use (chang §3.4, adol usage.ts): what a client's tools/call says it serves
+ * (`_meta["dev.parley/request"]`), or else the query of its selection just before (within the store's window), becomes
+ * a learned example of the tool called, for that client, and for every client once enough distinct clients agree.
+ */
+export interface Learning {
+  usage: UsageStore;
+  client: string;
+}
+
+/** The one list the MCP face serves (its catalogue), as the usage store names it. */
+export const MCP_USAGE_LIST = 'mcp';
 
 // ---------------------------------------------------------------------------
 // Tracing (OpenTelemetry MCP semantic conventions): a SERVER span per tools/list
@@ -185,13 +200,16 @@ export interface SharedRefs {
  * with `refs: "local"` or `"shared"`, deduplication, applied only where it
  * saves tokens.
  */
-export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs): Promise<ListToolsResult> {
+export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs, learning?: Learning): Promise<ListToolsResult> {
   const opts = parseListToolsMeta(meta);
+  const learned = learning && opts.query !== undefined ? learning.usage.examples(MCP_USAGE_LIST, learning.client) : undefined;
   const picked = opts.names ? byName(selectable, opts.names) : await selectEntries(
     selectable,
-    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
+    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}), ...(learned ? { learned } : {}) },
     embedder,
   );
+  // The client's next tools/call within the window is taken to serve this query (usage.ts attributeCall).
+  if (learning && opts.query !== undefined) learning.usage.noteSelection(MCP_USAGE_LIST, learning.client, opts.query);
   if (opts.refs === 'shared' && !shared) {
     throw new ParleyError('invalid_params', 'params._meta.refs "shared" is not available here', { path: 'params._meta.refs', rule: 'unsupported' });
   }
@@ -274,9 +292,18 @@ function rawRequest(body: unknown, id: unknown): Record<string, unknown> | undef
 export function createMcpFace(opts: McpFaceOptions) {
   const { catalog, execution, log } = opts;
 
+  /** chang §3.4: the request a call serves, said or attributed, as a learned example of the tool called (a tool of the catalogue: callTool has its entry). */
+  function learnFromCall(tool: string, request: string | undefined): void {
+    const l = opts.learning;
+    if (!l) return;
+    if (request !== undefined) l.usage.record(MCP_USAGE_LIST, tool, request, l.client);
+    else l.usage.attributeCall(MCP_USAGE_LIST, l.client, tool);
+  }
+
   async function callTool(entry: CatalogEntry, args: Record<string, unknown>, meta: unknown, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
     try {
       const o = parseCallToolMeta(meta);
+      learnFromCall(entry.tool.name, o.request);
       // Checked before executing: a wrong field name must not cost a booking.
       if (o.requireOutput) checkRequireOutput(o.requireOutput, entry.outputFields, 'params._meta.requireOutput');
       // The SDK's schema parse drops a top-level "__proto__" member silently, so
@@ -317,7 +344,7 @@ export function createMcpFace(opts: McpFaceOptions) {
           // `_meta.names` looks tools up as tools/call does: a name the cached catalogue misses rebuilds it once.
           const names = parseListToolsMeta(meta).names;
           const selectable = names ? await catalog.selectableHolding(names) : await catalog.selectable();
-          return await listTools(selectable, meta, opts.embedder, { store: opts.schemas });
+          return await listTools(selectable, meta, opts.embedder, { store: opts.schemas }, opts.learning);
         } catch (e) {
           throw toMcpError(toParleyError(e).type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/list' }) : e);
         }
