@@ -15,7 +15,7 @@ export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-
 export { A2A_CARD_VERSIONS, cardSigningPayload, signCard, toV03Card, type A2aCardVersion, type CardSigner } from './a2a-card-versions';
 export { OPENRPC_PATH, openRpcDocument } from './openrpc';
 export { listTools } from './mcp';
-export { parseListToolsMeta } from './adol-params';
+export { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 
 export interface GatewayDeps {
   backends: Backends;
