@@ -799,15 +799,17 @@ interface EmbedderScores {
 }
 
 /**
- * The `examples` ranker: per tool, the cosine of its closest example request. A tool with no example gets the mean
- * of those that have some: no evidence either way, rather than the least (0), which sank every tool without examples
- * below any tool a client had used once (selection that learns from use, BENCHMARKS.md).
+ * The `examples` ranker (§3.4): per tool, how much closer the request is to the tool's closest example request than
+ * to the closest tool's own text (the best dense cosine), and 0 when it is not closer or the tool has no example. An
+ * example is evidence only where it says more than the tools' texts: a request far from every example leaves the
+ * ranking as it was (every score 0), whatever the spread of cosines z-scoring would otherwise blow up. Raw cosines
+ * (0 for a tool without examples) sank tools nobody had used below any tool a client had used once, and the mean of
+ * the others for those without sent ordinary requests to the tool whose example happened to be nearest
+ * ("switch branches to main" to git_create_branch) and said nothing with one example in the list (BENCHMARKS.md).
  */
-function exampleScores(examples: readonly Float32Array[][], qdense: Float32Array): number[] {
-  const best = examples.map((ex) => (ex.length === 0 ? Number.NaN : ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)));
-  const known = best.filter((x) => !Number.isNaN(x));
-  const fill = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : 0;
-  return best.map((x) => (Number.isNaN(x) ? fill : x));
+function exampleScores(examples: readonly Float32Array[][], qdense: Float32Array, dense: readonly number[]): number[] {
+  const floor = dense.reduce((m, x) => Math.max(m, x), Number.NEGATIVE_INFINITY);
+  return examples.map((ex) => (ex.length === 0 ? 0 : Math.max(0, ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0) - floor)));
 }
 
 async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation, withMatch: boolean): Promise<EmbedderScores> {
@@ -826,7 +828,7 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   const dense = vectors.tools.map((v) => cosine(qdense, v));
 
   const hasExamples = vectors.examples.some((e) => e.length > 0);
-  const examples = hasExamples ? exampleScores(vectors.examples, qdense) : undefined;
+  const examples = hasExamples ? exampleScores(vectors.examples, qdense, dense) : undefined;
   if (!withMatch) return { dense, ...(examples ? { examples } : {}) };
 
   // Soft matching: similarity of each query word to each vocabulary word, once per query.

@@ -145,10 +145,16 @@ describe('selectTools with learnedExamples (the examples ranker)', () => {
     expect(await rank(query, store.examples(LIST, 'bob'))).toEqual(await rank(query));
   });
 
+  it('one learned example is enough (the first jargon a client teaches counts at once)', async () => {
+    const store = new UsageStore({ now: () => 0 });
+    store.record(LIST, 'git_create_branch', 'open an MR for the login fix', 'alice');
+    expect((await rank('open an MR for the payment bug', store.examples(LIST, 'alice')))[0]).toBe('git_create_branch');
+  });
+
   it('an ordinary request unlike any learned example keeps its ranking (tools without examples are not sunk)', async () => {
     const store = aliceStore();
-    // (Not every one: "switch branches to main" goes to git_create_branch, whose example is the nearest; BENCHMARKS.md.)
-    for (const q of ['show the commit logs', 'what is the working tree status', 'shows the contents of a commit']) {
+    // "switch branches to main" went to git_create_branch (its example the nearest) when a tool without examples got the mean score.
+    for (const q of ['switch branches to main', 'show the commit logs', 'what is the working tree status', 'shows the contents of a commit', 'record my changes', 'create a new branch called feature']) {
       expect((await rank(q, store.examples(LIST, 'alice')))[0]).toBe((await rank(q))[0]);
     }
   });
