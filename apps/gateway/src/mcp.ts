@@ -140,7 +140,7 @@ const INSTRUCTIONS =
   'Each tool is a scenario served by an agent registered in Parley (draft-zhou). The arguments are the payload: ' +
   'follow each key\'s description, and put anything that fits no key in "other". ' +
   'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut (with min_k, cut_drop, cut_ratio, cut_gap), tags, names (the full schema of the tools named, e.g. the one a short answer led you to call) and refs ' +
-  '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput.';
+  '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput and "dev.parley/request" (the request the call serves, which selection learns for you).';
 
 /**
  * A ParleyError as an MCP protocol error: code from ERROR_CATALOGUE, text
