@@ -24,7 +24,8 @@
  *    sum of vectors would drown it; the action word of the request (its first
  *    content word, usually the verb) is matched against the tool name's words
  *    and counts double, so "rename the file" prefers move_file over read_file;
- *  - `examples`: the closest example request of a tool, where tools have them;
+ *  - `examples`: the closest example request of a tool, where tools have them (attached, or learned from use:
+ *    usage.ts), by how much closer the request is to it than to the closest tool text;
  *  - `values`: values the request holds (a URL, paths, a key name, a time...)
  *    against the shapes of value each tool's parameters take (values.ts), IDF
  *    over the list; only where the request holds one;
