@@ -59,8 +59,10 @@ interface ListState {
   /** Tool name → request key → example. */
   tools: Map<string, Map<string, Example>>;
   size: number;
-  /** Bumped on every change: `examples` answers memoized per client are dropped with it. */
-  memos: Map<string, { until: number; map: ReadonlyMap<string, readonly string[]> }>;
+  /** Bumped on every change: a memoized `examples` answer of an older version is recomputed. */
+  version: number;
+  /** Per client: its last `examples` answer, kept as the same Map while its content is the same. */
+  memos: Map<string, { version: number; until: number; map: ReadonlyMap<string, readonly string[]> }>;
 }
 
 const DAY = 86_400_000;
@@ -164,7 +166,7 @@ export class UsageStore {
     const key = requestKey(text);
     let list = this.lists.get(listId);
     if (!list) {
-      list = { tools: new Map(), size: 0, memos: new Map() };
+      list = { tools: new Map(), size: 0, version: 0, memos: new Map() };
       this.lists.set(listId, list);
     }
     let byKey = list.tools.get(tool);
@@ -187,7 +189,7 @@ export class UsageStore {
       if (ex.clients.size <= this.maxClients) break;
       ex.clients.delete(c);
     }
-    list.memos.clear();
+    list.version++;
     this.bound(list, byKey);
     return true;
   }
@@ -204,7 +206,7 @@ export class UsageStore {
     const now = this.now();
     const memoKey = who ?? '';
     const memo = list.memos.get(memoKey);
-    if (memo && now < memo.until) return memo.map;
+    if (memo && memo.version === list.version && now < memo.until) return memo.map;
     const cutoff = now - this.maxAgeMs;
     let until = Number.POSITIVE_INFINITY;
     const out = new Map<string, string[]>();
@@ -223,9 +225,11 @@ export class UsageStore {
       }
       if (chosen.length > 0) out.set(tool, chosen.sort((a, b) => b.last - a.last).map((e) => e.text));
     }
-    if (list.memos.size >= MAX_MEMOS) list.memos.clear();
-    list.memos.set(memoKey, { until, map: out });
-    return out;
+    // Unchanged for this client (another client's call, say): the same Map, so selection's caches for it live on.
+    const map = memo && sameExamples(memo.map, out) ? memo.map : out;
+    if (!memo && list.memos.size >= MAX_MEMOS) list.memos.clear();
+    list.memos.set(memoKey, { version: list.version, until, map });
+    return map;
   }
 
   /** Implicit attribution, part 1: `client` selected in `listId` with `request`; its next call within the window serves it. */
@@ -294,10 +298,19 @@ export class UsageStore {
     best.byKey.delete(best.key);
     if (best.byKey.size === 0) best.list.tools.delete(best.tool);
     best.list.size--;
-    best.list.memos.clear();
+    best.list.version++;
     this.size--;
     if (best.list.size === 0) for (const [id, l] of this.lists) if (l === best.list) this.lists.delete(id);
   }
 }
 
 const EMPTY: ReadonlyMap<string, readonly string[]> = new Map();
+
+function sameExamples(a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap<string, readonly string[]>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [tool, xs] of a) {
+    const ys = b.get(tool);
+    if (!ys || ys.length !== xs.length || xs.some((x, i) => x !== ys[i])) return false;
+  }
+  return true;
+}

@@ -31,6 +31,12 @@ describe('UsageStore: what a client\'s calls teach selection (chang §3.4)', () 
     store.record(LIST, 'git_add', 'stage the readme', 'alice');
     const first = store.examples(LIST, 'alice');
     expect(store.examples(LIST, 'alice')).toBe(first);
+    // Another client's call leaves Alice's answer the same object (selection's caches are keyed by it); her own does not.
+    store.record(LIST, 'git_log', 'what landed', 'bob');
+    expect(store.examples(LIST, 'alice')).toBe(first);
+    store.record(LIST, 'git_log', 'what landed', 'alice');
+    expect(store.examples(LIST, 'alice')).not.toBe(first);
+    expect(store.examples(LIST, 'alice').get('git_log')).toEqual(['what landed']);
     now = 999;
     expect(store.examples(LIST, 'alice').get('git_add')).toEqual(['stage the readme']);
     now = 1000;
