@@ -120,7 +120,8 @@ export function createMcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: 
       ...(metrics ? { observe: (method: string, scenario: string | undefined, type: string | undefined, seconds: number) => metrics.request('mcp', method, scenario, type, seconds) } : {}),
       protocolVersion: typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'].slice(0, 32) : undefined,
       // The client whose selection learns is the authenticated principal, never a name the request gives.
-      ...(deps.usage ? { learning: { usage: deps.usage, client: principal.id } } : {}),
+      // Implicit attribution stays within the MCP session the client names (Mcp-Session-Id); without one, none.
+      ...(deps.usage ? { learning: { usage: deps.usage, client: principal.id, session: typeof req.headers['mcp-session-id'] === 'string' ? req.headers['mcp-session-id'] : undefined } } : {}),
     });
     // tools/list and tools/call are observed in mcp.ts (spans and metrics); what the SDK answers itself here.
     const started = performance.now();

@@ -61,6 +61,13 @@ export interface GatewayHttpOptions {
   embedder?: TextEmbedder;
   /** Example requests per tool name that an operator attached, for selection (chang §3.4). */
   toolExamples?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * chang §3.4, selection that learns from use: opt-in sharing; an example serves every client once this many distinct
+   * principals recorded it (UsageStore `sharedClients`, at least 2). Unset: each principal's examples serve it only.
+   */
+  learningSharedClients?: number;
+  /** The usage store itself (tests); default one per gateway process, with `learningSharedClients`. */
+  usage?: UsageStore;
   /** Turns the Authorization header into a principal (libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /**
@@ -144,7 +151,7 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   const shared = { access, backends, log, version, ...(publicUrl !== undefined ? { publicUrl } : {}), ...(metrics ? { metrics } : {}) };
   const rpc = createRpcRoute({ ...shared, onSuccess });
   // chang §3.4, selection that learns from use: one store per gateway process (bounded; usage.ts).
-  const usage = new UsageStore({ now: () => clock.now().getTime() });
+  const usage = opts.usage ?? new UsageStore({ now: () => clock.now().getTime(), ...(opts.learningSharedClients !== undefined ? { sharedClients: opts.learningSharedClients } : {}) });
   const mcp = createMcpRoute({ ...shared, catalog, schemas, usage, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.allowedHosts ? { allowedHosts: opts.allowedHosts } : {}) });
   const a2a = createA2aRoute({ ...shared, catalog, cardSigner });
   const documents = createDocumentRoute({ negotiation: backends.negotiation, cardSigner, schemas, clock, log, version, ...(publicUrl !== undefined ? { publicUrl } : {}) });

@@ -63,7 +63,7 @@ export type { OutputFieldsOptions } from './output';
 // D. Tool selection (chang §3.4), and the cosine similarity it ranks by.
 export { AUTO_CUT_SD, DEFAULT_AUTO_CUT, DEFAULT_FUSION, autoCutLength, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText } from './select';
 export type { AutoCut, ScoredTool, SelectCut, SelectFusion, SelectMode, SelectOptions, SelectRanker, SelectionEvaluation, SelectionQuery, TextEmbedder, ToolLike } from './select';
-export { CONCEPTS_WEIGHT, GLOSS_WEIGHT, VALUES_WEIGHT } from './select';
+export { CONCEPTS_WEIGHT, GLOSS_WEIGHT, LEARNED_WEIGHT, VALUES_WEIGHT } from './select';
 // Selection that learns from use (chang §3.4): requests that led to a call, as learned examples.
 export { MAX_USAGE_ID_LENGTH, UsageStore, normalizeRequest, requestKey } from './usage';
 export type { UsageOptions } from './usage';

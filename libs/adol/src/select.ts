@@ -24,8 +24,8 @@
  *    sum of vectors would drown it; the action word of the request (its first
  *    content word, usually the verb) is matched against the tool name's words
  *    and counts double, so "rename the file" prefers move_file over read_file;
- *  - `examples`: the closest example request of a tool, where tools have them (attached, or learned from use:
- *    usage.ts), by how much closer the request is to it than to the closest tool text;
+ *  - `examples`: the closest example request of a tool, where tools have them (attached by the operator; learned
+ *    ones are not a ranker but a margin added after fusion: `learnedBoost`);
  *  - `values`: values the request holds (a URL, paths, a key name, a time...)
  *    against the shapes of value each tool's parameters take (values.ts), IDF
  *    over the list; only where the request holds one;
@@ -57,7 +57,7 @@
  */
 import { ParleyError } from '@parley/protocol';
 import type { SelectLexicon } from './concepts';
-import { actionIndex, actionScores, actionWords, type ActionIndex } from './action';
+import { actionIndex, actionScores, actionWords, VERB_READING, type ActionIndex } from './action';
 import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
@@ -166,9 +166,12 @@ export interface SelectOptions {
    */
   lexicon?: SelectLexicon;
   /**
-   * Example requests learned from use (usage.ts `UsageStore.examples`), by tool name: each joins its tool's
-   * examples for the `examples` ranker (§3.4, selection that learns from use; not the tool text other rankers read). A name the list does not hold is ignored. Keep the same Map object while it is unchanged:
-   * the list's caches (embeddings, BM25) are built once per Map.
+   * Example requests learned from use (usage.ts `UsageStore.examples`), by tool name (§3.4, selection that learns
+   * from use; `zscore` fusion with an embedder only). Not a ranker of the fusion: a tool whose learned example (with
+   * the request's act) is closer to the request than every tool's own text gains that margin, in standard deviations
+   * of the dense cosines, times LEARNED_WEIGHT (`learnedBoost`); with no such example the answer is exactly the one
+   * without learning. A name the list does not hold is ignored. The list's caches are those of `tools`; only the
+   * learned texts are embedded (cached per list).
    */
   learnedExamples?: ReadonlyMap<string, readonly string[]>;
 }
@@ -635,6 +638,8 @@ interface ListCache {
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
   vectors: Map<string, Promise<WordVectors>>;
+  /** Learned example requests' vectors (§3.4, learned.ts), per `${representation}|${embedder id}\u0000${text}`; bounded. */
+  learned?: Map<string, Float32Array>;
 }
 
 /**
@@ -677,7 +682,7 @@ function wordIndexFor(tools: readonly ToolLike[], c: ListCache): WordIndex {
       docs.push(tf);
       best.push(top);
       names.push(new Set(words(fields.name)));
-      examples.push([...toolExamples(tool), ...(learnedOf.get(tool) ?? [])]);
+      examples.push(toolExamples(tool));
     }
     const df = new Map<string, number>();
     for (const d of docs) for (const w of d.keys()) df.set(w, (df.get(w) ?? 0) + 1);
@@ -797,20 +802,8 @@ interface EmbedderScores {
   match?: number[];
   /** Undefined when no tool of the list has example requests. */
   examples?: number[];
-}
-
-/**
- * The `examples` ranker (§3.4): per tool, how much closer the request is to the tool's closest example request than
- * to the closest tool's own text (the best dense cosine), and 0 when it is not closer or the tool has no example. An
- * example is evidence only where it says more than the tools' texts: a request far from every example leaves the
- * ranking as it was (every score 0), whatever the spread of cosines z-scoring would otherwise blow up. Raw cosines
- * (0 for a tool without examples) sank tools nobody had used below any tool a client had used once, and the mean of
- * the others for those without sent ordinary requests to the tool whose example happened to be nearest
- * ("switch branches to main" to git_create_branch) and said nothing with one example in the list (BENCHMARKS.md).
- */
-function exampleScores(examples: readonly Float32Array[][], qdense: Float32Array, dense: readonly number[]): number[] {
-  const floor = dense.reduce((m, x) => Math.max(m, x), Number.NEGATIVE_INFINITY);
-  return examples.map((ex) => (ex.length === 0 ? 0 : Math.max(0, ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0) - floor)));
+  /** The request's dense vector (what learned examples are compared with). */
+  qdense: Float32Array;
 }
 
 async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation, withMatch: boolean): Promise<EmbedderScores> {
@@ -829,8 +822,8 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
   const dense = vectors.tools.map((v) => cosine(qdense, v));
 
   const hasExamples = vectors.examples.some((e) => e.length > 0);
-  const examples = hasExamples ? exampleScores(vectors.examples, qdense, dense) : undefined;
-  if (!withMatch) return { dense, ...(examples ? { examples } : {}) };
+  const examples = hasExamples ? vectors.examples.map((ex) => ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)) : undefined;
+  if (!withMatch) return { dense, qdense, ...(examples ? { examples } : {}) };
 
   // Soft matching: similarity of each query word to each vocabulary word, once per query.
   const qIdf = qs.map((w) => idf(index, w));
@@ -864,7 +857,7 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
     });
     return total > 0 ? s / total : 0;
   });
-  return { dense, match, ...(examples ? { examples } : {}) };
+  return { dense, qdense, match, ...(examples ? { examples } : {}) };
 }
 
 /**
@@ -1000,6 +993,108 @@ function zmean(rankers: readonly (readonly number[])[], n: number, weights?: rea
 }
 
 // ---------------------------------------------------------------------------
+// Learned examples (draft-chang §3.4, selection that learns from use: usage.ts).
+// ---------------------------------------------------------------------------
+
+/**
+ * Weight of a learned example's margin (how much closer the request is to it than to the closest tool text), in
+ * standard deviations of the dense ranker's cosines, added to the fused score (BENCHMARKS.md, chosen on dev).
+ */
+export const LEARNED_WEIGHT = 1;
+/** Most learned examples read per tool (usage.ts keeps fewer by default; a hand-made Map is bounded too). */
+const MAX_LEARNED_PER_TOOL = 64;
+/** Most learned example vectors kept per list (cleared when full). */
+const MAX_LEARNED_VECTORS = 4096;
+
+/** The act of a request: its first word that reads as a verb (action.ts), else its first content word. */
+function actOf(text: string, lexicon: SelectLexicon | undefined): string | undefined {
+  if (!lexicon?.actions) return words(text)[0];
+  const ws = actionWords(text, lexicon, STOP).slice(0, 16);
+  for (const w of ws) if ((lexicon.actions(w)?.verbal ?? 0) >= VERB_READING) return w;
+  return ws[0];
+}
+
+/**
+ * Whether two acts agree: the same word or stem, or (with a lexicon) a shared verb concept. A learned example that
+ * shares the request's object but not its act ("jot down the meeting notes" for "read the meeting notes") is no
+ * evidence for its tool. A side without an act says nothing against.
+ */
+function actsAgree(a: string | undefined, b: string | undefined, lexicon: SelectLexicon | undefined): boolean {
+  if (a === undefined || b === undefined || a === b || stem(a) === stem(b)) return true;
+  const ca = lexicon?.actions?.(a)?.concepts;
+  const cb = lexicon?.actions?.(b)?.concepts;
+  if (!Array.isArray(ca) || !Array.isArray(cb)) return false;
+  const ids = new Set(ca.map((c) => c.id));
+  return cb.some((c) => ids.has(c.id));
+}
+
+/** The dense vectors of learned example requests, as the list's own examples are embedded; cached per list. */
+async function learnedVectors(tools: readonly ToolLike[], embedder: TextEmbedder, representation: SelectRepresentation, texts: readonly string[]): Promise<Map<string, Float32Array>> {
+  const c = cacheFor(tools);
+  const key = `${representation}|${embedder.id}\u0000`;
+  const cache = (c.learned ??= new Map());
+  const out = new Map<string, Float32Array>();
+  const missing: string[] = [];
+  for (const t of new Set(texts)) {
+    const v = cache.get(key + t);
+    if (v) out.set(t, v);
+    else missing.push(t);
+  }
+  if (missing.length === 0) return out;
+  let vs: Float32Array[];
+  if (representation === 'text') vs = await embedChecked(embedder, missing);
+  else {
+    const vectors = await listVectors(tools, embedder, representation);
+    const index = wordIndexFor(tools, c);
+    const extra = [...new Set(missing.flatMap(words))].filter((w) => !index.position.has(w));
+    const ev = await embedChecked(embedder, extra);
+    const byExtra = new Map(extra.map((w, i) => [w, ev[i] as Float32Array]));
+    const byWord = (w: string): Float32Array | undefined => {
+      const at = index.position.get(w);
+      return at !== undefined ? vectors.words[at] : byExtra.get(w);
+    };
+    const dim = vectors.tools[0]?.length ?? ev[0]?.length ?? 0;
+    vs = missing.map((t) => wordsVector(index, termFrequencies(words(t)), byWord, dim));
+  }
+  if (cache.size + missing.length > MAX_LEARNED_VECTORS) cache.clear();
+  missing.forEach((t, i) => {
+    cache.set(key + t, vs[i] as Float32Array);
+    out.set(t, vs[i] as Float32Array);
+  });
+  return out;
+}
+
+/**
+ * What learned examples add to each tool's fused score (§3.4), or undefined when they add nothing (the fused scores
+ * and so the adaptive cut stay exactly as without learning). Per tool: its closest learned example whose act agrees
+ * with the request's, by how much closer the request is to it than to the closest tool's own text (the best dense
+ * cosine), in standard deviations of the dense cosines, times LEARNED_WEIGHT; 0 when not closer. A margin counts by
+ * its size: z-scoring a ranker with one non-zero value made any margin a full boost.
+ */
+async function learnedBoost(tools: readonly ToolLike[], read: string, opts: SelectOptions, emb: EmbedderScores): Promise<number[] | undefined> {
+  const learned = opts.learnedExamples;
+  if (!learned || learned.size === 0 || !opts.embedder) return undefined;
+  const act = actOf(read, opts.lexicon);
+  const per = tools.map((t) => {
+    const xs = typeof t.name === 'string' ? learned.get(t.name) : undefined;
+    if (!Array.isArray(xs)) return [];
+    return xs.slice(0, MAX_LEARNED_PER_TOOL).filter((x): x is string => typeof x === 'string' && actsAgree(act, actOf(x, opts.lexicon), opts.lexicon));
+  });
+  if (per.every((xs) => xs.length === 0)) return undefined;
+  const n = emb.dense.length;
+  const mean = emb.dense.reduce((a, b) => a + b, 0) / Math.max(1, n);
+  const sd = Math.sqrt(emb.dense.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, n));
+  if (!(sd > 0)) return undefined;
+  const vecs = await learnedVectors(tools, opts.embedder, opts.representation ?? 'words', per.flat());
+  const floor = Math.max(...emb.dense);
+  const boost = per.map((xs) => {
+    const best = xs.reduce((m, x) => Math.max(m, cosine(emb.qdense, vecs.get(x) as Float32Array)), Number.NEGATIVE_INFINITY);
+    return best > floor ? (LEARNED_WEIGHT * (best - floor)) / sd : 0;
+  });
+  return boost.some((b) => b > 0) ? boost : undefined;
+}
+
+// ---------------------------------------------------------------------------
 // Selection.
 // ---------------------------------------------------------------------------
 
@@ -1082,6 +1177,12 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
     if (rankers.length === 0) rankers.push(emb.dense);
     fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n, weights);
+    // Learned examples (§3.4, selection that learns from use): added after fusion, only where one is closer to the
+    // request than every tool's own text; nothing else changes (the other rankers' scale, the adaptive cut).
+    if (fusion === 'zscore' && opts.learnedExamples) {
+      const boost = await learnedBoost(tools, read, opts, emb);
+      if (boost) fused = fused.map((s, i) => s + (boost[i] as number));
+    }
   }
   return tools.map((_, i) => ({
     score: fused[i] as number,
@@ -1109,14 +1210,6 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
 export async function selectTools<T extends ToolLike>(tools: readonly T[], query: string, opts: SelectOptions = {}): Promise<ScoredTool<T>[]> {
   validate(opts);
   if (!Array.isArray(tools)) throw invalid('tools', 'type', 'selectTools: tools must be an array');
-  if (opts.learnedExamples !== undefined) {
-    const { learnedExamples, ...rest } = opts;
-    const learned = withLearned(tools, learnedExamples);
-    if (learned === tools) return selectTools(tools, query, rest);
-    // Ranked as the tools with their learned examples; answered with the caller's own tool objects.
-    const scored = await selectTools(learned, query, rest);
-    return scored.map((s) => ({ ...s, tool: tools[learnedIndex.get(s.tool) as number] as T }));
-  }
   if (typeof query !== 'string') throw invalid('query', 'type', 'selectTools: query must be a string');
   const wanted = opts.tags ? new Set(opts.tags) : undefined;
   const tagScore = (t: ToolLike): number => {
@@ -1143,43 +1236,6 @@ export async function selectTools<T extends ToolLike>(tools: readonly T[], query
   // The adaptive cut: on standardised scores, tools far below the best are not worth their tokens.
   if (cutOf(opts) === 'auto' && top.length > 0) return top.slice(0, autoCutLength(top.map((s) => s.score), k, opts.autoCut));
   return top;
-}
-
-/** Per list, per learned-examples Map: the tools with those examples joined (so the list's caches live as long as both). */
-const learnedLists = new WeakMap<readonly ToolLike[], WeakMap<ReadonlyMap<string, readonly string[]>, ToolLike[]>>();
-/** A learned tool → the index of the caller's tool it stands for. */
-const learnedIndex = new WeakMap<ToolLike, number>();
-/** A learned tool → its learned examples (read by the `examples` ranker only). */
-const learnedOf = new WeakMap<ToolLike, string[]>();
-
-/** Most learned examples joined to one tool (usage.ts keeps fewer by default; a hand-made Map is bounded too). */
-const MAX_LEARNED_PER_TOOL = 64;
-
-/**
- * The tools with their learned examples attached (§3.4), or `tools` itself when none of them has any. Learned examples
- * are read by the `examples` ranker only, not joined to the tool text BM25 and the dense vector read: there, a
- * client's past wording drew unrelated requests to the tool (BENCHMARKS.md).
- */
-function withLearned(tools: readonly ToolLike[], learned: ReadonlyMap<string, readonly string[]>): readonly ToolLike[] {
-  if (learned.size === 0 || !tools.some((t) => typeof t.name === 'string' && learned.has(t.name))) return tools;
-  let byMap = learnedLists.get(tools);
-  if (!byMap) {
-    byMap = new WeakMap();
-    learnedLists.set(tools, byMap);
-  }
-  let out = byMap.get(learned);
-  if (!out) {
-    out = tools.map((t, i) => {
-      const extra = typeof t.name === 'string' ? learned.get(t.name) : undefined;
-      const add = Array.isArray(extra) ? extra.filter((x): x is string => typeof x === 'string').slice(0, MAX_LEARNED_PER_TOOL) : [];
-      const copy: ToolLike = { ...t };
-      if (add.length > 0) learnedOf.set(copy, add);
-      learnedIndex.set(copy, i);
-      return copy;
-    });
-    byMap.set(learned, out);
-  }
-  return out;
 }
 
 function stableSortDesc<S extends { score: number }>(xs: S[]): S[] {

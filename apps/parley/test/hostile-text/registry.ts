@@ -273,12 +273,15 @@ export const TEXT_PATHS: readonly TextPath[] = [
     files: ['libs/adol/src/usage.ts', 'libs/adol/src/select.ts'],
     reads: 3,
     run: async (t) => {
-      const usage = new UsageStore({ now: () => 0 });
+      const usage = new UsageStore({ now: () => 0, sharedClients: 2 });
       usage.record(t.slice(0, 256), t.slice(0, 256), t, t.slice(0, 256));
       usage.record('list', 'book_seat', t, 'client');
-      usage.noteSelection('list', 'other', t);
-      usage.attributeCall('list', 'other', 'order_meal');
-      return selectTools(TOOLS, 'window seat', { embedder, topK: 2, learnedExamples: usage.examples('list', 'client') });
+      usage.record('list', 'book_seat', t, t.slice(0, 256));
+      usage.noteSelection('list', 'other', t.slice(0, 256), t, ['order_meal', t]);
+      usage.record('list', 'order_meal', usage.takeAttribution('list', 'other', t.slice(0, 256), 'order_meal') ?? '', 'other');
+      const learned = usage.examples('list', 'client');
+      await selectTools(TOOLS, t, { embedder, topK: 2, learnedExamples: learned });
+      return selectTools(TOOLS, 'window seat', { embedder, topK: 2, learnedExamples: learned });
     },
   },
   { name: 'gateway parseCallToolMeta (_meta["dev.parley/request"])', files: ['apps/gateway/src/adol-params.ts'], run: (t) => refusalOrResult(() => parseCallToolMeta({ 'dev.parley/request': t })) },
