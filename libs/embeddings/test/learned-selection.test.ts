@@ -3,8 +3,10 @@
  * learned examples through `learnedExamples` (the `examples` ranker), per client, and ordinary requests unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { UsageStore, selectTools, type ToolLike } from '@parley/adol';
-import { createOfflineEmbedder } from '@parley/embeddings';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { UsageStore, selectTools, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
+import { WordNet, createOfflineEmbedder, defaultDictDir } from '@parley/embeddings';
 
 const embedder = createOfflineEmbedder();
 const GIT: ToolLike[] = [
@@ -67,5 +69,51 @@ describe('selectTools with learnedExamples (the examples ranker)', () => {
     const r = await selectTools(GIT, 'stage the notes', { embedder, learnedExamples: withOne });
     for (const s of r) expect(GIT).toContain(s.tool);
     await expect(selectTools(GIT, 'x', { embedder, learnedExamples: {} as never })).rejects.toMatchObject({ path: 'opts.learnedExamples' });
+  });
+});
+
+/** The vendored lists (bench/data/mcp-tools; SOURCES.md there), with the WordNet lexicon, as the gateway and the bench select. */
+const listOf = (file: string): ToolLike[] => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../bench/data/mcp-tools/${file}`, import.meta.url)), 'utf8')) as ToolLike[];
+
+describe('learned examples say nothing about requests they do not match (chang §3.4; a review\'s repros)', () => {
+  let lexicon: SelectLexicon;
+  const FILESYSTEM = listOf('filesystem.json');
+  const GIT_LIST = listOf('git.json');
+  const LEARNED_FS = new Map([
+    ['write_file', ['jot down the meeting notes for tomorrow']],
+    ['search_files', ['where did I put the tax receipts']],
+    ['directory_tree', ['give me the lay of the land']],
+  ]);
+  const LEARNED_GIT = new Map([
+    ['git_create_branch', ['open an MR for the login fix']],
+    ['git_add', ['stage the readme']],
+    ['git_commit', ['save my work with a note']],
+  ]);
+  const names = (r: { tool: ToolLike }[]): unknown[] => r.map((s) => s.tool.name);
+
+  it('ordinary unrelated requests get exactly the answer without learning: order, scores and the adaptive cut', { timeout: 60_000 }, async () => {
+    lexicon = wordNetLexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    for (const [tools, learned, requests] of [
+      [FILESYSTEM, new Map([['directory_tree', ['give me the lay of the land']]]), ['rename the draft to final', 'move the receipts into the archive folder', 'list the files with their sizes', 'find every pdf about invoices']],
+      [GIT_LIST, LEARNED_GIT, ['is the working tree clean', 'show everything that is not staged yet', 'switch to the release branch', 'which branches exist']],
+    ] as const) {
+      for (const q of requests) {
+        const plain = await selectTools(tools, q, { embedder, lexicon });
+        const withLearning = await selectTools(tools, q, { embedder, lexicon, learnedExamples: learned });
+        expect(withLearning.map((s) => [s.tool.name, s.score])).toEqual(plain.map((s) => [s.tool.name, s.score]));
+      }
+    }
+  });
+
+  it('an example sharing the object but not the act does not take the request', { timeout: 60_000 }, async () => {
+    lexicon ??= wordNetLexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const first = async (tools: ToolLike[], q: string, learned: ReadonlyMap<string, readonly string[]>): Promise<unknown> => names(await selectTools(tools, q, { embedder, lexicon, topK: 5, cut: 'fixed', learnedExamples: learned }))[0];
+    expect(await first(FILESYSTEM, 'read the meeting notes from yesterday', LEARNED_FS)).not.toBe('write_file');
+    expect(await first(GIT_LIST, 'read the readme', LEARNED_GIT)).not.toBe('git_add');
+    expect(await first(GIT_LIST, 'fix the login page typo', LEARNED_GIT)).not.toBe('git_create_branch');
+    const top5 = names(await selectTools(FILESYSTEM, 'when was the notes file last modified', { embedder, lexicon, topK: 5, cut: 'fixed', learnedExamples: LEARNED_FS }));
+    expect(top5).not.toContain('write_file');
+    // The act agreeing, the jargon still counts.
+    expect(await first(GIT_LIST, 'open an MR for the payment bug', LEARNED_GIT)).toBe('git_create_branch');
   });
 });
