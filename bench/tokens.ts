@@ -288,13 +288,15 @@ interface LearnRow {
   learned: number;
   without: { shares_word: Figures; no_shared_word: Figures };
   with: { shares_word: Figures; no_shared_word: Figures };
+  /** The default (adaptive) cut without → with learning: tools returned, recall within it, tokens of the short view. */
+  cut: { mean_selected: [number, number]; recall_selected: [number, number]; tokens_per_request: [number, number] };
 }
 
 /** `--learn`: per list with dev splits, each other split scored without and with what the dev splits teach (see the head). */
 async function learning(sets: readonly RequestSet[], toolsOf: (list: string) => McpTool[] | undefined, opts: SelectOptions, out: Record<string, Row>): Promise<Record<string, LearnRow>> {
   const rows: Record<string, LearnRow> = {};
   log('Selection that learns from use (--learn): one client\'s usage = the dev splits of the list (gold tool), the split scored as that client; recall@5 without → with learning');
-  log('list / split (learned from)              | shares a word: n  r@5 without → with | shares none: n  r@5 without → with');
+  log('list / split (learned from)              | shares a word: n  r@5 without → with | shares none: n  r@5 without → with | default cut without → with');
   for (const set of sets) {
     const devs = sets.filter((s) => s.list === set.list && DEV_SPLITS.has(s.split));
     if (devs.length === 0) continue;
@@ -306,15 +308,20 @@ async function learning(sets: readonly RequestSet[], toolsOf: (list: string) => 
     const ev = await evaluateSelection(tools, set.requests.map((r) => ({ query: r.text, tool: r.expected })), { ...opts, learnedExamples: learned });
     const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
     const base = out[set.list]!.selection![set.split]!;
+    let tokens = 0;
+    for (const r of set.requests) tokens += countTokens((await selectTools(tools, r.text, { ...opts, learnedExamples: learned })).map((s) => shortView(s.tool)));
+    const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
     const row: LearnRow = {
       learned_from: from.map((s) => s.split),
       learned: [...learned.values()].reduce((n, xs) => n + xs.length, 0),
       without: { shares_word: base.shares_word, no_shared_word: base.no_shared_word },
       with: { shares_word: figures(pick((r) => r.shares_word)), no_shared_word: figures(pick((r) => !r.shares_word)) },
+      cut: { mean_selected: [base.mean_selected, round(ev.mean_selected, 2)], recall_selected: [base.recall_selected, round(ev.recall_selected)], tokens_per_request: [base.tokens_per_request, perRequest] },
     };
     rows[`${set.list}/${set.split}`] = row;
     const f = (a: Figures, b: Figures): string => `${String(a.n).padStart(3)}  ${a.recall_at_5.toFixed(3)} → ${b.recall_at_5.toFixed(3)}`;
-    log(`${`${set.list.replace(/\.json$/, '')} / ${set.split} (${row.learned_from.join('+')})`.padEnd(41)} |               ${f(row.without.shares_word, row.with.shares_word)} |             ${f(row.without.no_shared_word, row.with.no_shared_word)}`);
+    const c = row.cut;
+    log(`${`${set.list.replace(/\.json$/, '')} / ${set.split} (${row.learned_from.join('+')})`.padEnd(41)} |               ${f(row.without.shares_word, row.with.shares_word)} |             ${f(row.without.no_shared_word, row.with.no_shared_word)} | cut ${c.mean_selected[0]} → ${c.mean_selected[1]} tools, recall ${c.recall_selected[0]} → ${c.recall_selected[1]}, ${c.tokens_per_request[0]} → ${c.tokens_per_request[1]} tokens`);
   }
   return rows;
 }
