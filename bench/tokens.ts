@@ -1,5 +1,5 @@
 // `npm run bench:tokens [-- --heldout] [-- --mode hybrid|semantic|lexical] [-- --rankers bm25,dense,...] [-- --no-lexicon] [-- --verbose]
-//   [-- --cut auto|fixed] [-- --min-k N] [-- --cut-drop SD] [-- --cut-ratio F] [-- --cut-gap G]` (the adaptive cut's rule, `autoCut`)
+//   [-- --learn] [-- --splits dev,own] [-- --cut auto|fixed] [-- --min-k N] [-- --cut-drop SD] [-- --cut-ratio F] [-- --cut-gap G]` (the adaptive cut's rule, `autoCut`)
 // (selection gets WordNet word senses for the `concepts` ranker unless --no-lexicon): draft-chang
 // ADOL figures over the MCP tools/list data sets vendored in bench/data/mcp-tools
 // (SOURCES.md there says where each came from), plus any extra list in
@@ -17,6 +17,10 @@
 //    expected tool's name or description and on those that share none, and tokens per
 //    request (the tools selection returns, in the short view) against the full list, both for a fixed top 5 and
 //    for what the cut returns (recall@5 beside recall within the cut).
+//  - with --learn, selection that learns from use (chang §3.4, adol usage.ts): for each list with dev splits (dev,
+//    own), one client records those requests as usage with their gold tool, then every OTHER split of that list is
+//    scored as that client, recall@5 beside the figure without learning; the dev splits are scored learning from
+//    each other (own → dev, dev → own). Never learned from the split being scored.
 // Selection uses the embedder PARLEY_EMBEDDER configures (default: the offline one).
 // No services needed. The last line is one JSON object keyed by list file name.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -38,6 +42,7 @@ import {
   type SelectOptions,
   type TextEmbedder,
   type ToolsMeasure,
+  UsageStore,
 } from '@parley/adol';
 import { sharesWord } from './selection-sets';
 
@@ -109,7 +114,7 @@ interface SplitResult {
 
 type Row = ToolsMeasure & { tokens_no_refs: number; selection?: Record<string, SplitResult>; selection_note?: string };
 
-type Args = { heldout: boolean; mode?: SelectOptions['mode']; rankers?: SelectOptions['rankers']; verbose: boolean; lexicon: boolean; cut?: SelectOptions['cut']; autoCut?: AutoCut };
+type Args = { heldout: boolean; learn: boolean; splits?: ReadonlySet<string>; mode?: SelectOptions['mode']; rankers?: SelectOptions['rankers']; verbose: boolean; lexicon: boolean; cut?: SelectOptions['cut']; autoCut?: AutoCut };
 
 /** `--min-k`, `--cut-drop`, `--cut-ratio`, `--cut-gap`: the adaptive cut's rule (selectTools validates the values). */
 function cutArgs(a: readonly string[]): Pick<Args, 'cut' | 'autoCut'> {
@@ -130,7 +135,14 @@ function args(): Args {
   const mode = i >= 0 ? (a[i + 1] as SelectOptions['mode']) : undefined;
   const j = a.indexOf('--rankers');
   const rankers = j >= 0 ? (a[j + 1]?.split(',') as SelectOptions['rankers']) : undefined;
-  return { heldout: a.includes('--heldout'), verbose: a.includes('--verbose'), lexicon: !a.includes('--no-lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}), ...cutArgs(a) };
+  // `--splits dev,own`: only these splits are scored (e.g. development figures alone, leaving validation unread).
+  const s = a.indexOf('--splits');
+  if (s >= 0) return { ...args0(a, mode, rankers), splits: new Set((a[s + 1] ?? '').split(',')) };
+  return args0(a, mode, rankers);
+}
+
+function args0(a: readonly string[], mode: SelectOptions['mode'] | undefined, rankers: SelectOptions['rankers'] | undefined): Args {
+  return { heldout: a.includes('--heldout'), learn: a.includes('--learn'), verbose: a.includes('--verbose'), lexicon: !a.includes('--no-lexicon'), ...(mode ? { mode } : {}), ...(rankers ? { rankers } : {}), ...cutArgs(a) };
 }
 
 async function configuredEmbedder(): Promise<TextEmbedder | string> {
@@ -259,6 +271,61 @@ async function evaluate(tools: McpTool[], full: number, plain: number, set: Requ
   };
 }
 
+/** The dev splits of a list: what a client's usage may be learned from (never the split being scored). */
+const DEV_SPLITS: ReadonlySet<string> = new Set(['dev', 'own']);
+const LEARNING_CLIENT = 'bench-client';
+
+/** One client's usage: each request of `from` recorded with its gold tool (the first expected), as adol UsageStore keeps it. */
+function usageOf(list: string, from: readonly RequestSet[]): ReadonlyMap<string, readonly string[]> {
+  const at = Date.UTC(2026, 0, 1);
+  const store = new UsageStore({ now: () => at });
+  for (const set of from) for (const r of set.requests) store.record(list, r.expected[0], r.text, LEARNING_CLIENT, at);
+  return store.examples(list, LEARNING_CLIENT);
+}
+
+interface LearnRow {
+  learned_from: string[];
+  learned: number;
+  without: { shares_word: Figures; no_shared_word: Figures };
+  with: { shares_word: Figures; no_shared_word: Figures };
+  /** The default (adaptive) cut without → with learning: tools returned, recall within it, tokens of the short view. */
+  cut: { mean_selected: [number, number]; recall_selected: [number, number]; tokens_per_request: [number, number] };
+}
+
+/** `--learn`: per list with dev splits, each other split scored without and with what the dev splits teach (see the head). */
+async function learning(sets: readonly RequestSet[], toolsOf: (list: string) => McpTool[] | undefined, opts: SelectOptions, out: Record<string, Row>): Promise<Record<string, LearnRow>> {
+  const rows: Record<string, LearnRow> = {};
+  log('Selection that learns from use (--learn): one client\'s usage = the dev splits of the list (gold tool), the split scored as that client; recall@5 without → with learning');
+  log('list / split (learned from)              | shares a word: n  r@5 without → with | shares none: n  r@5 without → with | default cut without → with');
+  for (const set of sets) {
+    const devs = sets.filter((s) => s.list === set.list && DEV_SPLITS.has(s.split));
+    if (devs.length === 0) continue;
+    // A dev split learns from the other dev split only; every other split from all of them.
+    const from = devs.filter((s) => s !== set && s.split !== set.split);
+    if (from.length === 0) continue;
+    const learned = usageOf(set.list, from);
+    const tools = toolsOf(set.list)!;
+    const ev = await evaluateSelection(tools, set.requests.map((r) => ({ query: r.text, tool: r.expected })), { ...opts, learnedExamples: learned });
+    const pick = (f: (r: Request) => boolean): number[] => ev.ranks.filter((_, i) => f(set.requests[i]!));
+    const base = out[set.list]!.selection![set.split]!;
+    let tokens = 0;
+    for (const r of set.requests) tokens += countTokens((await selectTools(tools, r.text, { ...opts, learnedExamples: learned })).map((s) => shortView(s.tool)));
+    const perRequest = Math.round(tokens / Math.max(1, set.requests.length));
+    const row: LearnRow = {
+      learned_from: from.map((s) => s.split),
+      learned: [...learned.values()].reduce((n, xs) => n + xs.length, 0),
+      without: { shares_word: base.shares_word, no_shared_word: base.no_shared_word },
+      with: { shares_word: figures(pick((r) => r.shares_word)), no_shared_word: figures(pick((r) => !r.shares_word)) },
+      cut: { mean_selected: [base.mean_selected, round(ev.mean_selected, 2)], recall_selected: [base.recall_selected, round(ev.recall_selected)], tokens_per_request: [base.tokens_per_request, perRequest] },
+    };
+    rows[`${set.list}/${set.split}`] = row;
+    const f = (a: Figures, b: Figures): string => `${String(a.n).padStart(3)}  ${a.recall_at_5.toFixed(3)} → ${b.recall_at_5.toFixed(3)}`;
+    const c = row.cut;
+    log(`${`${set.list.replace(/\.json$/, '')} / ${set.split} (${row.learned_from.join('+')})`.padEnd(41)} |               ${f(row.without.shares_word, row.with.shares_word)} |             ${f(row.without.no_shared_word, row.with.no_shared_word)} | cut ${c.mean_selected[0]} → ${c.mean_selected[1]} tools, recall ${c.recall_selected[0]} → ${c.recall_selected[1]}, ${c.tokens_per_request[0]} → ${c.tokens_per_request[1]} tokens`);
+  }
+  return rows;
+}
+
 function pct(full: number, n: number): string {
   return `${(((full - n) / full) * 100).toFixed(1)}%`;
 }
@@ -311,7 +378,7 @@ async function main(): Promise<void> {
     ...githubQueries(toolsOf),
     ...readSets(SELECTION, (f) => f.replace(/\.json$/, '').split('.').slice(1).join('.') || 'dev', toolsOf),
     ...(opt.heldout ? readSets(HELDOUT, (f) => /\.(heldout\d*)\.json$/.exec(f)?.[1] ?? 'heldout', toolsOf) : []),
-  ];
+  ].filter((s) => !opt.splits || opt.splits.has(s.split));
   const lexicon = opt.lexicon ? await wordSenses() : 'none (--no-lexicon)';
   const selectOpts: SelectOptions =
     typeof embedder === 'string'
@@ -337,6 +404,8 @@ async function main(): Promise<void> {
   }
   if (sets.length === 0) log('no request set found');
   log();
+  const learnRows = opt.learn ? await learning(sets, toolsOf, selectOpts, out) : undefined;
+  if (learnRows) log();
   const compact: Record<string, unknown> = {};
   for (const [file, r] of Object.entries(out)) {
     const { selection, ...rest } = r;
@@ -345,6 +414,8 @@ async function main(): Promise<void> {
       ...(selection ? { selection: Object.fromEntries(Object.entries(selection).map(([k, v]) => [k, { ...v, misses: v.misses.length }])) } : {}),
     };
   }
+  // --learn: under "learning", by "<list>/<split>" (no list file is named so).
+  if (learnRows) compact['learning'] = learnRows;
   log(JSON.stringify(compact));
 }
 

@@ -77,7 +77,15 @@ export interface CallToolOptions {
   clientId?: string;
   /** A safe retry of the call (`_meta.idempotency_key`): a repeat with the key answers once. */
   idempotencyKey?: string;
+  /**
+   * chang §3.4, selection that learns from use: the request this call serves (`_meta["dev.parley/request"]`), which
+   * becomes a learned example of the tool for this client (adol UsageStore).
+   */
+  request?: string;
 }
+
+/** The `_meta` member of tools/call naming the request the call serves (reverse-DNS, as MCP asks of `_meta` keys). */
+export const REQUEST_META_KEY = 'dev.parley/request';
 
 const fail = (path: string, rule: string, message: string): never => {
   throw new ParleyError('invalid_params', message, { path, rule });
@@ -219,6 +227,14 @@ export function parseCallToolMeta(meta: unknown, base = 'params._meta'): CallToo
   }
   const key = parseIdempotencyKey(m.idempotency_key, `${base}.idempotency_key`);
   if (key !== undefined) out.idempotencyKey = key;
+  const request = Object.prototype.hasOwnProperty.call(m, REQUEST_META_KEY) ? m[REQUEST_META_KEY] : undefined;
+  if (request !== undefined && request !== null) {
+    const path = `${base}["${REQUEST_META_KEY}"]`;
+    if (typeof request !== 'string') fail(path, 'type', `${path} must be a string`);
+    if ((request as string).trim() === '') fail(path, 'non_empty', `${path} must not be empty`);
+    if ((request as string).length > MAX_QUERY_LENGTH) fail(path, 'max_length', `${path} must be at most ${MAX_QUERY_LENGTH} characters`);
+    out.request = request as string;
+  }
   return out;
 }
 

@@ -164,6 +164,8 @@ export interface SelectionRequest {
   /** The adaptive cut's rule (adol `autoCut`), from `_meta` min_k / cut_drop / cut_ratio / cut_gap. */
   autoCut?: AutoCut;
   tags?: string[];
+  /** chang §3.4, selection that learns from use: the client's learned examples by tool name (adol UsageStore.examples). */
+  learned?: ReadonlyMap<string, readonly string[]>;
 }
 
 let wordSenses: Promise<SelectLexicon | undefined> | undefined;
@@ -199,6 +201,7 @@ export async function selectEntries<E>(selectable: readonly (ToolLike & { entry:
     ...(req.autoCut ? { autoCut: req.autoCut } : {}),
     ...(hybrid ? { embedder } : {}),
     ...(lexicon ? { lexicon } : {}),
+    ...(req.learned && req.query !== undefined ? { learnedExamples: req.learned } : {}),
   });
   return scored.map((s) => s.tool.entry);
 }

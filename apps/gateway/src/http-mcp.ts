@@ -2,7 +2,7 @@
 // DNS rebinding, access (http-access.ts), Parley's typed refusal of malformed
 // tools/call and tools/list, then a face per request that calls as the caller.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TextEmbedder } from '@parley/adol';
+import type { TextEmbedder, UsageStore } from '@parley/adol';
 import { ParleyError } from '@parley/protocol';
 import type { Logger, Metrics } from '@parley/runtime';
 import type { ToolCatalog } from './catalog';
@@ -24,6 +24,8 @@ export interface McpRouteDeps {
   publicUrl?: string;
   /** Host names accepted besides loopback and publicUrl's host; `*` accepts any. */
   allowedHosts?: readonly string[];
+  /** chang §3.4, selection that learns from use: the requests that led each principal to call a tool (mcp.ts Learning). */
+  usage?: UsageStore;
 }
 
 /** An MCP method as a label: the ones an MCP client sends Parley, else `other`. */
@@ -117,6 +119,9 @@ export function createMcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: 
       ...(deps.embedder ? { embedder: deps.embedder } : {}),
       ...(metrics ? { observe: (method: string, scenario: string | undefined, type: string | undefined, seconds: number) => metrics.request('mcp', method, scenario, type, seconds) } : {}),
       protocolVersion: typeof req.headers['mcp-protocol-version'] === 'string' ? req.headers['mcp-protocol-version'].slice(0, 32) : undefined,
+      // The client whose selection learns is the authenticated principal, never a name the request gives.
+      // Implicit attribution stays within the MCP session the client names (Mcp-Session-Id); without one, none.
+      ...(deps.usage ? { learning: { usage: deps.usage, client: principal.id, session: typeof req.headers['mcp-session-id'] === 'string' ? req.headers['mcp-session-id'] : undefined } } : {}),
     });
     // tools/list and tools/call are observed in mcp.ts (spans and metrics); what the SDK answers itself here.
     const started = performance.now();

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { TextEmbedder } from '@parley/adol';
+import { UsageStore, type TextEmbedder } from '@parley/adol';
 import type { Authenticator } from '@parley/auth';
 import { toParleyError } from '@parley/protocol';
 import { createKeyRing, handleHealth, handleMetrics, systemClock, type Clock, type HealthState, type Logger, type Metrics } from '@parley/runtime';
@@ -61,6 +61,13 @@ export interface GatewayHttpOptions {
   embedder?: TextEmbedder;
   /** Example requests per tool name that an operator attached, for selection (chang §3.4). */
   toolExamples?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * chang §3.4, selection that learns from use: opt-in sharing; an example serves every client once this many distinct
+   * principals recorded it (UsageStore `sharedClients`, at least 2). Unset: each principal's examples serve it only.
+   */
+  learningSharedClients?: number;
+  /** The usage store itself (tests); default one per gateway process, with `learningSharedClients`. */
+  usage?: UsageStore;
   /** Turns the Authorization header into a principal (libs/runtime createAuthenticator). */
   authenticator: Authenticator;
   /**
@@ -143,7 +150,9 @@ export function createGatewayServer(opts: GatewayHttpOptions): Server {
   });
   const shared = { access, backends, log, version, ...(publicUrl !== undefined ? { publicUrl } : {}), ...(metrics ? { metrics } : {}) };
   const rpc = createRpcRoute({ ...shared, onSuccess });
-  const mcp = createMcpRoute({ ...shared, catalog, schemas, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.allowedHosts ? { allowedHosts: opts.allowedHosts } : {}) });
+  // chang §3.4, selection that learns from use: one store per gateway process (bounded; usage.ts).
+  const usage = opts.usage ?? new UsageStore({ now: () => clock.now().getTime(), ...(opts.learningSharedClients !== undefined ? { sharedClients: opts.learningSharedClients } : {}) });
+  const mcp = createMcpRoute({ ...shared, catalog, schemas, usage, ...(opts.embedder ? { embedder: opts.embedder } : {}), ...(opts.allowedHosts ? { allowedHosts: opts.allowedHosts } : {}) });
   const a2a = createA2aRoute({ ...shared, catalog, cardSigner });
   const documents = createDocumentRoute({ negotiation: backends.negotiation, cardSigner, schemas, clock, log, version, ...(publicUrl !== undefined ? { publicUrl } : {}) });
   // The operator console (console.ts): static assets, the page calls /rpc with the operator's credential.

@@ -15,7 +15,7 @@ export { SCHEMA_NEGOTIATION_EXTENSION_URI, agentCard, gatewayCard } from './a2a-
 export { A2A_CARD_VERSIONS, cardSigningPayload, signCard, toV03Card, type A2aCardVersion, type CardSigner } from './a2a-card-versions';
 export { OPENRPC_PATH, openRpcDocument } from './openrpc';
 export { listTools } from './mcp';
-export { parseListToolsMeta } from './adol-params';
+export { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 
 export interface GatewayDeps {
   backends: Backends;
@@ -32,6 +32,8 @@ export interface GatewayDeps {
   embedder?: TextEmbedder;
   /** Example requests per tool name an operator attached (MCP_TOOL_EXAMPLES_FILE), for selection only. */
   toolExamples?: ReadonlyMap<string, readonly string[]>;
+  /** chang §3.4: opt-in sharing of learned examples (MCP_LEARNING_SHARED_CLIENTS; http.ts GatewayHttpOptions). */
+  learningSharedClients?: number;
   /** Authenticates every caller (draft-zhou §7). */
   authenticator: Authenticator;
   /** Per-principal requests per second and burst (default 50/s, burst 100); null: no limit. */
@@ -91,6 +93,7 @@ export async function startGateway(deps: GatewayDeps): Promise<RunningGateway> {
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
     ...(deps.embedder ? { embedder: deps.embedder } : {}),
     ...(deps.toolExamples ? { toolExamples: deps.toolExamples } : {}),
+    ...(deps.learningSharedClients !== undefined ? { learningSharedClients: deps.learningSharedClients } : {}),
     authenticator: deps.authenticator,
     ...(deps.rateLimit !== undefined ? { rateLimit: deps.rateLimit } : {}),
     ...(deps.clock ? { clock: deps.clock } : {}),

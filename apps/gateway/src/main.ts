@@ -1,7 +1,8 @@
 // The gateway as its own process: PORT (8080), REGISTRY_ADDR, NEGOTIATION_ADDR, EXECUTION_ADDR, MAX_BODY_BYTES (1 MiB),
 // PUBLIC_URL (for A2A agent cards; default from the Host header), CATALOG_TTL_MS (MCP/A2A tool cache, 5000),
 // PARLEY_EMBEDDER (offline | openai | transformers, with PARLEY_EMBEDDINGS_URL/_MODEL/_API_KEY) for MCP tool selection, and
-// MCP_TOOL_EXAMPLES_FILE (JSON {"<tool>": ["example request", ...]}) for example requests an operator attaches to tools.
+// MCP_TOOL_EXAMPLES_FILE (JSON {"<tool>": ["example request", ...]}) for example requests an operator attaches to tools,
+// MCP_LEARNING_SHARED_CLIENTS (opt-in, >= 2: a learned example serves every client once that many principals said it).
 // Schema self-evolution (draft-zhou §6.2), each optional: SEMANTIC_POOL_ADDR and EVOLUTION_ADDR (without them the
 // operator methods answer `unavailable`).
 // Identity (draft-zhou §7): PARLEY_SERVICE_TOKEN (required), PARLEY_TENANT, PARLEY_JWT_ISSUERS, PARLEY_AUTH_CACHE_MS (API keys are
@@ -83,6 +84,8 @@ runUntilSignal('gateway', log, async () => {
   const examplesFile = envOptional(env, 'MCP_TOOL_EXAMPLES_FILE');
   const toolExamples = examplesFile ? parseToolExamples(JSON.parse(readFileSync(examplesFile, 'utf8')), examplesFile) : undefined;
   if (toolExamples) log.info('example requests for tool selection', { file: examplesFile, tools: toolExamples.size });
+  // chang §3.4, selection that learns from use: each principal's learned examples serve it only, unless the operator opts in.
+  const learningSharedClients = envOptional(env, 'MCP_LEARNING_SHARED_CLIENTS') !== undefined ? envInt(env, 'MCP_LEARNING_SHARED_CLIENTS', 2, { min: 2 }) : undefined;
   const gateway = await startGateway({
     backends: {
       registry: registry.api,
@@ -103,6 +106,7 @@ runUntilSignal('gateway', log, async () => {
     catalogTtlMs: envInt(env, 'CATALOG_TTL_MS', 5000, { min: 0 }),
     embedder,
     ...(toolExamples ? { toolExamples } : {}),
+    ...(learningSharedClients !== undefined ? { learningSharedClients } : {}),
     authenticator: auth.authenticator,
     ...(metrics ? { metrics } : {}),
     // A2A agent cards are signed (a2a-card-versions.ts) with the key negotiation signs templates with

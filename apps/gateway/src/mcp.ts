@@ -23,7 +23,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { ExecutionApi } from '@parley/contracts';
 import { ParleyError, assertNoForbiddenKeys, findEdgeViolation, toParleyError, type JsonObject } from '@parley/protocol';
 import type { Logger } from '@parley/runtime';
-import { wireTools, type McpTool, type TextEmbedder } from '@parley/adol';
+import { wireTools, type McpTool, type TextEmbedder, type UsageStore } from '@parley/adol';
 import { checkRequireOutput, filterResult, selectEntries } from './adol';
 import { parseCallToolMeta, parseListToolsMeta } from './adol-params';
 import type { CatalogEntry, SelectableEntry, ToolCatalog } from './catalog';
@@ -45,7 +45,27 @@ export interface McpFaceOptions {
   observe?: (method: string, scenario: string | undefined, errorType: string | undefined, seconds: number) => void;
   /** The MCP-Protocol-Version header of the request (mcp.protocol.version). */
   protocolVersion?: string | undefined;
+  /** chang §3.4, selection that learns from use: the gateway's usage store and the caller (its principal id). */
+  learning?: Learning;
 }
+
+/**
+ * Selection that learns from use (chang §3.4, adol usage.ts): what a client's successful tools/call says it serves
+ * (`_meta["dev.parley/request"]`), or else the query of its selection just before in the same MCP session (of a tool
+ * that selection returned, within the store's window), becomes a learned example of the tool called, for that client
+ * (and for every client only where the operator opted in: UsageStore `sharedClients`). A refused or failed call
+ * teaches nothing.
+ */
+export interface Learning {
+  usage: UsageStore;
+  /** The authenticated principal's id (http-mcp.ts), never a name the request gives. */
+  client: string;
+  /** The MCP session (the Mcp-Session-Id header) if the client sent one: implicit attribution stays within it. */
+  session?: string | undefined;
+}
+
+/** The one list the MCP face serves (its catalogue), as the usage store names it. */
+export const MCP_USAGE_LIST = 'mcp';
 
 // ---------------------------------------------------------------------------
 // Tracing (OpenTelemetry MCP semantic conventions): a SERVER span per tools/list
@@ -125,7 +145,7 @@ const INSTRUCTIONS =
   'Each tool is a scenario served by an agent registered in Parley (draft-zhou). The arguments are the payload: ' +
   'follow each key\'s description, and put anything that fits no key in "other". ' +
   'Optional ADOL extensions (draft-chang) go in params._meta: tools/list accepts short, query, top_k, cut (with min_k, cut_drop, cut_ratio, cut_gap), tags, names (the full schema of the tools named, e.g. the one a short answer led you to call) and refs ' +
-  '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput.';
+  '(default "none": schemas without $ref; "local" or "shared" for clients that resolve references); tools/call accepts requireOutput and "dev.parley/request" (the request the call serves, which selection learns for you).';
 
 /**
  * A ParleyError as an MCP protocol error: code from ERROR_CATALOGUE, text
@@ -185,11 +205,14 @@ export interface SharedRefs {
  * with `refs: "local"` or `"shared"`, deduplication, applied only where it
  * saves tokens.
  */
-export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs): Promise<ListToolsResult> {
+export async function listTools(selectable: readonly SelectableEntry[], meta: unknown, embedder?: TextEmbedder, shared?: SharedRefs, learning?: Learning): Promise<ListToolsResult> {
+  // Any tools/list in the session replaces its pending query (a failed one leaves none: noted at the end, on success).
+  if (learning) learning.usage.noteSelection(MCP_USAGE_LIST, learning.client, learning.session, '', []);
   const opts = parseListToolsMeta(meta);
+  const learned = learning && opts.query !== undefined ? learning.usage.examples(MCP_USAGE_LIST, learning.client) : undefined;
   const picked = opts.names ? byName(selectable, opts.names) : await selectEntries(
     selectable,
-    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}) },
+    { topK: opts.topK, ...(opts.query !== undefined ? { query: opts.query } : {}), ...(opts.cut ? { cut: opts.cut } : {}), ...(opts.autoCut ? { autoCut: opts.autoCut } : {}), ...(opts.tags ? { tags: opts.tags } : {}), ...(learned ? { learned } : {}) },
     embedder,
   );
   if (opts.refs === 'shared' && !shared) {
@@ -200,6 +223,8 @@ export async function listTools(selectable: readonly SelectableEntry[], meta: un
   // (refs "none"), it is unrolled once and then accepts any value: execution still validates with the full schema.
   const r = wireTools(picked.map((e) => e.tool as unknown as McpTool), { short: opts.short, refs: opts.refs });
   for (const doc of r.shared) shared!.store.put(doc.url, doc.schema);
+  // chang §3.4: the session's next tools/call, of a tool this answer holds, within the window, serves this query.
+  if (learning && opts.query !== undefined) learning.usage.noteSelection(MCP_USAGE_LIST, learning.client, learning.session, opts.query, picked.map((e) => e.tool.name));
   return { tools: r.tools as unknown as Tool[] };
 }
 
@@ -274,9 +299,33 @@ function rawRequest(body: unknown, id: unknown): Record<string, unknown> | undef
 export function createMcpFace(opts: McpFaceOptions) {
   const { catalog, execution, log } = opts;
 
+  /**
+   * chang §3.4: the request a call serves, said (`_meta["dev.parley/request"]`) or attributed (the session's pending
+   * selection, consumed by every call). Taken before the call, recorded only once it succeeded (`learnFromCall`).
+   */
+  function requestServed(tool: string, said: string | undefined): string | undefined {
+    const l = opts.learning;
+    if (!l) return undefined;
+    const attributed = l.usage.takeAttribution(MCP_USAGE_LIST, l.client, l.session, tool);
+    return said ?? attributed;
+  }
+
+  /** A successful call of a catalogue tool (callTool has its entry): its request becomes a learned example for the caller. */
+  function learnFromCall(tool: string, request: string | undefined): void {
+    if (opts.learning && request !== undefined) opts.learning.usage.record(MCP_USAGE_LIST, tool, request, opts.learning.client);
+  }
+
   async function callTool(entry: CatalogEntry, args: Record<string, unknown>, meta: unknown, raw: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    let served: string | undefined;
     try {
-      const o = parseCallToolMeta(meta);
+      let o: ReturnType<typeof parseCallToolMeta>;
+      try {
+        o = parseCallToolMeta(meta);
+      } finally {
+        // Every call consumes the session's pending selection, a malformed one too.
+        served = requestServed(entry.tool.name, undefined);
+      }
+      served = o.request ?? served;
       // Checked before executing: a wrong field name must not cost a booking.
       if (o.requireOutput) checkRequireOutput(o.requireOutput, entry.outputFields, 'params._meta.requireOutput');
       // The SDK's schema parse drops a top-level "__proto__" member silently, so
@@ -293,7 +342,10 @@ export function createMcpFace(opts: McpFaceOptions) {
         ...(o.idempotencyKey !== undefined ? { idempotency_key: o.idempotencyKey } : {}),
       });
       const result = (r.result ?? {}) as JsonObject;
-      return toolResult(o.requireOutput ? filterResult(result, o.requireOutput, entry.outputFields, 'params._meta.requireOutput') : result);
+      const answer = toolResult(o.requireOutput ? filterResult(result, o.requireOutput, entry.outputFields, 'params._meta.requireOutput') : result);
+      // Recorded only now: a refused or failed call teaches nothing (chang §3.4).
+      learnFromCall(entry.tool.name, served);
+      return answer;
     } catch (e) {
       const err = toParleyError(e);
       return toolError(err.type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/call', tool: entry.tool.name }) : err);
@@ -317,7 +369,7 @@ export function createMcpFace(opts: McpFaceOptions) {
           // `_meta.names` looks tools up as tools/call does: a name the cached catalogue misses rebuilds it once.
           const names = parseListToolsMeta(meta).names;
           const selectable = names ? await catalog.selectableHolding(names) : await catalog.selectable();
-          return await listTools(selectable, meta, opts.embedder, { store: opts.schemas });
+          return await listTools(selectable, meta, opts.embedder, { store: opts.schemas }, opts.learning);
         } catch (e) {
           throw toMcpError(toParleyError(e).type === 'internal' ? internalFailure(e, log, { face: 'mcp', method: 'tools/list' }) : e);
         }

@@ -6,8 +6,9 @@
  *   B. adaptive optional inclusion, short/full views (chang §3.2) optional.ts
  *   C. controllable response verbosity, requireOutput (chang §3.3) output.ts
  *   D. retrieval-based tool selection (chang §3.4)               select.ts
+ *      and selection that learns from use (requests that led to a call) usage.ts
  * plus the token meter (o200k_base) that every figure is measured with.
- * No IO, no clock. Exactly the public API; no `export *`.
+ * No IO; no clock but the one usage.ts takes as an input. Exactly the public API; no `export *`.
  */
 
 // The token meter.
@@ -62,7 +63,10 @@ export type { OutputFieldsOptions } from './output';
 // D. Tool selection (chang §3.4), and the cosine similarity it ranks by.
 export { AUTO_CUT_SD, DEFAULT_AUTO_CUT, DEFAULT_FUSION, autoCutLength, DEFAULT_RANKERS, EXAMPLES_META_KEY, cosine, evaluateSelection, lexicalTerms, selectTools, splitIdentifier, toolExamples, toolText } from './select';
 export type { AutoCut, ScoredTool, SelectCut, SelectFusion, SelectMode, SelectOptions, SelectRanker, SelectionEvaluation, SelectionQuery, TextEmbedder, ToolLike } from './select';
-export { CONCEPTS_WEIGHT, GLOSS_WEIGHT, VALUES_WEIGHT } from './select';
+export { CONCEPTS_WEIGHT, GLOSS_WEIGHT, LEARNED_WEIGHT, VALUES_WEIGHT } from './select';
+// Selection that learns from use (chang §3.4): requests that led to a call, as learned examples.
+export { MAX_USAGE_ID_LENGTH, UsageStore, normalizeRequest, requestKey } from './usage';
+export type { UsageOptions } from './usage';
 // Representations selection reads: values in a request against parameter shapes, word senses.
 export { VALUE_SHAPES, parameterShapes, requestValues, valueScores } from './values';
 export type { RequestValues, ValueShape } from './values';

@@ -24,7 +24,8 @@
  *    sum of vectors would drown it; the action word of the request (its first
  *    content word, usually the verb) is matched against the tool name's words
  *    and counts double, so "rename the file" prefers move_file over read_file;
- *  - `examples`: the closest example request of a tool, where tools have them;
+ *  - `examples`: the closest example request of a tool, where tools have them (attached by the operator; learned
+ *    ones are not a ranker but a margin added after fusion: `learnedBoost`);
  *  - `values`: values the request holds (a URL, paths, a key name, a time...)
  *    against the shapes of value each tool's parameters take (values.ts), IDF
  *    over the list; only where the request holds one;
@@ -56,7 +57,7 @@
  */
 import { ParleyError } from '@parley/protocol';
 import type { SelectLexicon } from './concepts';
-import { actionIndex, actionScores, actionWords, type ActionIndex } from './action';
+import { actionIndex, actionScores, actionWords, VERB_READING, type ActionIndex } from './action';
 import { parameterShapes, readsOnly, requestValues, valueScores, type ValueShape } from './values';
 
 export interface TextEmbedder {
@@ -164,6 +165,15 @@ export interface SelectOptions {
    * "check"), BM25 over concept ids. Fused with the embedder's rankers (`zscore`, `rrf`).
    */
   lexicon?: SelectLexicon;
+  /**
+   * Example requests learned from use (usage.ts `UsageStore.examples`), by tool name (§3.4, selection that learns
+   * from use; `zscore` fusion with an embedder only). Not a ranker of the fusion: a tool whose learned example (with
+   * the request's act) is closer to the request than every tool's own text gains that margin, in standard deviations
+   * of the dense cosines, times LEARNED_WEIGHT (`learnedBoost`); with no such example the answer is exactly the one
+   * without learning. A name the list does not hold is ignored. The list's caches are those of `tools`; only the
+   * learned texts are embedded (cached per list).
+   */
+  learnedExamples?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ScoredTool<T extends ToolLike = ToolLike> {
@@ -251,7 +261,7 @@ function cutOf(opts: SelectOptions): SelectCut {
   return fused ? (opts.cut ?? 'auto') : 'fixed';
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'autoCut', 'semanticWeight']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['topK', 'threshold', 'tags', 'embedder', 'lexicon', 'mode', 'representation', 'fusion', 'rankers', 'cut', 'autoCut', 'semanticWeight', 'learnedExamples']);
 const AUTO_CUT_KEYS: ReadonlySet<string> = new Set(['minK', 'drop', 'ratio', 'gap']);
 
 function validateAutoCut(rule: unknown): void {
@@ -295,6 +305,7 @@ function validate(opts: SelectOptions): void {
       if (!RANKERS.has(r)) throw invalid(`opts.rankers[${i}]`, 'enum', `selectTools: a ranker is one of ${[...RANKERS].join(', ')}`);
     });
   }
+  if (opts.learnedExamples !== undefined && !(opts.learnedExamples instanceof Map)) throw invalid('opts.learnedExamples', 'type', 'selectTools: learnedExamples must be a Map of tool name to example requests');
   if (cut !== undefined && !CUTS.has(cut)) throw invalid('opts.cut', 'enum', `selectTools: cut must be one of ${[...CUTS].join(', ')}`);
   if (opts.autoCut !== undefined) validateAutoCut(opts.autoCut);
   if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) throw invalid('opts.topK', 'minimum', 'selectTools: topK must be an integer >= 1');
@@ -627,6 +638,8 @@ interface ListCache {
   shapes?: Set<ValueShape>[];
   /** Vectors per `${representation}|${embedder id}`. Promises: concurrent first requests embed once. */
   vectors: Map<string, Promise<WordVectors>>;
+  /** Learned example requests' vectors (§3.4, learned.ts), per `${representation}|${embedder id}\u0000${text}`; bounded. */
+  learned?: Map<string, Float32Array>;
 }
 
 /**
@@ -789,6 +802,8 @@ interface EmbedderScores {
   match?: number[];
   /** Undefined when no tool of the list has example requests. */
   examples?: number[];
+  /** The request's dense vector (what learned examples are compared with). */
+  qdense: Float32Array;
 }
 
 async function embedderScores(tools: readonly ToolLike[], query: string, embedder: TextEmbedder, representation: SelectRepresentation, withMatch: boolean): Promise<EmbedderScores> {
@@ -808,7 +823,7 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
 
   const hasExamples = vectors.examples.some((e) => e.length > 0);
   const examples = hasExamples ? vectors.examples.map((ex) => ex.reduce((m, v) => Math.max(m, cosine(qdense, v)), 0)) : undefined;
-  if (!withMatch) return { dense, ...(examples ? { examples } : {}) };
+  if (!withMatch) return { dense, qdense, ...(examples ? { examples } : {}) };
 
   // Soft matching: similarity of each query word to each vocabulary word, once per query.
   const qIdf = qs.map((w) => idf(index, w));
@@ -842,7 +857,7 @@ async function embedderScores(tools: readonly ToolLike[], query: string, embedde
     });
     return total > 0 ? s / total : 0;
   });
-  return { dense, match, ...(examples ? { examples } : {}) };
+  return { dense, qdense, match, ...(examples ? { examples } : {}) };
 }
 
 /**
@@ -978,6 +993,108 @@ function zmean(rankers: readonly (readonly number[])[], n: number, weights?: rea
 }
 
 // ---------------------------------------------------------------------------
+// Learned examples (draft-chang §3.4, selection that learns from use: usage.ts).
+// ---------------------------------------------------------------------------
+
+/**
+ * Weight of a learned example's margin (how much closer the request is to it than to the closest tool text), in
+ * standard deviations of the dense ranker's cosines, added to the fused score (BENCHMARKS.md, chosen on dev).
+ */
+export const LEARNED_WEIGHT = 1;
+/** Most learned examples read per tool (usage.ts keeps fewer by default; a hand-made Map is bounded too). */
+const MAX_LEARNED_PER_TOOL = 64;
+/** Most learned example vectors kept per list (cleared when full). */
+const MAX_LEARNED_VECTORS = 4096;
+
+/** The act of a request: its first word that reads as a verb (action.ts), else its first content word. */
+function actOf(text: string, lexicon: SelectLexicon | undefined): string | undefined {
+  if (!lexicon?.actions) return words(text)[0];
+  const ws = actionWords(text, lexicon, STOP).slice(0, 16);
+  for (const w of ws) if ((lexicon.actions(w)?.verbal ?? 0) >= VERB_READING) return w;
+  return ws[0];
+}
+
+/**
+ * Whether two acts agree: the same word or stem, or (with a lexicon) a shared verb concept. A learned example that
+ * shares the request's object but not its act ("jot down the meeting notes" for "read the meeting notes") is no
+ * evidence for its tool. A side without an act says nothing against.
+ */
+function actsAgree(a: string | undefined, b: string | undefined, lexicon: SelectLexicon | undefined): boolean {
+  if (a === undefined || b === undefined || a === b || stem(a) === stem(b)) return true;
+  const ca = lexicon?.actions?.(a)?.concepts;
+  const cb = lexicon?.actions?.(b)?.concepts;
+  if (!Array.isArray(ca) || !Array.isArray(cb)) return false;
+  const ids = new Set(ca.map((c) => c.id));
+  return cb.some((c) => ids.has(c.id));
+}
+
+/** The dense vectors of learned example requests, as the list's own examples are embedded; cached per list. */
+async function learnedVectors(tools: readonly ToolLike[], embedder: TextEmbedder, representation: SelectRepresentation, texts: readonly string[]): Promise<Map<string, Float32Array>> {
+  const c = cacheFor(tools);
+  const key = `${representation}|${embedder.id}\u0000`;
+  const cache = (c.learned ??= new Map());
+  const out = new Map<string, Float32Array>();
+  const missing: string[] = [];
+  for (const t of new Set(texts)) {
+    const v = cache.get(key + t);
+    if (v) out.set(t, v);
+    else missing.push(t);
+  }
+  if (missing.length === 0) return out;
+  let vs: Float32Array[];
+  if (representation === 'text') vs = await embedChecked(embedder, missing);
+  else {
+    const vectors = await listVectors(tools, embedder, representation);
+    const index = wordIndexFor(tools, c);
+    const extra = [...new Set(missing.flatMap(words))].filter((w) => !index.position.has(w));
+    const ev = await embedChecked(embedder, extra);
+    const byExtra = new Map(extra.map((w, i) => [w, ev[i] as Float32Array]));
+    const byWord = (w: string): Float32Array | undefined => {
+      const at = index.position.get(w);
+      return at !== undefined ? vectors.words[at] : byExtra.get(w);
+    };
+    const dim = vectors.tools[0]?.length ?? ev[0]?.length ?? 0;
+    vs = missing.map((t) => wordsVector(index, termFrequencies(words(t)), byWord, dim));
+  }
+  if (cache.size + missing.length > MAX_LEARNED_VECTORS) cache.clear();
+  missing.forEach((t, i) => {
+    cache.set(key + t, vs[i] as Float32Array);
+    out.set(t, vs[i] as Float32Array);
+  });
+  return out;
+}
+
+/**
+ * What learned examples add to each tool's fused score (§3.4), or undefined when they add nothing (the fused scores
+ * and so the adaptive cut stay exactly as without learning). Per tool: its closest learned example whose act agrees
+ * with the request's, by how much closer the request is to it than to the closest tool's own text (the best dense
+ * cosine), in standard deviations of the dense cosines, times LEARNED_WEIGHT; 0 when not closer. A margin counts by
+ * its size: z-scoring a ranker with one non-zero value made any margin a full boost.
+ */
+async function learnedBoost(tools: readonly ToolLike[], read: string, opts: SelectOptions, emb: EmbedderScores): Promise<number[] | undefined> {
+  const learned = opts.learnedExamples;
+  if (!learned || learned.size === 0 || !opts.embedder) return undefined;
+  const act = actOf(read, opts.lexicon);
+  const per = tools.map((t) => {
+    const xs = typeof t.name === 'string' ? learned.get(t.name) : undefined;
+    if (!Array.isArray(xs)) return [];
+    return xs.slice(0, MAX_LEARNED_PER_TOOL).filter((x): x is string => typeof x === 'string' && actsAgree(act, actOf(x, opts.lexicon), opts.lexicon));
+  });
+  if (per.every((xs) => xs.length === 0)) return undefined;
+  const n = emb.dense.length;
+  const mean = emb.dense.reduce((a, b) => a + b, 0) / Math.max(1, n);
+  const sd = Math.sqrt(emb.dense.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, n));
+  if (!(sd > 0)) return undefined;
+  const vecs = await learnedVectors(tools, opts.embedder, opts.representation ?? 'words', per.flat());
+  const floor = Math.max(...emb.dense);
+  const boost = per.map((xs) => {
+    const best = xs.reduce((m, x) => Math.max(m, cosine(emb.qdense, vecs.get(x) as Float32Array)), Number.NEGATIVE_INFINITY);
+    return best > floor ? (LEARNED_WEIGHT * (best - floor)) / sd : 0;
+  });
+  return boost.some((b) => b > 0) ? boost : undefined;
+}
+
+// ---------------------------------------------------------------------------
 // Selection.
 // ---------------------------------------------------------------------------
 
@@ -1060,6 +1177,12 @@ async function scoreAll(tools: readonly ToolLike[], query: string, opts: SelectO
     // Nothing left to fuse (e.g. only `examples` on a list without any): the dense cosine ranks.
     if (rankers.length === 0) rankers.push(emb.dense);
     fused = fusion === 'rrf' ? rrf(rankers, n) : zmean(rankers, n, weights);
+    // Learned examples (§3.4, selection that learns from use): added after fusion, only where one is closer to the
+    // request than every tool's own text; nothing else changes (the other rankers' scale, the adaptive cut).
+    if (fusion === 'zscore' && opts.learnedExamples) {
+      const boost = await learnedBoost(tools, read, opts, emb);
+      if (boost) fused = fused.map((s, i) => s + (boost[i] as number));
+    }
   }
   return tools.map((_, i) => ({
     score: fused[i] as number,

@@ -11,7 +11,7 @@
  */
 import { createOfflineMapper } from '@parley/client/offline';
 import { associateByWordNet, countsNounByWordNet, createParleyClient, scenarioText, valuesOutOfPlace } from '@parley/client';
-import { lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
+import { UsageStore, lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, valueNounKind, wordProfile, type Lexicon } from '@parley/evolution';
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
@@ -22,7 +22,7 @@ import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@par
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
 import { forwarded } from '@parley/cli/mcp';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { listTools } from '@parley/gateway';
+import { listTools, parseCallToolMeta } from '@parley/gateway';
 
 export interface TextPath {
   /** Library and function, as a reader finds it. */
@@ -267,6 +267,24 @@ export const TEXT_PATHS: readonly TextPath[] = [
   { name: 'embeddings tokenize', files: ['libs/embeddings/src/text.ts'], run: (t) => tokenize(t) },
   { name: 'embeddings scriptWords', files: ['libs/embeddings/src/text.ts'], run: (t) => scriptWords(t) },
   { name: 'embeddings offline embed', files: ['libs/embeddings/src/offline.ts', 'libs/embeddings/src/text.ts', 'libs/embeddings/src/wordnet.ts', 'libs/embeddings/src/word-vectors.ts'], run: (t) => embedder.embed([t]) },
+  {
+    // chang §3.4, selection that learns from use: outside text as list id, tool name, client and request, then read back and selected with.
+    name: 'adol UsageStore record, examples and attribution (learned examples)',
+    files: ['libs/adol/src/usage.ts', 'libs/adol/src/select.ts'],
+    reads: 3,
+    run: async (t) => {
+      const usage = new UsageStore({ now: () => 0, sharedClients: 2 });
+      usage.record(t.slice(0, 256), t.slice(0, 256), t, t.slice(0, 256));
+      usage.record('list', 'book_seat', t, 'client');
+      usage.record('list', 'book_seat', t, t.slice(0, 256));
+      usage.noteSelection('list', 'other', t.slice(0, 256), t, ['order_meal', t]);
+      usage.record('list', 'order_meal', usage.takeAttribution('list', 'other', t.slice(0, 256), 'order_meal') ?? '', 'other');
+      const learned = usage.examples('list', 'client');
+      await selectTools(TOOLS, t, { embedder, topK: 2, learnedExamples: learned });
+      return selectTools(TOOLS, 'window seat', { embedder, topK: 2, learnedExamples: learned });
+    },
+  },
+  { name: 'gateway parseCallToolMeta (_meta["dev.parley/request"])', files: ['apps/gateway/src/adol-params.ts'], run: (t) => refusalOrResult(() => parseCallToolMeta({ 'dev.parley/request': t })) },
   { name: 'adol splitIdentifier', files: ['libs/adol/src/select.ts'], run: (t) => splitIdentifier(t) },
   { name: 'adol lexicalTerms', files: ['libs/adol/src/select.ts'], run: (t) => lexicalTerms(t) },
   { name: 'adol toolText', files: ['libs/adol/src/select.ts'], run: (t) => toolText({ name: t, description: t }) },
