@@ -133,6 +133,29 @@ const SPAN_UNITS: ReadonlyMap<string, number> = new Map([['day', 1], ['week', 7]
 const SMALL: ReadonlyMap<string, number> = new Map([['a', 1], ['an', 1], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10]]);
 /** "a week from today", "3 days from now", "two weeks from tomorrow". */
 const SPAN_FROM = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (day|week|fortnight)s? from (today|now|tomorrow)\b/i;
+const WEEKDAY_ALTERNATION = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const WEEKDAYS: readonly string[] = WEEKDAY_ALTERNATION.split('|');
+/** "a week from Saturday", "two days from next Monday": a span counted from a named weekday (the coming one). */
+const SPAN_FROM_WEEKDAY = new RegExp(`\\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d{1,2}) (day|week|fortnight)s? from (?:(?:this|next) )?(${WEEKDAY_ALTERNATION})\\b`, 'i');
+/** "the Wednesday after next", "Monday after next": the weekday of the week after the coming one. */
+const WEEKDAY_AFTER_NEXT = new RegExp(`\\b(${WEEKDAY_ALTERNATION}) after next\\b`, 'i');
+
+/**
+ * The coming `weekday` (1 to 7 days ahead: "Saturday" said on a Saturday is the next one) and `extraDays` days more,
+ * from the reference's local day.
+ */
+function daysToWeekday(ref: ConstructorParameters<typeof chrono.ParsingComponents>[0], weekday: string, extraDays: number): chrono.ParsingComponents | null {
+  const target = WEEKDAYS.indexOf(weekday.toLowerCase());
+  if (target === -1) return null;
+  const base = chrono.ParsingComponents.createRelativeFromReference(ref, { day: 0 });
+  // Monday is 0 in WEEKDAYS, 1 in getUTCDay.
+  const today = (new Date(Date.UTC(base.get('year') ?? 1970, (base.get('month') ?? 1) - 1, base.get('day') ?? 1)).getUTCDay() + 6) % 7;
+  const ahead = ((target - today + 7) % 7 || 7) + extraDays;
+  const c = chrono.ParsingComponents.createRelativeFromReference(ref, { day: ahead });
+  for (const unit of ['day', 'month', 'year'] as const) c.assign(unit, c.get(unit) ?? 1);
+  c.assign('weekday', (target + 1) % 7);
+  return c;
+}
 
 const CLOCK_HOURS: ReadonlyMap<string, number> = new Map([['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10], ['eleven', 11], ['twelve', 12]]);
 /** "half past three", "quarter to ten" (then "in the afternoon", "this evening", "pm" make it afternoon). */
@@ -210,6 +233,18 @@ const ENGLISH = (() => {
       c.assign('month', c.get('month') ?? 1);
       return c;
     },
+  });
+  // Registered before chrono's own weekday reading would win the words: the longer reading is kept.
+  en.parsers.push({
+    pattern: () => SPAN_FROM_WEEKDAY,
+    extract: (ctx, m) => {
+      const n = SMALL.get((m[1] ?? '').toLowerCase()) ?? Number(m[1]);
+      return daysToWeekday(ctx.reference, m[3] ?? '', n * (SPAN_UNITS.get((m[2] ?? '').toLowerCase()) ?? 1));
+    },
+  });
+  en.parsers.push({
+    pattern: () => WEEKDAY_AFTER_NEXT,
+    extract: (ctx, m) => daysToWeekday(ctx.reference, m[1] ?? '', 7),
   });
   en.parsers.push({
     pattern: () => CLOCK_PHRASE,
@@ -359,6 +394,17 @@ function listRanges(views: { en: View; other: View }, reference: chrono.ParsingR
 }
 
 /**
+ * A time of day said with no day, for a key whose description says the event already happened (draft-zhou §6.1,
+ * `orientation` past: "since midnight", "went dark around midnight"): never on a later day than the reference's.
+ * chrono puts "midnight" at the coming one (the end of today); for a past event it is the last one (today's 00:00).
+ */
+function pastDay(parts: Parts, orientation: Orientation, today: { y: number; mo: number; d: number }): Parts {
+  if (orientation !== 'past' || parts.day || !parts.time) return parts;
+  const later = parts.y * 10_000 + parts.mo * 100 + parts.d > today.y * 10_000 + today.mo * 100 + today.d;
+  return later ? { ...parts, y: today.y, mo: today.mo, d: today.d } : parts;
+}
+
+/**
  * Every date in the utterance, in order, for a key of `orientation`. `aliases`:
  * "<name> time" → offset minutes, from the template's examples.
  */
@@ -377,6 +423,7 @@ export function findDates(
   const views = listRanges({ en: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens), other: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens, false) }, reference, listCue);
   const parsed: Parsed[] = [];
   const taken: boolean[] = tokens.map(() => false);
+  const today = localParts(ref.now, ref.timezone);
   for (const locale of LOCALES) {
     const parser = parserOf(locale);
     const view = locale === 'en' ? views.en : views.other;
@@ -412,7 +459,7 @@ export function findDates(
       // the whole text a second time (half of the date step's work on a long utterance).
       const fwd = orientation === 'future' ? parser.parse(r.text, reference, { forwardDate: true }).find((x) => x.index === 0 && x.text === r.text) : undefined;
       const useAhead = fwd !== undefined && !PAST_WORDS.test(r.text) && !c.isCertain('year');
-      const parts = partsOf(useAhead ? fwd.start : c, r.text);
+      const parts = pastDay(partsOf(useAhead ? fwd.start : c, r.text), orientation, today);
       if (taken.slice(from, to).some(Boolean)) {
         // A reading that names the day replaces the earlier dayless ones it covers ("am 15. Dezember" read by
         // English as 15:00 in December).
@@ -428,7 +475,6 @@ export function findDates(
   }
   // "on the 3rd": the next (or, for a past event, the last) day of that number.
   let ordinals = 0;
-  const today = localParts(ref.now, ref.timezone);
   tokens.forEach((t, i) => {
     const m = ORDINAL_DAY.exec(t.lower);
     if (!m || taken[i] || ordinals >= MAX_READINGS) return;

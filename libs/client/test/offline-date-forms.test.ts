@@ -1,0 +1,71 @@
+import { faultManagementTemplate, flightBookingTemplate } from '@parley/examples';
+import { describe, expect, it } from 'vitest';
+import { createParleyClient } from '../src/index';
+import { findDates } from '../src/offline/dates';
+import { createOfflineMapper } from '../src/offline/index';
+import { tokenize } from '../src/offline/text';
+
+// Date forms the offline mapper reads with chrono-node parsers of its own (draft-zhou §6.1): a weekday "after next", a
+// span counted from a weekday, and a time of day with no day for a key whose event already happened.
+const client = createParleyClient('http://127.0.0.1:9', { mapper: createOfflineMapper() });
+// 2026-11-26 is a Thursday; the reference is noon in Paris.
+const PARIS = { today: '2026-11-26', timezone: 'Europe/Paris' };
+const REF = { now: new Date('2026-11-26T11:00:00Z'), timezone: 'Europe/Paris' };
+const read = (s: string, orientation: 'future' | 'past' = 'future') => findDates(s, tokenize(s), REF, orientation, new Map(), new Map(), () => true);
+
+describe('a weekday after next', () => {
+  it('is the weekday of the week after the coming one', () => {
+    expect(read('the Wednesday after next').map((d) => d.date)).toEqual(['2026-12-09']);
+    expect(read('Monday after next please').map((d) => d.date)).toEqual(['2026-12-07']);
+    // Said on a Thursday: the coming Thursday is 3 December, the one after it 10 December.
+    expect(read('the Thursday after next').map((d) => d.date)).toEqual(['2026-12-10']);
+  });
+
+  it('reaches departure_date through the mapper', async () => {
+    const m = await client.mapUtterance(flightBookingTemplate, 'Need to get from Edinburgh to Rome the Wednesday after next, four of us', PARIS);
+    expect(m.payload.departure_date).toBe('2026-12-09');
+  });
+
+  it('leaves "next Wednesday" and a weekday before another "after next" alone', () => {
+    expect(read('next Wednesday').map((d) => d.date)).toEqual(['2026-12-02']);
+    expect(read('on Wednesday after the next meeting').map((d) => d.date)).toEqual(['2026-12-02']);
+    expect(read('the one after next')).toEqual([]);
+  });
+});
+
+describe('a span from a weekday', () => {
+  it('counts the span from the coming weekday', () => {
+    expect(read('a week from Saturday').map((d) => d.date)).toEqual(['2026-12-05']);
+    expect(read('two days from next Monday').map((d) => d.date)).toEqual(['2026-12-02']);
+    expect(read('a fortnight from Friday').map((d) => d.date)).toEqual(['2026-12-11']);
+  });
+
+  it('reaches departure_date through the mapper', async () => {
+    const m = await client.mapUtterance(flightBookingTemplate, 'five seats on a plane from Seattle to Denver a week from Saturday', PARIS);
+    expect(m.payload.departure_date).toBe('2026-12-05');
+  });
+
+  it('is not read from a span without a day ("a week from the meeting") nor changes "a week from today"', () => {
+    expect(read('a week from the meeting')).toEqual([]);
+    expect(read('a week from today').map((d) => d.date)).toEqual(['2026-12-03']);
+  });
+});
+
+describe('a time of day with no day, for an event that already happened', () => {
+  it('"since midnight" is the last midnight for a past key, the coming one for a future key', () => {
+    expect(read('off air since midnight', 'past').map((d) => d.dateTime)).toEqual(['2026-11-26T00:00:00+01:00']);
+    expect(read('went dark around midnight', 'past').map((d) => d.dateTime)).toEqual(['2026-11-26T00:00:00+01:00']);
+    expect(read('leave at midnight', 'future').map((d) => d.dateTime)).toEqual(['2026-11-27T00:00:00+01:00']);
+  });
+
+  it('reaches occurred_at through the mapper', async () => {
+    const m = await client.mapUtterance(faultManagementTemplate, 'about sixty subscribers complained, site 4410 has been off air since midnight', PARIS);
+    expect(m.payload.occurred_at).toBe('2026-11-26T00:00:00+01:00');
+  });
+
+  it('keeps a time of day on the reference day and a named day as said', () => {
+    expect(read('since 16:40', 'past').map((d) => d.dateTime)).toEqual(['2026-11-26T16:40:00+01:00']);
+    expect(read('since tomorrow at midnight', 'past').map((d) => d.date)).not.toContain('2026-11-26');
+    expect(read('since you asked', 'past')).toEqual([]);
+  });
+});
