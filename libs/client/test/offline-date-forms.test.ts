@@ -73,8 +73,9 @@ describe('a time of day with no day, for an event that already happened', () => 
   it('never puts a past key after the reference instant: a later time of day is the day before\'s', async () => {
     // Review: "findDates('since 16:40', past) with now = noon Paris → 2026-11-26T16:40+01:00".
     expect(read('since 16:40', 'past').map((d) => d.dateTime)).toEqual(['2026-11-25T16:40:00+01:00']);
-    // Review: "'site 4410 went dark around 11pm', {today:'2026-11-26', timezone:'Asia/Shanghai'} → 2026-11-26T23:00+08:00".
-    const shanghai = { today: '2026-11-26', timezone: 'Asia/Shanghai' };
+    // Review: "'site 4410 went dark around 11pm', {today:'2026-11-26', timezone:'Asia/Shanghai'} → 2026-11-26T23:00+08:00",
+    // here with the reference noon as a clock (with `today` alone the time of day is unknown: see the next test).
+    const shanghai = { timezone: 'Asia/Shanghai', clock: () => new Date('2026-11-26T04:00:00Z') };
     expect((await client.mapUtterance(faultManagementTemplate, 'site 4410 went dark around 11pm', shanghai)).payload.occurred_at).toBe('2026-11-25T23:00:00+08:00');
     expect((await client.mapUtterance(faultManagementTemplate, 'site 4410 down since 3pm', shanghai)).payload.occurred_at).toBe('2026-11-25T15:00:00+08:00');
     // Review: "'alarms since 2am' at 00:30 local → 02:00 today".
@@ -82,6 +83,14 @@ describe('a time of day with no day, for an event that already happened', () => 
     expect(findDates('alarms since 2am', tokenize('alarms since 2am'), early, 'past', new Map(), new Map(), () => true).map((d) => d.dateTime)).toEqual(['2026-11-25T02:00:00+01:00']);
     // A future key keeps the coming one.
     expect(read('leave at 16:40', 'future').map((d) => d.dateTime)).toEqual(['2026-11-26T16:40:00+01:00']);
+  });
+
+  it('with `today` alone (no clock), keeps a dayless time anywhere in that day, and only a later day is stepped back', async () => {
+    const shanghai = { today: '2026-11-26', timezone: 'Asia/Shanghai' };
+    expect((await client.mapUtterance(faultManagementTemplate, 'site 4410 went dark around 11pm', shanghai)).payload.occurred_at).toBe('2026-11-26T23:00:00+08:00');
+    expect((await client.mapUtterance(faultManagementTemplate, 'site 4410 off air since midnight', shanghai)).payload.occurred_at).toBe('2026-11-26T00:00:00+08:00');
+    const day = { now: new Date('2026-11-26T11:00:00Z'), timezone: 'Europe/Paris', wholeDay: true };
+    expect(findDates('since 16:40', tokenize('since 16:40'), day, 'past', new Map(), new Map(), () => true).map((d) => d.dateTime)).toEqual(['2026-11-26T16:40:00+01:00']);
   });
 
   it('steps a said zone\'s time back in that zone, against the reference instant ("since midnight UTC")', async () => {

@@ -34,6 +34,11 @@ export interface FoundDate {
 export interface DateReference {
   readonly now: Date;
   readonly timezone: string;
+  /**
+   * The reference is a day, not an instant (the user gave only `today`; `now` is its noon): an event that already
+   * happened may be at any time of that day.
+   */
+  readonly wholeDay?: boolean;
 }
 
 const PAST_WORDS = /\b(last|ago|yesterday|previous|past|earlier|since)\b/i;
@@ -421,13 +426,16 @@ function offsetOf3339(p: Parsed, tokens: readonly Token[], ref: DateReference, n
  * `orientation` past: "since midnight", "down since 3pm", "since midnight UTC"): never after the reference instant.
  * chrono puts such a time on the reference day ("midnight" at the coming one); a reading later than the reference is
  * stepped back a day, in the zone or offset the user said (else the reference zone), until it is not (at most twice:
- * the said zone and the reference zone's day are at most 26 hours apart).
+ * the said zone and the reference zone's day are at most 26 hours apart). When the reference is a whole day (only
+ * `today` given), "later" is from the end of that day on: "since 16:40" is that day's 16:40, "since midnight" its 00:00.
  */
 function lastOccurrence(p: Parsed, tokens: readonly Token[], ref: DateReference, names: { aliases: ReadonlyMap<string, number>; cities: ReadonlyMap<string, string> }): { parts: Parts; offset: number; to: number } {
   let parts = p.parts;
   let at = offsetOf3339(p, tokens, ref, names);
   const instant = (x: Parts, offset: number) => Date.UTC(x.y, x.mo - 1, x.d, x.h, x.mi, x.s) - offset * 60_000;
-  for (let n = 0; n < 3 && !parts.day && instant(parts, at.offset) > ref.now.getTime(); n++) {
+  const day = localParts(ref.now, ref.timezone);
+  const latest = ref.wholeDay === true ? zonedInstant(ref.timezone, day.y, day.mo, day.d + 1, 0).getTime() - 1 : ref.now.getTime();
+  for (let n = 0; n < 3 && !parts.day && instant(parts, at.offset) > latest; n++) {
     const back = new Date(Date.UTC(parts.y, parts.mo - 1, parts.d - 1));
     parts = { ...parts, y: back.getUTCFullYear(), mo: back.getUTCMonth() + 1, d: back.getUTCDate() };
     at = offsetOf3339({ ...p, parts }, tokens, ref, names);
