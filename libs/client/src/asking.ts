@@ -55,7 +55,7 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
     // Compiled first: a bad template is template_invalid before any mapping.
     const validator = validatorFor(template);
     const mapper = await mapperFor(o);
-    const out = await mapper.map({ template, utterance: text, today: reference.today, timezone: reference.timezone, now: reference.now, threshold });
+    const out = await mapper.map({ template, utterance: text, today: reference.today, timezone: reference.timezone, now: reference.now, dayOnly: reference.dayOnly === true, threshold });
     // Function words join neighbouring pieces of `other`; a coordinator separates a list's items.
     const glue = (w: string) => FUNCTION_WORDS.has(w) && !COORDINATORS.has(w);
     return finishMapping(template, out, { threshold, mapper: mapper.id, scenario: o.scenario ?? scenarioId(template.scenario), reference, utterance: text, glue }, validator);

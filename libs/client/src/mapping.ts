@@ -40,6 +40,8 @@ export interface MappingContext {
   readonly timezone: string;
   /** The reference instant: noon of `today` in `timezone` when `today` was given, else the clock's now. */
   readonly now: Date;
+  /** True when only `today` was given: `now` is the noon that stands for a day whose time of day is unknown. */
+  readonly dayOnly?: boolean;
   /** The confidence threshold the result will be cut at (a mapper may use it to decide what to try). */
   readonly threshold: number;
 }
@@ -243,6 +245,8 @@ export interface Reference {
   today: string;
   timezone: string;
   now: Date;
+  /** Only `today` was given: `now` is noon standing for that day. */
+  dayOnly?: boolean;
 }
 
 /** Checks the date options and fixes the reference: `today` at noon in `timezone`, or the clock's now. */
@@ -258,7 +262,7 @@ export function referenceFrom(opts: Pick<MapUtteranceOptions, 'today' | 'timezon
     if (!m || check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) {
       throw invalid('options.today', 'format', `today must be a calendar date YYYY-MM-DD, got ${JSON.stringify(String(opts.today).slice(0, 32))}`);
     }
-    return { today: opts.today, timezone, now: zonedInstant(timezone, y, mo, d, 12) };
+    return { today: opts.today, timezone, now: zonedInstant(timezone, y, mo, d, 12), dayOnly: true };
   }
   const now = (opts.clock ?? (() => new Date()))();
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw invalid('options.clock', 'type', 'clock must return a valid Date');

@@ -34,6 +34,11 @@ export interface FoundDate {
 export interface DateReference {
   readonly now: Date;
   readonly timezone: string;
+  /**
+   * The reference is a day, not an instant (the user gave only `today`; `now` is its noon): an event that already
+   * happened may be at any time of that day.
+   */
+  readonly wholeDay?: boolean;
 }
 
 const PAST_WORDS = /\b(last|ago|yesterday|previous|past|earlier|since)\b/i;
@@ -133,6 +138,39 @@ const SPAN_UNITS: ReadonlyMap<string, number> = new Map([['day', 1], ['week', 7]
 const SMALL: ReadonlyMap<string, number> = new Map([['a', 1], ['an', 1], ['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10]]);
 /** "a week from today", "3 days from now", "two weeks from tomorrow". */
 const SPAN_FROM = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (day|week|fortnight)s? from (today|now|tomorrow)\b/i;
+/** Weekday names and their chat abbreviations ("Wed", "Weds", "Thurs", "Sat"); an optional full stop after one. */
+const WEEKDAY_ALTERNATION = '(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)\\.?|monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+/** Monday is 0: a weekday by its first two letters (unique in English). */
+const WEEKDAY_BY_PREFIX: ReadonlyMap<string, number> = new Map([['mo', 0], ['tu', 1], ['we', 2], ['th', 3], ['fr', 4], ['sa', 5], ['su', 6]]);
+/**
+ * "after next" that is the weekday's own ("Monday after next"), not "next" of the words after it ("the Tuesday after
+ * next Monday's meeting", "Monday after next month's release", "after next week").
+ */
+const AFTER_NEXT = `after next\\b(?!\\s*(?:['’]s\\b|(?:${WEEKDAY_ALTERNATION})\\b|(?:week|weekend|fortnight|month|quarter|year)s?\\b|[a-z]+['’]s\\b))`;
+/**
+ * "a week from Saturday", "two days from next Monday", "a week from last Saturday", "a day from Sunday after next": a
+ * span counted from a named weekday (the coming one, the last one after "last", the one a week later after "after next").
+ */
+const SPAN_FROM_WEEKDAY = new RegExp(`\\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d{1,2}) (day|week|fortnight)s? from (?:(this|next|last) )?(${WEEKDAY_ALTERNATION})(?=\\W|$)(?: (${AFTER_NEXT}))?`, 'i');
+/** "the Wednesday after next", "Monday after next", "Thurs after next": the weekday of the week after the coming one. */
+const WEEKDAY_AFTER_NEXT = new RegExp(`\\b(${WEEKDAY_ALTERNATION}) ${AFTER_NEXT}`, 'i');
+
+/**
+ * The coming `weekday` (1 to 7 days ahead: "Saturday" said on a Saturday is the next one) and `extraDays` days more,
+ * from the reference's local day; with `last`, the last one (1 to 7 days back) instead.
+ */
+function daysToWeekday(ref: ConstructorParameters<typeof chrono.ParsingComponents>[0], weekday: string, extraDays: number, last = false): chrono.ParsingComponents | null {
+  const target = WEEKDAY_BY_PREFIX.get(weekday.slice(0, 2).toLowerCase());
+  if (target === undefined) return null;
+  const base = chrono.ParsingComponents.createRelativeFromReference(ref, { day: 0 });
+  // Monday is 0 in WEEKDAY_BY_PREFIX, 1 in getUTCDay.
+  const today = (new Date(Date.UTC(base.get('year') ?? 1970, (base.get('month') ?? 1) - 1, base.get('day') ?? 1)).getUTCDay() + 6) % 7;
+  const ahead = (last ? -((today - target + 7) % 7 || 7) : (target - today + 7) % 7 || 7) + extraDays;
+  const c = chrono.ParsingComponents.createRelativeFromReference(ref, { day: ahead });
+  for (const unit of ['day', 'month', 'year'] as const) c.assign(unit, c.get(unit) ?? 1);
+  c.assign('weekday', (target + 1) % 7);
+  return c;
+}
 
 const CLOCK_HOURS: ReadonlyMap<string, number> = new Map([['one', 1], ['two', 2], ['three', 3], ['four', 4], ['five', 5], ['six', 6], ['seven', 7], ['eight', 8], ['nine', 9], ['ten', 10], ['eleven', 11], ['twelve', 12]]);
 /** "half past three", "quarter to ten" (then "in the afternoon", "this evening", "pm" make it afternoon). */
@@ -210,6 +248,20 @@ const ENGLISH = (() => {
       c.assign('month', c.get('month') ?? 1);
       return c;
     },
+  });
+  // Registered before chrono's own weekday reading would win the words: the longer reading is kept.
+  en.parsers.push({
+    pattern: () => SPAN_FROM_WEEKDAY,
+    extract: (ctx, m) => {
+      const n = SMALL.get((m[1] ?? '').toLowerCase()) ?? Number(m[1]);
+      const last = (m[3] ?? '').toLowerCase() === 'last';
+      const span = n * (SPAN_UNITS.get((m[2] ?? '').toLowerCase()) ?? 1);
+      return daysToWeekday(ctx.reference, m[4] ?? '', span + (m[5] && !last ? 7 : 0), last);
+    },
+  });
+  en.parsers.push({
+    pattern: () => WEEKDAY_AFTER_NEXT,
+    extract: (ctx, m) => daysToWeekday(ctx.reference, m[1] ?? '', 7),
   });
   en.parsers.push({
     pattern: () => CLOCK_PHRASE,
@@ -358,6 +410,39 @@ function listRanges(views: { en: View; other: View }, reference: chrono.ParsingR
   return { en: { ...views.en, input: en }, other: { ...views.other, input: other } };
 }
 
+/** The offset a reading's time of day is in: a "<name> time" after it, the one chrono read, else the reference zone's. */
+function offsetOf3339(p: Parsed, tokens: readonly Token[], ref: DateReference, names: { aliases: ReadonlyMap<string, number>; cities: ReadonlyMap<string, string> }): { offset: number; to: number } {
+  const { y, mo, d, h, mi, s } = p.parts;
+  // "<name> time" right after the date, or between its time and its day ("at 06:05 Beijing time today").
+  let zone: { minutes: number; next: number } | undefined;
+  for (let i = p.from; i <= p.to && !zone; i++) zone = zoneAfter(tokens, i, names.aliases, names.cities, zonedInstant('UTC', y, mo, d, h, mi, s));
+  if (zone) return { offset: zone.minutes, to: Math.max(p.to, zone.next) };
+  if (p.parts.offset !== undefined) return { offset: p.parts.offset, to: p.to };
+  return { offset: offsetMinutes(ref.timezone, zonedInstant(ref.timezone, y, mo, d, h, mi, s)), to: p.to };
+}
+
+/**
+ * A time of day said with no day, for a key whose description says the event already happened (draft-zhou §6.1,
+ * `orientation` past: "since midnight", "down since 3pm", "since midnight UTC"): never after the reference instant.
+ * chrono puts such a time on the reference day ("midnight" at the coming one); a reading later than the reference is
+ * stepped back a day, in the zone or offset the user said (else the reference zone), until it is not (at most twice:
+ * the said zone and the reference zone's day are at most 26 hours apart). When the reference is a whole day (only
+ * `today` given), "later" is from the end of that day on: "since 16:40" is that day's 16:40, "since midnight" its 00:00.
+ */
+function lastOccurrence(p: Parsed, tokens: readonly Token[], ref: DateReference, names: { aliases: ReadonlyMap<string, number>; cities: ReadonlyMap<string, string> }): { parts: Parts; offset: number; to: number } {
+  let parts = p.parts;
+  let at = offsetOf3339(p, tokens, ref, names);
+  const instant = (x: Parts, offset: number) => Date.UTC(x.y, x.mo - 1, x.d, x.h, x.mi, x.s) - offset * 60_000;
+  const day = localParts(ref.now, ref.timezone);
+  const latest = ref.wholeDay === true ? zonedInstant(ref.timezone, day.y, day.mo, day.d + 1, 0).getTime() - 1 : ref.now.getTime();
+  for (let n = 0; n < 3 && !parts.day && instant(parts, at.offset) > latest; n++) {
+    const back = new Date(Date.UTC(parts.y, parts.mo - 1, parts.d - 1));
+    parts = { ...parts, y: back.getUTCFullYear(), mo: back.getUTCMonth() + 1, d: back.getUTCDate() };
+    at = offsetOf3339({ ...p, parts }, tokens, ref, names);
+  }
+  return { parts, ...at };
+}
+
 /**
  * Every date in the utterance, in order, for a key of `orientation`. `aliases`:
  * "<name> time" → offset minutes, from the template's examples.
@@ -377,6 +462,7 @@ export function findDates(
   const views = listRanges({ en: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens), other: dateView(text.slice(0, MAX_CHRONO_CHARS), tokens, false) }, reference, listCue);
   const parsed: Parsed[] = [];
   const taken: boolean[] = tokens.map(() => false);
+  const today = localParts(ref.now, ref.timezone);
   for (const locale of LOCALES) {
     const parser = parserOf(locale);
     const view = locale === 'en' ? views.en : views.other;
@@ -428,7 +514,6 @@ export function findDates(
   }
   // "on the 3rd": the next (or, for a past event, the last) day of that number.
   let ordinals = 0;
-  const today = localParts(ref.now, ref.timezone);
   tokens.forEach((t, i) => {
     const m = ORDINAL_DAY.exec(t.lower);
     if (!m || taken[i] || ordinals >= MAX_READINGS) return;
@@ -470,22 +555,13 @@ export function findDates(
     merged.push(p);
   }
   return merged.map((p) => {
-    const { y, mo, d, h, mi, s } = p.parts;
-    const date = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
-    let to = p.to;
-    if (!p.parts.time) return { from: p.from, to, date, hasTime: false, hasDay: p.parts.day };
-    let offset: number;
-    // "<name> time" right after the date, or between its time and its day ("at 06:05 Beijing time today").
-    let zone: { minutes: number; next: number } | undefined;
-    for (let i = p.from; i <= to && !zone; i++) zone = zoneAfter(tokens, i, aliases, cities, zonedInstant('UTC', y, mo, d, h, mi, s));
-    if (zone) {
-      offset = zone.minutes;
-      to = Math.max(to, zone.next);
-    } else if (p.parts.offset !== undefined) {
-      offset = p.parts.offset;
-    } else {
-      offset = offsetMinutes(ref.timezone, zonedInstant(ref.timezone, y, mo, d, h, mi, s));
+    if (!p.parts.time) {
+      const { y, mo, d } = p.parts;
+      return { from: p.from, to: p.to, date: `${pad(y, 4)}-${pad(mo)}-${pad(d)}`, hasTime: false, hasDay: p.parts.day };
     }
+    const { parts, offset, to } = orientation === 'past' ? lastOccurrence(p, tokens, ref, { aliases, cities }) : { parts: p.parts, ...offsetOf3339(p, tokens, ref, { aliases, cities }) };
+    const { y, mo, d, h, mi, s } = parts;
+    const date = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
     const dateTime = `${date}T${pad(h)}:${pad(mi)}:${pad(s)}${formatOffset(offset)}`;
     return { from: p.from, to, date, dateTime, hasTime: true, hasDay: p.parts.day };
   });

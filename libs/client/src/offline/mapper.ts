@@ -404,7 +404,7 @@ function dates(c: Ctx, k: KeyPlan, ref: MappingContext, cities: ReadonlyMap<stri
   const listKeys = c.plan.keys.filter((x) => x.kind === 'list' && x.shapes.some((s) => s.includes('9')));
   const plural = (t: Token | undefined) => t !== undefined && t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && c.lex.isPluralNoun(t.lower);
   const listCue = (at: number) => c.tokens[at]?.kind === 'number' && listKeys.length > 0 && (plural(c.tokens[at - 1]) || listKeys.some((x) => itemCue(c, at, x.cues)));
-  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w), listCue);
+  const found = findDates(c.text, c.tokens, { now: ref.now, timezone: ref.timezone, wholeDay: ref.dayOnly === true }, k.orientation, c.plan.zoneAliases, cities, (w) => c.lex.known(w) || FUNCTION_WORDS.has(w), listCue);
   found.forEach((d, n) => {
     const rank = n === 0 ? 0 : 0.05;
     if (k.kind === 'date') {
