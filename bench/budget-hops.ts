@@ -3,6 +3,8 @@
 //   http    a node:http server that parses the JSON body and answers an execute-sized JSON-RPC result (PORT);
 //   grpc    ExecutionService over grpc-js through libs/contracts (startGrpcServer, bindService: authentication,
 //           roles, edge checks, span), answering an ExecuteResponse of the execute's size (PORT);
+//   grpc-raw the same service definition and response on a bare grpc-js Server (no binding: no authentication,
+//           roles, edge checks or span): what the transport alone costs (PORT);
 //   nats    a server agent's side of the dispatch through libs/events (bus.serve in the agent's queue group,
 //           the dispatch decoded and the reply encoded as libs/agent-sdk does) (NATS_URL, BENCH_PREFIX);
 //   consume a durable JetStream consumer through libs/events (bus.consume, as the registry's usage consumer
@@ -10,6 +12,7 @@
 // Prints `ready` (and, for grpc, the API key to call with) when it serves.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { ExecutionServiceService, bindService, startGrpcServer, type ExecuteResponse } from '@parley/contracts';
 import { EventType, createNatsBus, createSubjects } from '@parley/events';
 import { SCENARIOS, bookFlight } from '@parley/examples';
@@ -25,6 +28,7 @@ const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const log = createLogger({ level: 'warn', base: { service: `budget-${HOP}` } });
 const say = (s: string) => process.stdout.write(s + '\n');
 let stop: () => Promise<void> = async () => {};
+const grpcResponse = (): ExecuteResponse => ({ result: RESULT, execution_id: '7f1c7a52-1f0b-4b43-9d0c-6d5f1d1f2a11', agent: 'flight-agent', scenario_id: 'flight_booking', defaults_applied: [], warnings: [], replayed: false });
 
 async function main(): Promise<void> {
   if (!SCENARIOS.some((s) => s.template.schema_id === 'flight_booking_v1')) throw new Error('flight_booking_v1 not seeded');
@@ -45,11 +49,17 @@ async function main(): Promise<void> {
     say('ready');
   } else if (HOP === 'grpc') {
     const { authenticator, keys } = keyedAuthenticator(process.env['PARLEY_SERVICE_TOKEN'] ?? randomBytes(24).toString('hex'), [{ id: 'bench', roles: ['client_agent'] }]);
-    const response: ExecuteResponse = { result: RESULT, execution_id: '7f1c7a52-1f0b-4b43-9d0c-6d5f1d1f2a11', agent: 'flight-agent', scenario_id: 'flight_booking', defaults_applied: [], warnings: [], replayed: false };
+    const response = grpcResponse();
     const binding = bindService(ExecutionServiceService, { execute: async () => response }, { authenticator });
     const server = await startGrpcServer({ host: '127.0.0.1', port: PORT, services: [binding] });
     stop = () => server.stop(1000);
     say(`ready ${keys['bench']}`);
+  } else if (HOP === 'grpc-raw') {
+    const server = new Server();
+    server.addService(ExecutionServiceService, { execute: (_call: unknown, cb: (e: null, r: ExecuteResponse) => void) => cb(null, grpcResponse()) });
+    await new Promise<void>((resolve, reject) => server.bindAsync(`127.0.0.1:${PORT}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())));
+    stop = () => new Promise((r) => server.tryShutdown(() => r()));
+    say('ready');
   } else if (HOP === 'nats' || HOP === 'consume') {
     const subjects = createSubjects(process.env['BENCH_PREFIX'] ?? 'budget');
     const bus = await createNatsBus({ servers: NATS_URL, subjects, name: `budget-${HOP}` });
@@ -72,7 +82,7 @@ async function main(): Promise<void> {
     }
     say('ready');
   } else {
-    throw new Error(`HOP must be http, grpc, nats or consume, got "${HOP}"`);
+    throw new Error(`HOP must be http, grpc, grpc-raw, nats or consume, got "${HOP}"`);
   }
 }
 

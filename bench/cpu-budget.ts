@@ -4,7 +4,8 @@
 // median of BUDGET_ROUNDS rounds of BUDGET_ROUND_MS after 1 s of warm-up):
 //   (a) an HTTP JSON request to a node:http server (what the gateway receives);
 //   (b) one grpc-js unary ExecutionService/Execute through libs/contracts (the gateway's client, the service's
-//       binding: authentication, roles, edge checks), ts-proto messages of the execute's size;
+//       binding: authentication, roles, edge checks), ts-proto messages of the execute's size; (b') the same on
+//       bare grpc-js (makeGenericClientConstructor, a plain Server), what the transport alone costs;
 //   (c) one NATS request/reply with the agent's dispatch through libs/events (bus.request / bus.serve);
 //   (d) one durable PostgreSQL commit of an execution row and its two outbox rows through apps/execution's
 //       recorder (group commit at c64, as the service does), in a scratch database dropped after;
@@ -21,7 +22,8 @@ import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request } from 'node:http';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { ExecutionServiceService, createGrpcClient } from '@parley/contracts';
+import { credentials, makeGenericClientConstructor, type Client } from '@grpc/grpc-js';
+import { ExecutionServiceService, createGrpcClient, type ExecuteRequest } from '@parley/contracts';
 import { EventType, createNatsBus, createSubjects, type EventEnvelope, type NatsBus } from '@parley/events';
 import { decodeDispatchReply, encodeDispatch } from '@parley/protocol';
 import { migrate, openDb } from '@parley/storage';
@@ -190,8 +192,8 @@ function poster(url: string, body = EXECUTE_BODY, extra: Record<string, string> 
 const childOf = (procs: ServiceProcess[], name: string) => procs.find((p) => p.name === name)?.child.pid ?? 0;
 
 /** (a) HTTP JSON in, (f) the floor, (b) gRPC: client (this process) and server. */
-async function requestHops(procs: ServiceProcess[]): Promise<{ http: HopFigures; floor: HopFigures; mcp: HopFigures; grpc: HopFigures }> {
-  const [hp, fp, mp, gp] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+async function requestHops(procs: ServiceProcess[]): Promise<{ http: HopFigures; floor: HopFigures; mcp: HopFigures; grpc: HopFigures; grpcRaw: HopFigures }> {
+  const [hp, fp, mp, gp, rp] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   await startHop('http', 'bench/budget-hops.ts', { HOP: 'http', PORT: `${hp}` }, procs);
   await startHop('floor', 'bench/peers/floor.ts', { PORT: `${fp}` }, procs);
   await startHop('mcp', 'bench/peers/mcp-peer.ts', { PORT: `${mp}` }, procs);
@@ -209,7 +211,15 @@ async function requestHops(procs: ServiceProcess[]): Promise<{ http: HopFigures;
   await client.waitForReady(10_000);
   const grpc = await both('grpc unary', () => client.api.execute({ schema_id: 'flight_booking_v1', client_id: 'bench', payload: FIGURE_8 }), two('grpc'));
   client.close();
-  return { http, floor, mcp, grpc };
+  await startHop('grpc-raw', 'bench/budget-hops.ts', { HOP: 'grpc-raw', PORT: `${rp}` }, procs);
+  log('\n(b\') the same unary call on bare grpc-js (no libs/contracts binding or client glue)');
+  const Raw = makeGenericClientConstructor(ExecutionServiceService as never, 'ExecutionService');
+  const raw = new Raw(`127.0.0.1:${rp}`, credentials.createInsecure()) as unknown as Client & { execute: (r: ExecuteRequest, o: { deadline: Date }, cb: (e: Error | null) => void) => void };
+  const message: ExecuteRequest = { schema_id: 'flight_booking_v1', client_id: 'bench', payload: FIGURE_8 };
+  const rawOnce = () => new Promise<void>((resolve, reject) => raw.execute(message, { deadline: new Date(Date.now() + 10_000) }, (e) => (e ? reject(e) : resolve())));
+  const grpcRaw = await both('grpc-js bare unary', rawOnce, two('grpc-raw'));
+  raw.close();
+  return { http, floor, mcp, grpc, grpcRaw };
 }
 
 function payloadExecuted(executionId: string, now: string): EventEnvelope {
@@ -339,6 +349,7 @@ async function main(): Promise<void> {
   const sum = (c: 'c1' | 'c64') => (Object.keys(HOPS_PER_EXECUTE) as (keyof typeof HOPS_PER_EXECUTE)[]).reduce((s, k) => s + HOPS_PER_EXECUTE[k] * hops[k][c].cpu_ms, 0);
   const bound = round3(sum('c64'));
   const boundFull = round3(bound + EXTRA_DELIVERIES_FULL * hops.delivery.c64.cpu_ms);
+  const boundBare = round3(bound - hops.grpc.c64.cpu_ms + req.grpcRaw.c64.cpu_ms);
   const boundRps = Math.round((CORES * 1000) / bound);
   const boundRpsFull = Math.round((CORES * 1000) / boundFull);
   const floorRps = req.floor.c64.rps;
@@ -352,7 +363,7 @@ async function main(): Promise<void> {
   const load1 = loadAverage();
   log(`\nOne execute = ${Object.entries(HOPS_PER_EXECUTE).map(([k, n]) => `${n}x ${k}`).join(' + ')} (c64 CPU per hop)`);
   for (const [k, n] of Object.entries(HOPS_PER_EXECUTE)) log(`  ${k.padEnd(9)} ${n} x ${hops[k as keyof typeof hops].c64.cpu_ms} ms`);
-  log(`  lower bound: ${bound} ms CPU per execute (${boundFull} ms with evolution and semantic-pool consuming too)`);
+  log(`  lower bound: ${bound} ms CPU per execute (${boundFull} ms with evolution and semantic-pool consuming too; ${boundBare} ms with bare grpc-js for the gRPC hop)`);
   log(`  bound rps on ${CORES} cores = ${CORES} x 1000 / ${bound} = ${boundRps} (${boundRpsFull} full deployment)`);
   log(`  target = max(0.45 x floor ${floorRps}, 2 x MCP peer ${req.mcp.c64.rps}) = ${target} rps   bound / target ${round2(boundRps / target)}`);
   log(`  in CPU: 0.45x the floor allows ${cpuAllowed} ms per execute (floor ${req.floor.c64.cpu_ms} ms client + server / 0.45); the bound is ${round2(bound / cpuAllowed)}x that`);
@@ -360,7 +371,7 @@ async function main(): Promise<void> {
   log(`  c1 latency lower bound (p50s of http + grpc + nats + commit) ${latency} ms against 2 ms; the commit alone ${hops.commit.c1.p50_ms} ms`);
   log(`  load average ${load0.join(' ')} before, ${load1.join(' ')} after`);
   const flat = Object.fromEntries(
-    Object.entries({ ...hops, floor: req.floor, mcp: req.mcp }).flatMap(([k, h]) => (['c1', 'c64'] as const).flatMap((c) => [[`${k}_cpu_ms_${c}`, h[c].cpu_ms], [`${k}_rps_${c}`, h[c].rps], [`${k}_p50_ms_${c}`, h[c].p50_ms], [`${k}_p99_ms_${c}`, h[c].p99_ms]])),
+    Object.entries({ ...hops, grpc_bare: req.grpcRaw, floor: req.floor, mcp: req.mcp }).flatMap(([k, h]) => (['c1', 'c64'] as const).flatMap((c) => [[`${k}_cpu_ms_${c}`, h[c].cpu_ms], [`${k}_rps_${c}`, h[c].rps], [`${k}_p50_ms_${c}`, h[c].p50_ms], [`${k}_p99_ms_${c}`, h[c].p99_ms]])),
   );
   log(
     JSON.stringify({
@@ -372,6 +383,7 @@ async function main(): Promise<void> {
       hops_per_execute: HOPS_PER_EXECUTE,
       bound_cpu_ms_per_execute: bound,
       bound_cpu_ms_per_execute_full: boundFull,
+      bound_cpu_ms_per_execute_bare_grpc: boundBare,
       bound_rps: boundRps,
       bound_rps_full: boundRpsFull,
       target_rps: target,
@@ -381,7 +393,7 @@ async function main(): Promise<void> {
       bound_to_target: round2(boundRps / target),
       floor_rps_predicted_from_cpu: floorPredicted,
       c1_latency_bound_ms: latency,
-      by_process: Object.fromEntries(Object.entries({ ...hops, floor: req.floor, mcp: req.mcp }).map(([k, h]) => [k, { c1: h.c1.by, c64: h.c64.by }])),
+      by_process: Object.fromEntries(Object.entries({ ...hops, grpc_bare: req.grpcRaw, floor: req.floor, mcp: req.mcp }).map(([k, h]) => [k, { c1: h.c1.by, c64: h.c64.by }])),
     }),
   );
 }
