@@ -6,7 +6,6 @@ import { consoleLogger, type EventsLogger } from './log';
 import { consume, consumeBatch } from './nats-consume';
 import type { NatsCtx } from './nats-context';
 import { publishEvent, request, serve } from './nats-requests';
-import { createReplyMux } from './nats-reply-mux';
 import { desiredStream, ensureStream, type StreamRetention } from './nats-stream';
 import type { Subjects } from './subjects';
 
@@ -117,7 +116,6 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
     jsm,
     js: jsm.jetstream(),
     subjects: opts.subjects,
-    replies: createReplyMux(nc),
     log,
     // Server 2.10+; older servers take one filter per consumer (see planFilters).
     multiFilter: (nc as Partial<NatsConnectionImpl>).features?.supports(Feature.JS_MULTIPLE_CONSUMER_FILTER) ?? false,
@@ -190,8 +188,6 @@ export async function createNatsBus(opts: NatsBusOptions): Promise<NatsBus> {
       if (closed) return;
       closed = true;
       await Promise.allSettled([...running].map((s) => s.stop()));
-      // Requests still waiting settle as `unavailable` now rather than at their timeouts.
-      x.replies.close();
       if (ownsConnection && !nc.isClosed()) await nc.drain();
     },
   };

@@ -4,7 +4,6 @@ import type { Stoppable } from './bus';
 import type { EventsLogger } from './log';
 import type { Subjects } from './subjects';
 import type { Carrier } from './tracing';
-import type { ReplyMux } from './nats-reply-mux';
 
 /** What the parts of the NATS adapter (nats-bus.ts) share: the connection, JetStream, the settings. */
 export interface NatsCtx {
@@ -12,8 +11,6 @@ export interface NatsCtx {
   jsm: JetStreamManager;
   js: JetStreamClient;
   subjects: Subjects;
-  /** Request/reply through the bus's own reply subscription. */
-  replies: ReplyMux;
   log: EventsLogger;
   /** The server takes several filter subjects per consumer (2.10+). */
   multiFilter: boolean;

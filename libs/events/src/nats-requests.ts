@@ -1,15 +1,14 @@
 import { context as otelContext } from '@opentelemetry/api';
+import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { ParleyError } from '@parley/protocol';
 import type { Stoppable } from './bus';
 import { encodeEvent } from './codec';
 import type { EventEnvelope } from './events';
 import { errorText, settleWithin } from './log';
 import { fromHeaders, toHeaders, type NatsCtx } from './nats-context';
-import type { ReplyOutcome } from './nats-reply-mux';
 import { endSpan, startProcess, startSend } from './tracing';
 
-// Core NATS request/reply in queue groups (agent dispatch; replies through the bus's own mux, nats-reply-mux.ts)
-// and JetStream publishing, for nats-bus.ts.
+// Core NATS request/reply in queue groups (agent dispatch) and JetStream publishing, for nats-bus.ts.
 
 /** The bus itself is down: say so (dependency nats, whether the request left) instead of blaming the agent. */
 function busDown(x: NatsCtx, subject: string, details: Record<string, unknown>, cause?: unknown, sent = true): ParleyError {
@@ -25,33 +24,23 @@ export async function request(x: NatsCtx, subject: string, body: Uint8Array, o: 
   const details = { subject, timeout_ms: o.timeoutMs };
   if (x.downSince() !== undefined) throw busDown(x, subject, details, undefined, false);
   const { span, carrier } = startSend({ subject });
-  let outcome: ReplyOutcome;
   try {
-    outcome = await x.replies.request(subject, body, { timeoutMs: o.timeoutMs, ...(carrier ? { headers: toHeaders(carrier) } : {}) });
-  } catch (err) {
-    // The publish itself was refused (a closed or draining connection, a bad subject, a body over max_payload).
-    outcome = { kind: 'failed', error: err };
-  }
-  if (outcome.kind === 'reply') {
+    const m = await x.nc.request(subject, body, { timeout: o.timeoutMs, ...(carrier ? { headers: toHeaders(carrier) } : {}) });
     endSpan(span);
-    return outcome.data;
-  }
-  const e = requestFailure(x, subject, details, outcome);
-  endSpan(span, e, e.type);
-  throw e;
-}
-
-/** The typed error of a request that got no reply: no agent serves it, none answered in time, or the bus failed. */
-function requestFailure(x: NatsCtx, subject: string, details: { subject: string; timeout_ms: number }, outcome: Exclude<ReplyOutcome, { kind: 'reply' }>): ParleyError {
-  switch (outcome.kind) {
-    case 'no_responders':
-      return new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details });
-    case 'timeout':
-      return x.downSince() !== undefined ? busDown(x, subject, details) : new ParleyError('agent_timeout', `No answer on ${subject} within ${details.timeout_ms} ms.`, { details });
-    case 'closed':
-      return new ParleyError('unavailable', `NATS request on ${subject} failed: the bus was closed`, { details });
-    case 'failed':
-      return new ParleyError('unavailable', `NATS request on ${subject} failed: ${errorText(outcome.error)}`, { details, cause: outcome.error });
+    return m.data;
+  } catch (err) {
+    let e: ParleyError;
+    if (err instanceof NoRespondersError || (err instanceof RequestError && err.isNoResponders())) {
+      e = new ParleyError('agent_unavailable', `No agent is serving ${subject}.`, { details, cause: err });
+    } else if (err instanceof TimeoutError && x.downSince() !== undefined) {
+      e = busDown(x, subject, details, err);
+    } else if (err instanceof TimeoutError) {
+      e = new ParleyError('agent_timeout', `No answer on ${subject} within ${o.timeoutMs} ms.`, { details, cause: err });
+    } else {
+      e = new ParleyError('unavailable', `NATS request on ${subject} failed: ${errorText(err)}`, { details, cause: err });
+    }
+    endSpan(span, e, e.type);
+    throw e;
   }
 }
 
