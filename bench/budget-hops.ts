@@ -7,8 +7,10 @@
 //           roles, edge checks or span): what the transport alone costs (PORT);
 //   nats    a server agent's side of the dispatch through libs/events (bus.serve in the agent's queue group,
 //           the dispatch decoded and the reply encoded as libs/agent-sdk does) (NATS_URL, BENCH_PREFIX);
-//   consume a durable JetStream consumer through libs/events (bus.consume, as the registry's usage consumer
-//           reads payload.executed), acking every event (NATS_URL, BENCH_PREFIX, BENCH_DURABLE).
+//   consume a durable JetStream consumer through libs/events as the services' consumers run on NATS
+//           (consumeIdempotently calls bus.consumeBatch with the durable and its filter, maxBatch and retry delay
+//           at their defaults), with an empty handler, acking every batch (NATS_URL, BENCH_PREFIX, BENCH_DURABLE);
+//           prints `batches N events M` (handler calls, events handed over) every 250 ms.
 // Prints `ready` (and, for grpc, the API key to call with) when it serves.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -74,8 +76,15 @@ async function main(): Promise<void> {
         await bus.close();
       };
     } else {
-      const s = await bus.consume({ durable: process.env['BENCH_DURABLE'] ?? 'budget-usage', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)] }, async () => {});
+      let [batches, events] = [0, 0];
+      if (!bus.consumeBatch) throw new Error('the NATS bus has no consumeBatch');
+      const s = await bus.consumeBatch({ durable: process.env['BENCH_DURABLE'] ?? 'budget-usage', filterSubjects: [subjects.eventAllScenarios(EventType.PayloadExecuted)] }, async (evs) => {
+        batches++;
+        events += evs.length;
+      });
+      const tick = setInterval(() => say(`batches ${batches} events ${events}`), 250);
       stop = async () => {
+        clearInterval(tick);
         await s.stop();
         await bus.close();
       };

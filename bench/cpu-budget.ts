@@ -10,11 +10,15 @@
 //   (d) one durable PostgreSQL commit of an execution row and its two outbox rows through apps/execution's
 //       recorder (group commit at c64, as the service does), in a scratch database dropped after;
 //   (e) one JetStream publish with ack through libs/events (bus.publishEvent, as the outbox relay does);
-//   (g) one durable consumer delivery through libs/events (bus.consume), the consumer's process only;
+//   (g) one durable consumer delivery through libs/events as the services consume on NATS (bus.consumeBatch,
+//       which consumeIdempotently calls, maxBatch at its default), the consumer's process only, per event
+//       delivered (the ack floor's advance), with deliveries/s printed beside publishes/s;
 //   (f) the floor's request (bench/peers/floor.ts, as bench/run.ts runs it).
-// It sums the hops of one execute into a lower bound of CPU ms per execute, the rps that bound allows on this
-// machine's cores against 0.45x the floor's measured rps, and a c1 latency lower bound against 2 ms. Figures
-// only, no assertions. The last line is one JSON object with every figure.
+// It sums the hops of one execute into the hops' CPU ms per execute (the services' own work left out), the rps
+// that sum allows on this machine's cores against 0.45x the floor's measured rps, and the c1 p50s of the
+// synchronous hops against 2 ms. nats-server is the machine's, shared with any other client: its CPU counts their
+// traffic too (its idle rate is printed before the bus hops). Figures only, no assertions. The last line is one
+// JSON object with every figure.
 // Needs PostgreSQL (DATABASE_URL, default the local one) and NATS JetStream (NATS_URL).
 import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -81,8 +85,12 @@ interface Figure {
   /** The same by group. */
   by: Record<string, number>;
   rps: number;
+  /** With `ops`: the calls completed per second (for (g), the publishes beside `rps`, the deliveries). */
+  calls_rps?: number;
   p50_ms: number;
   p99_ms: number;
+  /** The 1-minute load average at the end of the figure's rounds. */
+  load1: number;
 }
 interface HopFigures {
   c1: Figure;
@@ -122,13 +130,14 @@ async function closedLoop(concurrency: number, once: () => Promise<unknown>, gro
     const g = await groups();
     const cpu = () => Object.fromEntries(Object.entries(g).map(([k, pids]) => [k, pids.reduce((s, p) => s + cpuSeconds(p), 0)]));
     lat = [];
-    const [n0, c0, t0] = [await count(), cpu(), performance.now()];
+    const [n0, c0, t0, d0] = [await count(), cpu(), performance.now(), done];
     await sleep(ROUND_MS);
-    const [c1, t1, n1] = [cpu(), performance.now(), await count()];
+    const [c1, t1, n1, d1] = [cpu(), performance.now(), await count(), done];
     const n = Math.max(1, n1 - n0);
     const by = Object.fromEntries(Object.keys(g).map((k) => [k, ((c1[k]! - c0[k]!) * 1000) / n]));
     const q = quantiles(lat);
-    rounds.push({ cpu_ms: Object.values(by).reduce((s, x) => s + x, 0), by, rps: n / ((t1 - t0) / 1000), p50_ms: q.p50, p99_ms: q.p99 });
+    const secs = (t1 - t0) / 1000;
+    rounds.push({ cpu_ms: Object.values(by).reduce((s, x) => s + x, 0), by, rps: n / secs, calls_rps: (d1 - d0) / secs, p50_ms: q.p50, p99_ms: q.p99, load1: 0 });
   }
   stopping = true;
   await Promise.all(workers);
@@ -138,14 +147,17 @@ async function closedLoop(concurrency: number, once: () => Promise<unknown>, gro
     cpu_ms: round3(median(rounds.map((r) => r.cpu_ms))),
     by: Object.fromEntries(keys.map((k) => [k, round3(median(rounds.map((r) => r.by[k]!)))])),
     rps: Math.round(median(rounds.map((r) => r.rps))),
+    ...(ops ? { calls_rps: Math.round(median(rounds.map((r) => r.calls_rps ?? 0))) } : {}),
     p50_ms: round3(median(rounds.map((r) => r.p50_ms))),
     p99_ms: round2(median(rounds.map((r) => r.p99_ms))),
+    load1: loadAverage()[0]!,
   };
 }
 
 function show(name: string, f: Figure): void {
   const by = Object.entries(f.by).map(([k, v]) => `${k} ${v}`).join(', ');
-  log(`  ${name.padEnd(30)} CPU ${String(f.cpu_ms).padStart(6)} ms/op (${by})   ${String(f.rps).padStart(6)} ops/s   p50 ${f.p50_ms} ms   p99 ${f.p99_ms} ms`);
+  const calls = f.calls_rps === undefined ? '' : ` (beside ${f.calls_rps} calls/s)`;
+  log(`  ${name.padEnd(30)} CPU ${String(f.cpu_ms).padStart(6)} ms/op (${by})   ${String(f.rps).padStart(6)} ops/s${calls}   p50 ${f.p50_ms} ms   p99 ${f.p99_ms} ms   load ${f.load1}`);
 }
 
 async function both(name: string, once: () => Promise<unknown>, groups: () => Promise<Groups>, ops?: () => Promise<number>): Promise<HopFigures> {
@@ -251,7 +263,7 @@ function executionEvents(executionId: string, now: string): EventEnvelope[] {
 }
 
 /** (c) the dispatch request/reply, (e) a JetStream publish with ack, (g) a durable consumer's delivery. */
-async function busHops(procs: ServiceProcess[]): Promise<{ nats: HopFigures; publish: HopFigures; delivery: HopFigures }> {
+async function busHops(procs: ServiceProcess[]): Promise<{ nats: HopFigures; publish: HopFigures; delivery: Delivery; natsIdle: number }> {
   const prefix = uniquePrefix();
   const deliveryPrefix = uniquePrefix();
   const subjects = createSubjects(prefix);
@@ -259,6 +271,12 @@ async function busHops(procs: ServiceProcess[]): Promise<{ nats: HopFigures; pub
   const admin = await connect({ servers: NATS_URL, name: 'budget-admin' });
   const jsm = await jetstreamManager(admin);
   try {
+    // nats-server is the machine's, shared: what it spends with none of this bench's traffic (ms per second).
+    const natsCpu = () => natsPids().reduce((s, p) => s + cpuSeconds(p), 0);
+    const i0 = natsCpu();
+    await sleep(2000);
+    const natsIdle = round2(((natsCpu() - i0) * 1000) / 2);
+    log(`\nnats-server (every nats-server on the machine, shared with other clients) idle before the bus hops: ${natsIdle} ms CPU per second`);
     await startHop('nats', 'bench/budget-hops.ts', { HOP: 'nats', NATS_URL, BENCH_PREFIX: prefix }, procs);
     const bus = await createNatsBus({ servers: NATS_URL, subjects, name: 'budget-client' });
     buses.push(bus);
@@ -280,15 +298,47 @@ async function busHops(procs: ServiceProcess[]): Promise<{ nats: HopFigures; pub
     buses.push(dBus);
     const durable = `${deliveryPrefix}-usage`;
     await startHop('consume', 'bench/budget-hops.ts', { HOP: 'consume', NATS_URL, BENCH_PREFIX: deliveryPrefix, BENCH_DURABLE: durable }, procs);
-    const acked = async () => (await jsm.consumers.info(dSubjects.stream, durable)).ack_floor.stream_seq;
-    log('\n(g) durable consumer delivery with ack through libs/events (bus.consume), the consumer\'s process only');
-    const delivery = await both('consumer delivery', () => dBus.publishEvent(payloadExecuted(randomUUID(), new Date().toISOString())), async () => ({ consumer: [childOf(procs, 'consume')] }), acked);
-    return { nats, publish, delivery };
+    log('\n(g) durable consumer delivery with ack through libs/events (bus.consumeBatch, as consumeIdempotently runs on NATS), the consumer\'s process only, per event delivered');
+    const delivery = await deliveryHop(procs, dBus, jsm, dSubjects.stream, durable);
+    return { nats, publish, delivery, natsIdle };
   } finally {
     for (const b of buses) await b.close().catch(() => {});
     for (const s of [subjects.stream, createSubjects(deliveryPrefix).stream]) await jsm.streams.delete(s).catch(() => {});
     await admin.close();
   }
+}
+
+type Delivery = HopFigures & { batch: Record<'c1' | 'c64', { events_per_batch: number; backlog_after: number }> };
+
+/**
+ * (g): publishers at c1 and c64 against the consumer; the consumer's CPU per event delivered (the ack floor's
+ * advance, not the publishes), deliveries/s beside publishes/s, the events per handler call and the backlog
+ * (pending + unacked) left when the publishers stop, which stays small when the consumer keeps up.
+ */
+async function deliveryHop(procs: ServiceProcess[], dBus: NatsBus, jsm: Awaited<ReturnType<typeof jetstreamManager>>, stream: string, durable: string): Promise<Delivery> {
+  const info = () => jsm.consumers.info(stream, durable);
+  const acked = async () => (await info()).ack_floor.stream_seq;
+  const p = procs.find((x) => x.name === 'consume')!;
+  const counters = () => {
+    const all = [...p.output().matchAll(/batches (\d+) events (\d+)/g)];
+    const m = all[all.length - 1];
+    return { batches: Number(m?.[1] ?? 0), events: Number(m?.[2] ?? 0) };
+  };
+  const publish = () => dBus.publishEvent(payloadExecuted(randomUUID(), new Date().toISOString()));
+  const out: Partial<Delivery> = {};
+  const batch: Partial<Delivery['batch']> = {};
+  for (const c of [1, 64] as const) {
+    const k0 = counters();
+    const f = await closedLoop(c, publish, async () => ({ consumer: [childOf(procs, 'consume')] }), acked);
+    const i = await info();
+    await sleep(300);
+    const k1 = counters();
+    batch[`c${c}`] = { events_per_batch: round2((k1.events - k0.events) / Math.max(1, k1.batches - k0.batches)), backlog_after: i.num_pending + i.num_ack_pending };
+    show(`consumer delivery c${c}`, f);
+    log(`    ${batch[`c${c}`]!.events_per_batch} events per handler call; backlog when the publishers stopped ${batch[`c${c}`]!.backlog_after}`);
+    out[`c${c}`] = f;
+  }
+  return { c1: out.c1!, c64: out.c64!, batch: batch as Delivery['batch'] };
 }
 
 /** (d) one durable commit of an execution row and its outbox rows through apps/execution's recorder. */
@@ -349,6 +399,9 @@ async function main(): Promise<void> {
   const sum = (c: 'c1' | 'c64') => (Object.keys(HOPS_PER_EXECUTE) as (keyof typeof HOPS_PER_EXECUTE)[]).reduce((s, k) => s + HOPS_PER_EXECUTE[k] * hops[k][c].cpu_ms, 0);
   const bound = round3(sum('c64'));
   const boundFull = round3(bound + EXTRA_DELIVERIES_FULL * hops.delivery.c64.cpu_ms);
+  // (g) at c64 runs the consumer at the publishers' c64 rate, in large batches; at c1's rate, nearer what the sum
+  // allows, its batches are of one or two events.
+  const boundSlowDelivery = round3(bound - hops.delivery.c64.cpu_ms + hops.delivery.c1.cpu_ms);
   const boundBare = round3(bound - hops.grpc.c64.cpu_ms + req.grpcRaw.c64.cpu_ms);
   const boundRps = Math.round((CORES * 1000) / bound);
   const boundRpsFull = Math.round((CORES * 1000) / boundFull);
@@ -363,13 +416,15 @@ async function main(): Promise<void> {
   const load1 = loadAverage();
   log(`\nOne execute = ${Object.entries(HOPS_PER_EXECUTE).map(([k, n]) => `${n}x ${k}`).join(' + ')} (c64 CPU per hop)`);
   for (const [k, n] of Object.entries(HOPS_PER_EXECUTE)) log(`  ${k.padEnd(9)} ${n} x ${hops[k as keyof typeof hops].c64.cpu_ms} ms`);
-  log(`  lower bound: ${bound} ms CPU per execute (${boundFull} ms with evolution and semantic-pool consuming too; ${boundBare} ms with bare grpc-js for the gRPC hop)`);
-  log(`  bound rps on ${CORES} cores = ${CORES} x 1000 / ${bound} = ${boundRps} (${boundRpsFull} full deployment)`);
+  log(`  the hops' sum: ${bound} ms CPU per execute, the services' own work left out (${boundFull} ms with evolution and semantic-pool consuming too; ${boundBare} ms with bare grpc-js for the gRPC hop)`);
+  log(`  with (g) at its c1 rate (${hops.delivery.c1.rps} deliveries/s, ${bus.delivery.batch.c1.events_per_batch} events per handler call) instead: ${boundSlowDelivery} ms`);
+  log(`  the sum's rps on ${CORES} cores = ${CORES} x 1000 / ${bound} = ${boundRps} (${boundRpsFull} full deployment)`);
   log(`  target = max(0.45 x floor ${floorRps}, 2 x MCP peer ${req.mcp.c64.rps}) = ${target} rps   bound / target ${round2(boundRps / target)}`);
-  log(`  in CPU: 0.45x the floor allows ${cpuAllowed} ms per execute (floor ${req.floor.c64.cpu_ms} ms client + server / 0.45); the bound is ${round2(bound / cpuAllowed)}x that`);
+  log(`  in CPU: 0.45x the floor allows ${cpuAllowed} ms per execute (floor ${req.floor.c64.cpu_ms} ms client + server / 0.45); the hops' sum is ${round2(bound / cpuAllowed)}x that`);
+  log(`  2x the MCP peer allows ${round3(req.mcp.c64.cpu_ms / 2)} ms per execute (the peer's ${req.mcp.c64.cpu_ms} ms / 2); the hops' sum is ${round2(bound / (req.mcp.c64.cpu_ms / 2))}x that`);
   log(`  the floor's CPU predicts ${floorPredicted} rps for it; measured ${floorRps} (the CPU arithmetic over-predicts by ${round2(floorPredicted / floorRps)}x here)`);
-  log(`  c1 latency lower bound (p50s of http + grpc + nats + commit) ${latency} ms against 2 ms; the commit alone ${hops.commit.c1.p50_ms} ms`);
-  log(`  load average ${load0.join(' ')} before, ${load1.join(' ')} after`);
+  log(`  c1 latency of the synchronous hops (p50s of http + grpc + nats + commit) ${latency} ms against 2 ms; the commit alone ${hops.commit.c1.p50_ms} ms`);
+  log(`  load average ${load0.join(' ')} before, ${load1.join(' ')} after; nats-server idle ${bus.natsIdle} ms CPU/s`);
   const flat = Object.fromEntries(
     Object.entries({ ...hops, grpc_bare: req.grpcRaw, floor: req.floor, mcp: req.mcp }).flatMap(([k, h]) => (['c1', 'c64'] as const).flatMap((c) => [[`${k}_cpu_ms_${c}`, h[c].cpu_ms], [`${k}_rps_${c}`, h[c].rps], [`${k}_p50_ms_${c}`, h[c].p50_ms], [`${k}_p99_ms_${c}`, h[c].p99_ms]])),
   );
@@ -378,17 +433,24 @@ async function main(): Promise<void> {
       cores: CORES,
       load_average_before: load0,
       load_average_after: load1,
+      nats_server_idle_cpu_ms_per_s: bus.natsIdle,
+      delivery_batch: bus.delivery.batch,
+      delivery_publish_rps_c1: bus.delivery.c1.calls_rps,
+      delivery_publish_rps_c64: bus.delivery.c64.calls_rps,
+      mcp_cpu_ms_allowed_per_execute: round3(req.mcp.c64.cpu_ms / 2),
       ...flat,
       floor_server_cpu_ms_c64: req.floor.c64.by['server'],
       hops_per_execute: HOPS_PER_EXECUTE,
       bound_cpu_ms_per_execute: bound,
       bound_cpu_ms_per_execute_full: boundFull,
       bound_cpu_ms_per_execute_bare_grpc: boundBare,
+      bound_cpu_ms_per_execute_delivery_c1: boundSlowDelivery,
       bound_rps: boundRps,
       bound_rps_full: boundRpsFull,
       target_rps: target,
       floor_cpu_ms_allowed_per_execute: cpuAllowed,
       bound_to_allowed_cpu: round2(bound / cpuAllowed),
+      bound_to_mcp_allowed_cpu: round2(bound / (req.mcp.c64.cpu_ms / 2)),
       pg_settings: commit.settings,
       bound_to_target: round2(boundRps / target),
       floor_rps_predicted_from_cpu: floorPredicted,
