@@ -419,7 +419,7 @@ async function main(): Promise<void> {
   log(`  the hops' sum: ${bound} ms CPU per execute, the services' own work left out (${boundFull} ms with evolution and semantic-pool consuming too; ${boundBare} ms with bare grpc-js for the gRPC hop)`);
   log(`  with (g) at its c1 rate (${hops.delivery.c1.rps} deliveries/s, ${bus.delivery.batch.c1.events_per_batch} events per handler call) instead: ${boundSlowDelivery} ms`);
   log(`  the sum's rps on ${CORES} cores = ${CORES} x 1000 / ${bound} = ${boundRps} (${boundRpsFull} full deployment)`);
-  log(`  target = max(0.45 x floor ${floorRps}, 2 x MCP peer ${req.mcp.c64.rps}) = ${target} rps   bound / target ${round2(boundRps / target)}`);
+  log(`  target = max(0.45 x floor ${floorRps}, 2 x MCP peer ${req.mcp.c64.rps}) = ${target} rps   sum rps / target ${round2(boundRps / target)}`);
   log(`  in CPU: 0.45x the floor allows ${cpuAllowed} ms per execute (floor ${req.floor.c64.cpu_ms} ms client + server / 0.45); the hops' sum is ${round2(bound / cpuAllowed)}x that`);
   log(`  2x the MCP peer allows ${round3(req.mcp.c64.cpu_ms / 2)} ms per execute (the peer's ${req.mcp.c64.cpu_ms} ms / 2); the hops' sum is ${round2(bound / (req.mcp.c64.cpu_ms / 2))}x that`);
   log(`  the floor's CPU predicts ${floorPredicted} rps for it; measured ${floorRps} (the CPU arithmetic over-predicts by ${round2(floorPredicted / floorRps)}x here)`);
