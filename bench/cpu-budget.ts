@@ -20,7 +20,7 @@
 // traffic too (its idle rate is printed before the bus hops). Figures only, no assertions. The last line is one
 // JSON object with every figure.
 // Needs PostgreSQL (DATABASE_URL, default the local one) and NATS JetStream (NATS_URL).
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Agent as HttpAgent, request } from 'node:http';
@@ -34,6 +34,7 @@ import { migrate, openDb } from '@parley/storage';
 import { createTestDatabase, freePort, startProcess, uniquePrefix, type ServiceProcess } from '@parley/testkit';
 import { createRecorder } from '../apps/execution/src/recorder';
 import { quantiles } from './load';
+import { cpuSeconds, pidsByName } from './proc';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -49,30 +50,8 @@ const round3 = (x: number) => Number(x.toFixed(3));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
 
-/** CPU seconds (user + system) of a process, from /proc/PID/stat; 0 when it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in USER_HZ ticks (100 on Linux)
-  } catch {
-    return 0;
-  }
-}
-
 /** The machine's nats-server processes. */
-function natsPids(): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('nats-server')) out.push(Number(d));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
+const natsPids = (): number[] => pidsByName((comm) => comm.startsWith('nats-server'));
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 

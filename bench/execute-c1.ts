@@ -10,6 +10,7 @@ import { Agent as HttpAgent, request } from 'node:http';
 import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { SECONDS, load } from './load';
 import { parseStraceSummary, startTracer } from './strace-probe';
+import { cpuSeconds } from './proc';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -20,17 +21,6 @@ const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'execute', params: 
 
 // PROBE_PROFILE=DIR: a --cpu-prof profile of every process, one directory each.
 const profileArgs = (name: string): string[] => (process.env['PROBE_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['PROBE_PROFILE']}/${name}`] : []);
-
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const g = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(g[11]) + Number(g[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 function poster(url: string, key: string): () => Promise<boolean> {
   const agent = new HttpAgent({ keepAlive: true, maxSockets: 128 });

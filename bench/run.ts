@@ -15,7 +15,6 @@
 // BENCH_PROFILE=DIR writes a --cpu-prof profile of every Parley process into DIR; BENCH_ONLY=validate runs (a) alone.
 // Needs PostgreSQL and NATS JetStream (DATABASE_URL / NATS_URL, default the local ones).
 // The last line is one JSON object with the figures.
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent as HttpAgent, request } from 'node:http';
 import { connect } from '@nats-io/transport-node';
@@ -26,6 +25,7 @@ import { addPayloadFormats, compilePayloadValidator, payloadJsonSchema } from '@
 import { createTestDatabase, freePort, startProcess, testIdentity, uniquePrefix, waitReady, type ServiceProcess } from '@parley/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { SECONDS, load, type LoadResult } from './load';
+import { cpuSeconds, pidsByName } from './proc';
 
 const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: Ajv2020) => void;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -87,32 +87,8 @@ function validationBench(): { validate_per_s: number; ajv_per_s: number; validat
 }
 
 
-/** CPU seconds (user + system) a process has used, from /proc/PID/stat; 0 when it is gone. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in USER_HZ ticks (100 on Linux)
-  } catch {
-    return 0;
-  }
-}
-
 /** The PIDs of the machine's PostgreSQL and nats-server processes (shared with anything else running). */
-function servicePids(): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const comm = readFileSync(`/proc/${d}/comm`, 'utf8').trim();
-      if (comm === 'postgres' || comm.startsWith('nats-server')) out.push(Number(d));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
+const servicePids = (): number[] => pidsByName((comm) => comm === 'postgres' || comm.startsWith('nats-server'));
 
 interface Measured extends LoadResult {
   /** CPU milliseconds per successful call over the system under test's own processes. */
