@@ -504,6 +504,13 @@ export class Lexicon {
     return this.wn.baseForms(w, 'v').some((b) => b !== w);
   }
 
+  /** A verb's -ing form ("flapping", "dropping"; not "ring", "string", whose base is the word itself). */
+  isIngForm(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w) || !w.endsWith('ing')) return false;
+    return this.wn.baseForms(w, 'v').some((b) => b !== w);
+  }
+
   /** Whether the noun is written in the plural, as WordNet's morphology reads it ("women", "kids"; not "boss", "guide"). */
   isPluralNoun(word: string): boolean {
     const w = word.toLowerCase();
