@@ -1913,7 +1913,7 @@ const SNAKE_VALUE = /^[a-z]+(_[a-z]+)+$/;
  * that say what happened ("packet loss", "high temperature", "CPU load high"), at least one of them a state or an
  * event (an adjective or adverb, a verb form, a noun for something that happens), none a word of the key's own
  * name ("alarm"). Every span of such a run is proposed, less sure than an example's phrase; whatever another key
- * takes first is not in it.
+ * takes first is not in it. A span off the examples' naming convention (`offConvention`) is proposed under the threshold.
  */
 function snakeNames(c: Ctx, k: KeyPlan): void {
   if (!k.snakeNames) return;
