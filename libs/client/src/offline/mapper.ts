@@ -1883,7 +1883,7 @@ const OFF_CONVENTION_CONFIDENCE = 0.3;
 interface NamingConvention {
   /** Some example value begins with an inflected verb ("lost_power"): a name may. */
   readonly verbFirst: boolean;
-  /** Some example value has a verb's -ing form ("link_flapping"): a name may. */
+  /** Some example value has a verb's -ing form ("link_dropping_packets"): a name may. */
   readonly ing: boolean;
 }
 
@@ -1898,7 +1898,8 @@ function namingConvention(c: Ctx, k: KeyPlan): NamingConvention {
 /**
  * Whether a name made of the user's words is off the template's naming convention: the template's example names say
  * the thing and its state (base_station_out_of_service, link_down, optical_power_low), so a name that opens with an
- * inflected verb ("lost_power", "reported_dropped_calls") or has an -ing form ("hub_flapping", "dropping_packets") says
+ * inflected verb ("lost_power", "reported_dropped_calls") or has an -ing form ("dropping_packets"; not a gerund WordNet lists
+ * as a noun, "cooling_failure") says
  * what someone did or what is going on, in the user's words, unless the examples themselves do. Such a name is not
  * sent: its phrase goes to `other` with the key suggested at a low confidence (`below_threshold`).
  */
