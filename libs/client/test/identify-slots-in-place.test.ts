@@ -117,8 +117,11 @@ describe('a numeral in its place, and what counts a noun', () => {
   });
 
   it('so terse fault reports score at least as without the rule', async () => {
-    // The scores of these reports before any rule on numerals (the same weights, the same mapper).
-    for (const [words, before] of [['BTS 4410 fails', 0.302], ['site 4410 keeps dropping since 6', 0.524], ['site 12 down, 12 customers affected', 1], ['site 4410 goes down every night', 0.67]] as const) {
+    // The scores of these reports before any rule on numerals (the same weights, the same mapper). "keeps dropping"
+    // was 0.524 while the mapper sent `keeps_dropping` as an alarm name barely over the threshold; a name off the
+    // template's naming convention is now only suggested (at 0.3, offline-alarm-naming-convention.test.ts), so the
+    // report's score is 0.51 whatever the numeral rule does, and that is its floor here.
+    for (const [words, before] of [['BTS 4410 fails', 0.302], ['site 4410 keeps dropping since 6', 0.51], ['site 12 down, 12 customers affected', 1], ['site 4410 goes down every night', 0.67]] as const) {
       const id = await client.identifyScenario(words, { ...REF, catalog });
       expect(id.scenario, words).toBe('fault_management');
       expect(id.score, words).toBeGreaterThanOrEqual(before);

@@ -526,6 +526,25 @@ export const TEXT_PATHS: readonly TextPath[] = [
     },
   },
   {
+    // A name made of the user's words held to the template's naming convention (draft-zhou §6.1, `namingConvention`,
+    // `offConvention`, `Lexicon.isIngForm`): the outside string as a snake_case example value of the key's description
+    // and as the words of an opening verb or an -ing form in the utterance. Cut as above.
+    name: 'client mapUtterance (offline mapper, an alarm name off the template\'s naming convention)',
+    files: ['libs/client/src/offline/mapper.ts', 'libs/client/src/offline/lexicon.ts'],
+    run: async (t) => {
+      const cut = t.slice(0, 2000);
+      const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));
+      const fault = {
+        ...faultManagementTemplate,
+        keys: faultManagementTemplate.keys.map((k) => (k.key_name === 'alarm_type' ? { ...k, semantic_description: `Type of the alarm, in snake_case. Example mapping: 'a' -> '${cut}'; 'b' -> 'lost_${cut}'; 'c' -> 'link_down'.` } : k)),
+      };
+      return [
+        await client.mapUtterance(faultManagementTemplate, `switch ${cut} lost ${cut} cooling, ${cut}ing frames, ${cut} flapping`, REF).catch(refused),
+        await client.mapUtterance(fault, `switch SW-4 lost cooling, ${cut}`, REF).catch(refused),
+      ];
+    },
+  },
+  {
     // Values said in other words (draft-zhou §6.1): the outside string's words read for their first WordNet meaning
     // (`Lexicon.meaningWords`, `enumMeanings`), framed as a likeness ("look like …", "…-like"), beside an agreeing word,
     // as an ordinal before a noun (`ordinalOutOfPlace`), a switch by its result's adjective (`resultAdjectives`). Cut as

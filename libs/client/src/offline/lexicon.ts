@@ -504,6 +504,17 @@ export class Lexicon {
     return this.wn.baseForms(w, 'v').some((b) => b !== w);
   }
 
+  /**
+   * A verb's -ing form that WordNet has no noun for ("dropping", "rebooting"): not "ring", "string", whose base is the
+   * word itself, nor a gerund WordNet lists as a noun ("cooling", "heating", "building", "wiring": "cooling failure"
+   * names a thing and its state).
+   */
+  isIngForm(word: string): boolean {
+    const w = word.toLowerCase();
+    if (!this.wn || !LOOKUP_WORD.test(w) || !w.endsWith('ing') || this.wn.lookup(w, 'n')) return false;
+    return this.wn.baseForms(w, 'v').some((b) => b !== w);
+  }
+
   /** Whether the noun is written in the plural, as WordNet's morphology reads it ("women", "kids"; not "boss", "guide"). */
   isPluralNoun(word: string): boolean {
     const w = word.toLowerCase();

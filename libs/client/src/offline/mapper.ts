@@ -1876,18 +1876,52 @@ const MAX_SNAKE_WORDS = 4;
 /** Barely over the default threshold: a name made of the user's words is a guess, and weak evidence of the scenario. */
 const SNAKE_CONFIDENCE = 0.52;
 
+/** Under the threshold: a name off the template's naming convention goes to `other`, the key suggested (draft-zhou §6.1). */
+const OFF_CONVENTION_CONFIDENCE = 0.3;
+
+/** The verb forms the key's own snake_case example values use (draft-zhou §6.1: the template's examples are the names it expects). */
+interface NamingConvention {
+  /** Some example value begins with an inflected verb ("lost_power"): a name may. */
+  readonly verbFirst: boolean;
+  /** Some example value has a verb's -ing form ("link_dropping_packets"): a name may. */
+  readonly ing: boolean;
+}
+
+function namingConvention(c: Ctx, k: KeyPlan): NamingConvention {
+  const values = k.phrases.flatMap((ex) => (typeof ex.value === 'string' && ex.value.length <= 128 && SNAKE_VALUE.test(ex.value) ? [ex.value.split('_')] : []));
+  return {
+    verbFirst: values.some((w) => c.lex.isFiniteVerbForm(w[0] as string)),
+    ing: values.some((w) => w.some((x) => c.lex.isIngForm(x))),
+  };
+}
+
+/**
+ * Whether a name made of the user's words is off the template's naming convention: the template's example names say
+ * the thing and its state (base_station_out_of_service, link_down, optical_power_low), so a name that opens with an
+ * inflected verb ("lost_power", "reported_dropped_calls") or has an -ing form ("dropping_packets"; not a gerund WordNet lists
+ * as a noun, "cooling_failure") says
+ * what someone did or what is going on, in the user's words, unless the examples themselves do. Such a name is not
+ * sent: its phrase goes to `other` with the key suggested at a low confidence (`below_threshold`).
+ */
+function offConvention(c: Ctx, convention: NamingConvention, words: readonly Token[]): boolean {
+  if (!convention.verbFirst && c.lex.isFiniteVerbForm((words[0] as Token).lower)) return true;
+  return !convention.ing && words.some((t) => c.lex.isIngForm(t.lower));
+}
+const SNAKE_VALUE = /^[a-z]+(_[a-z]+)+$/;
+
 /**
  * A key that takes a snake_case name made of the user's words (KeyPlan.snakeNames): English words of one clause
  * that say what happened ("packet loss", "high temperature", "CPU load high"), at least one of them a state or an
  * event (an adjective or adverb, a verb form, a noun for something that happens), none a word of the key's own
  * name ("alarm"). Every span of such a run is proposed, less sure than an example's phrase; whatever another key
- * takes first is not in it.
+ * takes first is not in it. A span off the examples' naming convention (`offConvention`) is proposed under the threshold.
  */
 function snakeNames(c: Ctx, k: KeyPlan): void {
   if (!k.snakeNames) return;
   // Words of the keys' names and enum values ("alarm", "diagnosis", "network", "major") say which key or value,
   // not what happened.
   const names = c.plan.keys.flatMap((x) => [...x.nameWords, ...x.enumForms.filter((f) => f.via === 'value').flatMap((f) => f.words)]);
+  const convention = namingConvention(c, k);
   const fits = (t: Token, i: number) =>
     t.kind === 'word' &&
     (c.lex.known(t.lower) || SNAKE_INNER.has(t.lower) || t.upper) &&
@@ -1926,7 +1960,8 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && templateWord(c, t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
-        c.out.push({ key: k.name, value, confidence: SNAKE_CONFIDENCE, tokens: idx, rule: 'snake_name' });
+        const confidence = offConvention(c, convention, words) ? OFF_CONVENTION_CONFIDENCE : SNAKE_CONFIDENCE;
+        c.out.push({ key: k.name, value, confidence, tokens: idx, rule: 'snake_name' });
       }
     }
     i = j;
