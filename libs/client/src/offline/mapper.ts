@@ -20,7 +20,7 @@ import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
 import { MAX_DESCRIPTION_CHARS } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
-import { LIGHT_WORDS, MAX_PATTERN_INPUT, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
+import { LIGHT_WORDS, MAX_PATTERN_INPUT, SNAKE_CASE, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
@@ -1887,8 +1887,15 @@ interface NamingConvention {
   readonly ing: boolean;
 }
 
+/** The key's snake_case example values ("link_down"), each once (64 characters at most). */
+function snakeExampleValues(k: KeyPlan): Set<string> {
+  const values = new Set<string>();
+  for (const ex of k.phrases) if (typeof ex.value === 'string' && ex.value.length <= 64 && SNAKE_CASE.test(ex.value)) values.add(ex.value);
+  return values;
+}
+
 function namingConvention(c: Ctx, k: KeyPlan): NamingConvention {
-  const values = k.phrases.flatMap((ex) => (typeof ex.value === 'string' && ex.value.length <= 128 && SNAKE_VALUE.test(ex.value) ? [ex.value.split('_')] : []));
+  const values = [...snakeExampleValues(k)].map((v) => v.split('_'));
   return {
     verbFirst: values.some((w) => c.lex.isFiniteVerbForm(w[0] as string)),
     ing: values.some((w) => w.some((x) => c.lex.isIngForm(x))),
@@ -1898,16 +1905,15 @@ function namingConvention(c: Ctx, k: KeyPlan): NamingConvention {
 /**
  * Whether a name made of the user's words is off the template's naming convention: the template's example names say
  * the thing and its state (base_station_out_of_service, link_down, optical_power_low), so a name that opens with an
- * inflected verb ("lost_power", "reported_dropped_calls") or has an -ing form ("dropping_packets"; not a gerund WordNet lists
- * as a noun, "cooling_failure") says
- * what someone did or what is going on, in the user's words, unless the examples themselves do. Such a name is not
- * sent: its phrase goes to `other` with the key suggested at a low confidence (`below_threshold`).
+ * inflected verb ("lost_power", "reported_dropped_calls") or has a verb's -ing form ("dropping_packets"; not a gerund
+ * WordNet lists as a noun, "cooling_failure") says what someone did or what is going on, in the user's words, unless
+ * the examples themselves do. Such a name is not sent: its phrase goes to `other` with the key suggested at a low
+ * confidence (`below_threshold`).
  */
 function offConvention(c: Ctx, convention: NamingConvention, words: readonly Token[]): boolean {
   if (!convention.verbFirst && c.lex.isFiniteVerbForm((words[0] as Token).lower)) return true;
   return !convention.ing && words.some((t) => c.lex.isIngForm(t.lower));
 }
-const SNAKE_VALUE = /^[a-z]+(_[a-z]+)+$/;
 
 /**
  * A key that takes a snake_case name made of the user's words (KeyPlan.snakeNames): English words of one clause
@@ -1990,9 +1996,7 @@ const SPLIT_VALUE_CONFIDENCE = 0.62;
  * own phrase, matched whole, is surer still.
  */
 function valuesApart(c: Ctx, k: KeyPlan): void {
-  const values = new Set<string>();
-  for (const ex of k.phrases) if (typeof ex.value === 'string' && ex.value.length <= 64 && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) values.add(ex.value);
-  for (const value of values) {
+  for (const value of snakeExampleValues(k)) {
     const words = value.split('_');
     const next = words.map((w) => nextInClause(c, w));
     for (let i = 0; i < c.tokens.length; i++) {

@@ -148,7 +148,7 @@ export const LIGHT_WORDS: ReadonlySet<string> = new Set(['make', 'get', 'give', 
 /** Description words that say an event lies behind ("when the fault occurred"). */
 const PAST_MARKERS = /\b(occurred|happened|started|began|raised|detected|observed|was|were|since|last)\b/i;
 /** A snake_case name ("link_down"). */
-const SNAKE_CASE = /^[a-z]+(_[a-z]+)+$/;
+export const SNAKE_CASE = /^[a-z]+(_[a-z]+)+$/;
 /** Patterns run on tokens this long at most. */
 export const MAX_PATTERN_INPUT = 128;
 
@@ -367,7 +367,7 @@ function readExample(ex: ExamplePair, acc: KeyLearning, shared: TemplateLearning
     }
     if (words.length > 0) phrases.push({ words, value: ex.value, source: ex.source });
     // A snake_case value says its meaning too ('link_down'): its words are a phrase for it.
-    if (kind === 'string' && typeof ex.value === 'string' && /^[a-z]+(_[a-z]+)+$/.test(ex.value)) {
+    if (kind === 'string' && typeof ex.value === 'string' && SNAKE_CASE.test(ex.value)) {
       const valueWords = ex.value.split('_').filter((w) => !FUNCTION_WORDS.has(w));
       if (valueWords.length >= 2 && valueWords.join(' ') !== words.join(' ')) phrases.push({ words: valueWords, value: ex.value, source: ex.value.replace(/_/g, ' ') });
     }
