@@ -1,6 +1,6 @@
 import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } from '@parley/examples';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { glossTokens, GLOSSES, PHRASE_GLOSSES } from '../src/offline/glossary';
+import { glossTokens, GLOSSES, phraseGlosses } from '../src/offline/glossary';
 import { tokenize } from '../src/offline/text';
 import type { Lexicon } from '../src/offline/lexicon';
 import { loadLexicon, map } from './offline-fixture';
@@ -29,13 +29,47 @@ describe('a dictionary entry of several words', () => {
     expect(glossTokens(tokenize('un turista en clase'), (w) => lex.known(w)).map((t) => t.lower)).toEqual(['un', 'turista', 'en', 'class']);
   });
 
-  it('is kept apart from the one-word glosses, and no phrase has fewer gloss words than words', () => {
+  it('is kept apart from the one-word glosses, and a phrase of more words than its gloss is refused loudly', () => {
     expect(GLOSSES.has('fuera de servicio')).toBe(false);
-    for (const [first, list] of PHRASE_GLOSSES) for (const p of list) expect(p.gloss.length, first).toBeGreaterThanOrEqual(p.rest.length + 1);
+    expect(() => phraseGlosses([['down', ['fuera de servicio']]])).toThrow(/more words than its gloss/);
+    expect(phraseGlosses([['out of service', ['fuera de servicio']]]).get('fuera')).toEqual([{ rest: ['de', 'servicio'], gloss: ['out', 'of', 'service'] }]);
   });
 
-  it('leaves an English sentence as said', () => {
-    expect(glossTokens(tokenize('the basso sang low'), (w) => lex.known(w)).map((t) => t.lower)).toEqual(['the', 'basso', 'sang', 'low']);
+  it('is not read where its last word heads a name ("außer Betrieb Nord": all but plant North)', async () => {
+    for (const text of ['Alle Standorte außer Betrieb Nord melden einen Glasfaserbruch seit 04:10', 'Die Basisstation 12 außer Betrieb 3 meldet Stromausfall seit 04:10']) {
+      expect((await map(faultManagementTemplate, text)).payload['alarm_type'], text).not.toBe('base_station_out_of_service');
+    }
+  });
+});
+
+describe('words of the dictionaries that misfire on ordinary sentences are not glossed', () => {
+  it('leaves an English sentence with a place name as said (Baja, Basse-Terre are places, not "low")', async () => {
+    expect((await map(flightBookingTemplate, 'book a flight from Denver to Baja on Monday')).payload['destination']).toBe('Baja');
+    const book = await map(flightBookingTemplate, 'book premier seats from Denver to Baja on Monday');
+    expect(book.payload['destination']).toBe('Baja');
+    expect(book.payload['cabin_class']).toBeUndefined();
+    expect((await map(faultManagementTemplate, 'Site 12 at the Baja depot: fiber cut since 04:10')).payload['alarm_type']).toBe('fiber_cut');
+    expect(glossTokens(tokenize('Fiber cut near Basse-Terre, site 4 down'), (w) => lex.known(w)).map((t) => t.lower)).not.toContain('low');
+  });
+
+  it('reads Spanish "bajo" (under) and "baja" (low priority) as no alarm', async () => {
+    for (const text of ['el enlace de fibra bajo el puente está cortado desde las 04:10', 'estación base 8803 sin corriente, prioridad baja']) {
+      const a = (await map(faultManagementTemplate, text)).payload['alarm_type'];
+      expect(a === undefined || !String(a).includes('low'), `${text}: ${String(a)}`).toBe(true);
+    }
+  });
+
+  it('does not cut 低 out of other Chinese words (低优先级, 最低价, 降低)', async () => {
+    expect((await map(faultManagementTemplate, '基站 8803 电源中断，低优先级')).payload['alarm_type']).toBe('power_down');
+    for (const text of ['帮我订周一北京到上海最低价的机票', '站点 12 的 CPU 使用率降低了']) {
+      expect(glossTokens(tokenize(text), (w) => lex.known(w)).map((t) => t.lower), text).not.toContain('low');
+    }
+  });
+
+  it('does not read Russian "не работает" (does not work, of any subject) as a base station out of service', async () => {
+    for (const text of ['базовая станция 5 работает, только линк не работает с 04:10', 'инженер не работает по выходным, на базовой станции 5 обрыв волокна с 04:10']) {
+      expect((await map(faultManagementTemplate, text)).payload['alarm_type'], text).not.toBe('base_station_out_of_service');
+    }
   });
 });
 

@@ -84,8 +84,10 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['link', ['lien', 'liaison', 'verbindung', 'enlace', 'collegamento', 'канал', 'линк', 'وصلة', 'رابط', '链路', '鏈路', 'リンク', '링크']],
   ['line', ['ligne', 'leitung', 'línea', 'linea', 'линия', 'خط', '线路', '回線', '회선']],
   ['down', ['coupé', 'coupée', 'hors', 'abgeschaltet', 'недоступен', 'متوقف', '中断', '停止', '断']],
-  ['out of service', ['außer betrieb', 'ausser betrieb', 'hors service', 'fuera de servicio', 'fuori servizio', 'fora de serviço', 'не работает', 'не работают', 'خارج الخدمة', '退服', '退出服务', '退出服務']],
-  ['low', ['bas', 'basse', 'niedrig', 'niedrige', 'niedriger', 'bajo', 'baja', 'basso', 'bassa', 'низкий', 'низкая', 'низкое', 'منخفض', 'منخفضة', '低', '低い', '낮은', '낮음']],
+  // Not glossed (they misfire on ordinary sentences): "не работает" (anything that does not work, of any subject),
+  // and the single words for "low" ("bajo" is above all "under", "Baja"/"Basse-Terre" are places, 低 is part of
+  // other words: 最低价, 降低, 低优先级); only the phrase 过低 "too low" is read whole.
+  ['out of service', ['außer betrieb', 'ausser betrieb', 'hors service', 'fuera de servicio', 'fuori servizio', 'fora de serviço', 'خارج الخدمة', '退服', '退出服务', '退出服務']],
   ['too low', ['过低', '過低']],
   ['optical power', ['光功率', '光パワー', '광파워']],
   ['cut', ['coupure', 'unterbrechung', 'corte', 'interruzione', 'обрыв', 'قطع', '切断']],
@@ -131,7 +133,7 @@ export const GLOSSES: ReadonlyMap<string, readonly string[]> = (() => {
 })();
 
 /** A dictionary entry of several words ("fuera de servicio"): its words after the first, and its English gloss. */
-interface PhraseGloss {
+export interface PhraseGloss {
   readonly rest: readonly string[];
   readonly gloss: readonly string[];
 }
@@ -142,13 +144,15 @@ interface PhraseGloss {
  * ("servicio" alone is a service, "turista" a tourist). Only phrases whose gloss has at least as many words, so each
  * word of the phrase reads as one or more words of the gloss, in order (`phraseAt`).
  */
-export const PHRASE_GLOSSES: ReadonlyMap<string, readonly PhraseGloss[]> = (() => {
+export function phraseGlosses(entries: readonly (readonly [string, readonly string[]])[]): ReadonlyMap<string, readonly PhraseGloss[]> {
   const m = new Map<string, PhraseGloss[]>();
-  for (const [english, forms] of ENTRIES) {
+  for (const [english, forms] of entries) {
     const gloss = english.split(' ');
     for (const f of forms) {
       const words = f.split(' ');
-      if (words.length < 2 || words.length > gloss.length) continue;
+      if (words.length < 2) continue;
+      // A phrase of more words than its gloss could not give each word its share: refused loudly, not dropped.
+      if (words.length > gloss.length) throw new Error(`glossary: the phrase "${f}" has more words than its gloss "${english}"`);
       const [first, ...rest] = words as [string, ...string[]];
       m.set(first, [...(m.get(first) ?? []), { rest, gloss }]);
     }
@@ -156,12 +160,22 @@ export const PHRASE_GLOSSES: ReadonlyMap<string, readonly PhraseGloss[]> = (() =
   // Longest first: "fuera de servicio" before a shorter phrase of the same first word.
   for (const list of m.values()) list.sort((a, b) => b.rest.length - a.rest.length);
   return m;
-})();
+}
+
+export const PHRASE_GLOSSES: ReadonlyMap<string, readonly PhraseGloss[]> = phraseGlosses(ENTRIES);
 
 /** The phrase of the glossary that starts at token `i` (its words as written, one token each), if any. */
 function phraseAt(tokens: readonly Token[], i: number): PhraseGloss | undefined {
   const list = PHRASE_GLOSSES.get((tokens[i] as Token).lower);
-  return list?.find((p) => p.rest.every((w, n) => tokens[i + 1 + n]?.kind === 'word' && tokens[i + 1 + n]?.lower === w));
+  return list?.find((p) => p.rest.every((w, n) => tokens[i + 1 + n]?.kind === 'word' && tokens[i + 1 + n]?.lower === w) && !named(tokens[i + 1 + p.rest.length]));
+}
+
+/**
+ * A token right after a phrase that makes its last word a name's head, not the end of the phrase: a number or a
+ * capitalised word in the same clause ("außer Betrieb Nord", "außer Betrieb 3": all but plant North, plant 3).
+ */
+function named(next: Token | undefined): boolean {
+  return next !== undefined && (next.kind === 'number' || (next.kind === 'word' && next.capital && !next.upper));
 }
 
 /** The tokens of a glossed phrase: each of its `n` words reads as its share of the gloss, in order, offsets kept. */
