@@ -140,7 +140,7 @@ export interface PhraseGloss {
 
 /**
  * Forms of several space-separated words (a script with spaces: "außer betrieb", "fuera de servicio", "clase
- * turista", "не работает"), keyed by their first word: a dictionary translates the phrase, not its words one by one
+ * turista", "hors service"), keyed by their first word: a dictionary translates the phrase, not its words one by one
  * ("servicio" alone is a service, "turista" a tourist). Only phrases whose gloss has at least as many words, so each
  * word of the phrase reads as one or more words of the gloss, in order (`phraseAt`).
  */
