@@ -408,6 +408,21 @@ export const TEXT_PATHS: readonly TextPath[] = [
     run: (t) => client.mapUtterance(flightBookingTemplate, t, REF),
   },
   {
+    // Dictionary entries of several words read whole (draft-zhou §6.1, glossary.ts `PHRASE_GLOSSES`, `phraseAt`,
+    // `glossedPhrase`): the outside string around and inside phrases of the glossary, and the glossary's phrases
+    // repeated past the glosses read per utterance (`MAX_GLOSSED`). Cut as above: a MiB is refused at once.
+    name: 'client mapUtterance (offline mapper, glossed phrases of several words)',
+    files: ['libs/client/src/offline/glossary.ts'],
+    run: async (t) => {
+      const cut = t.length > 4000 ? t : t.slice(0, 1000);
+      const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));
+      return [
+        await client.mapUtterance(faultManagementTemplate, `Basisstation ${cut} außer Betrieb, fuera de ${cut} servicio, fuera de servicio ${cut}`, REF).catch(refused),
+        await client.mapUtterance(flightBookingTemplate, `${'clase turista '.repeat(80)}${cut} hors service`, REF).catch(refused),
+      ];
+    },
+  },
+  {
     // Self-corrections ("no wait, make it", "make that", "rather than") and clock times in words ("twenty past nine",
     // "6 this morning") around the outside text (draft-zhou §6.1).
     name: 'client mapUtterance (offline mapper, self-corrections and clock times in words)',

@@ -34,7 +34,7 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['passenger', ['passager', 'passagers', 'passagier', 'passagiere', 'pasajero', 'pasajeros', 'passeggero', 'passeggeri', 'пассажир', 'راكب', 'ركاب', '乘客', '乗客', '승객']],
   ['class', ['classe', 'klasse', 'clase', 'класс', 'классом', 'درجة', '舱', '艙', 'クラス', '클래스']],
   ['economy', ['économique', 'economique', 'éco', 'economy', 'económica', 'economica', 'económico', 'эконом', 'экономкласс', 'الاقتصادية', 'السياحية', 'エコノミー']],
-  ['economy class', ['经济舱', '經濟艙', 'エコノミークラス', '일반석', '이코노미석', '이코노미']],
+  ['economy class', ['经济舱', '經濟艙', 'エコノミークラス', '일반석', '이코노미석', '이코노미', 'clase turista', 'classe turistica', 'classe touriste', 'classe turística', 'classe econômica', 'classe economica']],
   ['premium economy', ['超级经济舱', '高端经济舱', 'プレミアムエコノミー', '프리미엄이코노미']],
   ['business', ['affaires', 'business', 'ejecutiva', 'negocios', 'бизнес', 'الأعمال', 'ビジネス', '비즈니스']],
   ['business class', ['商务舱', '商務艙', 'ビジネスクラス', '비즈니스석', '비즈니스클래스']],
@@ -68,6 +68,7 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['eye', ['œil', 'oeil', 'yeux', 'auge', 'augen', 'ojo', 'ojos', 'occhi', 'olhos', 'глаз', 'глаза', 'عين', 'عيون', 'العيون', '眼睛', '眼', '目', '눈']],
   ['enlarge', ['agrandir', 'vergrößern', 'vergroessern', 'agrandar', 'ingrandire', 'увеличить', 'تكبير', '放大', '大きく', '크게']],
   ['level', ['niveau', 'stufe', 'nivel', 'livello', 'уровень', 'مستوى', '级', '級', 'レベル', '레벨', '단계']],
+  ['slightly', ['légèrement', 'ligeramente', 'leggermente', 'levemente', 'слегка']],
   ['light', ['léger', 'légère', 'leicht', 'leichte', 'ligero', 'ligera', 'leggero', 'лёгкий', 'легкий', 'خفيف', '轻微', '軽め', '가볍게']],
   // Networks: fault_management's words.
   ['incident', ['incident', 'vorfall', 'incidente', 'инцидент', 'حادث', '事件', 'インシデント', '인시던트']],
@@ -83,6 +84,12 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['link', ['lien', 'liaison', 'verbindung', 'enlace', 'collegamento', 'канал', 'линк', 'وصلة', 'رابط', '链路', '鏈路', 'リンク', '링크']],
   ['line', ['ligne', 'leitung', 'línea', 'linea', 'линия', 'خط', '线路', '回線', '회선']],
   ['down', ['coupé', 'coupée', 'hors', 'abgeschaltet', 'недоступен', 'متوقف', '中断', '停止', '断']],
+  // Not glossed (they misfire on ordinary sentences): "не работает" (anything that does not work, of any subject),
+  // and the single words for "low" ("bajo" is above all "under", "Baja"/"Basse-Terre" are places, 低 is part of
+  // other words: 最低价, 降低, 低优先级); only the phrase 过低 "too low" is read whole.
+  ['out of service', ['außer betrieb', 'ausser betrieb', 'hors service', 'fuera de servicio', 'fuori servizio', 'fora de serviço', 'خارج الخدمة', '退服', '退出服务', '退出服務']],
+  ['too low', ['过低', '過低']],
+  ['optical power', ['光功率', '光パワー', '광파워']],
   ['cut', ['coupure', 'unterbrechung', 'corte', 'interruzione', 'обрыв', 'قطع', '切断']],
   ['fibre', ['fibre', 'glasfaser', 'fibra', 'волокно', 'ألياف', '光纤', '光ファイバ', '광섬유']],
   ['power', ['courant', 'strom', 'energía', 'corriente', 'питание', 'كهرباء', '电源', '電源', '전원']],
@@ -116,13 +123,66 @@ export const GLOSSES: ReadonlyMap<string, readonly string[]> = (() => {
   const m = new Map<string, readonly string[]>();
   for (const [english, forms] of ENTRIES) {
     for (const f of forms) {
-      // An English word that is the same in the other language ("filter", "base") needs no gloss.
-      if (f === english || m.has(f)) continue;
+      // An English word that is the same in the other language ("filter", "base") needs no gloss; a form of several
+      // words is a phrase (below).
+      if (f === english || m.has(f) || f.includes(' ')) continue;
       m.set(f, english.split(' '));
     }
   }
   return m;
 })();
+
+/** A dictionary entry of several words ("fuera de servicio"): its words after the first, and its English gloss. */
+export interface PhraseGloss {
+  readonly rest: readonly string[];
+  readonly gloss: readonly string[];
+}
+
+/**
+ * Forms of several space-separated words (a script with spaces: "außer betrieb", "fuera de servicio", "clase
+ * turista", "hors service"), keyed by their first word: a dictionary translates the phrase, not its words one by one
+ * ("servicio" alone is a service, "turista" a tourist). Only phrases whose gloss has at least as many words, so each
+ * word of the phrase reads as one or more words of the gloss, in order (`phraseAt`).
+ */
+export function phraseGlosses(entries: readonly (readonly [string, readonly string[]])[]): ReadonlyMap<string, readonly PhraseGloss[]> {
+  const m = new Map<string, PhraseGloss[]>();
+  for (const [english, forms] of entries) {
+    const gloss = english.split(' ');
+    for (const f of forms) {
+      const words = f.split(' ');
+      if (words.length < 2) continue;
+      // A phrase of more words than its gloss could not give each word its share: refused loudly, not dropped.
+      if (words.length > gloss.length) throw new Error(`glossary: the phrase "${f}" has more words than its gloss "${english}"`);
+      const [first, ...rest] = words as [string, ...string[]];
+      m.set(first, [...(m.get(first) ?? []), { rest, gloss }]);
+    }
+  }
+  // Longest first: "fuera de servicio" before a shorter phrase of the same first word.
+  for (const list of m.values()) list.sort((a, b) => b.rest.length - a.rest.length);
+  return m;
+}
+
+export const PHRASE_GLOSSES: ReadonlyMap<string, readonly PhraseGloss[]> = phraseGlosses(ENTRIES);
+
+/** The phrase of the glossary that starts at token `i` (its words as written, one token each), if any. */
+function phraseAt(tokens: readonly Token[], i: number): PhraseGloss | undefined {
+  const list = PHRASE_GLOSSES.get((tokens[i] as Token).lower);
+  return list?.find((p) => p.rest.every((w, n) => tokens[i + 1 + n]?.kind === 'word' && tokens[i + 1 + n]?.lower === w) && !named(tokens[i + 1 + p.rest.length]));
+}
+
+/**
+ * A token right after a phrase that makes its last word a name's head, not the end of the phrase: a number or a
+ * capitalised word in the same clause ("außer Betrieb Nord", "außer Betrieb 3": all but plant North, plant 3).
+ */
+function named(next: Token | undefined): boolean {
+  return next !== undefined && (next.kind === 'number' || (next.kind === 'word' && next.capital && !next.upper));
+}
+
+/** The tokens of a glossed phrase: each of its `n` words reads as its share of the gloss, in order, offsets kept. */
+function glossedPhrase(words: readonly Token[], gloss: readonly string[]): Token[] {
+  const n = words.length;
+  return words.flatMap((t, k) => glossed(t, gloss.slice(Math.floor((k * gloss.length) / n), Math.floor(((k + 1) * gloss.length) / n)), t.start, t.end));
+}
 
 /**
  * The entries whose English gloss is a verb and whose forms are that verb's infinitives (or words that end unlike
@@ -226,8 +286,15 @@ export function glossTokens(tokens: readonly Token[], isEnglish: (word: string) 
   const out: Token[] = [];
   const budget = { left: MAX_GLOSSED };
   const foreign = tokens.some((t) => (t.kind === 'word' && GLOSSES.has(t.lower) && !isEnglish(t.lower)) || t.kind === 'cjk');
-  for (const t of tokens) {
-    if (budget.left <= 0) out.push(t);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    // A phrase of the dictionary is read whole, before its words one by one.
+    const phrase = budget.left > 0 && t.kind === 'word' && (foreign || !isEnglish(t.lower)) ? phraseAt(tokens, i) : undefined;
+    if (phrase) {
+      out.push(...glossedPhrase(tokens.slice(i, i + 1 + phrase.rest.length), phrase.gloss));
+      i += phrase.rest.length;
+      budget.left--;
+    } else if (budget.left <= 0) out.push(t);
     else if (t.kind === 'word') {
       // An inflected verb of the glossary ("blanquea"), only where English has no such word ("rendered" is English).
       const g = foreign || !isEnglish(t.lower) ? GLOSSES.get(t.lower) ?? (foreign && !isEnglish(t.lower) ? inflectedGloss(t.lower) : undefined) : undefined;
