@@ -24,7 +24,14 @@ const TABLE: Readonly<Record<string, Readonly<Record<Lang, Cell>>>> = {
   first: { fr: 'première classe', de: 'erste Klasse', es: 'primera clase', it: 'prima classe', ru: 'первый класс', ar: 'الدرجة الأولى', zh: '头等舱', ja: 'ファーストクラス', ko: '일등석' },
   // photo_retouch.filter_style
   none: { fr: FUNCTION_WORDS, de: FUNCTION_WORDS, es: FUNCTION_WORDS, it: FUNCTION_WORDS, ru: FUNCTION_WORDS, ar: FUNCTION_WORDS, zh: FUNCTION_WORDS, ja: FUNCTION_WORDS, ko: FUNCTION_WORDS },
-  vintage: { fr: 'vintage', de: 'Vintage', es: 'vintage', it: 'vintage', ru: 'винтажный', ar: 'عتيق', zh: '复古', ja: 'ヴィンテージ', ko: '빈티지' },
+  vintage: {
+    fr: 'vintage',
+    de: 'Vintage',
+    es: 'vintage',
+    it: 'vintage',
+    ru: 'винтажный',
+    ar: { not: 'the dictionary\'s "عتيق" (old, antique) is also a given name (Atiq), and "قديم" is any old thing' },
+    zh: '复古', ja: 'ヴィンテージ', ko: '빈티지' },
   cinematic: { fr: 'cinématographique', de: 'filmisch', es: 'cinematográfico', it: 'cinematografico', ru: 'кинематографичный', ar: 'سينمائي', zh: '电影感', ja: 'シネマティック', ko: '시네마틱' },
   warm: { fr: 'chaud', de: 'warm', es: 'cálido', it: 'calda', ru: 'тёплый', ar: 'دافئ', zh: '暖色', ja: '暖かい', ko: '따뜻한' },
   cool: { fr: 'froid', de: 'kühl', es: 'frío', it: 'fredda', ru: 'холодный', ar: 'بارد', zh: '冷色', ja: '寒色', ko: '차가운' },
@@ -114,5 +121,15 @@ describe('forms left out because they misfire on ordinary sentences', () => {
     }
     expect((await map(flightBookingTemplate, 'у меня премиум подписка на музыку')).payload['cabin_class']).toBeUndefined();
     expect((await map(faultManagementTemplate, 'le domaine skiable ouvre samedi')).payload['fault_domain']).toBeUndefined();
+  });
+
+  it('leaves Arabic words of the dictionaries that are also a name or an ordinary "main", "range", "across fields" unglossed', async () => {
+    // عتيق (antique) is also the name Atiq; رئيسية is "main" (the main station); نطاق is a range or scope; عبر المجالات
+    // is "across fields" of any kind.
+    expect((await map(photoRetouchTemplate, 'أرسل صورة عتيق مع أخيه')).payload['filter_style']).toBeUndefined();
+    for (const text of ['المحطة الرئيسية 4411 معطلة منذ 04:10', 'الموقع 4411 ضمن نطاق المدينة معطل منذ 04:10', 'خبرة عبر المجالات المختلفة، الموقع 4411 معطل منذ 04:10']) {
+      const p = (await map(faultManagementTemplate, text)).payload;
+      expect([p['severity'], p['fault_domain']], text).toEqual([undefined, undefined]);
+    }
   });
 });
