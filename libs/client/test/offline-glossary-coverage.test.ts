@@ -87,6 +87,32 @@ describe('every enum value of the seeded templates has a gloss in each of the ni
   }
 });
 
+describe('the key names\' words and the example alarm names\' words', () => {
+  it('read as the template\'s English words', () => {
+    const cases: [string, string][] = [
+      ['cabine', 'cabin'],
+      ['Kabine', 'cabin'],
+      ['客舱', 'cabin'],
+      ['partenza', 'departure'],
+      ['occhio', 'eye'],
+      ['lissage', 'smoothing'],
+      ['sbiancamento', 'whitening'],
+      ['拡大', 'enlargement'],
+      ['profondeur', 'depth'],
+      ['깊이', 'depth'],
+      ['domaine', 'domain'],
+      ['ドメイン', 'domain'],
+      ['puissance optique trop faible', 'optical power too low'],
+      ['optische Leistung zu niedrig', 'optical power too low'],
+      ['potencia óptica demasiado baja', 'optical power too low'],
+      ['оптическая мощность слишком низкая', 'optical power too low'],
+      ['光パワーが低すぎる', 'optical power'],
+      ['станция вышла из строя', 'out of service'],
+    ];
+    for (const [form, english] of cases) expect(` ${glossOf(form).join(' ')} `, form).toContain(` ${english} `);
+  });
+});
+
 describe('the values glossed this round reach the template', () => {
   it('cross_domain said in French, German and Chinese', async () => {
     for (const text of [
