@@ -1,7 +1,7 @@
 /**
  * English glosses of other languages' words, so that the offline mapper reads
- * a request in French, German, Spanish, Russian, Arabic, Chinese, Japanese or
- * Korean through the English WordNet it already uses (draft-zhou §6.1: the
+ * a request in French, German, Spanish, Italian, Russian, Arabic, Chinese,
+ * Japanese or Korean through the English WordNet it already uses (draft-zhou §6.1: the
  * client agent maps the user's words, in whatever language, onto the
  * template's keys).
  *
@@ -13,7 +13,11 @@
  * severities the ITU-T X.733 level names as Chinese and Japanese network
  * management systems print them (紧急/緊急 critical, 重要/重大 major, 次要/軽微
  * minor, 警告 warning). A gloss is the dictionary's first sense, not the one a
- * scenario would like ("aufhellen" is lighten, not whiten). Words the
+ * scenario would like ("aufhellen" is lighten, not whiten). Every enum value
+ * of the seeded templates has a form in each of the nine languages, or is
+ * listed with the reason it has none (offline-glossary-coverage.test.ts: the
+ * word for "none" is a function word everywhere); a dictionary form that is
+ * also a function word, a name or a part of other words is left out. Words the
  * mapper already reads in other languages (route words, numbers, counters of
  * people: languages.ts) are not repeated.
  *
@@ -34,20 +38,25 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['passenger', ['passager', 'passagers', 'passagier', 'passagiere', 'pasajero', 'pasajeros', 'passeggero', 'passeggeri', 'пассажир', 'راكب', 'ركاب', '乘客', '乗客', '승객']],
   ['class', ['classe', 'klasse', 'clase', 'класс', 'классом', 'درجة', '舱', '艙', 'クラス', '클래스']],
   ['economy', ['économique', 'economique', 'éco', 'economy', 'económica', 'economica', 'económico', 'эконом', 'экономкласс', 'الاقتصادية', 'السياحية', 'エコノミー']],
-  ['economy class', ['经济舱', '經濟艙', 'エコノミークラス', '일반석', '이코노미석', '이코노미', 'clase turista', 'classe turistica', 'classe touriste', 'classe turística', 'classe econômica', 'classe economica']],
-  ['premium economy', ['超级经济舱', '高端经济舱', 'プレミアムエコノミー', '프리미엄이코노미']],
+  ['economy class', ['经济舱', '經濟艙', 'エコノミークラス', '일반석', '이코노미석', '이코노미', 'clase turista', 'classe turistica', 'classe touriste', 'classe turística', 'classe econômica', 'classe economica', 'touristenklasse', 'economyklasse']],
+  ['premium', ['премиум']],
+  ['premium economy', ['turista premium', 'económica premium', 'économique premium', 'السياحية الممتازة', 'الاقتصادية الممتازة', 'премиум эконом', '超级经济舱', '高端经济舱', 'プレミアムエコノミー', '프리미엄이코노미']],
   ['business', ['affaires', 'business', 'ejecutiva', 'negocios', 'бизнес', 'الأعمال', 'ビジネス', '비즈니스']],
-  ['business class', ['商务舱', '商務艙', 'ビジネスクラス', '비즈니스석', '비즈니스클래스']],
+  ['business class', ['商务舱', '商務艙', 'ビジネスクラス', '비즈니스석', '비즈니스클래스', 'businessklasse']],
   ['first', ['première', 'premiere', 'premier', 'erste', 'ersten', 'erster', 'primera', 'primero', 'prima', 'первый', 'первым', 'الأولى', 'ファースト']],
   ['first class', ['头等舱', '頭等艙', 'ファーストクラス', '일등석', '퍼스트클래스']],
+  ['cabin', ['cabine', 'kabine', 'cabina', 'المقصورة', '客舱', '客艙', 'キャビン']],
   ['seat', ['siège', 'sitzplatz', 'asiento', 'место', 'مقعد', '座位', '座席', '좌석']],
-  ['departure', ['départ', 'abflug', 'salida', 'вылет', 'مغادرة', '出发', '出発', '출발']],
+  ['departure', ['départ', 'abflug', 'salida', 'partenza', 'вылет', 'مغادرة', '出发', '出発', '출발']],
   // Photos: photo_retouch's words.
   ['photo', ['photo', 'foto', 'fotos', 'фото', 'фотографию', 'صورة', '照片', '相片', '写真', '사진']],
   ['picture', ['image', 'bild', 'imagen', 'immagine', 'изображение', '图片', '画像', '이미지']],
   ['skin', ['peau', 'haut', 'piel', 'pelle', 'pele', 'кожа', 'кожу', 'البشرة', 'بشرة', '皮肤', '皮膚', '肌', '피부']],
   ['smooth', ['lisser', 'lisse', 'adoucir', 'glätten', 'glatt', 'suavizar', 'alisar', 'levigare', 'сгладить', 'разгладить', 'تنعيم', '光滑', '平滑', 'なめらか', '滑らか', '매끄럽게']],
   ['smooth skin', ['磨皮', '美肌']],
+  ['smoothing', ['lissage', 'glättung', 'suavizado', 'levigatura', 'сглаживание']],
+  ['whitening', ['blanchiment', 'aufhellung', 'blanqueamiento', 'sbiancamento', 'отбеливание']],
+  ['enlargement', ['agrandissement', 'vergrößerung', 'agrandamiento', 'ingrandimento']],
   ['soft', ['doux', 'douce', 'weich', 'suave', 'morbido', 'мягкий', 'ناعمة', '柔和']],
   ['tooth', ['dent', 'zahn', 'diente', 'dente', 'зуб', 'سن', '牙']],
   ['teeth', ['dents', 'zähne', 'zaehne', 'dientes', 'denti', 'dentes', 'зубы', 'أسنان', 'الأسنان', '牙齿', '牙齒', '歯', '치아']],
@@ -59,14 +68,14 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   ['blurred', ['floue', 'unscharf', 'verschwommen', 'borroso', 'borrosa', 'desenfocado', 'sfocato', 'размытый', 'ضبابية']],
   ['filter', ['filtre', 'filter', 'filtro', 'фильтр', 'فلتر', 'مرشح', '滤镜', '濾鏡', 'フィルター', '필터']],
   ['style', ['style', 'stil', 'estilo', 'stile', 'стиль', 'نمط', '风格', '風格', 'スタイル', '스타일']],
-  ['vintage', ['vintage', '复古', '復古', 'ビンテージ', 'ヴィンテージ', '빈티지']],
+  ['vintage', ['vintage', 'винтажный', 'винтажная', 'винтажные', 'винтажном', 'винтаж', '复古', '復古', 'ビンテージ', 'ヴィンテージ', '빈티지']],
   ['retro', ['rétro', 'retro', 'ретро', 'レトロ', '레트로']],
-  ['cinematic', ['cinématographique', 'cinematografisch', 'cinematográfico', 'cinematográfica', 'cinematografico', 'кинематографический', 'سينمائي', '电影感', '電影感']],
+  ['cinematic', ['cinématographique', 'cinematografisch', 'kinematografisch', 'filmisch', 'filmische', 'filmischen', 'filmischer', 'cinematográfico', 'cinematográfica', 'cinematografico', 'кинематографический', 'кинематографичный', 'سينمائي', 'سينمائية', '电影感', '電影感', 'シネマティック', '시네마틱']],
   ['cinema', ['cinéma', 'kino', 'cine', 'кино', 'سينما', '电影', '電影', 'シネマ', '映画', '시네마', '영화']],
-  ['warm', ['chaud', 'chaude', 'chaudes', 'warm', 'warmer', 'cálido', 'cálida', 'caldo', 'тёплый', 'теплый', 'دافئ', '暖色', '温暖', '暖かい', '따뜻한']],
-  ['cool', ['froid', 'froide', 'froids', 'kühl', 'kalt', 'frío', 'fría', 'freddo', 'холодный', 'بارد', '冷色', '寒色', '차가운']],
+  ['warm', ['chaud', 'chaude', 'chaudes', 'warm', 'warmer', 'cálido', 'cálida', 'cálidos', 'cálidas', 'caldo', 'calda', 'caldi', 'calde', 'тёплый', 'теплый', 'тёплая', 'теплая', 'тёплые', 'теплые', 'دافئ', 'دافئة', '暖色', '温暖', '暖かい', '따뜻한']],
+  ['cool', ['froid', 'froide', 'froids', 'kühl', 'kühle', 'kühlen', 'kalt', 'frío', 'fría', 'fríos', 'frías', 'freddo', 'fredda', 'freddi', 'fredde', 'холодный', 'холодная', 'холодные', 'بارد', 'باردة', '冷色', '寒色', '차가운']],
   ['eye', ['œil', 'oeil', 'yeux', 'auge', 'augen', 'ojo', 'ojos', 'occhi', 'olhos', 'глаз', 'глаза', 'عين', 'عيون', 'العيون', '眼睛', '眼', '目', '눈']],
-  ['enlarge', ['agrandir', 'vergrößern', 'vergroessern', 'agrandar', 'ingrandire', 'увеличить', 'تكبير', '放大', '大きく', '크게']],
+  ['enlarge', ['agrandir', 'vergrößern', 'vergroessern', 'agrandar', 'ingrandire', 'увеличить', 'تكبير', '放大', '拡大', '확대', '大きく', '크게']],
   ['level', ['niveau', 'stufe', 'nivel', 'livello', 'уровень', 'مستوى', '级', '級', 'レベル', '레벨', '단계']],
   ['slightly', ['légèrement', 'ligeramente', 'leggermente', 'levemente', 'слегка']],
   ['light', ['léger', 'légère', 'leicht', 'leichte', 'ligero', 'ligera', 'leggero', 'лёгкий', 'легкий', 'خفيف', '轻微', '軽め', '가볍게']],
@@ -87,32 +96,40 @@ const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
   // Not glossed (they misfire on ordinary sentences): "не работает" (anything that does not work, of any subject),
   // and the single words for "low" ("bajo" is above all "under", "Baja"/"Basse-Terre" are places, 低 is part of
   // other words: 最低价, 降低, 低优先级); only the phrase 过低 "too low" is read whole.
-  ['out of service', ['außer betrieb', 'ausser betrieb', 'hors service', 'fuera de servicio', 'fuori servizio', 'fora de serviço', 'خارج الخدمة', '退服', '退出服务', '退出服務']],
-  ['too low', ['过低', '過低']],
-  ['optical power', ['光功率', '光パワー', '광파워']],
+  // Nor, for the same reasons: the katakana メジャー, マイナー, クリティカル, ワーニング, クイック and the Chinese 深度 (parts
+  // of メジャーアップデート, クイックルワイパー, 深度学习), Italian "occhio" ("a occhio" is roughly), French "domaine" and
+  // "critiques" (English words and names: Domaine Chandon).
+  ['out of service', ['außer betrieb', 'ausser betrieb', 'hors service', 'fuera de servicio', 'fuori servizio', 'fora de serviço', 'خارج الخدمة', '退服', '退出服务', '退出服務', 'вышла из строя', 'вышли из строя', 'вышел из строя', 'выведена из эксплуатации', 'выведены из эксплуатации']],
+  ['too low', ['过低', '過低', '低すぎ', 'trop faible', 'trop bas', 'trop basse', 'zu niedrig', 'zu gering', 'demasiado baja', 'demasiado bajo', 'troppo bassa', 'troppo basso', 'слишком низкая', 'слишком низкий', 'слишком низкое', 'منخفضة جدا', 'منخفض جدا']],
+  ['optical power', ['光功率', '光パワー', '광파워', 'puissance optique', 'optische leistung', 'potencia óptica', 'potenza ottica', 'оптическая мощность', 'القدرة الضوئية']],
   ['cut', ['coupure', 'unterbrechung', 'corte', 'interruzione', 'обрыв', 'قطع', '切断']],
   ['fibre', ['fibre', 'glasfaser', 'fibra', 'волокно', 'ألياف', '光纤', '光ファイバ', '광섬유']],
   ['power', ['courant', 'strom', 'energía', 'corriente', 'питание', 'كهرباء', '电源', '電源', '전원']],
   ['optical', ['optique', 'optisch', 'óptica', 'óptico', 'оптический', 'بصري', '光']],
   ['severity', ['gravité', 'sévérité', 'schweregrad', 'severidad', 'gravedad', 'gravità', 'серьёзность', 'важность', 'خطورة', '严重性', '级别', '重要度', '심각도']],
-  ['critical', ['critique', 'kritisch', 'crítico', 'crítica', 'critico', 'critica', 'критично', 'критический', 'критическая', 'критичный', 'حرج', 'حرجة', '紧急', '緊急', '긴급']],
+  ['critical', ['critique', 'kritisch', 'crítico', 'crítica', 'critico', 'critica', 'критично', 'критический', 'критическая', 'критичный', 'критичная', 'kritische', 'kritischer', 'kritischen', 'حرج', 'حرجة', 'الحرجة', '紧急', '緊急', '긴급']],
   ['major', ['majeur', 'majeure', 'schwer', 'schwerwiegend', 'mayor', 'maggiore', 'серьёзный', 'серьезный', 'رئيسي', '重要', '重大', '주요']],
-  ['minor', ['mineur', 'mineure', 'geringfügig', 'gering', 'menor', 'minore', 'незначительный', 'طفيف', '次要', '軽微', '경미']],
+  ['minor', ['mineur', 'mineure', 'geringfügig', 'gering', 'menor', 'minore', 'незначительный', 'незначительная', 'geringfügige', 'طفيف', 'طفيفة', '次要', '軽微', '경미']],
   ['warning', ['avertissement', 'warnung', 'advertencia', 'avviso', 'предупреждение', 'تحذير', '警告', '경고']],
   ['severe', ['sévère', 'schwerwiegende', 'severo', 'severa', 'серьёзная', 'شديد', '严重', '深刻', '심각']],
-  ['wireless', ['sans-fil', 'drahtlos', 'funk', 'inalámbrico', 'inalámbrica', 'inalambrico', 'wireless', 'беспроводной', 'беспроводная', 'لاسلكي', '无线', '無線', '무선']],
+  ['wireless', ['sans-fil', 'drahtlos', 'funk', 'inalámbrico', 'inalámbrica', 'inalambrico', 'inalámbricos', 'inalámbricas', 'wireless', 'беспроводной', 'беспроводная', 'لاسلكي', '无线', '無線', '무선']],
   ['radio', ['radio', 'funknetz', 'радио', 'راديو']],
-  ['network', ['réseau', 'netz', 'netzwerk', 'rete', 'сеть', 'сети', 'شبكة', '网络', '網路', 'ネットワーク', '网', '網', '네트워크', '망']],
+  ['network', ['réseau', 'réseaux', 'netz', 'netzwerk', 'rete', 'сеть', 'сети', 'شبكة', '网络', '網路', 'ネットワーク', '网', '網', '네트워크', '망']],
+  // Spanish "red" is read only in the phrase "red IP": alone it is the English colour ("Red Deer", "red eye").
+  ['network ip', ['red ip', 'redes ip']],
   ['transport', ['transport', 'transporte', 'trasporto', 'транспорт', 'транспортная', 'نقل', '传输', '傳輸', '伝送', '전송']],
   ['transport network', ['transportnetz', '传输网', '傳輸網', '伝送網', '전송망']],
   ['core', ['cœur', 'coeur', 'kern', 'núcleo', 'nucleo', 'ядро', 'ядра', 'النواة', '核心', 'コア', '코어']],
-  ['core network', ['kernnetz', 'réseau-cœur', '核心网', '核心網', 'コアネットワーク', '코어망']],
+  ['core network', ['kernnetz', 'réseau cœur', 'réseau coeur', 'ядро сети', 'الشبكة الأساسية', '核心网', '核心網', 'コアネットワーク', '코어망']],
+  ['domain', ['domaines', 'domäne', 'domänen', 'dominio', 'dominios', 'domini', 'домен', 'домена', 'доменах', 'доменов', 'ドメイン', '도메인']],
+  ['cross domain', ['interdomaine', 'interdomaines', 'inter domaines', 'inter domaine', 'multi domaines', 'domänenübergreifend', 'domänenübergreifende', 'domänenübergreifender', 'domänenübergreifenden', 'interdominio', 'entre dominios', 'tra domini', 'междоменный', 'междоменная', 'междоменные', 'кросс доменный', 'عبر النطاقات', '跨域', 'ドメイン横断', 'クロスドメイン', '크로스도메인', '도메인간']],
+  ['depth', ['profondeur', 'tiefe', 'profundidad', 'profondità', 'глубина', 'عمق', '深さ', '깊이']],
   ['complaint', ['plainte', 'plaintes', 'réclamation', 'réclamations', 'beschwerde', 'beschwerden', 'queja', 'quejas', 'reclamo', 'reclamos', 'жалоба', 'жалобы', 'жалоб', 'شكوى', 'شكاوى', '投诉', '投訴', '苦情', '불만', '민원']],
   ['customer', ['client', 'clients', 'kunde', 'kunden', 'cliente', 'clientes', 'clienti', 'клиент', 'клиенты', 'клиентов', 'عميل', 'عملاء', '客户', '客戶', '顧客', '고객']],
   ['user', ['utilisateur', 'utilisateurs', 'nutzer', 'benutzer', 'usuario', 'usuarios', 'utente', 'utenti', 'пользователь', 'пользователи', 'пользователей', 'مستخدم', 'مستخدمين', '用户', '用戶', 'ユーザー', '利用者', '사용자']],
   ['diagnosis', ['diagnostic', 'diagnose', 'diagnóstico', 'diagnosi', 'диагностика', 'تشخيص', '诊断', '診断', '진단']],
-  ['quick', ['rapide', 'schnell', 'rápido', 'rápida', 'rapido', 'быстрый', 'быстрая', 'سريع', '快速', '簡易', '빠른']],
-  ['full', ['complet', 'complète', 'vollständig', 'completo', 'completa', 'полный', 'полная', 'كامل', '全面', '完全', '전체']],
+  ['quick', ['rapide', 'schnell', 'schnelle', 'rápido', 'rápida', 'rapido', 'rapida', 'быстрый', 'быстрая', 'быструю', 'سريع', 'سريعة', '快速', '簡易', '빠른']],
+  ['full', ['complet', 'complète', 'vollständig', 'vollständige', 'completo', 'completa', 'полный', 'полная', 'полную', 'كامل', 'كاملة', '全面', '完全', '전체']],
   ['thorough', ['approfondi', 'approfondie', 'gründlich', 'gründliche', 'exhaustivo', 'exhaustiva', 'approfondito', 'тщательный', 'شامل', '彻底', '徹底', '철저한']],
   ['check', ['vérification', 'prüfung', 'überprüfung', 'revisión', 'verifica', 'проверка', 'فحص', '检查', '点検', '검사']],
   ['outage', ['interruption', 'störung', 'interrupción', 'отключение', 'انقطاع']],
