@@ -14,8 +14,9 @@
 //    `alternatives` is optional: one of its listed values is not invented, another value is).
 // The last line is one JSON object with the figures.
 //
-// Options: --file PATH, repeatable (default: every dev set, bench/data/ask/utterances.dev.json, utterances.dev2.json
-// and the validation sets utterances.dev3.json to utterances.dev10.json, utterances.dev12.json and utterances.dev13.json, each reported on its own; dev11 only with --file), --heldout (bench/heldout/ask/utterances.heldout.json to .heldout4.json, each on its own; run by the
+// Options: --file PATH, repeatable (default: bench/data/ask/utterances.dev.json, utterances.dev2.json to utterances.dev10.json,
+// utterances.dev12.json and utterances.dev13.json, each reported on its own: dev3 … dev10 and dev12 were validation sets once and
+// are dev now, dev13 is still validation (read its totals only); dev11, dev14 and dev15, the round-14 validation set, only with --file), --heldout (bench/heldout/ask/utterances.heldout.json to .heldout4.json, each on its own; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
