@@ -12,8 +12,14 @@
 import type { ActionReading, SelectLexicon } from './concepts';
 
 export interface ActionIndex {
-  /** Per tool: concept id → the best weight its acts reach it with. */
+  /** Per tool: concept id → the best weight its acts reach it with (their own senses). */
   tools: Map<string, number>[];
+  /**
+   * Per tool: the concepts one step above its acts (their hypernyms), with the weight reached: matched only by a
+   * request word's own senses, so the request may name the general act of a specific tool ("modify" for "update"),
+   * never a sibling (both sides going up met at "change").
+   */
+  general?: Map<string, number>[];
   /** Concept id → its IDF over the list, scaled to (0, 1]. */
   idf: Map<string, number>;
 }
@@ -33,6 +39,9 @@ function readingOf(lexicon: SelectLexicon, word: string): ActionReading | undefi
   return r && Array.isArray(r.concepts) && typeof r.verbal === 'number' ? r : undefined;
 }
 
+/** The forms of "be" (its paradigm, not a list fitted to requests). */
+const BE_FORMS: ReadonlySet<string> = new Set(['be', 'am', 'is', 'are', 'was', 'were', 'been', 'being', "isn't", "aren't", "wasn't", "weren't", "'s", "'re"]);
+
 /** Tokens of a request the action ranker reads (the rest is ignored: hostile text stays cheap). */
 const MAX_ACTION_TOKENS = 256;
 
@@ -47,9 +56,17 @@ export function actionWords(text: string, lexicon: SelectLexicon, stop: Readonly
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as string;
-    if (stop.has(t)) continue;
+    // After a form of "be" a verb form is a passive participle or a predicate ("which files are modified"): a state,
+    // not the act asked for (English grammar; the forms are the verb's own paradigm).
+    if (stop.has(t) || (i > 0 && BE_FORMS.has(tokens[i - 1] as string))) continue;
     const next = tokens[i + 1];
-    if (next !== undefined && (readingOf(lexicon, `${t}_${next}`)?.concepts.length ?? 0) > 0) {
+    const after = tokens[i + 2];
+    const known = (phrase: string): boolean => (readingOf(lexicon, phrase)?.concepts.length ?? 0) > 0;
+    // The longest phrase WordNet knows: a verb with two particles ("get rid of", "go in for"), else with one.
+    if (next !== undefined && after !== undefined && known(`${t}_${next}_${after}`)) {
+      out.push(`${t}_${next}_${after}`);
+      i += 2;
+    } else if (next !== undefined && known(`${t}_${next}`)) {
       out.push(`${t}_${next}`);
       i++;
     } else out.push(t);
@@ -68,6 +85,7 @@ export function actionIndex(names: readonly (readonly string[])[], descriptions:
   for (const ws of names) for (const w of new Set(ws)) nameDf.set(w, (nameDf.get(w) ?? 0) + 1);
   const prefix = (w: string): boolean => n >= 3 && (nameDf.get(w) ?? 0) > n / 2;
   const verbal = (w: string | undefined): number => (w === undefined ? 0 : (readingOf(lexicon, w)?.verbal ?? 0));
+  const general: Map<string, number>[] = [];
   const tools = names.map((ws, i) => {
     const acts: string[] = [];
     // Tool names begin with their verb by convention (read_file, createUser): the first word after the list's prefix.
@@ -77,17 +95,23 @@ export function actionIndex(names: readonly (readonly string[])[], descriptions:
     const opening = (descriptions[i] ?? []).slice(0, 2).find((w) => verbal(w) > 0);
     if (opening !== undefined) acts.push(opening);
     const out = new Map<string, number>();
+    const up = new Map<string, number>();
     for (const a of acts) {
-      for (const c of readingOf(lexicon, a)?.concepts ?? []) if (c.depth <= TOOL_DEPTH && (out.get(c.id) ?? 0) < c.weight) out.set(c.id, c.weight);
+      for (const c of readingOf(lexicon, a)?.concepts ?? []) {
+        const into = c.depth <= TOOL_DEPTH ? out : c.depth === TOOL_DEPTH + 1 ? up : undefined;
+        if (into && (into.get(c.id) ?? 0) < c.weight) into.set(c.id, c.weight);
+      }
     }
+    general.push(up);
     return out;
   });
   const df = new Map<string, number>();
   for (const t of tools) for (const id of t.keys()) df.set(id, (df.get(id) ?? 0) + 1);
+  for (const t of general) for (const id of t.keys()) df.set(id, (df.get(id) ?? 0) + 1);
   const top = Math.log((n + 1) / 0.5);
   const idf = new Map<string, number>();
   for (const [id, d] of df) idf.set(id, Math.log((n + 1) / (d + 0.5)) / top);
-  return { tools, idf };
+  return { tools, general, idf };
 }
 
 /**
@@ -111,9 +135,11 @@ export function actionScores(index: ActionIndex, requestWords: readonly string[]
     else weight = LATER_VERB_WEIGHT;
     index.tools.forEach((t, i) => {
       let best = 0;
+      const up = index.general?.[i];
       for (const c of r.concepts) {
-        const tw = t.get(c.id);
-        if (tw === undefined) continue;
+        // The request's own sense may meet the tool act's hypernym; the request's hypernyms meet the act itself only.
+        const tw = Math.max(t.get(c.id) ?? 0, c.depth === 0 ? (up?.get(c.id) ?? 0) : 0);
+        if (tw === 0) continue;
         const s = c.weight * tw * (index.idf.get(c.id) ?? 0);
         if (s > best) best = s;
       }

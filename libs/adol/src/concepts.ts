@@ -57,7 +57,7 @@ export interface ActionReading {
  * is a way to "move", "erase" a way to "delete"). Users name the specific act, tools the general one. A second step
  * joined too much on the development sets (verbs meet at "change" or "move" two steps up).
  */
-export const ACTION_WEIGHTS = { sense: 1, derived: 0.9, hypernym: 0.7 } as const;
+export const ACTION_WEIGHTS = { sense: 1, derived: 0.9, hypernym: 0.7, entailment: 0.7 } as const;
 
 export type LexPos = 'n' | 'v' | 'a' | 'r';
 
@@ -80,8 +80,11 @@ export interface WordNetLexiconOptions {
 
 /** A word WordNet can hold: lowercase letters, digits, hyphens, apostrophes; at most 40 characters. */
 const LEXICON_WORD = /^[a-z][a-z0-9'-]{0,39}$/;
-/** A phrasal verb as the action ranker asks for it: a verb and its particle joined by `_` ("look_up", "sign_in"), as WordNet spells them. */
-const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}_[a-z]{1,12}$/;
+/**
+ * A phrasal verb as the action ranker asks for it: a verb and one or two particles joined by `_` ("look_up", "sign_in",
+ * "get_rid_of"), as WordNet spells them.
+ */
+const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}(?:_[a-z]{1,12}){1,2}$/;
 const LEXICON_POS: readonly LexPos[] = ['n', 'v', 'a'];
 /** Memoised words per lexicon (the words come from requests: the memo is bounded). */
 const MEMO_LIMIT = 50_000;
@@ -202,8 +205,10 @@ function actionOf(wn: WordNetLike, word: string, senses: number): ActionReading 
   for (const [o, w] of roots) {
     add(o, w, 0);
     for (const p of wn.synset('v', o)?.pointers ?? []) {
-      if (p.symbol !== '@' || p.pos !== 'v') continue;
-      add(p.offset, w * ACTION_WEIGHTS.hypernym, 1);
+      if (p.pos !== 'v') continue;
+      // One step up the troponym tree ("relocate" → move), or what the act entails (`*`: "buy" → pay, "snore" → sleep).
+      if (p.symbol === '@') add(p.offset, w * ACTION_WEIGHTS.hypernym, 1);
+      else if (p.symbol === '*') add(p.offset, w * ACTION_WEIGHTS.entailment, 1);
     }
   }
   let verbal = 0;

@@ -95,7 +95,7 @@ export type SelectRanker = 'bm25' | 'dense' | 'match' | 'examples' | 'values' | 
  * default: with the offline embedder it did not change recall on any development set
  * (BENCHMARKS.md); it is there for embedders whose word similarities are denser.
  */
-export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values', 'concepts'];
+export const DEFAULT_RANKERS: readonly SelectRanker[] = ['bm25', 'dense', 'examples', 'values', 'concepts', 'action'];
 
 /** The adaptive cut's rule (`SelectOptions.autoCut`). */
 export interface AutoCut {
@@ -890,7 +890,8 @@ function actionRanker(tools: readonly ToolLike[], query: string, lexicon: Select
   if (!index) {
     index = actionIndex(
       tools.map((t) => words(typeof t.name === 'string' ? t.name : '')),
-      tools.map((t) => words(typeof t.description === 'string' ? t.description.slice(0, 512) : '')),
+      // The description read as the request is (phrasal verbs joined: "Fill out an input field" → fill_out).
+      tools.map((t) => actionWords(typeof t.description === 'string' ? t.description.slice(0, 512) : '', lexicon, STOP)),
       lexicon,
     );
     c.actions.set(lexicon.id, index);
