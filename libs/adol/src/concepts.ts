@@ -36,7 +36,10 @@ export interface SelectLexicon {
 export interface WeightedConcept {
   readonly id: string;
   readonly weight: number;
-  /** Steps up the hypernym tree from the word's own sense (0: the sense itself, or the verb a noun derives from). */
+  /**
+   * Steps up the hypernym tree from the word's own sense (0: the sense itself, or the verb a noun derives from; 1: its
+   * hypernym); 2 for what it entails (WordNet `*`), a step aside that only a tool's own act may meet.
+   */
   readonly depth: number;
 }
 
@@ -54,8 +57,10 @@ export interface ActionReading {
 /**
  * How closely a word reaches a verb concept (draft-chang §3.4, verb–object matching): its own senses, the verbs its
  * nouns derive from ("deletion" → delete, WordNet's `+` pointers), and one step up the troponym tree (`@`: "relocate"
- * is a way to "move", "erase" a way to "delete"). Users name the specific act, tools the general one. A second step
- * joined too much on the development sets (verbs meet at "change" or "move" two steps up).
+ * is a way to "move", "erase" a way to "delete"), and what the act entails (`*`: buying entails paying). Users name
+ * the specific act, tools the general one; the action ranker also lets a request's own sense meet a tool act's
+ * hypernym ("modify" for update), never hypernym with hypernym. A second step joined too much on the development sets
+ * (verbs meet at "change" or "move" two steps up).
  */
 export const ACTION_WEIGHTS = { sense: 1, derived: 0.9, hypernym: 0.7, entailment: 0.7 } as const;
 
@@ -207,8 +212,9 @@ function actionOf(wn: WordNetLike, word: string, senses: number): ActionReading 
     for (const p of wn.synset('v', o)?.pointers ?? []) {
       if (p.pos !== 'v') continue;
       // One step up the troponym tree ("relocate" → move), or what the act entails (`*`: "buy" → pay, "snore" → sleep).
+      // An entailment is a step aside, not up: depth 2, so a tool's act never offers it as its general act (action.ts).
       if (p.symbol === '@') add(p.offset, w * ACTION_WEIGHTS.hypernym, 1);
-      else if (p.symbol === '*') add(p.offset, w * ACTION_WEIGHTS.entailment, 1);
+      else if (p.symbol === '*') add(p.offset, w * ACTION_WEIGHTS.entailment, 2);
     }
   }
   let verbal = 0;
