@@ -41,6 +41,8 @@ export interface WeightedConcept {
    * hypernym); 2 for what it entails (WordNet `*`), a step aside that only a tool's own act may meet.
    */
   readonly depth: number;
+  /** On a hypernym (depth 1): true when reached from the word's first (most frequent) verb sense. */
+  readonly first?: boolean;
 }
 
 /** A word as a verb: the verb concepts it reaches, and how much it reads as a verb at all. */
@@ -86,8 +88,8 @@ export interface WordNetLexiconOptions {
 /** A word WordNet can hold: lowercase letters, digits, hyphens, apostrophes; at most 40 characters. */
 const LEXICON_WORD = /^[a-z][a-z0-9'-]{0,39}$/;
 /**
- * A phrasal verb as the action ranker asks for it: a verb and one or two particles joined by `_` ("look_up", "sign_in",
- * "get_rid_of"), as WordNet spells them.
+ * A multi-word verb as the action ranker asks for it: two or three words joined by `_` as WordNet spells them
+ * ("look_up", "sign_in", "get_rid_of", and idioms such as "get_the_picture": any phrase WordNet lists as a verb).
  */
 const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}(?:_[a-z]{1,12}){1,2}$/;
 const LEXICON_POS: readonly LexPos[] = ['n', 'v', 'a'];
@@ -193,27 +195,30 @@ function entryOf(wn: WordNetLike, word: string, pos: LexPos): { readonly offsets
 
 /** `word` as a verb: its verb senses, the verbs its noun senses derive from, their hypernyms (ACTION_WEIGHTS). */
 function actionOf(wn: WordNetLike, word: string, senses: number): ActionReading {
-  const out = new Map<string, { weight: number; depth: number }>();
-  const add = (offset: number, weight: number, depth: number): void => {
+  const out = new Map<string, { weight: number; depth: number; first?: boolean }>();
+  const add = (offset: number, weight: number, depth: number, first = false): void => {
     const id = `v${offset}`;
-    if ((out.get(id)?.weight ?? 0) < weight) out.set(id, { weight, depth });
+    const had = out.get(id);
+    const f = first || had?.first === true;
+    if ((had?.weight ?? 0) < weight) out.set(id, f ? { weight, depth, first: f } : { weight, depth });
+    else if (had && f && !had.first) out.set(id, { ...had, first: true });
   };
   const verb = entryOf(wn, word, 'v');
   const noun = entryOf(wn, word, 'n');
-  const roots: [number, number][] = [];
+  const roots: [number, number, boolean][] = [];
   // A word's k-th sense (most frequent first) counts 1/(k+1): "make" is mostly "make, create", seldom "make, get".
   const rank = (k: number): number => 1 / (1 + k);
-  verb?.offsets.slice(0, senses).forEach((o, k) => roots.push([o, ACTION_WEIGHTS.sense * rank(k)]));
+  verb?.offsets.slice(0, senses).forEach((o, k) => roots.push([o, ACTION_WEIGHTS.sense * rank(k), k === 0]));
   noun?.offsets.slice(0, senses).forEach((o, k) => {
-    for (const p of wn.synset('n', o)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v') roots.push([p.offset, ACTION_WEIGHTS.derived * rank(k)]);
+    for (const p of wn.synset('n', o)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v') roots.push([p.offset, ACTION_WEIGHTS.derived * rank(k), false]);
   });
-  for (const [o, w] of roots) {
+  for (const [o, w, first] of roots) {
     add(o, w, 0);
     for (const p of wn.synset('v', o)?.pointers ?? []) {
       if (p.pos !== 'v') continue;
       // One step up the troponym tree ("relocate" → move), or what the act entails (`*`: "buy" → pay, "snore" → sleep).
       // An entailment is a step aside, not up: depth 2, so a tool's act never offers it as its general act (action.ts).
-      if (p.symbol === '@') add(p.offset, w * ACTION_WEIGHTS.hypernym, 1);
+      if (p.symbol === '@') add(p.offset, w * ACTION_WEIGHTS.hypernym, 1, first);
       else if (p.symbol === '*') add(p.offset, w * ACTION_WEIGHTS.entailment, 2);
     }
   }

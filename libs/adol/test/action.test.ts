@@ -28,6 +28,13 @@ function fakeWordNet(): WordNetLike {
     ['pay', [{ pos: 'v', offsets: [61], tagSenseCount: 5 }]],
     ['get', [{ pos: 'v', offsets: [80], tagSenseCount: 9 }]],
     ['get_rid_of', [{ pos: 'v', offsets: [20], tagSenseCount: 1 }]],
+    ['log', [{ pos: 'v', offsets: [70], tagSenseCount: 3 }]],
+    ['log_out', [{ pos: 'v', offsets: [71], tagSenseCount: 1 }]],
+    ['log_in', [{ pos: 'v', offsets: [72], tagSenseCount: 1 }]],
+    ['add', [{ pos: 'v', offsets: [90, 91], tagSenseCount: 6 }]],
+    ['tell', [{ pos: 'v', offsets: [92], tagSenseCount: 6 }]],
+    ['increase', [{ pos: 'v', offsets: [93], tagSenseCount: 6 }]],
+    ['pull', [{ pos: 'v', offsets: [100], tagSenseCount: 6 }]],
     ['file', [
       { pos: 'n', offsets: [50], tagSenseCount: 9 },
       { pos: 'v', offsets: [51], tagSenseCount: 1 },
@@ -38,6 +45,8 @@ function fakeWordNet(): WordNetLike {
     [12, [{ symbol: '@', offset: 10, pos: 'v' }]],
     [60, [{ symbol: '*', offset: 61, pos: 'v' }]],
     [30, [{ symbol: '+', offset: 20, pos: 'v' }]],
+    [90, [{ symbol: '@', offset: 93, pos: 'v' }]],
+    [91, [{ symbol: '@', offset: 92, pos: 'v' }]],
   ]);
   return {
     baseForms: (w, pos) => {
@@ -52,7 +61,7 @@ function fakeWordNet(): WordNetLike {
 describe('wordNetLexicon.actions: a word read as an act', () => {
   const lex = wordNetLexicon(fakeWordNet());
   it('gives own senses, the verb a noun derives from, and one troponym step up, weighted', () => {
-    expect(lex.actions!('relocate')).toEqual({ concepts: [{ id: 'v11', weight: 1, depth: 0 }, { id: 'v10', weight: 0.7, depth: 1 }], verbal: 1 });
+    expect(lex.actions!('relocate')).toEqual({ concepts: [{ id: 'v11', weight: 1, depth: 0 }, { id: 'v10', weight: 0.7, depth: 1, first: true }], verbal: 1 });
     expect(lex.actions!('erasure')).toEqual({ concepts: [{ id: 'v20', weight: 0.9, depth: 0 }], verbal: 0 });
     expect(lex.actions!('file').verbal).toBeCloseTo(0.1);
     expect(lex.actions!('zebra')).toEqual({ concepts: [], verbal: 0 });
@@ -118,8 +127,49 @@ describe('the action ranker', () => {
 
   it('reads no act after a form of "be" (a participle or predicate is a state), and still the imperative\'s verb', () => {
     const none = new Set<string>();
-    expect(actionWords('which files are relocate', lex, none)).toEqual(['which', 'files', 'are']);
+    expect(actionWords('which files are relocate', lex, none)).toEqual(['which', 'files']);
     expect(actionWords('relocate the files', lex, none)).toEqual(['relocate', 'the', 'files']);
+  });
+
+  it('never reads a form of "be" itself ("been", "being") nor a clitic of it as the act, and skips the word after', () => {
+    const none = new Set<string>();
+    expect(actionWords('which files have been relocate', lex, none)).toEqual(['which', 'files', 'have']);
+    expect(actionWords('being relocate', lex, none)).toEqual([]);
+    expect(actionWords("what's relocate", lex, none)).toEqual([]);
+    expect(actionWords('what\u2019s relocate', lex, none)).toEqual([]);
+    expect(actionWords("you're relocate it", lex, none)).toEqual(['it']);
+    // Ordinary requests keep their verb, with "be" and a possessive later on.
+    expect(actionWords('erase the file that is relocate', lex, none)).toEqual(['erase', 'the', 'file', 'that']);
+    expect(actionWords("relocate jdoe's notes now", lex, none)).toEqual(['relocate', 'now']);
+  });
+
+  it("keeps a description's phrasal verb's bare verb as an act: \"log me out\" reaches the tool that \"Logs out\"", () => {
+    const none = new Set<string>();
+    const index = actionIndex([['login', 'user'], ['logout', 'user']], ['Logs in user', 'Logs out current user'].map((d) => actionWords(d, lex, none)), lex);
+    const parted = actionScores(index, actionWords('log me out', lex, none), lex);
+    expect(parted[1]).toBeGreaterThan(0);
+    expect(parted[1]).toBe(parted[0]);
+    // The phrase said whole still tells the two apart.
+    const whole = actionScores(index, actionWords('log out', lex, none), lex);
+    expect(whole[1]).toBeGreaterThan(0);
+    expect(whole[0]).toBe(0);
+  });
+
+  it("reads a tool act's general act from its first sense only", () => {
+    // add: sense 1 under increase, sense 2 under tell (as "state further").
+    const index = actionIndex([['add', 'item'], ['read', 'item']], [[], []], lex);
+    expect(actionScores(index, ['increase'], lex)[0]).toBeGreaterThan(0);
+    expect(actionScores(index, ['tell'], lex)).toEqual([0, 0]);
+  });
+
+  it("does not read a name's first word as its verb when it opens a compound the other names use as their object", () => {
+    const names = [['pull', 'request', 'read'], ['list', 'pull', 'requests'], ['erase', 'note'], ['move', 'note'], ['relocate', 'item']];
+    const index = actionIndex(names, [[], [], [], [], []], lex);
+    expect(actionScores(index, ['pull'], lex)[0]).toBe(0);
+    expect(actionScores(index, ['read'], lex)[0]).toBeGreaterThan(0);
+    // A name whose first two words no other name uses later keeps its first word as the verb.
+    const plain = actionIndex([['pull', 'changes'], ['list', 'pull', 'requests'], ['erase', 'note'], ['move', 'note'], ['relocate', 'item']], [[], [], [], [], []], lex);
+    expect(actionScores(plain, ['pull'], lex)[0]).toBeGreaterThan(0);
   });
 
   it('lifts the tool whose act the request names through selectTools, by default', async () => {
