@@ -41,8 +41,10 @@
  * notes after it, which weigh a quarter in the dense vector.
  * `match` is not fused by default (`DEFAULT_RANKERS`): with the offline embedder
  * `match` changed no development figure, while costing a similarity per request word
- * and vocabulary word. `action` is since round 15 (a tool act's hypernym met by the request's own sense, entailment,
- * phrasal verbs: dev misses 130 → 129, no validation recall lost; BENCHMARKS.md).
+ * and vocabulary word. `action` is on by default since round 15 (a tool act's first-sense hypernym met by the
+ * request's own sense, entailment, the two- and three-word verbs WordNet lists): with the offline embedder it brings
+ * the gold tool inside the adaptive cut more often (dev 464 → 474 of 624; recall@1 254 → 264) for about 4% more
+ * tokens per request (BENCHMARKS.md round 15).
  * `concepts` and `action` need a lexicon, which no default supplies.
  * The rankers are fused by standardising each one's scores over the list and
  * averaging them (`fusion: 'zscore'`): no weight is tuned to one list, every
