@@ -36,8 +36,13 @@ export interface SelectLexicon {
 export interface WeightedConcept {
   readonly id: string;
   readonly weight: number;
-  /** Steps up the hypernym tree from the word's own sense (0: the sense itself, or the verb a noun derives from). */
+  /**
+   * Steps up the hypernym tree from the word's own sense (0: the sense itself, or the verb a noun derives from; 1: its
+   * hypernym); 2 for what it entails (WordNet `*`), a step aside that only a tool's own act may meet.
+   */
   readonly depth: number;
+  /** On a hypernym (depth 1): true when reached from the word's first (most frequent) verb sense. */
+  readonly first?: boolean;
 }
 
 /** A word as a verb: the verb concepts it reaches, and how much it reads as a verb at all. */
@@ -54,10 +59,12 @@ export interface ActionReading {
 /**
  * How closely a word reaches a verb concept (draft-chang §3.4, verb–object matching): its own senses, the verbs its
  * nouns derive from ("deletion" → delete, WordNet's `+` pointers), and one step up the troponym tree (`@`: "relocate"
- * is a way to "move", "erase" a way to "delete"). Users name the specific act, tools the general one. A second step
- * joined too much on the development sets (verbs meet at "change" or "move" two steps up).
+ * is a way to "move", "erase" a way to "delete"), and what the act entails (`*`: buying entails paying). Users name
+ * the specific act, tools the general one; the action ranker also lets a request's own sense meet a tool act's
+ * hypernym ("modify" for update), never hypernym with hypernym. A second step joined too much on the development sets
+ * (verbs meet at "change" or "move" two steps up).
  */
-export const ACTION_WEIGHTS = { sense: 1, derived: 0.9, hypernym: 0.7 } as const;
+export const ACTION_WEIGHTS = { sense: 1, derived: 0.9, hypernym: 0.7, entailment: 0.7 } as const;
 
 export type LexPos = 'n' | 'v' | 'a' | 'r';
 
@@ -80,8 +87,11 @@ export interface WordNetLexiconOptions {
 
 /** A word WordNet can hold: lowercase letters, digits, hyphens, apostrophes; at most 40 characters. */
 const LEXICON_WORD = /^[a-z][a-z0-9'-]{0,39}$/;
-/** A phrasal verb as the action ranker asks for it: a verb and its particle joined by `_` ("look_up", "sign_in"), as WordNet spells them. */
-const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}_[a-z]{1,12}$/;
+/**
+ * A multi-word verb as the action ranker asks for it: two or three words joined by `_` as WordNet spells them
+ * ("look_up", "sign_in", "get_rid_of", and idioms such as "get_the_picture": any phrase WordNet lists as a verb).
+ */
+const ACTION_PHRASE = /^[a-z][a-z'-]{0,39}(?:_[a-z]{1,12}){1,2}$/;
 const LEXICON_POS: readonly LexPos[] = ['n', 'v', 'a'];
 /** Memoised words per lexicon (the words come from requests: the memo is bounded). */
 const MEMO_LIMIT = 50_000;
@@ -185,25 +195,31 @@ function entryOf(wn: WordNetLike, word: string, pos: LexPos): { readonly offsets
 
 /** `word` as a verb: its verb senses, the verbs its noun senses derive from, their hypernyms (ACTION_WEIGHTS). */
 function actionOf(wn: WordNetLike, word: string, senses: number): ActionReading {
-  const out = new Map<string, { weight: number; depth: number }>();
-  const add = (offset: number, weight: number, depth: number): void => {
+  const out = new Map<string, { weight: number; depth: number; first?: boolean }>();
+  const add = (offset: number, weight: number, depth: number, first = false): void => {
     const id = `v${offset}`;
-    if ((out.get(id)?.weight ?? 0) < weight) out.set(id, { weight, depth });
+    const had = out.get(id);
+    const f = first || had?.first === true;
+    if ((had?.weight ?? 0) < weight) out.set(id, f ? { weight, depth, first: f } : { weight, depth });
+    else if (had && f && !had.first) out.set(id, { ...had, first: true });
   };
   const verb = entryOf(wn, word, 'v');
   const noun = entryOf(wn, word, 'n');
-  const roots: [number, number][] = [];
+  const roots: [number, number, boolean][] = [];
   // A word's k-th sense (most frequent first) counts 1/(k+1): "make" is mostly "make, create", seldom "make, get".
   const rank = (k: number): number => 1 / (1 + k);
-  verb?.offsets.slice(0, senses).forEach((o, k) => roots.push([o, ACTION_WEIGHTS.sense * rank(k)]));
+  verb?.offsets.slice(0, senses).forEach((o, k) => roots.push([o, ACTION_WEIGHTS.sense * rank(k), k === 0]));
   noun?.offsets.slice(0, senses).forEach((o, k) => {
-    for (const p of wn.synset('n', o)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v') roots.push([p.offset, ACTION_WEIGHTS.derived * rank(k)]);
+    for (const p of wn.synset('n', o)?.pointers ?? []) if (p.symbol === '+' && p.pos === 'v') roots.push([p.offset, ACTION_WEIGHTS.derived * rank(k), false]);
   });
-  for (const [o, w] of roots) {
+  for (const [o, w, first] of roots) {
     add(o, w, 0);
     for (const p of wn.synset('v', o)?.pointers ?? []) {
-      if (p.symbol !== '@' || p.pos !== 'v') continue;
-      add(p.offset, w * ACTION_WEIGHTS.hypernym, 1);
+      if (p.pos !== 'v') continue;
+      // One step up the troponym tree ("relocate" → move), or what the act entails (`*`: "buy" → pay, "snore" → sleep).
+      // An entailment is a step aside, not up: depth 2, so a tool's act never offers it as its general act (action.ts).
+      if (p.symbol === '@') add(p.offset, w * ACTION_WEIGHTS.hypernym, 1, first);
+      else if (p.symbol === '*') add(p.offset, w * ACTION_WEIGHTS.entailment, 2);
     }
   }
   let verbal = 0;

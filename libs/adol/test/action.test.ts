@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParleyError } from '@parley/protocol';
-import { actionIndex, actionScores } from '../src/action';
+import { actionIndex, actionScores, actionWords } from '../src/action';
 import { wordNetLexicon, type LexPos, type WordNetLike } from '../src/concepts';
 import { selectTools, type TextEmbedder, type ToolLike } from '../src/select';
 
@@ -23,6 +23,18 @@ function fakeWordNet(): WordNetLike {
     ['erase', [{ pos: 'v', offsets: [20], tagSenseCount: 3 }]],
     ['erasure', [{ pos: 'n', offsets: [30], tagSenseCount: 1 }]],
     ['read', [{ pos: 'v', offsets: [40], tagSenseCount: 8 }]],
+    ['shift', [{ pos: 'v', offsets: [12], tagSenseCount: 2 }]],
+    ['buy', [{ pos: 'v', offsets: [60], tagSenseCount: 5 }]],
+    ['pay', [{ pos: 'v', offsets: [61], tagSenseCount: 5 }]],
+    ['get', [{ pos: 'v', offsets: [80], tagSenseCount: 9 }]],
+    ['get_rid_of', [{ pos: 'v', offsets: [20], tagSenseCount: 1 }]],
+    ['log', [{ pos: 'v', offsets: [70], tagSenseCount: 3 }]],
+    ['log_out', [{ pos: 'v', offsets: [71], tagSenseCount: 1 }]],
+    ['log_in', [{ pos: 'v', offsets: [72], tagSenseCount: 1 }]],
+    ['add', [{ pos: 'v', offsets: [90, 91], tagSenseCount: 6 }]],
+    ['tell', [{ pos: 'v', offsets: [92], tagSenseCount: 6 }]],
+    ['increase', [{ pos: 'v', offsets: [93], tagSenseCount: 6 }]],
+    ['pull', [{ pos: 'v', offsets: [100], tagSenseCount: 6 }]],
     ['file', [
       { pos: 'n', offsets: [50], tagSenseCount: 9 },
       { pos: 'v', offsets: [51], tagSenseCount: 1 },
@@ -30,7 +42,11 @@ function fakeWordNet(): WordNetLike {
   ]);
   const pointers = new Map<number, { symbol: string; offset: number; pos: LexPos }[]>([
     [11, [{ symbol: '@', offset: 10, pos: 'v' }]],
+    [12, [{ symbol: '@', offset: 10, pos: 'v' }]],
+    [60, [{ symbol: '*', offset: 61, pos: 'v' }]],
     [30, [{ symbol: '+', offset: 20, pos: 'v' }]],
+    [90, [{ symbol: '@', offset: 93, pos: 'v' }]],
+    [91, [{ symbol: '@', offset: 92, pos: 'v' }]],
   ]);
   return {
     baseForms: (w, pos) => {
@@ -45,7 +61,7 @@ function fakeWordNet(): WordNetLike {
 describe('wordNetLexicon.actions: a word read as an act', () => {
   const lex = wordNetLexicon(fakeWordNet());
   it('gives own senses, the verb a noun derives from, and one troponym step up, weighted', () => {
-    expect(lex.actions!('relocate')).toEqual({ concepts: [{ id: 'v11', weight: 1, depth: 0 }, { id: 'v10', weight: 0.7, depth: 1 }], verbal: 1 });
+    expect(lex.actions!('relocate')).toEqual({ concepts: [{ id: 'v11', weight: 1, depth: 0 }, { id: 'v10', weight: 0.7, depth: 1, first: true }], verbal: 1 });
     expect(lex.actions!('erasure')).toEqual({ concepts: [{ id: 'v20', weight: 0.9, depth: 0 }], verbal: 0 });
     expect(lex.actions!('file').verbal).toBeCloseTo(0.1);
     expect(lex.actions!('zebra')).toEqual({ concepts: [], verbal: 0 });
@@ -73,11 +89,90 @@ describe('the action ranker', () => {
 
   it("reads the description's opening verb when the name has none", () => {
     const index = actionIndex([['status'], ['log'], ['history']], [['relocate', 'things'], ['read', 'log'], []], lex);
-    expect(actionScores(index, ['move'], lex)).toEqual([0, 0, 0]);
     expect(actionScores(index, ['relocate'], lex)[0]).toBeGreaterThan(0);
+    expect(actionScores(index, ['read'], lex)).toEqual([0, expect.any(Number), 0]);
   });
 
-  it('lifts the tool whose act the request names through selectTools, only when asked for', async () => {
+  it("meets a tool's specific act when the request names the general one, less than the act itself", () => {
+    // "move" is relocate's hypernym: the request says the general act of the tool's specific one ("modify" for update).
+    const index = actionIndex([['relocate', 'item'], ['move', 'item'], ['read', 'item']], [[], [], []], lex);
+    const move = actionScores(index, ['move'], lex);
+    expect(move[0]).toBeGreaterThan(0);
+    expect(move[1]).toBeGreaterThan(move[0]!);
+    expect(move[2]).toBe(0);
+  });
+
+  it('never lets two siblings meet under their shared hypernym (both sides going up)', () => {
+    // shift and relocate are both ways to move: neither is the other.
+    const index = actionIndex([['relocate', 'item'], ['read', 'item']], [[], []], lex);
+    expect(actionScores(index, ['shift'], lex)).toEqual([0, 0]);
+  });
+
+  it('reads what an act entails (WordNet `*`): buying entails paying', () => {
+    expect(lex.actions!('buy').concepts).toContainEqual({ id: 'v61', weight: 0.7, depth: 2 });
+    const index = actionIndex([['pay', 'invoice'], ['read', 'invoice']], [[], []], lex);
+    expect(actionScores(index, ['buy'], lex)[0]).toBeGreaterThan(0);
+    // The other way round: paying does not entail buying.
+    expect(actionScores(actionIndex([['buy', 'item']], [[]], lex), ['pay'], lex)).toEqual([0]);
+  });
+
+  it('joins a verb with two particles when WordNet knows the phrase ("get rid of"), and not a free verb and preposition', () => {
+    const none = new Set<string>();
+    expect(actionWords('get rid of the notes', lex, none)).toEqual(['get_rid_of', 'the', 'notes']);
+    expect(actionWords('get the notes', lex, none)).toEqual(['get', 'the', 'notes']);
+    const index = actionIndex([['erase', 'note'], ['read', 'note']], [[], []], lex);
+    const s = actionScores(index, actionWords('get rid of the notes', lex, none), lex);
+    expect(s[0]).toBeGreaterThan(s[1]!);
+  });
+
+  it('reads no act after a form of "be" (a participle or predicate is a state), and still the imperative\'s verb', () => {
+    const none = new Set<string>();
+    expect(actionWords('which files are relocate', lex, none)).toEqual(['which', 'files']);
+    expect(actionWords('relocate the files', lex, none)).toEqual(['relocate', 'the', 'files']);
+  });
+
+  it('never reads a form of "be" itself ("been", "being") nor a clitic of it as the act, and skips the word after', () => {
+    const none = new Set<string>();
+    expect(actionWords('which files have been relocate', lex, none)).toEqual(['which', 'files', 'have']);
+    expect(actionWords('being relocate', lex, none)).toEqual([]);
+    expect(actionWords("what's relocate", lex, none)).toEqual([]);
+    expect(actionWords('what\u2019s relocate', lex, none)).toEqual([]);
+    expect(actionWords("you're relocate it", lex, none)).toEqual(['it']);
+    // Ordinary requests keep their verb, with "be" and a possessive later on.
+    expect(actionWords('erase the file that is relocate', lex, none)).toEqual(['erase', 'the', 'file', 'that']);
+    expect(actionWords("relocate jdoe's notes now", lex, none)).toEqual(['relocate', 'now']);
+  });
+
+  it("keeps a description's phrasal verb's bare verb as an act: \"log me out\" reaches the tool that \"Logs out\"", () => {
+    const none = new Set<string>();
+    const index = actionIndex([['login', 'user'], ['logout', 'user']], ['Logs in user', 'Logs out current user'].map((d) => actionWords(d, lex, none)), lex);
+    const parted = actionScores(index, actionWords('log me out', lex, none), lex);
+    expect(parted[1]).toBeGreaterThan(0);
+    expect(parted[1]).toBe(parted[0]);
+    // The phrase said whole still tells the two apart.
+    const whole = actionScores(index, actionWords('log out', lex, none), lex);
+    expect(whole[1]).toBeGreaterThan(0);
+    expect(whole[0]).toBe(0);
+  });
+
+  it("reads a tool act's general act from its first sense only", () => {
+    // add: sense 1 under increase, sense 2 under tell (as "state further").
+    const index = actionIndex([['add', 'item'], ['read', 'item']], [[], []], lex);
+    expect(actionScores(index, ['increase'], lex)[0]).toBeGreaterThan(0);
+    expect(actionScores(index, ['tell'], lex)).toEqual([0, 0]);
+  });
+
+  it("does not read a name's first word as its verb when it opens a compound the other names use as their object", () => {
+    const names = [['pull', 'request', 'read'], ['list', 'pull', 'requests'], ['erase', 'note'], ['move', 'note'], ['relocate', 'item']];
+    const index = actionIndex(names, [[], [], [], [], []], lex);
+    expect(actionScores(index, ['pull'], lex)[0]).toBe(0);
+    expect(actionScores(index, ['read'], lex)[0]).toBeGreaterThan(0);
+    // A name whose first two words no other name uses later keeps its first word as the verb.
+    const plain = actionIndex([['pull', 'changes'], ['list', 'pull', 'requests'], ['erase', 'note'], ['move', 'note'], ['relocate', 'item']], [[], [], [], [], []], lex);
+    expect(actionScores(plain, ['pull'], lex)[0]).toBeGreaterThan(0);
+  });
+
+  it('lifts the tool whose act the request names through selectTools, by default', async () => {
     const tools: ToolLike[] = [
       { name: 'move_item', description: 'Put an item somewhere else' },
       { name: 'read_item', description: 'Show an item' },
@@ -93,10 +188,10 @@ describe('the action ranker', () => {
     const on = await selectTools(tools, q, { embedder, lexicon: lex, topK: 4, cut: 'fixed', rankers: ['bm25', 'dense', 'action'] });
     const lead = (x: typeof on): number => x.find((s) => s.tool.name === 'move_item')!.score - x.find((s) => s.tool.name === 'count_items')!.score;
     expect(lead(on)).toBeGreaterThan(lead(off));
-    // Not in the default rankers: without `rankers`, the scores are those without it.
+    // In the default rankers (round 15): without `rankers`, the scores are those with it.
     const byDefault = await selectTools(tools, 'relocate it', { embedder, lexicon: lex, topK: 4, cut: 'fixed' });
-    const noAction = await selectTools(tools, 'relocate it', { embedder, lexicon: lex, topK: 4, cut: 'fixed', rankers: ['bm25', 'dense', 'examples', 'values', 'concepts'] });
-    expect(byDefault.map((s) => [s.tool.name, s.score])).toEqual(noAction.map((s) => [s.tool.name, s.score]));
+    const withAction = await selectTools(tools, 'relocate it', { embedder, lexicon: lex, topK: 4, cut: 'fixed', rankers: ['bm25', 'dense', 'examples', 'values', 'concepts', 'action'] });
+    expect(byDefault.map((s) => [s.tool.name, s.score])).toEqual(withAction.map((s) => [s.tool.name, s.score]));
   });
 
   it('refuses a lexicon whose actions is not a method', async () => {
