@@ -110,6 +110,15 @@ const FAILURE: ReadonlySet<string> = new Set(['failure']);
  */
 const CHANGE_OR_MISS: ReadonlySet<string> = new Set(['change', 'nonaccomplishment']);
 
+/** Negative prefixes of English adjectives ("unreachable", "inaccessible", "nonfunctional"): morphology, a closed class. */
+const NEGATIVE_PREFIXES: readonly string[] = ['non', 'un', 'in', 'im', 'ir', 'il'];
+/** Particles WordNet writes hyphenated before a word that users write solid ("offline": off-line). */
+const HYPHENATED_PARTICLES: readonly string[] = ['off', 'on'];
+/** English's words of negation and privation that open a definition ("not …", "no longer …", "devoid of …", "lacking …"). */
+const PRIVATIVE_GLOSS: ReadonlySet<string> = new Set(['not', 'no', 'without', 'devoid', 'lacking', 'absent', 'never']);
+/** Senses read for `isPrivativeState`: the most frequent ones. */
+const PRIVATIVE_SENSES = 1;
+
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
 export const RELATED = 0.85;
@@ -138,6 +147,7 @@ export class Lexicon {
   private readonly glossCache = new Map<string, Set<string>>();
   /** `degreeOf` per word. */
   private readonly degreeCache = new Map<string, -1 | 0 | 1>();
+  private readonly privativeCache = new Map<string, boolean>();
   /** `placeName` per word ('' for none). */
   private readonly placeCache = new Map<string, string>();
   /** `kindOf` per target set, then per senses, kinds-only flag and word: a rule asks it of the same word once per token. */
@@ -303,6 +313,65 @@ export class Lexicon {
   isEventOrAct(word: string): boolean {
     const w = word.toLowerCase();
     return this.isEvent(w) || this.kindOf(w, CHANGE_OR_MISS);
+  }
+
+  /**
+   * Whether the word says its subject no longer works or is cut off from the rest (draft-zhou §6.1: an alarm said as an
+   * event): a negative prefix on a word WordNet knows as an adjective ("unreachable", "inaccessible"), or one of the
+   * word's first adjective or adverb senses (the word as written, or joined by a hyphen after "off"/"on": "offline" is
+   * WordNet's off-line) defined by a negation or a privation ("not connected to a computer network", "no longer in your
+   * possession", "devoid of … light"). The negation and privation words (`PRIVATIVE_GLOSS`) are English's closed class of
+   * them, not words of any data set.
+   */
+  isPrivativeState(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const hit = this.privativeCache.get(w);
+    if (hit !== undefined) return hit;
+    let found = false;
+    const prefix = NEGATIVE_PREFIXES.find((p) => w.startsWith(p) && w.length - p.length >= 4);
+    if (prefix && wn.baseForms(w, 'a').length > 0 && wn.baseForms(w.slice(prefix.length), 'a').length > 0) found = true;
+    const spellings = [w, ...HYPHENATED_PARTICLES.filter((p) => w.startsWith(p) && w.length > p.length + 2).map((p) => `${p}-${w.slice(p.length)}`)];
+    for (const form of spellings) {
+      for (const pos of ['a', 'r'] as const) {
+        for (const lemma of wn.baseForms(form, pos)) {
+          for (const offset of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, PRIVATIVE_SENSES)) {
+            const gloss = (wn.synset(pos, offset)?.gloss ?? '').toLowerCase().split(/[;"(]/)[0] ?? '';
+            const first = gloss.trim().split(/\s+/).slice(0, 3);
+            if (first.some((x) => PRIVATIVE_GLOSS.has(x))) found = true;
+          }
+        }
+      }
+    }
+    remember(this.privativeCache, w, found);
+    return found;
+  }
+
+  /** Whether the adjective's first sense is a value of a WordNet attribute ("low": degree, height), a magnitude's state. */
+  isAttributeValue(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const first = wn.lookup(w, 'a')?.offsets[0];
+    return first !== undefined && (wn.synset('a', first)?.pointers ?? []).some((p) => p.symbol === '=');
+  }
+
+  /** The members of the hypernyms of the verb's first senses ("severed": cut, separate, disunite), lemmas of `word` first. */
+  verbHypernyms(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return out;
+    for (const lemma of wn.baseForms(w, 'v')) {
+      for (const offset of (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, DERIVATION_SENSES)) {
+        for (const p of wn.synset('v', offset)?.pointers ?? []) {
+          if (p.symbol !== '@') continue;
+          for (const m of wn.synset(p.pos, p.offset)?.words ?? []) out.add(m);
+        }
+      }
+    }
+    return out;
   }
 
   /** Whether WordNet has the word as an adjective or adverb ("high", "down"), or it is a verb's -ed form ("dropped", "rebooted"). */

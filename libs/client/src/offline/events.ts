@@ -1,0 +1,202 @@
+/**
+ * An alarm said as an event (draft-zhou §6.1): "the link got severed", "base station 4410 went offline", "base
+ * stations 4410 to 4413 unreachable", "router AGG-12 lost its uplink". The template's example names say a thing and
+ * its state (base_station_out_of_service, link_down); the user says the thing and what happened to it. Each snake_case
+ * example value is read as a frame: its thing (the value's words before the state, and the example phrase's head noun
+ * before it: "the backhaul line is down" → link, line), its state (the value's last words the phrase ends with: down),
+ * and what the template's other examples say of the same thing or state ("sites … are out of service" makes a site a
+ * base station's thing; "the line … was cut" makes cut a link's state). An utterance's thing, said before a state word
+ * in its clause (or as the object right after a verb of losing: "lost its uplink"), names the frame's value when the
+ * state word is the frame's own state, a WordNet hypernym of it ("severed": cut), or a word WordNet defines as a
+ * privation (`Lexicon.isPrivativeState`: "offline", "unreachable", "dark"). Only one frame's thing may match, and only a
+ * frame whose state is no degree ("optical_power_low" asks a magnitude): otherwise nothing is named, and the words stay
+ * for `other` rather than an invented name. Every loop is bounded by the tokens times a fixed reach.
+ */
+import type { Lexicon } from './lexicon';
+import { FUNCTION_WORDS, isClausePunct, type Token } from './text';
+
+export interface EventFrame {
+  readonly value: string;
+  /** Lemmas of the thing ("station", "link", "line", "site"). */
+  readonly things: ReadonlySet<string>;
+  /** One-word states (down, cut): the value's own or the template's. */
+  readonly states: ReadonlySet<string>;
+  /** The value's state is no value of a WordNet attribute (down, out of service; not low, a degree's). */
+  readonly failure: boolean;
+}
+
+/** An example of the template: its words (lowercase, every word and number, no punctuation) and its value. */
+export interface ExampleWords {
+  readonly words: readonly string[];
+  readonly value: unknown;
+}
+
+export interface EventCandidate {
+  readonly value: string;
+  readonly confidence: number;
+  readonly tokens: number[];
+}
+
+const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+/** A frame's own state with its thing: surer than a privation WordNet defines, both under a value said by its own words (0.62). */
+export const EVENT_OWN_STATE_CONFIDENCE = 0.58;
+export const EVENT_PRIVATIVE_CONFIDENCE = 0.56;
+/** Tokens looked back from the state word for its thing ("the link from router AGG-21 to core router CR-09 got severed"). */
+const THING_REACH = 12;
+/** Tokens looked ahead of a verb for its object ("lost its uplink"). */
+const OBJECT_REACH = 3;
+/** Words that end the clause looking back: subordinators and joiners of another predicate (a closed class). */
+const CLAUSE_BREAKS: ReadonlySet<string> = new Set(['but', 'or', 'so', 'because', 'since', 'as', 'if', 'unless', 'until', 'after', 'before', 'when', 'whereas', 'which', 'who', 'while', 'though', 'although', 'then']);
+
+/** Auxiliaries and the verbs of becoming that carry a state ("is down", "got severed", "went offline"): a closed class. */
+const AUXILIARIES: ReadonlySet<string> = new Set(['be', 'have', 'do', 'get', 'go', 'become']);
+const hasDigit = (s: string) => /\d/.test(s);
+const lemmaOf = (lex: Lexicon, w: string) => lex.lemmas(w).find((l) => l !== w && w.startsWith(l.slice(0, Math.max(1, l.length - 1)))) ?? w;
+
+/** The last noun of `words` before `end` that is no function word nor number ("the backhaul line is" → line). */
+function headNounBefore(lex: Lexicon, words: readonly string[], end: number): string | undefined {
+  for (let i = end - 1; i >= 0 && end - i <= THING_REACH; i--) {
+    const w = words[i] as string;
+    if (FUNCTION_WORDS.has(w) || hasDigit(w) || !/^[a-z]/.test(w)) continue;
+    if (lex.lemmas(w).some((l) => AUXILIARIES.has(l))) continue;
+    if (lex.hasNoun(w)) return lemmaOf(lex, w);
+    if (!lex.describesState(w)) return undefined;
+  }
+  return undefined;
+}
+
+/** Where `part` occurs in `words` as a run, or -1. */
+function runAt(words: readonly string[], part: readonly string[]): number {
+  outer: for (let i = 0; i + part.length <= words.length; i++) {
+    for (let j = 0; j < part.length; j++) if (words[i + j] !== part[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** The key's example values read as frames, with what the template's other examples say of their things and states. */
+export function eventFrames(lex: Lexicon, own: readonly ExampleWords[], all: readonly ExampleWords[]): EventFrame[] {
+  const frames: { value: string; things: Set<string>; states: Set<string>; failure: boolean; state: string[] }[] = [];
+  for (const ex of own) {
+    if (typeof ex.value !== 'string' || ex.value.length > 64 || !SNAKE.test(ex.value) || frames.some((f) => f.value === ex.value)) continue;
+    const vw = ex.value.split('_');
+    const pw = ex.words.map((w) => w.toLowerCase());
+    let n = 0;
+    while (n < vw.length - 1 && n < pw.length && vw[vw.length - 1 - n] === pw[pw.length - 1 - n]) n++;
+    if (n === 0) continue;
+    const state = vw.slice(vw.length - n);
+    const things = new Set<string>([lemmaOf(lex, vw[vw.length - n - 1] as string)]);
+    const head = headNounBefore(lex, pw, pw.length - n);
+    if (head) things.add(head);
+    const last = state[state.length - 1] as string;
+    // A state that is a value of an attribute ("low": of degree, height) is a magnitude's, not a failure's.
+    const failure = !lex.isAttributeValue(last);
+    frames.push({ value: ex.value, things, states: new Set(n === 1 ? [last] : []), failure, state });
+  }
+  const ownThing = (w: string) => frames.filter((f) => f.things.has(w));
+  for (const ex of all) {
+    if (own.some((o) => o.value === ex.value && o.words.join(' ') === ex.words.join(' '))) continue;
+    const pw = ex.words.map((w) => w.toLowerCase());
+    for (const f of frames) {
+      // "sites 1021, 1022 and 1035 are out of service": a site is this frame's thing, unless another frame's already.
+      const at = runAt(pw, f.state);
+      const head = at > 0 ? headNounBefore(lex, pw, at) : undefined;
+      if (head && ownThing(head).length === 0) f.things.add(head);
+    }
+    // "the line between … was cut": the phrase's last word is a state of the one frame whose thing it says.
+    // Only a state said after an auxiliary ("was cut"), not the object of another verb ("needs the landlord key").
+    const lastWord = pw[pw.length - 1];
+    const before = pw[pw.length - 2] ?? '';
+    const said = frames.filter((f) => pw.some((w) => f.things.has(lemmaOf(lex, w))));
+    if (lastWord && said.length === 1 && lex.hasVerb(lastWord) && lex.lemmas(before).some((l) => AUXILIARIES.has(l))) (said[0] as (typeof frames)[number]).states.add(lastWord);
+  }
+  return frames.map(({ value, things, states, failure }) => ({ value, things, states, failure }));
+}
+
+/** The frames whose thing the word says: the same lemma, or a compound that ends in it ("uplink": link). */
+function framesOfThing(lex: Lexicon, frames: readonly EventFrame[], word: string): EventFrame[] {
+  const lemma = lemmaOf(lex, word);
+  return frames.filter((f) => [...f.things].some((t) => t === lemma || lex.sameLemma(word, t) || (word.length > t.length + 1 && word.endsWith(t) && lex.known(word.slice(0, word.length - t.length)))));
+}
+
+/** How the word says a frame's state: its own (or a hypernym of the verb is), a privation, or not at all. */
+function stateStrength(lex: Lexicon, f: EventFrame, word: string): number {
+  if ([...f.states].some((s) => lex.sameLemma(word, s) || lex.verbHypernyms(word).has(s))) return EVENT_OWN_STATE_CONFIDENCE;
+  return f.failure && lex.isPrivativeState(word) ? EVENT_PRIVATIVE_CONFIDENCE : 0;
+}
+
+function skippable(t: Token): boolean {
+  return t.kind !== 'word' || FUNCTION_WORDS.has(t.lower) || hasDigit(t.text) || t.upper;
+}
+
+/** The thing said before the state word at `j` in its clause, and its frames. */
+function thingBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], j: number): [number, EventFrame[]] | undefined {
+  for (let i = j - 1; i >= 0 && j - i <= THING_REACH; i--) {
+    const t = tokens[i] as Token;
+    if ((isClausePunct(t) && t.text !== ',') || CLAUSE_BREAKS.has(t.lower)) return undefined;
+    if (skippable(t)) continue;
+    const found = framesOfThing(lex, frames, t.lower);
+    if (found.length > 0) return [i, found];
+  }
+  return undefined;
+}
+
+/** The object right after a verb of privation ("lost its uplink"), and its frames. */
+function objectAfter(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], j: number): [number, EventFrame[]] | undefined {
+  for (let i = j + 1; i < tokens.length && i - j <= OBJECT_REACH; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind !== 'word') return undefined;
+    const found = framesOfThing(lex, frames, t.lower);
+    if (found.length > 0) return [i, found];
+    if (!FUNCTION_WORDS.has(t.lower)) return undefined;
+  }
+  return undefined;
+}
+
+/** The noun right after a verb, past determiners ("lost its uplink", "lost power"), or undefined. */
+function objectNoun(lex: Lexicon, tokens: readonly Token[], j: number): number | undefined {
+  for (let i = j + 1; i < tokens.length && i - j <= OBJECT_REACH; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind !== 'word' || (!FUNCTION_WORDS.has(t.lower) && !lex.hasNoun(t.lower))) return undefined;
+    if (!FUNCTION_WORDS.has(t.lower)) return i;
+  }
+  return undefined;
+}
+
+/**
+ * A state word only one frame has as its own ("cut": the template's line was cut) after a concrete thing no frame
+ * names ("the fibre … was cut"): that frame, as sure as a privation.
+ */
+function physicalBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], j: number): [number, EventFrame[]] | undefined {
+  const w = (tokens[j] as Token).lower;
+  const owning = frames.filter((f) => [...f.states].some((s) => lex.sameLemma(w, s) || lex.verbHypernyms(w).has(s)));
+  if (owning.length !== 1) return undefined;
+  for (let i = j - 1; i >= 0 && j - i <= THING_REACH; i--) {
+    const t = tokens[i] as Token;
+    if ((isClausePunct(t) && t.text !== ',') || CLAUSE_BREAKS.has(t.lower)) return undefined;
+    if (skippable(t) || lex.lemmas(t.lower).some((l) => AUXILIARIES.has(l))) continue;
+    if (lex.hasNoun(t.lower) && lex.isPhysical(t.lower)) return [i, owning];
+  }
+  return undefined;
+}
+
+/** Every event the utterance says of a frame's thing, as the frame's value (see the file's comment). */
+export function eventNames(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[]): EventCandidate[] {
+  const out: EventCandidate[] = [];
+  if (frames.length === 0) return out;
+  for (let j = 0; j < tokens.length; j++) {
+    const t = tokens[j] as Token;
+    if (t.kind !== 'word' || (FUNCTION_WORDS.has(t.lower) && !frames.some((f) => f.states.has(t.lower)))) continue;
+    // A verb with an object says what its subject lost or did ("site 9100 lost power"): the state is the object's.
+    const object = lex.isFiniteVerbForm(t.lower) ? objectNoun(lex, tokens, j) : undefined;
+    const thing = object === undefined ? thingBefore(lex, tokens, frames, j) : objectAfter(lex, tokens, frames, j);
+    const concrete = thing || object !== undefined ? undefined : physicalBefore(lex, tokens, frames, j);
+    for (const r of [thing, concrete]) {
+      if (!r || r[1].length !== 1) continue;
+      const f = r[1][0] as EventFrame;
+      const confidence = r === concrete ? EVENT_PRIVATIVE_CONFIDENCE : stateStrength(lex, f, t.lower);
+      if (confidence > 0) out.push({ value: f.value, confidence, tokens: [Math.min(r[0], j), Math.max(r[0], j)] });
+    }
+  }
+  return out;
+}
