@@ -34,7 +34,9 @@ export interface ExampleWords {
 export interface EventCandidate {
   readonly value: string;
   readonly confidence: number;
+  /** The state word: the thing's words may be another key's too (a site list's cue, a domain's gloss), so shared. */
   readonly tokens: number[];
+  readonly shared: number[];
 }
 
 const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
@@ -195,7 +197,7 @@ export function eventNames(lex: Lexicon, tokens: readonly Token[], frames: reado
       if (!r || r[1].length !== 1) continue;
       const f = r[1][0] as EventFrame;
       const confidence = r === concrete ? EVENT_PRIVATIVE_CONFIDENCE : stateStrength(lex, f, t.lower);
-      if (confidence > 0) out.push({ value: f.value, confidence, tokens: [Math.min(r[0], j), Math.max(r[0], j)] });
+      if (confidence > 0) out.push({ value: f.value, confidence, tokens: [j], shared: [r[0]] });
     }
   }
   return out;

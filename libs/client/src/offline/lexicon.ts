@@ -86,6 +86,8 @@ const MAX_SLIP = 20;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
+/** WordNet's made things. */
+const ARTIFACT: ReadonlySet<string> = new Set(['artifact', 'artefact']);
 /** Hypernym steps from a quality noun up to property or quality (oldness → age → property). */
 const QUALITY_DEPTH = 2;
 /** A period or unit of time, as WordNet's kinds name it (week: a time period; hour: a unit of time). */
@@ -263,6 +265,11 @@ export class Lexicon {
    */
   isPerson(word: string): boolean {
     return this.kindOf(word.toLowerCase(), PERSON, 2, true);
+  }
+
+  /** A word one of whose first two noun senses is a made thing ("router": a device; "fibre": a material is not). */
+  isArtifact(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), ARTIFACT, 2, true);
   }
 
   /** A word whose first noun sense is a kind of person ("husband", "kid"; not "dog", a person only in its second sense). */

@@ -1967,9 +1967,10 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && templateWord(c, t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
-        // An alarm is named after what happened to equipment: a name with a person in it ("subscriber_called") says what
-        // people did, so it is a guess too unsure to send.
-        const person = words.some((t) => c.lex.isPerson(t.lower));
+        // An alarm is named after what happened to equipment: a name with a person in it ("subscriber_called": a word
+        // whose first WordNet sense is a person and no sense a made thing, unlike "router") says what people did, so it
+        // is a guess too unsure to send.
+        const person = words.some((t) => c.lex.isPersonFirst(t.lower) && !c.lex.isArtifact(t.lower));
         const confidence = person || offConvention(c, convention, words) ? OFF_CONVENTION_CONFIDENCE : SNAKE_CONFIDENCE;
         c.out.push({ key: k.name, value, confidence, tokens: idx, rule: 'snake_name' });
       }
@@ -2028,7 +2029,7 @@ function saidAsEvent(c: Ctx, k: KeyPlan): void {
   if (!byKey) EVENT_FRAMES.set(c.plan, (byKey = new Map()));
   let frames = byKey.get(k.name);
   if (!frames) byKey.set(k.name, (frames = eventFrames(c.lex, exampleWords(k), c.plan.keys.flatMap(exampleWords))));
-  for (const e of eventNames(c.lex, c.tokens, frames)) pushValue(c, { key: k.name, value: e.value, confidence: e.confidence, tokens: e.tokens, rule: 'event_name' });
+  for (const e of eventNames(c.lex, c.tokens, frames)) pushValue(c, { key: k.name, value: e.value, confidence: e.confidence, tokens: e.tokens, shared: e.shared, rule: 'event_name' });
 }
 
 /** Whether the token at `j` says `w`: a word, by lemma or WordNet relation. */
