@@ -138,9 +138,23 @@ function thingBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly Ev
     if ((isClausePunct(t) && t.text !== ',') || CLAUSE_BREAKS.has(t.lower)) return undefined;
     if (skippable(t)) continue;
     const found = framesOfThing(lex, frames, t.lower);
-    if (found.length > 0) return [i, found];
+    if (found.length > 0) return complementOf(lex, tokens, frames, i) ? undefined : [i, found];
   }
   return undefined;
+}
+
+/** Prepositions that attach a noun to the noun before it ("the landlord of site 7710"): a closed class. */
+const PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'at', 'for', 'near', 'behind', 'from', 'in', 'on', 'with', 'by', 'between', 'about']);
+const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'its', 'their', 'our', 'my', 'your', 'his', 'her']);
+
+/** Whether the thing at `i` completes another noun, the state's real subject ("the landlord of site 7710 is unreachable"). */
+function complementOf(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], i: number): boolean {
+  let p = i - 1;
+  while (p >= 0 && DETERMINERS.has((tokens[p] as Token).lower)) p--;
+  const prep = tokens[p];
+  const head = tokens[p - 1];
+  if (!prep || !head || !PREPOSITIONS.has(prep.lower) || head.kind !== 'word') return false;
+  return lex.hasNoun(head.lower) && !FUNCTION_WORDS.has(head.lower) && framesOfThing(lex, frames, head.lower).length === 0;
 }
 
 /** The object right after a verb of privation ("lost its uplink"), and its frames. */
