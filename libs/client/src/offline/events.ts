@@ -7,8 +7,9 @@
  * and what the template's other examples say of the same thing or state ("sites … are out of service" makes a site a
  * base station's thing; "the line … was cut" makes cut a link's state). An utterance's thing, said before a state word
  * in its clause (or as the object right after a verb of losing: "lost its uplink"), names the frame's value when the
- * state word is the frame's own state, a WordNet hypernym of it ("severed": cut), or a word WordNet defines as a
- * privation (`Lexicon.isPrivativeState`: "offline", "unreachable", "dark"). Only one frame's thing may match, and only a
+ * state word is the frame's own state, a WordNet hypernym of it ("severed": cut), another failure frame's own state
+ * ("sites down"), or a word WordNet defines as a privation (`Lexicon.isPrivativeState`: "offline", "unreachable",
+ * "dark"). A state only one frame owns after a concrete thing no frame names ("the fibre was cut") names that frame. Only one frame's thing may match, and only a
  * frame whose state is no degree ("optical_power_low" asks a magnitude): otherwise nothing is named, and the words stay
  * for `other` rather than an invented name. Every loop is bounded by the tokens times a fixed reach.
  */
@@ -121,10 +122,16 @@ function framesOfThing(lex: Lexicon, frames: readonly EventFrame[], word: string
   return frames.filter((f) => [...f.things].some((t) => t === lemma || lex.sameLemma(word, t) || (word.length > t.length + 1 && word.endsWith(t) && lex.known(word.slice(0, word.length - t.length)))));
 }
 
-/** How the word says a frame's state: its own (or a hypernym of the verb is), a privation, or not at all. */
-function stateStrength(lex: Lexicon, f: EventFrame, word: string): number {
-  if ([...f.states].some((s) => lex.sameLemma(word, s) || lex.verbHypernyms(word).has(s))) return EVENT_OWN_STATE_CONFIDENCE;
-  return f.failure && lex.isPrivativeState(word) ? EVENT_PRIVATIVE_CONFIDENCE : 0;
+const saysState = (lex: Lexicon, f: EventFrame, word: string) => [...f.states].some((s) => lex.sameLemma(word, s) || lex.verbHypernyms(word).has(s));
+
+/**
+ * How the word says a frame's state: its own (or a hypernym of the verb is), a privation or another failure frame's
+ * own state ("sites down": down is the link's failure, said of a site), or not at all.
+ */
+function stateStrength(lex: Lexicon, frames: readonly EventFrame[], f: EventFrame, word: string): number {
+  if (saysState(lex, f, word)) return EVENT_OWN_STATE_CONFIDENCE;
+  if (!f.failure) return 0;
+  return lex.isPrivativeState(word) || frames.some((g) => g !== f && g.failure && saysState(lex, g, word)) ? EVENT_PRIVATIVE_CONFIDENCE : 0;
 }
 
 function skippable(t: Token): boolean {
@@ -185,7 +192,7 @@ function objectNoun(lex: Lexicon, tokens: readonly Token[], j: number): number |
  */
 function physicalBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], j: number): [number, EventFrame[]] | undefined {
   const w = (tokens[j] as Token).lower;
-  const owning = frames.filter((f) => [...f.states].some((s) => lex.sameLemma(w, s) || lex.verbHypernyms(w).has(s)));
+  const owning = frames.filter((f) => saysState(lex, f, w));
   if (owning.length !== 1) return undefined;
   for (let i = j - 1; i >= 0 && j - i <= THING_REACH; i--) {
     const t = tokens[i] as Token;
@@ -210,7 +217,7 @@ export function eventNames(lex: Lexicon, tokens: readonly Token[], frames: reado
     for (const r of [thing, concrete]) {
       if (!r || r[1].length !== 1) continue;
       const f = r[1][0] as EventFrame;
-      const confidence = r === concrete ? EVENT_PRIVATIVE_CONFIDENCE : stateStrength(lex, f, t.lower);
+      const confidence = r === concrete ? EVENT_PRIVATIVE_CONFIDENCE : stateStrength(lex, frames, f, t.lower);
       if (confidence > 0) out.push({ value: f.value, confidence, tokens: [j], shared: [r[0]] });
     }
   }
