@@ -151,7 +151,7 @@ function thingBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly Ev
 }
 
 /** Prepositions that attach a noun to the noun before it ("the landlord of site 7710"): a closed class. */
-const PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'at', 'for', 'near', 'behind', 'from', 'in', 'on', 'with', 'by', 'between', 'about']);
+const PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'at', 'to', 'for', 'near', 'behind', 'from', 'in', 'on', 'with', 'by', 'between', 'about']);
 const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'its', 'their', 'our', 'my', 'your', 'his', 'her']);
 
 /** Whether the thing at `i` completes another noun, the state's real subject ("the landlord of site 7710 is unreachable"). */
@@ -161,7 +161,8 @@ function complementOf(lex: Lexicon, tokens: readonly Token[], frames: readonly E
   const prep = tokens[p];
   const head = tokens[p - 1];
   if (!prep || !head || !PREPOSITIONS.has(prep.lower) || head.kind !== 'word') return false;
-  return lex.hasNoun(head.lower) && !FUNCTION_WORDS.has(head.lower) && framesOfThing(lex, frames, head.lower).length === 0;
+  // Any content word (a noun WordNet may not know: "the backhaul to site 4471"), not a verb ("went down at site 7").
+  return !FUNCTION_WORDS.has(head.lower) && !lex.isFiniteVerbForm(head.lower) && framesOfThing(lex, frames, head.lower).length === 0;
 }
 
 /** The object right after a verb of privation ("lost its uplink"), and its frames. */
@@ -203,8 +204,20 @@ function physicalBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly
   return undefined;
 }
 
-/** Every event the utterance says of a frame's thing, as the frame's value (see the file's comment). */
+/** Under the threshold: events that name two values ("fibre cut …, many sites down") leave the name unsure. */
+export const EVENT_UNSURE_CONFIDENCE = 0.3;
+
+/**
+ * Every event the utterance says of a frame's thing, as the frame's value (see the file's comment). Events naming
+ * different values are all unsure: the words go to `other` rather than one of them be picked.
+ */
 export function eventNames(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[]): EventCandidate[] {
+  const out = eventReadings(lex, tokens, frames);
+  if (new Set(out.map((e) => e.value)).size <= 1) return out;
+  return out.map((e) => ({ ...e, confidence: EVENT_UNSURE_CONFIDENCE }));
+}
+
+function eventReadings(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[]): EventCandidate[] {
   const out: EventCandidate[] = [];
   if (frames.length === 0) return out;
   for (let j = 0; j < tokens.length; j++) {
