@@ -22,6 +22,8 @@ export interface EventFrame {
   readonly things: ReadonlySet<string>;
   /** One-word states (down, cut): the value's own or the template's. */
   readonly states: ReadonlySet<string>;
+  /** The states the template's other examples say of the thing ("the line … was cut"). */
+  readonly learned: ReadonlySet<string>;
   /** The value's state is no value of a WordNet attribute (down, out of service; not low, a degree's). */
   readonly failure: boolean;
 }
@@ -44,6 +46,8 @@ const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** A frame's own state with its thing: surer than a privation WordNet defines, both under a value said by its own words (0.62). */
 export const EVENT_OWN_STATE_CONFIDENCE = 0.58;
 export const EVENT_PRIVATIVE_CONFIDENCE = 0.56;
+/** A learned state after a concrete thing no frame names: under a name made of the user's words ("fiber_cut"), which wins. */
+export const EVENT_CONCRETE_CONFIDENCE = 0.51;
 /** Tokens looked back from the state word for its thing ("the link from router AGG-21 to core router CR-09 got severed"). */
 const THING_REACH = 12;
 /** Tokens looked ahead of a verb for its object ("lost its uplink"). */
@@ -53,6 +57,8 @@ const CLAUSE_BREAKS: ReadonlySet<string> = new Set(['but', 'or', 'so', 'because'
 
 /** Auxiliaries and the verbs of becoming that carry a state ("is down", "got severed", "went offline"): a closed class. */
 const AUXILIARIES: ReadonlySet<string> = new Set(['be', 'have', 'do', 'get', 'go', 'become']);
+/** English's negators: they deny a state, they are none ("never" is "not ever" to WordNet). A closed class. */
+const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'never', 'none', 'nor', 'neither', 'without', 'nothing', 'nobody']);
 const hasDigit = (s: string) => /\d/.test(s);
 const lemmaOf = (lex: Lexicon, w: string) => lex.lemmas(w).find((l) => l !== w && w.startsWith(l.slice(0, Math.max(1, l.length - 1)))) ?? w;
 
@@ -79,7 +85,7 @@ function runAt(words: readonly string[], part: readonly string[]): number {
 
 /** The key's example values read as frames, with what the template's other examples say of their things and states. */
 export function eventFrames(lex: Lexicon, own: readonly ExampleWords[], all: readonly ExampleWords[]): EventFrame[] {
-  const frames: { value: string; things: Set<string>; states: Set<string>; failure: boolean; state: string[] }[] = [];
+  const frames: { value: string; things: Set<string>; states: Set<string>; learned: Set<string>; failure: boolean; state: string[] }[] = [];
   for (const ex of own) {
     if (typeof ex.value !== 'string' || ex.value.length > 64 || !SNAKE.test(ex.value) || frames.some((f) => f.value === ex.value)) continue;
     const vw = ex.value.split('_');
@@ -88,13 +94,15 @@ export function eventFrames(lex: Lexicon, own: readonly ExampleWords[], all: rea
     while (n < vw.length - 1 && n < pw.length && vw[vw.length - 1 - n] === pw[pw.length - 1 - n]) n++;
     if (n === 0) continue;
     const state = vw.slice(vw.length - n);
+    // A name that opens with a verb ("lost_power") says no thing.
+    if (lex.isPastVerbForm(vw[vw.length - n - 1] as string)) continue;
     const things = new Set<string>([lemmaOf(lex, vw[vw.length - n - 1] as string)]);
     const head = headNounBefore(lex, pw, pw.length - n);
     if (head) things.add(head);
     const last = state[state.length - 1] as string;
     // A state that is a value of an attribute ("low": of degree, height) is a magnitude's, not a failure's.
     const failure = !lex.isAttributeValue(last);
-    frames.push({ value: ex.value, things, states: new Set(n === 1 ? [last] : []), failure, state });
+    frames.push({ value: ex.value, things, states: new Set(n === 1 ? [last] : []), learned: new Set(), failure, state });
   }
   const ownThing = (w: string) => frames.filter((f) => f.things.has(w));
   for (const ex of all) {
@@ -111,9 +119,12 @@ export function eventFrames(lex: Lexicon, own: readonly ExampleWords[], all: rea
     const lastWord = pw[pw.length - 1];
     const before = pw[pw.length - 2] ?? '';
     const said = frames.filter((f) => pw.some((w) => f.things.has(lemmaOf(lex, w))));
-    if (lastWord && said.length === 1 && lex.hasVerb(lastWord) && lex.lemmas(before).some((l) => AUXILIARIES.has(l))) (said[0] as (typeof frames)[number]).states.add(lastWord);
+    if (lastWord && said.length === 1 && lex.hasVerb(lastWord) && lex.lemmas(before).some((l) => AUXILIARIES.has(l))) {
+      (said[0] as (typeof frames)[number]).states.add(lastWord);
+      (said[0] as (typeof frames)[number]).learned.add(lastWord);
+    }
   }
-  return frames.map(({ value, things, states, failure }) => ({ value, things, states, failure }));
+  return frames.map(({ value, things, states, learned, failure }) => ({ value, things, states, learned, failure }));
 }
 
 /** The frames whose thing the word says: the same lemma, or a compound that ends in it ("uplink": link). */
@@ -142,22 +153,55 @@ function skippable(t: Token): boolean {
 function thingBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], j: number): [number, EventFrame[]] | undefined {
   for (let i = j - 1; i >= 0 && j - i <= THING_REACH; i--) {
     const t = tokens[i] as Token;
-    if ((isClausePunct(t) && t.text !== ',') || CLAUSE_BREAKS.has(t.lower)) return undefined;
+    if (clauseEnds(tokens, i) || NEGATORS.has(t.lower)) return undefined;
     if (skippable(t)) continue;
     const found = framesOfThing(lex, frames, t.lower);
-    if (found.length > 0) return complementOf(lex, tokens, frames, i) ? undefined : [i, found];
+    if (found.length > 0) return complementOf(lex, tokens, frames, i) || modifies(lex, tokens, frames, i, j) ? undefined : [i, found];
   }
   return undefined;
 }
 
+/**
+ * Whether the clause ends at `i` looking back: clause punctuation, a subordinator, or a comma or "and" before a new
+ * word ("the link flaps, and the temperature went down"); a comma or "and" between numbers lists them ("sites 2201,
+ * 2202 and 2203 went dark").
+ */
+function clauseEnds(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i] as Token;
+  if (CLAUSE_BREAKS.has(t.lower) || (isClausePunct(t) && t.text !== ',')) return true;
+  if (t.text !== ',' && t.lower !== 'and') return false;
+  const next = tokens[i + 1];
+  return next !== undefined && next.kind === 'word' && !hasDigit(next.text) && !next.upper && next.lower !== 'and';
+}
+
+/** Whether the thing at `i` qualifies the noun after it ("the link checker … shows down arrows"), the head. */
+function modifies(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], i: number, j: number): boolean {
+  const next = tokens[i + 1];
+  if (!next || i + 1 >= j || next.kind !== 'word' || FUNCTION_WORDS.has(next.lower) || hasDigit(next.text) || next.upper) return false;
+  return lex.hasNoun(next.lower) && !lex.isFiniteVerbForm(next.lower) && framesOfThing(lex, frames, next.lower).length === 0;
+}
+
 /** Prepositions that attach a noun to the noun before it ("the landlord of site 7710"): a closed class. */
 const PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'at', 'to', 'for', 'near', 'behind', 'from', 'in', 'on', 'with', 'by', 'between', 'about']);
+/** Modifiers looked past before a thing ("at the old base station"). */
+const MAX_MODIFIERS = 2;
 const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'its', 'their', 'our', 'my', 'your', 'his', 'her']);
 
 /** Whether the thing at `i` completes another noun, the state's real subject ("the landlord of site 7710 is unreachable"). */
 function complementOf(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], i: number): boolean {
   let p = i - 1;
   while (p >= 0 && DETERMINERS.has((tokens[p] as Token).lower)) p--;
+  // A place the clause opens with ("at base station 5, the fibre broke"): a preposition before the thing and its
+  // modifiers, with no noun before it.
+  for (let q = p, mods = 0; q >= 0 && mods <= MAX_MODIFIERS; q--, mods++) {
+    const t = tokens[q] as Token;
+    if (PREPOSITIONS.has(t.lower)) {
+      const before = tokens[q - 1];
+      if (!before || before.kind !== 'word') return true;
+      break;
+    }
+    if (t.kind !== 'word' || FUNCTION_WORDS.has(t.lower)) break;
+  }
   const prep = tokens[p];
   const head = tokens[p - 1];
   if (!prep || !head || !PREPOSITIONS.has(prep.lower) || head.kind !== 'word') return false;
@@ -188,16 +232,16 @@ function objectNoun(lex: Lexicon, tokens: readonly Token[], j: number): number |
 }
 
 /**
- * A state word only one frame has as its own ("cut": the template's line was cut) after a concrete thing no frame
- * names ("the fibre … was cut"): that frame, as sure as a privation.
+ * A state only one frame learned from the template's other examples ("cut": the template's line was cut) after a
+ * concrete thing no frame names ("the fibre … was cut"): that frame, just over the threshold.
  */
 function physicalBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], j: number): [number, EventFrame[]] | undefined {
   const w = (tokens[j] as Token).lower;
-  const owning = frames.filter((f) => saysState(lex, f, w));
+  const owning = frames.filter((f) => [...f.learned].some((s) => lex.sameLemma(w, s) || lex.verbHypernyms(w).has(s)));
   if (owning.length !== 1) return undefined;
   for (let i = j - 1; i >= 0 && j - i <= THING_REACH; i--) {
     const t = tokens[i] as Token;
-    if ((isClausePunct(t) && t.text !== ',') || CLAUSE_BREAKS.has(t.lower)) return undefined;
+    if (clauseEnds(tokens, i) || NEGATORS.has(t.lower)) return undefined;
     if (skippable(t) || lex.lemmas(t.lower).some((l) => AUXILIARIES.has(l))) continue;
     if (lex.hasNoun(t.lower) && lex.isPhysical(t.lower)) return [i, owning];
   }
@@ -222,7 +266,8 @@ function eventReadings(lex: Lexicon, tokens: readonly Token[], frames: readonly 
   if (frames.length === 0) return out;
   for (let j = 0; j < tokens.length; j++) {
     const t = tokens[j] as Token;
-    if (t.kind !== 'word' || (FUNCTION_WORDS.has(t.lower) && !frames.some((f) => f.states.has(t.lower)))) continue;
+    // English word order only: a word glossed from another language ("обрыв") is said in that language's order.
+    if (t.kind !== 'word' || t.lower !== t.text.toLowerCase() || NEGATORS.has(t.lower) || (FUNCTION_WORDS.has(t.lower) && !frames.some((f) => f.states.has(t.lower)))) continue;
     // A verb with an object says what its subject lost or did ("site 9100 lost power"): the state is the object's.
     const object = lex.isFiniteVerbForm(t.lower) ? objectNoun(lex, tokens, j) : undefined;
     const thing = object === undefined ? thingBefore(lex, tokens, frames, j) : objectAfter(lex, tokens, frames, j);
@@ -230,7 +275,7 @@ function eventReadings(lex: Lexicon, tokens: readonly Token[], frames: readonly 
     for (const r of [thing, concrete]) {
       if (!r || r[1].length !== 1) continue;
       const f = r[1][0] as EventFrame;
-      const confidence = r === concrete ? EVENT_PRIVATIVE_CONFIDENCE : stateStrength(lex, frames, f, t.lower);
+      const confidence = r === concrete ? EVENT_CONCRETE_CONFIDENCE : stateStrength(lex, frames, f, t.lower);
       if (confidence > 0) out.push({ value: f.value, confidence, tokens: [j], shared: [r[0]] });
     }
   }

@@ -1970,7 +1970,7 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         // An alarm is named after what happened to equipment: a name with a person in it ("subscriber_called": a word
         // whose first WordNet sense is a person and no sense a made thing, unlike "router") says what people did, so it
         // is a guess too unsure to send.
-        const person = words.some((t) => c.lex.isPersonFirst(t.lower) && !c.lex.isArtifact(t.lower));
+        const person = words.some((t) => c.lex.isPersonFirst(t.lower) && !c.lex.isArtifact(t.lower) && !c.lex.isFiniteVerbForm(t.lower));
         const confidence = person || offConvention(c, convention, words) ? OFF_CONVENTION_CONFIDENCE : SNAKE_CONFIDENCE;
         c.out.push({ key: k.name, value, confidence, tokens: idx, rule: 'snake_name' });
       }
