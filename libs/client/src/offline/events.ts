@@ -141,10 +141,18 @@ const saysState = (lex: Lexicon, f: EventFrame, word: string) => [...f.states].s
  * How the word says a frame's state: its own (or a hypernym of the verb is), a privation or another failure frame's
  * own state ("sites down": down is the link's failure, said of a site), or not at all.
  */
-function stateStrength(lex: Lexicon, frames: readonly EventFrame[], f: EventFrame, word: string): number {
+function stateStrength(lex: Lexicon, frames: readonly EventFrame[], f: EventFrame, word: string, becoming: boolean): number {
   if (saysState(lex, f, word)) return EVENT_OWN_STATE_CONFIDENCE;
   if (!f.failure) return 0;
-  return lex.isPrivativeState(word) || frames.some((g) => g !== f && g.failure && saysState(lex, g, word)) ? EVENT_PRIVATIVE_CONFIDENCE : 0;
+  return lex.isPrivativeState(word, becoming) || frames.some((g) => g !== f && g.failure && saysState(lex, g, word)) ? EVENT_PRIVATIVE_CONFIDENCE : 0;
+}
+
+/** Verbs of becoming ("went dark", "became unreachable"): a closed class; "be" and "get" may say a lasting state. */
+const BECOMING: ReadonlySet<string> = new Set(['go', 'become', 'turn']);
+/** Whether a verb of becoming says the state word at `j` ("went dark"): an attribute value then is a change into it. */
+function afterBecoming(lex: Lexicon, tokens: readonly Token[], j: number): boolean {
+  const before = tokens[j - 1];
+  return before !== undefined && before.kind === 'word' && lex.lemmas(before.lower).some((l) => BECOMING.has(l));
 }
 
 function skippable(t: Token): boolean {
@@ -159,8 +167,31 @@ function thingBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly Ev
     if (skippable(t)) continue;
     const found = framesOfThing(lex, frames, t.lower);
     if (found.length > 0) return complementOf(lex, tokens, frames, i) || modifies(lex, tokens, frames, i, j) ? undefined : [i, found];
+    // The clause's subject is the nearest head noun: one naming no frame ("site 7710 traffic is down") ends the search,
+    // unless it sits in a place phrase ("the link from router AGG-21 to core router CR-09").
+    if (isSubjectHead(lex, tokens, i) && !inPhrase(tokens, i)) return undefined;
   }
   return undefined;
+}
+
+/** Whether the word at `i` reads as a noun heading its clause: a noun no verb form, or one right before an auxiliary ("traffic is"). */
+function isSubjectHead(lex: Lexicon, tokens: readonly Token[], i: number): boolean {
+  const w = (tokens[i] as Token).lower;
+  if (!lex.hasNoun(w) || lex.lemmas(w).some((l) => AUXILIARIES.has(l))) return false;
+  if (!lex.isFiniteVerbForm(w)) return true;
+  const next = tokens[i + 1];
+  return next !== undefined && next.kind === 'word' && lex.lemmas(next.lower).some((l) => AUXILIARIES.has(l));
+}
+
+/** Whether the word at `i` follows a preposition, past determiners, numbers, names and up to two modifiers. */
+function inPhrase(tokens: readonly Token[], i: number): boolean {
+  for (let q = i - 1, mods = 0; q >= 0 && mods <= MAX_MODIFIERS; q--) {
+    const t = tokens[q] as Token;
+    if (PREPOSITIONS.has(t.lower)) return true;
+    if (t.kind !== 'word' || clauseEnds(tokens, q)) return false;
+    if (!DETERMINERS.has(t.lower) && !hasDigit(t.text) && !t.upper) mods++;
+  }
+  return false;
 }
 
 /**
@@ -180,7 +211,10 @@ function clauseEnds(tokens: readonly Token[], i: number): boolean {
 function modifies(lex: Lexicon, tokens: readonly Token[], frames: readonly EventFrame[], i: number, j: number): boolean {
   const next = tokens[i + 1];
   if (!next || i + 1 >= j || next.kind !== 'word' || FUNCTION_WORDS.has(next.lower) || hasDigit(next.text) || next.upper) return false;
-  return lex.hasNoun(next.lower) && !lex.isFiniteVerbForm(next.lower) && framesOfThing(lex, frames, next.lower).length === 0;
+  if (!lex.hasNoun(next.lower) || framesOfThing(lex, frames, next.lower).length > 0) return false;
+  // A noun that can be a verb heads the pair when an auxiliary follows it ("the link upgrade got cut").
+  const after = tokens[i + 2];
+  return !lex.isFiniteVerbForm(next.lower) || (after !== undefined && after.kind === 'word' && lex.lemmas(after.lower).some((l) => AUXILIARIES.has(l)));
 }
 
 /** Prepositions that attach a noun to the noun before it ("the landlord of site 7710"): a closed class. */
@@ -245,7 +279,13 @@ function physicalBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly
     const t = tokens[i] as Token;
     if (clauseEnds(tokens, i) || NEGATORS.has(t.lower)) return undefined;
     if (skippable(t) || lex.lemmas(t.lower).some((l) => AUXILIARIES.has(l))) continue;
-    if (lex.hasNoun(t.lower) && lex.isPhysical(t.lower)) return [i, owning];
+    if (!lex.hasNoun(t.lower)) continue;
+    // The frame's thing or a noun WordNet ties to it ("fibre" … "line"), not any object ("the fence was cut").
+    const kin = lex.nounKin(t.lower);
+    const frame = owning[0] as EventFrame;
+    if (lex.isPhysical(t.lower) && [...frame.things].some((x) => kin.has(x) || lex.nounKin(x).has(lemmaOf(lex, t.lower)))) return [i, owning];
+    // The nearest noun is the subject ("the budget for the link upgrade got cut"), unless in a place phrase.
+    if (isSubjectHead(lex, tokens, i) && !inPhrase(tokens, i)) return undefined;
   }
   return undefined;
 }
@@ -278,7 +318,7 @@ function eventReadings(lex: Lexicon, tokens: readonly Token[], frames: readonly 
     for (const r of [thing, concrete]) {
       if (!r || r[1].length !== 1) continue;
       const f = r[1][0] as EventFrame;
-      const confidence = r === concrete ? EVENT_CONCRETE_CONFIDENCE : stateStrength(lex, frames, f, t.lower);
+      const confidence = r === concrete ? EVENT_CONCRETE_CONFIDENCE : stateStrength(lex, frames, f, t.lower, afterBecoming(lex, tokens, j));
       if (confidence > 0) out.push({ value: f.value, confidence, tokens: [j], shared: [r[0]] });
     }
   }

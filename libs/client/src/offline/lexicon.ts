@@ -118,6 +118,10 @@ const NEGATIVE_PREFIXES: readonly string[] = ['non', 'un', 'in', 'im', 'ir', 'il
 const HYPHENATED_PARTICLES: readonly string[] = ['off', 'on'];
 /** English's words of negation and privation that open a definition ("not …", "no longer …", "devoid of …", "lacking …"). */
 const PRIVATIVE_GLOSS: ReadonlySet<string> = new Set(['not', 'no', 'without', 'devoid', 'lacking', 'absent', 'never']);
+/** WordNet's noun pointers of kind and part (hypernym, hyponym, instance, part/member/substance meronym and holonym). */
+const KIN_POINTERS: ReadonlySet<string> = new Set(['@', '@i', '~', '~i', '%p', '#p', '%m', '#m', '%s', '#s']);
+/** Steps taken along them by `nounKin`. */
+const KIN_STEPS = 2;
 /** Senses read for `isPrivativeState`: the most frequent ones. */
 const PRIVATIVE_SENSES = 1;
 
@@ -137,6 +141,7 @@ function strip(word: string): string[] {
 
 export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
+  private readonly kinCache = new Map<string, ReadonlySet<string>>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
   private readonly addingCache = new Map<string, boolean>();
@@ -215,6 +220,40 @@ export class Lexicon {
       }
     }
     remember(this.relatedCache, w, out);
+    return out;
+  }
+
+  /**
+   * The nouns within two WordNet steps of the word's first noun senses: its synonyms, hypernyms and hyponyms, and
+   * its parts, members and wholes ("fibre" and "line" meet through their kinds; "fence" meets no link).
+   */
+  nounKin(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const hit = this.kinCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>(this.lemmas(w));
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      let frontier: number[] = [];
+      for (const lemma of wn.baseForms(w, 'n')) frontier.push(...(wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, DERIVATION_SENSES));
+      const seen = new Set<number>(frontier);
+      for (let step = 0; step <= KIN_STEPS && frontier.length > 0; step++) {
+        const next: number[] = [];
+        for (const offset of frontier) {
+          const syn = wn.synset('n', offset);
+          if (!syn) continue;
+          for (const m of syn.words) out.add(m);
+          if (step === KIN_STEPS) continue;
+          for (const p of syn.pointers) {
+            if (p.pos !== 'n' || !KIN_POINTERS.has(p.symbol) || seen.has(p.offset)) continue;
+            seen.add(p.offset);
+            next.push(p.offset);
+          }
+        }
+        frontier = next;
+      }
+    }
+    remember(this.kinCache, w, out);
     return out;
   }
 
@@ -327,11 +366,15 @@ export class Lexicon {
    * event): a negative prefix on a word WordNet knows as an adjective ("unreachable", "inaccessible"), or one of the
    * word's first adjective or adverb senses (the word as written, or joined by a hyphen after "off"/"on": "offline" is
    * WordNet's off-line) defined by a negation or a privation ("not connected to a computer network", "no longer in your
-   * possession", "devoid of … light"). The negation and privation words (`PRIVATIVE_GLOSS`) are English's closed class of
-   * them, not words of any data set.
+   * possession"): the definition must open with the negation or privation word. A word whose first adjective sense is
+   * a value of a WordNet attribute (new: age, slow: speed, dark: light) is never one. The negation and privation words
+   * (`PRIVATIVE_GLOSS`) are English's closed class of them, not words of any data set.
    */
-  isPrivativeState(word: string): boolean {
+  isPrivativeState(word: string, becoming = false): boolean {
     const w = word.toLowerCase();
+    // A value of a WordNet attribute (new: age, slow: speed, dark: light) is a magnitude's, never a failure, unless
+    // the caller read it after a verb of becoming ("went dark").
+    if (!becoming && this.isAttributeValue(w)) return false;
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(w)) return false;
     const hit = this.privativeCache.get(w);
@@ -345,8 +388,9 @@ export class Lexicon {
         for (const lemma of wn.baseForms(form, pos)) {
           for (const offset of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, PRIVATIVE_SENSES)) {
             const gloss = (wn.synset(pos, offset)?.gloss ?? '').toLowerCase().split(/[;"(]/)[0] ?? '';
-            const first = gloss.trim().split(/\s+/).slice(0, 3);
-            if (first.some((x) => PRIVATIVE_GLOSS.has(x))) found = true;
+            // The definition opens with the negation ("not on line"), not a plain adjective's "not of long duration" later.
+            const first = gloss.trim().split(/\s+/)[0] ?? '';
+            if (PRIVATIVE_GLOSS.has(first)) found = true;
           }
         }
       }
