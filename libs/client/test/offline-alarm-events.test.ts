@@ -8,6 +8,25 @@ import { loadLexicon, map } from './offline-fixture';
 // and its state (base_station_out_of_service, link_down); the user says what happened to the thing. Sentences of our
 // own, not the bench's.
 describe('an alarm said as an event', () => {
+  // The thing is the head of the subject noun phrase (draft-zhou §6.1): its last noun before a preposition; a noun
+  // qualifying the head or inside a prepositional phrase is never the thing (the lead's second look).
+  it('takes the head of the subject noun phrase as the thing, never a modifier or a noun in a phrase', async () => {
+    for (const text of [
+      'INC-20261203-0007: the site lights at 4410 are off at night, please check',
+      'INC-20261203-0007: the warranty for base station 4410 is void',
+      'INC-20261203-0007: the base station cabinet is unlocked at site 4410',
+    ]) {
+      expect((await map(faultManagementTemplate, text)).payload['alarm_type'], text).toBeUndefined();
+    }
+    for (const [text, value] of [
+      ['INC-20261203-0007: the link from router AGG-21 to core router CR-09 is down', 'link_down'],
+      ['INC-20261203-0007: base stations 8812 and 8813 went dark', 'base_station_out_of_service'],
+      ['INC-20261203-0007: router AGG-7 lost its uplink', 'link_down'],
+    ] as const) {
+      expect((await map(faultManagementTemplate, text)).payload['alarm_type'], text).toBe(value);
+    }
+  });
+
   it('names the example value whose thing it says, by WordNet privation or the template\'s own states', async () => {
     for (const [text, value] of [
       ['INC-20261201-0007: base station 7710 went offline at 10:40, major', 'base_station_out_of_service'],

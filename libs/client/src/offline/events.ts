@@ -167,6 +167,9 @@ function thingBefore(lex: Lexicon, tokens: readonly Token[], frames: readonly Ev
     if (clauseEnds(tokens, i) || NEGATORS.has(t.lower)) return undefined;
     if (skippable(t)) continue;
     const found = framesOfThing(lex, frames, t.lower);
+    // The thing is the head of the subject noun phrase (draft-zhou §6.1): a noun inside a phrase after the head is
+    // skipped ("the warranty for base station 4410", "the link from router AGG-21"), one qualifying a head is refused.
+    if (found.length > 0 && inPhrase(tokens, i)) continue;
     if (found.length > 0) return complementOf(lex, tokens, frames, i) || modifies(lex, tokens, frames, i, j) ? undefined : [i, found];
     // The clause's subject is the nearest head noun: one naming no frame ("site 7710 traffic is down") ends the search,
     // unless it sits in a place phrase ("the link from router AGG-21 to core router CR-09").
@@ -181,7 +184,8 @@ function isSubjectHead(lex: Lexicon, tokens: readonly Token[], i: number): boole
   if (!lex.hasNoun(w) || lex.lemmas(w).some((l) => AUXILIARIES.has(l))) return false;
   if (!lex.isFiniteVerbForm(w)) return true;
   const next = tokens[i + 1];
-  return next !== undefined && next.kind === 'word' && lex.lemmas(next.lower).some((l) => AUXILIARIES.has(l));
+  // A noun that can be a verb heads its phrase before an auxiliary or a preposition ("the site lights at 4410 are").
+  return next !== undefined && next.kind === 'word' && (PREPOSITIONS.has(next.lower) || lex.lemmas(next.lower).some((l) => AUXILIARIES.has(l)));
 }
 
 /** Whether the word at `i` follows a preposition, past determiners, numbers, names and up to two modifiers. */
@@ -215,7 +219,7 @@ function modifies(lex: Lexicon, tokens: readonly Token[], frames: readonly Event
   if (!lex.hasNoun(next.lower) || framesOfThing(lex, frames, next.lower).length > 0) return false;
   // A noun that can be a verb heads the pair when an auxiliary follows it ("the link upgrade got cut").
   const after = tokens[i + 2];
-  return !lex.isFiniteVerbForm(next.lower) || (after !== undefined && after.kind === 'word' && lex.lemmas(after.lower).some((l) => AUXILIARIES.has(l)));
+  return !lex.isFiniteVerbForm(next.lower) || (after !== undefined && after.kind === 'word' && (PREPOSITIONS.has(after.lower) || lex.lemmas(after.lower).some((l) => AUXILIARIES.has(l))));
 }
 
 /** Prepositions that attach a noun to the noun before it ("the landlord of site 7710"): a closed class. */
@@ -262,7 +266,8 @@ function objectAfter(lex: Lexicon, tokens: readonly Token[], frames: readonly Ev
 function objectNoun(lex: Lexicon, tokens: readonly Token[], j: number): number | undefined {
   for (let i = j + 1; i < tokens.length && i - j <= OBJECT_REACH; i++) {
     const t = tokens[i] as Token;
-    if (t.kind !== 'word' || (!FUNCTION_WORDS.has(t.lower) && !lex.hasNoun(t.lower))) return undefined;
+    // A noun in a prepositional phrase is no object ("unlocked at site 4410"): the thing is never inside one.
+    if (t.kind !== 'word' || PREPOSITIONS.has(t.lower) || (!FUNCTION_WORDS.has(t.lower) && !lex.hasNoun(t.lower))) return undefined;
     if (!FUNCTION_WORDS.has(t.lower)) return i;
   }
   return undefined;
