@@ -9,7 +9,8 @@
  * in its clause (or as the object right after a verb of losing: "lost its uplink"), names the frame's value when the
  * state word is the frame's own state, a WordNet hypernym of it ("severed": cut), another failure frame's own state
  * ("sites down"), or a word WordNet defines as a privation (`Lexicon.isPrivativeState`: "offline", "unreachable"; an
- * attribute value such as "dark" only after a verb of becoming). The thing is the clause's nearest head noun. A state
+ * attribute value such as "dark" only after a verb of becoming). The thing is the head of the subject noun phrase,
+ * its last noun before a preposition: never a noun qualifying the head, never one inside a prepositional phrase. A state
  * only one frame learned after a concrete noun WordNet ties to the frame's thing (`Lexicon.nounKin`) names that frame. Only one frame's thing may match, and only a
  * frame whose state is no degree ("optical_power_low" asks a magnitude): otherwise nothing is named, and the words stay
  * for `other` rather than an invented name. Every loop is bounded by the tokens times a fixed reach.
