@@ -520,6 +520,27 @@ export const TEXT_PATHS: readonly TextPath[] = [
         .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
   },
   {
+    // An alarm said as an event of its thing (events.ts, `Lexicon.isPrivativeState`, `Lexicon.verbHypernyms`): the
+    // outside string as the thing and the state of the utterance ("the <t> went <t>", "lost its <t>"), and as the
+    // thing of an example phrase of the template (frames are read from the descriptions' examples); the description is
+    // cut to 2000 characters, as the entries above cut theirs.
+    name: 'client mapUtterance (offline mapper, an alarm said as an event of its thing)',
+    files: ['libs/client/src/offline/events.ts', 'libs/client/src/offline/lexicon.ts', 'libs/client/src/offline/mapper.ts'],
+    run: (t) =>
+      client
+        .mapUtterance(
+          {
+            ...faultManagementTemplate,
+            keys: faultManagementTemplate.keys.map((k) =>
+              k.key_name === 'alarm_type' ? { ...k, semantic_description: `${k.semantic_description ?? ''} Example mapping: 'the ${t.slice(0, 2000)} is down' -> 'thing_down'.` } : k,
+            ),
+          },
+          `INC-1: the ${t} went ${t}, router AGG-1 lost its ${t}`,
+          REF,
+        )
+        .catch((e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e))),
+  },
+  {
     // Key values read from the template's own values, levels and topics (draft-zhou §6.1): a snake_case example value
     // said apart around the outside string (`valuesApart`), a level and a refused level beside it (`numbers`,
     // `cjkLevel`, `refusedLevel`, whose "N means off" is read from a description the outside string ends), its words

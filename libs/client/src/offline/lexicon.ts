@@ -86,6 +86,8 @@ const MAX_SLIP = 20;
 
 const PERSON: ReadonlySet<string> = new Set(['person', 'people']);
 const QUALITY: ReadonlySet<string> = new Set(['property', 'quality']);
+/** WordNet's made things. */
+const ARTIFACT: ReadonlySet<string> = new Set(['artifact', 'artefact']);
 /** Hypernym steps from a quality noun up to property or quality (oldness → age → property). */
 const QUALITY_DEPTH = 2;
 /** A period or unit of time, as WordNet's kinds name it (week: a time period; hour: a unit of time). */
@@ -110,6 +112,19 @@ const FAILURE: ReadonlySet<string> = new Set(['failure']);
  */
 const CHANGE_OR_MISS: ReadonlySet<string> = new Set(['change', 'nonaccomplishment']);
 
+/** Negative prefixes of English adjectives ("unreachable", "inaccessible", "nonfunctional"): morphology, a closed class. */
+const NEGATIVE_PREFIXES: readonly string[] = ['non', 'un', 'in', 'im', 'ir', 'il'];
+/** Particles WordNet writes hyphenated before a word that users write solid ("offline": off-line). */
+const HYPHENATED_PARTICLES: readonly string[] = ['off', 'on'];
+/** English's words of negation and privation that open a definition ("not …", "no longer …", "devoid of …", "lacking …"). */
+const PRIVATIVE_GLOSS: ReadonlySet<string> = new Set(['not', 'no', 'without', 'devoid', 'lacking', 'absent', 'never']);
+/** WordNet's noun pointers of kind and part (hypernym, hyponym, instance, part/member/substance meronym and holonym). */
+const KIN_POINTERS: ReadonlySet<string> = new Set(['@', '@i', '~', '~i', '%p', '#p', '%m', '#m', '%s', '#s']);
+/** Steps taken along them by `nounKin`. */
+const KIN_STEPS = 2;
+/** Senses read for `isPrivativeState`: the most frequent ones. */
+const PRIVATIVE_SENSES = 1;
+
 /** How strongly two words were found to mean the same. */
 export const SAME_LEMMA = 1;
 export const RELATED = 0.85;
@@ -126,6 +141,7 @@ function strip(word: string): string[] {
 
 export class Lexicon {
   private readonly lemmaCache = new Map<string, readonly string[]>();
+  private readonly kinCache = new Map<string, ReadonlySet<string>>();
   private readonly relatedCache = new Map<string, ReadonlySet<string>>();
   private readonly actCache = new Map<string, ReadonlyMap<number, number>>();
   private readonly addingCache = new Map<string, boolean>();
@@ -138,6 +154,7 @@ export class Lexicon {
   private readonly glossCache = new Map<string, Set<string>>();
   /** `degreeOf` per word. */
   private readonly degreeCache = new Map<string, -1 | 0 | 1>();
+  private readonly privativeCache = new Map<string, boolean>();
   /** `placeName` per word ('' for none). */
   private readonly placeCache = new Map<string, string>();
   /** `kindOf` per target set, then per senses, kinds-only flag and word: a rule asks it of the same word once per token. */
@@ -206,6 +223,40 @@ export class Lexicon {
     return out;
   }
 
+  /**
+   * The nouns within two WordNet steps of the word's first noun senses: its synonyms, hypernyms and hyponyms, and
+   * its parts, members and wholes ("fibre" and "line" meet through their kinds; "fence" meets no link).
+   */
+  nounKin(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const hit = this.kinCache.get(w);
+    if (hit) return hit;
+    const out = new Set<string>(this.lemmas(w));
+    const wn = this.wn;
+    if (wn && LOOKUP_WORD.test(w)) {
+      let frontier: number[] = [];
+      for (const lemma of wn.baseForms(w, 'n')) frontier.push(...(wn.lookup(lemma, 'n')?.offsets ?? []).slice(0, DERIVATION_SENSES));
+      const seen = new Set<number>(frontier);
+      for (let step = 0; step <= KIN_STEPS && frontier.length > 0; step++) {
+        const next: number[] = [];
+        for (const offset of frontier) {
+          const syn = wn.synset('n', offset);
+          if (!syn) continue;
+          for (const m of syn.words) out.add(m);
+          if (step === KIN_STEPS) continue;
+          for (const p of syn.pointers) {
+            if (p.pos !== 'n' || !KIN_POINTERS.has(p.symbol) || seen.has(p.offset)) continue;
+            seen.add(p.offset);
+            next.push(p.offset);
+          }
+        }
+        frontier = next;
+      }
+    }
+    remember(this.kinCache, w, out);
+    return out;
+  }
+
   /** 1 when the words share a lemma, RELATED when one is related to the other, else 0. */
   match(a: string, b: string): number {
     const la = this.lemmas(a);
@@ -253,6 +304,11 @@ export class Lexicon {
    */
   isPerson(word: string): boolean {
     return this.kindOf(word.toLowerCase(), PERSON, 2, true);
+  }
+
+  /** A word one of whose first two noun senses is a made thing ("router": a device; "fibre": a material is not). */
+  isArtifact(word: string): boolean {
+    return this.kindOf(word.toLowerCase(), ARTIFACT, 2, true);
   }
 
   /** A word whose first noun sense is a kind of person ("husband", "kid"; not "dog", a person only in its second sense). */
@@ -303,6 +359,70 @@ export class Lexicon {
   isEventOrAct(word: string): boolean {
     const w = word.toLowerCase();
     return this.isEvent(w) || this.kindOf(w, CHANGE_OR_MISS);
+  }
+
+  /**
+   * Whether the word says its subject no longer works or is cut off from the rest (draft-zhou §6.1: an alarm said as an
+   * event): a negative prefix on a word WordNet knows as an adjective ("unreachable", "inaccessible"), or one of the
+   * word's first adjective or adverb senses (the word as written, or joined by a hyphen after "off"/"on": "offline" is
+   * WordNet's off-line) defined by a negation or a privation ("not connected to a computer network", "no longer in your
+   * possession"): the definition must open with the negation or privation word. A word whose first adjective sense is
+   * a value of a WordNet attribute (new: age, slow: speed, dark: light) is never one. The negation and privation words
+   * (`PRIVATIVE_GLOSS`) are English's closed class of them, not words of any data set.
+   */
+  isPrivativeState(word: string, becoming = false): boolean {
+    const w = word.toLowerCase();
+    // A value of a WordNet attribute (new: age, slow: speed, dark: light) is a magnitude's, never a failure, unless
+    // the caller read it after a verb of becoming ("went dark").
+    if (!becoming && this.isAttributeValue(w)) return false;
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const hit = this.privativeCache.get(w);
+    if (hit !== undefined) return hit;
+    let found = false;
+    const prefix = NEGATIVE_PREFIXES.find((p) => w.startsWith(p) && w.length - p.length >= 4);
+    if (prefix && wn.baseForms(w, 'a').length > 0 && wn.baseForms(w.slice(prefix.length), 'a').length > 0) found = true;
+    const spellings = [w, ...HYPHENATED_PARTICLES.filter((p) => w.startsWith(p) && w.length > p.length + 2).map((p) => `${p}-${w.slice(p.length)}`)];
+    for (const form of spellings) {
+      for (const pos of ['a', 'r'] as const) {
+        for (const lemma of wn.baseForms(form, pos)) {
+          for (const offset of (wn.lookup(lemma, pos)?.offsets ?? []).slice(0, PRIVATIVE_SENSES)) {
+            const gloss = (wn.synset(pos, offset)?.gloss ?? '').toLowerCase().split(/[;"(]/)[0] ?? '';
+            // The definition opens with the negation ("not on line"), not a plain adjective's "not of long duration" later.
+            const first = gloss.trim().split(/\s+/)[0] ?? '';
+            if (PRIVATIVE_GLOSS.has(first)) found = true;
+          }
+        }
+      }
+    }
+    remember(this.privativeCache, w, found);
+    return found;
+  }
+
+  /** Whether the adjective's first sense is a value of a WordNet attribute ("low": degree, height), a magnitude's state. */
+  isAttributeValue(word: string): boolean {
+    const w = word.toLowerCase();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return false;
+    const first = wn.lookup(w, 'a')?.offsets[0];
+    return first !== undefined && (wn.synset('a', first)?.pointers ?? []).some((p) => p.symbol === '=');
+  }
+
+  /** The members of the hypernyms of the verb's first senses ("severed": cut, separate, disunite), lemmas of `word` first. */
+  verbHypernyms(word: string): ReadonlySet<string> {
+    const w = word.toLowerCase();
+    const out = new Set<string>();
+    const wn = this.wn;
+    if (!wn || !LOOKUP_WORD.test(w)) return out;
+    for (const lemma of wn.baseForms(w, 'v')) {
+      for (const offset of (wn.lookup(lemma, 'v')?.offsets ?? []).slice(0, DERIVATION_SENSES)) {
+        for (const p of wn.synset('v', offset)?.pointers ?? []) {
+          if (p.symbol !== '@') continue;
+          for (const m of wn.synset(p.pos, p.offset)?.words ?? []) out.add(m);
+        }
+      }
+    }
+    return out;
   }
 
   /** Whether WordNet has the word as an adjective or adverb ("high", "down"), or it is a verb's -ed form ("dropped", "rebooted"). */

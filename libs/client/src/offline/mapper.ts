@@ -18,12 +18,13 @@ import type { Mapper, MapperOutput, MappedValue, MappingContext } from '../mappi
 import { applyCorrections, type CorrectableKey } from './corrections';
 import { findDates, zoneCities } from './dates';
 import { glossTokens } from './glossary';
-import { MAX_DESCRIPTION_CHARS } from './examples';
+import { MAX_DESCRIPTION_CHARS, examplePairs } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, SNAKE_CASE, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
 import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
+import { eventFrames, eventNames, type EventFrame, type ExampleWords } from './events';
 
 export const OFFLINE_MAPPER_ID = 'offline-template-v1';
 
@@ -1966,7 +1967,11 @@ function snakeNames(c: Ctx, k: KeyPlan): void {
         if (evidence.every((t) => c.lex.isMagnitudeChange(t.lower)) && !words.some((t) => !evidence.includes(t) && templateWord(c, t.lower))) continue;
         if (words.every((t) => SNAKE_INNER.has(t.lower) || c.lex.describesState(t.lower))) continue;
         const value = words.map((t, n) => (n < words.length - 1 ? singular(c, t.lower) : t.lower)).join('_');
-        const confidence = offConvention(c, convention, words) ? OFF_CONVENTION_CONFIDENCE : SNAKE_CONFIDENCE;
+        // An alarm is named after what happened to equipment: a name with a person in it ("subscriber_called": a word
+        // whose first WordNet sense is a person and no sense a made thing, unlike "router") says what people did, so it
+        // is a guess too unsure to send.
+        const person = words.some((t) => c.lex.isPersonFirst(t.lower) && !c.lex.isArtifact(t.lower) && !c.lex.isFiniteVerbForm(t.lower));
+        const confidence = person || offConvention(c, convention, words) ? OFF_CONVENTION_CONFIDENCE : SNAKE_CONFIDENCE;
         c.out.push({ key: k.name, value, confidence, tokens: idx, rule: 'snake_name' });
       }
     }
@@ -2004,6 +2009,27 @@ function valuesApart(c: Ctx, k: KeyPlan): void {
       if (taken) pushValue(c, { key: k.name, value, confidence: SPLIT_VALUE_CONFIDENCE, tokens: taken, rule: 'value_apart' });
     }
   }
+}
+
+/** The frames of each key of a plan, read once per plan. */
+const EVENT_FRAMES = new WeakMap<Plan, Map<string, EventFrame[]>>();
+
+/** A key's mapping examples as words (every word and number, lowercase): what `eventFrames` reads. */
+function exampleWords(k: KeyPlan): ExampleWords[] {
+  return examplePairs(k.def.semantic_description ?? '').map((p) => ({ words: tokenize(p.source).filter((t) => t.kind !== 'punct').map((t) => t.lower), value: p.value }));
+}
+
+/**
+ * An example value said as an event of its thing ("the link got severed" → link_down, "base station 4410 went offline"
+ * → base_station_out_of_service; events.ts): surer than a name made of the user's words, less than the value's own
+ * words said apart.
+ */
+function saidAsEvent(c: Ctx, k: KeyPlan): void {
+  let byKey = EVENT_FRAMES.get(c.plan);
+  if (!byKey) EVENT_FRAMES.set(c.plan, (byKey = new Map()));
+  let frames = byKey.get(k.name);
+  if (!frames) byKey.set(k.name, (frames = eventFrames(c.lex, exampleWords(k), c.plan.keys.flatMap(exampleWords))));
+  for (const e of eventNames(c.lex, c.tokens, frames)) pushValue(c, { key: k.name, value: e.value, confidence: e.confidence, tokens: e.tokens, shared: e.shared, rule: 'event_name' });
 }
 
 /** Whether the token at `j` says `w`: a word, by lemma or WordNet relation. */
@@ -2463,6 +2489,7 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
         case 'string':
           snakeNames(c, k);
           if (k.snakeNames) valuesApart(c, k);
+          if (k.snakeNames) saidAsEvent(c, k);
           identifiers(c, k);
           composites(c, k);
           entities(c, k);
