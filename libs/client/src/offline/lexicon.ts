@@ -155,6 +155,8 @@ export class Lexicon {
   /** `degreeOf` per word. */
   private readonly degreeCache = new Map<string, -1 | 0 | 1>();
   private readonly privativeCache = new Map<string, boolean>();
+  /** `verbHypernyms` per word: the alarm-event reading asks it of each token once per frame state. */
+  private readonly verbHypernymCache = new Map<string, ReadonlySet<string>>();
   /** `placeName` per word ('' for none). */
   private readonly placeCache = new Map<string, string>();
   /** `kindOf` per target set, then per senses, kinds-only flag and word: a rule asks it of the same word once per token. */
@@ -363,8 +365,8 @@ export class Lexicon {
 
   /**
    * Whether the word says its subject no longer works or is cut off from the rest (draft-zhou §6.1: an alarm said as an
-   * event): a negative prefix on a word WordNet knows as an adjective ("unreachable", "inaccessible"), or one of the
-   * word's first adjective or adverb senses (the word as written, or joined by a hyphen after "off"/"on": "offline" is
+   * event): a negative prefix on a word WordNet knows as an adjective ("unreachable", "inaccessible"), or the word's
+   * first adjective or adverb sense (the word as written, or joined by a hyphen after "off"/"on": "offline" is
    * WordNet's off-line) defined by a negation or a privation ("not connected to a computer network", "no longer in your
    * possession"): the definition must open with the negation or privation word. A word whose first adjective sense is
    * a value of a WordNet attribute (new: age, slow: speed, dark: light) is never one. The negation and privation words
@@ -411,6 +413,8 @@ export class Lexicon {
   /** The members of the hypernyms of the verb's first senses ("severed": cut, separate, disunite), lemmas of `word` first. */
   verbHypernyms(word: string): ReadonlySet<string> {
     const w = word.toLowerCase();
+    const hit = this.verbHypernymCache.get(w);
+    if (hit) return hit;
     const out = new Set<string>();
     const wn = this.wn;
     if (!wn || !LOOKUP_WORD.test(w)) return out;
@@ -422,6 +426,7 @@ export class Lexicon {
         }
       }
     }
+    remember(this.verbHypernymCache, w, out);
     return out;
   }
 

@@ -2488,8 +2488,10 @@ export function createOfflineMapper(opts: OfflineMapperOptions = {}): OfflineMap
           break;
         case 'string':
           snakeNames(c, k);
-          if (k.snakeNames) valuesApart(c, k);
-          if (k.snakeNames) saidAsEvent(c, k);
+          if (k.snakeNames) {
+            valuesApart(c, k);
+            saidAsEvent(c, k);
+          }
           identifiers(c, k);
           composites(c, k);
           entities(c, k);
