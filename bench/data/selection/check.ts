@@ -17,7 +17,7 @@
  * Also reported, as a warning only: near-shares after a crude stemming
  * (files/file, listing/list), which the exact rule lets through.
  *
- * Reads bench/data/selection/*.dev.json, *.val.json, *.val2.json, *.val3.json, *.val4.json and *.val5.json and, when present (and not --no-heldout), bench/heldout/selection/*.heldout.json and *.heldout2.json to *.heldout4.json,
+ * Reads bench/data/selection/*.dev.json, *.val.json, *.val2.json, *.val3.json, *.val4.json, *.val5.json and *.val6.json and, when present (and not --no-heldout), bench/heldout/selection/*.heldout.json and *.heldout2.json to *.heldout4.json,
  * with their lists from bench/data/mcp-tools or bench/heldout/mcp-tools. Exits 1 on any failure.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -76,6 +76,7 @@ const dirs = [
   { requests: join(bench, 'data', 'selection'), suffix: '.val3.json' },
   { requests: join(bench, 'data', 'selection'), suffix: '.val4.json' },
   { requests: join(bench, 'data', 'selection'), suffix: '.val5.json' },
+  { requests: join(bench, 'data', 'selection'), suffix: '.val6.json' },
   ...(noHeldout ? [] : ['.heldout.json', '.heldout2.json', '.heldout3.json', '.heldout4.json'].map((suffix) => ({ requests: join(bench, 'heldout', 'selection'), suffix }))),
 ];
 const listDirs = [join(bench, 'data', 'mcp-tools'), ...(noHeldout ? [] : [join(bench, 'heldout', 'mcp-tools')])];
