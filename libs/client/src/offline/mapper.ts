@@ -21,7 +21,7 @@ import { glossTokens } from './glossary';
 import { MAX_DESCRIPTION_CHARS, examplePairs } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, SNAKE_CASE, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
-import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
+import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, OTHER_FUNCTION_WORDS, PERSON_WORDS, saidInOtherLanguage, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 import { eventFrames, eventNames, type EventFrame, type ExampleWords } from './events';
@@ -2832,8 +2832,16 @@ function explainedShare(c: Ctx, accounted: readonly number[], byField?: Readonly
   let explained = 0;
   // What a refused request governs ("never book [flights for me]") is said, but not asked of the template.
   const refused = refusedTokens(c);
+  // In a request said in French, Spanish, Italian, Portuguese or German, that language's function words are no content
+  // either, as English's are ("je voudrais un billet … pour lundi").
+  const otherLanguage = saidInOtherLanguage(
+    c.tokens.filter((t) => t.kind === 'word').map((t) => t.lower),
+    (w) => FUNCTION_WORDS.has(w),
+    (w) => c.lex.known(w),
+  );
   c.tokens.forEach((t, i) => {
-    const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
+    const functionWord = FUNCTION_WORDS.has(t.lower) || (otherLanguage && OTHER_FUNCTION_WORDS.has(t.lower));
+    const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !functionWord && !REQUEST_WORDS.has(t.lower));
     if (!counts) return;
     content++;
     if (refused.has(i)) return;
