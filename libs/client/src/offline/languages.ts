@@ -268,3 +268,53 @@ export function saidInOtherLanguage(words: readonly string[], isEnglishFunction:
   }
   return false;
 }
+
+/**
+ * The prepositions of French, Spanish, Italian, Portuguese and German that say what kind of thing a noun is ("billet
+ * d'avion", "billete de tren", "biglietto del treno", "passagem de ônibus", "Karte von …"), with their contractions
+ * with the article: a closed class of the grammar, as `OTHER_FUNCTION_WORDS`.
+ */
+export const KIND_PREPOSITIONS: ReadonlySet<string> = new Set(
+  'de d du des del di dell dello della dei degli delle do da dos das von vom'.split(' '),
+);
+
+/** At most this many words of a request are asked whether they say an unread kind (`unreadKinds`). */
+export const MAX_KIND_PROBES = 64;
+
+/** How a request's word is read, for `unreadKinds`. */
+export interface WordReading {
+  /** The word as said (lowercase), before the glossary. */
+  readonly said: string;
+  /** The word as read (the glossary's English, or as said). */
+  readonly read: string;
+  /** Whether it starts with a capital letter as said (a name's word: "Madrid", "Nochebuena"). */
+  readonly capital: boolean;
+  /** Whether a value of the template took it. */
+  readonly taken: boolean;
+}
+
+/**
+ * Words of a request said in another language that say the kind of the thing asked for and are read by nothing
+ * (draft-zhou §6.1, identification): the complement of a noun the request reads (glossed, or an English word) through
+ * `KIND_PREPOSITIONS` (an article may stand between), itself no function word, no glossary word, no English word, no
+ * name and no value a key took ("un billete de tren": the ticket is read, what kind of ticket is not). The claim that
+ * the request is the scenario's is then unproven, as a sister said in English leaves it ("a train ticket"). A noun a
+ * value took is a key's, not the thing asked for ("clase de negocios"). At most `MAX_KIND_PROBES` words are asked.
+ */
+export function unreadKinds(words: readonly (WordReading | undefined)[], isEnglish: (word: string) => boolean, isFunction: (word: string) => boolean): string[] {
+  const out: string[] = [];
+  const n = Math.min(words.length, MAX_KIND_PROBES);
+  const readNoun = (w: WordReading) => !w.taken && !w.capital && !isFunction(w.read) && (w.read !== w.said || isEnglish(w.said));
+  const unread = (w: WordReading) => !w.taken && !w.capital && w.read === w.said && !isFunction(w.said) && !KIND_PREPOSITIONS.has(w.said) && !isEnglish(w.said);
+  for (let i = 0; i + 2 < n; i++) {
+    const head = words[i];
+    const prep = words[i + 1];
+    if (!head || !prep || !readNoun(head) || !KIND_PREPOSITIONS.has(prep.said)) continue;
+    let j = i + 2;
+    const article = words[j];
+    if (article && isFunction(article.said) && !KIND_PREPOSITIONS.has(article.said)) j++;
+    const kind = words[j];
+    if (kind && unread(kind) && !out.includes(kind.said)) out.push(kind.said);
+  }
+  return out;
+}
