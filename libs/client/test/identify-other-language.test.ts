@@ -1,6 +1,5 @@
 import { SCENARIOS } from '@parley/examples';
 import { scenarioId } from '@parley/protocol';
-import { WordNet, defaultDictDir } from '@parley/embeddings';
 import { describe, expect, it } from 'vitest';
 import { createParleyClient, glossByGlossary, selectionQuery, type ScenarioCatalog } from '../src/index';
 import { createOfflineMapper } from '../src/offline/index';
@@ -47,7 +46,7 @@ describe('selection on the glossary', () => {
 });
 
 describe('a request said in another language', () => {
-  const lex = WordNet.load({ dictDir: defaultDictDir() }).then((wn) => new Lexicon(wn));
+  const lex = import('@parley/embeddings').then(({ WordNet, defaultDictDir }) => WordNet.load({ dictDir: defaultDictDir() })).then((wn) => new Lexicon(wn));
   const other = async (s: string) => {
     const l = await lex;
     return saidInOtherLanguage(words(s), (w) => FUNCTION_WORDS.has(w), (w) => l.known(w));
