@@ -4,7 +4,7 @@
  * user's scenario and ask (identify, map, check, confirm, execute).
  */
 import { ParleyError, scenarioId, type JsonObject, type SchemaTemplate } from '@parley/protocol';
-import { identifyIn, type AssociateEntries, type CountsNoun, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
+import { identifyIn, type AssociateEntries, type CountsNoun, type GlossRequest, type IdentifyOptions, type ScenarioCatalog, type ScenarioEntry, type ScenarioIdentification } from './identify';
 import type { AskOptions, AskResult, CatalogParams, ExecuteExtras, ExecuteParams, GetSchemaTemplateParams, ParleyClientOptions } from './index';
 import { finishMapping, payloadInvalid, prepareUtterance, referenceFrom, thresholdFrom, validatorCache, type Mapper, type MapUtteranceOptions, type UtteranceMapping } from './mapping';
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
@@ -86,6 +86,31 @@ export function countsNounByWordNet(): Promise<CountsNoun> {
   return countsNounLoading;
 }
 
+let glossLoading: Promise<GlossRequest> | undefined;
+
+/**
+ * The English glosses of a request's words in other languages, as the offline mapper reads them (the glossary, with
+ * WordNet saying which words are English already: "a client" stays English, "un billet d'avion" reads ticket plane),
+ * loaded on first use. Identification ranks the scenarios on them too (`GlossRequest`). Without WordNet's files, none.
+ */
+export function glossByGlossary(): Promise<GlossRequest> {
+  glossLoading ??= (async () => {
+    const [{ Lexicon }, { WordNet, defaultDictDir }, { glossedWords }, { tokenize }, { splitCjk }] = await Promise.all([
+      import('./offline/lexicon'),
+      import('@parley/embeddings'),
+      import('./offline/glossary'),
+      import('./offline/text'),
+      import('./offline/languages'),
+    ]);
+    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    return (utterance: string) => glossedWords(splitCjk(tokenize(utterance)), (w) => lex.known(w));
+  })();
+  glossLoading.catch(() => {
+    glossLoading = undefined;
+  });
+  return glossLoading;
+}
+
 let associateLoading: Promise<AssociateEntries> | undefined;
 
 /**
@@ -140,7 +165,8 @@ export function createAsking(opts: ParleyClientOptions, deps: AskingDeps): Askin
     thresholdFrom(o.threshold);
     const catalog = o.catalog ?? (await scenarioCatalog({ ...(o.preferred_language ? { preferred_language: o.preferred_language } : {}), ...(o.client_id ? { client_id: o.client_id } : {}) }));
     const associate = await associateByWordNet().catch(() => undefined);
-    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun().catch(() => undefined), associate);
+    const gloss = await glossByGlossary().catch(() => undefined);
+    return identifyIn(text, catalog, o, (e) => mapUtterance(e.template, text, { ...o, scenario: e.scenario }), isContent, await countsNoun().catch(() => undefined), associate, gloss);
   }
 
   async function ask(utterance: string, o: AskOptions = {}): Promise<AskResult> {

@@ -134,6 +134,23 @@ export const TEXT_ASSOCIATION_WEIGHT = 1;
 /** Reads how a request's words meet each entry's text (`createAssociate` over the entries' `scenarioText`). */
 export type AssociateEntries = (utterance: string, entries: readonly ScenarioEntry[]) => readonly AssociationEvidence[];
 
+/**
+ * The English glosses of the request's words said in another language (the glossary the offline mapper reads: "billet
+ * d'avion" → ticket plane), in the order said; none for an English request.
+ */
+export type GlossRequest = (utterance: string) => readonly string[];
+
+/**
+ * The text selection ranks the scenarios on (draft-zhou §6.1): the request as written, then the glosses of its words
+ * in other languages, so a request in French or Chinese meets the templates' English text as its English
+ * counterpart does ("je voudrais un billet d'avion" meets flight_booking's "plane ticket"). The glosses add words;
+ * none of the user's is taken away.
+ */
+export function selectionQuery(utterance: string, gloss?: GlossRequest): string {
+  const glossed = gloss?.(utterance) ?? [];
+  return glossed.length === 0 ? utterance : `${utterance} ${glossed.join(' ')}`;
+}
+
 /** The text selection ranks a scenario on. */
 export function scenarioTool(e: ScenarioEntry): { name: string; description: string; inputSchema: unknown; tags: string[] } {
   const schema = payloadJsonSchema(e.template) as { properties?: Record<string, unknown> };
@@ -265,6 +282,7 @@ export async function identifyIn(
   isContent: (word: string) => boolean,
   countsNoun: CountsNoun = pluralBySuffix,
   associate?: AssociateEntries,
+  gloss?: GlossRequest,
 ): Promise<ScenarioIdentification> {
   const entries = catalog.entries;
   if (entries.length === 0) return { scenario: null, agent: null, score: 0, ranking: [] };
@@ -272,7 +290,7 @@ export async function identifyIn(
   const k = opts.candidates ?? DEFAULT_CANDIDATES;
   const { selectTools } = await import('@parley/adol');
   const tools = entries.map(scenarioTool);
-  const ranked = await selectTools(tools, utterance, { topK: tools.length, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
+  const ranked = await selectTools(tools, selectionQuery(utterance, gloss), { topK: tools.length, ...(opts.embedder ? { embedder: opts.embedder } : {}) });
   const best = Math.max(1e-9, ...ranked.map((r) => r.score));
   const evidence = associate?.(utterance, entries);
   const margins = associationMargins(evidence);

@@ -15,7 +15,7 @@ export { ParleyError, isParleyError, type ErrorType } from '@parley/protocol';
 export { DEFAULT_CONFIDENCE_THRESHOLD, MAX_UTTERANCE_CHARS, prepareUtterance } from './mapping';
 export type { BelowThreshold, Mapper, MapperOutput, MappedValue, MappingContext, MapUtteranceOptions, UtteranceMapping } from './mapping';
 // draft-zhou Figure 1 step (2): scenario identification.
-export { type AssociateEntries, type CountsNoun, DATE_KEY_WEIGHT, TEXT_ASSOCIATION_WEIGHT, associationMargins, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, valuesOutOfPlace, scenarioTool } from './identify';
+export { type AssociateEntries, type CountsNoun, type GlossRequest, selectionQuery, DATE_KEY_WEIGHT, TEXT_ASSOCIATION_WEIGHT, associationMargins, DEFAULT_MIN_SCORE, FULL_KEYS, NAME_WEIGHT, SCORE_WEIGHTS, explainedShare, filledWeight, namesScenario, valuesOutOfPlace, scenarioTool } from './identify';
 export type { IdentifyOptions, ScenarioCatalog, ScenarioEntry, ScenarioIdentification, ScenarioScore } from './identify';
 
 // The transport alone, for a caller that needs only the gateway's JSON-RPC call (the example agents).
@@ -255,7 +255,7 @@ export interface AskResult {
   result?: JsonObject & ExecuteExtras;
 }
 
-export { MAX_CATALOG_ENTRIES, associateByWordNet, countsNounByWordNet } from './asking';
+export { MAX_CATALOG_ENTRIES, associateByWordNet, countsNounByWordNet, glossByGlossary } from './asking';
 // draft-zhou §6.1: a request read against each scenario's text through WordNet (identification by association).
 export { GLOSS_STRENGTH, createAssociate, scenarioText, type Associate, type AssociationEvidence, type ScenarioText } from './association';
 

@@ -10,7 +10,7 @@
  * and names the source files whose patterns it exercises.
  */
 import { createOfflineMapper } from '@parley/client/offline';
-import { associateByWordNet, countsNounByWordNet, createParleyClient, scenarioText, valuesOutOfPlace } from '@parley/client';
+import { associateByWordNet, countsNounByWordNet, createParleyClient, glossByGlossary, scenarioText, selectionQuery, valuesOutOfPlace } from '@parley/client';
 import { UsageStore, lexicalTerms, parameterShapes, requestValues, selectTools, splitIdentifier, toolText, wordNetLexicon, type SelectLexicon, type ToolLike } from '@parley/adol';
 import { WordNet, createOfflineEmbedder, defaultDictDir, loadWordNetLexicon, scriptWords, tokenize } from '@parley/embeddings';
 import { addToCluster, clusterConcept, coHyponymChoice, contextCosine, emptyCluster, evaluateNeedGroup, poolConfig, countCoversFlag, cutOnWord, frameChoices, sharedKind, editKeyDefinition, hyphenParts, idPattern, identifiers, induceKey, joinOldCodes, markDates, properNouns, sameListShape, keyNameSignature, profileCosine, refineDescription, sanitizeFragment, scrubPersonalData, valueNounKind, wordProfile, type Lexicon } from '@parley/evolution';
@@ -18,7 +18,7 @@ import { faultManagementTemplate, flightBookingTemplate, photoRetouchTemplate } 
 import { createRuleInducer, prepareFragments } from '@parley/llm';
 import { createSemanticPool, securityRelevance } from '@parley/pool';
 import { createEmbeddedIndex } from '@parley/vectors';
-import { ParleyError, isFullDate, negotiateLanguage, otherFragments } from '@parley/protocol';
+import { ParleyError, isFullDate, negotiateLanguage, otherFragments, scenarioId } from '@parley/protocol';
 import { renderSelection, selectionFigures } from '@parley/cli/tokens';
 import { forwarded } from '@parley/cli/mcp';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -477,6 +477,27 @@ export const TEXT_PATHS: readonly TextPath[] = [
       const countsNoun = await countsNounByWordNet();
       const m = await client.mapUtterance(faultManagementTemplate, `site 12 ${t.slice(0, 2000)}`, REF).catch((e: unknown) => (e instanceof ParleyError ? undefined : Promise.reject(e)));
       return [countsNoun(t, t), m === undefined ? undefined : valuesOutOfPlace(faultManagementTemplate, { ...m, sources: { affected_site_ids: '12', constructor: '12' } }, `${t} 12 ${t} site 12 ${t}`, countsNoun)];
+    },
+  },
+  {
+    // A request said in another language read for identification (draft-zhou §6.1): the word after an elided article
+    // kept (text.ts), the glossary's English added to selection's query (`glossByGlossary`, `selectionQuery`), that
+    // language's function words (`saidInOtherLanguage`) and a kind of the thing asked for that nothing reads
+    // (`unreadKinds`: "un billete de <text>"). The outside string as the request (a MiB is refused at once,
+    // MAX_UTTERANCE_CHARS; the gloss alone is read on at most 2,000 characters, as identification reads it) and inside
+    // the genitive phrases; identification itself on the seeded scenarios.
+    name: 'client identification in another language (elided articles, glosses for selection, unread kinds)',
+    files: ['libs/client/src/offline/text.ts', 'libs/client/src/offline/glossary.ts', 'libs/client/src/offline/languages.ts', 'libs/client/src/offline/mapper.ts', 'libs/client/src/identify.ts', 'libs/client/src/asking.ts'],
+    run: async (t) => {
+      const cut = t.length > 4000 ? t : t.slice(0, 600);
+      const gloss = await glossByGlossary();
+      const refused = (e: unknown) => (e instanceof ParleyError ? { refused: e.type } : Promise.reject(e));
+      const catalog = { entries: [flightBookingTemplate, photoRetouchTemplate, faultManagementTemplate].map((template) => ({ scenario: scenarioId(template.scenario), agent: 'a', template })) };
+      return [
+        selectionQuery(t.slice(0, 2000), gloss),
+        await client.mapUtterance(flightBookingTemplate, `quiero un billete de ${cut} de ${cut} d'${cut} de Madrid a Sevilla para el viernes`, REF).catch(refused),
+        await client.identifyScenario(`je voudrais un billet d'${cut} de la ${cut} pour lundi`, { ...REF, catalog }).catch(refused),
+      ];
     },
   },
   {

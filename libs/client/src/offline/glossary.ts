@@ -324,3 +324,16 @@ export function glossTokens(tokens: readonly Token[], isEnglish: (word: string) 
   }
   return out;
 }
+
+/**
+ * The English glosses the glossary reads in `tokens` (`glossTokens`, the mapper's own reading), in the order said, at
+ * most `MAX_GLOSSED` glossed words: the words of a request in another language that the templates' English text is
+ * written in ("billet d'avion" → ticket plane). Identification ranks scenarios on them beside the words as written
+ * (draft-zhou §6.1: the client agent reads the user's words, in whatever language, against the templates).
+ */
+export function glossedWords(tokens: readonly Token[], isEnglish: (word: string) => boolean = () => false): string[] {
+  const asWritten = new Map(tokens.map((t) => [`${t.start}:${t.end}`, t.lower] as const));
+  return glossTokens(tokens, isEnglish)
+    .filter((t) => t.kind === 'word' && asWritten.get(`${t.start}:${t.end}`) !== t.lower)
+    .map((t) => t.lower);
+}

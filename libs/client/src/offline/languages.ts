@@ -214,3 +214,107 @@ export function splitCjk(tokens: readonly Token[]): Token[] {
   }
   return out;
 }
+
+/**
+ * Function words of French, Spanish, Italian, Portuguese and German, by their grammar (complete closed classes, not
+ * words of any request): articles and their contractions with prepositions, personal and possessive pronouns and
+ * determiners, demonstratives, the common prepositions, coordinating conjunctions, the complementisers and the
+ * negation particles. As English's function words (text.ts `FUNCTION_WORDS`), they carry no content of a request:
+ * "je voudrais un billet … pour lundi" asks as "a ticket … for Monday" does. Many are English words too ("son",
+ * "pour", "die", "con", "man"), so they count as function words only in a request said in those languages
+ * (`foreignFunctionWords`).
+ */
+export const OTHER_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  `
+  le la les l un une des du de d au aux ce cet cette ces je j tu il elle on nous vous ils elles me m te t se s lui leur leurs
+  mon ma mes ton ta tes son sa ses notre nos votre vos qui que qu dans sur sous avec sans pour par chez entre vers et ou mais
+  donc car ni ne pas y en
+  el los las lo una unos unas del al este esta estos estas ese esa esos esas aquel aquella yo él ella nosotros nosotras
+  vosotros ellos ellas mi mis tus su sus nuestro nuestra nuestros nuestras le les con sin para por sobre hasta desde hacia
+  pero o u e ni no
+  il lo gli i uno dei degli delle della dello dell al allo alla ai agli alle dal dallo dalla dall nel nello nella nell nei
+  negli nelle sul sullo sulla sull questo questa questi queste quello quella quest io lei noi voi loro mio mia miei mie tuo
+  tua suo sua nostro nostra vostro vostra con senza per tra fra su che ma non
+  o os as um uma uns umas do da dos das no na nos nas ao aos à às pelo pela pelos pelas em eu ele ela nós eles elas meu
+  minha meus minhas seu sua seus suas com sem
+  der die das den dem des ein eine einen einem einer eines ich du er sie es wir ihr mein meine meinen meinem meiner dein
+  deine sein seine seinen unser unsere euer mit ohne für auf aus bei nach von vom zu zum zur im am ins und oder aber dass
+  nicht kein keine
+  `
+    .split(/\s+/)
+    .filter((w) => w.length > 0),
+);
+
+/** Distinct forms of `OTHER_FUNCTION_WORDS` that mark a request said in those languages (`saidInOtherLanguage`). */
+export const FOREIGN_FUNCTION_FORMS = 3;
+/** As many forms English does not have at all mark it too. */
+export const FOREIGN_ONLY_FORMS = 2;
+
+/**
+ * Whether `words` (lowercase, as said) are a request in one of those languages: at least `FOREIGN_FUNCTION_FORMS`
+ * distinct forms of `OTHER_FUNCTION_WORDS` that are none of English's function words (`isEnglishFunction`: "a", "me",
+ * "in" are), or `FOREIGN_ONLY_FORMS` that are no English word at all (`isEnglish`: WordNet knows "la", "de", "con", not
+ * "je", "une", "cette", "una"). One or two such forms are a name's parts ("Notre Dame", "from Los Angeles to Las
+ * Vegas"). Bounded by the words given (a request's tokens).
+ */
+export function saidInOtherLanguage(words: readonly string[], isEnglishFunction: (word: string) => boolean, isEnglish: (word: string) => boolean): boolean {
+  const forms = new Set<string>();
+  const only = new Set<string>();
+  for (const w of words) {
+    if (!OTHER_FUNCTION_WORDS.has(w) || isEnglishFunction(w)) continue;
+    forms.add(w);
+    if (!only.has(w) && !isEnglish(w)) only.add(w);
+    if (forms.size >= FOREIGN_FUNCTION_FORMS || only.size >= FOREIGN_ONLY_FORMS) return true;
+  }
+  return false;
+}
+
+/**
+ * The prepositions of French, Spanish, Italian, Portuguese and German that say what kind of thing a noun is ("billet
+ * d'avion", "billete de tren", "biglietto del treno", "passagem de ônibus", "Karte von …"), with their contractions
+ * with the article: a closed class of the grammar, as `OTHER_FUNCTION_WORDS`.
+ */
+export const KIND_PREPOSITIONS: ReadonlySet<string> = new Set(
+  'de d du des del di dell dello della dei degli delle do da dos das von vom'.split(' '),
+);
+
+/** At most this many words of a request are asked whether they say an unread kind (`unreadKinds`). */
+export const MAX_KIND_PROBES = 64;
+
+/** How a request's word is read, for `unreadKinds`. */
+export interface WordReading {
+  /** The word as said (lowercase), before the glossary. */
+  readonly said: string;
+  /** The word as read (the glossary's English, or as said). */
+  readonly read: string;
+  /** Whether it starts with a capital letter as said (a name's word: "Madrid", "Nochebuena"). */
+  readonly capital: boolean;
+  /** Whether a value of the template took it. */
+  readonly taken: boolean;
+}
+
+/**
+ * Words of a request said in another language that say the kind of the thing asked for and are read by nothing
+ * (draft-zhou §6.1, identification): the complement of a noun the request reads (glossed, or an English word) through
+ * `KIND_PREPOSITIONS` (an article may stand between), itself no function word, no glossary word, no English word, no
+ * name and no value a key took ("un billete de tren": the ticket is read, what kind of ticket is not). The claim that
+ * the request is the scenario's is then unproven, as a sister said in English leaves it ("a train ticket"). A noun a
+ * value took is a key's, not the thing asked for ("clase de negocios"). At most `MAX_KIND_PROBES` words are asked.
+ */
+export function unreadKinds(words: readonly (WordReading | undefined)[], isEnglish: (word: string) => boolean, isFunction: (word: string) => boolean): string[] {
+  const out: string[] = [];
+  const n = Math.min(words.length, MAX_KIND_PROBES);
+  const readNoun = (w: WordReading) => !w.taken && !w.capital && !isFunction(w.read) && (w.read !== w.said || isEnglish(w.said));
+  const unread = (w: WordReading) => !w.taken && !w.capital && w.read === w.said && !isFunction(w.said) && !KIND_PREPOSITIONS.has(w.said) && !isEnglish(w.said);
+  for (let i = 0; i + 2 < n; i++) {
+    const head = words[i];
+    const prep = words[i + 1];
+    if (!head || !prep || !readNoun(head) || !KIND_PREPOSITIONS.has(prep.said)) continue;
+    let j = i + 2;
+    const article = words[j];
+    if (article && isFunction(article.said) && !KIND_PREPOSITIONS.has(article.said)) j++;
+    const kind = words[j];
+    if (kind && unread(kind) && !out.includes(kind.said)) out.push(kind.said);
+  }
+  return out;
+}

@@ -21,7 +21,7 @@ import { glossTokens } from './glossary';
 import { MAX_DESCRIPTION_CHARS, examplePairs } from './examples';
 import { Lexicon, SAME_LEMMA } from './lexicon';
 import { LIGHT_WORDS, MAX_PATTERN_INPUT, SNAKE_CASE, planTemplate, shapeOf, type KeyPlan, type PhraseExample, type Plan } from './plan';
-import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, PERSON_WORDS, TO_WORDS, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
+import { FOREIGN_NUMBERS, FROM_WORDS, foreignNumberAt, foreignNumberWord, NAME_PARTICLES, OTHER_FUNCTION_WORDS, PERSON_WORDS, saidInOtherLanguage, TO_WORDS, unreadKinds, type WordReading, WE, WE_ARE, cjkNumeral, cjkPersonCount, splitCjk, startsWithPersonCounter } from './languages';
 import { DATE_WORDS, correctTokens } from './spelling';
 import { FUNCTION_WORDS, NEGATIONS, REQUEST_WORDS, isClausePunct, numberAt, tokenize, type NumberSpan, type Token } from './text';
 import { eventFrames, eventNames, type EventFrame, type ExampleWords } from './events';
@@ -49,6 +49,8 @@ interface Ctx {
   foreign?: { any: boolean; ambiguous: boolean };
   /** The words of the template's scenario name ("flight", "booking"): the concept it serves. */
   concepts?: readonly string[];
+  /** Whether the request is said in another language (`saidElsewhere`, computed on first use). */
+  otherLanguage?: boolean;
   /** Tokens read as slips of a town, and the town (see `slipAt`). */
   slips?: Map<number, string | undefined>;
 }
@@ -2581,7 +2583,9 @@ function resolve(c: Ctx, threshold: number): MapperOutput {
   const all = [...other, ...restAt].sort((a, b) => a.at - b.at).map((x) => x.text);
   const heads = headTokens(c, modifiers);
   const said = conceptsSaid(c, heads);
-  const rivals = rivalWords(c, accounted, said.atHead, heads, modifiers);
+  // A request in another language whose thing's kind is read by nothing ("un billete de tren") proves no more than
+  // one naming a sister does (draft-zhou §6.1); the scenario's own name said ("un vuelo") is the request.
+  const rivals = [...rivalWords(c, accounted, said.atHead, heads, modifiers), ...(said.spelled.size === 0 ? kindsUnread(c, accounted) : [])];
   const fieldWords = associatedWords(c, accounted, said.spelled);
   const associated = fieldWords.size;
   return {
@@ -2762,6 +2766,33 @@ function rivalWords(c: Ctx, accounted: readonly number[], saidAtHead: ReadonlySe
   return out;
 }
 
+/** Whether the request is said in French, Spanish, Italian, Portuguese or German (`saidInOtherLanguage`), once per request. */
+function saidElsewhere(c: Ctx): boolean {
+  c.otherLanguage ??= saidInOtherLanguage(
+    c.tokens.filter((t) => t.kind === 'word').map((t) => t.lower),
+    (w) => FUNCTION_WORDS.has(w),
+    (w) => c.lex.known(w),
+  );
+  return c.otherLanguage;
+}
+
+/**
+ * In a request said in another language, the words saying the kind of the thing asked for that nothing reads
+ * (`unreadKinds`: "tren" in "un billete de tren"), before the request's details; none in an English request.
+ */
+function kindsUnread(c: Ctx, accounted: readonly number[]): string[] {
+  if (!saidElsewhere(c)) return [];
+  // As for a sister (`rivalWords`): the thing asked for comes before the request's details, so only words said before
+  // the first value a key took are asked ("volar de Lima a Cusco … con asiento de ventana": the seat is a detail).
+  const firstValue = accounted.findIndex((a) => a > 0);
+  const words = c.tokens.map((t, i): WordReading | undefined => {
+    if (t.kind !== 'word' || (firstValue !== -1 && i > firstValue)) return undefined;
+    const said = c.text.slice(t.start, t.end);
+    return { said: said.toLowerCase(), read: t.lower, capital: /^\p{Lu}/u.test(said), taken: (accounted[i] as number) > 0 };
+  });
+  return unreadKinds(words, (w) => c.lex.known(w), (w) => FUNCTION_WORDS.has(w) || OTHER_FUNCTION_WORDS.has(w) || REQUEST_WORDS.has(w));
+}
+
 /** Prepositions of direction after which an -ing form is a verb of going ("heading for", "making for"). */
 const DIRECTIONS: ReadonlySet<string> = new Set(['to', 'for', 'towards', 'toward', 'into']);
 
@@ -2832,8 +2863,12 @@ function explainedShare(c: Ctx, accounted: readonly number[], byField?: Readonly
   let explained = 0;
   // What a refused request governs ("never book [flights for me]") is said, but not asked of the template.
   const refused = refusedTokens(c);
+  // In a request said in French, Spanish, Italian, Portuguese or German, that language's function words are no content
+  // either, as English's are ("je voudrais un billet … pour lundi").
+  const otherLanguage = saidElsewhere(c);
   c.tokens.forEach((t, i) => {
-    const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !FUNCTION_WORDS.has(t.lower) && !REQUEST_WORDS.has(t.lower));
+    const functionWord = FUNCTION_WORDS.has(t.lower) || (otherLanguage && OTHER_FUNCTION_WORDS.has(t.lower));
+    const counts = t.kind === 'number' || t.kind === 'ident' || t.kind === 'cjk' || (t.kind === 'word' && !functionWord && !REQUEST_WORDS.has(t.lower));
     if (!counts) return;
     content++;
     if (refused.has(i)) return;

@@ -143,9 +143,18 @@ export function tokenize(s: string): Token[] {
   return out;
 }
 
+/** English clitics after an apostrophe ("'s", "'re", "n't"): dropped, or read as "not". */
+const ENGLISH_CLITICS: ReadonlySet<string> = new Set(['s', 't', 're', 've', 'll', 'd', 'm']);
+/**
+ * An elided article or preposition of French or Italian before an apostrophe: one to five letters ending in a
+ * consonant ("l'", "d'", "qu'", "dell'", "nell'", "un'"), not a vowel ("O'Hare", "o'clock", "ma'am" stay as they were).
+ */
+const ELIDED = /^\p{L}{0,4}[^\P{L}aeiouy]$/u;
+
 /** Splits a letters-only run at its joiners; resolves English clitics. */
 function splitWords(s: string, chars: string[], offsets: number[], from: number, to: number, push: (start: number, end: number, kind: TokenKind, lower?: string) => void): void {
   let a = from;
+  let piece = from;
   for (let k = from; k <= to; k++) {
     const c = chars[k];
     if (k < to && !JOINERS.has(c as string)) continue;
@@ -154,7 +163,12 @@ function splitWords(s: string, chars: string[], offsets: number[], from: number,
       const end = offsets[k] as number;
       const apostrophe = a > from && (chars[a - 1] === "'" || chars[a - 1] === '\u2019');
       const word = s.slice(start, end).toLowerCase();
-      if (apostrophe) {
+      // The piece right before the apostrophe ("d" of "d'avion", "dell" of "dell'aereo").
+      const before = apostrophe ? chars.slice(piece, a - 1).join('').toLowerCase() : '';
+      if (apostrophe && !ENGLISH_CLITICS.has(word) && ELIDED.test(before)) {
+        // French and Italian elision: the word after the article or preposition is a word ("billet d'avion", "l'image").
+        push(start, end, 'word');
+      } else if (apostrophe) {
         // don't → do + not; can't → ca + not (ca is dropped as a function word); 's 're 've 'll 'd 'm dropped.
         if (word === 't') {
           const prev = chars.slice(from, a - 1).join('').toLowerCase();
@@ -167,6 +181,7 @@ function splitWords(s: string, chars: string[], offsets: number[], from: number,
         push(start, end, 'word');
       }
     }
+    piece = a;
     a = k + 1;
   }
 }
