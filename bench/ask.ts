@@ -16,7 +16,9 @@
 //
 // Options: --file PATH, repeatable (default: bench/data/ask/utterances.dev.json, utterances.dev2.json to utterances.dev10.json,
 // utterances.dev12.json and utterances.dev13.json, each reported on its own: dev3 … dev10 and dev12 were validation sets once and
-// are dev now, dev13 is still validation (read its totals only); dev11, dev14, dev15 (round 14's validation set) and dev16 (round 15's), only with --file), --heldout (bench/heldout/ask/utterances.heldout.json to .heldout4.json, each on its own; run by the
+// are dev now, and so are dev13 and dev14 from round 16 on (dev14 with --file); dev11 and dev15 only with --file (dev15
+// was read row by row for two rows in round 16: dev from the next round); dev16 (round 15's validation set) and dev17
+// (round 16's), only with --file, totals only), --heldout (bench/heldout/ask/utterances.heldout.json to .heldout4.json, each on its own; run by the
 // lead at the end, never while tuning), --verbose (one line per utterance), --mapper offline|llm (llm: PARLEY_LLM_*),
 // --embedder offline (selection fuses the offline embedder's cosine with BM25, as PARLEY_EMBEDDER would), --local (the seeded templates in this process, no embedded Parley: faster while developing; identification then
 // ranks the seeded scenario descriptions as the registry would list them).
