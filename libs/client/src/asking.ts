@@ -10,6 +10,7 @@ import { finishMapping, payloadInvalid, prepareUtterance, referenceFrom, thresho
 import { FUNCTION_WORDS, REQUEST_WORDS } from './offline/text';
 import type { RpcCall } from './rpc';
 import type { ScenarioText } from './association';
+import type { Lexicon } from './offline/lexicon';
 
 /** Entries of a catalogue at most (a registry may list many agents; each entry costs a negotiation). */
 export const MAX_CATALOG_ENTRIES = 100;
@@ -64,6 +65,20 @@ export function createMapping(opts: ParleyClientOptions): Pick<Asking, 'mapUtter
   return { mapUtterance, isContent, countsNoun: countsNounByWordNet };
 }
 
+let lexiconLoading: Promise<Lexicon> | undefined;
+
+/** One lexicon over the WordNet data npm ships, for identification's readings below (loaded on first use). */
+function wordNetLexicon(): Promise<Lexicon> {
+  lexiconLoading ??= (async () => {
+    const [{ Lexicon }, { WordNet, defaultDictDir }] = await Promise.all([import('./offline/lexicon'), import('@parley/embeddings')]);
+    return new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+  })();
+  lexiconLoading.catch(() => {
+    lexiconLoading = undefined;
+  });
+  return lexiconLoading;
+}
+
 let countsNounLoading: Promise<CountsNoun> | undefined;
 
 /**
@@ -75,8 +90,7 @@ let countsNounLoading: Promise<CountsNoun> | undefined;
  */
 export function countsNounByWordNet(): Promise<CountsNoun> {
   countsNounLoading ??= (async () => {
-    const [{ Lexicon }, { WordNet, defaultDictDir }] = await Promise.all([import('./offline/lexicon'), import('@parley/embeddings')]);
-    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const lex = await wordNetLexicon();
     const label = (w: string) => w !== '' && (!lex.known(w) || (lex.hasNoun(w) && !lex.hasVerb(w)));
     return (next: string, before: string) => lex.isPluralNoun(next) && (!lex.isFiniteVerbForm(next) || !label(before));
   })();
@@ -95,14 +109,7 @@ let glossLoading: Promise<GlossRequest> | undefined;
  */
 export function glossByGlossary(): Promise<GlossRequest> {
   glossLoading ??= (async () => {
-    const [{ Lexicon }, { WordNet, defaultDictDir }, { glossedWords }, { tokenize }, { splitCjk }] = await Promise.all([
-      import('./offline/lexicon'),
-      import('@parley/embeddings'),
-      import('./offline/glossary'),
-      import('./offline/text'),
-      import('./offline/languages'),
-    ]);
-    const lex = new Lexicon(await WordNet.load({ dictDir: defaultDictDir() }));
+    const [lex, { glossedWords }, { tokenize }, { splitCjk }] = await Promise.all([wordNetLexicon(), import('./offline/glossary'), import('./offline/text'), import('./offline/languages')]);
     return (utterance: string) => glossedWords(splitCjk(tokenize(utterance)), (w) => lex.known(w));
   })();
   glossLoading.catch(() => {

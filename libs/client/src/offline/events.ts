@@ -16,7 +16,7 @@
  * for `other` rather than an invented name. Every loop is bounded by the tokens times a fixed reach.
  */
 import type { Lexicon } from './lexicon';
-import { FUNCTION_WORDS, isClausePunct, type Token } from './text';
+import { FUNCTION_WORDS, hasCjk, isClausePunct, type Token } from './text';
 
 export interface EventFrame {
   readonly value: string;
@@ -61,8 +61,6 @@ const CLAUSE_BREAKS: ReadonlySet<string> = new Set(['but', 'or', 'so', 'because'
 const AUXILIARIES: ReadonlySet<string> = new Set(['be', 'have', 'do', 'get', 'go', 'become']);
 /** English's negators: they deny a state, they are none ("never" is "not ever" to WordNet). A closed class. */
 const NEGATORS: ReadonlySet<string> = new Set(['no', 'not', 'never', 'none', 'nor', 'neither', 'without', 'nothing', 'nobody']);
-/** Kana, CJK ideographs and hangul: languages whose predicate follows its subject, with no preposition before it. */
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u;
 const hasDigit = (s: string) => /\d/.test(s);
 const lemmaOf = (lex: Lexicon, w: string) => lex.lemmas(w).find((l) => l !== w && w.startsWith(l.slice(0, Math.max(1, l.length - 1)))) ?? w;
 
@@ -317,7 +315,7 @@ function eventReadings(lex: Lexicon, tokens: readonly Token[], frames: readonly 
     const t = tokens[j] as Token;
     // English word order, or a CJK predicate after its subject ("基站 801 退服"); a word glossed from another language
     // ("обрыв", a noun before the fibre it breaks) is said in that language's order.
-    if (t.kind !== 'word' || (t.lower !== t.text.toLowerCase() && !CJK.test(t.text)) || NEGATORS.has(t.lower) || (FUNCTION_WORDS.has(t.lower) && !frames.some((f) => f.states.has(t.lower)))) continue;
+    if (t.kind !== 'word' || (t.lower !== t.text.toLowerCase() && !hasCjk(t.text)) || NEGATORS.has(t.lower) || (FUNCTION_WORDS.has(t.lower) && !frames.some((f) => f.states.has(t.lower)))) continue;
     // A verb with an object says what its subject lost or did ("site 9100 lost power"): the state is the object's.
     const object = lex.isFiniteVerbForm(t.lower) ? objectNoun(lex, tokens, j) : undefined;
     const thing = object === undefined ? thingBefore(lex, tokens, frames, j) : objectAfter(lex, tokens, frames, j);

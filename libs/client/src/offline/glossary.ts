@@ -27,7 +27,7 @@
  * characters. A run of CJK characters (one token, text.ts) is cut at the
  * longest glossed words inside it; the rest stays CJK.
  */
-import type { Token } from './text';
+import { hasCjk, type Token } from './text';
 
 /** [English gloss, its forms in other languages]. Keys of the map built from it are outside-string safe (a Map). */
 const ENTRIES: readonly (readonly [string, readonly string[]])[] = [
@@ -248,7 +248,7 @@ export function inflectedGloss(word: string): readonly string[] | undefined {
 }
 
 /** The glossed CJK forms, longest first (a run is cut at the longest one that starts at each place). */
-const CJK_FORMS: readonly string[] = [...GLOSSES.keys()].filter((f) => /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u.test(f)).sort((a, b) => b.length - a.length);
+const CJK_FORMS: readonly string[] = [...GLOSSES.keys()].filter(hasCjk).sort((a, b) => b.length - a.length);
 /** Longest CJK form, to bound the look at each place. */
 const LONGEST_CJK = CJK_FORMS.reduce((n, f) => Math.max(n, f.length), 0);
 /**

@@ -38,6 +38,12 @@ function isCjk(cp: number): boolean {
   );
 }
 
+/** Whether the text holds a kana, CJK ideograph or hangul character (the tokenizer's `cjk` class). */
+export function hasCjk(text: string): boolean {
+  for (const ch of text) if (isCjk(ch.codePointAt(0) as number)) return true;
+  return false;
+}
+
 const LETTER = /\p{L}|\p{M}/u;
 const DIGIT = /\p{Nd}/u;
 
